@@ -1,0 +1,1 @@
+"""Evaluations: scenarios, runner, pass^k metrics, scripted and adversarial models, benchmarks."""

@@ -1,0 +1,1 @@
+"""The guarded ReAct state graph of flowagent."""

@@ -1,0 +1,1 @@
+"""State schemas of the flowagent graph."""

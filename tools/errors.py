@@ -1,0 +1,34 @@
+"""Domain errors: every refusal has a stable code and a message that says what to do next."""
+
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    """A refusal by the workflow domain (bad arguments, policy, missing record).
+
+    Errors of this kind are caused by the caller (the model or the person), so they are turned into
+    observations the caller can act on; bugs in our own code are never wrapped in this class.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def to_dict(self) -> dict[str, str]:
+        return {"error": self.code, "message": self.message}
+
+    def __str__(self) -> str:
+        return f"[{self.code}] {self.message}"
+
+
+class PolicyError(DomainError):
+    """A rule of the workflow policy refused the action."""
+
+
+class NotFoundError(DomainError):
+    """A referenced user, task, request or process does not exist."""
+
+
+class InvalidArgumentsError(DomainError):
+    """The arguments do not match the tool's schema."""
