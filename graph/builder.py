@@ -1,0 +1,65 @@
+"""Assemble the guarded ReAct graph in plain view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import END, START, StateGraph
+
+from graph.budget_check import budget_check
+from graph.executor import Executor
+from graph.human_review import HumanReview
+from graph.observation_summarizer import observation_summarizer
+from graph.reasoner import ModelSource, Reasoner
+from graph.routers import route_after_reasoner, route_after_review, route_after_validation
+from graph.tool_validator import ToolValidator
+from state.agent import AgentState, InputState
+from state.context import Context
+from tools import REGISTRY, Mailer, ToolRegistry, WorkflowStore
+
+
+def build_graph(
+    *,
+    model: ModelSource,
+    store: WorkflowStore | None = None,
+    checkpointer: BaseCheckpointSaver | None = None,
+    registry: ToolRegistry = REGISTRY,
+    mailer: Mailer | None = None,
+    name: str = "flowagent",
+) -> Any:
+    """The compiled graph: reasoner → tool_validator → (human_review) → executor → observation_summarizer
+    → budget_check → reasoner, until a final answer.
+
+    `model` is a chat model, or a function of the run's `Context` that returns one. `store` defaults to
+    `WorkflowStore()` (FLOWAGENT_DB or .flowagent/workflow.db); `mailer` to `FLOWAGENT_SMTP_URL` if set.
+    """
+    store = store if store is not None else WorkflowStore()
+    mailer = mailer if mailer is not None else Mailer.from_env()
+
+    builder = StateGraph(AgentState, context_schema=Context, input_schema=InputState)
+    builder.add_node("reasoner", Reasoner(model, store, registry))
+    builder.add_node("tool_validator", ToolValidator(store, registry))
+    builder.add_node("human_review", HumanReview(store))
+    builder.add_node("executor", Executor(store, registry, mailer))
+    builder.add_node("observation_summarizer", observation_summarizer)
+    builder.add_node("budget_check", budget_check)
+
+    builder.add_edge(START, "reasoner")
+    builder.add_conditional_edges(
+        "reasoner", route_after_reasoner, {"tool_validator": "tool_validator", "__end__": END}
+    )
+    builder.add_conditional_edges(
+        "tool_validator",
+        route_after_validation,
+        {"human_review": "human_review", "executor": "executor", "budget_check": "budget_check"},
+    )
+    builder.add_conditional_edges(
+        "human_review",
+        route_after_review,
+        {"tool_validator": "tool_validator", "executor": "executor", "budget_check": "budget_check"},
+    )
+    builder.add_edge("executor", "observation_summarizer")
+    builder.add_edge("observation_summarizer", "budget_check")
+    builder.add_edge("budget_check", "reasoner")
+    return builder.compile(checkpointer=checkpointer, name=name)

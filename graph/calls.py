@@ -1,0 +1,20 @@
+"""Small helpers shared by the nodes: the run's thread id and stable hashes of actions."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from langgraph.config import get_config
+
+
+def action_hash(name: str, args: dict[str, Any]) -> str:
+    """A stable hash of one exact action (tool name and canonical arguments)."""
+    canonical = json.dumps({"tool": name, "args": args}, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+
+def thread_id_of_run() -> str:
+    """The thread id of the running graph (the first half of every idempotency key)."""
+    return str(get_config().get("configurable", {}).get("thread_id", "default"))

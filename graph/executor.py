@@ -1,0 +1,85 @@
+"""The executor node (Action → result): runs validated, approved calls with a timeout per call.
+
+Every write carries the idempotency key thread id + tool call id, recorded by the store in the same
+transaction as the effect, so a call re-run after a crash or a resume returns the recorded result.
+Errors become readable outcomes (code, message, elapsed ms); they never crash the run.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any
+
+from langgraph.errors import GraphBubbleUp
+from langgraph.runtime import Runtime
+
+from graph.calls import action_hash, thread_id_of_run
+from state.agent import AgentState
+from state.context import Context
+from state.records import Outcome
+from tools import CallContext, Mailer, WorkflowStore, execute_call
+from tools.errors import DomainError
+from tools.spec import ToolRegistry
+
+TIMEOUT_MESSAGE = (
+    "{name} did not finish within {timeout:g} s. A write may still complete: check with a read tool "
+    "before trying again."
+)
+
+
+class Executor:
+    """Runs the pending calls that are approved (or need no approval)."""
+
+    def __init__(self, store: WorkflowStore, registry: ToolRegistry, mailer: Mailer | None) -> None:
+        self._store = store
+        self._registry = registry
+        self._mailer = mailer
+        self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="flowagent-tool")
+
+    def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
+        context = runtime.context
+        thread_id = thread_id_of_run()
+        budget = dict(state["budget"])
+        counts = dict(budget["tool_calls"])
+        outcomes: list[Outcome] = []
+        for call in state.get("pending") or []:
+            if call["status"] not in ("approved", "ready"):
+                raise RuntimeError(f"executor reached with an unapproved call {call['name']} ({call['status']})")
+            ctx = CallContext(
+                store=self._store,
+                actor_id=context.user_id,
+                thread_id=thread_id,
+                call_id=call["id"],
+                mail_rate_limit=context.mail_rate_limit,
+                mailer=self._mailer,
+            )
+            outcomes.append(self._run_one(call["name"], call["id"], call["args"], ctx, context.tool_timeout_s))
+            counts[call["name"]] = counts.get(call["name"], 0) + 1
+        budget["tool_calls"] = counts
+        return {"outcomes": outcomes, "pending": [], "budget": budget}
+
+    def _run_one(self, name: str, call_id: str, args: dict[str, Any], ctx: CallContext, timeout: float) -> Outcome:
+        started = time.perf_counter()
+        future = self._pool.submit(execute_call, self._registry, name, args, ctx)
+        try:
+            result = future.result(timeout=timeout)
+            ok = True
+        except FutureTimeout:
+            result = {"error": "timeout", "message": TIMEOUT_MESSAGE.format(name=name, timeout=timeout)}
+            ok = False
+        except GraphBubbleUp:
+            raise
+        except DomainError as exc:
+            result = exc.to_dict()
+            ok = False
+        except Exception as exc:  # noqa: BLE001 - the design turns every tool failure into an observation
+            result = {"error": "tool_failed", "message": f"{name} failed: {type(exc).__name__}: {exc}"[:500]}
+            ok = False
+        elapsed = (time.perf_counter() - started) * 1000
+        if not ok:
+            result["elapsed_ms"] = round(elapsed, 1)
+        return Outcome(
+            id=call_id, name=name, action=action_hash(name, args), ok=ok, result=result, elapsed_ms=round(elapsed, 1)
+        )

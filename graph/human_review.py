@@ -1,0 +1,204 @@
+"""The human_review node: a person confirms every call of a tool that needs approval.
+
+The card is built from the store, never from the model's text. The node re-runs from its start when
+the run resumes, so nothing before `interrupt()` has side effects.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from langchain_core.messages import ToolMessage
+from langgraph.runtime import Runtime
+from langgraph.types import interrupt
+from sqlalchemy import select
+
+from graph.calls import thread_id_of_run
+from state.agent import AgentState
+from state.context import Context
+from state.records import AuditRecord, ToolCallRecord
+from tools import WorkflowStore, policy
+from tools.errors import DomainError
+from tools.store import processes, requests
+
+ALLOWED_DECISIONS = ["approve", "edit", "reject"]
+MAX_ASKS = 5
+REJECTED_TEMPLATE = "Rejected by the reviewer ({reviewer}): {message} Do not retry this action; tell the user."
+DEFAULT_REJECT_MESSAGE = "the reviewer declined this action."
+BAD_ANSWER_TEMPLATE = (
+    'Unrecognised answer {answer}: send {{"decision": "approve"}}, {{"decision": "edit", "args": {{...}}}} '
+    'or {{"decision": "reject", "message": "..."}}.'
+)
+
+
+def args_hash(tool: str, args: dict[str, Any]) -> str:
+    canonical = json.dumps({"tool": tool, "args": args}, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def build_card(store: WorkflowStore, call: ToolCallRecord) -> dict[str, Any]:
+    """What the reviewer decides on, read from the store (the model's own words are not trusted)."""
+    args = call["args"]
+    card: dict[str, Any] = {"action": call["name"], "policy_notes": list(call.get("notes") or [])}
+    try:
+        with store.read() as conn:
+            if call["name"] == "handleTodoTask":
+                task = policy.require_task(conn, args["taskId"])
+                request = conn.execute(select(requests).where(requests.c.id == task["request_id"])).mappings().one()
+                requester = policy.require_user(conn, request["requester_id"])
+                assignee = policy.require_user(conn, task["assignee_id"])
+                card.update(
+                    summary=f"{'Approve' if args.get('isOK') else 'Reject'} {requester['name']}'s "
+                    f"{request['days']:g}-day request {policy.format_request_id(request['id'])}",
+                    task=policy.format_task_id(task["id"]),
+                    task_status=task["status"],
+                    request=policy.format_request_id(request["id"]),
+                    requester=f"{requester['name']} ({requester['id']})",
+                    days=request["days"],
+                    reason=request["reason"],
+                    assignee=f"{assignee['name']} ({assignee['id']})",
+                    decision="approve" if args.get("isOK") else "reject",
+                    comment=args.get("result", ""),
+                    flagged=bool(request["flagged"]),
+                )
+            elif call["name"] == "sendEmail":
+                if args.get("taskId"):
+                    task = policy.require_task(conn, args["taskId"])
+                    recipient = policy.require_user(conn, task["assignee_id"])
+                    card["task"] = policy.format_task_id(task["id"])
+                else:
+                    recipient = policy.require_user(conn, args["userId"])
+                card.update(
+                    summary=f"Send an e-mail to {recipient['name']} <{recipient['email']}>",
+                    recipient=f"{recipient['name']} ({recipient['id']})",
+                    recipient_email=recipient["email"],
+                    text=args.get("emailContent", ""),
+                )
+            elif call["name"] == "runWorkFlow":
+                process = conn.execute(select(processes).where(processes.c.key == args["processKey"])).mappings().one()
+                approver = policy.require_user(conn, args["nextUserId"])
+                requester = policy.require_user(conn, args["userId"])
+                card.update(
+                    summary=f"Start {process['name']} for {requester['name']}: {args['days']:g} days",
+                    process=f"{process['name']} ({process['key']})",
+                    requester=f"{requester['name']} ({requester['id']})",
+                    days=args["days"],
+                    reason=args["reason"],
+                    approver=f"{approver['name']} ({approver['id']})",
+                )
+            else:
+                card["summary"] = f"Run {call['name']}"
+    except DomainError as exc:
+        card["summary"] = f"Run {call['name']}"
+        card["policy_notes"].append(f"{exc.code}: {exc.message}")
+    return card
+
+
+def review_payload(store: WorkflowStore, call: ToolCallRecord, error: str | None = None) -> dict[str, Any]:
+    payload = {
+        "tool": call["name"],
+        "tool_call_id": call["id"],
+        "args": call["args"],
+        "args_hash": args_hash(call["name"], call["args"]),
+        "card": build_card(store, call),
+        "allowed_decisions": list(ALLOWED_DECISIONS),
+    }
+    if error:
+        payload["error"] = error
+    return payload
+
+
+def parse_decision(answer: Any) -> tuple[Literal["approve", "edit", "reject"] | None, dict[str, Any]]:
+    """Accept `{"decision": ...}` dicts, and the bare strings approve / reject for convenience."""
+    if isinstance(answer, str):
+        answer = {"decision": answer.strip().lower()}
+    if not isinstance(answer, dict):
+        return None, {}
+    decision = str(answer.get("decision", "")).strip().lower()
+    if decision in ("approve", "approved", "yes", "y"):
+        return "approve", answer
+    if decision in ("reject", "rejected", "no", "n"):
+        return "reject", answer
+    if decision == "edit" and isinstance(answer.get("args"), dict):
+        return "edit", answer
+    return None, answer
+
+
+class HumanReview:
+    """Interrupts for a person's decision on the pending call that needs approval."""
+
+    def __init__(self, store: WorkflowStore) -> None:
+        self._store = store
+
+    def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
+        reviewer = runtime.context.user_id
+        asked_at = time.time()
+        kept: list[ToolCallRecord] = []
+        edited: list[ToolCallRecord] = []
+        rejections: list[ToolMessage] = []
+        audit: list[AuditRecord] = []
+        for call in state.get("pending") or []:
+            if call["status"] != "needs_approval":
+                kept.append(call)
+                continue
+            decision, body = self._ask(call)
+            record = AuditRecord(
+                at=datetime.now(UTC).isoformat(),
+                reviewer=reviewer,
+                tool=call["name"],
+                tool_call_id=call["id"],
+                args_hash=args_hash(call["name"], call["args"]),
+                decision=decision,
+            )
+            if decision == "approve":
+                kept.append({**call, "status": "approved"})
+            elif decision == "edit":
+                record["detail"] = {"args": body["args"]}
+                edited.append(ToolCallRecord(id=call["id"], name=call["name"], args=dict(body["args"]), status="edited"))
+            else:
+                message = str(body.get("message") or DEFAULT_REJECT_MESSAGE)
+                record["detail"] = {"message": message}
+                rejections.append(
+                    ToolMessage(
+                        content=REJECTED_TEMPLATE.format(reviewer=reviewer, message=message),
+                        tool_call_id=call["id"],
+                        name=call["name"],
+                        status="error",
+                        response_metadata={"rejected": True},
+                    )
+                )
+            audit.append(record)
+
+        for record in audit:
+            self._store.record_audit(
+                f"review_{record['decision']}",
+                {"tool": record["tool"], "tool_call_id": record["tool_call_id"], "args_hash": record["args_hash"],
+                 **record.get("detail", {})},
+                thread_id=thread_id_of_run(),
+                actor_id=reviewer,
+            )
+        budget = dict(state["budget"])
+        budget["waited_s"] = budget.get("waited_s", 0.0) + (time.time() - asked_at)
+        update: dict[str, Any] = {"budget": budget, "pending": kept, "proposed": edited, "audit": audit}
+        if rejections:
+            update["messages"] = rejections
+        return update
+
+    def _ask(self, call: ToolCallRecord) -> tuple[Literal["approve", "edit", "reject"], dict[str, Any]]:
+        """Interrupt until the person gives a valid decision on this exact card."""
+        expected_hash = args_hash(call["name"], call["args"])
+        error = None
+        for _ in range(MAX_ASKS):
+            answer = interrupt(review_payload(self._store, call, error))
+            decision, body = parse_decision(answer)
+            if decision is not None and body.get("args_hash") not in (None, expected_hash):
+                error = "args_hash does not match the card shown; decide on the current card."
+                continue
+            if decision is not None:
+                return decision, body
+            error = BAD_ANSWER_TEMPLATE.format(answer=json.dumps(answer, ensure_ascii=False, default=str)[:200])
+        return "reject", {"message": "no valid decision was given."}

@@ -1,0 +1,120 @@
+"""The observation_summarizer node (result → Observation): compact observations and history folding.
+
+The full tool result stays on the message as its artifact; the content the model reads keeps only
+what a decision needs. When the prompt's history passes a token threshold, older turns fold into the
+rolling summary, cut only at a person's message so no tool call is ever separated from its result.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
+from langgraph.runtime import Runtime
+
+from graph.reasoner import estimate_tokens
+from state.agent import AgentState
+from state.context import Context
+
+LIST_LIMITS = {"tasks": 10, "users": 20, "workflows": 20}
+DEFAULT_LIST_LIMIT = 10
+MAX_STRING = 160
+DROP_FIELDS = {
+    "getAllWorkFlow": {"description"},
+    "getAllUser": {"email"},
+    "queryTodoTask": {"createdAt", "processKey"},
+}
+SUMMARY_MAX_CHARS = 2000
+SUMMARY_LINE_CHARS = 160
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _compact_value(value: Any, drop: set[str], key: str | None = None) -> Any:
+    if isinstance(value, str):
+        return _cut(value, MAX_STRING)
+    if isinstance(value, dict):
+        return {k: _compact_value(v, drop, k) for k, v in value.items() if k not in drop}
+    if isinstance(value, list):
+        limit = LIST_LIMITS.get(key or "", DEFAULT_LIST_LIMIT)
+        return [_compact_value(v, drop) for v in value[:limit]]
+    return value
+
+
+def compact_observation(tool: str, result: dict[str, Any]) -> str:
+    """The observation text the model reads: the first items of long lists with their total, short strings."""
+    if "error" in result and set(result) <= {"error", "message", "elapsed_ms"}:
+        return f"Error [{result['error']}]: {result.get('message', '')} ({result.get('elapsed_ms', 0):g} ms)"
+    drop = DROP_FIELDS.get(tool, set()) | {"replayed"}
+    compact = _compact_value(result, drop)
+    for key, items in result.items():
+        if isinstance(items, list):
+            limit = LIST_LIMITS.get(key, DEFAULT_LIST_LIMIT)
+            if len(items) > limit:
+                compact[f"{key}_shown"] = f"first {limit} of {len(items)}"
+                compact.setdefault("total", len(items))
+    return json.dumps(compact, ensure_ascii=False, separators=(",", ":"))
+
+
+def summary_line(msg: AnyMessage) -> str:
+    if isinstance(msg, HumanMessage):
+        return _cut(f"user: {msg.content}", SUMMARY_LINE_CHARS)
+    if isinstance(msg, AIMessage):
+        calls = "; ".join(f"{c['name']}({json.dumps(c['args'], ensure_ascii=False)})" for c in msg.tool_calls)
+        text = f"assistant: {msg.content}" + (f" → {calls}" if calls else "")
+        return _cut(text, SUMMARY_LINE_CHARS)
+    if isinstance(msg, ToolMessage):
+        return _cut(f"{msg.name or 'tool'} → {msg.content}", SUMMARY_LINE_CHARS)
+    return ""
+
+
+def fold_point(messages: list[AnyMessage], start: int, keep_turns: int) -> int:
+    """Index before which messages may fold: the person's message `keep_turns` turns before the last."""
+    humans = [i for i in range(start, len(messages)) if isinstance(messages[i], HumanMessage)]
+    if len(humans) <= keep_turns + 1:
+        return start
+    return humans[-(keep_turns + 1)]
+
+
+def fold(summary: str, messages: list[AnyMessage]) -> str:
+    lines = [line for line in (summary.splitlines() if summary else []) if line]
+    lines.extend(line for line in (summary_line(m) for m in messages) if line)
+    while lines and sum(len(x) + 1 for x in lines) > SUMMARY_MAX_CHARS:
+        lines.pop(0)
+    return "\n".join(lines)
+
+
+def observation_summarizer(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Turn the executor's outcomes into observations and fold old turns when the history is long."""
+    context = runtime.context
+    budget = dict(state["budget"])
+    results = dict(budget["results"])
+    observations: list[ToolMessage] = []
+    for outcome in state.get("outcomes") or []:
+        content = compact_observation(outcome["name"], outcome["result"])
+        observations.append(
+            ToolMessage(
+                content=content,
+                artifact=outcome["result"],
+                tool_call_id=outcome["id"],
+                name=outcome["name"],
+                status="success" if outcome["ok"] else "error",
+                response_metadata={"elapsed_ms": outcome["elapsed_ms"]},
+            )
+        )
+        if outcome["ok"]:
+            results[outcome["action"]] = _cut(content, 500)
+    budget["results"] = results
+    update: dict[str, Any] = {"messages": observations, "outcomes": [], "budget": budget}
+
+    messages = [*state["messages"], *observations]
+    start = state.get("summarized_upto", 0)
+    if estimate_tokens(messages[start:]) > context.summary_threshold_tokens:
+        cut = fold_point(messages, start, context.keep_recent_turns)
+        if cut > start:
+            update["summary"] = fold(state.get("summary", ""), messages[start:cut])
+            update["summarized_upto"] = cut
+    return update

@@ -1,0 +1,165 @@
+"""The reasoner node (Thought → Action): builds the prompt, calls the model, proposes tool calls."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+
+from graph import prompts
+from graph.protocols import parse_reply, render_for_text_protocol
+from state.agent import AgentState
+from state.context import Context
+from state.records import ToolCallRecord, new_budget
+from tools import WorkflowStore, policy
+from tools.errors import DomainError
+from tools.spec import ToolRegistry
+
+ModelSource = BaseChatModel | Callable[[Context], BaseChatModel]
+
+REACT_STOP = ["\nObservation:", "Observation:"]
+
+
+def estimate_tokens(messages: list[AnyMessage]) -> int:
+    """Offline token estimate (about 3 characters a token, mixed Chinese and English)."""
+    return sum(len(str(m.content)) + 20 for m in messages) // 3 + 1
+
+
+def latest_human_index(messages: list[AnyMessage]) -> int:
+    for i in range(len(messages) - 1, -1, -1):
+        if isinstance(messages[i], HumanMessage):
+            return i
+    return -1
+
+
+class Reasoner:
+    """Thought → Action: one model call per visit, in normal or wrap-up mode."""
+
+    def __init__(self, model: ModelSource, store: WorkflowStore, registry: ToolRegistry) -> None:
+        self._model_source = model
+        self._store = store
+        self._registry = registry
+        self._bound: dict[int, Any] = {}
+
+    def _model(self, context: Context) -> BaseChatModel:
+        if isinstance(self._model_source, BaseChatModel):
+            return self._model_source
+        return self._model_source(context)
+
+    def _with_tools(self, model: BaseChatModel) -> Any:
+        key = id(model)
+        if key not in self._bound:
+            self._bound[key] = model.bind_tools(self._registry.openai_schemas())
+        return self._bound[key]
+
+    def system_prompt(self, state: AgentState, context: Context) -> str:
+        try:
+            with self._store.read() as conn:
+                user_name = policy.require_user(conn, context.user_id)["name"]
+        except DomainError:
+            user_name = "unknown user"
+        today = datetime.now(ZoneInfo(context.timezone)).strftime("%Y-%m-%d %A")
+        text = prompts.SYSTEM_PROMPT.format(
+            user_name=user_name,
+            user_id=context.user_id,
+            today=today,
+            timezone=context.timezone,
+            locale=context.locale,
+        )
+        if context.protocol != "native":
+            text += prompts.TOOLS_SECTION_TEXT.format(tools=self._registry.text_list())
+            fmt = prompts.REACT_FORMAT if context.protocol == "react" else prompts.JSON_FORMAT
+            text += fmt.format(tool_names=", ".join(self._registry.names))
+        if state.get("summary"):
+            text += prompts.SUMMARY_SECTION.format(summary=state["summary"])
+        return text
+
+    def prompt(self, state: AgentState, context: Context, extra: str | None = None) -> list[AnyMessage]:
+        recent = list(state["messages"][state.get("summarized_upto", 0) :])
+        system = self.system_prompt(state, context)
+        if context.protocol != "native":
+            recent = render_for_text_protocol(recent, context.protocol)
+        messages: list[AnyMessage] = [SystemMessage(content=system), *recent]
+        if extra:
+            messages.append(HumanMessage(content=extra))
+        return messages
+
+    def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
+        context = runtime.context
+        messages = state["messages"]
+        human_index = latest_human_index(messages)
+        budget = state.get("budget")
+        if budget is None or budget["human_index"] != human_index:
+            budget = new_budget(human_index, time.time())
+            wrap_up = ""
+        else:
+            budget = {**budget}
+            wrap_up = state.get("wrap_up", "")
+        if wrap_up:
+            return self._wrap_up(state, context, budget, wrap_up)
+
+        model = self._model(context)
+        prompt = self.prompt(state, context)
+        if context.protocol == "native":
+            raw = self._with_tools(model).invoke(prompt)
+        else:
+            raw = model.invoke(prompt, stop=REACT_STOP if context.protocol == "react" else None)
+        reply = parse_reply(raw, context.protocol)
+        budget["model_calls"] += 1
+        budget["tokens"] += _tokens_used(raw, prompt)
+        proposed = [
+            ToolCallRecord(id=c["id"] or "", name=c["name"], args=dict(c["args"]), status="proposed")
+            for c in reply.tool_calls
+        ]
+        return {"messages": [reply], "proposed": proposed, "budget": budget, "wrap_up": "", "pending": []}
+
+    def _wrap_up(self, state: AgentState, context: Context, budget: Any, reason: str) -> dict[str, Any]:
+        """Out of budget: ask the model, without tools, for the best answer; else say what was done."""
+        ask = prompts.WRAP_UP_ASK_FOR_HELP if reason.startswith("consecutive_failures") else ""
+        text = ""
+        try:
+            model = self._model(context)
+            prompt = self.prompt(state, context, prompts.WRAP_UP_INSTRUCTION.format(reason=reason, ask=ask))
+            if context.protocol != "native":
+                prompt[-1] = HumanMessage(
+                    content=str(prompt[-1].content) + " Reply with plain text only: no Action, no JSON."
+                )
+            raw = model.invoke(prompt)
+            budget["model_calls"] += 1
+            budget["tokens"] += _tokens_used(raw, prompt)
+            if not getattr(raw, "tool_calls", None):
+                parsed = parse_reply(raw, context.protocol) if context.protocol != "native" else raw
+                text = str(parsed.content).strip()
+                if getattr(parsed, "tool_calls", None) or getattr(parsed, "invalid_tool_calls", None):
+                    text = ""
+        except Exception:  # noqa: BLE001 - a failing model must not prevent the written wrap-up
+            text = ""
+        if not text:
+            text = fallback_wrap_up(state, reason)
+        message = AIMessage(content=text, response_metadata={"wrap_up": reason})
+        return {"messages": [message], "proposed": [], "pending": [], "budget": budget, "wrap_up": reason}
+
+
+def fallback_wrap_up(state: AgentState, reason: str) -> str:
+    """A deterministic wrap-up: the reason and the actions that succeeded in this run."""
+    budget = state.get("budget")
+    done = []
+    if budget:
+        done = [f"{tool} ×{n}" for tool, n in sorted(budget["tool_calls"].items())]
+    next_step = prompts.FALLBACK_NEXT_STEP
+    return prompts.FALLBACK_WRAP_UP.format(
+        reason=reason, done=", ".join(done) or prompts.FALLBACK_NOTHING_DONE, next_step=next_step
+    )
+
+
+def _tokens_used(raw: Any, prompt: list[AnyMessage]) -> int:
+    usage = getattr(raw, "usage_metadata", None)
+    if usage and usage.get("total_tokens"):
+        return int(usage["total_tokens"])
+    return estimate_tokens(prompt) + estimate_tokens([raw])

@@ -1,0 +1,43 @@
+"""Routers: each named for the decision it makes; an impossible state raises instead of being hidden."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from langchain_core.messages import AIMessage
+
+from state.agent import AgentState
+
+
+def route_after_reasoner(state: AgentState) -> Literal["tool_validator", "__end__"]:
+    """A reply with proposed (or unparseable) actions goes to validation; a final answer ends the run."""
+    last = state["messages"][-1]
+    if not isinstance(last, AIMessage):
+        raise RuntimeError(f"reasoner must end with an AIMessage, got {type(last).__name__}")
+    if state.get("wrap_up"):
+        return "__end__"
+    if last.tool_calls or last.invalid_tool_calls:
+        return "tool_validator"
+    return "__end__"
+
+
+def route_after_validation(state: AgentState) -> Literal["human_review", "executor", "budget_check"]:
+    """Calls needing a person go to review; other valid calls run; nothing valid → the budget step."""
+    pending = state.get("pending") or []
+    if any(c["status"] == "needs_approval" for c in pending):
+        return "human_review"
+    if pending:
+        return "executor"
+    return "budget_check"
+
+
+def route_after_review(state: AgentState) -> Literal["tool_validator", "executor", "budget_check"]:
+    """Edited calls are validated again; approved calls run; all rejected → the budget step."""
+    if state.get("proposed"):
+        return "tool_validator"
+    pending = state.get("pending") or []
+    if any(c["status"] == "needs_approval" for c in pending):
+        raise RuntimeError("human_review left a call undecided")
+    if pending:
+        return "executor"
+    return "budget_check"

@@ -1,0 +1,62 @@
+"""Per-run settings of the graph (its `context_schema`): set by the caller, never by the model."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Protocol = Literal["native", "react", "json"]
+
+
+@dataclass(kw_only=True)
+class Context:
+    """Who is acting, with which model and protocol, under which budgets."""
+
+    user_id: str = field(
+        default="user_1",
+        metadata={"description": "The signed-in user (the actor). Every write acts for this user only."},
+    )
+    model: str = field(
+        default="",
+        metadata={"description": "Model name for the run; empty uses FLOWAGENT_MODEL or the offline default."},
+    )
+    protocol: Protocol = field(
+        default="native",
+        metadata={"description": "How the model proposes actions: native function calling, react text or json."},
+    )
+    max_model_calls: int = field(
+        default=8, metadata={"description": "Model calls allowed per run before the agent wraps up."}
+    )
+    max_tool_calls_per_tool: int = field(
+        default=6, metadata={"description": "Calls of any one tool allowed per run."}
+    )
+    max_tokens: int = field(
+        default=60_000, metadata={"description": "Prompt plus completion tokens allowed per run."}
+    )
+    max_seconds: float = field(
+        default=300.0, metadata={"description": "Wall-clock seconds allowed per run (approval waits excluded)."}
+    )
+    max_consecutive_failures: int = field(
+        default=3,
+        metadata={"description": "Failed steps in a row before the agent stops and asks the person for help."},
+    )
+    max_repeated_actions: int = field(
+        default=2, metadata={"description": "Times the same action may be proposed in a run before wrap-up."}
+    )
+    approval_tools: list[str] = field(
+        default_factory=lambda: ["handleTodoTask", "sendEmail"],
+        metadata={"description": "Tools that need a person's confirmation before every call."},
+    )
+    tool_timeout_s: float = field(default=20.0, metadata={"description": "Timeout of one tool call, in seconds."})
+    mail_rate_limit: int = field(
+        default=3, metadata={"description": "E-mails one conversation thread may send per hour."}
+    )
+    summary_threshold_tokens: int = field(
+        default=3_000,
+        metadata={"description": "History size (estimated tokens) above which older turns fold into the summary."},
+    )
+    keep_recent_turns: int = field(
+        default=2, metadata={"description": "Person turns always kept verbatim in the prompt besides the current one."}
+    )
+    locale: str = field(default="zh-CN", metadata={"description": "Language of answers: zh-CN or en."})
+    timezone: str = field(default="Asia/Shanghai", metadata={"description": "Time zone for today's date."})

@@ -1,0 +1,94 @@
+"""Records kept in the graph state: proposed and pending calls, the run budget, the audit trail."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+
+class ToolCallRecord(TypedDict):
+    """A tool call on its way from proposal to execution."""
+
+    id: str
+    """The tool call id of the model's proposal (the idempotency key's second half)."""
+    name: str
+    """The tool's name."""
+    args: dict[str, Any]
+    """Arguments, normalised by the tool's schema once validated."""
+    status: Literal["proposed", "edited", "needs_approval", "approved", "ready"]
+    """Where the call is: proposed by the model or edited by the reviewer (to validate), needs_approval,
+    approved by a person, or ready (no approval needed)."""
+    notes: NotRequired[list[str]]
+    """Policy notes shown to the reviewer."""
+
+
+class Outcome(TypedDict):
+    """What one executed call returned (turned into an observation by the summariser)."""
+
+    id: str
+    """The tool call id."""
+    name: str
+    """The tool's name."""
+    action: str
+    """Hash of the exact action (tool and arguments), to recognise repeats."""
+    ok: bool
+    """Whether the call succeeded."""
+    result: dict[str, Any]
+    """The full result, or `{"error": code, "message": ...}`."""
+    elapsed_ms: float
+    """Execution time."""
+
+
+class RunBudget(TypedDict):
+    """Counters of the current run (one person's message and everything it causes)."""
+
+    human_index: int
+    """Position of the person's message that started this run; a new one resets the counters."""
+    started_at: float
+    """Unix time the run started."""
+    waited_s: float
+    """Seconds spent waiting for approvals (not charged to the time budget)."""
+    model_calls: int
+    """Model calls so far."""
+    tokens: int
+    """Prompt plus completion tokens so far."""
+    tool_calls: dict[str, int]
+    """Executed calls per tool."""
+    consecutive_failures: int
+    """Steps in a row whose every observation was an error."""
+    proposals: dict[str, int]
+    """How often each exact action (tool + arguments hash) was proposed."""
+    results: dict[str, str]
+    """Compact result of each executed action, by action hash, to answer repeats."""
+
+
+class AuditRecord(TypedDict):
+    """One decision of a person at an approval."""
+
+    at: str
+    """ISO time of the decision."""
+    reviewer: str
+    """The run's actor, who decided."""
+    tool: str
+    """The tool under review."""
+    tool_call_id: str
+    """The reviewed call."""
+    args_hash: str
+    """Hash of the exact arguments shown on the card."""
+    decision: Literal["approve", "edit", "reject"]
+    """What the person decided."""
+    detail: NotRequired[dict[str, Any]]
+    """Edited arguments or the rejection message."""
+
+
+def new_budget(human_index: int, started_at: float) -> RunBudget:
+    return RunBudget(
+        human_index=human_index,
+        started_at=started_at,
+        waited_s=0.0,
+        model_calls=0,
+        tokens=0,
+        tool_calls={},
+        consecutive_failures=0,
+        proposals={},
+        results={},
+    )
