@@ -1,0 +1,208 @@
+"""Chat models from the environment: any OpenAI-compatible endpoint, or the offline local model."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.rate_limiters import InMemoryRateLimiter
+
+from state.context import Context
+
+DEFAULT_MODEL = "gpt-4o-mini"
+DEFAULT_TEMPERATURE = 0.3
+DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_MAX_RETRIES = 2
+DEFAULT_REQUESTS_PER_SECOND = 2.0
+LOCAL_API_KEY = "sk-local"
+
+
+class ModelConfigError(ValueError):
+    """The model settings cannot work; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    """Where and how to call the chat model."""
+
+    model: str
+    base_url: str | None
+    api_key: str | None
+    temperature: float = DEFAULT_TEMPERATURE
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    max_retries: int = DEFAULT_MAX_RETRIES
+    requests_per_second: float = DEFAULT_REQUESTS_PER_SECOND
+    local: bool = False
+    """True when no endpoint is configured: the offline model runs here through llama.cpp."""
+    stop: tuple[str, ...] = ()
+
+    @property
+    def masked_key(self) -> str:
+        key = self.api_key or ""
+        if not key:
+            return "(none)"
+        return key[:3] + "…" + key[-4:] if len(key) > 10 else "****"
+
+    @property
+    def endpoint(self) -> str:
+        if self.local:
+            return self.base_url or "(offline local model, started on demand)"
+        return self.base_url or "https://api.openai.com/v1 (OpenAI default)"
+
+
+def _float_env(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ModelConfigError(f"{name}={raw!r} is not a number; set it to a value like {default:g}.") from None
+
+
+def settings_from_env(model: str | None = None) -> ModelSettings:
+    """Read FLOWAGENT_MODEL, OPENAI_API_KEY, OPENAI_BASE_URL and the tuning variables."""
+    base_url = os.environ.get("OPENAI_BASE_URL", "").strip() or None
+    api_key = os.environ.get("OPENAI_API_KEY", "").strip() or None
+    local = base_url is None and api_key is None
+    name = (model or os.environ.get("FLOWAGENT_MODEL", "").strip() or ("local" if local else DEFAULT_MODEL))
+    temperature = _float_env("FLOWAGENT_TEMPERATURE", DEFAULT_TEMPERATURE)
+    if not 0 <= temperature <= 2:
+        raise ModelConfigError(f"FLOWAGENT_TEMPERATURE must be between 0 and 2, not {temperature:g}.")
+    retries = _float_env("FLOWAGENT_MAX_RETRIES", DEFAULT_MAX_RETRIES)
+    return ModelSettings(
+        model=name,
+        base_url=base_url,
+        api_key=api_key,
+        temperature=temperature,
+        timeout_s=_float_env("FLOWAGENT_TIMEOUT_S", DEFAULT_TIMEOUT_S),
+        max_retries=int(retries),
+        requests_per_second=_float_env("FLOWAGENT_RATE_LIMIT_RPS", DEFAULT_REQUESTS_PER_SECOND),
+        local=local,
+    )
+
+
+def make_chat_model(settings: ModelSettings) -> BaseChatModel:
+    """A langchain-openai client for the settings (timeouts, retries with backoff, a rate limiter)."""
+    from langchain_openai import ChatOpenAI
+
+    limiter = (
+        InMemoryRateLimiter(requests_per_second=settings.requests_per_second, check_every_n_seconds=0.05)
+        if settings.requests_per_second > 0
+        else None
+    )
+    kwargs: dict[str, Any] = {}
+    if settings.stop:
+        kwargs["stop"] = list(settings.stop)
+    return ChatOpenAI(
+        model=settings.model,
+        base_url=settings.base_url,
+        api_key=settings.api_key or LOCAL_API_KEY,  # type: ignore[arg-type]
+        temperature=settings.temperature,
+        timeout=settings.timeout_s,
+        max_retries=settings.max_retries,
+        rate_limiter=limiter,
+        **kwargs,
+    )
+
+
+_local_lock = threading.Lock()
+_local_server: Any = None
+
+
+def start_local_model(progress: Callable[[str], None] | None = None) -> ModelSettings:
+    """Make sure the offline model's weights and llama.cpp server exist, start it, and return its settings."""
+    global _local_server
+    from graph import local_model
+
+    with _local_lock:
+        if _local_server is None:
+            path = local_model.ensure_model("qwen")
+            local_model.ensure_llama_server()
+            _local_server = local_model.start_local_server(path)
+        defaults = local_model.default_local_model_settings()
+        return ModelSettings(
+            model=_local_server.model,
+            base_url=_local_server.base_url,
+            api_key=LOCAL_API_KEY,
+            temperature=float(defaults.get("temperature", DEFAULT_TEMPERATURE)),
+            timeout_s=max(DEFAULT_TIMEOUT_S, 180.0),
+            max_retries=0,
+            requests_per_second=0,
+            local=True,
+            stop=tuple(defaults.get("stop", ())),
+        )
+
+
+def stop_local_model() -> None:
+    global _local_server
+    with _local_lock:
+        if _local_server is not None:
+            _local_server.stop()
+            _local_server = None
+
+
+def load_chat_model(name: str | None = None) -> tuple[BaseChatModel, ModelSettings]:
+    """The configured model (starting the offline one when no endpoint is set) and its settings."""
+    settings = settings_from_env(name)
+    if settings.local:
+        settings = start_local_model()
+    return make_chat_model(settings), settings
+
+
+class EnvModel:
+    """A model source for `build_graph`: loads the model from the environment on first use.
+
+    The run's `Context.model`, when set, picks another model name at the same endpoint.
+    """
+
+    def __init__(self, default: str | None = None) -> None:
+        self._default = default
+        self._models: dict[str, BaseChatModel] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, context: Context) -> BaseChatModel:
+        name = context.model or self._default or ""
+        with self._lock:
+            if name not in self._models:
+                self._models[name] = load_chat_model(name or None)[0]
+            return self._models[name]
+
+
+def with_model(settings: ModelSettings, name: str) -> ModelSettings:
+    return replace(settings, model=name)
+
+
+def describe_model_error(exc: BaseException, settings: ModelSettings | None = None) -> str | None:
+    """One sentence and what to do, for errors caused by the model configuration; None for others."""
+    import openai
+
+    where = settings.endpoint if settings else "the model endpoint"
+    if isinstance(exc, ModelConfigError):
+        return str(exc)
+    if isinstance(exc, openai.AuthenticationError):
+        return f"The endpoint {where} refused the API key: check OPENAI_API_KEY."
+    if isinstance(exc, openai.PermissionDeniedError):
+        return f"The endpoint {where} denied access for this key: check the key's permissions."
+    if isinstance(exc, openai.NotFoundError):
+        model = settings.model if settings else "the model"
+        return (
+            f"Model {model!r} is not available at {where}: set FLOWAGENT_MODEL (or --model) to a model it serves."
+        )
+    if isinstance(exc, openai.APITimeoutError):
+        return f"The model at {where} did not answer in time: raise FLOWAGENT_TIMEOUT_S or check the server."
+    if isinstance(exc, openai.APIConnectionError):
+        return f"Cannot reach the model endpoint {where}: check OPENAI_BASE_URL and that the server is running."
+    if isinstance(exc, openai.RateLimitError):
+        return f"The endpoint {where} is rate-limiting or out of quota: wait, or lower FLOWAGENT_RATE_LIMIT_RPS."
+    if isinstance(exc, openai.APIStatusError):
+        return f"The endpoint {where} answered HTTP {exc.status_code}: {str(exc)[:200]}"
+    from graph.local_model import LocalModelError
+
+    if isinstance(exc, LocalModelError):
+        return str(exc)
+    return None
