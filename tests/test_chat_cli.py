@@ -1,0 +1,222 @@
+"""`flowagent chat` driven as a person would, in a pseudo-terminal, against a scripted OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from evals.openai_server import ScriptedOpenAIServer
+from tools import WorkflowStore
+
+FLOWAGENT = str(Path(sys.executable).with_name("flowagent"))
+PROMPT = "张三> "
+TIMEOUT = 60
+
+START_LEAVE = {
+    "content": "张三要请假，李四审批。",
+    "tool_calls": [
+        {
+            "name": "runWorkFlow",
+            "arguments": {
+                "processKey": "process_qingjia",
+                "userId": "user_1",
+                "reason": "肚子疼",
+                "days": 2,
+                "nextUserId": "user_2",
+            },
+        }
+    ],
+}
+REMIND = {
+    "content": "发邮件提醒李四。",
+    "tool_calls": [{"name": "sendEmail", "arguments": {"taskId": "task_1", "emailContent": "李四你好，请审批我的两天病假。"}}],
+}
+
+
+def chat_env(tmp_path: Path, base_url: str, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "FLOWAGENT_", "LANGSMITH_"))}
+    env.update(
+        OPENAI_BASE_URL=base_url,
+        OPENAI_API_KEY="sk-test",
+        FLOWAGENT_MODEL="scripted",
+        FLOWAGENT_MAX_RETRIES="0",
+        FLOWAGENT_DB=str(tmp_path / "workflow.db"),
+        FLOWAGENT_CHECKPOINT_URL=str(tmp_path / "checkpoints.db"),
+        PROMPT_TOOLKIT_NO_CPR="1",
+        COLUMNS="160",
+        LINES="50",
+        TERM="dumb",
+    )
+    env.update(extra)
+    return env
+
+
+def spawn(tmp_path: Path, env: dict[str, str], *args: str) -> pexpect.spawn:
+    child = pexpect.spawn(
+        FLOWAGENT, ["chat", "--user", "user_1", *args], env=env, cwd=str(tmp_path), encoding="utf-8",
+        timeout=TIMEOUT, dimensions=(50, 160),
+    )
+    child.logfile_read = open(tmp_path / "terminal.log", "a", encoding="utf-8")  # noqa: SIM115 - closed by pexpect
+    return child
+
+
+def thread_of(child: pexpect.spawn) -> str:
+    child.expect(r"--thread (t[0-9]{8}-[0-9]{6}-[0-9a-f]{4})")
+    return str(child.match.group(1))
+
+
+@pytest.fixture()
+def server() -> Iterator[ScriptedOpenAIServer]:
+    with ScriptedOpenAIServer([]) as srv:
+        yield srv
+
+
+def test_chat_starts_leave_approves_reminder_and_resumes_after_restart(tmp_path: Path, server) -> None:
+    server.reset([START_LEAVE, REMIND, "已为你提交两天病假，并已提醒李四审批。", "你之前提交了两天病假，李四尚未审批。"])
+    env = chat_env(tmp_path, server.base_url)
+
+    child = spawn(tmp_path, env)
+    thread = thread_of(child)
+    child.expect(PROMPT)
+    child.sendline("我肚子疼，想请2天假，李四审批，然后提醒他一下")
+    child.expect("Action: runWorkFlow")
+    child.expect("Observation:")
+    child.expect("Approval needed: sendEmail")
+    child.expect("lisi@example.com")
+    child.expect(r"approve / edit / reject \[a/e/r\]: ")
+    child.sendline("a")
+    child.expect("已为你提交两天病假")
+    child.expect(PROMPT)
+    child.sendline("exit")
+    child.expect(f"--thread {thread}")
+    child.expect(pexpect.EOF)
+
+    snapshot = WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}").snapshot()
+    assert [(r["requester_id"], r["days"], r["reason"], r["status"]) for r in snapshot["requests"]] == [
+        ("user_1", 2.0, "肚子疼", "pending")
+    ]
+    assert [(m["recipient_id"], m["body"]) for m in snapshot["outbox"]] == [("user_2", "李四你好，请审批我的两天病假。")]
+
+    child = spawn(tmp_path, env, "--thread", thread)
+    child.expect(f"thread {thread}")
+    child.expect("Resumed thread with")
+    child.expect(PROMPT)
+    child.sendline("/history")
+    child.expect("我肚子疼，想请2天假")
+    child.expect("Action: sendEmail")
+    child.expect("已为你提交两天病假")
+    child.expect(PROMPT)
+    child.sendline("/outbox")
+    child.expect("queued")
+    child.expect(PROMPT)
+    child.sendline("我的请假怎么样了？")
+    child.expect("李四尚未审批")
+    child.expect(PROMPT)
+    child.sendline("exit")
+    child.expect(pexpect.EOF)
+
+    # The model saw the whole earlier conversation after the restart.
+    last_prompt = server.requests[-1]["messages"]
+    assert any("我肚子疼，想请2天假" in str(m.get("content")) for m in last_prompt)
+    assert WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}").snapshot()["outbox"] == snapshot["outbox"]
+    assert "Traceback" not in (tmp_path / "terminal.log").read_text(encoding="utf-8")
+
+
+def test_chat_restart_in_the_middle_of_an_approval(tmp_path: Path, server) -> None:
+    server.reset([START_LEAVE, REMIND, "已提醒李四。"])
+    env = chat_env(tmp_path, server.base_url)
+
+    child = spawn(tmp_path, env)
+    thread = thread_of(child)
+    child.expect(PROMPT)
+    child.sendline("请2天假，李四审批，然后提醒他")
+    child.expect(r"approve / edit / reject \[a/e/r\]: ")
+    time.sleep(0.5)  # let the prompt take the terminal before the key arrives
+    child.sendcontrol("c")  # the person walks away from the card
+    child.expect("Left pending")
+    child.expect(PROMPT)
+    child.sendline("exit")
+    child.expect(pexpect.EOF)
+    assert WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}").snapshot()["outbox"] == []
+
+    child = spawn(tmp_path, env, "--thread", thread)
+    child.expect("An approval is waiting from last time")
+    child.expect("Approval needed: sendEmail")
+    child.expect(r"approve / edit / reject \[a/e/r\]: ")
+    child.sendline("a")
+    child.expect("已提醒李四")
+    child.expect(PROMPT)
+    child.sendline("exit")
+    child.expect(pexpect.EOF)
+    outbox = WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}").snapshot()["outbox"]
+    assert len(outbox) == 1 and outbox[0]["recipient_id"] == "user_2"
+
+
+def test_chat_reject_with_a_reason_becomes_the_observation(tmp_path: Path, server) -> None:
+    server.reset([START_LEAVE, REMIND, "好的，不发邮件了。"])
+    child = spawn(tmp_path, chat_env(tmp_path, server.base_url))
+    child.expect(PROMPT)
+    child.sendline("请2天假，李四审批，然后提醒他")
+    child.expect(r"approve / edit / reject \[a/e/r\]: ")
+    child.sendline("r")
+    child.expect("reason")
+    child.sendline("先别打扰他")
+    child.expect("Rejected by the reviewer")
+    child.expect("不发邮件了")
+    child.expect(PROMPT)
+    child.sendline("exit")
+    child.expect(pexpect.EOF)
+    assert WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}").snapshot()["outbox"] == []
+    tool_results = [m for m in server.requests[-1]["messages"] if m["role"] == "tool"]
+    assert "先别打扰他" in tool_results[-1]["content"]
+
+
+def run_once(tmp_path: Path, env: dict[str, str], *args: str, say: str = "你好") -> str:
+    child = spawn(tmp_path, env, *args)
+    index = child.expect([PROMPT, pexpect.EOF])
+    if index == 0:
+        child.sendline(say)
+        child.expect(PROMPT)
+        child.sendline("exit")
+        child.expect(pexpect.EOF)
+    return (tmp_path / "terminal.log").read_text(encoding="utf-8")
+
+
+def test_unreachable_endpoint_is_one_sentence(tmp_path: Path) -> None:
+    out = run_once(tmp_path, chat_env(tmp_path, "http://127.0.0.1:9/v1"))
+    assert "Cannot reach the model endpoint http://127.0.0.1:9/v1" in out
+    assert "Traceback" not in out
+
+
+def test_wrong_api_key_is_one_sentence(tmp_path: Path) -> None:
+    with ScriptedOpenAIServer(["never served"], api_key="sk-right") as srv:
+        out = run_once(tmp_path, chat_env(tmp_path, srv.base_url, OPENAI_API_KEY="sk-wrong"))
+    assert "refused the API key: check OPENAI_API_KEY" in out
+    assert "Traceback" not in out
+
+
+def test_missing_model_is_one_sentence(tmp_path: Path) -> None:
+    missing = {
+        "http_status": 404,
+        "error": {"message": "The model `nope` does not exist", "type": "invalid_request_error", "code": "model_not_found"},
+    }
+    with ScriptedOpenAIServer([missing]) as srv:
+        out = run_once(tmp_path, chat_env(tmp_path, srv.base_url, FLOWAGENT_MODEL="nope"))
+    assert "Model 'nope' is not available" in out
+    assert "Traceback" not in out
+
+
+def test_unknown_user_is_one_sentence(tmp_path: Path, server) -> None:
+    env = chat_env(tmp_path, server.base_url)
+    child = pexpect.spawn(FLOWAGENT, ["chat", "--user", "user_9"], env=env, cwd=str(tmp_path), encoding="utf-8", timeout=TIMEOUT)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "Unknown user 'user_9': use --user with one of user_1 (张三)" in child.before
+    assert "Traceback" not in child.before
+    assert child.exitstatus == 2
