@@ -181,8 +181,11 @@ class HumanReview:
                 thread_id=thread_id_of_run(),
                 actor_id=reviewer,
             )
-        budget = dict(state["budget"])
-        budget["waited_s"] = budget.get("waited_s", 0.0) + (time.time() - asked_at)
+        budget = state["budget"].copy()
+        # The wait runs from the validator's request (the node restarts on resume, so `asked_at` is late).
+        requested = budget.get("review_requested_at") or asked_at
+        budget["waited_s"] = budget["waited_s"] + (time.time() - requested)
+        budget["review_requested_at"] = 0.0
         update: dict[str, Any] = {"budget": budget, "pending": kept, "proposed": edited, "audit": audit}
         if rejections:
             update["messages"] = rejections

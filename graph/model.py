@@ -19,6 +19,7 @@ DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MAX_RETRIES = 2
 DEFAULT_REQUESTS_PER_SECOND = 2.0
 LOCAL_API_KEY = "sk-local"
+OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
 
 class ModelConfigError(ValueError):
@@ -51,7 +52,7 @@ class ModelSettings:
     def endpoint(self) -> str:
         if self.local:
             return self.base_url or "(offline local model, started on demand)"
-        return self.base_url or "https://api.openai.com/v1 (OpenAI default)"
+        return self.base_url or f"{OPENAI_DEFAULT_BASE_URL} (OpenAI default)"
 
 
 def _float_env(name: str, default: float) -> float:
@@ -100,7 +101,8 @@ def make_chat_model(settings: ModelSettings) -> BaseChatModel:
         kwargs["stop"] = list(settings.stop)
     return ChatOpenAI(
         model=settings.model,
-        base_url=settings.base_url,
+        # Explicit, so an empty OPENAI_BASE_URL in the environment is never read by the SDK itself.
+        base_url=settings.base_url or OPENAI_DEFAULT_BASE_URL,
         api_key=settings.api_key or LOCAL_API_KEY,  # type: ignore[arg-type]
         temperature=settings.temperature,
         timeout=settings.timeout_s,

@@ -13,7 +13,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from langgraph.runtime import Runtime
 
 from graph import prompts
-from graph.protocols import parse_reply, render_for_text_protocol
+from graph.protocols import new_call_id, parse_reply, render_for_text_protocol
 from state.agent import AgentState
 from state.context import Context
 from state.records import ToolCallRecord, new_budget
@@ -110,7 +110,7 @@ class Reasoner:
             raw = self._with_tools(model).invoke(prompt)
         else:
             raw = model.invoke(prompt, stop=REACT_STOP if context.protocol == "react" else None)
-        reply = parse_reply(raw, context.protocol)
+        reply = with_unique_call_ids(parse_reply(raw, context.protocol), messages)
         budget["model_calls"] += 1
         budget["tokens"] += _tokens_used(raw, prompt)
         proposed = [
@@ -144,6 +144,32 @@ class Reasoner:
             text = fallback_wrap_up(state, reason)
         message = AIMessage(content=text, response_metadata={"wrap_up": reason})
         return {"messages": [message], "proposed": [], "pending": [], "budget": budget, "wrap_up": reason}
+
+
+def with_unique_call_ids(reply: AIMessage, history: list[AnyMessage]) -> AIMessage:
+    """The reply with every call id present and new to the thread.
+
+    A call id is half of a write's idempotency key, so a model (or server) that repeats ids such as
+    `call_0`, or sends none, would otherwise have a later e-mail answered with an earlier one's result.
+    """
+    used = {c["id"] for m in history if isinstance(m, AIMessage) for c in [*m.tool_calls, *m.invalid_tool_calls]}
+    changed = False
+
+    def fresh(call: Any) -> Any:
+        nonlocal changed
+        if call.get("id") and call["id"] not in used:
+            used.add(call["id"])
+            return call
+        changed = True
+        call = {**call, "id": new_call_id()}
+        used.add(call["id"])
+        return call
+
+    tool_calls = [fresh(c) for c in reply.tool_calls]
+    invalid = [fresh(c) for c in reply.invalid_tool_calls]
+    if not changed:
+        return reply
+    return reply.model_copy(update={"tool_calls": tool_calls, "invalid_tool_calls": invalid})
 
 
 def fallback_wrap_up(state: AgentState, reason: str) -> str:

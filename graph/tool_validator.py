@@ -8,7 +8,8 @@ is a `ToolMessage(status="error")` that tells the model what to do next.
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.runtime import Runtime
@@ -18,7 +19,7 @@ from graph.protocols import FORMAT_ERROR_NAME
 from state.agent import AgentState
 from state.context import Context
 from state.records import ToolCallRecord
-from tools import CallContext, WorkflowStore, check_call
+from tools import CallContext, CheckedCall, WorkflowStore, check_call
 from tools.errors import DomainError
 from tools.spec import Effect, ToolRegistry
 
@@ -39,7 +40,28 @@ REFUSAL_TEMPLATE = "Error [{code}]: {message}"
 
 
 def error_message(call_id: str, name: str, text: str) -> ToolMessage:
+    """A refusal the model reads as the observation of its call."""
     return ToolMessage(content=text, tool_call_id=call_id, name=name, status="error")
+
+
+def invalid_call_errors(message: AIMessage) -> list[ToolMessage]:
+    """Error observations for output that never became a call: unparseable text or invalid JSON arguments."""
+    errors = []
+    for bad in message.invalid_tool_calls:
+        name = bad.get("name") or "unknown"
+        if name == FORMAT_ERROR_NAME:
+            text = f"Error: {bad.get('error')}"
+        else:
+            text = INVALID_JSON_TEMPLATE.format(name=name, error=bad.get("error") or "unparseable")
+        errors.append(error_message(bad.get("id") or "", name, text))
+    return errors
+
+
+def status_after_validation(call: ToolCallRecord, context: Context) -> Literal["needs_approval", "approved", "ready"]:
+    """A valid call runs at once unless its tool needs a person; the person's own valid edit is their approval."""
+    if call["name"] not in context.approval_tools:
+        return "ready"
+    return "approved" if call["status"] == "edited" else "needs_approval"
 
 
 class ToolValidator:
@@ -50,69 +72,55 @@ class ToolValidator:
         self._registry = registry
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
+        """Check every proposed call (from the model, or edited by the reviewer) in order."""
         context = runtime.context
-        errors: list[ToolMessage] = []
         proposed = list(state.get("proposed") or [])
-        last = state["messages"][-1] if state["messages"] else None
         from_reasoner = not any(c["status"] == "edited" for c in proposed)
-        if from_reasoner and isinstance(last, AIMessage):
-            for bad in last.invalid_tool_calls:
-                name = bad.get("name") or "unknown"
-                if name == FORMAT_ERROR_NAME:
-                    text = f"Error: {bad.get('error')}"
-                else:
-                    text = INVALID_JSON_TEMPLATE.format(name=name, error=bad.get("error") or "unparseable")
-                errors.append(error_message(bad.get("id") or "", name, text))
-
-        budget = dict(state["budget"])
-        proposals = dict(budget["proposals"])
+        last = state["messages"][-1]
+        errors = invalid_call_errors(last) if from_reasoner and isinstance(last, AIMessage) else []
+        # An edit comes back alone: the calls of the same step that were already cleared still run.
+        pending = [] if from_reasoner else [c for c in state.get("pending") or [] if c["status"] in ("ready", "approved")]
+        writes = [c["name"] for c in pending if self._registry.get(c["name"]).effect is Effect.WRITE]
+        budget = state["budget"].copy()
+        budget["proposals"] = dict(budget["proposals"])
         ctx = CallContext(
             store=self._store,
             actor_id=context.user_id,
             thread_id=thread_id_of_run(),
             mail_rate_limit=context.mail_rate_limit,
         )
-        pending: list[ToolCallRecord] = []
-        first_write: str | None = None
         for call in proposed:
-            name, args = call["name"], call["args"]
-            digest = action_hash(name, args)
-            proposals[digest] = proposals.get(digest, 0) + 1
-            if digest in budget["results"]:
-                errors.append(
-                    error_message(
-                        call["id"], name, REPEATED_CALL_TEMPLATE.format(name=name, result=budget["results"][digest])
-                    )
-                )
-                continue
-            if name in self._registry:
-                missing = self._registry.get(name).missing_required(args)
-                if missing:
-                    params = ", ".join(missing)
-                    errors.append(error_message(call["id"], name, MISSING_PARAMS_TEMPLATE.format(name=name, params=params)))
-                    continue
-            try:
-                checked = check_call(self._registry, name, args, ctx)
-            except DomainError as exc:
-                errors.append(error_message(call["id"], name, REFUSAL_TEMPLATE.format(code=exc.code, message=exc.message)))
+            digest = action_hash(call["name"], call["args"])
+            budget["proposals"][digest] = budget["proposals"].get(digest, 0) + 1
+            checked = self._check(call, ctx, budget["results"].get(digest), writes[0] if writes else None)
+            if isinstance(checked, str):
+                errors.append(error_message(call["id"], call["name"], checked))
                 continue
             if checked.spec.effect is Effect.WRITE:
-                if first_write is not None:
-                    errors.append(error_message(call["id"], name, SECOND_WRITE_TEMPLATE.format(first=first_write, name=name)))
-                    continue
-                first_write = name
-            needs_approval = name in context.approval_tools
-            pending.append(
-                ToolCallRecord(
-                    id=call["id"],
-                    name=name,
-                    args=checked.args.model_dump(exclude_none=True),
-                    status="needs_approval" if needs_approval else "ready",
-                    notes=checked.notes,
-                )
-            )
-        budget["proposals"] = proposals
+                writes.append(call["name"])
+            status = status_after_validation(call, context)
+            args = checked.args.model_dump(exclude_none=True)
+            pending.append(ToolCallRecord(id=call["id"], name=call["name"], args=args, status=status, notes=checked.notes))
+        if any(c["status"] == "needs_approval" for c in pending):
+            budget["review_requested_at"] = time.time()
         update: dict[str, Any] = {"proposed": [], "pending": pending, "budget": budget}
         if errors:
             update["messages"] = errors
         return update
+
+    def _check(self, call: ToolCallRecord, ctx: CallContext, earlier: str | None, first_write: str | None) -> CheckedCall | str:
+        """The checked call, or the text of the first check it fails."""
+        name, args = call["name"], call["args"]
+        if earlier is not None:
+            return REPEATED_CALL_TEMPLATE.format(name=name, result=earlier)
+        if name in self._registry:
+            missing = self._registry.get(name).missing_required(args)
+            if missing:
+                return MISSING_PARAMS_TEMPLATE.format(name=name, params=", ".join(missing))
+        try:
+            checked = check_call(self._registry, name, args, ctx)
+        except DomainError as exc:
+            return REFUSAL_TEMPLATE.format(code=exc.code, message=exc.message)
+        if checked.spec.effect is Effect.WRITE and first_write is not None:
+            return SECOND_WRITE_TEMPLATE.format(first=first_write, name=name)
+        return checked

@@ -47,6 +47,8 @@ class RunBudget(TypedDict):
     """Unix time the run started."""
     waited_s: float
     """Seconds spent waiting for approvals (not charged to the time budget)."""
+    review_requested_at: float
+    """Unix time the open approval was requested (0.0 when none is open), to measure the person's wait."""
     model_calls: int
     """Model calls so far."""
     tokens: int
@@ -81,10 +83,12 @@ class AuditRecord(TypedDict):
 
 
 def new_budget(human_index: int, started_at: float) -> RunBudget:
+    """Fresh counters for the run started by the person's message at `human_index`."""
     return RunBudget(
         human_index=human_index,
         started_at=started_at,
         waited_s=0.0,
+        review_requested_at=0.0,
         model_calls=0,
         tokens=0,
         tool_calls={},

@@ -53,7 +53,10 @@ def parse_days(value: Any) -> float:
     if isinstance(value, bool):
         raise ValueError(f"days must be {DAYS_HINT}, not a true/false value")
     if isinstance(value, int | float):
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # an int too large for a float is not a number of days either
+            raise ValueError(f"days must be at most {MAX_DAYS:g}; {str(value)[:40]}... is far too large") from None
     elif isinstance(value, str):
         text = value.strip()
         try:
@@ -88,12 +91,13 @@ def is_placeholder(text: str) -> bool:
 
 def check_email_content(text: str) -> str:
     stripped = text.strip()
+    # Length first: some placeholder patterns backtrack quadratically on very long text.
+    if len(stripped) > MAX_EMAIL_CHARS:
+        raise ValueError(f"emailContent must be at most {MAX_EMAIL_CHARS} characters")
     if is_placeholder(stripped):
         raise ValueError(
             "emailContent is empty or a placeholder; write the actual message, or ask the user what it should say"
         )
-    if len(stripped) > MAX_EMAIL_CHARS:
-        raise ValueError(f"emailContent must be at most {MAX_EMAIL_CHARS} characters")
     return stripped
 
 

@@ -64,15 +64,22 @@ class ToolSpec:
         if isinstance(raw, str):
             try:
                 raw = json.loads(raw) if raw.strip() else {}
-            except json.JSONDecodeError as exc:
+            except (ValueError, RecursionError) as exc:  # JSONDecodeError, too many digits, too deep
+                reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)[:80]
                 raise InvalidArgumentsError(
                     "invalid_json",
-                    f"The arguments of {self.name} are not valid JSON ({exc.msg}); "
+                    f"The arguments of {self.name} are not valid JSON ({reason}); "
                     "send a JSON object such as {\"taskId\": \"task_1\"}.",
                 ) from exc
         if not isinstance(raw, dict):
             raise InvalidArgumentsError(
                 "invalid_arguments", f"The arguments of {self.name} must be a JSON object, not {type(raw).__name__}."
+            )
+        bad = _first_unencodable(raw)
+        if bad is not None:
+            raise InvalidArgumentsError(
+                "invalid_arguments",
+                f"The arguments of {self.name} contain text that is not valid Unicode ({bad}); send plain UTF-8 text.",
             )
         try:
             return self.args_model.model_validate(raw)
@@ -115,6 +122,22 @@ class ToolSpec:
         if not self.args_model.model_fields:
             lines.append("    (no parameters: use {})")
         return "\n".join(lines)
+
+
+def _first_unencodable(raw: Any) -> str | None:
+    """The first string (key or value, at any depth) that cannot be stored as UTF-8, e.g. a lone surrogate."""
+    pending, seen = [raw], set()
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                return f"{exc.reason} at position {exc.start}"
+        elif isinstance(item, dict | list | tuple) and id(item) not in seen:  # iterative, cycle-safe
+            seen.add(id(item))
+            pending.extend([*item.keys(), *item.values()] if isinstance(item, dict) else item)
+    return None
 
 
 def describe_validation_error(spec: ToolSpec, exc: ValidationError) -> str:

@@ -11,8 +11,8 @@ from tools import policy
 from tools.errors import PolicyError
 from tools.runtime import CallContext
 from tools.spec import Effect, Reference, ToolRegistry, ToolSpec
-from tools.store import processes, requests, tasks, users, utcnow
 from tools.store import outbox as outbox_table
+from tools.store import processes, requests, tasks, users, utcnow
 
 TODO_LIST_LIMIT = 50
 
