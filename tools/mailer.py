@@ -5,14 +5,17 @@ from __future__ import annotations
 import os
 import smtplib
 import ssl
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from sqlalchemy import select, update
+from sqlalchemy import and_, or_, select, update
 
 from tools.store import WorkflowStore, outbox, utcnow
 
 MAX_ATTEMPTS = 5
+STALE_SENDING_S = 600
+"""A delivery claimed this long ago without an outcome (its process died) may be claimed again."""
 SMTP_TIMEOUT_S = 15.0
 DEFAULT_SENDER = "flowagent@localhost"
 
@@ -76,12 +79,8 @@ class Mailer:
         with store.transaction() as conn:
             claimed = conn.execute(
                 update(outbox)
-                .where(
-                    outbox.c.id == email_id,
-                    outbox.c.status.in_(("queued", "failed")),
-                    outbox.c.attempts < MAX_ATTEMPTS,
-                )
-                .values(status="sending", attempts=outbox.c.attempts + 1)
+                .where(outbox.c.id == email_id, outbox.c.attempts < MAX_ATTEMPTS, _claimable())
+                .values(status="sending", attempts=outbox.c.attempts + 1, claimed_at=utcnow())
             ).rowcount
             row = conn.execute(select(outbox).where(outbox.c.id == email_id)).mappings().one()
         if claimed != 1:
@@ -97,15 +96,23 @@ class Mailer:
                 )
             return "failed"
         with store.transaction() as conn:
-            conn.execute(
-                update(outbox).where(outbox.c.id == email_id).values(status="sent", sent_at=utcnow(), last_error=None)
-            )
+            conn.execute(update(outbox).where(outbox.c.id == email_id).values(status="sent", sent_at=utcnow(), last_error=None))
         return "sent"
 
     def retry_pending(self, store: WorkflowStore) -> dict[int, str]:
         """Deliver every queued or failed e-mail that has attempts left; returns {email id: status}."""
         with store.read() as conn:
-            ids = conn.execute(
-                select(outbox.c.id).where(outbox.c.status.in_(("queued", "failed")), outbox.c.attempts < MAX_ATTEMPTS)
-            ).scalars().all()
+            ids = (
+                conn.execute(
+                    select(outbox.c.id).where(outbox.c.status.in_(("queued", "failed")), outbox.c.attempts < MAX_ATTEMPTS)
+                )
+                .scalars()
+                .all()
+            )
         return {email_id: self.deliver(store, email_id) for email_id in ids}
+
+
+def _claimable():  # type: ignore[no-untyped-def]
+    """Queued or failed e-mails, and deliveries whose claim went stale (the sender died mid-way)."""
+    stale = (datetime.now(UTC) - timedelta(seconds=STALE_SENDING_S)).isoformat(timespec="microseconds")
+    return or_(outbox.c.status.in_(("queued", "failed")), and_(outbox.c.status == "sending", outbox.c.claimed_at < stale))

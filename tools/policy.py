@@ -95,9 +95,7 @@ def check_email_content(text: str) -> str:
     if len(stripped) > MAX_EMAIL_CHARS:
         raise ValueError(f"emailContent must be at most {MAX_EMAIL_CHARS} characters")
     if is_placeholder(stripped):
-        raise ValueError(
-            "emailContent is empty or a placeholder; write the actual message, or ask the user what it should say"
-        )
+        raise ValueError("emailContent is empty or a placeholder; write the actual message, or ask the user what it should say")
     return stripped
 
 
@@ -139,9 +137,7 @@ def require_task(conn: Connection, task_id: str) -> dict[str, Any]:
     number = parse_task_id(task_id)
     row = conn.execute(select(tasks).where(tasks.c.id == number)).mappings().first()
     if row is None:
-        raise NotFoundError(
-            "unknown_task", f"taskId {format_task_id(number)} does not exist; call queryTodoTask to list tasks"
-        )
+        raise NotFoundError("unknown_task", f"taskId {format_task_id(number)} does not exist; call queryTodoTask to list tasks")
     return dict(row)
 
 
@@ -192,9 +188,7 @@ def check_start_request(
     check_reason(reason)
     approver = require_user(conn, next_user_id, param="nextUserId")
     if approver["id"] == actor_id:
-        raise PolicyError(
-            "self_approver", "nextUserId must be someone other than the requester; ask the user who should approve"
-        )
+        raise PolicyError("self_approver", "nextUserId must be someone other than the requester; ask the user who should approve")
     notes = []
     if days > COMMENT_REQUIRED_OVER_DAYS:
         notes.append(f"{days:g} days is over {COMMENT_REQUIRED_OVER_DAYS:g} day: the approver must judge the reason")
@@ -221,8 +215,7 @@ def check_decide_task(conn: Connection, actor_id: str, *, task_id: str, comment:
         if not comment.strip():
             raise PolicyError(
                 "comment_required",
-                f"{tid} is a {request['days']:g}-day request: a decision comment (result) is required; "
-                "ask the approver for one",
+                f"{tid} is a {request['days']:g}-day request: a decision comment (result) is required; ask the approver for one",
             )
         notes.append(f"{request['days']:g} days: judge whether the reason justifies the length")
     return dict(task), dict(request), notes

@@ -75,6 +75,7 @@ def execute_call(registry: ToolRegistry, name: str, raw_args: Any, ctx: CallCont
     args = spec.parse(raw_args)
     if spec.effect is Effect.READ:
         with ctx.store.read() as conn:
+            policy.require_actor(conn, ctx.actor_id)
             return spec.handler(conn, ctx, args)
 
     recorded = _recorded_result(ctx)

@@ -69,7 +69,7 @@ class ToolSpec:
                 raise InvalidArgumentsError(
                     "invalid_json",
                     f"The arguments of {self.name} are not valid JSON ({reason}); "
-                    "send a JSON object such as {\"taskId\": \"task_1\"}.",
+                    'send a JSON object such as {"taskId": "task_1"}.',
                 ) from exc
         if not isinstance(raw, dict):
             raise InvalidArgumentsError(

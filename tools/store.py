@@ -28,6 +28,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
@@ -98,6 +99,7 @@ outbox = Table(
     Column("attempts", Integer, nullable=False, default=0),
     Column("last_error", Text),
     Column("created_at", String(40), nullable=False),
+    Column("claimed_at", String(40)),
     Column("sent_at", String(40)),
 )
 
@@ -150,6 +152,17 @@ def default_url() -> str:
     return f"sqlite:///{path}"
 
 
+POSTGRES_SETUP_LOCK = 0x666C6F77  # "flow": the advisory lock that serialises table creation and seeding
+
+
+def normalize_url(url: str) -> str:
+    """`postgresql://…` and `postgres://…` use the psycopg 3 driver (SQLAlchemy's default would be psycopg2)."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
 def _sqlite_engine(url: str) -> Engine:
     parsed = make_url(url)
     database = parsed.database or ""
@@ -187,7 +200,7 @@ class WorkflowStore:
     """
 
     def __init__(self, url: str | None = None, *, engine: Engine | None = None) -> None:
-        self.url = url or default_url()
+        self.url = normalize_url(url or default_url())
         if engine is not None:
             self.engine = engine
         elif self.url.startswith("sqlite"):
@@ -200,6 +213,9 @@ class WorkflowStore:
         return f"WorkflowStore({self.engine.url.render_as_string(hide_password=True)!r})"
 
     def _setup(self) -> None:
+        if self.engine.dialect.name == "postgresql":
+            self._setup_postgres()
+            return
         with _SEED_LOCK:
             metadata.create_all(self.engine, checkfirst=True)
             try:
@@ -210,6 +226,16 @@ class WorkflowStore:
             except IntegrityError:
                 # Another process seeded the same database first; its rows are the same seed.
                 pass
+
+    def _setup_postgres(self) -> None:
+        # Workers starting together would race on CREATE TABLE and on the seed: one at a time per database,
+        # in one transaction (Postgres DDL is transactional), so the next one finds the tables and the rows.
+        with self.engine.begin() as conn:
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": POSTGRES_SETUP_LOCK})
+            metadata.create_all(conn, checkfirst=True)
+            if conn.execute(select(func.count()).select_from(users)).scalar_one() == 0:
+                conn.execute(insert(users), USERS)
+                conn.execute(insert(processes), PROCESSES)
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, CursorResult, insert, select, update
 
 from tools import policy
 from tools.errors import PolicyError
@@ -81,6 +81,14 @@ class SendEmailArgs(_Args):
         return policy.check_email_content(value)
 
 
+def _new_id(result: CursorResult[Any]) -> int:
+    """The primary key of the row an INSERT just created."""
+    key = result.inserted_primary_key
+    if key is None:  # pragma: no cover - every table here has an integer primary key
+        raise RuntimeError("INSERT returned no primary key")
+    return int(key[0])
+
+
 # ---------------------------------------------------------------- reads
 
 
@@ -154,20 +162,22 @@ def run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs) -> d
     notes = precheck_run_workflow(conn, ctx, args)
     now = utcnow()
     flagged = args.days > policy.COMMENT_REQUIRED_OVER_DAYS
-    request_id = conn.execute(
-        insert(requests).values(
-            process_key=args.processKey,
-            requester_id=ctx.actor_id,
-            reason=args.reason,
-            days=args.days,
-            status="pending",
-            flagged=flagged,
-            created_at=now,
+    request_id = _new_id(
+        conn.execute(
+            insert(requests).values(
+                process_key=args.processKey,
+                requester_id=ctx.actor_id,
+                reason=args.reason,
+                days=args.days,
+                status="pending",
+                flagged=flagged,
+                created_at=now,
+            )
         )
-    ).inserted_primary_key[0]
-    task_id = conn.execute(
-        insert(tasks).values(request_id=request_id, assignee_id=args.nextUserId, status="pending", created_at=now)
-    ).inserted_primary_key[0]
+    )
+    task_id = _new_id(
+        conn.execute(insert(tasks).values(request_id=request_id, assignee_id=args.nextUserId, status="pending", created_at=now))
+    )
     approver = policy.require_user(conn, args.nextUserId)
     return {
         "requestId": policy.format_request_id(request_id),
@@ -196,9 +206,7 @@ def handle_todo_task(conn: Connection, ctx: CallContext, args: HandleTodoTaskArg
         .values(status=status, comment=args.result, decided_by=ctx.actor_id, decided_at=now)
     ).rowcount
     if changed != 1:
-        raise PolicyError(
-            "task_not_pending", f"{policy.format_task_id(task['id'])} was decided meanwhile; nothing to decide"
-        )
+        raise PolicyError("task_not_pending", f"{policy.format_task_id(task['id'])} was decided meanwhile; nothing to decide")
     # The decision comment lives on the task; the request's reason is never touched.
     conn.execute(update(requests).where(requests.c.id == request["id"]).values(status=status, decided_at=now))
     return {
@@ -238,21 +246,23 @@ def send_email(conn: Connection, ctx: CallContext, args: SendEmailArgs) -> dict[
         if task
         else f"[flowagent] 来自{sender['name']}的消息 / Message from {sender['name']}"
     )
-    email_id = conn.execute(
-        insert(outbox_table).values(
-            idempotency_key=ctx.idempotency_key,
-            thread_id=ctx.thread_id,
-            sender_id=ctx.actor_id,
-            recipient_id=recipient["id"],
-            recipient_email=recipient["email"],
-            subject=subject,
-            body=args.emailContent,
-            task_id=task["id"] if task else None,
-            status="queued",
-            attempts=0,
-            created_at=utcnow(),
+    email_id = _new_id(
+        conn.execute(
+            insert(outbox_table).values(
+                idempotency_key=ctx.idempotency_key,
+                thread_id=ctx.thread_id,
+                sender_id=ctx.actor_id,
+                recipient_id=recipient["id"],
+                recipient_email=recipient["email"],
+                subject=subject,
+                body=args.emailContent,
+                task_id=task["id"] if task else None,
+                status="queued",
+                attempts=0,
+                created_at=utcnow(),
+            )
         )
-    ).inserted_primary_key[0]
+    )
     return {
         "emailId": email_id,
         "to": recipient["id"],

@@ -1,0 +1,141 @@
+"""Shared fixtures: a real workflow store on a SQLite file, call contexts, and a started leave request."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from tools import REGISTRY, CallContext, WorkflowStore, execute_call
+
+
+@pytest.fixture
+def store(tmp_path) -> Iterator[WorkflowStore]:
+    """A fresh, seeded workflow store on a SQLite file under the test's tmp_path."""
+    workflow_store = WorkflowStore(f"sqlite:///{tmp_path}/wf.db")
+    yield workflow_store
+    workflow_store.dispose()
+
+
+def new_call_id() -> str:
+    """A call id no other call in the session uses (so no call is replayed by accident)."""
+    return f"call-{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture
+def make_ctx(store: WorkflowStore) -> Callable[..., CallContext]:
+    """Build a CallContext on `store`: `make_ctx("user_2", thread_id="t1", call_id="c1", mailer=...)`.
+
+    Without `call_id` each context gets a fresh one.
+    """
+
+    def _make(actor_id: str = "user_1", *, thread_id: str = "thread-test", call_id: str | None = None,
+              **kwargs: Any) -> CallContext:
+        return CallContext(
+            store=store, actor_id=actor_id, thread_id=thread_id, call_id=call_id or new_call_id(), **kwargs
+        )
+
+    return _make
+
+
+@pytest.fixture
+def start_request(make_ctx: Callable[..., CallContext]) -> Callable[..., dict[str, Any]]:
+    """Start a leave request through the real runWorkFlow tool; returns the tool's result.
+
+    `start_request(requester="user_1", approver="user_2", days=1, reason="...")`.
+    """
+
+    def _start(requester: str = "user_1", approver: str = "user_2", days: float | str = 1,
+               reason: str = "家里有事 / family matters") -> dict[str, Any]:
+        args = {
+            "processKey": "process_qingjia",
+            "userId": requester,
+            "reason": reason,
+            "days": days,
+            "nextUserId": approver,
+        }
+        return execute_call(REGISTRY, "runWorkFlow", args, make_ctx(requester))
+
+    return _start
+
+
+# ---------------------------------------------------------------- graph tests: scripted models, SQLite checkpoints
+
+
+@pytest.fixture
+def checkpointer(tmp_path):
+    """A real `SqliteSaver` on a file under tmp_path (WAL, synchronous=NORMAL), closed after the test."""
+    from graph.checkpoint import open_sqlite_checkpointer
+
+    saver = open_sqlite_checkpointer(tmp_path / "checkpoints.db")
+    yield saver
+    saver.conn.close()
+
+
+class GraphDriver:
+    """One conversation thread of the real graph, driven by a scripted model.
+
+    `script(...)` queues the model's next replies; `say(text)` sends a person's message; `resume(value)`
+    answers the pending approval. The run's `Context` is fixed per driver, overridable per call.
+    """
+
+    def __init__(self, graph: Any, model: Any, thread_id: str, context: Any) -> None:
+        self.graph = graph
+        self.model = model
+        self.config = {"configurable": {"thread_id": thread_id}}
+        self.context = context
+
+    def script(self, *replies: Any) -> GraphDriver:
+        self.model.replies.extend(replies)
+        return self
+
+    def _ctx(self, overrides: dict[str, Any]) -> Any:
+        from dataclasses import replace
+
+        return replace(self.context, **overrides) if overrides else self.context
+
+    def say(self, text: str, **context: Any) -> dict[str, Any]:
+        from langchain_core.messages import HumanMessage
+
+        return self.graph.invoke({"messages": [HumanMessage(content=text)]}, self.config, context=self._ctx(context))
+
+    def resume(self, value: Any, **context: Any) -> dict[str, Any]:
+        from langgraph.types import Command
+
+        return self.graph.invoke(Command(resume=value), self.config, context=self._ctx(context))
+
+    @property
+    def values(self) -> dict[str, Any]:
+        return self.graph.get_state(self.config).values
+
+    @property
+    def interrupts(self) -> list[Any]:
+        """Values of the pending interrupts (empty when the run is not waiting for a person)."""
+        return [i.value for i in self.graph.get_state(self.config).interrupts]
+
+    @property
+    def messages(self) -> list[Any]:
+        return list(self.values["messages"])
+
+    @property
+    def script_used_up(self) -> bool:
+        """Every queued reply was consumed, and the model was never asked for more."""
+        return self.model.position == len(self.model.replies)
+
+
+@pytest.fixture
+def graph_driver(store: WorkflowStore, checkpointer: Any) -> Callable[..., GraphDriver]:
+    """`graph_driver(*replies, thread_id="t1", user_id="user_1", **context)`: a GraphDriver on the test's store
+    and SQLite checkpointer, with a fresh `ScriptedChatModel` (one model per driver)."""
+    from evals.scripted import ScriptedChatModel
+    from graph import build_graph
+    from state import Context
+
+    def _make(*replies: Any, thread_id: str = "t1", **context: Any) -> GraphDriver:
+        model = ScriptedChatModel(replies=list(replies))
+        graph = build_graph(model=model, store=store, checkpointer=checkpointer)
+        return GraphDriver(graph, model, thread_id, Context(**context))
+
+    return _make

@@ -1,0 +1,275 @@
+"""One test per policy rule: each refusal has its exact code, and a refused call writes nothing.
+
+Every refusal is checked on both paths that enforce policy: `check_call` (the validator's check, no side
+effects) and `execute_call` (the executor: one transaction per call).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from sqlalchemy import insert
+
+from tools import REGISTRY, CallContext, DomainError, WorkflowStore, check_call, execute_call
+from tools.policy import DAYS_HINT
+from tools.store import requests, tasks, utcnow
+
+PATHS = (check_call, execute_call)
+
+
+def assert_refused(store: WorkflowStore, ctx: CallContext, tool: str, args: Any, code: str) -> list[DomainError]:
+    """Both paths refuse the call with `code`, and the store is byte-for-byte what it was."""
+    before = store.snapshot()
+    errors = []
+    for path in PATHS:
+        with pytest.raises(DomainError) as info:
+            path(REGISTRY, tool, args, ctx)
+        assert info.value.code == code, f"{path.__name__}({tool}, {args!r}) -> {info.value}"
+        assert store.snapshot() == before, f"{path.__name__}({tool}, {args!r}) wrote to the store"
+        errors.append(info.value)
+    return errors
+
+
+def leave(**overrides: Any) -> dict[str, Any]:
+    """runWorkFlow arguments for user_1's one-day leave approved by user_2, with overrides."""
+    args: dict[str, Any] = {
+        "processKey": "process_qingjia",
+        "userId": "user_1",
+        "reason": "看牙医 / dentist",
+        "days": 1,
+        "nextUserId": "user_2",
+    }
+    args.update(overrides)
+    return args
+
+
+def decide(task_id: str, *, ok: bool = True, comment: str = "") -> dict[str, Any]:
+    return {"taskId": task_id, "isOK": ok, "result": comment}
+
+
+def test_request_started_only_by_requester_identity(store, make_ctx):
+    errors = assert_refused(store, make_ctx("user_1"), "runWorkFlow", leave(userId="user_2", nextUserId="user_3"),
+                            "not_actor")
+    assert "session user user_1" in errors[0].message
+
+    result = execute_call(REGISTRY, "runWorkFlow", leave(), make_ctx("user_1"))
+    assert result["status"] == "pending"
+    [row] = store.snapshot()["requests"]
+    assert row["requester_id"] == "user_1"
+
+
+def test_process_must_be_startable(store, make_ctx):
+    for key in ("process_baoxiao", "process_chuchai"):
+        errors = assert_refused(store, make_ctx(), "runWorkFlow", leave(processKey=key), "process_not_startable")
+        assert "process_qingjia" in errors[0].message
+    assert execute_call(REGISTRY, "runWorkFlow", leave(processKey="process_qingjia"), make_ctx())["status"] == "pending"
+
+
+def test_days_must_be_positive_half_day_steps(store, make_ctx):
+    for days in (0, -1, -0.5, "0", "-2", 0.25, 1.3, "2.7", 366, 1e9, math.inf, -math.inf, math.nan, "nan", "inf"):
+        assert_refused(store, make_ctx(), "runWorkFlow", leave(days=days), "invalid_arguments")
+
+    accepted = {"10": 10.0, "0.5": 0.5, " 2 ": 2.0, 1.5: 1.5, 3: 3.0, 365: 365.0}
+    for given, expected in accepted.items():
+        assert check_call(REGISTRY, "runWorkFlow", leave(days=given), make_ctx()).args.days == expected
+        assert execute_call(REGISTRY, "runWorkFlow", leave(days=given), make_ctx())["days"] == expected
+    assert [r["days"] for r in store.snapshot()["requests"]] == list(accepted.values())
+
+
+def test_nonsense_days_refused_with_valid_example(store, make_ctx):
+    for days in ("十", "1.5天", "three days", "半天", "", "   ", None, True, False, [1], {"days": 1}):
+        errors = assert_refused(store, make_ctx(), "runWorkFlow", leave(days=days), "invalid_arguments")
+        for error in errors:
+            assert DAYS_HINT in error.message, (days, error.message)
+            assert "such as 0.5, 1, 3 or 10" in error.message
+
+
+def test_reason_required(store, make_ctx):
+    for reason in ("", "   ", "\n\t "):
+        errors = assert_refused(store, make_ctx(), "runWorkFlow", leave(reason=reason), "invalid_arguments")
+        assert "reason must not be empty" in errors[0].message
+    args = leave()
+    del args["reason"]
+    errors = assert_refused(store, make_ctx(), "runWorkFlow", args, "invalid_arguments")
+    assert "reason is required" in errors[0].message
+
+
+def test_approver_must_exist(store, make_ctx):
+    for approver in ("user_9", "李四", ""):
+        assert_refused(store, make_ctx(), "runWorkFlow", leave(nextUserId=approver), "unknown_user")
+    errors = assert_refused(store, make_ctx(), "runWorkFlow", leave(nextUserId="user_9"), "unknown_user")
+    assert all("nextUserId user_9 does not exist; call getAllUser" in e.message for e in errors)
+
+
+def test_approver_is_not_requester(store, make_ctx):
+    errors = assert_refused(store, make_ctx("user_1"), "runWorkFlow", leave(nextUserId="user_1"), "self_approver")
+    assert "someone other than the requester" in errors[0].message
+
+
+def test_only_assignee_decides(store, make_ctx, start_request):
+    task_id = start_request(requester="user_1", approver="user_2")["taskId"]
+    for outsider in ("user_3", "user_admin"):
+        errors = assert_refused(store, make_ctx(outsider), "handleTodoTask", decide(task_id), "not_assignee")
+        assert "assigned to user_2" in errors[0].message
+
+    assert execute_call(REGISTRY, "handleTodoTask", decide(task_id), make_ctx("user_2"))["status"] == "approved"
+    [task] = store.snapshot()["tasks"]
+    assert task["decided_by"] == "user_2"
+
+
+def test_requester_never_decides_own_request(store, make_ctx, start_request):
+    task_id = start_request(requester="user_1", approver="user_2")["taskId"]
+    assert_refused(store, make_ctx("user_1"), "handleTodoTask", decide(task_id), "self_approval")
+
+    # Even when a task is (wrongly) assigned to its own requester, the requester cannot decide it.
+    with store.transaction() as conn:
+        now = utcnow()
+        request_id = conn.execute(
+            insert(requests).values(process_key="process_qingjia", requester_id="user_3", reason="legacy row",
+                                    days=1.0, status="pending", flagged=False, created_at=now)
+        ).inserted_primary_key[0]
+        own_task = conn.execute(
+            insert(tasks).values(request_id=request_id, assignee_id="user_3", status="pending", created_at=now)
+        ).inserted_primary_key[0]
+    assert_refused(store, make_ctx("user_3"), "handleTodoTask", decide(f"task_{own_task}"), "self_approval")
+
+
+def test_task_decided_only_while_pending(store, make_ctx, start_request):
+    task_id = start_request()["taskId"]
+    assert execute_call(REGISTRY, "handleTodoTask", decide(task_id, ok=False), make_ctx("user_2"))["status"] == (
+        "rejected"
+    )
+    for ok in (True, False):
+        errors = assert_refused(store, make_ctx("user_2"), "handleTodoTask", decide(task_id, ok=ok), "task_not_pending")
+        assert "already rejected" in errors[0].message
+    [task] = store.snapshot()["tasks"]
+    assert task["status"] == "rejected"
+
+
+def test_request_over_one_day_needs_comment_and_is_flagged(store, make_ctx, start_request):
+    long_leave = start_request(days=3)
+    short_leave = start_request(days=1)
+    assert long_leave["flagged"] is True and long_leave["notes"]
+    assert short_leave["flagged"] is False and short_leave["notes"] == []
+    flags = {f"req_{r['id']}": r["flagged"] for r in store.snapshot()["requests"]}
+    assert flags == {long_leave["requestId"]: True, short_leave["requestId"]: False}
+
+    for comment in ("", "   "):
+        errors = assert_refused(store, make_ctx("user_2"), "handleTodoTask", decide(long_leave["taskId"], comment=comment),
+                                "comment_required")
+        assert "decision comment" in errors[0].message
+
+    checked = check_call(REGISTRY, "handleTodoTask", decide(long_leave["taskId"], comment="同意"), make_ctx("user_2"))
+    assert any("judge whether the reason" in note for note in checked.notes)
+    done = execute_call(REGISTRY, "handleTodoTask", decide(long_leave["taskId"], comment="同意"), make_ctx("user_2"))
+    assert done["status"] == "approved"
+    # One day or less needs no comment.
+    assert execute_call(REGISTRY, "handleTodoTask", decide(short_leave["taskId"]), make_ctx("user_2"))["status"] == (
+        "approved"
+    )
+
+
+def test_decision_comment_does_not_overwrite_reason(store, make_ctx, start_request):
+    started = start_request(days=2, reason="带孩子看病 / child's doctor visit")
+    execute_call(REGISTRY, "handleTodoTask", decide(started["taskId"], ok=False, comment="本周人手不足，请改期"),
+                 make_ctx("user_2"))
+    snap = store.snapshot()
+    [request] = snap["requests"]
+    [task] = snap["tasks"]
+    assert request["reason"] == "带孩子看病 / child's doctor visit"
+    assert request["status"] == "rejected"
+    assert task["comment"] == "本周人手不足，请改期"
+
+
+def test_email_only_to_known_users(store, make_ctx):
+    for user in ("user_9", "zhangsan@example.com", "王五"):
+        errors = assert_refused(store, make_ctx(), "sendEmail", {"userId": user, "emailContent": "周五下午开会。"},
+                                "unknown_user")
+        assert "call getAllUser" in errors[0].message
+    assert_refused(store, make_ctx(), "sendEmail", {"emailContent": "周五下午开会。"}, "missing_recipient")
+
+    sent = execute_call(REGISTRY, "sendEmail", {"userId": "user_3", "emailContent": "周五下午开会。"}, make_ctx())
+    assert sent["to"] == "user_3"
+    [mail] = store.snapshot()["outbox"]
+    assert (mail["recipient_id"], mail["recipient_email"], mail["status"]) == ("user_3", "wangwu@example.com", "queued")
+
+
+def test_email_placeholder_text_refused(store, make_ctx):
+    placeholders = ("请用户提供邮件内容", "TBD", "[...]", "", "   ", "[邮件内容]", "<email content>", "待补充",
+                    "Please provide the email content", "…", "{content}")
+    for text in placeholders:
+        errors = assert_refused(store, make_ctx(), "sendEmail", {"userId": "user_2", "emailContent": text},
+                                "invalid_arguments")
+        assert "placeholder" in errors[0].message, (text, errors[0].message)
+    real = "李四你好：我的请假申请 [task_1] 还在等你审批，麻烦今天处理一下。谢谢！"
+    assert execute_call(REGISTRY, "sendEmail", {"userId": "user_2", "emailContent": real}, make_ctx())["status"] == (
+        "queued"
+    )
+
+
+def test_email_rate_limit_per_thread(store, make_ctx):
+    mail = {"userId": "user_2", "emailContent": "提醒：明天上午十点开会。"}
+    for _ in range(3):
+        execute_call(REGISTRY, "sendEmail", mail, make_ctx(thread_id="t-busy", mail_rate_limit=3))
+    errors = assert_refused(store, make_ctx(thread_id="t-busy", mail_rate_limit=3), "sendEmail", mail, "rate_limited")
+    assert "limit 3" in errors[0].message
+    # The limit is per thread: another conversation may still send.
+    execute_call(REGISTRY, "sendEmail", mail, make_ctx(thread_id="t-quiet", mail_rate_limit=3))
+    assert len(store.snapshot()["outbox"]) == 4
+
+
+def test_reminder_by_task_goes_to_assignee(store, make_ctx, start_request):
+    task_id = start_request(requester="user_1", approver="user_2")["taskId"]
+    reminder = {"taskId": task_id, "emailContent": "李四你好，我的请假申请还在等你审批。"}
+    checked = check_call(REGISTRY, "sendEmail", reminder, make_ctx("user_1"))
+    assert any("lisi@example.com" in note for note in checked.notes)
+    assert_refused(store, make_ctx("user_1"), "sendEmail", dict(reminder, userId="user_3"), "recipient_mismatch")
+
+    sent = execute_call(REGISTRY, "sendEmail", reminder, make_ctx("user_1"))
+    assert (sent["to"], sent["taskId"]) == ("user_2", task_id)
+    [mail] = store.snapshot()["outbox"]
+    assert (mail["recipient_id"], mail["sender_id"], mail["task_id"]) == ("user_2", "user_1", int(task_id[5:]))
+
+    execute_call(REGISTRY, "handleTodoTask", decide(task_id), make_ctx("user_2"))
+    assert_refused(store, make_ctx("user_1"), "sendEmail", reminder, "task_not_pending")
+
+
+def test_unknown_ids_name_the_tool_to_call(store, make_ctx):
+    cases = [
+        ("runWorkFlow", leave(processKey="process_qingjia2", userId="user_2", nextUserId="user_1"), "unknown_process",
+         "call getAllWorkFlow"),
+        ("runWorkFlow", leave(userId="user_2", nextUserId="user_9"), "unknown_user",
+         "nextUserId user_9 does not exist; call getAllUser"),
+        ("queryTodoTask", {"userId": "user_9"}, "unknown_user", "call getAllUser"),
+        ("handleTodoTask", decide("task_999"), "unknown_task", "call queryTodoTask"),
+        ("handleTodoTask", decide("req_1"), "unknown_task", "call queryTodoTask"),
+        ("handleTodoTask", decide("审批单"), "unknown_task", "call queryTodoTask"),
+        ("sendEmail", {"taskId": "task_42", "emailContent": "请审批。"}, "unknown_task", "call queryTodoTask"),
+        ("sendEmail", {"userId": "user_9", "emailContent": "请审批。"}, "unknown_user", "call getAllUser"),
+    ]
+    for tool, args, code, hint in cases:
+        errors = assert_refused(store, make_ctx("user_2"), tool, args, code)
+        assert all(hint in e.message for e in errors), (tool, args, [e.message for e in errors])
+    errors = assert_refused(store, make_ctx(), "approveTask", {}, "unknown_tool")
+    assert "handleTodoTask" in errors[0].message
+
+
+def test_actor_comes_from_session_not_args(store, make_ctx, start_request):
+    # Arguments cannot name the actor: no tool has such a parameter, and identity params must match.
+    task_id = start_request(requester="user_1", approver="user_2")["taskId"]
+    assert_refused(store, make_ctx("user_1"), "handleTodoTask", dict(decide(task_id), actorId="user_2"),
+                   "invalid_arguments")
+    assert_refused(store, make_ctx("user_3"), "runWorkFlow", leave(userId="user_1", nextUserId="user_2"), "not_actor")
+    # An unknown session user can do nothing, whatever the arguments say.
+    assert_refused(store, make_ctx("user_9"), "runWorkFlow", leave(userId="user_9"), "unknown_actor")
+    assert_refused(store, make_ctx("user_9"), "sendEmail", {"userId": "user_2", "emailContent": "你好，开会。"},
+                   "unknown_actor")
+
+    execute_call(REGISTRY, "handleTodoTask", decide(task_id), make_ctx("user_2"))
+    execute_call(REGISTRY, "sendEmail", {"userId": "user_3", "emailContent": "已审批。"}, make_ctx("user_2"))
+    snap = store.snapshot()
+    assert [t["decided_by"] for t in snap["tasks"]] == ["user_2"]
+    assert [m["sender_id"] for m in snap["outbox"]] == ["user_2"]
+    assert {e["actor_id"] for e in snap["tool_executions"]} == {"user_1", "user_2"}
