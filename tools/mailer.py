@@ -100,11 +100,11 @@ class Mailer:
         return "sent"
 
     def retry_pending(self, store: WorkflowStore) -> dict[int, str]:
-        """Deliver every queued or failed e-mail that has attempts left; returns {email id: status}."""
+        """Deliver every queued, failed or stale e-mail that has attempts left; returns {email id: status}."""
         with store.read() as conn:
             ids = (
                 conn.execute(
-                    select(outbox.c.id).where(outbox.c.status.in_(("queued", "failed")), outbox.c.attempts < MAX_ATTEMPTS)
+                    select(outbox.c.id).where(outbox.c.attempts < MAX_ATTEMPTS, _claimable()).order_by(outbox.c.id)
                 )
                 .scalars()
                 .all()
