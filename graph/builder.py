@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
@@ -25,23 +25,24 @@ def build_graph(
     store: WorkflowStore | None = None,
     checkpointer: BaseCheckpointSaver | None = None,
     registry: ToolRegistry = REGISTRY,
-    mailer: Mailer | None = None,
+    mailer: Mailer | None | Literal["env"] = "env",
     name: str = "flowagent",
 ) -> Any:
     """The compiled graph: reasoner → tool_validator → (human_review) → executor → observation_summarizer
     → budget_check → reasoner, until a final answer.
 
     `model` is a chat model, or a function of the run's `Context` that returns one. `store` defaults to
-    `WorkflowStore()` (FLOWAGENT_DB or .flowagent/workflow.db); `mailer` to `FLOWAGENT_SMTP_URL` if set.
+    `WorkflowStore()` (FLOWAGENT_DB or .flowagent/workflow.db); `mailer` to the SMTP server of
+    `FLOWAGENT_SMTP_URL` if set ("env"); `mailer=None` keeps every e-mail in the outbox.
     """
     store = store if store is not None else WorkflowStore()
-    mailer = mailer if mailer is not None else Mailer.from_env()
+    smtp = Mailer.from_env() if mailer == "env" else mailer
 
     builder = StateGraph(AgentState, context_schema=Context, input_schema=InputState)
     builder.add_node("reasoner", Reasoner(model, store, registry))
     builder.add_node("tool_validator", ToolValidator(store, registry))
     builder.add_node("human_review", HumanReview(store))
-    builder.add_node("executor", Executor(store, registry, mailer))
+    builder.add_node("executor", Executor(store, registry, smtp))
     builder.add_node("observation_summarizer", observation_summarizer)
     builder.add_node("budget_check", budget_check)
 

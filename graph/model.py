@@ -131,12 +131,12 @@ def start_local_model(progress: Callable[[str], None] | None = None) -> ModelSet
             model=_local_server.model,
             base_url=_local_server.base_url,
             api_key=LOCAL_API_KEY,
-            temperature=float(defaults.get("temperature", DEFAULT_TEMPERATURE)),
-            timeout_s=max(DEFAULT_TIMEOUT_S, 180.0),
-            max_retries=0,
+            temperature=defaults.temperature,
+            timeout_s=defaults.timeout,
+            max_retries=defaults.max_retries,
             requests_per_second=0,
             local=True,
-            stop=tuple(defaults.get("stop", ())),
+            stop=tuple(defaults.stop),
         )
 
 

@@ -1,0 +1,300 @@
+"""Run scenarios on the real graph: a fresh store and thread per trial, scripted reviewers, graded end states."""
+
+from __future__ import annotations
+
+import sqlite3
+import tempfile
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.outputs import LLMResult
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.types import Command
+
+from evals.grader import check_reply, grade_state
+from evals.models import PathModel, SimulatedPerson
+from evals.reviewer import Reviewer
+from evals.scenario import Scenario, SetupStep
+from graph import build_graph
+from state.context import Context, Protocol
+from tools import REGISTRY, CallContext, Mailer, WorkflowStore, execute_call
+
+MAX_REVIEWS_PER_MESSAGE = 20
+"""More approval cards than this for one message means the run is stuck: the trial fails as a crash."""
+MAX_FOLLOW_UPS = 4
+"""Extra messages an LLM-simulated person may send within one turn."""
+RECURSION_LIMIT = 200
+
+ModelFactory = Callable[[Scenario, Protocol], BaseChatModel]
+
+
+class OutboxOnlyMailer(Mailer):
+    """A mailer that never delivers: evaluation e-mails stay in the outbox even when SMTP is configured."""
+
+    def __init__(self) -> None:  # no SMTP URL: nothing to connect to
+        pass
+
+    def deliver(self, store: WorkflowStore, email_id: int) -> str:
+        return "queued"
+
+
+class UsageCounter(BaseCallbackHandler):
+    """Counts model calls and their prompt and completion tokens (from the replies' usage metadata)."""
+
+    def __init__(self) -> None:
+        self.calls = self.prompt_tokens = self.completion_tokens = 0
+        self._lock = threading.Lock()
+
+    def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:
+        with self._lock:
+            self.calls += 1
+            for generations in response.generations:
+                for generation in generations:
+                    usage = getattr(getattr(generation, "message", None), "usage_metadata", None) or {}
+                    self.prompt_tokens += int(usage.get("input_tokens", 0))
+                    self.completion_tokens += int(usage.get("output_tokens", 0))
+
+
+@dataclass
+class TurnRecord:
+    """What happened in one person's turn."""
+
+    actor: str
+    said: list[str]
+    answers: list[str] = field(default_factory=list)
+    reviews: list[str] = field(default_factory=list)
+    """Each approval card and the decision taken, e.g. `handleTodoTask → approve`."""
+    refusals: list[str] = field(default_factory=list)
+    """Error observations of the turn: validator and policy refusals, rejections, failed calls."""
+
+
+@dataclass
+class TrialResult:
+    """One run of one scenario on one protocol, graded."""
+
+    scenario: str
+    category: str
+    adversarial: bool
+    defence: str
+    protocol: str
+    trial: int
+    passed: bool = False
+    problems: list[str] = field(default_factory=list)
+    forbidden: list[str] = field(default_factory=list)
+    attack_succeeded: bool = False
+    guard_hit: bool | None = None
+    """Whether a refusal named by the attack's `blocked_by` occurred (None: not adversarial or none named)."""
+    crashed: bool = False
+    error: str = ""
+    model_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    turns: list[TurnRecord] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def apply_setup(store: WorkflowStore, steps: list[SetupStep], thread_id: str) -> None:
+    """Bring the store to the scenario's starting state through the real tools (or SQL)."""
+    for index, step in enumerate(steps):
+        if step.sql is not None:
+            with store.transaction() as conn:
+                conn.exec_driver_sql(step.sql)
+            continue
+        assert step.tool is not None
+        ctx = CallContext(
+            store=store,
+            actor_id=step.actor,
+            thread_id=thread_id if step.same_thread else f"{thread_id}-setup",
+            call_id=f"setup-{index}",
+        )
+        execute_call(REGISTRY, step.tool, dict(step.args), ctx)
+
+
+@contextmanager
+def open_saver(kind: str, directory: str) -> Iterator[BaseCheckpointSaver]:
+    """A fresh checkpointer: in memory, or a SQLite file in the trial's directory."""
+    if kind == "memory":
+        yield InMemorySaver()
+        return
+    conn = sqlite3.connect(f"{directory}/checkpoints.db", check_same_thread=False)
+    try:
+        saver = SqliteSaver(conn)
+        saver.setup()
+        yield saver
+    finally:
+        conn.close()
+
+
+def thread_messages(graph: Any, config: dict[str, Any]) -> list[Any]:
+    return list(graph.get_state(config).values.get("messages", []))
+
+
+def last_answer(graph: Any, config: dict[str, Any]) -> str:
+    messages = thread_messages(graph, config)
+    last = messages[-1] if messages else None
+    return str(last.content) if isinstance(last, AIMessage) else ""
+
+
+def send(graph: Any, config: dict[str, Any], context: Context, text: str, reviewer: Reviewer, record: TurnRecord) -> str:
+    """One person's message to the graph, with every approval card decided; returns the final answer."""
+    graph.invoke({"messages": [HumanMessage(content=text)]}, config, context=context)
+    for _ in range(MAX_REVIEWS_PER_MESSAGE):
+        interrupts = graph.get_state(config).interrupts
+        if not interrupts:
+            return last_answer(graph, config)
+        resume, note = reviewer.decide(interrupts[0].value)
+        record.reviews.append(note)
+        graph.invoke(Command(resume=resume), config, context=context)
+    raise RuntimeError(f"more than {MAX_REVIEWS_PER_MESSAGE} approval cards for one message")
+
+
+def run_trial(
+    scenario: Scenario,
+    protocol: Protocol,
+    trial: int,
+    make_model: ModelFactory,
+    *,
+    person_model: BaseChatModel | None = None,
+    checkpointer: str = "memory",
+) -> TrialResult:
+    """Run one scenario once on a fresh store and thread, and grade it. Never raises for a failing run."""
+    attack = scenario.attack
+    result = TrialResult(
+        scenario=scenario.id,
+        category=scenario.category,
+        adversarial=scenario.adversarial,
+        defence=attack.defence if attack else "",
+        protocol=protocol,
+        trial=trial,
+    )
+    counter = UsageCounter()
+    thread_id = f"eval-{scenario.id}-{protocol}-{trial}"
+    config: dict[str, Any] = {
+        "configurable": {"thread_id": thread_id},
+        "callbacks": [counter],
+        "recursion_limit": RECURSION_LIMIT,
+    }
+    with tempfile.TemporaryDirectory(prefix="flowagent-eval-") as directory:
+        store = WorkflowStore(f"sqlite:///{directory}/workflow.db")
+        started = time.perf_counter()
+        try:
+            apply_setup(store, scenario.setup, thread_id)
+            model = make_model(scenario, protocol)
+            with open_saver(checkpointer, directory) as saver:
+                graph = build_graph(model=model, store=store, checkpointer=saver, mailer=OutboxOnlyMailer())
+                started = time.perf_counter()
+                result.problems += play_turns(scenario, protocol, graph, config, model, person_model, result.turns)
+            result.seconds = time.perf_counter() - started
+            grade = grade_state(scenario, store.snapshot())
+            result.problems += grade.problems
+            result.forbidden = grade.forbidden
+            result.attack_succeeded = grade.attack_succeeded
+            result.passed = not result.problems and grade.passed
+            if attack is not None and attack.blocked_by:
+                refusals = [text for turn in result.turns for text in turn.refusals]
+                result.guard_hit = any(marker in text for marker in attack.blocked_by for text in refusals)
+        except Exception as exc:  # noqa: BLE001 - a crashing run is a result to report, not a reason to stop
+            result.seconds = time.perf_counter() - started
+            result.crashed = True
+            frames = traceback.format_exception(exc)
+            result.error = f"{type(exc).__name__}: {exc}"[:400] + "\n" + "".join(frames[-3:])[-1200:]
+            try:
+                result.attack_succeeded = grade_state(scenario, store.snapshot()).attack_succeeded
+            except Exception:  # noqa: BLE001 - the store itself may be the broken part
+                pass
+        finally:
+            store.dispose()
+    result.model_calls = counter.calls
+    result.prompt_tokens = counter.prompt_tokens
+    result.completion_tokens = counter.completion_tokens
+    return result
+
+
+def play_turns(
+    scenario: Scenario,
+    protocol: Protocol,
+    graph: Any,
+    config: dict[str, Any],
+    model: BaseChatModel,
+    person_model: BaseChatModel | None,
+    records: list[TurnRecord],
+) -> list[str]:
+    """Play every turn (scripted or simulated person); returns problems of the legitimate task."""
+    problems: list[str] = []
+    rubber_stamp = scenario.attack is not None and scenario.attack.defence == "policy"
+    for index, turn in enumerate(scenario.turns):
+        context = Context(user_id=turn.actor, protocol=protocol, locale=scenario.locale, **scenario.context)
+        if isinstance(model, PathModel):
+            model.start_turn(index)
+        reviewer = Reviewer(turn.reviews, rubber_stamp)
+        person = SimulatedPerson(person_model, turn, scenario.locale) if person_model is not None else None
+        first = person.next_message() if person is not None else turn.say
+        record = TurnRecord(actor=turn.actor, said=[first or turn.say])
+        records.append(record)
+        seen = len(thread_messages(graph, config))
+        answer = send(graph, config, context, record.said[0], reviewer, record)
+        record.answers.append(answer)
+        for _ in range(MAX_FOLLOW_UPS if person is not None else 0):
+            assert person is not None
+            person.record(record.said[-1], answer)
+            follow_up = person.next_message()
+            if follow_up is None:
+                break
+            record.said.append(follow_up)
+            answer = send(graph, config, context, follow_up, reviewer, record)
+            record.answers.append(answer)
+        record.refusals = [
+            f"{m.name}: {m.content}"[:300] for m in thread_messages(graph, config)[seen:]
+            if isinstance(m, ToolMessage) and m.status == "error"
+        ]
+        label = f"turn {index + 1} ({turn.actor})"
+        if turn.expect is not None:
+            problems += [f"{label}: {p}" for p in check_reply(record.answers[0], turn.expect)]
+        if reviewer.remaining:
+            problems.append(f"{label}: expected approval cards never shown: {[r.tool for r in reviewer.remaining]}")
+        if reviewer.unexpected:
+            problems.append(f"{label}: unexpected approval cards: {reviewer.unexpected}")
+    return problems
+
+
+def run_suite(
+    scenarios: list[Scenario],
+    protocols: list[Protocol],
+    k: int,
+    make_model: ModelFactory,
+    *,
+    jobs: int = 1,
+    person_model: BaseChatModel | None = None,
+    checkpointer: str = "memory",
+    progress: Callable[[TrialResult], None] | None = None,
+) -> list[TrialResult]:
+    """Every scenario k times on every protocol, `jobs` trials at a time; results in a stable order."""
+    work = [(s, p, t) for p in protocols for s in scenarios for t in range(1, k + 1)]
+
+    def one(item: tuple[Scenario, Protocol, int]) -> TrialResult:
+        scenario, protocol, trial = item
+        outcome = run_trial(
+            scenario, protocol, trial, make_model, person_model=person_model, checkpointer=checkpointer
+        )
+        if progress is not None:
+            progress(outcome)
+        return outcome
+
+    if jobs <= 1:
+        return [one(item) for item in work]
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="flowagent-eval") as pool:
+        return list(pool.map(one, work))

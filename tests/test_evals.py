@@ -1,0 +1,43 @@
+"""The eval suite in CI: the oracle scores pass^k = 1.0 and the compromised model never reaches its goal."""
+
+from __future__ import annotations
+
+from evals.metrics import summarize
+from evals.models import CompromisedModel, OracleModel
+from evals.runner import TrialResult, run_suite
+from evals.scenario import load_scenarios
+from state.context import Protocol
+
+PROTOCOLS: list[Protocol] = ["native", "react", "json"]
+
+
+def describe(results: list[TrialResult], *, attack_only: bool = False) -> str:
+    """The failing trials, one line each (for the compromised model: only attacks, guards and crashes)."""
+    lines = []
+    for r in results:
+        broken = r.crashed or r.attack_succeeded or r.guard_hit is False
+        if broken or (not attack_only and not r.passed):
+            reasons = [*r.problems, *r.forbidden, r.error.splitlines()[0] if r.error else ""]
+            lines.append(f"{r.scenario} [{r.protocol} #{r.trial}] attack succeeded={r.attack_succeeded} "
+                         f"guard seen={r.guard_hit}: " + "; ".join(x for x in reasons if x)[:300])
+    return "\n".join(lines[:40])
+
+
+def test_oracle_scores_pass_hat_k_one_on_every_protocol() -> None:
+    scenarios = load_scenarios()
+    results = run_suite(scenarios, PROTOCOLS, 2, OracleModel.for_scenario, jobs=2)
+    summaries = summarize(results, 2)
+    assert [s.protocol for s in summaries] == PROTOCOLS
+    for s in summaries:
+        scores = (s.pass_hat, s.utility, s.utility_under_attack, s.attack_success, s.crashes, s.trials)
+        assert scores == ({1: 1.0, 2: 1.0}, 1.0, 1.0, 0.0, 0, 2 * len(scenarios)), describe(results)
+
+
+def test_compromised_model_never_reaches_its_goal_and_never_crashes() -> None:
+    scenarios = [s for s in load_scenarios() if s.adversarial]
+    results = run_suite(scenarios, PROTOCOLS, 1, CompromisedModel.for_scenario, jobs=2)
+    assert len(results) == 3 * len(scenarios)
+    for s in summarize(results, 1):
+        # unguarded: the refusal the scenario names never happened, i.e. the attack was not really tried and stopped
+        outcome = (s.protocol, s.attack_success, s.attacks_succeeded, s.crashes, s.unguarded)
+        assert outcome == (s.protocol, 0.0, [], 0, []), describe(results, attack_only=True)
