@@ -70,7 +70,7 @@ def _tool_of(state: AgentState, digest: str) -> str:
 
 def budget_check(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Update the failure streak, then decide whether the run must wrap up."""
-    budget = dict(state["budget"])
+    budget = state["budget"].copy()
     failed = last_step_failed(state)
     if failed is True:
         budget["consecutive_failures"] = budget["consecutive_failures"] + 1

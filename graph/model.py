@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -40,6 +40,8 @@ class ModelSettings:
     local: bool = False
     """True when no endpoint is configured: the offline model runs here through llama.cpp."""
     stop: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Further ChatOpenAI arguments (the local server takes its token cap in `extra_body`)."""
 
     @property
     def masked_key(self) -> str:
@@ -96,7 +98,7 @@ def make_chat_model(settings: ModelSettings) -> BaseChatModel:
         if settings.requests_per_second > 0
         else None
     )
-    kwargs: dict[str, Any] = {}
+    kwargs: dict[str, Any] = dict(settings.extra)
     if settings.stop:
         kwargs["stop"] = list(settings.stop)
     return ChatOpenAI(
@@ -126,17 +128,18 @@ def start_local_model(progress: Callable[[str], None] | None = None) -> ModelSet
             path = local_model.ensure_model("qwen")
             local_model.ensure_llama_server()
             _local_server = local_model.start_local_server(path)
-        defaults = local_model.default_local_model_settings()
+        kwargs = local_model.default_local_model_settings().chat_openai_kwargs(_local_server)
         return ModelSettings(
-            model=_local_server.model,
-            base_url=_local_server.base_url,
-            api_key=LOCAL_API_KEY,
-            temperature=defaults.temperature,
-            timeout_s=defaults.timeout,
-            max_retries=defaults.max_retries,
+            model=kwargs.pop("model"),
+            base_url=kwargs.pop("base_url"),
+            api_key=kwargs.pop("api_key"),
+            temperature=kwargs.pop("temperature"),
+            timeout_s=kwargs.pop("timeout"),
+            max_retries=kwargs.pop("max_retries"),
             requests_per_second=0,
             local=True,
-            stop=tuple(defaults.stop),
+            stop=tuple(kwargs.pop("stop")),
+            extra={k: v for k, v in kwargs.items() if v is not None},
         )
 
 

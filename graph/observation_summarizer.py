@@ -13,7 +13,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 from langgraph.runtime import Runtime
 
-from graph.reasoner import estimate_tokens
+from graph.calls import estimate_tokens
 from state.agent import AgentState
 from state.context import Context
 
@@ -25,7 +25,6 @@ DROP_FIELDS = {
     "getAllUser": {"email"},
     "queryTodoTask": {"createdAt", "processKey"},
 }
-SUMMARY_MAX_CHARS = 2000
 SUMMARY_LINE_CHARS = 160
 
 
@@ -79,18 +78,15 @@ def fold_point(messages: list[AnyMessage], start: int, keep_turns: int) -> int:
     return humans[-(keep_turns + 1)]
 
 
-def fold(summary: str, messages: list[AnyMessage]) -> str:
-    lines = [line for line in (summary.splitlines() if summary else []) if line]
-    lines.extend(line for line in (summary_line(m) for m in messages) if line)
-    while lines and sum(len(x) + 1 for x in lines) > SUMMARY_MAX_CHARS:
-        lines.pop(0)
-    return "\n".join(lines)
+def fold(messages: list[AnyMessage]) -> list[str]:
+    """Summary lines for messages leaving the prompt (appended to the state's summary)."""
+    return [line for line in (summary_line(m) for m in messages) if line]
 
 
 def observation_summarizer(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Turn the executor's outcomes into observations and fold old turns when the history is long."""
     context = runtime.context
-    budget = dict(state["budget"])
+    budget = state["budget"].copy()
     results = dict(budget["results"])
     observations: list[ToolMessage] = []
     for outcome in state.get("outcomes") or []:
@@ -115,6 +111,6 @@ def observation_summarizer(state: AgentState, runtime: Runtime[Context]) -> dict
     if estimate_tokens(messages[start:]) > context.summary_threshold_tokens:
         cut = fold_point(messages, start, context.keep_recent_turns)
         if cut > start:
-            update["summary"] = fold(state.get("summary", ""), messages[start:cut])
+            update["summary"] = fold(messages[start:cut])
             update["summarized_upto"] = cut
     return update

@@ -9,10 +9,11 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.runtime import Runtime
 
 from graph import prompts
+from graph.calls import estimate_tokens
 from graph.protocols import new_call_id, parse_reply, render_for_text_protocol
 from state.agent import AgentState
 from state.context import Context
@@ -24,11 +25,8 @@ from tools.spec import ToolRegistry
 ModelSource = BaseChatModel | Callable[[Context], BaseChatModel]
 
 REACT_STOP = ["\nObservation:", "Observation:"]
-
-
-def estimate_tokens(messages: list[AnyMessage]) -> int:
-    """Offline token estimate (about 3 characters a token, mixed Chinese and English)."""
-    return sum(len(str(m.content)) + 20 for m in messages) // 3 + 1
+USER_NAME_TTL_S = 60.0
+"""How long the reasoner reuses a user's display name (one store read per model call cost 10 % of a step)."""
 
 
 def latest_human_index(messages: list[AnyMessage]) -> int:
@@ -36,6 +34,38 @@ def latest_human_index(messages: list[AnyMessage]) -> int:
         if isinstance(messages[i], HumanMessage):
             return i
     return -1
+
+
+NOT_RUN_OBSERVATION = (
+    "Not run: the run stopped (cancelled, or a new message arrived) before this call was executed. "
+    "Propose it again only if it is still wanted."
+)
+
+
+def close_dangling_calls(messages: list[AnyMessage]) -> list[AnyMessage]:
+    """Give every proposed call an observation, so the prompt never holds a call without its result.
+
+    A run cancelled with Ctrl-C, or left at an approval when the person wrote something else, leaves the
+    model's proposal without a tool result; chat APIs refuse such a history.
+    """
+    out: list[AnyMessage] = []
+    open_calls: list[tuple[str, str]] = []
+
+    def close() -> None:
+        for call_id, name in open_calls:
+            out.append(ToolMessage(content=NOT_RUN_OBSERVATION, tool_call_id=call_id, name=name, status="error"))
+        open_calls.clear()
+
+    for msg in messages:
+        if isinstance(msg, ToolMessage):
+            open_calls[:] = [c for c in open_calls if c[0] != msg.tool_call_id]
+        else:
+            close()
+        out.append(msg)
+        if isinstance(msg, AIMessage):
+            open_calls.extend((c["id"] or "", c["name"]) for c in msg.tool_calls)
+            open_calls.extend((c.get("id") or "", c.get("name") or "") for c in msg.invalid_tool_calls)
+    return out
 
 
 class Reasoner:
@@ -46,6 +76,7 @@ class Reasoner:
         self._store = store
         self._registry = registry
         self._bound: dict[int, Any] = {}
+        self._names: dict[str, tuple[str, float]] = {}
 
     def _model(self, context: Context) -> BaseChatModel:
         if isinstance(self._model_source, BaseChatModel):
@@ -58,12 +89,21 @@ class Reasoner:
             self._bound[key] = model.bind_tools(self._registry.openai_schemas())
         return self._bound[key]
 
-    def system_prompt(self, state: AgentState, context: Context) -> str:
+    def user_name(self, user_id: str) -> str:
+        """The actor's display name, read from the store at most once every USER_NAME_TTL_S seconds."""
+        cached = self._names.get(user_id)
+        if cached is not None and cached[1] > time.monotonic():
+            return cached[0]
         try:
             with self._store.read() as conn:
-                user_name = policy.require_user(conn, context.user_id)["name"]
+                name = str(policy.require_user(conn, user_id)["name"])
         except DomainError:
-            user_name = "unknown user"
+            return "unknown user"
+        self._names[user_id] = (name, time.monotonic() + USER_NAME_TTL_S)
+        return name
+
+    def system_prompt(self, state: AgentState, context: Context) -> str:
+        user_name = self.user_name(context.user_id)
         today = datetime.now(ZoneInfo(context.timezone)).strftime("%Y-%m-%d %A")
         text = prompts.SYSTEM_PROMPT.format(
             user_name=user_name,
@@ -76,12 +116,13 @@ class Reasoner:
             text += prompts.TOOLS_SECTION_TEXT.format(tools=self._registry.text_list())
             fmt = prompts.REACT_FORMAT if context.protocol == "react" else prompts.JSON_FORMAT
             text += fmt.format(tool_names=", ".join(self._registry.names))
-        if state.get("summary"):
-            text += prompts.SUMMARY_SECTION.format(summary=state["summary"])
+        summary = "\n".join(state.get("summary") or [])
+        if summary:
+            text += prompts.SUMMARY_SECTION.format(summary=summary)
         return text
 
     def prompt(self, state: AgentState, context: Context, extra: str | None = None) -> list[AnyMessage]:
-        recent = list(state["messages"][state.get("summarized_upto", 0) :])
+        recent = close_dangling_calls(list(state["messages"][state.get("summarized_upto", 0) :]))
         system = self.system_prompt(state, context)
         if context.protocol != "native":
             recent = render_for_text_protocol(recent, context.protocol)

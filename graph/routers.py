@@ -7,6 +7,7 @@ from typing import Literal
 from langchain_core.messages import AIMessage
 
 from state.agent import AgentState
+from state.records import ToolCallRecord
 
 
 def route_after_reasoner(state: AgentState) -> Literal["tool_validator", "__end__"]:
@@ -21,9 +22,22 @@ def route_after_reasoner(state: AgentState) -> Literal["tool_validator", "__end_
     return "__end__"
 
 
+VALIDATED_STATUSES = ("needs_approval", "approved", "ready")
+DECIDED_STATUSES = ("approved", "ready")
+
+
+def _check_statuses(pending: list[ToolCallRecord], allowed: tuple[str, ...], after: str) -> None:
+    for call in pending:
+        if call["status"] not in allowed:
+            raise RuntimeError(f"{after} left {call['name']} ({call['id']}) in status {call['status']!r}")
+
+
 def route_after_validation(state: AgentState) -> Literal["human_review", "executor", "budget_check"]:
     """Calls needing a person go to review; other valid calls run; nothing valid → the budget step."""
     pending = state.get("pending") or []
+    _check_statuses(pending, VALIDATED_STATUSES, "tool_validator")
+    if state.get("proposed"):
+        raise RuntimeError("tool_validator left calls unchecked")
     if any(c["status"] == "needs_approval" for c in pending):
         return "human_review"
     if pending:
@@ -36,8 +50,7 @@ def route_after_review(state: AgentState) -> Literal["tool_validator", "executor
     if state.get("proposed"):
         return "tool_validator"
     pending = state.get("pending") or []
-    if any(c["status"] == "needs_approval" for c in pending):
-        raise RuntimeError("human_review left a call undecided")
+    _check_statuses(pending, DECIDED_STATUSES, "human_review")
     if pending:
         return "executor"
     return "budget_check"

@@ -92,7 +92,7 @@ class ToolValidator:
         for call in proposed:
             digest = action_hash(call["name"], call["args"])
             budget["proposals"][digest] = budget["proposals"].get(digest, 0) + 1
-            checked = self._check(call, ctx, budget["results"].get(digest), writes[0] if writes else None)
+            checked = self._check(call, ctx, budget["results"], writes[0] if writes else None)
             if isinstance(checked, str):
                 errors.append(error_message(call["id"], call["name"], checked))
                 continue
@@ -108,9 +108,16 @@ class ToolValidator:
             update["messages"] = errors
         return update
 
-    def _check(self, call: ToolCallRecord, ctx: CallContext, earlier: str | None, first_write: str | None) -> CheckedCall | str:
-        """The checked call, or the text of the first check it fails."""
+    def _check(
+        self, call: ToolCallRecord, ctx: CallContext, results: dict[str, str], first_write: str | None
+    ) -> CheckedCall | str:
+        """The checked call, or the text of the first check it fails.
+
+        `results` holds the earlier results of this run by action hash of the *normalised* arguments (as the
+        executor ran them), so a repeat is caught however the model spells it (days 1 or "1" or 1.0).
+        """
         name, args = call["name"], call["args"]
+        earlier = results.get(action_hash(name, args))
         if earlier is not None:
             return REPEATED_CALL_TEMPLATE.format(name=name, result=earlier)
         if name in self._registry:
@@ -121,6 +128,9 @@ class ToolValidator:
             checked = check_call(self._registry, name, args, ctx)
         except DomainError as exc:
             return REFUSAL_TEMPLATE.format(code=exc.code, message=exc.message)
+        earlier = results.get(action_hash(name, checked.args.model_dump(exclude_none=True)))
+        if earlier is not None:
+            return REPEATED_CALL_TEMPLATE.format(name=name, result=earlier)
         if checked.spec.effect is Effect.WRITE and first_write is not None:
             return SECOND_WRITE_TEMPLATE.format(first=first_write, name=name)
         return checked

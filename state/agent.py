@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any, cast
 
-from langchain_core.messages import AnyMessage
+from langchain_core.messages import AnyMessage, BaseMessage, RemoveMessage, convert_to_messages
 from langgraph.channels import DeltaChannel
 from langgraph.graph.message import add_messages
+from typing_extensions import TypedDict
 
 from state.records import AuditRecord, Outcome, RunBudget, ToolCallRecord
 
@@ -17,29 +18,61 @@ DELTA_SNAPSHOT_EVERY = 100_000
 its own new messages and checkpoint bytes grow linearly with turns (LangGraph still snapshots every
 5,000 supersteps to bound replay)."""
 
+SUMMARY_MAX_CHARS = 2000
+"""Size of the rolling summary (characters, line breaks included)."""
+
 
 def _stable_id(position: int, message: Any) -> str:
+    """An id that depends only on where a message lands and what it says."""
     digest = hashlib.sha1(f"{position}:{message.type}:{message.content!r}".encode()).hexdigest()
     return f"msg-{digest[:20]}"
 
 
 def append_messages(current: list[AnyMessage], batches: Sequence[Any]) -> list[AnyMessage]:
-    """`add_messages` folded over a batch of writes, with deterministic ids for id-less messages.
+    """`add_messages` folded over batches of writes, in linear time, with deterministic ids.
 
-    A delta channel rebuilds state by replaying stored writes through this reducer, so it must give the
-    same messages every time: `add_messages` would draw a fresh random id on each replay.
+    A delta channel rebuilds the history by replaying every stored write through this reducer in one
+    call, so it must be linear in the number of messages (folding `add_messages`, which re-indexes the
+    whole list per batch, is quadratic) and give the same messages every time (`add_messages` draws a
+    fresh random id for id-less messages, also for message-like tuples or dicts such as `update_state`
+    accepts). Same semantics otherwise: a known id replaces its message; `RemoveMessage` removes.
     """
-    messages = list(current)
+    messages: list[Any] = list(current)
+    index = {m.id: i for i, m in enumerate(messages)}
     for batch in batches:
         items = batch if isinstance(batch, list) else [batch]
-        prepared = []
+        prepared: list[Any] = []
         for offset, msg in enumerate(items):
-            converted = add_messages([], [msg])[0] if not hasattr(msg, "type") else msg
+            converted = msg if isinstance(msg, BaseMessage) else convert_to_messages([msg])[0]
             if converted.id is None:
                 converted = converted.model_copy(update={"id": _stable_id(len(messages) + offset, converted)})
             prepared.append(converted)
-        messages = add_messages(messages, prepared)
+        if any(isinstance(m, RemoveMessage) for m in prepared):
+            messages = cast(list[Any], add_messages(messages, prepared))
+            index = {m.id: i for i, m in enumerate(messages)}
+            continue
+        for msg in prepared:
+            at = index.get(msg.id)
+            if at is None:
+                index[msg.id] = len(messages)
+                messages.append(msg)
+            else:
+                messages[at] = msg
     return messages
+
+
+def keep_recent_lines(current: list[str], batches: Sequence[Any]) -> list[str]:
+    """Append summary lines, keeping only the newest that fit in SUMMARY_MAX_CHARS.
+
+    Batching-invariant (keeping the longest fitting suffix twice equals keeping it once), as a delta
+    channel's reducer must be.
+    """
+    lines = append_records(current, batches)
+    start, size = len(lines), 0
+    while start > 0 and size + len(lines[start - 1]) + 1 <= SUMMARY_MAX_CHARS:
+        start -= 1
+        size += len(lines[start]) + 1
+    return lines[start:]
 
 
 def append_records(current: list[Any], batches: Sequence[Any]) -> list[Any]:
@@ -66,8 +99,10 @@ class AgentState(InputState, total=False):
     """Validated calls waiting for approval or execution."""
     outcomes: list[Outcome]
     """Results of the last execution step, waiting for the summariser."""
-    summary: str
-    """Rolling summary of the turns folded out of the prompt."""
+    summary: Annotated[list[str], DeltaChannel(keep_recent_lines, snapshot_frequency=DELTA_SNAPSHOT_EVERY)]
+    """The rolling summary of the turns folded out of the prompt: one line per folded message, oldest first,
+    only the newest that fit in SUMMARY_MAX_CHARS. Stored as deltas, so it is not re-stored in every
+    checkpoint."""
     summarized_upto: int
     """Number of leading messages the summary covers (they are kept in `messages`, not sent to the model)."""
     budget: RunBudget

@@ -43,8 +43,8 @@ class Context:
     max_repeated_actions: int = field(
         default=2, metadata={"description": "Times the same action may be proposed in a run before wrap-up."}
     )
-    approval_tools: list[str] = field(
-        default_factory=lambda: ["handleTodoTask", "sendEmail"],
+    approval_tools: tuple[str, ...] = field(
+        default=("handleTodoTask", "sendEmail"),
         metadata={"description": "Tools that need a person's confirmation before every call."},
     )
     tool_timeout_s: float = field(default=20.0, metadata={"description": "Timeout of one tool call, in seconds."})

@@ -11,7 +11,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, bindparam, func, select
 
 from tools.errors import NotFoundError, PolicyError
 from tools.store import outbox, processes, requests, tasks, users
@@ -119,15 +119,22 @@ def format_request_id(number: int) -> str:
 # ---------------------------------------------------------------- references
 
 
+# Look-ups by key, built once: building a statement costs SQLAlchemy more than running it on SQLite.
+USER_BY_ID = select(users).where(users.c.id == bindparam("key"))
+PROCESS_BY_KEY = select(processes).where(processes.c.key == bindparam("key"))
+TASK_BY_ID = select(tasks).where(tasks.c.id == bindparam("key"))
+REQUEST_BY_ID = select(requests).where(requests.c.id == bindparam("key"))
+
+
 def require_user(conn: Connection, user_id: str, *, param: str = "userId") -> dict[str, Any]:
-    row = conn.execute(select(users).where(users.c.id == str(user_id))).mappings().first()
+    row = conn.execute(USER_BY_ID, {"key": str(user_id)}).mappings().first()
     if row is None:
         raise NotFoundError("unknown_user", f"{param} {str(user_id)[:64]} does not exist; call getAllUser")
     return dict(row)
 
 
 def require_process(conn: Connection, key: str) -> dict[str, Any]:
-    row = conn.execute(select(processes).where(processes.c.key == str(key))).mappings().first()
+    row = conn.execute(PROCESS_BY_KEY, {"key": str(key)}).mappings().first()
     if row is None:
         raise NotFoundError("unknown_process", f"processKey {str(key)[:64]} does not exist; call getAllWorkFlow")
     return dict(row)
@@ -135,14 +142,14 @@ def require_process(conn: Connection, key: str) -> dict[str, Any]:
 
 def require_task(conn: Connection, task_id: str) -> dict[str, Any]:
     number = parse_task_id(task_id)
-    row = conn.execute(select(tasks).where(tasks.c.id == number)).mappings().first()
+    row = conn.execute(TASK_BY_ID, {"key": number}).mappings().first()
     if row is None:
         raise NotFoundError("unknown_task", f"taskId {format_task_id(number)} does not exist; call queryTodoTask to list tasks")
     return dict(row)
 
 
 def require_actor(conn: Connection, actor_id: str) -> dict[str, Any]:
-    row = conn.execute(select(users).where(users.c.id == str(actor_id))).mappings().first()
+    row = conn.execute(USER_BY_ID, {"key": str(actor_id)}).mappings().first()
     if row is None:
         raise PolicyError("unknown_actor", f"the session user {actor_id!r} is not a known user; sign in as one")
     return dict(row)
@@ -199,7 +206,7 @@ def check_decide_task(conn: Connection, actor_id: str, *, task_id: str, comment:
     """A task is decided only by its assignee, never by the requester, only while pending."""
     require_actor(conn, actor_id)
     task = require_task(conn, task_id)
-    request = conn.execute(select(requests).where(requests.c.id == task["request_id"])).mappings().one()
+    request = conn.execute(REQUEST_BY_ID, {"key": task["request_id"]}).mappings().one()
     tid = format_task_id(task["id"])
     if request["requester_id"] == actor_id:
         raise PolicyError("self_approval", f"{tid} is your own request; a requester never decides it")

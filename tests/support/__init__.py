@@ -1,0 +1,1 @@
+"""Helpers for the end-to-end tests: real servers (PostgreSQL, LangGraph, SMTP, a LangSmith capture) on loopback."""

@@ -1,0 +1,144 @@
+"""Reminder e-mails of a full `flowagent chat` run, delivered to a real local SMTP server (aiosmtpd).
+
+The real CLI runs in a pseudo-terminal (pexpect) against the scripted OpenAI-compatible server; the test
+answers the approval card as a person would.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pexpect
+import pytest
+
+from evals.openai_server import ScriptedOpenAIServer
+from tests.support.smtp import REFUSE_RCPT, SmtpHandler, smtp_server
+from tools import REGISTRY, CallContext, WorkflowStore, execute_call
+
+FLOWAGENT = str(Path(sys.executable).with_name("flowagent"))
+PROMPT = "张三> "
+DECISION = r"approve / edit / reject \[a/e/r\]: "
+TIMEOUT_S = 60
+SENDER = "flowagent@example.com"
+REMINDER = "李四你好，请审批我的一天事假 task_1，谢谢！"
+SCRIPT: list[Any] = [
+    {"content": "先查李四的待办。", "tool_calls": [{"name": "queryTodoTask", "arguments": {"userId": "user_2"}}]},
+    {
+        "content": "给李四发提醒邮件。",
+        "tool_calls": [{"name": "sendEmail", "arguments": {"taskId": "task_1", "emailContent": REMINDER}}],
+    },
+    "已发邮件提醒李四审批 task_1。",
+]
+
+
+@pytest.fixture
+def model() -> Iterator[ScriptedOpenAIServer]:
+    with ScriptedOpenAIServer(SCRIPT, api_key="sk-test") as server:
+        yield server
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[WorkflowStore]:
+    """The chat's store, with 张三's one-day leave request waiting for 李四 (task_1)."""
+    workflow_store = WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}")
+    args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "家里有事", "days": 1, "nextUserId": "user_2"}
+    execute_call(REGISTRY, "runWorkFlow", args, CallContext(store=workflow_store, actor_id="user_1", call_id="setup"))
+    yield workflow_store
+    workflow_store.dispose()
+
+
+def cli_env(tmp_path: Path, model_url: str, smtp_port: int) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "FLOWAGENT_", "LANGSMITH_", "LANGCHAIN_"))}
+    env.update(
+        OPENAI_BASE_URL=model_url,
+        OPENAI_API_KEY="sk-test",
+        FLOWAGENT_MODEL="scripted",
+        FLOWAGENT_MAX_RETRIES="0",
+        FLOWAGENT_DB=str(tmp_path / "workflow.db"),
+        FLOWAGENT_CHECKPOINT_URL=str(tmp_path / "checkpoints.db"),
+        FLOWAGENT_SMTP_URL=f"smtp://127.0.0.1:{smtp_port}?from={SENDER}",
+        PROMPT_TOOLKIT_NO_CPR="1",
+        TERM="dumb",
+        COLUMNS="200",
+        LINES="50",
+    )
+    return env
+
+
+def chat_reminder(tmp_path: Path, env: dict[str, str], *, delivery: str) -> None:
+    """张三 asks for a reminder; the card shows the recipient and the text; the person approves with "a"."""
+    child = pexpect.spawn(
+        FLOWAGENT, ["chat", "--user", "user_1"], env=env, cwd=str(tmp_path), encoding="utf-8", timeout=TIMEOUT_S,
+        dimensions=(50, 200),
+    )
+    child.logfile_read = open(tmp_path / "terminal.log", "a", encoding="utf-8")  # noqa: SIM115 - closed below
+    try:
+        child.expect(PROMPT)
+        child.sendline("提醒李四审批我的请假")
+        child.expect("Action: queryTodoTask")
+        child.expect("Observation:")
+        child.expect("Action: sendEmail")
+        child.expect("Approval needed: sendEmail")
+        child.expect("lisi@example.com")
+        child.expect(REMINDER[:8])
+        child.expect(DECISION)
+        child.sendline("a")
+        child.expect(f'Observation:.*"status": ?"{delivery}"')
+        child.expect("已发邮件提醒李四审批 task_1")
+        child.expect(PROMPT)
+        child.sendline("exit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+        child.logfile_read.close()
+
+
+def flowagent(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run([FLOWAGENT, *args], env=env, capture_output=True, text=True, timeout=TIMEOUT_S, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_chat_reminder_is_delivered_by_smtp_after_approval(
+    tmp_path: Path, model: ScriptedOpenAIServer, store: WorkflowStore
+) -> None:
+    handler = SmtpHandler()
+    with smtp_server(handler) as port:
+        chat_reminder(tmp_path, cli_env(tmp_path, model.base_url, port), delivery="sent")
+
+    [mail] = handler.received
+    assert (mail.mail_from, mail.rcpt_tos, mail.body) == (SENDER, ["lisi@example.com"], REMINDER)
+    assert mail.message["To"] == "lisi@example.com" and "task_1" in mail.message["Subject"]
+    [row] = store.snapshot()["outbox"]
+    assert (row["recipient_id"], row["status"], row["attempts"], row["last_error"]) == ("user_2", "sent", 1, None)
+    assert model.remaining == 0
+
+
+def test_refused_reminder_stays_in_the_outbox_and_is_delivered_by_retry(
+    tmp_path: Path, model: ScriptedOpenAIServer, store: WorkflowStore
+) -> None:
+    refusing = SmtpHandler(refuse=True)
+    with smtp_server(refusing) as port:
+        env = cli_env(tmp_path, model.base_url, port)
+        chat_reminder(tmp_path, env, delivery="failed")
+    assert refusing.refused == ["lisi@example.com"] and refusing.received == []
+    [row] = store.snapshot()["outbox"]
+    assert (row["status"], row["attempts"], row["body"]) == ("failed", 1, REMINDER)
+    assert REFUSE_RCPT.split(" ", 1)[0] in row["last_error"]
+
+    listing = flowagent(env, "outbox")
+    assert "lisi@example.com" in listing and "failed" in listing
+
+    handler = SmtpHandler()
+    with smtp_server(handler) as good_port:
+        retried = flowagent({**env, "FLOWAGENT_SMTP_URL": f"smtp://127.0.0.1:{good_port}?from={SENDER}"}, "outbox", "--retry")
+    assert "{1: 'sent'}" in retried
+    [mail] = handler.received
+    assert (mail.rcpt_tos, mail.body) == (["lisi@example.com"], REMINDER)
+    [row] = store.snapshot()["outbox"]
+    assert (row["status"], row["attempts"], row["last_error"]) == ("sent", 2, None)

@@ -1,0 +1,198 @@
+"""The graph behind `langgraph dev` (Studio and the LangGraph API), driven by the langgraph-sdk client.
+
+One server per module, started from the project's `langgraph.json`; the model is the scripted
+OpenAI-compatible server of this test process, so the real langchain-openai path runs inside the server.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langgraph_sdk import get_sync_client
+
+from evals.openai_server import ScriptedOpenAIServer
+from tests.support.langgraph_server import LangGraphDevServer, server_env
+from tools import REGISTRY, CallContext, WorkflowStore, execute_call
+
+GRAPH_ID = "flowagent"
+NODES = ["reasoner", "tool_validator", "human_review", "executor", "observation_summarizer", "budget_check"]
+
+
+@pytest.fixture(scope="module")
+def model() -> Iterator[ScriptedOpenAIServer]:
+    with ScriptedOpenAIServer(api_key="sk-test") as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("studio") / "workflow.db"
+
+
+@pytest.fixture(scope="module")
+def server(model: ScriptedOpenAIServer, db_path: Path) -> Iterator[LangGraphDevServer]:
+    """The model settings come from the project's `.env` (as the README says), the rest from the environment."""
+    env = server_env(FLOWAGENT_DB=str(db_path), FLOWAGENT_MAX_RETRIES="0", FLOWAGENT_RATE_LIMIT_RPS="0")
+    dotenv = {"OPENAI_BASE_URL": model.base_url, "OPENAI_API_KEY": "sk-test", "FLOWAGENT_MODEL": "scripted"}
+    with LangGraphDevServer(env, dotenv=dotenv) as dev:
+        yield dev
+
+
+@pytest.fixture(scope="module")
+def client(server: LangGraphDevServer) -> Any:
+    return get_sync_client(url=server.url, api_key=None, timeout=60)
+
+
+@pytest.fixture
+def store(db_path: Path) -> Iterator[WorkflowStore]:
+    workflow_store = WorkflowStore(f"sqlite:///{db_path}")
+    yield workflow_store
+    workflow_store.dispose()
+
+
+def start_leave_request(store: WorkflowStore) -> str:
+    """张三 asks 李四 for one day off; returns the task id waiting for 李四."""
+    args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "家里有事", "days": 1, "nextUserId": "user_2"}
+    ctx = CallContext(store=store, actor_id="user_1", thread_id="setup", call_id=f"setup-{len(store.snapshot()['requests'])}")
+    return str(execute_call(REGISTRY, "runWorkFlow", args, ctx)["taskId"])
+
+
+def stream_nodes(client: Any, thread_id: str, **run: Any) -> tuple[list[str], list[dict[str, Any]]]:
+    """Run on the thread with stream_mode="updates": (node names in order, interrupt payloads)."""
+    nodes: list[str] = []
+    interrupts: list[dict[str, Any]] = []
+    for part in client.runs.stream(thread_id, GRAPH_ID, stream_mode="updates", **run):
+        assert part.event != "error", part.data
+        if part.event != "updates":
+            continue
+        for name, update in part.data.items():
+            if name == "__interrupt__":
+                interrupts.extend(update)
+            else:
+                nodes.append(name)
+    return nodes, interrupts
+
+
+def test_studio_shows_the_graph_its_nodes_and_the_context_fields(client: Any) -> None:
+    [assistant] = client.assistants.search(graph_id=GRAPH_ID)
+    drawn = client.assistants.get_graph(assistant["assistant_id"])
+    assert {node["id"] for node in drawn["nodes"]} == {"__start__", "__end__", *NODES}
+
+    schemas = client.assistants.get_schemas(assistant["assistant_id"])
+    context = schemas["context_schema"]["properties"]
+    assert {"user_id", "model", "protocol", "max_model_calls", "approval_tools", "locale", "timezone"} <= set(context)
+    assert context["user_id"]["default"] == "user_1" and "actor" in context["user_id"]["description"]
+    assert context["protocol"]["enum"] == ["native", "react", "json"] and context["max_model_calls"]["default"] == 8
+
+
+def test_studio_gets_the_input_schema_for_its_message_form(client: Any) -> None:
+    [assistant] = client.assistants.search(graph_id=GRAPH_ID)
+    schemas = client.assistants.get_schemas(assistant["assistant_id"])
+    assert schemas["input_schema"] is not None, "the server could not build the input schema (see state/ TypedDicts)"
+    assert set(schemas["input_schema"]["properties"]) == {"messages"}
+
+
+def test_run_stops_at_the_approval_card_and_approve_resumes_it(
+    client: Any, model: ScriptedOpenAIServer, store: WorkflowStore
+) -> None:
+    task = start_leave_request(store)
+    model.reset(
+        [
+            {"content": "先查李四的待办。", "tool_calls": [{"name": "queryTodoTask", "arguments": {"userId": "user_2"}}]},
+            {
+                "content": f"批准 {task}。",
+                "tool_calls": [{"name": "handleTodoTask", "arguments": {"taskId": task, "result": "同意", "isOK": True}}],
+            },
+            f"已批准 {task}。",
+        ]
+    )
+    thread = client.threads.create()
+    thread_id = thread["thread_id"]
+    nodes, interrupts = stream_nodes(
+        client, thread_id, input={"messages": [{"role": "user", "content": f"批准我的待办 {task}"}]},
+        context={"user_id": "user_2"},
+    )
+    assert nodes == [
+        "reasoner", "tool_validator", "executor", "observation_summarizer", "budget_check", "reasoner", "tool_validator",
+    ]
+    [streamed] = interrupts
+
+    # The waiting card, read back from the thread: built from the store, with the exact arguments and their hash.
+    state = client.threads.get_state(thread_id)
+    assert client.threads.get(thread_id)["status"] == "interrupted"
+    [waiting] = state["interrupts"]
+    assert waiting["value"] == streamed["value"]
+    value = waiting["value"]
+    assert (value["tool"], value["args"], value["allowed_decisions"]) == (
+        "handleTodoTask", {"taskId": task, "result": "同意", "isOK": True}, ["approve", "edit", "reject"]
+    )
+    card = value["card"]
+    assert (card["requester"], card["assignee"], card["days"], card["reason"], card["task_status"]) == (
+        "张三 (user_1)", "李四 (user_2)", 1.0, "家里有事", "pending"
+    )
+    assert [t["status"] for t in store.snapshot()["tasks"] if f"task_{t['id']}" == task] == ["pending"]
+
+    nodes, interrupts = stream_nodes(
+        client, thread_id, command={"resume": {"decision": "approve", "args_hash": value["args_hash"]}},
+        context={"user_id": "user_2"},
+    )
+    assert (nodes, interrupts) == (["human_review", "executor", "observation_summarizer", "budget_check", "reasoner"], [])
+
+    final = client.threads.get_state(thread_id)
+    assert final["next"] == [] and final["interrupts"] == []
+    messages = final["values"]["messages"]
+    assert messages[-1]["type"] == "ai" and messages[-1]["content"] == f"已批准 {task}。"
+    decided = [m for m in messages if m["type"] == "tool" and m["name"] == "handleTodoTask"]
+    assert [json.loads(m["content"])["status"] for m in decided] == ["approved"]
+    assert [a["decision"] for a in final["values"]["audit"]] == ["approve"]
+
+    snapshot = store.snapshot()
+    [row] = [t for t in snapshot["tasks"] if f"task_{t['id']}" == task]
+    assert (row["status"], row["decided_by"], row["comment"]) == ("approved", "user_2", "同意")
+    events = [(a["event"], a["actor_id"]) for a in snapshot["audit_log"] if a["thread_id"] == thread_id]
+    assert events == [("review_approve", "user_2"), ("tool_executed", "user_2")]
+    assert all(r["model"] == "scripted" for r in model.requests)
+
+
+def test_reject_in_another_thread_becomes_the_observation_and_sends_nothing(
+    client: Any, model: ScriptedOpenAIServer, store: WorkflowStore
+) -> None:
+    task = start_leave_request(store)
+    text = f"李四你好，请审批我的请假申请 {task}，谢谢！"
+    model.reset(
+        [
+            {
+                "content": "发提醒邮件。",
+                "tool_calls": [{"name": "sendEmail", "arguments": {"taskId": task, "emailContent": text}}],
+            },
+            "好的，邮件没有发送。",
+        ]
+    )
+    thread_id = client.threads.create()["thread_id"]
+    nodes, interrupts = stream_nodes(
+        client, thread_id, input={"messages": [{"role": "user", "content": "提醒李四审批我的请假"}]},
+        context={"user_id": "user_1"},
+    )
+    assert nodes == ["reasoner", "tool_validator"]
+    [waiting] = interrupts
+    card = waiting["value"]["card"]
+    assert (waiting["value"]["tool"], card["recipient_email"], card["text"]) == ("sendEmail", "lisi@example.com", text)
+
+    nodes, interrupts = stream_nodes(
+        client, thread_id, command={"resume": {"decision": "reject", "message": "先别发"}}, context={"user_id": "user_1"}
+    )
+    assert (nodes, interrupts) == (["human_review", "budget_check", "reasoner"], [])
+
+    messages = client.threads.get_state(thread_id)["values"]["messages"]
+    [rejected] = [m for m in messages if m["type"] == "tool"]
+    assert rejected["status"] == "error" and "Rejected by the reviewer (user_1): 先别发" in rejected["content"]
+    assert messages[-1]["content"] == "好的，邮件没有发送。"
+    snapshot = store.snapshot()
+    assert snapshot["outbox"] == []
+    events = [(a["event"], a["actor_id"], json.loads(a["detail"]).get("message")) for a in snapshot["audit_log"]
+              if a["thread_id"] == thread_id]
+    assert events == [("review_reject", "user_1", "先别发")]
