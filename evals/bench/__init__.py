@@ -1,0 +1,1 @@
+"""Side-by-side benchmarks of flowagent against create_agent and plain loops: `python -m evals.bench.cli`."""
