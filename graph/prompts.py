@@ -44,6 +44,14 @@ The system replies with "Observation: ..." after each action."""
 
 OBSERVATION_PREFIX = "Observation: "
 
+NEXT_STEP_NUDGE = {
+    "react": "(If these observations answer the user, reply with Thought and Final Answer now; otherwise give the "
+    "next Thought, Action and Action Input.)",
+    "json": '(If these observations answer the user, reply with {"thought": ..., "final": ...} now; otherwise with '
+    "the next action.)",
+    "native": "",
+}
+
 FORMAT_CORRECTION = (
     "Your last reply could not be parsed ({problem}). Reply again in the required format: {expected}. "
     "Do not write an Observation yourself."
@@ -65,4 +73,5 @@ WRAP_UP_REASONS = {
 
 FALLBACK_WRAP_UP = "I had to stop ({reason}). Done in this run: {done}. {next_step}"
 FALLBACK_NOTHING_DONE = "nothing was changed"
+FALLBACK_FOUND = "\nThe last result I got: {observation}"
 FALLBACK_NEXT_STEP = "Please tell me how to continue, or give the missing details."

@@ -263,5 +263,9 @@ def render_for_text_protocol(messages: list[AnyMessage], protocol: Protocol) -> 
             out.append(msg)
         else:
             out.append(HumanMessage(content=str(msg.content)))
+    if observations:
+        # Small models keep calling tools after the answer is in front of them; a nudge after the last
+        # observation (not stored, only in this prompt) tells them when to stop.
+        observations.append(prompts.NEXT_STEP_NUDGE[protocol])
     flush()
     return out

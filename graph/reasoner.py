@@ -214,15 +214,28 @@ def with_unique_call_ids(reply: AIMessage, history: list[AnyMessage]) -> AIMessa
 
 
 def fallback_wrap_up(state: AgentState, reason: str) -> str:
-    """A deterministic wrap-up: the reason and the actions that succeeded in this run."""
+    """A deterministic wrap-up: the reason, the actions that succeeded in this run, and what they found."""
     budget = state.get("budget")
     done = []
     if budget:
         done = [f"{tool} ×{n}" for tool, n in sorted(budget["tool_calls"].items())]
-    next_step = prompts.FALLBACK_NEXT_STEP
-    return prompts.FALLBACK_WRAP_UP.format(
-        reason=reason, done=", ".join(done) or prompts.FALLBACK_NOTHING_DONE, next_step=next_step
+    text = prompts.FALLBACK_WRAP_UP.format(
+        reason=reason, done=", ".join(done) or prompts.FALLBACK_NOTHING_DONE, next_step=prompts.FALLBACK_NEXT_STEP
     )
+    found = last_successful_observation(state)
+    if found:
+        text += prompts.FALLBACK_FOUND.format(observation=found)
+    return text
+
+
+def last_successful_observation(state: AgentState) -> str:
+    """The content of the newest successful tool result of the current run, if any."""
+    messages = state["messages"]
+    start = latest_human_index(messages) + 1
+    for msg in reversed(messages[start:]):
+        if isinstance(msg, ToolMessage) and msg.status != "error":
+            return str(msg.content)[:1000]
+    return ""
 
 
 def _tokens_used(raw: Any, prompt: list[AnyMessage]) -> int:

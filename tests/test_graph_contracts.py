@@ -189,7 +189,9 @@ def test_unparseable_output_becomes_a_format_correction_observation(graph_driver
     assert correction.content.startswith(f"Error: Your last reply could not be parsed ({problem}).")
     assert final(result).content == "李四有1个待办"
     # The model read the correction as an Observation in its own text format.
-    assert agent.model.prompts[1][-1].content == prompts.OBSERVATION_PREFIX + correction.content
+    assert agent.model.prompts[1][-1].content == "\n".join(
+        [prompts.OBSERVATION_PREFIX + correction.content, prompts.NEXT_STEP_NUDGE[protocol]]
+    )
     assert agent.values["budget"]["model_calls"] == 2
 
 
@@ -248,6 +250,7 @@ def test_step_budget_exhausted_ends_with_a_written_wrap_up(graph_driver, store):
     assert answer.content == (
         "I had to stop (model_calls: the model-call budget of this run (2) is used up). "
         "Done in this run: getAllUser ×1, getAllWorkFlow ×1. Please tell me how to continue, or give the missing details."
+        "\nThe last result I got: " + observations(result)[-1].content
     )
     assert [m.name for m in observations(result)] == ["getAllWorkFlow", "getAllUser"]
     assert written(store)["requests"] == [] and written(store)["tool_executions"] == []

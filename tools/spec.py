@@ -146,8 +146,11 @@ def describe_validation_error(spec: ToolSpec, exc: ValidationError) -> str:
     for err in exc.errors()[:5]:
         loc = ".".join(str(p) for p in err["loc"]) or "arguments"
         if err["type"] == "extra_forbidden":
-            allowed = ", ".join(spec.args_model.model_fields) or "none"
-            parts.append(f"{loc} is not a parameter of {spec.name} (parameters: {allowed})")
+            if spec.args_model.model_fields:
+                allowed = ", ".join(spec.args_model.model_fields)
+                parts.append(f"{loc} is not a parameter of {spec.name} (parameters: {allowed})")
+            else:
+                parts.append(f"{spec.name} takes no parameters: call it with {{}}")
         elif err["type"] == "missing":
             parts.append(f"{loc} is required")
         else:
