@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any, Literal
 
-from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.runtime import Runtime
 
 from graph.calls import action_hash, thread_id_of_run
@@ -89,10 +89,11 @@ class ToolValidator:
             thread_id=thread_id_of_run(),
             mail_rate_limit=context.mail_rate_limit,
         )
+        person_said = [str(m.content) for m in state["messages"] if isinstance(m, HumanMessage)]
         for call in proposed:
             digest = action_hash(call["name"], call["args"])
             budget["proposals"][digest] = budget["proposals"].get(digest, 0) + 1
-            checked = self._check(call, ctx, budget["results"], writes[0] if writes else None)
+            checked = self._check(call, ctx, budget["results"], writes[0] if writes else None, person_said)
             if isinstance(checked, str):
                 errors.append(error_message(call["id"], call["name"], checked))
                 continue
@@ -109,7 +110,12 @@ class ToolValidator:
         return update
 
     def _check(
-        self, call: ToolCallRecord, ctx: CallContext, results: dict[str, str], first_write: str | None
+        self,
+        call: ToolCallRecord,
+        ctx: CallContext,
+        results: dict[str, str],
+        first_write: str | None,
+        person_said: list[str],
     ) -> CheckedCall | str:
         """The checked call, or the text of the first check it fails.
 
@@ -125,7 +131,7 @@ class ToolValidator:
             if missing:
                 return MISSING_PARAMS_TEMPLATE.format(name=name, params=", ".join(missing))
         try:
-            checked = check_call(self._registry, name, args, ctx)
+            checked = check_call(self._registry, name, args, ctx, person_said=person_said)
         except DomainError as exc:
             return REFUSAL_TEMPLATE.format(code=exc.code, message=exc.message)
         earlier = results.get(action_hash(name, checked.args.model_dump(exclude_none=True)))

@@ -444,3 +444,24 @@ def test_tool_call_ids_reused_by_the_model_do_not_replay_an_earlier_write(graph_
     agent.say("再告诉王五明天的会改到下午三点")
     agent.resume({"decision": "approve"})
     assert [r["recipient_id"] for r in written(store)["outbox"]] == ["user_2", "user_3"]
+
+
+def test_model_never_picks_the_approver_the_person_did_not_name(graph_driver, store):
+    # The seed's model chose 李四 on its own; here the approver must appear in the person's own words.
+    agent = graph_driver(tool_call("runWorkFlow", LEAVE, id="c1"), "请问谁来审批？")
+    result = agent.say("明天看牙医，请1天假")
+    [refusal] = observations(result)
+    assert refusal.status == "error"
+    assert refusal.content.startswith("Error [approver_not_named]: nextUserId user_2 (李四) was not named by the user")
+    assert written(store)["requests"] == []
+    assert final(result).content == "请问谁来审批？"
+
+
+@pytest.mark.parametrize("answer", ["李四吧", "Li Si approves", "user_2"])
+def test_approver_named_by_name_alias_or_id_in_a_later_turn_is_accepted(graph_driver, store, answer):
+    agent = graph_driver("请问谁来审批？", tool_call("runWorkFlow", LEAVE, id="c1"), "已提交。")
+    agent.say("明天看牙医，请1天假")
+    result = agent.say(answer)
+    assert observations(result)[-1].status == "success"
+    assert [(r["requester_id"], r["reason"]) for r in written(store)["requests"]] == [("user_1", "看牙医")]
+    assert [t["assignee_id"] for t in written(store)["tasks"]] == ["user_2"]

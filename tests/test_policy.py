@@ -273,3 +273,16 @@ def test_actor_comes_from_session_not_args(store, make_ctx, start_request):
     assert [t["decided_by"] for t in snap["tasks"]] == ["user_2"]
     assert [m["sender_id"] for m in snap["outbox"]] == ["user_2"]
     assert {e["actor_id"] for e in snap["tool_executions"]} == {"user_1", "user_2"}
+
+
+def test_approver_must_be_named_by_the_person(store):
+    from tools.policy import check_named_by_person
+
+    with store.read() as conn:
+        for said in (["请1天假，李四审批"], ["Li Si approves"], ["审批人 user_2"], ["请假", "李 四吧"]):
+            check_named_by_person(conn, "nextUserId", "user_2", said)
+        for said in ([], ["请1天假"], ["王五审批"], ["user_22 审批"]):
+            with pytest.raises(DomainError) as info:
+                check_named_by_person(conn, "nextUserId", "user_2", said)
+            assert info.value.code == "approver_not_named"
+            assert "ask the user who should approve" in info.value.message

@@ -166,6 +166,25 @@ def require_reference(conn: Connection, kind: str, value: Any, param: str) -> No
         raise AssertionError(f"unknown reference kind {kind}")
 
 
+def _squash(text: str) -> str:
+    return re.sub(r"[\s_\-.·]+", "", text).casefold()
+
+
+def check_named_by_person(conn: Connection, param: str, user_id: Any, person_said: list[str]) -> None:
+    """The person, not the model, chooses: the user must be named (id, name or alias) in their own messages."""
+    user = require_user(conn, str(user_id), param=param)
+    text = " ".join(person_said).casefold()
+    said = _squash(text)
+    by_id = re.search(rf"(?<![a-z0-9_]){re.escape(user['id'].casefold())}(?![a-z0-9_])", text) is not None
+    names = [user["name"], user.get("alias") or ""]
+    if not by_id and not any(name and _squash(name) in said for name in names):
+        raise PolicyError(
+            "approver_not_named",
+            f"{param} {user['id']} ({user['name']}) was not named by the user in this conversation; "
+            "ask the user who should approve. Never choose the approver yourself",
+        )
+
+
 # ---------------------------------------------------------------- rules per action
 
 

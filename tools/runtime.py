@@ -44,10 +44,14 @@ class CheckedCall:
     notes: list[str]
 
 
-def check_call(registry: ToolRegistry, name: str, raw_args: Any, ctx: CallContext) -> CheckedCall:
+def check_call(
+    registry: ToolRegistry, name: str, raw_args: Any, ctx: CallContext, *, person_said: list[str] | None = None
+) -> CheckedCall:
     """Everything that can be known before running a call, without side effects.
 
-    Raises `DomainError` (unknown tool, bad arguments, unknown ids, wrong identity, policy refusal).
+    `person_said` is what the person wrote in the conversation; when given, the users a tool requires the
+    person to name (the approver) must appear in it. Raises `DomainError` (unknown tool, bad arguments,
+    unknown ids, wrong identity, an approver the person never named, policy refusal).
     """
     spec = registry.get(name)
     args = spec.parse(raw_args)
@@ -61,6 +65,10 @@ def check_call(registry: ToolRegistry, name: str, raw_args: Any, ctx: CallContex
             if value is not None:
                 policy.require_reference(conn, ref.kind, value, ref.param)
         notes = spec.precheck(conn, ctx, args) if spec.precheck else []
+        if person_said is not None:
+            for param in spec.person_named:
+                if values.get(param) is not None:
+                    policy.check_named_by_person(conn, param, values[param], person_said)
     return CheckedCall(spec=spec, args=args, notes=notes)
 
 

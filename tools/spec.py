@@ -53,6 +53,8 @@ class ToolSpec:
     requires_approval: bool = False
     references: tuple[Reference, ...] = ()
     identity_params: tuple[str, ...] = ()
+    person_named: tuple[str, ...] = ()
+    """User arguments the person must have named in the conversation (the model never picks an approver)."""
     """Arguments that must equal the session's actor (the actor never comes from the model)."""
     precheck: Callable[[Connection, CallContext, Any], list[str]] | None = None
     """The policy check that runs before the effect, without side effects; returns notes for the reviewer."""

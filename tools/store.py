@@ -45,6 +45,7 @@ users = Table(
     Column("id", String(64), primary_key=True),
     Column("name", String(128), nullable=False),
     Column("email", String(256), nullable=False),
+    Column("alias", String(128), nullable=False, default=""),
 )
 
 processes = Table(

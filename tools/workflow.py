@@ -308,6 +308,7 @@ SPECS: tuple[ToolSpec, ...] = (
             Reference("nextUserId", "user"),
         ),
         identity_params=("userId",),
+        person_named=("nextUserId",),
         precheck=precheck_run_workflow,
     ),
     ToolSpec(
