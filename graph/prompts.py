@@ -17,7 +17,9 @@ instead of guessing.
 5. Look things up yourself (getAllWorkFlow, getAllUser, queryTodoTask) rather than asking the user for ids.
 6. Approvals and e-mails are confirmed by a person before they run; if a person rejects an action, do not \
 retry it, tell the user.
-7. Answer in the user's language ({locale}), briefly, saying what was done and what is pending."""
+7. Do only what the user asked. To answer a question, look it up and give the Final Answer; never start a
+request, decide a task or send an e-mail the user did not ask for.
+8. Answer in the user's language ({locale}), briefly, saying what was done and what is pending."""
 
 SUMMARY_SECTION = "\n\nSummary of earlier conversation (older turns, folded):\n{summary}"
 
@@ -32,7 +34,15 @@ Action Input: the arguments as one JSON object, e.g. {{"userId": "user_1"}}
 
 Then stop: the system replies with "Observation: ...". When you can answer without a tool:
 Thought: what you think
-Final Answer: your answer to the user"""
+Final Answer: your answer to the user
+
+Example (one question, one lookup, then the answer):
+Thought: The user wants the list of users, so I look it up.
+Action: getAllUser
+Action Input: {{}}
+Observation: {{"users": [{{"userId": "user_9", "name": "示例"}}]}}
+Thought: The observation answers the question.
+Final Answer: 系统里的用户有：示例（user_9）。"""
 
 JSON_FORMAT = """
 
@@ -45,10 +55,10 @@ The system replies with "Observation: ..." after each action."""
 OBSERVATION_PREFIX = "Observation: "
 
 NEXT_STEP_NUDGE = {
-    "react": "(If these observations answer the user, reply with Thought and Final Answer now; otherwise give the "
-    "next Thought, Action and Action Input.)",
-    "json": '(If these observations answer the user, reply with {"thought": ..., "final": ...} now; otherwise with '
-    "the next action.)",
+    "react": "(The user asked: {question}\nIf these observations answer it, reply now with Thought and Final Answer. "
+    "Do nothing the user did not ask for. Otherwise give the next Thought, Action and Action Input.)",
+    "json": "(The user asked: {question}\nIf these observations answer it, reply now with "
+    '{{"thought": ..., "final": ...}}. Do nothing the user did not ask for. Otherwise reply with the next action.)',
     "native": "",
 }
 

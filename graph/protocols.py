@@ -265,7 +265,8 @@ def render_for_text_protocol(messages: list[AnyMessage], protocol: Protocol) -> 
             out.append(HumanMessage(content=str(msg.content)))
     if observations:
         # Small models keep calling tools after the answer is in front of them; a nudge after the last
-        # observation (not stored, only in this prompt) tells them when to stop.
-        observations.append(prompts.NEXT_STEP_NUDGE[protocol])
+        # observation (only in this prompt, never stored) repeats the question and says when to stop.
+        asked = next((str(m.content) for m in reversed(messages) if isinstance(m, HumanMessage)), "")
+        observations.append(prompts.NEXT_STEP_NUDGE[protocol].format(question=asked[:300]))
     flush()
     return out
