@@ -1,0 +1,186 @@
+"""Workload 4: concurrent conversations in one process with a 200 ms model, and through the LangGraph dev server."""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+
+from evals.bench import agents, devserver, plots
+from evals.bench.common import Goal, Section, Sizes, fmt_ratio, judge, median, percentile, profile_top, table
+from tools import WorkflowStore
+
+FLOWAGENT = "flowagent"
+CREATE_AGENT = "create_agent (reference)"
+ARMS = (FLOWAGENT, CREATE_AGENT)
+GOAL_EFFICIENCY = 0.8
+GOAL_THREADS = 32
+MODEL_CALLS_PER_RUN = 2
+QUESTION = "李四有哪些待办？"
+
+
+def run_policy() -> Any:
+    """Each run: one look-up (李四's to-do list), then an answer: two model calls."""
+    return agents.tool_steps_then_answer(1, lambda i: ("queryTodoTask", {"userId": "user_2"}))
+
+
+class Level:
+    """Everything measured for one arm at one number of threads."""
+
+    def __init__(self, threads: int, runs: int, wall: float, durations: list[float], ideal_run_s: float) -> None:
+        self.threads = threads
+        self.runs = runs
+        self.wall = wall
+        self.durations = durations
+        self.ideal_run_s = ideal_run_s
+
+    @property
+    def runs_per_s(self) -> float:
+        return self.runs / self.wall
+
+    @property
+    def ideal_runs_per_s(self) -> float:
+        return self.threads / self.ideal_run_s
+
+    @property
+    def efficiency(self) -> float:
+        return self.runs_per_s / self.ideal_runs_per_s
+
+
+def run_level(arm: str, threads: int, sizes: Sizes, directory: Path, store: WorkflowStore) -> Level:
+    """`threads` Python threads, each running `runs_per_thread` conversations back to back on one shared graph."""
+    model = agents.PolicyModel(policy=run_policy(), latency_s=sizes.latency_s, seed=threads)
+    path = directory / f"{arm.split()[0]}-{threads}.db"
+    if arm == FLOWAGENT:
+        saver = agents.flowagent_saver(path)
+        graph = agents.flowagent_graph(model, store, saver)
+        kwargs: dict[str, Any] = {"context": agents.wide_context(20, user_id="user_1")}
+    else:
+        saver = agents.default_saver(path)
+        graph = agents.create_agent_graph(model, agents.langchain_tools(store, agents.Actor()), saver)
+        kwargs = {}
+    warm = {"configurable": {"thread_id": f"{arm[:4]}-{threads}-warm-up"}}
+    graph.invoke({"messages": [HumanMessage(content=QUESTION)]}, warm, **kwargs)  # first-call costs, untimed
+    model.slept_s, model.calls = 0.0, 0
+    barrier = threading.Barrier(threads)
+    durations: list[float] = []
+    lock = threading.Lock()
+
+    def worker(index: int) -> None:
+        barrier.wait(timeout=60)
+        for r in range(sizes.runs_per_thread):
+            config = {"configurable": {"thread_id": f"{arm[:4]}-{threads}-{index}-{r}"}}
+            started = time.perf_counter()
+            result = graph.invoke({"messages": [HumanMessage(content=QUESTION)]}, config, **kwargs)
+            elapsed = time.perf_counter() - started
+            if not str(result["messages"][-1].content).startswith("Done"):
+                raise RuntimeError(f"{arm} run ended with {result['messages'][-1].content!r}")
+            with lock:
+                durations.append(elapsed)
+
+    try:
+        with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bench-conv") as pool:
+            started = time.perf_counter()
+            futures = [pool.submit(worker, i) for i in range(threads)]
+            for future in futures:
+                future.result()
+            wall = time.perf_counter() - started
+    finally:
+        agents.close_saver(saver)
+    mean_delay = model.slept_s / max(model.calls, 1)
+    return Level(threads, len(durations), wall, durations, mean_delay * MODEL_CALLS_PER_RUN)
+
+
+def run(sizes: Sizes, out_dir: Path, *, server: bool = True) -> Section:
+    section = Section(key="concurrency", title="4. Concurrency")
+    levels: dict[str, dict[int, Level]] = {arm: {} for arm in ARMS}
+    profile = ""
+    with tempfile.TemporaryDirectory(prefix="flowagent-bench-conc-") as tmp:
+        store = WorkflowStore(f"sqlite:///{tmp}/workflow.db")
+        try:
+            for threads in sizes.threads:
+                for arm in ARMS:
+                    levels[arm][threads] = run_level(arm, threads, sizes, Path(tmp), store)
+            goal_level = levels[FLOWAGENT].get(GOAL_THREADS)
+            if goal_level is not None and goal_level.efficiency < GOAL_EFFICIENCY and not sizes.quick:
+                profile = profile_top(lambda: run_level(FLOWAGENT, GOAL_THREADS, sizes, Path(tmp), store))
+        finally:
+            store.dispose()
+
+    section.body.append(
+        f"N Python threads in one process share one compiled graph, one SQLite checkpointer and one store; each "
+        f"thread runs {sizes.runs_per_thread} conversation(s) back to back (a question, one `queryTodoTask` look-up, "
+        f"an answer: {MODEL_CALLS_PER_RUN} model calls). The scripted model sleeps {sizes.latency_s * 1000:.0f} ms "
+        "±25 % per call (uniform jitter) with `time.sleep`, which releases the GIL as a blocking HTTP call "
+        "would: flowagent's nodes are synchronous, so this is how a synchronous host (the chat, a thread-pool "
+        "server) runs them. Ideal = threads ÷ (the model's own time per run); efficiency = measured ÷ ideal. "
+        "create_agent (default `SqliteSaver`) runs the same conversations as a reference."
+    )
+    rows = []
+    for threads in sizes.threads:
+        for arm in ARMS:
+            lv = levels[arm][threads]
+            rows.append(
+                [threads, arm, lv.runs, f"{lv.runs_per_s:.1f}", f"{lv.ideal_runs_per_s:.1f}", fmt_ratio(lv.efficiency),
+                 f"{median(lv.durations) * 1000:.0f}", f"{percentile(lv.durations, 95) * 1000:.0f}",
+                 f"{lv.ideal_run_s * 1000:.0f}"]
+            )
+    section.body.append(
+        table(["threads", "arm", "runs", "runs/s", "ideal runs/s", "efficiency", "p50 ms", "p95 ms", "ideal run ms"], rows)
+    )
+    goal_level = levels[FLOWAGENT].get(GOAL_THREADS) or levels[FLOWAGENT][max(sizes.threads)]
+    section.goals.append(
+        Goal(
+            name=f"4. flowagent throughput at {goal_level.threads} threads",
+            target=f"≥ {GOAL_EFFICIENCY}× ideal",
+            measured=f"{fmt_ratio(goal_level.efficiency)} ({goal_level.runs_per_s:.1f} of "
+            f"{goal_level.ideal_runs_per_s:.1f} runs/s; p50 {median(goal_level.durations) * 1000:.0f} ms, "
+            f"p95 {percentile(goal_level.durations, 95) * 1000:.0f} ms)",
+            status=judge(goal_level.efficiency >= GOAL_EFFICIENCY, sizes.quick),
+        )
+    )
+    section.profile = profile
+    section.data = {
+        arm: {
+            str(t): {"runs_per_s": lv.runs_per_s, "ideal": lv.ideal_runs_per_s, "p50": median(lv.durations),
+                     "p95": percentile(lv.durations, 95)}
+            for t, lv in levels[arm].items()
+        }
+        for arm in ARMS
+    }
+    series = {arm: (list(sizes.threads), [levels[arm][t].runs_per_s for t in sizes.threads]) for arm in ARMS}
+    ideal = ("ideal", list(sizes.threads), [levels[FLOWAGENT][t].ideal_runs_per_s for t in sizes.threads])
+
+    if server:
+        try:
+            served = devserver.measure(sizes)
+        except Exception as exc:  # noqa: BLE001 - the server part is reported, never fatal
+            served = None
+            section.body.append(f"**Through the LangGraph dev server: not measured** ({type(exc).__name__}: {exc}).")
+        if served is not None:
+            section.body.append(served.text)
+            section.data["server"] = served.data
+            series["flowagent via langgraph dev + SDK"] = (served.threads, served.runs_per_s)
+            section.goals.append(
+                Goal(name="4. (shown) flowagent through langgraph dev", target="reported", measured=served.summary,
+                     status="not judged")
+            )
+    else:
+        section.body.append("Through the LangGraph dev server: not run (`--no-server`).")
+
+    name = "concurrency.png"
+    plots.lines(
+        out_dir / name,
+        title=f"Throughput with a {sizes.latency_s * 1000:.0f} ms model",
+        xlabel="concurrent conversations (threads)",
+        ylabel="runs per second",
+        series=series,
+        reference=ideal,
+    )
+    section.plots.append(name)
+    return section

@@ -1,0 +1,205 @@
+"""Workload 1: wall time per ReAct iteration with a zero-latency scripted model and a SQLite file checkpointer."""
+
+from __future__ import annotations
+
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import HumanMessage, ToolMessage
+
+from evals.bench import agents, plots
+from evals.bench.common import Goal, Section, Sizes, fmt_ratio, fsync_ms, judge, median, profile_top, table
+from evals.bench.data import add_users, bench_user_id
+from tools import WorkflowStore
+
+FLOWAGENT = "flowagent"
+CREATE_AGENT = "create_agent"
+GUARDED = "create_agent + guards"
+CREATE_AGENT_FS = "create_agent, flowagent's saver"
+GUARDED_FS = "create_agent + guards, flowagent's saver"
+LOOP = "plain while loop"
+ARMS = (FLOWAGENT, CREATE_AGENT, GUARDED, CREATE_AGENT_FS, GUARDED_FS, LOOP)
+GOAL_VS_CREATE_AGENT = 0.5
+GOAL_VS_GUARDED = 0.2
+QUESTION = "Show me the to-do lists of these colleagues."
+
+
+def make_call(i: int) -> tuple[str, dict[str, Any]]:
+    """The i-th read-only step: a different colleague's to-do list each time, so no action repeats."""
+    return "queryTodoTask", {"userId": bench_user_id(i)}
+
+
+class Bench:
+    """One store shared by every arm; each run gets a fresh model, saver file and thread."""
+
+    def __init__(self, directory: Path, max_steps: int) -> None:
+        self.dir = directory
+        self.store = WorkflowStore(f"sqlite:///{directory}/workflow.db")
+        add_users(self.store, max_steps + 5)
+        self.actor = agents.Actor(user_id="user_1", thread_id="bench-steps")
+        self.tools = agents.langchain_tools(self.store, self.actor)
+        self.counter = 0
+
+    def _path(self) -> Path:
+        self.counter += 1
+        return self.dir / f"checkpoints-{self.counter}.db"
+
+    def run(self, arm: str, n: int) -> float:
+        """Seconds for one run of `n` tool steps and the final answer, checked to have done exactly that."""
+        model = agents.scripted_steps(n, make_call)
+        calls_before = len(self.actor.calls)
+        config = {"configurable": {"thread_id": f"t{self.counter}"}, "recursion_limit": 10 * n + 50}
+        question = {"messages": [HumanMessage(content=QUESTION)]}
+        if arm == LOOP:
+            messages: list[Any] = [HumanMessage(content=QUESTION)]
+            started = time.perf_counter()
+            agents.plain_loop(model, self.store, self.actor, messages)
+            elapsed = time.perf_counter() - started
+        else:
+            saver_kind = "flowagent" if arm in (FLOWAGENT, CREATE_AGENT_FS, GUARDED_FS) else "default"
+            saver = agents.SAVERS[saver_kind](self._path())
+            try:
+                if arm == FLOWAGENT:
+                    graph = agents.flowagent_graph(model, self.store, saver)
+                    kwargs: dict[str, Any] = {"context": agents.wide_context(n + 10)}
+                else:
+                    guarded = arm in (GUARDED, GUARDED_FS)
+                    graph = agents.create_agent_graph(model, self.tools, saver, guarded=guarded, limit=n + 10)
+                    kwargs = {}
+                started = time.perf_counter()
+                result = graph.invoke(question, config, **kwargs)
+                elapsed = time.perf_counter() - started
+                messages = result["messages"]
+            finally:
+                agents.close_saver(saver)
+        if arm == FLOWAGENT:  # flowagent runs tools itself; it keeps every observation in its state
+            done = sum(1 for m in messages if isinstance(m, ToolMessage) and m.status != "error")
+        else:  # create_agent's summariser may replace old messages: count the tool executions instead
+            done = len(self.actor.calls) - calls_before
+        final = str(messages[-1].content)
+        if done != n or model.position != n + 1 or final != "Done.":
+            raise RuntimeError(f"{arm} ran {done} of {n} tool steps in {model.position} model calls, ending {final[:80]!r}")
+        return elapsed
+
+    def close(self) -> None:
+        self.store.dispose()
+
+
+def run(sizes: Sizes, out_dir: Path) -> Section:
+    section = Section(key="steps", title="1. Cost per ReAct iteration")
+    with tempfile.TemporaryDirectory(prefix="flowagent-bench-steps-") as tmp:
+        bench = Bench(Path(tmp), max(sizes.steps))
+        try:
+            for arm in ARMS:  # warm-up: imports, first compilations, SQLite caches
+                bench.run(arm, 2)
+            fsync_before = fsync_ms(tmp)
+            per_iter: dict[tuple[str, int], list[float]] = {(a, n): [] for a in ARMS for n in sizes.steps}
+            paired: dict[tuple[str, int], list[float]] = {}
+            rng = random.Random(3)
+            for _ in range(sizes.repeats):
+                for n in sizes.steps:
+                    order = list(ARMS)
+                    rng.shuffle(order)
+                    this_rep = {arm: bench.run(arm, n) / n for arm in order}
+                    for arm, value in this_rep.items():
+                        per_iter[(arm, n)].append(value)
+                        paired.setdefault((arm, n), []).append(this_rep[FLOWAGENT] / value)
+            fsync_after = fsync_ms(tmp)
+            profile = ""
+            ratios = _ratios(paired, sizes)
+            ok_ca = all(ratios[(CREATE_AGENT, n)] <= GOAL_VS_CREATE_AGENT for n in sizes.steps)
+            ok_guarded = all(ratios[(GUARDED, n)] <= GOAL_VS_GUARDED for n in sizes.steps)
+            if not (ok_ca and ok_guarded) and not sizes.quick:
+                biggest = max(sizes.steps)
+                profile = profile_top(lambda: bench.run(FLOWAGENT, biggest))
+        finally:
+            bench.close()
+
+    rows = []
+    for n in sizes.steps:
+        rows.append(
+            [n]
+            + [f"{median(per_iter[(arm, n)]) * 1000:.2f}" for arm in ARMS]
+            + [fmt_ratio(ratios[(arm, n)]) for arm in (CREATE_AGENT, GUARDED, CREATE_AGENT_FS, GUARDED_FS, LOOP)]
+        )
+    headers = (
+        ["N steps"]
+        + [f"{arm} ms/iter" for arm in ARMS]
+        + [f"flowagent ÷ {arm}" for arm in (CREATE_AGENT, GUARDED, CREATE_AGENT_FS, GUARDED_FS, LOOP)]
+    )
+    section.body.append(
+        "A zero-latency scripted model (the evals' `ScriptedChatModel`) proposes N read-only steps "
+        "(`queryTodoTask` for N different colleagues) and then answers; every arm runs the same six tools on "
+        "the same SQLite store, with a SQLite file checkpointer (a fresh file per run). Milliseconds per "
+        f"iteration are medians of {sizes.repeats} interleaved repetitions (the arms in random order each time); "
+        "each ratio is the median of the ratios paired within a repetition."
+    )
+    section.body.append(
+        "flowagent runs with every guard on (validation, policy, approvals for `handleTodoTask`/`sendEmail`, "
+        "per-run model-call and per-tool budgets, token and time budgets, the circuit breaker, repeated-action "
+        "detection, observation compaction and history folding); its `Context` only raises the model-call and "
+        "per-tool limits to N + 10 so the budget does not stop an N-step run, and the arguments vary so no "
+        "action repeats. The guarded create_agent has `HumanInTheLoopMiddleware` (handleTodoTask, sendEmail), "
+        "`ModelCallLimitMiddleware` and `ToolCallLimitMiddleware` (run limits N + 10) and "
+        "`SummarizationMiddleware` (trigger 3,000 tokens, keep 20 messages, the scripted model summarises). "
+        "`default` saver = `SqliteSaver` on a plain `sqlite3.connect` (as `from_conn_string`: WAL, "
+        "synchronous=FULL); flowagent's saver = `open_sqlite_checkpointer` (WAL, synchronous=NORMAL). "
+        "The plain loop keeps its messages in a list and checkpoints nothing."
+    )
+    section.body.append(table(headers, rows))
+    section.body.append(
+        f"fsync of a 4 KB write on this disk took {fsync_before:.2f} ms (median) before the repetitions and "
+        f"{fsync_after:.2f} ms after: a `synchronous=FULL` commit waits for it, a `synchronous=NORMAL` one in WAL "
+        "mode does not, which is most of the gap between the two savers."
+    )
+    biggest = max(sizes.steps)
+    section.goals.append(
+        Goal(
+            name="1. flowagent ÷ create_agent per iteration",
+            target=f"≤ {GOAL_VS_CREATE_AGENT}× at every N",
+            measured=", ".join(f"N={n}: {fmt_ratio(ratios[(CREATE_AGENT, n)])}" for n in sizes.steps),
+            status=judge(ok_ca, sizes.quick),
+        )
+    )
+    section.goals.append(
+        Goal(
+            name="1. flowagent ÷ guarded create_agent per iteration",
+            target=f"≤ {GOAL_VS_GUARDED}× at every N",
+            measured=", ".join(f"N={n}: {fmt_ratio(ratios[(GUARDED, n)])}" for n in sizes.steps),
+            status=judge(ok_guarded, sizes.quick),
+        )
+    )
+    section.goals.append(
+        Goal(
+            name="1. (shown) flowagent ÷ create_agent on flowagent's saver",
+            target="reported",
+            measured=f"N={biggest}: {fmt_ratio(ratios[(CREATE_AGENT_FS, biggest)])}, "
+            f"guarded: {fmt_ratio(ratios[(GUARDED_FS, biggest)])}",
+            status="not judged",
+        )
+    )
+    section.profile = profile
+    section.data = {
+        "ms_per_iteration": {f"{arm}@{n}": [v * 1000 for v in per_iter[(arm, n)]] for arm in ARMS for n in sizes.steps},
+        "ratios": {f"{arm}@{n}": ratios[(arm, n)] for arm in ARMS for n in sizes.steps},
+        "fsync_ms": [fsync_before, fsync_after],
+    }
+    name = "steps.png"
+    plots.lines(
+        out_dir / name,
+        title="Wall time per ReAct iteration (zero-latency model)",
+        xlabel="tool steps per run (N)",
+        ylabel="ms per iteration (median)",
+        series={arm: (list(sizes.steps), [median(per_iter[(arm, n)]) * 1000 for n in sizes.steps]) for arm in ARMS},
+        logy=True,
+    )
+    section.plots.append(name)
+    return section
+
+
+def _ratios(paired: dict[tuple[str, int], list[float]], sizes: Sizes) -> dict[tuple[str, int], float]:
+    return {(arm, n): median(paired[(arm, n)]) for arm in ARMS for n in sizes.steps}
+

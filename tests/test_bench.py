@@ -1,0 +1,63 @@
+"""`python -m evals.bench.cli --quick`: every benchmark still runs and writes its report section and plots."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from evals.bench import cli
+
+SECTIONS = (
+    "## 1. Cost per ReAct iteration",
+    "## 2. Prompt tokens per task",
+    "## 3. Checkpoint size on disk",
+    "## 4. Concurrency",
+    "## 5. Memory across supersteps",
+    "## 6. Offline model",
+)
+PLOTS = ("steps.png", "tokens.png", "checkpoints.png", "concurrency.png", "memory.png")
+
+
+@pytest.fixture(scope="module")
+def quick_report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bench")
+    code = cli.main(["--quick", "--out", str(out)])
+    return code, out
+
+
+def test_bench_quick_runs_every_workload(quick_report):
+    code, out = quick_report
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert code == 0, report
+    for heading in SECTIONS:
+        assert heading in report
+    assert "crashed" not in report
+
+
+def test_bench_quick_writes_plots_and_results(quick_report):
+    _, out = quick_report
+    for name in PLOTS:
+        data = (out / name).read_bytes()
+        assert data.startswith(b"\x89PNG"), name
+    results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert results["quick"] is True
+    assert [s["key"] for s in results["sections"]] == list(cli.WORKLOADS)
+
+
+def test_bench_quick_judges_no_goal(quick_report):
+    _, out = quick_report
+    results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    statuses = {g["status"] for s in results["sections"] for g in s["goals"]}
+    assert statuses <= {"not judged", "not run"}
+
+
+def test_bench_offline_model_not_run_without_the_flag(quick_report):
+    _, out = quick_report
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert "pass `--offline-model`" in report
+
+
+def test_bench_rejects_unknown_workload(tmp_path, capsys):
+    assert cli.main(["--quick", "--only", "nonsense", "--out", str(tmp_path)]) == 2
+    assert "unknown workload nonsense" in capsys.readouterr().err
