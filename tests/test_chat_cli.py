@@ -220,3 +220,21 @@ def test_unknown_user_is_one_sentence(tmp_path: Path, server) -> None:
     assert "Unknown user 'user_9': use --user with one of user_1 (张三)" in child.before
     assert "Traceback" not in child.before
     assert child.exitstatus == 2
+
+
+def test_ctrl_c_during_a_model_call_cancels_the_call_not_the_program(tmp_path: Path, server) -> None:
+    slow = {"content": "慢慢想……", "delay_s": 8}
+    server.reset([slow, "流程有请假、报销和出差三个。"])
+    child = spawn(tmp_path, chat_env(tmp_path, server.base_url))
+    child.expect(PROMPT)
+    child.sendline("有哪些流程？")
+    time.sleep(2.5)  # the scripted model takes 8 s to answer: interrupt it in the middle
+    child.sendintr()
+    child.expect("Cancelled. The conversation is kept")
+    child.expect(PROMPT)
+    child.sendline("有哪些流程？")
+    child.expect("流程有请假、报销和出差三个")
+    child.expect(PROMPT)
+    child.sendline("exit")
+    child.expect(pexpect.EOF)
+    assert "Traceback" not in (tmp_path / "terminal.log").read_text(encoding="utf-8")
