@@ -44,6 +44,12 @@ class Executor:
         self._registry = registry
         self._mailer = mailer
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="flowagent-tool")
+        # One traced wrapper per tool, made once: a tool run's inputs are its arguments only (the call context
+        # holds the store and the mailer, whose URL may carry a password).
+        self._traced = {
+            spec.name: traceable(run_type="tool", name=spec.name, process_inputs=_traced_inputs)(self._call)
+            for spec in registry
+        }
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         context = runtime.context
@@ -73,11 +79,14 @@ class Executor:
     def _run_one(self, name: str, call_id: str, args: dict[str, Any], ctx: CallContext, timeout: float) -> Outcome:
         started = time.perf_counter()
         # The call runs on a pool thread: carry this node's tracing context there, so the tool run is traced
-        # as a child of the executor run. Only the tool's arguments are traced (the context holds the mailer).
-        traced = traceable(
-            run_type="tool", name=name, metadata={"tool_call_id": call_id}, process_inputs=_traced_inputs
-        )(self._call)
-        future = self._pool.submit(contextvars.copy_context().run, traced, name, args, ctx)
+        # as a child of the executor run.
+        def run() -> dict[str, Any]:
+            traced = self._traced.get(name)
+            if traced is None:  # validated calls always name a registered tool
+                return self._call(name, args, ctx)
+            return traced(name, args, ctx, langsmith_extra={"metadata": {"tool_call_id": call_id}})
+
+        future = self._pool.submit(contextvars.copy_context().run, run)
         try:
             result = future.result(timeout=timeout)
             ok = True
