@@ -10,10 +10,15 @@ from langchain_core.messages import AnyMessage
 from langgraph.config import get_config
 
 
-def action_hash(name: str, args: dict[str, Any]) -> str:
-    """A stable hash of one exact action (tool name and canonical arguments)."""
+def args_hash(name: str, args: dict[str, Any]) -> str:
+    """SHA-256 of one exact action: the tool name and its canonical JSON arguments (shown on approval cards)."""
     canonical = json.dumps({"tool": name, "args": args}, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def action_hash(name: str, args: dict[str, Any]) -> str:
+    """A short form of `args_hash`, to recognise repeated actions within a run."""
+    return args_hash(name, args)[:16]
 
 
 def thread_id_of_run() -> str:

@@ -6,7 +6,6 @@ the run resumes, so nothing before `interrupt()` has side effects.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from datetime import UTC, datetime
@@ -17,7 +16,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 from sqlalchemy import select
 
-from graph.calls import thread_id_of_run
+from graph.calls import args_hash, thread_id_of_run
 from state.agent import AgentState
 from state.context import Context
 from state.records import AuditRecord, ToolCallRecord
@@ -33,11 +32,6 @@ BAD_ANSWER_TEMPLATE = (
     'Unrecognised answer {answer}: send {{"decision": "approve"}}, {{"decision": "edit", "args": {{...}}}} '
     'or {{"decision": "reject", "message": "..."}}.'
 )
-
-
-def args_hash(tool: str, args: dict[str, Any]) -> str:
-    canonical = json.dumps({"tool": tool, "args": args}, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def build_card(store: WorkflowStore, call: ToolCallRecord) -> dict[str, Any]:

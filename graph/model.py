@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -118,7 +117,7 @@ _local_lock = threading.Lock()
 _local_server: Any = None
 
 
-def start_local_model(progress: Callable[[str], None] | None = None) -> ModelSettings:
+def start_local_model() -> ModelSettings:
     """Make sure the offline model's weights and llama.cpp server exist, start it, and return its settings."""
     global _local_server
     from graph import local_model
@@ -176,10 +175,6 @@ class EnvModel:
             if name not in self._models:
                 self._models[name] = load_chat_model(name or None)[0]
             return self._models[name]
-
-
-def with_model(settings: ModelSettings, name: str) -> ModelSettings:
-    return replace(settings, model=name)
 
 
 def describe_model_error(exc: BaseException, settings: ModelSettings | None = None) -> str | None:

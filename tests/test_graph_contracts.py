@@ -465,3 +465,18 @@ def test_approver_named_by_name_alias_or_id_in_a_later_turn_is_accepted(graph_dr
     assert observations(result)[-1].status == "success"
     assert [(r["requester_id"], r["reason"]) for r in written(store)["requests"]] == [("user_1", "看牙医")]
     assert [t["assignee_id"] for t in written(store)["tasks"]] == ["user_2"]
+
+
+def test_a_call_left_at_an_approval_gets_a_not_run_observation_before_the_next_model_call(graph_driver, store):
+    from graph.reasoner import NOT_RUN_OBSERVATION
+
+    mail = {"userId": "user_2", "emailContent": "李四你好，明天的会改到下午三点。"}
+    agent = graph_driver(tool_call("sendEmail", mail, id="c_mail"), "好的，不发了。")
+    agent.say("给李四发邮件说明天的会改到下午三点")
+    # The person writes something else instead of deciding the card.
+    agent.say("算了，不用发了")
+    prompt = agent.model.prompts[-1]
+    closing = [m for m in prompt if isinstance(m, ToolMessage) and m.tool_call_id == "c_mail"]
+    assert [(m.content, m.status) for m in closing] == [(NOT_RUN_OBSERVATION, "error")]
+    assert prompt.index(closing[0]) == next(i for i, m in enumerate(prompt) if isinstance(m, AIMessage)) + 1
+    assert written(store)["outbox"] == []
