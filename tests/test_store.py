@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
+from sqlalchemy import func, select
+
 from tools import WorkflowStore
-from tools.store import DOMAIN_TABLES
+from tools.store import DOMAIN_TABLES, audit_log
 
 SEED_USERS = {
     "user_1": ("张三", "zhangsan@example.com"),
@@ -98,3 +101,23 @@ def test_default_store_path_without_env(tmp_path, monkeypatch):
         assert (tmp_path / ".flowagent" / "workflow.db").exists()
     finally:
         store.dispose()
+
+
+def test_a_read_on_sqlite_takes_no_write_lock(store):
+    """A reader holding its snapshot open does not make a writer wait (WAL, deferred BEGIN for reads)."""
+    committed = threading.Event()
+
+    def write() -> None:
+        store.record_audit("probe", {"while": "a read is open"})
+        committed.set()
+
+    with store.read() as conn:
+        before = conn.execute(select(func.count()).select_from(audit_log)).scalar_one()
+        writer = threading.Thread(target=write)
+        writer.start()
+        assert committed.wait(5), "the writer waited for the reader's transaction"
+        # The reader still sees its own snapshot, not the row committed meanwhile.
+        assert conn.execute(select(func.count()).select_from(audit_log)).scalar_one() == before
+    writer.join()
+    with store.read() as conn:
+        assert conn.execute(select(func.count()).select_from(audit_log)).scalar_one() == before + 1

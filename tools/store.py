@@ -164,6 +164,10 @@ def normalize_url(url: str) -> str:
     return url
 
 
+READ_ONLY_OPTION = "flowagent_read_only"
+"""Execution option that marks a connection as read-only (see `WorkflowStore.read`)."""
+
+
 def _sqlite_engine(url: str) -> Engine:
     parsed = make_url(url)
     database = parsed.database or ""
@@ -184,8 +188,13 @@ def _sqlite_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
-        # Take the write lock up front: concurrent writers queue instead of deadlocking on upgrade.
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        # A write transaction takes the write lock up front: concurrent writers queue instead of deadlocking
+        # on upgrade. A read (`WorkflowStore.read`) begins deferred: in WAL mode it reads a snapshot without
+        # the lock, so readers neither wait for writers nor make them wait.
+        if conn.get_execution_options().get(READ_ONLY_OPTION):
+            conn.exec_driver_sql("BEGIN")
+        else:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
 
@@ -246,8 +255,8 @@ class WorkflowStore:
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
-        """A connection for reads (its implicit transaction is rolled back at the end)."""
-        with self.engine.connect() as conn:
+        """A connection for reads: one snapshot, rolled back at the end; on SQLite it takes no write lock."""
+        with self.engine.connect().execution_options(**{READ_ONLY_OPTION: True}) as conn:
             yield conn
 
     def audit(
