@@ -19,12 +19,14 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.graph import END, START, StateGraph
 from pydantic import ConfigDict, Field
 
 from evals.scripted import ScriptedChatModel
 from graph import build_graph
 from graph.checkpoint import open_sqlite_checkpointer
 from state import Context
+from state.agent import InputState
 from tools import REGISTRY, CallContext, Mailer, WorkflowStore, execute_call
 from tools.errors import DomainError
 
@@ -161,6 +163,11 @@ def flowagent_saver(path: str | Path) -> SqliteSaver:
 
 SAVERS: dict[str, Callable[[str | Path], SqliteSaver]] = {"default": default_saver, "flowagent": flowagent_saver}
 
+FLOWAGENT_RUN: dict[str, Any] = {"durability": "sync"}
+"""How flowagent's runs are invoked, as `flowagent chat` invokes them: each step's checkpoint is written
+before the next step starts (what its crash safety rests on). Arms said to run on flowagent's saver
+settings get it too; create_agent's own arms keep LangGraph's default ("async")."""
+
 
 def close_saver(saver: Any) -> None:
     conn = getattr(saver, "conn", None)
@@ -247,6 +254,46 @@ def flowagent_graph(model: Any, store: WorkflowStore, saver: Any) -> Any:
     return build_graph(model=model, store=store, checkpointer=saver, mailer=NoDeliveryMailer())
 
 
+FLOOR_NODES = ("think", "check", "act", "observe", "count")
+"""The floor graph's five steps, one per flowagent node on the read path (reasoner, tool_validator,
+executor, observation_summarizer, budget_check)."""
+
+
+def floor_graph(model: Any, store: WorkflowStore, actor: Actor, saver: Any) -> Any:
+    """The least any graph with one LangGraph step per ReAct node can cost: five nodes in flowagent's
+    cycle, on flowagent's messages channel, where `think` calls the model, `act` runs the tool as the
+    plain loop does, and the other three do nothing (no validation, policy, budget or compaction)."""
+    def think(state: InputState) -> dict[str, Any]:
+        return {"messages": [model.invoke(state["messages"])]}
+
+    def last_calls(state: InputState) -> list[Any]:
+        return list(getattr(state["messages"][-1], "tool_calls", None) or [])
+
+    def act(state: InputState) -> dict[str, Any]:
+        call = last_calls(state)[0]
+        content = run_tool(store, actor, call["name"], call["args"], call["id"])
+        return {"messages": [ToolMessage(content=content, tool_call_id=call["id"] or "", name=call["name"])]}
+
+    def nothing(state: InputState) -> dict[str, Any]:
+        return {}
+
+    def route(state: InputState) -> str:
+        return "check" if last_calls(state) else END
+
+    builder = StateGraph(InputState)
+    builder.add_node("think", think)
+    builder.add_node("check", nothing)
+    builder.add_node("act", act)
+    builder.add_node("observe", nothing)
+    builder.add_node("count", nothing)
+    builder.add_edge(START, "think")
+    builder.add_conditional_edges("think", route, ["check", END])
+    for before, after in zip(FLOOR_NODES[1:], FLOOR_NODES[2:], strict=False):
+        builder.add_edge(before, after)
+    builder.add_edge(FLOOR_NODES[-1], "think")
+    return builder.compile(checkpointer=saver, name="five-step floor")
+
+
 def wide_context(limit: int, **overrides: Any) -> Context:
     """flowagent's Context with every guard on, its limits raised above a benchmark's step count."""
     settings: dict[str, Any] = {"user_id": "user_1", **overrides}
@@ -299,8 +346,13 @@ def plain_loop(model: BaseChatModel, store: WorkflowStore, actor: Actor, message
 
 
 def seed_prompt(system: str, tool_json: str, history: Sequence[BaseMessage]) -> list[BaseMessage]:
-    """The seed's prompt: one message with the rules, the tools as JSON and the whole history as text."""
-    lines = [system, "", "Tools (JSON):", tool_json, "", "Conversation so far:"]
+    """The seed's prompt: one message with the rules, the tools as JSON, the text format the loop parses
+    (flowagent's own `react` format instructions) and the whole history as text."""
+    from graph import prompts
+
+    tool_names = ", ".join(spec.name for spec in REGISTRY)
+    lines = [system, "", "Tools (JSON):", tool_json, prompts.REACT_FORMAT.format(tool_names=tool_names), "",
+             "Conversation so far:"]
     for msg in history:
         if isinstance(msg, ToolMessage):
             lines.append(f"Observation: {msg.content}")

@@ -33,7 +33,7 @@ def measure(arm: str, directory: Path, store: WorkflowStore, marks: tuple[int, .
     if arm == FLOWAGENT:
         saver = agents.flowagent_saver(path)
         graph = agents.flowagent_graph(model, store, saver)
-        kwargs: dict[str, Any] = {"context": agents.wide_context(50)}
+        kwargs: dict[str, Any] = {"context": agents.wide_context(50), **agents.FLOWAGENT_RUN}
     else:
         saver = agents.default_saver(path)
         actor = agents.Actor(thread_id=f"bench-{arm}")

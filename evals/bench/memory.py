@@ -27,7 +27,7 @@ def measure(arm: str, sizes: Sizes, directory: Path, store: WorkflowStore) -> li
     if arm == FLOWAGENT:
         saver = agents.flowagent_saver(path)
         graph = agents.flowagent_graph(model, store, saver)
-        kwargs: dict[str, Any] = {"context": agents.wide_context(20)}
+        kwargs: dict[str, Any] = {"context": agents.wide_context(20), **agents.FLOWAGENT_RUN}
     else:
         saver = agents.default_saver(path)
         graph = agents.create_agent_graph(model, agents.langchain_tools(store, agents.Actor()), saver)

@@ -171,7 +171,8 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
     section.body.append(
         "Arms: **flowagent** (compact observations, history folding); **create_agent** with the same six tools, "
         "the same system prompt, the full tool results as JSON and no summarisation; the **seed loop**, which "
-        "re-sends the system prompt, the tool JSON and the whole history as one text message every step. The "
+        "re-sends the system prompt, the tool JSON, the Thought/Action/Observation format it parses (flowagent's "
+        "own `react` instructions) and the whole history as one text message every step. The "
         "create_agent and seed arms have no approvals, so a reviewer's rejection or edit in a scenario does not "
         "reach them: their pass column is for information only."
     )
@@ -193,15 +194,27 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
     fixed_per_call = counter.text(system_text("user_1", "zh-CN")) + counter.text(
         json.dumps(REGISTRY.openai_schemas(), ensure_ascii=False)
     )
-    history = {arm: totals[arm] - calls[arm] * fixed_per_call for arm in ARMS}
+    format_per_call = counter.text(prompts.REACT_FORMAT.format(tool_names=", ".join(s.name for s in REGISTRY)))
+    fixed = {FLOWAGENT: fixed_per_call, CREATE_AGENT: fixed_per_call, SEED: fixed_per_call + format_per_call}
+    history = {arm: totals[arm] - calls[arm] * fixed[arm] for arm in ARMS}
     section.body.append(
         f"Every arm makes the same {calls[FLOWAGENT]} model calls, and each call carries the same system prompt and "
         f"tool definitions, about {fixed_per_call:,} tokens ({calls[FLOWAGENT] * fixed_per_call:,} in all, "
-        f"{calls[FLOWAGENT] * fixed_per_call / max(totals[FLOWAGENT], 1):.0%} of flowagent's total). The rest is "
+        f"{calls[FLOWAGENT] * fixed_per_call / max(totals[FLOWAGENT], 1):.0%} of flowagent's total; the seed loop "
+        f"adds {format_per_call:,} tokens of format instructions to each). The rest is "
         "the conversation history and the observations, where the arms differ: flowagent "
         f"{history[FLOWAGENT]:,}, create_agent {history[CREATE_AGENT]:,}, seed loop {history[SEED]:,} tokens "
         f"({fmt_ratio(history[FLOWAGENT] / max(history[CREATE_AGENT], 1))} and "
         f"{fmt_ratio(history[FLOWAGENT] / max(history[SEED], 1))})."
+    )
+    bound_ca = calls[FLOWAGENT] * fixed_per_call / max(totals[CREATE_AGENT], 1)
+    bound_seed = calls[FLOWAGENT] * fixed_per_call / max(totals[SEED], 1)
+    section.body.append(
+        f"The bound this sets: with no history and no observations at all, flowagent's {calls[FLOWAGENT]} calls "
+        f"would still carry {calls[FLOWAGENT] * fixed_per_call:,} tokens, {fmt_ratio(bound_ca)} create_agent's "
+        f"total and {fmt_ratio(bound_seed)} the seed loop's. Where that is above a goal, no compaction of "
+        "history or observations can meet it while every arm gets the same instructions and tool definitions; "
+        "only a shorter fixed prompt could, and it would shorten the other arms' prompts by the same amount."
     )
     per_task = ", ".join(f"{a} {totals[a] / max(count, 1):,.0f}" for a in ARMS)
     section.body.append(f"Mean prompt tokens per task: {per_task}.")
@@ -232,6 +245,14 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
             target="reported",
             measured=f"{fmt_ratio(history[FLOWAGENT] / max(history[CREATE_AGENT], 1))} / "
             f"{fmt_ratio(history[FLOWAGENT] / max(history[SEED], 1))}",
+            status="not judged",
+        )
+    )
+    section.goals.append(
+        Goal(
+            name="2. (shown) bound with no history at all, ÷ create_agent / ÷ seed loop",
+            target="reported: the lowest ratio any history compaction could reach",
+            measured=f"{fmt_ratio(bound_ca)} / {fmt_ratio(bound_seed)}",
             status="not judged",
         )
     )
