@@ -61,6 +61,9 @@ class Sizes:
     turns: tuple[int, ...] = (20, 200, 500)
     threads: tuple[int, ...] = (8, 32, 128)
     runs_per_thread: int = 3
+    window_s: float = 6.0
+    ramp_s: float = 1.0
+    goal_repeats: int = 3
     latency_s: float = 0.2
     server_threads: tuple[int, ...] = (8, 32)
     supersteps: int = 500
@@ -78,6 +81,9 @@ class Sizes:
             turns=(2, 4, 6),
             threads=(2, 4),
             runs_per_thread=1,
+            window_s=0.3,
+            ramp_s=0.0,
+            goal_repeats=1,
             latency_s=0.01,
             server_threads=(2,),
             supersteps=40,
