@@ -228,7 +228,11 @@ def test_ctrl_c_during_a_model_call_cancels_the_call_not_the_program(tmp_path: P
     child = spawn(tmp_path, chat_env(tmp_path, server.base_url))
     child.expect(PROMPT)
     child.sendline("有哪些流程？")
-    time.sleep(2.5)  # the scripted model takes 8 s to answer: interrupt it in the middle
+    deadline = time.monotonic() + TIMEOUT
+    while not server.requests:  # wait until the model call is in flight (a loaded machine starts slowly)
+        assert time.monotonic() < deadline, "the chat never called the model"
+        time.sleep(0.05)
+    time.sleep(0.5)  # the scripted model takes 8 s to answer: interrupt it in the middle
     child.sendintr()
     child.expect("Cancelled. The conversation is kept")
     child.expect(PROMPT)
