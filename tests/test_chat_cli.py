@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from collections.abc import Iterator
@@ -57,10 +58,17 @@ def chat_env(tmp_path: Path, base_url: str, **extra: str) -> dict[str, str]:
     return env
 
 
+def as_in_a_terminal() -> None:
+    """Start the chat with Ctrl-C's default action, as a terminal's shell does. A test run started as a
+    background job (`cmd &` in a script) ignores SIGINT, every child inherits that, and Python then keeps
+    ignoring it: Ctrl-C would reach nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(tmp_path: Path, env: dict[str, str], *args: str) -> pexpect.spawn:
     child = pexpect.spawn(
         FLOWAGENT, ["chat", "--user", "user_1", *args], env=env, cwd=str(tmp_path), encoding="utf-8",
-        timeout=TIMEOUT, dimensions=(50, 160),
+        timeout=TIMEOUT, dimensions=(50, 160), preexec_fn=as_in_a_terminal,
     )
     child.logfile_read = open(tmp_path / "terminal.log", "a", encoding="utf-8")  # noqa: SIM115 - closed by pexpect
     return child
