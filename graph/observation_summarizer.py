@@ -26,6 +26,24 @@ DROP_FIELDS = {
     "queryTodoTask": {"createdAt", "processKey"},
 }
 SUMMARY_LINE_CHARS = 160
+ACTION_KEY = "action"
+"""Key of an observation's `response_metadata` holding the action hash of the call it answers."""
+REPEAT_RESULT_CHARS = 500
+
+
+def earlier_results(messages: list[AnyMessage], start: int) -> dict[str, str]:
+    """This run's successful observations from `start` on, by action hash: what a repeated call is told.
+
+    The action hash is the executor's, taken over the arguments as they ran (normalised), so a repeat
+    is caught however the model spells them.
+    """
+    results: dict[str, str] = {}
+    for msg in messages[start:]:
+        if isinstance(msg, ToolMessage) and msg.status == "success":
+            action = msg.response_metadata.get(ACTION_KEY)
+            if action:
+                results[action] = _cut(str(msg.content), REPEAT_RESULT_CHARS)
+    return results
 
 
 def _cut(text: str, limit: int) -> str:
@@ -86,8 +104,6 @@ def fold(messages: list[AnyMessage]) -> list[str]:
 def observation_summarizer(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Turn the executor's outcomes into observations and fold old turns when the history is long."""
     context = runtime.context
-    budget = state["budget"].copy()
-    results = dict(budget["results"])
     observations: list[ToolMessage] = []
     for outcome in state.get("outcomes") or []:
         content = compact_observation(outcome["name"], outcome["result"])
@@ -98,13 +114,10 @@ def observation_summarizer(state: AgentState, runtime: Runtime[Context]) -> dict
                 tool_call_id=outcome["id"],
                 name=outcome["name"],
                 status="success" if outcome["ok"] else "error",
-                response_metadata={"elapsed_ms": outcome["elapsed_ms"]},
+                response_metadata={"elapsed_ms": outcome["elapsed_ms"], ACTION_KEY: outcome["action"]},
             )
         )
-        if outcome["ok"]:
-            results[outcome["action"]] = _cut(content, 500)
-    budget["results"] = results
-    update: dict[str, Any] = {"messages": observations, "outcomes": [], "budget": budget}
+    update: dict[str, Any] = {"messages": observations, "outcomes": []}
 
     messages = [*state["messages"], *observations]
     start = state.get("summarized_upto", 0)

@@ -15,6 +15,7 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.runtime import Runtime
 
 from graph.calls import action_hash, thread_id_of_run
+from graph.observation_summarizer import earlier_results
 from graph.protocols import FORMAT_ERROR_NAME
 from state.agent import AgentState
 from state.context import Context
@@ -90,10 +91,11 @@ class ToolValidator:
             mail_rate_limit=context.mail_rate_limit,
         )
         person_said = [str(m.content) for m in state["messages"] if isinstance(m, HumanMessage)]
+        results = earlier_results(state["messages"], budget["human_index"])
         for call in proposed:
             digest = action_hash(call["name"], call["args"])
             budget["proposals"][digest] = budget["proposals"].get(digest, 0) + 1
-            checked = self._check(call, ctx, budget["results"], writes[0] if writes else None, person_said)
+            checked = self._check(call, ctx, results, writes[0] if writes else None, person_said)
             if isinstance(checked, str):
                 errors.append(error_message(call["id"], call["name"], checked))
                 continue

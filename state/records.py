@@ -61,8 +61,6 @@ class RunBudget(TypedDict):
     """Steps in a row whose every observation was an error."""
     proposals: dict[str, int]
     """How often each exact action (tool + arguments hash) was proposed."""
-    results: dict[str, str]
-    """Compact result of each executed action, by action hash, to answer repeats."""
 
 
 class AuditRecord(TypedDict):
@@ -96,5 +94,4 @@ def new_budget(human_index: int, started_at: float) -> RunBudget:
         tool_calls={},
         consecutive_failures=0,
         proposals={},
-        results={},
     )

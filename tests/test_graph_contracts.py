@@ -145,6 +145,15 @@ def test_validator_answers_a_repeated_call_with_its_earlier_result(graph_driver)
     assert agent.values["budget"]["tool_calls"] == {"getAllUser": 1}
 
 
+def test_a_call_repeated_in_a_later_run_runs_again(graph_driver):
+    """Repeats are caught within a run: the person's next message may ask for the same look-up afresh."""
+    agent = graph_driver(tool_call("getAllUser", id="c1"), "共有5位用户", tool_call("getAllUser", id="c2"), "还是5位")
+    agent.say("有哪些用户？")
+    result = agent.say("再查一次用户")
+    assert [m.status for m in observations(result)] == ["success", "success"]  # both turns ran it
+    assert agent.values["budget"]["tool_calls"] == {"getAllUser": 1}
+
+
 def test_validator_refuses_a_second_write_in_the_same_step(graph_driver, store):
     both = AIMessage(
         content="",
