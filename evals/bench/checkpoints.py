@@ -124,7 +124,7 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
         title="Checkpoint file size on disk",
         xlabel="conversation turns",
         ylabel="MB on disk",
-        series={arm: (list(marks), [results[arm][t]["disk"] / 1e6 for t in marks]) for arm in ARMS},
+        series={arm: (list(marks), [results[arm][t]["disk"] / 2**20 for t in marks]) for arm in ARMS},
     )
     section.plots.append(name)
     return section

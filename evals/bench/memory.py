@@ -90,7 +90,7 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
         title="Resident memory on one thread",
         xlabel="supersteps",
         ylabel="RSS (MB)",
-        series={arm: ([s for s, _ in results[arm]], [r / 1e6 for _, r in results[arm]]) for arm in ARMS},
+        series={arm: ([s for s, _ in results[arm]], [r / 2**20 for _, r in results[arm]]) for arm in ARMS},
     )
     section.plots.append(name)
     return section
