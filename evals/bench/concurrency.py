@@ -5,6 +5,7 @@ from __future__ import annotations
 import tempfile
 import threading
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -79,7 +80,9 @@ def run_level(arm: str, threads: int, sizes: Sizes, directory: Path, store: Work
     """`threads` Python threads, each running conversations back to back on one shared graph until the
     measurement window closes."""
     model = agents.PolicyModel(policy=run_policy(), latency_s=sizes.latency_s, seed=threads)
-    path = directory / f"{arm.split()[0]}-{threads}.db"
+    # A fresh file for every level: a repeated level reusing one would resume the same thread ids, so its
+    # conversations would carry the earlier repetition's history.
+    path = directory / f"{arm.split()[0]}-{threads}-{uuid.uuid4().hex[:8]}.db"
     if arm == FLOWAGENT:
         saver = agents.flowagent_saver(path)
         graph = agents.flowagent_graph(model, store, saver)
