@@ -10,6 +10,7 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from langgraph.graph import END, START, StateGraph
 from pydantic import ConfigDict, Field
 
 from evals.scripted import ScriptedChatModel
-from graph import build_graph
+from graph import build_graph, prompts
 from graph.checkpoint import open_sqlite_checkpointer
 from state import Context
 from state.agent import InputState
@@ -288,7 +289,7 @@ def floor_graph(model: Any, store: WorkflowStore, actor: Actor, saver: Any) -> A
     builder.add_node("count", nothing)
     builder.add_edge(START, "think")
     builder.add_conditional_edges("think", route, ["check", END])
-    for before, after in zip(FLOOR_NODES[1:], FLOOR_NODES[2:], strict=False):
+    for before, after in pairwise(FLOOR_NODES[1:]):
         builder.add_edge(before, after)
     builder.add_edge(FLOOR_NODES[-1], "think")
     return builder.compile(checkpointer=saver, name="five-step floor")
@@ -345,14 +346,14 @@ def plain_loop(model: BaseChatModel, store: WorkflowStore, actor: Actor, message
             messages.append(ToolMessage(content=content, tool_call_id=call["id"] or "", name=call["name"]))
 
 
+SEED_FORMAT = prompts.REACT_FORMAT.format(tool_names=", ".join(REGISTRY.names))
+"""The Thought/Action/Observation format a text loop must ask for: flowagent's own `react` instructions."""
+
+
 def seed_prompt(system: str, tool_json: str, history: Sequence[BaseMessage]) -> list[BaseMessage]:
     """The seed's prompt: one message with the rules, the tools as JSON, the text format the loop parses
-    (flowagent's own `react` format instructions) and the whole history as text."""
-    from graph import prompts
-
-    tool_names = ", ".join(spec.name for spec in REGISTRY)
-    lines = [system, "", "Tools (JSON):", tool_json, prompts.REACT_FORMAT.format(tool_names=tool_names), "",
-             "Conversation so far:"]
+    and the whole history as text."""
+    lines = [system, "", "Tools (JSON):", tool_json, SEED_FORMAT, "", "Conversation so far:"]
     for msg in history:
         if isinstance(msg, ToolMessage):
             lines.append(f"Observation: {msg.content}")

@@ -192,13 +192,13 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
         )
     )
     floor = {n: median(floor_vs_ca[n]) for n in sizes.steps}
+    floor_text = ", ".join(f"N={n}: {fmt_ratio(floor[n])}" for n in sizes.steps)
     section.body.append(
         f"The **{FLOOR}** arm is the least a graph with one LangGraph step per ReAct node can cost here: five "
         "nodes in flowagent's cycle on flowagent's messages channel, saver and durability, where one node calls the "
         "model, one runs the tool as the plain loop does and the other three do nothing: no validation, policy, "
-        "approval check, budget or compaction. It runs at "
-        + ", ".join(f"N={n}: {fmt_ratio(floor[n])}" for n in sizes.steps)
-        + f" create_agent's time per iteration. Wherever that is above {GOAL_VS_CREATE_AGENT}×, the goal cannot "
+        f"approval check, budget or compaction. It runs at {floor_text} create_agent's time per iteration. "
+        f"Wherever that is above {GOAL_VS_CREATE_AGENT}×, the goal cannot "
         "be met by any design that gives each of the five read-path nodes its own step (as DESIGN.md and the "
         "issue ask), whatever the guards cost; flowagent ÷ floor is what the guards themselves add."
     )
@@ -206,7 +206,7 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
         Goal(
             name="1. (shown) five-step floor ÷ create_agent per iteration",
             target="reported: the bound on goal 1 for a node-per-step design",
-            measured=", ".join(f"N={n}: {fmt_ratio(floor[n])}" for n in sizes.steps),
+            measured=floor_text,
             status="not judged",
         )
     )

@@ -194,7 +194,7 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
     fixed_per_call = counter.text(system_text("user_1", "zh-CN")) + counter.text(
         json.dumps(REGISTRY.openai_schemas(), ensure_ascii=False)
     )
-    format_per_call = counter.text(prompts.REACT_FORMAT.format(tool_names=", ".join(s.name for s in REGISTRY)))
+    format_per_call = counter.text(agents.SEED_FORMAT)
     fixed = {FLOWAGENT: fixed_per_call, CREATE_AGENT: fixed_per_call, SEED: fixed_per_call + format_per_call}
     history = {arm: totals[arm] - calls[arm] * fixed[arm] for arm in ARMS}
     section.body.append(
