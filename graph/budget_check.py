@@ -36,6 +36,8 @@ def last_step_failed(state: AgentState) -> bool | None:
 def exhausted(state: AgentState, context: Context) -> str:
     """The first limit reached, as a reason text; empty if the run may go on."""
     budget = state["budget"]
+    if state.get("ask"):
+        return "ask: " + prompts.WRAP_UP_REASONS["ask"]
     if budget["consecutive_failures"] >= context.max_consecutive_failures:
         return "consecutive_failures: " + prompts.WRAP_UP_REASONS["consecutive_failures"].format(
             limit=context.max_consecutive_failures

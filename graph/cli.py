@@ -19,6 +19,7 @@ from rich.table import Table
 
 from graph.builder import build_graph
 from graph.checkpoint import checkpoint_location, open_checkpointer
+from graph.history import outcome_text, person_language
 from graph.model import ModelConfigError, ModelSettings, describe_model_error, make_chat_model, settings_from_env
 from state.context import Context
 from tools import Mailer, WorkflowStore
@@ -72,7 +73,13 @@ class ChatSession:
         if protocol not in ("native", "react", "json"):
             raise ChatError(f"--protocol must be native, react or json, not {protocol!r}.")
         approval = os.environ.get("FLOWAGENT_APPROVAL_TOOLS", "").strip()
-        self.context = Context(user_id=self.user_id, protocol=protocol, model=self.settings.model)  # type: ignore[arg-type]
+        self.context = Context(
+            user_id=self.user_id,
+            protocol=protocol,  # type: ignore[arg-type]
+            model=self.settings.model,
+            # The offline model is too small to be trusted with a wrap-up: it gets the fixed answer.
+            wrap_up_by_model=not self.settings.local,
+        )
         if approval:
             self.context.approval_tools = tuple(t.strip() for t in approval.split(",") if t.strip())
         self.checkpointer = open_checkpointer(args.checkpoints)
@@ -207,7 +214,11 @@ class ChatSession:
             if message.invalid_tool_calls and not message.tool_calls:
                 c.print(f"[{STYLE_ERROR}]Unparseable reply:[/{STYLE_ERROR}] {escape(str(message.content)[:300])}")
             if not message.tool_calls and not message.invalid_tool_calls:
-                c.print(Panel(escape(str(message.content)), title="Final Answer", border_style="magenta"))
+                title = "Question" if message.response_metadata.get("asked") else "Final Answer"
+                c.print(Panel(escape(str(message.content)), title=title, border_style="magenta"))
+                if "outcome" in message.response_metadata:
+                    lang = person_language(self.graph.get_state(self.config).values.get("messages", []), self.context.locale)
+                    c.print(f"[dim]{escape(outcome_text(message.response_metadata['outcome'], lang))}[/dim]")
         elif isinstance(message, ToolMessage):
             style = STYLE_ERROR if message.status == "error" else STYLE_OBSERVATION
             text = str(message.content)

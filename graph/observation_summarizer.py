@@ -14,6 +14,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMes
 from langgraph.runtime import Runtime
 
 from graph.calls import estimate_tokens
+from graph.history import ACTION_KEY
 from state.agent import AgentState
 from state.context import Context
 
@@ -26,24 +27,6 @@ DROP_FIELDS = {
     "queryTodoTask": {"createdAt", "processKey"},
 }
 SUMMARY_LINE_CHARS = 160
-ACTION_KEY = "action"
-"""Key of an observation's `response_metadata` holding the action hash of the call it answers."""
-REPEAT_RESULT_CHARS = 500
-
-
-def earlier_results(messages: list[AnyMessage], start: int) -> dict[str, str]:
-    """This run's successful observations from `start` on, by action hash: what a repeated call is told.
-
-    The action hash is the executor's, taken over the arguments as they ran (normalised), so a repeat
-    is caught however the model spells them.
-    """
-    results: dict[str, str] = {}
-    for msg in messages[start:]:
-        if isinstance(msg, ToolMessage) and msg.status == "success":
-            action = msg.response_metadata.get(ACTION_KEY)
-            if action:
-                results[action] = _cut(str(msg.content), REPEAT_RESULT_CHARS)
-    return results
 
 
 def _cut(text: str, limit: int) -> str:

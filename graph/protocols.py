@@ -224,9 +224,15 @@ def _text_of(content: Any) -> str:
 
 
 def render_ai_as_text(msg: AIMessage, protocol: Protocol) -> str:
-    thought = msg.response_metadata.get("thought", "") if msg.response_metadata else ""
+    """A past reply as the model would have written it: its own text when it wrote one (so a local model's
+    prompt cache still holds it), else rendered from the parsed thought, action or answer."""
+    meta = msg.response_metadata or {}
+    raw = meta.get("raw")
+    if isinstance(raw, str) and raw.strip() and meta.get("protocol") == protocol and not meta.get("ungrounded"):
+        return raw
+    thought = meta.get("thought", "")
     if msg.invalid_tool_calls and not msg.tool_calls:
-        return str(msg.response_metadata.get("raw", msg.content))
+        return str(meta.get("raw", msg.content))
     if not msg.tool_calls:
         if protocol == "react":
             return (f"Thought: {thought}\n" if thought else "") + f"Final Answer: {msg.content}"
@@ -243,12 +249,20 @@ def render_ai_as_text(msg: AIMessage, protocol: Protocol) -> str:
 
 
 def render_for_text_protocol(messages: list[AnyMessage], protocol: Protocol) -> list[AnyMessage]:
-    """History as plain user/assistant turns: tool results become `Observation:` user messages."""
+    """History as plain user/assistant turns: tool results become `Observation:` user messages.
+
+    Every group of observations ends with the nudge that repeats the person's question (small models
+    otherwise keep calling tools). It is rendered the same way in every later prompt, so a prompt cache
+    re-reads only what is new.
+    """
     out: list[AnyMessage] = []
     observations: list[str] = []
+    asked = ""
 
     def flush() -> None:
         if observations:
+            lang = "zh" if re.search(r"[\u3400-\u9fff]", asked) else "en"
+            observations.append(prompts.NEXT_STEP_NUDGE[protocol][lang].format(question=asked[:300]))
             out.append(HumanMessage(content="\n".join(observations)))
             observations.clear()
 
@@ -262,11 +276,7 @@ def render_for_text_protocol(messages: list[AnyMessage], protocol: Protocol) -> 
         elif isinstance(msg, SystemMessage):
             out.append(msg)
         else:
-            out.append(HumanMessage(content=str(msg.content)))
-    if observations:
-        # Small models keep calling tools after the answer is in front of them; a nudge after the last
-        # observation (only in this prompt, never stored) repeats the question and says when to stop.
-        asked = next((str(m.content) for m in reversed(messages) if isinstance(m, HumanMessage)), "")
-        observations.append(prompts.NEXT_STEP_NUDGE[protocol].format(question=asked[:300]))
+            asked = str(msg.content)
+            out.append(HumanMessage(content=asked))
     flush()
     return out

@@ -14,11 +14,21 @@ from langgraph.runtime import Runtime
 
 from graph import prompts
 from graph.calls import estimate_tokens
+from graph.history import (
+    Lang,
+    cited_ids,
+    describe_result,
+    known_ids,
+    latest_human_index,
+    person_language,
+    run_outcome,
+    run_results,
+)
 from graph.protocols import new_call_id, parse_reply, render_for_text_protocol
 from state.agent import AgentState
-from state.context import Context
-from state.records import ToolCallRecord, new_budget
-from tools import WorkflowStore, policy
+from state.context import Context, Protocol
+from state.records import AskedCall, ToolCallRecord, new_budget
+from tools import WorkflowStore, policy, words
 from tools.errors import DomainError
 from tools.spec import ToolRegistry
 
@@ -29,11 +39,20 @@ USER_NAME_TTL_S = 60.0
 """How long the reasoner reuses a user's display name (one store read per model call cost 10 % of a step)."""
 
 
-def latest_human_index(messages: list[AnyMessage]) -> int:
-    for i in range(len(messages) - 1, -1, -1):
-        if isinstance(messages[i], HumanMessage):
-            return i
-    return -1
+def fixed_prompt(registry: ToolRegistry, protocol: Protocol) -> str:
+    """The part of every system prompt that is the same for all users, days and turns (it comes first)."""
+    text = prompts.FIXED_PROMPT
+    if protocol != "native":
+        text += prompts.TOOLS_SECTION_TEXT.format(tools=registry.text_list())
+        fmt = prompts.REACT_FORMAT if protocol == "react" else prompts.JSON_FORMAT
+        text += fmt.format(tool_names=", ".join(registry.names))
+    return text
+
+
+def warmup_prompt(registry: ToolRegistry, protocol: Protocol) -> list[AnyMessage]:
+    """A prompt that starts with the fixed prefix of every real prompt: sent once, it fills a local model's
+    prompt cache, so a person's first question reads only its own tokens."""
+    return [SystemMessage(content=fixed_prompt(registry, protocol)), HumanMessage(content="你好")]
 
 
 NOT_RUN_OBSERVATION = (
@@ -103,19 +122,12 @@ class Reasoner:
         return name
 
     def system_prompt(self, state: AgentState, context: Context) -> str:
-        user_name = self.user_name(context.user_id)
+        """The fixed part first, then who the user is and today's date, then the folded summary."""
         today = datetime.now(ZoneInfo(context.timezone)).strftime("%Y-%m-%d %A")
-        text = prompts.SYSTEM_PROMPT.format(
-            user_name=user_name,
-            user_id=context.user_id,
-            today=today,
-            timezone=context.timezone,
-            locale=context.locale,
+        text = fixed_prompt(self._registry, context.protocol)
+        text += prompts.SESSION_SECTION.format(
+            user_name=self.user_name(context.user_id), user_id=context.user_id, today=today, timezone=context.timezone
         )
-        if context.protocol != "native":
-            text += prompts.TOOLS_SECTION_TEXT.format(tools=self._registry.text_list())
-            fmt = prompts.REACT_FORMAT if context.protocol == "react" else prompts.JSON_FORMAT
-            text += fmt.format(tool_names=", ".join(self._registry.names))
         summary = "\n".join(state.get("summary") or [])
         if summary:
             text += prompts.SUMMARY_SECTION.format(summary=summary)
@@ -142,8 +154,18 @@ class Reasoner:
         else:
             budget = {**budget}
             wrap_up = state.get("wrap_up", "")
+        if wrap_up.startswith("ask"):
+            return self._ask(state, context, budget, wrap_up)
         if wrap_up:
             return self._wrap_up(state, context, budget, wrap_up)
+        asked = state.get("asked_call")
+        if asked is not None and budget["model_calls"] == 0:
+            filled = self._fill_from_answer(asked, str(messages[human_index].content), context)
+            if filled is not None:
+                call = ToolCallRecord(id=filled.tool_calls[0]["id"] or "", name=asked["name"],
+                                      args=dict(filled.tool_calls[0]["args"]), status="proposed")
+                return {"messages": [filled], "proposed": [call], "budget": budget, "wrap_up": "", "pending": [],
+                        "ask": "", "asked_call": None}
 
         model = self._model(context)
         prompt = self.prompt(state, context)
@@ -158,33 +180,97 @@ class Reasoner:
             ToolCallRecord(id=c["id"] or "", name=c["name"], args=dict(c["args"]), status="proposed")
             for c in reply.tool_calls
         ]
-        return {"messages": [reply], "proposed": proposed, "budget": budget, "wrap_up": "", "pending": []}
+        update: dict[str, Any] = {
+            "proposed": proposed, "budget": budget, "wrap_up": "", "pending": [], "ask": "", "asked_call": None
+        }
+        if reply.tool_calls or reply.invalid_tool_calls:
+            return {**update, "messages": [reply]}
+        return {**update, **self._final(state, context, self._grounded(state, context, reply))}
+
+    def _fill_from_answer(self, asked: AskedCall, answer: str, context: Context) -> AIMessage | None:
+        """The write the graph asked about, proposed again with the person's answer filled in (no model call);
+        None when the message does not answer the question, and the model then reads it as usual."""
+        value: Any = None
+        if asked["kind"] == "user":
+            with self._store.read() as conn:
+                named = policy.users_named(conn, answer, context.user_id)
+            if len({u["name"] for u in named}) == 1:
+                # One person named; a name shared by several users stays a name, and the validator asks which.
+                value = named[0]["id"] if len(named) == 1 else named[0]["name"]
+        elif asked["kind"] == "days":
+            value = words.answered_days(answer)
+        else:
+            value = words.answered_text(answer)
+        if value is None:
+            return None
+        args = {**asked["args"], asked["param"]: value}
+        thought = prompts.FILLED_THOUGHT.format(tool=asked["name"], param=asked["param"], value=value)
+        return AIMessage(
+            content=thought,
+            tool_calls=[{"type": "tool_call", "name": asked["name"], "args": args, "id": new_call_id()}],
+            response_metadata={"thought": thought, "filled_by_code": True},
+        )
+
+    def _final(self, state: AgentState, context: Context, answer: AIMessage) -> dict[str, Any]:
+        """The run's last message, with what actually happened (from the run's observations) beside it."""
+        lang = person_language(state["messages"], context.locale)
+        outcome = run_outcome(list(state["messages"]), self._registry, lang)
+        meta = {**answer.response_metadata, "outcome": outcome}
+        return {"messages": [answer.model_copy(update={"response_metadata": meta})], "outcome": outcome}
+
+    def _grounded(self, state: AgentState, context: Context, answer: AIMessage) -> AIMessage:
+        """An answer naming records no observation or person ever showed is replaced by the fixed answer."""
+        invented = cited_ids(str(answer.content)) - known_ids(list(state["messages"]), context.user_id)
+        copied = [m for m in prompts.EXAMPLE_ANSWER_MARKERS if m in str(answer.content)]
+        if copied:
+            invented |= {"(the format's example)"}
+        if not invented:
+            return answer
+        lang = person_language(state["messages"], context.locale)
+        note = prompts.UNGROUNDED_ANSWER_NOTE[lang].format(ids=", ".join(sorted(invented)))
+        text = fixed_answer(state, self._registry, lang) + "\n" + note
+        return AIMessage(content=text, response_metadata={**answer.response_metadata, "ungrounded": sorted(invented)})
+
+    def _ask(self, state: AgentState, context: Context, budget: Any, reason: str) -> dict[str, Any]:
+        """End the turn with the graph's own question to the person (no model call)."""
+        question = state.get("ask") or prompts.ASK_QUESTIONS[person_language(state["messages"], context.locale)]["approver"]
+        last_refused = next((m.name for m in reversed(state["messages"]) if isinstance(m, ToolMessage)), "")
+        answer = AIMessage(
+            content=question,
+            response_metadata={"asked": True, "thought": prompts.ASKED_THOUGHT.format(tool=last_refused or "The action")},
+        )
+        return {**self._final(state, context, answer), "proposed": [], "pending": [], "budget": budget,
+                "wrap_up": reason, "ask": ""}
 
     def _wrap_up(self, state: AgentState, context: Context, budget: Any, reason: str) -> dict[str, Any]:
-        """Out of budget: ask the model, without tools, for the best answer; else say what was done."""
-        ask = prompts.WRAP_UP_ASK_FOR_HELP if reason.startswith("consecutive_failures") else ""
+        """Out of budget: the model's best answer without tools, or (for a model that cannot be trusted to
+        write one, or when it fails) the fixed answer built from the run's real results."""
         text = ""
-        try:
-            model = self._model(context)
-            prompt = self.prompt(state, context, prompts.WRAP_UP_INSTRUCTION.format(reason=reason, ask=ask))
-            if context.protocol != "native":
-                prompt[-1] = HumanMessage(
-                    content=str(prompt[-1].content) + " Reply with plain text only: no Action, no JSON."
-                )
-            raw = model.invoke(prompt)
-            budget["model_calls"] += 1
-            budget["tokens"] += _tokens_used(raw, prompt)
-            if not getattr(raw, "tool_calls", None):
-                parsed = parse_reply(raw, context.protocol) if context.protocol != "native" else raw
-                text = str(parsed.content).strip()
-                if getattr(parsed, "tool_calls", None) or getattr(parsed, "invalid_tool_calls", None):
-                    text = ""
-        except Exception:  # noqa: BLE001 - a failing model must not prevent the written wrap-up
-            text = ""
+        if context.wrap_up_by_model:
+            ask = prompts.WRAP_UP_ASK_FOR_HELP if reason.startswith("consecutive_failures") else ""
+            try:
+                model = self._model(context)
+                prompt = self.prompt(state, context, prompts.WRAP_UP_INSTRUCTION.format(reason=reason, ask=ask))
+                if context.protocol != "native":
+                    prompt[-1] = HumanMessage(
+                        content=str(prompt[-1].content) + " Reply with plain text only: no Action, no JSON."
+                    )
+                raw = model.invoke(prompt)
+                budget["model_calls"] += 1
+                budget["tokens"] += _tokens_used(raw, prompt)
+                if not getattr(raw, "tool_calls", None):
+                    parsed = parse_reply(raw, context.protocol) if context.protocol != "native" else raw
+                    text = str(parsed.content).strip()
+                    if getattr(parsed, "tool_calls", None) or getattr(parsed, "invalid_tool_calls", None):
+                        text = ""
+            except Exception:  # noqa: BLE001 - a failing model must not prevent the written wrap-up
+                text = ""
+        lang = person_language(state["messages"], context.locale)
         if not text:
-            text = fallback_wrap_up(state, reason)
-        message = AIMessage(content=text, response_metadata={"wrap_up": reason})
-        return {"messages": [message], "proposed": [], "pending": [], "budget": budget, "wrap_up": reason}
+            text = fixed_answer(state, self._registry, lang, reason)
+        answer = self._grounded(state, context, AIMessage(content=text, response_metadata={"wrap_up": reason}))
+        return {**self._final(state, context, answer), "proposed": [], "pending": [], "budget": budget,
+                "wrap_up": reason, "ask": ""}
 
 
 def with_unique_call_ids(reply: AIMessage, history: list[AnyMessage]) -> AIMessage:
@@ -213,29 +299,17 @@ def with_unique_call_ids(reply: AIMessage, history: list[AnyMessage]) -> AIMessa
     return reply.model_copy(update={"tool_calls": tool_calls, "invalid_tool_calls": invalid})
 
 
-def fallback_wrap_up(state: AgentState, reason: str) -> str:
-    """A deterministic wrap-up: the reason, the actions that succeeded in this run, and what they found."""
-    budget = state.get("budget")
-    done = []
-    if budget:
-        done = [f"{tool} ×{n}" for tool, n in sorted(budget["tool_calls"].items())]
-    text = prompts.FALLBACK_WRAP_UP.format(
-        reason=reason, done=", ".join(done) or prompts.FALLBACK_NOTHING_DONE, next_step=prompts.FALLBACK_NEXT_STEP
-    )
-    found = last_successful_observation(state)
-    if found:
-        text += prompts.FALLBACK_FOUND.format(observation=found)
+def fixed_answer(state: AgentState, registry: ToolRegistry, lang: Lang, reason: str = "") -> str:
+    """An answer that states only what the run's tools returned, one readable line per result."""
+    results = run_results(list(state["messages"]))
+    texts = prompts.FIXED_ANSWER[lang]
+    lines = [describe_result(registry, tool, result, lang) for tool, result in results]
+    text = "\n".join([texts["found"], *lines]) if lines else texts["nothing"]
+    if reason.startswith("consecutive_failures"):
+        text += "\n" + texts["help"]  # the circuit breaker: ask the person for help
+    elif reason and not reason.startswith(("repeated_action", "ask")):
+        text += "\n" + texts["stopped"].format(reason=reason)
     return text
-
-
-def last_successful_observation(state: AgentState) -> str:
-    """The content of the newest successful tool result of the current run, if any."""
-    messages = state["messages"]
-    start = latest_human_index(messages) + 1
-    for msg in reversed(messages[start:]):
-        if isinstance(msg, ToolMessage) and msg.status != "error":
-            return str(msg.content)[:1000]
-    return ""
 
 
 def _tokens_used(raw: Any, prompt: list[AnyMessage]) -> int:

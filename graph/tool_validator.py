@@ -11,18 +11,19 @@ from __future__ import annotations
 import time
 from typing import Any, Literal
 
-from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.runtime import Runtime
 
+from graph import prompts
 from graph.calls import action_hash, thread_id_of_run
-from graph.observation_summarizer import earlier_results
+from graph.history import ACTION_KEY, Lang, earlier_results, person_language, person_words
 from graph.protocols import FORMAT_ERROR_NAME
 from state.agent import AgentState
 from state.context import Context
-from state.records import ToolCallRecord
+from state.records import AskedCall, ToolCallRecord
 from tools import CallContext, CheckedCall, WorkflowStore, check_call
-from tools.errors import DomainError
-from tools.spec import Effect, ToolRegistry
+from tools.errors import DomainError, NeedsPersonError
+from tools.spec import Effect, PersonWords, ToolRegistry
 
 INVALID_JSON_TEMPLATE = (
     "Error: the arguments of {name} are not valid JSON ({error}). Call {name} again with a JSON object."
@@ -34,6 +35,7 @@ REPEATED_CALL_TEMPLATE = (
     "Error: {name} was already called with these exact arguments in this run. Its result was: {result} "
     "Use that result instead of calling it again."
 )
+REPEATED_LOOKUP_TEMPLATE = "{result}\n(Same result as before: {name} was already called. Answer from it now.)"
 SECOND_WRITE_TEMPLATE = (
     "Error: only one write action per step. {first} was proposed first; propose {name} again after its result."
 )
@@ -58,6 +60,24 @@ def invalid_call_errors(message: AIMessage) -> list[ToolMessage]:
     return errors
 
 
+def question_for(error: NeedsPersonError, lang: Lang) -> str:
+    """The question the graph asks the person, in their language, with the choices where they help."""
+    templates = prompts.ASK_QUESTIONS[lang]
+    key = error.ask
+    if key == "approver" and error.name:
+        key = "approver_unknown"
+    sep = "、" if lang == "zh" else ", "
+    return templates[key].format(choices=sep.join(error.choices), name=error.name, count=len(error.choices))
+
+
+class Repeat:
+    """A look-up already answered in this run: its earlier result is given again instead of running it."""
+
+    def __init__(self, result: str, action: str) -> None:
+        self.result = result
+        self.action = action
+
+
 def status_after_validation(call: ToolCallRecord, context: Context) -> Literal["needs_approval", "approved", "ready"]:
     """A valid call runs at once unless its tool needs a person; the person's own valid edit is their approval."""
     if call["name"] not in context.approval_tools:
@@ -66,7 +86,11 @@ def status_after_validation(call: ToolCallRecord, context: Context) -> Literal["
 
 
 class ToolValidator:
-    """Validates proposed calls; valid ones go on as `pending`, invalid ones become error observations."""
+    """Validates proposed calls; valid ones go on as `pending`, invalid ones become error observations.
+
+    A value only the person can give (approver, days, reason, e-mail text) that is missing or not theirs
+    ends the turn with a question to the person (`ask`), asked by the graph, never left to the model.
+    """
 
     def __init__(self, store: WorkflowStore, registry: ToolRegistry) -> None:
         self._store = store
@@ -78,7 +102,7 @@ class ToolValidator:
         proposed = list(state.get("proposed") or [])
         from_reasoner = not any(c["status"] == "edited" for c in proposed)
         last = state["messages"][-1]
-        errors = invalid_call_errors(last) if from_reasoner and isinstance(last, AIMessage) else []
+        observations = invalid_call_errors(last) if from_reasoner and isinstance(last, AIMessage) else []
         # An edit comes back alone: the calls of the same step that were already cleared still run.
         pending = [] if from_reasoner else [c for c in state.get("pending") or [] if c["status"] in ("ready", "approved")]
         writes = [c["name"] for c in pending if self._registry.get(c["name"]).effect is Effect.WRITE]
@@ -90,14 +114,36 @@ class ToolValidator:
             thread_id=thread_id_of_run(),
             mail_rate_limit=context.mail_rate_limit,
         )
-        person_said = [str(m.content) for m in state["messages"] if isinstance(m, HumanMessage)]
+        said = person_words(state["messages"])
         results = earlier_results(state["messages"], budget["human_index"])
+        ask = ""
+        asked_call: AskedCall | None = None
         for call in proposed:
             digest = action_hash(call["name"], call["args"])
             budget["proposals"][digest] = budget["proposals"].get(digest, 0) + 1
-            checked = self._check(call, ctx, results, writes[0] if writes else None, person_said)
+            try:
+                # A reviewer's edit is the person's own choice of values: only the model's proposals must
+                # be found in what the person said.
+                words = said if call["status"] != "edited" else None
+                checked = self._check(call, ctx, results, writes[0] if writes else None, words)
+            except NeedsPersonError as exc:
+                if not ask:
+                    ask = question_for(exc, person_language(state["messages"], context.locale))
+                    asked_call = self._asked_call(call, exc)
+                refusal = REFUSAL_TEMPLATE.format(code=exc.code, message=exc.message)
+                observations.append(error_message(call["id"], call["name"], refusal))
+                continue
+            if isinstance(checked, Repeat):
+                observations.append(
+                    ToolMessage(
+                        content=REPEATED_LOOKUP_TEMPLATE.format(result=checked.result, name=call["name"]),
+                        tool_call_id=call["id"], name=call["name"], status="success",
+                        response_metadata={ACTION_KEY: checked.action, "repeated": True},
+                    )
+                )
+                continue
             if isinstance(checked, str):
-                errors.append(error_message(call["id"], call["name"], checked))
+                observations.append(error_message(call["id"], call["name"], checked))
                 continue
             if checked.spec.effect is Effect.WRITE:
                 writes.append(call["name"])
@@ -107,8 +153,11 @@ class ToolValidator:
         if any(c["status"] == "needs_approval" for c in pending):
             budget["review_requested_at"] = time.time()
         update: dict[str, Any] = {"proposed": [], "pending": pending, "budget": budget}
-        if errors:
-            update["messages"] = errors
+        if ask:
+            update["ask"] = ask
+            update["asked_call"] = asked_call
+        if observations:
+            update["messages"] = observations
         return update
 
     def _check(
@@ -117,28 +166,49 @@ class ToolValidator:
         ctx: CallContext,
         results: dict[str, str],
         first_write: str | None,
-        person_said: list[str],
-    ) -> CheckedCall | str:
-        """The checked call, or the text of the first check it fails.
+        said: PersonWords | None,
+    ) -> CheckedCall | Repeat | str:
+        """The checked call, a repeated look-up's earlier result, or the text of the first check it fails.
 
         `results` holds the earlier results of this run by action hash of the *normalised* arguments (as the
         executor ran them), so a repeat is caught however the model spells it (days 1 or "1" or 1.0).
+        Raises `NeedsPersonError` when the person must be asked.
         """
         name, args = call["name"], call["args"]
-        earlier = results.get(action_hash(name, args))
-        if earlier is not None:
-            return REPEATED_CALL_TEMPLATE.format(name=name, result=earlier)
+        digest = action_hash(name, args)
+        if digest in results:
+            return self._repeat(name, results[digest], digest)
         if name in self._registry:
-            missing = self._registry.get(name).missing_required(args)
+            spec = self._registry.get(name)
+            filled = spec.with_actor(args, ctx.actor_id) if isinstance(args, dict) else args
+            asked = {v.param for v in spec.person_values}
+            missing = [p for p in spec.missing_required(filled) if p not in asked] if isinstance(filled, dict) else []
             if missing:
                 return MISSING_PARAMS_TEMPLATE.format(name=name, params=", ".join(missing))
         try:
-            checked = check_call(self._registry, name, args, ctx, person_said=person_said)
+            checked = check_call(self._registry, name, args, ctx, person=said)
+        except NeedsPersonError:
+            raise
         except DomainError as exc:
             return REFUSAL_TEMPLATE.format(code=exc.code, message=exc.message)
-        earlier = results.get(action_hash(name, checked.args.model_dump(exclude_none=True)))
-        if earlier is not None:
-            return REPEATED_CALL_TEMPLATE.format(name=name, result=earlier)
+        digest = action_hash(name, checked.args.model_dump(exclude_none=True))
+        if digest in results:
+            return self._repeat(name, results[digest], digest)
         if checked.spec.effect is Effect.WRITE and first_write is not None:
             return SECOND_WRITE_TEMPLATE.format(first=first_write, name=name)
         return checked
+
+    def _asked_call(self, call: ToolCallRecord, error: NeedsPersonError) -> AskedCall | None:
+        """What the person's answer to the question will fill in (None if the question is about no argument)."""
+        if call["name"] not in self._registry or not error.param:
+            return None
+        kinds = {v.param: v.kind for v in self._registry.get(call["name"]).person_values}
+        kind = kinds.get(error.param)
+        if kind is None:
+            return None
+        return AskedCall(name=call["name"], args=dict(call["args"]), param=error.param, kind=kind)
+
+    def _repeat(self, name: str, result: str, digest: str) -> Repeat | str:
+        if self._registry.get(name).effect is Effect.READ:
+            return Repeat(result, digest)
+        return REPEATED_CALL_TEMPLATE.format(name=name, result=result)

@@ -11,7 +11,7 @@ from langgraph.channels import DeltaChannel
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
-from state.records import AuditRecord, Outcome, RunBudget, ToolCallRecord
+from state.records import AskedCall, AuditRecord, Outcome, OutcomeLine, RunBudget, ToolCallRecord
 
 DELTA_SNAPSHOT_EVERY = 100_000
 """Updates between full snapshots of a delta channel: effectively never, so each checkpoint stores only
@@ -108,6 +108,16 @@ class AgentState(InputState, total=False):
     budget: RunBudget
     """Counters of the current run."""
     wrap_up: str
-    """Why the run must end now (budget exhausted, repeated action, failures); empty while it may go on."""
+    """Why the run must end now (budget exhausted, repeated action, failures, a question for the person);
+    empty while it may go on."""
+    ask: str
+    """A question the graph itself asks the person (a write lacked a value only they can give); the turn
+    ends with it. Empty when there is none."""
+    asked_call: AskedCall | None
+    """The write the graph's question was about; if the person's next message answers it, the graph fills the
+    answer in and proposes the write again itself. Cleared when the next run starts."""
+    outcome: list[OutcomeLine]
+    """What became of every write of the last finished run: executed, refused, rejected or failed. Set
+    with the run's final answer, shown after it by the chat and read by the evals."""
     audit: Annotated[list[AuditRecord], DeltaChannel(append_records, snapshot_frequency=DELTA_SNAPSHOT_EVERY)]
     """Every decision taken at an approval, oldest first."""

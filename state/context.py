@@ -58,5 +58,12 @@ class Context:
     keep_recent_turns: int = field(
         default=2, metadata={"description": "Person turns always kept verbatim in the prompt besides the current one."}
     )
+    wrap_up_by_model: bool = field(
+        default=True,
+        metadata={
+            "description": "When a run must stop early, ask the model for its best answer (true), or end with the "
+            "fixed answer built from the run's real results (false: the offline model's setting)."
+        },
+    )
     locale: str = field(default="zh-CN", metadata={"description": "Language of answers: zh-CN or en."})
     timezone: str = field(default="Asia/Shanghai", metadata={"description": "Time zone for today's date."})

@@ -95,3 +95,28 @@ def new_budget(human_index: int, started_at: float) -> RunBudget:
         consecutive_failures=0,
         proposals={},
     )
+
+
+class OutcomeLine(TypedDict):
+    """One write of a run and what became of it (the "what actually happened" line after an answer)."""
+
+    tool: str
+    """The tool."""
+    status: Literal["executed", "refused", "rejected", "failed", "waiting"]
+    """Executed; refused by the validator or the policy; rejected by the reviewer; failed while running;
+    waiting for a person's decision."""
+    detail: str
+    """A readable line: the result, the refusal code, or the reviewer's message."""
+
+
+class AskedCall(TypedDict):
+    """A write the graph stopped to ask the person about: the person's next message may answer it."""
+
+    name: str
+    """The tool."""
+    args: dict[str, Any]
+    """The arguments as proposed."""
+    param: str
+    """The argument the question was about."""
+    kind: Literal["user", "days", "text"]
+    """What kind of value answers it: a user, a number of days, or a text."""

@@ -92,7 +92,7 @@ def test_chat_starts_leave_approves_reminder_and_resumes_after_restart(tmp_path:
     child = spawn(tmp_path, env)
     thread = thread_of(child)
     child.expect(PROMPT)
-    child.sendline("我肚子疼，想请2天假，李四审批，然后提醒他一下")
+    child.sendline("我肚子疼，想请2天假，李四审批，然后发邮件提醒他：李四你好，请审批我的两天病假。")
     child.expect("Action: runWorkFlow")
     child.expect("Observation:")
     child.expect("Approval needed: sendEmail")
@@ -143,7 +143,7 @@ def test_chat_restart_in_the_middle_of_an_approval(tmp_path: Path, server) -> No
     child = spawn(tmp_path, env)
     thread = thread_of(child)
     child.expect(PROMPT)
-    child.sendline("请2天假，李四审批，然后提醒他")
+    child.sendline("肚子疼，请2天假，李四审批，然后发邮件提醒他：李四你好，请审批我的两天病假。")
     child.expect(r"approve / edit / reject \[a/e/r\]: ")
     time.sleep(0.5)  # let the prompt take the terminal before the key arrives
     child.sendcontrol("c")  # the person walks away from the card
@@ -170,7 +170,7 @@ def test_chat_reject_with_a_reason_becomes_the_observation(tmp_path: Path, serve
     server.reset([START_LEAVE, REMIND, "好的，不发邮件了。"])
     child = spawn(tmp_path, chat_env(tmp_path, server.base_url))
     child.expect(PROMPT)
-    child.sendline("请2天假，李四审批，然后提醒他")
+    child.sendline("肚子疼，请2天假，李四审批，然后发邮件提醒他：李四你好，请审批我的两天病假。")
     child.expect(r"approve / edit / reject \[a/e/r\]: ")
     child.sendline("r")
     child.expect("reason")

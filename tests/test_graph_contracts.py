@@ -81,13 +81,25 @@ def test_validator_turns_invalid_json_arguments_into_an_error_observation(graph_
 
 
 def test_validator_asks_for_missing_required_parameter(graph_driver, store):
-    args = {k: v for k, v in LEAVE.items() if k != "nextUserId"}
-    agent = graph_driver(tool_call("runWorkFlow", args, id="c1"), "请问由谁审批？")
-    result = agent.say("请1天假看牙医")
+    args = {k: v for k, v in LEAVE.items() if k != "processKey"}
+    agent = graph_driver(tool_call("runWorkFlow", args, id="c1"), "请告诉我流程。")
+    result = agent.say("请1天假看牙医，李四审批")
     assert only_observation(result).content == (
-        "Error: runWorkFlow needs nextUserId. Do not guess: ask the user for nextUserId in your answer, "
+        "Error: runWorkFlow needs processKey. Do not guess: ask the user for processKey in your answer, "
         "then call runWorkFlow again."
     )
+    assert written(store)["requests"] == []
+
+
+def test_a_missing_approver_is_asked_by_the_graph_not_left_to_the_model(graph_driver, store):
+    args = {k: v for k, v in LEAVE.items() if k != "nextUserId"}
+    agent = graph_driver(tool_call("runWorkFlow", args, id="c1"))  # the model would never ask: it has no reply
+    result = agent.say("请1天假看牙医")
+    assert only_observation(result).content == "Error [missing_approver]: nextUserId is missing; ask the user"
+    answer = final(result)
+    assert answer.content == "请问谁来审批？可选：李四、王五、赵六、管理员。"
+    assert answer.response_metadata["asked"] is True
+    assert len(agent.model.prompts) == 1  # the question cost no model call
     assert written(store)["requests"] == []
 
 
@@ -117,7 +129,7 @@ def test_validator_asks_for_missing_required_parameter(graph_driver, store):
 )
 def test_validator_refuses_made_up_ids(graph_driver, store, user_id, tool, args, expected):
     agent = graph_driver(tool_call(tool, args, id="c1"), "好的", user_id=user_id)
-    result = agent.say("做吧")
+    result = agent.say("做吧：请1天假看牙医，李四审批，批了")  # the person asks for each of these tools
     assert only_observation(result).content == expected
     assert agent.interrupts == []
     assert written(store) == {"requests": [], "tasks": [], "outbox": [], "tool_executions": []}
@@ -137,11 +149,11 @@ def test_validator_answers_a_repeated_call_with_its_earlier_result(graph_driver)
     agent = graph_driver(tool_call("getAllUser", id="c1"), tool_call("getAllUser", id="c2"), "共有5位用户")
     result = agent.say("有哪些用户？")
     first, repeat = observations(result)
-    assert first.status == "success" and repeat.status == "error"
+    assert first.status == "success" and repeat.status == "success"  # a repeated look-up is not a failure
     assert repeat.content == (
-        "Error: getAllUser was already called with these exact arguments in this run. "
-        f"Its result was: {first.content} Use that result instead of calling it again."
+        f"{first.content}\n(Same result as before: getAllUser was already called. Answer from it now.)"
     )
+    assert agent.values["budget"]["consecutive_failures"] == 0
     assert agent.values["budget"]["tool_calls"] == {"getAllUser": 1}
 
 
@@ -163,7 +175,7 @@ def test_validator_refuses_a_second_write_in_the_same_step(graph_driver, store):
         ],
     )
     agent = graph_driver(both, "已提交；邮件稍后再发。")
-    result = agent.say("请1天假看牙医，李四审批，再发邮件提醒他")
+    result = agent.say(f"请1天假看牙医，李四审批，再发邮件提醒他：{MAIL}")
     by_id = {m.tool_call_id: m for m in observations(result)}
     assert by_id["c-start"].status == "success"
     assert by_id["c-mail"].status == "error"
@@ -199,7 +211,7 @@ def test_unparseable_output_becomes_a_format_correction_observation(graph_driver
     assert final(result).content == "李四有1个待办"
     # The model read the correction as an Observation in its own text format.
     assert agent.model.prompts[1][-1].content == "\n".join(
-        [prompts.OBSERVATION_PREFIX + correction.content, prompts.NEXT_STEP_NUDGE[protocol].format(question="李四有哪些待办？")]
+        [prompts.OBSERVATION_PREFIX + correction.content, prompts.NEXT_STEP_NUDGE[protocol]["zh"].format(question="李四有哪些待办？")]
     )
     assert agent.values["budget"]["model_calls"] == 2
 
@@ -255,11 +267,11 @@ def test_step_budget_exhausted_ends_with_a_written_wrap_up(graph_driver, store):
     result = agent.say("请1天假")
     answer = final(result)
     assert answer.response_metadata["wrap_up"] == "model_calls: the model-call budget of this run (2) is used up"
-    # The model ignored "no tools" and proposed a write: the deterministic wrap-up replaces it, nothing runs.
+    # The model ignored "no tools" and proposed a write: the fixed answer replaces it, nothing runs.
     assert answer.content == (
-        "I had to stop (model_calls: the model-call budget of this run (2) is used up). "
-        "Done in this run: getAllUser ×1, getAllWorkFlow ×1. Please tell me how to continue, or give the missing details."
-        "\nThe last result I got: " + observations(result)[-1].content
+        "我查到的结果：\n流程：报销流程（process_baoxiao）、出差流程（process_chuchai）、请假流程（process_qingjia，可发起）"
+        "\n用户：张三（user_1）、李四（user_2）、王五（user_3）、赵六（user_4）、管理员（user_admin）"
+        "\n（已停止：model_calls: the model-call budget of this run (2) is used up）"
     )
     assert [m.name for m in observations(result)] == ["getAllWorkFlow", "getAllUser"]
     assert written(store)["requests"] == [] and written(store)["tool_executions"] == []
@@ -308,7 +320,7 @@ def test_three_failures_in_a_row_make_the_agent_ask_the_person(graph_driver):
 def mail_agent(graph_driver, *after: Any, **context: Any):
     """An agent that proposes one reminder e-mail to 李四 (then the given replies) and is waiting for review."""
     agent = graph_driver(tool_call("sendEmail", {"userId": "user_2", "emailContent": MAIL}, id="c-mail"), *after, **context)
-    agent.say("给李四发邮件催一下审批")
+    agent.say(f"给李四发邮件：{MAIL}")
     return agent
 
 
@@ -369,7 +381,7 @@ def test_edit_keeps_the_other_cleared_calls_of_the_same_step(graph_driver, store
         ],
     )
     agent = graph_driver(step, "已发送")
-    agent.say("查一下用户，再给李四发邮件")
+    agent.say(f"查一下用户，再给李四发邮件：{MAIL}")
     result = agent.resume({"decision": "edit", "args": {"userId": "user_2", "emailContent": MAIL + "（急）"}})
     # Every proposed call is answered by exactly one observation, as function-calling APIs require.
     assert sorted((m.tool_call_id, m.status) for m in observations(result)) == [
@@ -413,7 +425,7 @@ def test_audit_trail_is_kept_in_state_and_in_the_store(graph_driver, store):
     agent = mail_agent(graph_driver, "已发送", again, "不发了")
     first_hash = agent.interrupts[0]["args_hash"]
     agent.resume({"decision": "approve"})
-    agent.say("再发一封")
+    agent.say(f"再发一封：{MAIL}！")
     second_hash = agent.interrupts[0]["args_hash"]
     agent.resume({"decision": "reject", "message": "够了"})
 
@@ -448,9 +460,9 @@ def test_tool_call_ids_reused_by_the_model_do_not_replay_an_earlier_write(graph_
         tool_call("sendEmail", {"userId": "user_3", "emailContent": "王五你好，明天的会改到下午三点。"}, id="call_0"),
         "已发送",
     )
-    agent.say("给李四发邮件催一下审批")
+    agent.say(f"给李四发邮件：{MAIL}")
     agent.resume({"decision": "approve"})
-    agent.say("再告诉王五明天的会改到下午三点")
+    agent.say("再发邮件告诉王五：明天的会改到下午三点")
     agent.resume({"decision": "approve"})
     assert [r["recipient_id"] for r in written(store)["outbox"]] == ["user_2", "user_3"]
 
@@ -463,7 +475,7 @@ def test_model_never_picks_the_approver_the_person_did_not_name(graph_driver, st
     assert refusal.status == "error"
     assert refusal.content.startswith("Error [approver_not_named]: nextUserId user_2 (李四) was not named by the user")
     assert written(store)["requests"] == []
-    assert final(result).content == "请问谁来审批？"
+    assert final(result).content == "请问谁来审批？可选：李四、王五、赵六、管理员。"
 
 
 @pytest.mark.parametrize("answer", ["李四吧", "Li Si approves", "user_2"])

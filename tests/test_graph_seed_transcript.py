@@ -84,28 +84,25 @@ def test_seed_transcript_replays_with_guards_and_two_approvals(store, graph_driv
     assert len(started) == 1 and started[0].status == "success"
     assert started[0].artifact["assignee"] == "user_2"
 
-    # (4) "用邮件骚扰一下李四": the placeholder text is refused in code; the model then asks for the content.
-    zhang.script(
-        tool_call("sendEmail", {"userId": "user_2", "emailContent": "请用户提供邮件内容"}, id="r4-placeholder"),
-        answer_after("placeholder", "邮件要写什么内容？请告诉我正文。"),
-    )
+    # (4) "用邮件骚扰一下李四": the placeholder text is refused in code, and the graph itself asks for the content.
+    zhang.script(tool_call("sendEmail", {"userId": "user_2", "emailContent": "请用户提供邮件内容"}, id="r4-placeholder"))
     before = len(zhang.messages)
     result = zhang.say("用邮件骚扰一下李四")
     refusals = [m for m in new_messages(before, result) if isinstance(m, ToolMessage)]
     assert [(m.name, m.status) for m in refusals] == [("sendEmail", "error")]
     assert "placeholder" in refusals[0].content
+    assert result["messages"][-1].content == "请问邮件内容写什么？我不会替你编写邮件内容。"
     assert zhang.interrupts == []
     assert store.snapshot()["outbox"] == []
 
-    # (5) the reminder with real text after confirmation: interrupt before sendEmail, approve, one row.
-    zhang.script(
-        tool_call("sendEmail", {"taskId": "task_1", "emailContent": EMAIL_TEXT}, id="r5-mail"),
-        answer_after('"status":"queued"', "提醒邮件已发给李四。"),
-    )
+    # (5) the person answers the graph's question with the text: the graph itself proposes the e-mail again with
+    # it (no model call), and it stops for review before sendEmail; approve, one row.
+    zhang.script(answer_after('"status":"queued"', "提醒邮件已发给李四。"))
     zhang.say(f"就这么写：{EMAIL_TEXT}")
     [pending] = zhang.interrupts
     asked.append(pending)
     assert pending["tool"] == "sendEmail"
+    assert pending["args"] == {"userId": "user_2", "emailContent": EMAIL_TEXT}
     assert pending["card"]["recipient"] == "李四 (user_2)"
     assert pending["card"]["recipient_email"] == "lisi@example.com"
     assert pending["card"]["text"] == EMAIL_TEXT
@@ -190,7 +187,7 @@ def test_seed_transcript_replays_with_guards_and_two_approvals(store, graph_driv
             "recipient_id": "user_2",
             "recipient_email": "lisi@example.com",
             "body": EMAIL_TEXT,
-            "task_id": 1,
+            "task_id": None,  # the placeholder proposal named 李四, not the task
             "thread_id": "seed-zhangsan",
         }
     ]

@@ -97,7 +97,7 @@ def test_reason_required(store, make_ctx):
 
 
 def test_approver_must_exist(store, make_ctx):
-    for approver in ("user_9", "李四", ""):
+    for approver in ("user_9", "孙七", ""):
         assert_refused(store, make_ctx(), "runWorkFlow", leave(nextUserId=approver), "unknown_user")
     errors = assert_refused(store, make_ctx(), "runWorkFlow", leave(nextUserId="user_9"), "unknown_user")
     assert all("nextUserId user_9 does not exist; call getAllUser" in e.message for e in errors)
@@ -184,7 +184,7 @@ def test_decision_comment_does_not_overwrite_reason(store, make_ctx, start_reque
 
 
 def test_email_only_to_known_users(store, make_ctx):
-    for user in ("user_9", "zhangsan@example.com", "王五"):
+    for user in ("user_9", "nobody@example.com", "孙七"):
         errors = assert_refused(store, make_ctx(), "sendEmail", {"userId": user, "emailContent": "周五下午开会。"},
                                 "unknown_user")
         assert "call getAllUser" in errors[0].message

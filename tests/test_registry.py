@@ -24,7 +24,7 @@ def test_registry_holds_the_seed_tools_with_their_effects():
     assert REGISTRY.approval_required() == ["handleTodoTask", "sendEmail"]
 
 
-def test_openai_schemas_forbid_additional_properties():
+def test_openai_schemas_forbid_additional_properties_and_hide_the_actor():
     schemas = {s["function"]["name"]: s for s in REGISTRY.openai_schemas()}
     assert list(schemas) == SEED_TOOLS
     for name, schema in schemas.items():
@@ -32,35 +32,40 @@ def test_openai_schemas_forbid_additional_properties():
         params = schema["function"]["parameters"]
         assert params["type"] == "object"
         assert params["additionalProperties"] is False, name
-        assert set(params["properties"]) == PARAMS[name]
+        # Parameters that must equal the signed-in user are filled in by code: the model never sees them.
+        assert set(params["properties"]) == PARAMS[name] - set(REGISTRY.get(name).identity_params)
         for pname, prop in params["properties"].items():
             assert prop.get("description"), f"{name}.{pname} has no description"
             assert "title" not in prop
-    run = schemas["runWorkFlow"]["function"]["parameters"]
-    assert set(run["required"]) == PARAMS["runWorkFlow"]
+    # Values only the person can give may be left out by the model: the graph then asks the person.
+    assert schemas["runWorkFlow"]["function"]["parameters"]["required"] == ["processKey"]
     assert set(schemas["handleTodoTask"]["function"]["parameters"]["required"]) == {"taskId", "isOK"}
-    assert set(schemas["sendEmail"]["function"]["parameters"]["required"]) == {"emailContent"}
+    assert "required" not in schemas["sendEmail"]["function"]["parameters"]
+    assert "required" not in schemas["queryTodoTask"]["function"]["parameters"]
+
+
+def test_callers_keep_the_seed_signatures():
+    assert set(REGISTRY.get("runWorkFlow").args_model.model_fields) == PARAMS["runWorkFlow"]
+    assert REGISTRY.get("runWorkFlow").required_params() == ["processKey", "userId", "reason", "days", "nextUserId"]
 
 
 def test_descriptions_say_where_parameters_come_from():
     props = {s["function"]["name"]: s["function"]["parameters"]["properties"] for s in REGISTRY.openai_schemas()}
-    assert "queryTodoTask" in props["handleTodoTask"]["taskId"]["description"]
-    assert "queryTodoTask" in props["sendEmail"]["taskId"]["description"]
-    assert "getAllUser" in props["runWorkFlow"]["nextUserId"]["description"]
-    assert "getAllWorkFlow" in props["runWorkFlow"]["processKey"]["description"]
+    assert "queryTodoTask" in props["handleTodoTask"]["taskId"]["description"] or "queryTodoTask" in (
+        REGISTRY.get("handleTodoTask").model_description
+    )
+    assert "李四" in props["runWorkFlow"]["nextUserId"]["description"]  # a name is as good as an id
+    assert "process_qingjia" in props["runWorkFlow"]["processKey"]["description"]
     assert "可以通过queryTodoTask工具获取" in REGISTRY.get("handleTodoTask").description
 
 
-def test_text_list_includes_every_tool_and_parameter_sources():
-    text = REGISTRY.text_list()
-    for name in SEED_TOOLS:
-        assert f"- {name}:" in text
-    lines = text.splitlines()
-    [task_line] = [line for line in lines if line.strip().startswith("- taskId (str, required)")]
-    assert "queryTodoTask" in task_line
-    [approver_line] = [line for line in lines if line.strip().startswith("- nextUserId")]
-    assert "getAllUser" in approver_line and "required" in approver_line
-    assert "(no parameters: use {})" in text
+def test_text_list_is_one_line_per_tool_with_optional_parameters_marked():
+    lines = REGISTRY.text_list().splitlines()
+    assert [line.split("(")[0] for line in lines] == [f"- {name}" for name in SEED_TOOLS]
+    assert lines[0].startswith("- getAllWorkFlow(): ")
+    assert lines[2].startswith("- runWorkFlow(processKey, reason?, days?, nextUserId?): ")
+    assert lines[3].startswith("- queryTodoTask(userId?): ")
+    assert "userId" not in lines[2].split(":")[0]
 
 
 def test_extra_fields_refused():

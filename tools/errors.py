@@ -32,3 +32,21 @@ class NotFoundError(DomainError):
 
 class InvalidArgumentsError(DomainError):
     """The arguments do not match the tool's schema."""
+
+
+class NeedsPersonError(PolicyError):
+    """A value only the person can give is missing, unclear or was not given by them.
+
+    The graph does not hand this back to the model: it ends the turn by asking the person (`ask` names the
+    question, `choices` the options to offer, `name` the word that was not understood).
+    """
+
+    def __init__(
+        self, code: str, message: str, *, ask: str, param: str = "", choices: tuple[str, ...] = (), name: str = ""
+    ) -> None:
+        super().__init__(code, message)
+        self.ask = ask
+        self.param = param
+        """The argument the question is about (the graph fills it in from the person's answer)."""
+        self.choices = choices
+        self.name = name

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, func, select
 
-from tools.errors import NotFoundError, PolicyError
+from tools import words
+from tools.errors import NeedsPersonError, NotFoundError, PolicyError
 from tools.store import outbox, processes, requests, tasks, users
 
 MAX_DAYS = 365.0
@@ -166,22 +168,151 @@ def require_reference(conn: Connection, kind: str, value: Any, param: str) -> No
         raise AssertionError(f"unknown reference kind {kind}")
 
 
-def _squash(text: str) -> str:
-    return re.sub(r"[\s_\-.·]+", "", text).casefold()
+ALL_USERS = select(users).order_by(users.c.id)
+MAX_CHOICES = 8
+"""Users offered by name when the person is asked who approves."""
+RECENT_MESSAGES = 6
+"""How many of the person's latest messages count as what they said (days, reasons, e-mail texts)."""
 
 
-def check_named_by_person(conn: Connection, param: str, user_id: Any, person_said: list[str]) -> None:
-    """The person, not the model, chooses: the user must be named (id, name or alias) in their own messages."""
+def describe_user(user: dict[str, Any]) -> str:
+    return f"{user['name']}（{user['id']}，{user['email']}）"
+
+
+def _mentions(text: str, user: dict[str, Any]) -> bool:
+    """Whether the text names the user: by id, e-mail, display name or romanised alias."""
+    return bool(_mention_spans(text, user)) or any(
+        name and words.squash(name) in words.squash(text) for name in (user["name"], user.get("alias") or "")
+    )
+
+
+def _mention_spans(text: str, user: dict[str, Any]) -> list[tuple[int, int]]:
+    """Where the text names the user (id, e-mail, name or alias as written)."""
+    spans = []
+    for name in (user["id"], user.get("email") or "", user["name"], user.get("alias") or ""):
+        if name:
+            pattern = rf"(?<![a-z0-9_]){re.escape(name)}(?![a-z0-9_])" if name == user["id"] else re.escape(name)
+            spans += [m.span() for m in re.finditer(pattern, text, re.IGNORECASE)]
+    return spans
+
+
+_APPROVER_CUE = re.compile(r"审批|批准|审核|approv", re.IGNORECASE)
+CUE_WINDOW = 14
+"""Characters around a name searched for an approver cue ("李四审批", "approver Wang Wu")."""
+
+
+def _cued_as_approver(text: str, user: dict[str, Any]) -> bool:
+    for start, end in _mention_spans(text, user):
+        if _APPROVER_CUE.search(text[max(0, start - CUE_WINDOW) : end + CUE_WINDOW]):
+            return True
+    return False
+
+
+def users_named(conn: Connection, text: str, actor_id: str) -> list[dict[str, Any]]:
+    """The users (other than the actor) a text names by id, e-mail, name or alias."""
+    return [dict(u) for u in conn.execute(ALL_USERS).mappings() if u["id"] != actor_id and _mentions(text, dict(u))]
+
+
+def resolve_user(conn: Connection, value: Any, *, param: str = "userId") -> dict[str, Any]:
+    """The user a parameter means: a userId, or a display name, alias or e-mail that fits exactly one user.
+
+    A name shared by several users is never resolved by choice: the person is asked which one they mean.
+    """
+    text = str(value).strip()
+    row = conn.execute(USER_BY_ID, {"key": text}).mappings().first()
+    if row is not None:
+        return dict(row)
+    flat = words.squash(text)
+    matches = [
+        dict(u) for u in conn.execute(ALL_USERS).mappings()
+        if flat and flat in {words.squash(u["name"]), words.squash(u.get("alias") or ""), words.squash(u["email"] or "")}
+    ]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        choices = tuple(describe_user(u) for u in matches)
+        raise NeedsPersonError(
+            "ambiguous_user",
+            f"{param} {text[:64]} fits {len(matches)} users ({', '.join(choices)}); ask the user which one they mean",
+            ask="which_user", param=param, choices=choices, name=text[:64],
+        )
+    raise NotFoundError("unknown_user", f"{param} {text[:64]} does not exist; call getAllUser")
+
+
+def approver_choices(conn: Connection, actor_id: str) -> tuple[str, ...]:
+    names = [u["name"] for u in conn.execute(ALL_USERS).mappings() if u["id"] != actor_id]
+    return tuple(names[:MAX_CHOICES]) + (("…",) if len(names) > MAX_CHOICES else ())
+
+
+def check_named_by_person(
+    conn: Connection, param: str, user_id: Any, person_said: list[str], *, actor_id: str | None = None
+) -> None:
+    """The person, not the model, chooses: the user must be the one named in the person's latest message
+    that names anybody (by id, e-mail, name or alias). If that message names several, the person is asked."""
     user = require_user(conn, str(user_id), param=param)
-    text = " ".join(person_said).casefold()
-    said = _squash(text)
-    by_id = re.search(rf"(?<![a-z0-9_]){re.escape(user['id'].casefold())}(?![a-z0-9_])", text) is not None
-    names = [user["name"], user.get("alias") or ""]
-    if not by_id and not any(name and _squash(name) in said for name in names):
-        raise PolicyError(
+    others = [dict(u) for u in conn.execute(ALL_USERS).mappings() if u["id"] != actor_id]
+    named: list[dict[str, Any]] = []
+    for text in reversed(person_said):
+        named = [u for u in others if _mentions(text, u)]
+        if len(named) > 1:
+            # Several people in one message ("Li Si rejected it; Wang Wu approves"): the one named as approver.
+            cued = [u for u in named if _cued_as_approver(text, u)]
+            named = cued if len(cued) == 1 else named
+        if named:
+            break
+    if [u["id"] for u in named] == [user["id"]]:
+        return
+    if any(u["id"] == user["id"] for u in named):
+        choices = tuple(describe_user(u) for u in named)
+        shared = {u["name"] for u in named}
+        raise NeedsPersonError(
             "approver_not_named",
-            f"{param} {user['id']} ({user['name']}) was not named by the user in this conversation; "
-            "ask the user who should approve. Never choose the approver yourself",
+            f"the user named {len(named)} people ({', '.join(choices)}); ask the user which one should approve",
+            ask="which_user" if len(shared) == 1 else "which_of", param=param, choices=choices, name=user["name"],
+        )
+    raise NeedsPersonError(
+        "approver_not_named",
+        f"{param} {user['id']} ({user['name']}) was not named by the user in this conversation; "
+        "ask the user who should approve. Never choose the approver yourself",
+        ask="approver",
+        param=param,
+        choices=tuple(describe_user(u) for u in named) if len(named) > 1 else approver_choices(conn, actor_id or ""),
+    )
+
+
+def check_requested(tool: str, intent: Sequence[str], request: list[str]) -> None:
+    """A write is proposed only when the person's request asks for that kind of thing."""
+    text = " ".join(request).casefold()
+    if intent and not any(word.casefold() in text for word in intent):
+        raise PolicyError(
+            "not_requested",
+            f"the user did not ask for {tool}; do only what the user asked: answer their question instead",
+        )
+
+
+def check_days_said(param: str, days: float, person_said: list[str]) -> None:
+    """The number of days must be one the person stated (10, 十, 两, 半天 …); else they are asked."""
+    said: set[float] = set()
+    for text in person_said[-RECENT_MESSAGES:]:
+        said |= words.numbers_said(text)
+    if days not in said:
+        raise NeedsPersonError(
+            "days_not_given", f"{param} {days:g} was not said by the user; ask the user how many days", ask="days",
+            param=param,
+        )
+
+
+def check_text_said(
+    param: str, text: str, person_said: list[str], *, ask: str, shown: Sequence[str] = ()
+) -> None:
+    """A reason or an e-mail's text must be the person's own words, or words the person was shown and
+    answered (a draft they confirmed), never the model's alone; else they are asked."""
+    said = "\n".join([*person_said[-RECENT_MESSAGES:], *shown[-RECENT_MESSAGES:]])
+    ok = words.is_reason_said(text, said) if ask == "reason" else words.is_text_said(text, said, share=0.6)
+    if not ok:
+        what = "the reason" if ask == "reason" else "what the e-mail should say"
+        raise NeedsPersonError(
+            f"{ask}_not_given", f"{param} was not given by the user; ask the user {what}", ask=ask, param=param
         )
 
 
@@ -214,7 +345,10 @@ def check_start_request(
     check_reason(reason)
     approver = require_user(conn, next_user_id, param="nextUserId")
     if approver["id"] == actor_id:
-        raise PolicyError("self_approver", "nextUserId must be someone other than the requester; ask the user who should approve")
+        raise NeedsPersonError(
+            "self_approver", "nextUserId must be someone other than the requester; ask the user who should approve",
+            ask="approver", param="nextUserId", choices=approver_choices(conn, actor_id),
+        )
     notes = []
     if days > COMMENT_REQUIRED_OVER_DAYS:
         notes.append(f"{days:g} days is over {COMMENT_REQUIRED_OVER_DAYS:g} day: the approver must judge the reason")

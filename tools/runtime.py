@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
-from sqlalchemy import insert, select
+from sqlalchemy import Connection, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from tools import policy
-from tools.errors import PolicyError
-from tools.spec import Effect, ToolRegistry, ToolSpec
+from tools.errors import NeedsPersonError, NotFoundError, PolicyError
+from tools.spec import Effect, PersonWords, ToolRegistry, ToolSpec
 from tools.store import WorkflowStore, tool_executions, utcnow
 
 if TYPE_CHECKING:
@@ -44,31 +44,94 @@ class CheckedCall:
     notes: list[str]
 
 
+def _ask_for_missing(spec: ToolSpec, raw: dict[str, Any], conn: Connection, actor_id: str) -> None:
+    """A value only the person can give that the model left out or cannot spell: the person is asked."""
+    for value in spec.person_values:
+        given = raw.get(value.param)
+        if given is None or (isinstance(given, str) and not given.strip()):
+            choices = policy.approver_choices(conn, actor_id) if value.kind == "user" else ()
+            raise NeedsPersonError(
+                f"missing_{value.ask}", f"{value.param} is missing; ask the user", ask=value.ask, param=value.param,
+                choices=choices,
+            )
+        try:
+            if value.kind == "days":
+                policy.parse_days(given)
+            elif value.ask == "email_text" and isinstance(given, str):
+                policy.check_email_content(given)
+        except ValueError as exc:
+            raise NeedsPersonError(
+                f"unclear_{value.ask}", f"{value.param}: {exc}; ask the user", ask=value.ask, param=value.param
+            ) from None
+
+
+def _resolve_users(spec: ToolSpec, args: BaseModel, conn: Connection, ctx: CallContext, asking: bool) -> BaseModel:
+    """User arguments given by name become ids; with `asking`, a person's unknown approver makes the graph ask."""
+    values = args.model_dump()
+    person_users = {v.param for v in spec.person_values if v.kind == "user"}
+    changed = False
+    for ref in spec.references:
+        value = values.get(ref.param)
+        if ref.kind != "user" or value is None:
+            continue
+        try:
+            user = policy.resolve_user(conn, value, param=ref.param)
+        except NotFoundError:
+            if asking and ref.param in person_users:
+                raise NeedsPersonError(
+                    "unknown_user", f"{ref.param} {str(value)[:64]} is not a user; ask the user who should approve",
+                    ask="approver", param=ref.param, choices=policy.approver_choices(conn, ctx.actor_id),
+                    name=str(value)[:64],
+                ) from None
+            raise
+        if user["id"] != value:
+            values[ref.param] = user["id"]
+            changed = True
+    return spec.args_model.model_validate(values) if changed else args
+
+
 def check_call(
-    registry: ToolRegistry, name: str, raw_args: Any, ctx: CallContext, *, person_said: list[str] | None = None
+    registry: ToolRegistry,
+    name: str,
+    raw_args: Any,
+    ctx: CallContext,
+    *,
+    person: PersonWords | None = None,
 ) -> CheckedCall:
     """Everything that can be known before running a call, without side effects.
 
-    `person_said` is what the person wrote in the conversation; when given, the users a tool requires the
-    person to name (the approver) must appear in it. Raises `DomainError` (unknown tool, bad arguments,
-    unknown ids, wrong identity, an approver the person never named, policy refusal).
+    Parameters that must equal the actor are filled in; users may be named by id or by name. `person` is what
+    the person said; when given (the graph's path), a write their request does not ask for is refused, and a
+    value only the person can give (approver, days, reason, an e-mail's text) that is missing or not found in
+    their words raises `NeedsPersonError`, so the graph asks the person. Raises `DomainError` (unknown tool, bad arguments,
+    unknown ids, wrong identity, policy refusal).
     """
     spec = registry.get(name)
-    args = spec.parse(raw_args)
-    values = args.model_dump()
+    raw = spec.with_actor(spec.decode(raw_args), ctx.actor_id)
     with ctx.store.read() as conn:
         policy.require_actor(conn, ctx.actor_id)
+        if person is not None:
+            policy.check_requested(spec.name, spec.intent, person.request)
+            _ask_for_missing(spec, raw, conn, ctx.actor_id)
+        args = spec.parse(raw)
+        args = _resolve_users(spec, args, conn, ctx, asking=person is not None)
+        values = args.model_dump()
         for param in spec.identity_params:
             policy.check_identity(ctx.actor_id, param, values.get(param))
         for ref in spec.references:
             value = values.get(ref.param)
-            if value is not None:
+            if value is not None and ref.kind != "user":
                 policy.require_reference(conn, ref.kind, value, ref.param)
         notes = spec.precheck(conn, ctx, args) if spec.precheck else []
-        if person_said is not None:
-            for param in spec.person_named:
-                if values.get(param) is not None:
-                    policy.check_named_by_person(conn, param, values[param], person_said)
+        if person is not None:
+            for wanted in spec.person_values:
+                value = values.get(wanted.param)
+                if wanted.kind == "user":
+                    policy.check_named_by_person(conn, wanted.param, value, person.said, actor_id=ctx.actor_id)
+                elif wanted.kind == "days":
+                    policy.check_days_said(wanted.param, float(value), person.said)
+                else:
+                    policy.check_text_said(wanted.param, str(value), person.said, ask=wanted.ask, shown=person.shown)
     return CheckedCall(spec=spec, args=args, notes=notes)
 
 
@@ -80,10 +143,11 @@ def execute_call(registry: ToolRegistry, name: str, raw_args: Any, ctx: CallCont
     earlier can still be refused if the store changed meanwhile.
     """
     spec = registry.get(name)
-    args = spec.parse(raw_args)
+    args = spec.parse(spec.with_actor(spec.decode(raw_args), ctx.actor_id))
     if spec.effect is Effect.READ:
         with ctx.store.read() as conn:
             policy.require_actor(conn, ctx.actor_id)
+            args = _resolve_users(spec, args, conn, ctx, asking=False)
             return spec.handler(conn, ctx, args)
 
     recorded = _recorded_result(ctx)
@@ -96,6 +160,8 @@ def execute_call(registry: ToolRegistry, name: str, raw_args: Any, ctx: CallCont
             ).scalar_one_or_none()
             if prior is not None:
                 return _replayed(prior)
+            policy.require_actor(conn, ctx.actor_id)
+            args = _resolve_users(spec, args, conn, ctx, asking=False)
             for param in spec.identity_params:
                 policy.check_identity(ctx.actor_id, param, getattr(args, param))
             result = spec.handler(conn, ctx, args)

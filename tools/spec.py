@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -39,6 +39,34 @@ class Reference:
 
 
 Handler = Callable[["Connection", "CallContext", Any], dict[str, Any]]
+Describe = Callable[[dict[str, Any], str], str]
+"""Turns a tool's successful result into one readable line in a language ("zh" or "en")."""
+
+AskKind = Literal["approver", "days", "reason", "email_text"]
+
+
+@dataclass(frozen=True)
+class PersonWords:
+    """What the person said, as the graph hands it to the policy (never the model's words)."""
+
+    said: list[str]
+    """Everything the person wrote in the conversation, oldest first."""
+    request: list[str]
+    """The person's messages of the current request: the latest, and those before it that answered a question."""
+    shown: list[str] = field(default_factory=list)
+    """The assistant's answers the person saw and replied to (a draft e-mail they confirmed)."""
+
+
+@dataclass(frozen=True)
+class PersonValue:
+    """An argument only the person can give: the model may pass it on, never make it up.
+
+    Missing, unclear or not found in the person's own words, it makes the graph ask the person (`ask`).
+    """
+
+    param: str
+    kind: Literal["user", "days", "text"]
+    ask: AskKind
 
 
 @dataclass(frozen=True)
@@ -53,14 +81,38 @@ class ToolSpec:
     requires_approval: bool = False
     references: tuple[Reference, ...] = ()
     identity_params: tuple[str, ...] = ()
-    person_named: tuple[str, ...] = ()
-    """User arguments the person must have named in the conversation (the model never picks an approver)."""
-    """Arguments that must equal the session's actor (the actor never comes from the model)."""
+    """Arguments that must equal the session's actor: filled in by code and not shown to the model."""
+    actor_defaults: tuple[str, ...] = ()
+    """Arguments that default to the session's actor when the model leaves them out."""
+    person_values: tuple[PersonValue, ...] = ()
+    """Arguments only the person can give (the approver, the days, the reason, an e-mail's text)."""
+    intent: tuple[str, ...] = ()
+    """Words one of which the person's request must contain before the model may propose this write ("请假",
+    "leave"): a small model drifting into a write nobody asked for is refused in code."""
     precheck: Callable[[Connection, CallContext, Any], list[str]] | None = None
     """The policy check that runs before the effect, without side effects; returns notes for the reviewer."""
+    describe: Describe | None = None
+    """A readable line for a successful result: what a fixed answer and the run's outcome say."""
+    model_description: str = ""
+    """What the model reads about the tool (defaults to `description`): only what it needs to call it."""
 
-    def parse(self, raw: Any) -> BaseModel:
-        """Validate raw arguments (a dict or a JSON string) into the argument model."""
+    def with_actor(self, raw: dict[str, Any], actor_id: str) -> dict[str, Any]:
+        """The arguments with the actor filled in where the model may (or must) leave it out."""
+        filled = dict(raw)
+        for param in (*self.identity_params, *self.actor_defaults):
+            if filled.get(param) in (None, ""):
+                filled[param] = actor_id
+        return filled
+
+    def hidden_params(self) -> set[str]:
+        return set(self.identity_params)
+
+    def optional_for_model(self) -> set[str]:
+        """Parameters the model may leave out: code fills them in, or asks the person for them."""
+        return set(self.actor_defaults) | {v.param for v in self.person_values}
+
+    def decode(self, raw: Any) -> dict[str, Any]:
+        """Raw arguments (a dict or a JSON string) as a dict, refused when they are not a JSON object."""
         if raw is None:
             raw = {}
         if isinstance(raw, str):
@@ -83,8 +135,13 @@ class ToolSpec:
                 "invalid_arguments",
                 f"The arguments of {self.name} contain text that is not valid Unicode ({bad}); send plain UTF-8 text.",
             )
+        return raw
+
+    def parse(self, raw: Any) -> BaseModel:
+        """Validate raw arguments (a dict or a JSON string) into the argument model."""
+        values = self.decode(raw)
         try:
-            return self.args_model.model_validate(raw)
+            return self.args_model.model_validate(values)
         except ValidationError as exc:
             raise InvalidArgumentsError("invalid_arguments", describe_validation_error(self, exc)) from exc
 
@@ -100,30 +157,36 @@ class ToolSpec:
     def required_params(self) -> list[str]:
         return [n for n, f in self.args_model.model_fields.items() if f.is_required()]
 
-    def openai_schema(self) -> dict[str, Any]:
-        """The tool as an OpenAI function-calling definition."""
-        schema = self.args_model.model_json_schema()
-        schema.pop("title", None)
-        for prop in schema.get("properties", {}).values():
-            prop.pop("title", None)
-        schema.setdefault("properties", {})
-        schema["additionalProperties"] = False
+    def model_params(self) -> dict[str, bool]:
+        """The parameters the model sees, each with whether it must give it (identity parameters are hidden)."""
+        optional = self.optional_for_model()
         return {
-            "type": "function",
-            "function": {"name": self.name, "description": self.description, "parameters": schema},
+            name: f.is_required() and name not in optional
+            for name, f in self.args_model.model_fields.items()
+            if name not in self.hidden_params()
         }
 
+    def openai_schema(self) -> dict[str, Any]:
+        """The tool as the model sees it, as an OpenAI function-calling definition."""
+        schema = self.args_model.model_json_schema()
+        schema.pop("title", None)
+        params = self.model_params()
+        properties = {k: v for k, v in schema.get("properties", {}).items() if k in params}
+        for prop in properties.values():
+            prop.pop("title", None)
+            prop.pop("default", None)
+        schema["properties"] = properties
+        schema["required"] = [k for k, required in params.items() if required]
+        if not schema["required"]:
+            schema.pop("required")
+        schema["additionalProperties"] = False
+        description = self.model_description or self.description
+        return {"type": "function", "function": {"name": self.name, "description": description, "parameters": schema}}
+
     def text_signature(self) -> str:
-        """One block of the plain-text tool list used by the text protocols."""
-        lines = [f"- {self.name}: {self.description}"]
-        for pname, field_info in self.args_model.model_fields.items():
-            req = "required" if field_info.is_required() else "optional"
-            ann = field_info.annotation
-            type_name = getattr(ann, "__name__", str(ann)).replace("typing.", "")
-            lines.append(f"    - {pname} ({type_name}, {req}): {field_info.description or ''}".rstrip())
-        if not self.args_model.model_fields:
-            lines.append("    (no parameters: use {})")
-        return "\n".join(lines)
+        """One line of the plain-text tool list used by the text protocols: `name(a, b?): what it does`."""
+        params = ", ".join(name + ("" if required else "?") for name, required in self.model_params().items())
+        return f"- {self.name}({params}): {self.model_description or self.description}"
 
 
 def _first_unencodable(raw: Any) -> str | None:

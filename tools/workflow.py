@@ -7,10 +7,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sqlalchemy import Connection, CursorResult, bindparam, insert, select, update
 
-from tools import policy
+from tools import policy, readable
 from tools.errors import PolicyError
 from tools.runtime import CallContext
-from tools.spec import Effect, Reference, ToolRegistry, ToolSpec
+from tools.spec import Effect, PersonValue, Reference, ToolRegistry, ToolSpec
 from tools.store import outbox as outbox_table
 from tools.store import processes, requests, tasks, users, utcnow
 
@@ -26,13 +26,11 @@ class NoArgs(_Args):
 
 
 class RunWorkFlowArgs(_Args):
-    processKey: str = Field(description="The process to start; get it from getAllWorkFlow (e.g. process_qingjia).")
-    userId: str = Field(description="The requester: always the signed-in user's id, never anyone else's.")
-    reason: str = Field(description="Why, in the user's own words; ask the user if they did not say.")
-    days: float = Field(description=f"Days of leave: {policy.DAYS_HINT}. Ask the user if unclear.")
-    nextUserId: str = Field(
-        description="The approver's userId, from getAllUser. The user must name the approver; never choose one."
-    )
+    processKey: str = Field(description="The process: process_qingjia (请假, leave).")
+    userId: str = Field(description="The requester: always the signed-in user (filled in by the system).")
+    reason: str = Field(description="Why, in the user's own words.")
+    days: float = Field(description="Days of leave as the user said them, e.g. 0.5, 1, 3.")
+    nextUserId: str = Field(description="The approver the user named: a name (李四) or a userId.")
 
     @field_validator("days", mode="before")
     @classmethod
@@ -46,16 +44,13 @@ class RunWorkFlowArgs(_Args):
 
 
 class QueryTodoTaskArgs(_Args):
-    userId: str = Field(description="Whose to-do list to read: a userId from getAllUser (the user's own by default).")
+    userId: str = Field(description="Whose tasks: a name or userId (default: the signed-in user).")
 
 
 class HandleTodoTaskArgs(_Args):
-    taskId: str = Field(description="The task to decide; get it from queryTodoTask (e.g. task_1).")
-    result: str = Field(
-        default="",
-        description="The approver's decision comment, in their words; required for requests over 1 day.",
-    )
-    isOK: bool = Field(description="true to approve, false to reject, as the approver said.")
+    taskId: str = Field(description="The task, from queryTodoTask (e.g. task_1).")
+    result: str = Field(default="", description="The user's comment, in their words.")
+    isOK: bool = Field(description="true to approve, false to reject.")
 
     @field_validator("result")
     @classmethod
@@ -66,14 +61,9 @@ class HandleTodoTaskArgs(_Args):
 
 
 class SendEmailArgs(_Args):
-    userId: str | None = Field(default=None, description="The recipient's userId, from getAllUser.")
-    taskId: str | None = Field(
-        default=None,
-        description="A task to remind about, from queryTodoTask; the e-mail goes to that task's assignee.",
-    )
-    emailContent: str = Field(
-        description="The full text of the e-mail, written out; never a placeholder. Ask the user if unsure."
-    )
+    userId: str | None = Field(default=None, description="The recipient: a name (李四) or a userId.")
+    taskId: str | None = Field(default=None, description="A task to remind its assignee about (e.g. task_1).")
+    emailContent: str = Field(description="The e-mail's text, as the user gave it.")
 
     @field_validator("emailContent")
     @classmethod
@@ -283,6 +273,8 @@ SPECS: tuple[ToolSpec, ...] = (
         args_model=NoArgs,
         effect=Effect.READ,
         handler=get_all_workflows,
+        describe=readable.workflows,
+        model_description="List the workflows: processKey, name, whether it can be started.",
     ),
     ToolSpec(
         name="getAllUser",
@@ -290,6 +282,8 @@ SPECS: tuple[ToolSpec, ...] = (
         args_model=NoArgs,
         effect=Effect.READ,
         handler=get_all_users,
+        describe=readable.users,
+        model_description="List the users: userId and name.",
     ),
     ToolSpec(
         name="runWorkFlow",
@@ -308,8 +302,18 @@ SPECS: tuple[ToolSpec, ...] = (
             Reference("nextUserId", "user"),
         ),
         identity_params=("userId",),
-        person_named=("nextUserId",),
+        person_values=(
+            PersonValue("nextUserId", "user", "approver"),
+            PersonValue("days", "days", "days"),
+            PersonValue("reason", "text", "reason"),
+        ),
         precheck=precheck_run_workflow,
+        intent=("假", "休", "申请", "leave", "day off", "days off", "time off", "request"),
+        describe=readable.started,
+        model_description=(
+            "Start a leave request for the signed-in user. processKey: process_qingjia. reason: why, in the "
+            "user's words. days: a number (0.5, 1, 3). nextUserId: the approver the user named (李四, or a userId)."
+        ),
     ),
     ToolSpec(
         name="queryTodoTask",
@@ -318,6 +322,9 @@ SPECS: tuple[ToolSpec, ...] = (
         effect=Effect.READ,
         handler=query_todo_tasks,
         references=(Reference("userId", "user"),),
+        actor_defaults=("userId",),
+        describe=readable.todo,
+        model_description="List a user's pending to-do tasks. userId: a name or userId; leave it out for the signed-in user.",
     ),
     ToolSpec(
         name="handleTodoTask",
@@ -331,6 +338,12 @@ SPECS: tuple[ToolSpec, ...] = (
         requires_approval=True,
         references=(Reference("taskId", "task"),),
         precheck=precheck_handle_task,
+        intent=("批", "同意", "驳回", "拒绝", "通过", "不行", "approv", "reject", "declin", "accept", "deny"),
+        describe=readable.decided,
+        model_description=(
+            "Approve (isOK true) or reject (isOK false) a to-do task of the signed-in user. taskId: from "
+            "queryTodoTask. result: the user's comment, in their words."
+        ),
     ),
     ToolSpec(
         name="sendEmail",
@@ -343,7 +356,14 @@ SPECS: tuple[ToolSpec, ...] = (
         handler=send_email,
         requires_approval=True,
         references=(Reference("userId", "user"), Reference("taskId", "task")),
+        person_values=(PersonValue("emailContent", "text", "email_text"),),
         precheck=precheck_send_email,
+        intent=("邮件", "邮箱", "提醒", "催", "通知", "告诉", "发", "mail", "remind", "nudge", "tell", "notify", "message"),
+        describe=readable.emailed,
+        model_description=(
+            "Send an e-mail: a reminder about a task to its assignee (taskId), or a message to a user (userId: "
+            "a name or userId). emailContent: the text the user gave."
+        ),
     ),
 )
 
