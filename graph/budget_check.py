@@ -33,11 +33,23 @@ def last_step_failed(state: AgentState) -> bool | None:
     return all(s == "error" for s in statuses)
 
 
+def last_step_wrote(state: AgentState) -> bool:
+    """Whether a write executed in the last step (its observation is a success that is no repeat)."""
+    for msg in reversed(state["messages"]):
+        if isinstance(msg, AIMessage):
+            return False
+        if isinstance(msg, ToolMessage) and msg.status == "success" and msg.response_metadata.get("wrote"):
+            return True
+    return False
+
+
 def exhausted(state: AgentState, context: Context) -> str:
     """The first limit reached, as a reason text; empty if the run may go on."""
     budget = state["budget"]
     if state.get("ask"):
         return "ask: " + prompts.WRAP_UP_REASONS["ask"]
+    if context.fixed_answers and last_step_wrote(state):
+        return "done: " + prompts.WRAP_UP_REASONS["done"]
     if budget["consecutive_failures"] >= context.max_consecutive_failures:
         return "consecutive_failures: " + prompts.WRAP_UP_REASONS["consecutive_failures"].format(
             limit=context.max_consecutive_failures

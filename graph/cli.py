@@ -77,8 +77,8 @@ class ChatSession:
             user_id=self.user_id,
             protocol=protocol,  # type: ignore[arg-type]
             model=self.settings.model,
-            # The offline model is too small to be trusted with a wrap-up: it gets the fixed answer.
-            wrap_up_by_model=not self.settings.local,
+            # The offline model is too small to be trusted with summaries: it gets fixed answers.
+            fixed_answers=self.settings.local,
         )
         if approval:
             self.context.approval_tools = tuple(t.strip() for t in approval.split(",") if t.strip())

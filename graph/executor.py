@@ -23,7 +23,7 @@ from state.context import Context
 from state.records import Outcome
 from tools import CallContext, Mailer, WorkflowStore, execute_call
 from tools.errors import DomainError
-from tools.spec import ToolRegistry
+from tools.spec import Effect, ToolRegistry
 
 TIMEOUT_MESSAGE = (
     "{name} did not finish within {timeout:g} s. A write may still complete: check with a read tool "
@@ -104,6 +104,8 @@ class Executor:
         elapsed = (time.perf_counter() - started) * 1000
         if not ok:
             result["elapsed_ms"] = round(elapsed, 1)
+        wrote = ok and name in self._registry and self._registry.get(name).effect is Effect.WRITE
         return Outcome(
-            id=call_id, name=name, action=action_hash(name, args), ok=ok, result=result, elapsed_ms=round(elapsed, 1)
+            id=call_id, name=name, action=action_hash(name, args), ok=ok, result=result, elapsed_ms=round(elapsed, 1),
+            wrote=wrote,
         )

@@ -97,7 +97,9 @@ def observation_summarizer(state: AgentState, runtime: Runtime[Context]) -> dict
                 tool_call_id=outcome["id"],
                 name=outcome["name"],
                 status="success" if outcome["ok"] else "error",
-                response_metadata={"elapsed_ms": outcome["elapsed_ms"], ACTION_KEY: outcome["action"]},
+                response_metadata={
+                    "elapsed_ms": outcome["elapsed_ms"], ACTION_KEY: outcome["action"], "wrote": outcome.get("wrote", False)
+                },
             )
         )
     update: dict[str, Any] = {"messages": observations, "outcomes": []}

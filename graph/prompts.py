@@ -92,6 +92,7 @@ WRAP_UP_REASONS = {
     "repeated_action": "the same action ({tool}) was proposed again and again",
     "consecutive_failures": "{limit} steps in a row failed",
     "ask": "a value only the user can give is missing, so the user is asked",
+    "done": "a write was executed; the answer says what it did",
 }
 
 # ---------------------------------------------------------------- questions the graph asks in code

@@ -246,7 +246,7 @@ class Reasoner:
         """Out of budget: the model's best answer without tools, or (for a model that cannot be trusted to
         write one, or when it fails) the fixed answer built from the run's real results."""
         text = ""
-        if context.wrap_up_by_model:
+        if not context.fixed_answers:
             ask = prompts.WRAP_UP_ASK_FOR_HELP if reason.startswith("consecutive_failures") else ""
             try:
                 model = self._model(context)
@@ -304,10 +304,12 @@ def fixed_answer(state: AgentState, registry: ToolRegistry, lang: Lang, reason: 
     results = run_results(list(state["messages"]))
     texts = prompts.FIXED_ANSWER[lang]
     lines = [describe_result(registry, tool, result, lang) for tool, result in results]
+    if reason.startswith("done"):
+        return "\n".join(lines)  # a write was executed: what it did is the whole answer
     text = "\n".join([texts["found"], *lines]) if lines else texts["nothing"]
-    if reason.startswith("consecutive_failures"):
+    if reason.startswith("consecutive_failures") or (reason and not lines):
         text += "\n" + texts["help"]  # the circuit breaker: ask the person for help
-    elif reason and not reason.startswith(("repeated_action", "ask")):
+    elif reason and not reason.startswith(("repeated_action", "ask", "done")):
         text += "\n" + texts["stopped"].format(reason=reason)
     return text
 

@@ -41,7 +41,9 @@ class Context:
         metadata={"description": "Failed steps in a row before the agent stops and asks the person for help."},
     )
     max_repeated_actions: int = field(
-        default=2, metadata={"description": "Times the same action may be proposed in a run before wrap-up."}
+        default=1,
+        metadata={"description": "Times the same action may be proposed in a run before wrap-up (its repeat is "
+                  "answered from the earlier result, then the run wraps up)."},
     )
     approval_tools: tuple[str, ...] = field(
         default=("handleTodoTask", "sendEmail"),
@@ -58,11 +60,12 @@ class Context:
     keep_recent_turns: int = field(
         default=2, metadata={"description": "Person turns always kept verbatim in the prompt besides the current one."}
     )
-    wrap_up_by_model: bool = field(
-        default=True,
+    fixed_answers: bool = field(
+        default=False,
         metadata={
-            "description": "When a run must stop early, ask the model for its best answer (true), or end with the "
-            "fixed answer built from the run's real results (false: the offline model's setting)."
+            "description": "For a model too small to be trusted with summaries (the offline model): a run that "
+            "must stop early, or whose last step executed a write, ends with the fixed answer built from the "
+            "run's real results instead of a model-written one."
         },
     )
     locale: str = field(default="zh-CN", metadata={"description": "Language of answers: zh-CN or en."})

@@ -38,6 +38,8 @@ class Outcome(TypedDict):
     """The full result, or `{"error": code, "message": ...}`."""
     elapsed_ms: float
     """Execution time."""
+    wrote: NotRequired[bool]
+    """Whether the call was a write that took effect."""
 
 
 class RunBudget(TypedDict):

@@ -179,21 +179,45 @@ def describe_user(user: dict[str, Any]) -> str:
     return f"{user['name']}（{user['id']}，{user['email']}）"
 
 
-def _mentions(text: str, user: dict[str, Any]) -> bool:
-    """Whether the text names the user: by id, e-mail, display name or romanised alias."""
-    return bool(_mention_spans(text, user)) or any(
-        name and words.squash(name) in words.squash(text) for name in (user["name"], user.get("alias") or "")
-    )
+def _mention_strength(text: str, user: dict[str, Any]) -> int:
+    """How the text names the user: 2 by id or e-mail (unique), 1 by display name or alias, 0 not at all."""
+    if re.search(rf"(?<![a-z0-9_]){re.escape(user['id'])}(?![a-z0-9_])", text, re.IGNORECASE):
+        return 2
+    if user.get("email") and user["email"].casefold() in text.casefold():
+        return 2
+    return 1 if _name_spans(text, user) else 0
+
+
+def _name_pattern(name: str) -> str:
+    """A name as written: Chinese names anywhere (spaces allowed between characters), Latin ones as words."""
+    parts = [re.escape(p) for p in re.split(r"\s+", name.strip()) if p]
+    if all(p.isascii() for p in parts):
+        return r"(?<![a-z0-9_])" + r"\s*".join(parts) + r"(?![a-z0-9_])"
+    return r"\s*".join(re.escape(ch) for ch in re.sub(r"\s+", "", name))
+
+
+def _name_spans(text: str, user: dict[str, Any]) -> list[tuple[int, int]]:
+    spans = []
+    for name in (user["name"], user.get("alias") or ""):
+        if name.strip():
+            spans += [m.span() for m in re.finditer(_name_pattern(name), text, re.IGNORECASE)]
+    return spans
 
 
 def _mention_spans(text: str, user: dict[str, Any]) -> list[tuple[int, int]]:
     """Where the text names the user (id, e-mail, name or alias as written)."""
-    spans = []
-    for name in (user["id"], user.get("email") or "", user["name"], user.get("alias") or ""):
-        if name:
-            pattern = rf"(?<![a-z0-9_]){re.escape(name)}(?![a-z0-9_])" if name == user["id"] else re.escape(name)
-            spans += [m.span() for m in re.finditer(pattern, text, re.IGNORECASE)]
+    spans = _name_spans(text, user)
+    for key in (user["id"], user.get("email") or ""):
+        if key:
+            spans += [m.span() for m in re.finditer(re.escape(key), text, re.IGNORECASE)]
     return spans
+
+
+def _named_in(text: str, candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The candidates a text names; naming by id or e-mail is exact, so it outranks naming by name."""
+    strength = {u["id"]: _mention_strength(text, u) for u in candidates}
+    best = max(strength.values(), default=0)
+    return [u for u in candidates if best and strength[u["id"]] == best]
 
 
 _APPROVER_CUE = re.compile(r"审批|批准|审核|approv", re.IGNORECASE)
@@ -209,8 +233,8 @@ def _cued_as_approver(text: str, user: dict[str, Any]) -> bool:
 
 
 def users_named(conn: Connection, text: str, actor_id: str) -> list[dict[str, Any]]:
-    """The users (other than the actor) a text names by id, e-mail, name or alias."""
-    return [dict(u) for u in conn.execute(ALL_USERS).mappings() if u["id"] != actor_id and _mentions(text, dict(u))]
+    """The users (other than the actor) a text names by id, e-mail, name or alias (exact naming first)."""
+    return _named_in(text, [dict(u) for u in conn.execute(ALL_USERS).mappings() if u["id"] != actor_id])
 
 
 def resolve_user(conn: Connection, value: Any, *, param: str = "userId") -> dict[str, Any]:
@@ -253,7 +277,7 @@ def check_named_by_person(
     others = [dict(u) for u in conn.execute(ALL_USERS).mappings() if u["id"] != actor_id]
     named: list[dict[str, Any]] = []
     for text in reversed(person_said):
-        named = [u for u in others if _mentions(text, u)]
+        named = _named_in(text, others)
         if len(named) > 1:
             # Several people in one message ("Li Si rejected it; Wang Wu approves"): the one named as approver.
             cued = [u for u in named if _cued_as_approver(text, u)]

@@ -308,7 +308,7 @@ SPECS: tuple[ToolSpec, ...] = (
             PersonValue("reason", "text", "reason"),
         ),
         precheck=precheck_run_workflow,
-        intent=("假", "休", "申请", "leave", "day off", "days off", "time off", "request"),
+        intent=("假", "休", "申请", "leave", "day off", "days", "time off", "request", "file"),
         describe=readable.started,
         model_description=(
             "Start a leave request for the signed-in user. processKey: process_qingjia. reason: why, in the "

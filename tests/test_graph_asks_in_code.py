@@ -1,0 +1,207 @@
+"""Success that does not rest on the model: the graph asks the person, resolves names, answers repeats,
+writes fixed answers and reports what actually happened (issue: the offline model finishes the seed's tasks).
+
+Every test drives the real graph with a scripted model that would get it wrong on its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, ToolMessage
+from sqlalchemy import insert
+
+from evals.scripted import tool_call
+from tools import REGISTRY, DomainError, check_call
+from tools.spec import PersonWords
+from tools.store import users
+from tools.words import numbers_said
+
+LEAVE = {"processKey": "process_qingjia", "reason": "看牙医", "days": 1}
+
+
+def observations(result: dict[str, Any]) -> list[ToolMessage]:
+    return [m for m in result["messages"] if isinstance(m, ToolMessage)]
+
+
+def final(result: dict[str, Any]) -> AIMessage:
+    last = result["messages"][-1]
+    assert isinstance(last, AIMessage) and not last.tool_calls, last
+    return last
+
+
+def add_second_lisi(store) -> None:
+    """A second user whose display name is also 李四."""
+    with store.transaction() as conn:
+        conn.execute(insert(users).values(id="user_6", name="李四", email="lisi2@example.com", alias="Li Si"))
+
+
+def test_the_seed_ten_day_request_asks_who_approves_and_writes_nothing(graph_driver, store):
+    # The model fills in an approver nobody named (the seed's model picked one): the graph asks instead.
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "肚子疼", "days": 10, "nextUserId": "user_4"}))
+    result = agent.say("明天肚子疼，想请10天假")
+    assert final(result).content == "请问谁来审批？可选：李四、王五、赵六、管理员。"
+    assert store.snapshot()["requests"] == []
+
+
+def test_the_answer_to_the_graphs_question_is_filled_in_without_the_model(graph_driver, store):
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "肚子疼", "days": 10}), "已提交。")
+    agent.say("明天肚子疼，想请10天假")
+    calls_before = len(agent.model.prompts)
+    result = agent.say("李四吧")
+    filled = next(m for m in result["messages"][::-1] if isinstance(m, AIMessage) and m.tool_calls)
+    assert filled.response_metadata["filled_by_code"] is True
+    assert filled.tool_calls[0]["args"]["nextUserId"] == "user_2"
+    [request] = store.snapshot()["requests"]
+    assert (request["requester_id"], request["days"], request["reason"]) == ("user_1", 10, "肚子疼")
+    assert [t["assignee_id"] for t in store.snapshot()["tasks"]] == ["user_2"]
+    assert len(agent.model.prompts) == calls_before + 1  # only the final answer asked the model
+
+
+def test_an_answer_that_does_not_answer_goes_to_the_model(graph_driver, store):
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "肚子疼", "days": 10}), "好的，不请了。")
+    agent.say("明天肚子疼，想请10天假")
+    result = agent.say("算了")
+    assert final(result).content == "好的，不请了。"
+    assert store.snapshot()["requests"] == []
+
+
+def test_an_approver_by_display_name_is_resolved_in_code(graph_driver, store):
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "nextUserId": "李四"}), "已提交。")
+    agent.say("明天看牙医，请1天假，李四审批")
+    assert [t["assignee_id"] for t in store.snapshot()["tasks"]] == ["user_2"]
+
+
+@pytest.mark.parametrize("model_writes", ["李四", "user_2", "user_6"])
+def test_two_users_with_the_same_name_naming_one_never_selects_the_other(graph_driver, store, model_writes):
+    add_second_lisi(store)
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "nextUserId": model_writes}))
+    result = agent.say("明天看牙医，请1天假，让李四审批")
+    question = final(result).content
+    assert question.startswith("有 2 位用户叫「李四」：")
+    assert "user_2" in question and "user_6" in question and "lisi2@example.com" in question
+    assert store.snapshot()["requests"] == []
+
+    # The person picks one by e-mail: that one, and never the other, becomes the approver.
+    agent.script("已提交。")
+    agent.say("lisi2@example.com 那位")
+    assert [t["assignee_id"] for t in store.snapshot()["tasks"]] == ["user_6"]
+
+
+def test_a_name_two_users_share_is_never_resolved_by_the_policy(store, make_ctx):
+    add_second_lisi(store)
+    with pytest.raises(DomainError) as info:
+        check_call(REGISTRY, "queryTodoTask", {"userId": "李四"}, make_ctx("user_1"))
+    assert info.value.code == "ambiguous_user"
+
+
+def test_two_named_people_make_the_graph_ask_which_one(graph_driver, store):
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "下午去银行", "days": 0.5, "nextUserId": "李四"}))
+    result = agent.say("请半天假，下午去银行，李四或者王五审批都行。")
+    assert final(result).content.startswith("你提到了 李四（user_2，lisi@example.com）、王五")
+    assert store.snapshot()["requests"] == []
+
+
+def test_an_approver_named_beside_someone_else_is_the_one_with_the_cue(graph_driver, store):
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "family event", "days": 2, "nextUserId": "Wang Wu"}),
+                         "Filed.")
+    agent.say("Li Si is away. File 2 days for a family event, with Wang Wu as approver.")
+    assert [t["assignee_id"] for t in store.snapshot()["tasks"]] == ["user_3"]
+
+
+@pytest.mark.parametrize(
+    ("said", "args", "question"),
+    [
+        ("我想请假，李四审批，家里有事", {**LEAVE, "reason": "家里有事", "days": 3, "nextUserId": "李四"}, "请问要请几天假？"),
+        ("我想请3天假，李四审批", {**LEAVE, "reason": "个人原因", "days": 3, "nextUserId": "李四"}, "请问请假的原因是什么？"),
+        ("I want to take 2 days off next week, approver Wang Wu.",
+         {**LEAVE, "reason": "take 2 days off next week", "days": 2, "nextUserId": "Wang Wu"},
+         "What is the reason for the leave?"),
+    ],
+    ids=["days-made-up", "reason-made-up", "reason-is-no-reason-en"],
+)
+def test_values_the_model_made_up_make_the_graph_ask(graph_driver, store, said, args, question):
+    agent = graph_driver(tool_call("runWorkFlow", args))
+    assert final(agent.say(said)).content == question
+    assert store.snapshot()["requests"] == []
+
+
+def test_an_email_text_the_model_wrote_itself_is_asked_for(graph_driver, store):
+    agent = graph_driver(tool_call("sendEmail", {"userId": "李四", "emailContent": "李四你好，请尽快审批我的申请，谢谢！"}))
+    result = agent.say("用邮件骚扰一下李四")
+    assert final(result).content == "请问邮件内容写什么？我不会替你编写邮件内容。"
+    assert agent.interrupts == []
+
+
+def test_a_write_nobody_asked_for_is_refused_to_the_model(graph_driver, store):
+    agent = graph_driver(tool_call("getAllWorkFlow"), tool_call("runWorkFlow", {**LEAVE, "nextUserId": "李四"}), "好的")
+    result = agent.say("有哪些流程？")
+    refusal = observations(result)[-1]
+    assert refusal.content.startswith("Error [not_requested]: the user did not ask for runWorkFlow")
+    assert store.snapshot()["requests"] == []
+
+
+def test_fixed_answers_end_a_write_with_what_it_did_and_no_model_call(graph_driver, store):
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "nextUserId": "李四"}), fixed_answers=True)
+    result = agent.say("明天看牙医，请1天假，李四审批")
+    assert final(result).content == "已发起请假申请 req_1（1 天），等待李四审批（task_1）。"
+    assert len(agent.model.prompts) == 1
+
+
+def test_fixed_answers_end_a_repeated_lookup_with_its_result(graph_driver):
+    agent = graph_driver(tool_call("getAllWorkFlow", id="c1"), tool_call("getAllWorkFlow", id="c2"), fixed_answers=True)
+    result = agent.say("有哪些流程？")
+    assert final(result).content == (
+        "我查到的结果：\n流程：报销流程（process_baoxiao）、出差流程（process_chuchai）、请假流程（process_qingjia，可发起）"
+    )
+    assert len(agent.model.prompts) == 2
+
+
+def test_an_answer_naming_records_no_tool_showed_is_replaced(graph_driver):
+    agent = graph_driver(tool_call("getAllUser"), "系统里的用户有：示例（user_9）。")
+    answer = final(agent.say("有哪些用户？"))
+    assert "user_9" not in answer.content.split("\n")[0]
+    assert answer.content.startswith("我查到的结果：\n用户：张三（user_1）")
+    assert answer.response_metadata["ungrounded"] == ["user_9"]
+
+
+def test_every_final_answer_says_what_actually_happened(graph_driver, store):
+    agent = graph_driver(
+        tool_call("runWorkFlow", {**LEAVE, "nextUserId": "李四"}, id="c1"),
+        tool_call("sendEmail", {"userId": "李四", "emailContent": "请尽快审批。"}, id="c2"),
+        "我已经批准了张三的请假。",  # a claim no observation supports
+    )
+    agent.say("明天看牙医，请1天假，李四审批，再发邮件给李四：请尽快审批。")
+    result = agent.resume({"decision": "reject", "message": "先不发"})
+    outcome = final(result).response_metadata["outcome"]
+    assert [(o["tool"], o["status"]) for o in outcome] == [("runWorkFlow", "executed"), ("sendEmail", "rejected")]
+    assert agent.values["outcome"] == outcome
+
+
+def test_a_run_that_changed_nothing_says_so(graph_driver):
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True}), "我已经批准了张三的请假。")
+    result = agent.say("批准张三的请假")
+    assert [(o["tool"], o["status"], o["detail"]) for o in final(result).response_metadata["outcome"]] == [
+        ("handleTodoTask", "refused", "[unknown_task]")
+    ]
+
+
+def test_numbers_the_person_said_in_any_spelling():
+    assert numbers_said("明天肚子疼，想请10天假") == {10.0}
+    assert numbers_said("请两天假") == {2.0}
+    assert numbers_said("请半天假") == {0.5}
+    assert 1.5 in numbers_said("请一天半假")
+    assert numbers_said("请十五天假") == {15.0}
+    assert numbers_said("I want three days off") == {3.0}
+    assert 0.5 in numbers_said("half a day")
+
+
+def test_person_words_are_only_the_persons(store, make_ctx):
+    # A trusted caller (no person words) is not asked; the graph's path is.
+    args = {**LEAVE, "userId": "user_1", "nextUserId": "user_2"}
+    check_call(REGISTRY, "runWorkFlow", args, make_ctx("user_1"))
+    with pytest.raises(DomainError) as info:
+        check_call(REGISTRY, "runWorkFlow", args, make_ctx("user_1"),
+                   person=PersonWords(said=["请1天假看牙医"], request=["请1天假看牙医"]))
+    assert info.value.code == "approver_not_named"
