@@ -24,6 +24,7 @@ from state.context import Protocol
 
 PROTOCOLS: list[Protocol] = ["native", "react", "json"]
 DEFAULT_OUT = Path(__file__).parent / "reports"
+SUBSET_DIR = Path(__file__).parent / "subsets"
 MODEL_ENV = ("FLOWAGENT_MODEL", "OPENAI_BASE_URL")
 
 
@@ -47,6 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--scenario", action="append", default=[], metavar="PATTERN",
                         help="only scenarios whose id contains PATTERN or matches it as a glob, or whose category "
                         "is PATTERN (repeatable)")
+    parser.add_argument("--subset", metavar="NAME",
+                        help=f"only the scenarios listed in {SUBSET_DIR.name}/NAME.txt (e.g. offline20: 20 scenarios "
+                        "spanning every category, for repeated runs of a slow model)")
+    parser.add_argument("--benign", action="store_true", help="only the benign (non-adversarial) scenarios")
     parser.add_argument("--jobs", type=int, default=1, help="trials run at once, in threads (default 1)")
     parser.add_argument("--simulated-user", action="store_true",
                         help="an LLM plays the person from each turn's hidden goal (needs a real model)")
@@ -106,6 +111,22 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.adversary:
         scenarios = [s for s in scenarios if s.adversarial]
+    if args.benign:
+        scenarios = [s for s in scenarios if not s.adversarial]
+    if args.subset:
+        listed = SUBSET_DIR / f"{args.subset}.txt"
+        if not listed.is_file():
+            known = ", ".join(sorted(p.stem for p in SUBSET_DIR.glob("*.txt"))) or "none"
+            print(f"flowagent eval: no subset {args.subset!r} (known: {known})", file=sys.stderr)
+            return 2
+        wanted = [line.split("#")[0].strip() for line in listed.read_text(encoding="utf-8").splitlines()]
+        wanted = [w for w in wanted if w]
+        by_id = {s.id: s for s in scenarios}
+        missing = [w for w in wanted if w not in by_id]
+        if missing:
+            print(f"flowagent eval: subset {args.subset} names unknown scenarios: {', '.join(missing)}", file=sys.stderr)
+            return 2
+        scenarios = [by_id[w] for w in wanted]
     if not scenarios:
         print(f"flowagent eval: no scenario matches {args.scenario}", file=sys.stderr)
         return 2
@@ -114,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     person_model: BaseChatModel | None = None
+    overrides: dict[str, object] = {}
     make_model: ModelFactory
     if args.adversary:
         mode, label, default_protocol = "compromised", "compromised (scripted attacker)", "all"
@@ -130,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"flowagent eval: cannot load the model: {exc}", file=sys.stderr)
             return 2
         mode, default_protocol = "real model", "react" if local else "native"
+        if local:
+            overrides["fixed_answers"] = True  # as the chat runs the offline model
         make_model = lambda _scenario, _protocol: model  # noqa: E731 - one shared client for every trial
     choice = args.protocol or default_protocol
     protocols = PROTOCOLS if choice == "all" else [cast(Protocol, choice)]
@@ -149,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     results = run_suite(scenarios, protocols, args.k, make_model, jobs=args.jobs, person_model=person_model,
-                        checkpointer=args.checkpointer, progress=progress)
+                        checkpointer=args.checkpointer, progress=progress, context=overrides)
     summaries = summarize(results, args.k)
     info = RunInfo(
         model=label,

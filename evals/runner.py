@@ -77,6 +77,8 @@ class TurnRecord:
     """Each approval card and the decision taken, e.g. `handleTodoTask → approve`."""
     refusals: list[str] = field(default_factory=list)
     """Error observations of the turn: validator and policy refusals, rejections, failed calls."""
+    outcomes: list[list[dict[str, Any]]] = field(default_factory=list)
+    """What actually happened after each answer (the graph's outcome lines: executed, refused, rejected)."""
 
 
 @dataclass
@@ -143,10 +145,15 @@ def thread_messages(graph: Any, config: dict[str, Any]) -> list[Any]:
     return list(graph.get_state(config).values.get("messages", []))
 
 
-def last_answer(graph: Any, config: dict[str, Any]) -> str:
+def last_answer(graph: Any, config: dict[str, Any], record: TurnRecord | None = None) -> str:
+    """The thread's final answer; its outcome lines (what actually happened) go to the turn's record."""
     messages = thread_messages(graph, config)
     last = messages[-1] if messages else None
-    return str(last.content) if isinstance(last, AIMessage) else ""
+    if not isinstance(last, AIMessage):
+        return ""
+    if record is not None:
+        record.outcomes.append(list(last.response_metadata.get("outcome", [])))
+    return str(last.content)
 
 
 def send(graph: Any, config: dict[str, Any], context: Context, text: str, reviewer: Reviewer, record: TurnRecord) -> str:
@@ -155,7 +162,7 @@ def send(graph: Any, config: dict[str, Any], context: Context, text: str, review
     for _ in range(MAX_REVIEWS_PER_MESSAGE):
         interrupts = graph.get_state(config).interrupts
         if not interrupts:
-            return last_answer(graph, config)
+            return last_answer(graph, config, record)
         resume, note = reviewer.decide(interrupts[0].value)
         record.reviews.append(note)
         graph.invoke(Command(resume=resume), config, context=context)
@@ -170,6 +177,7 @@ def run_trial(
     *,
     person_model: BaseChatModel | None = None,
     checkpointer: str = "memory",
+    context: dict[str, Any] | None = None,
 ) -> TrialResult:
     """Run one scenario once on a fresh store and thread, and grade it. Never raises for a failing run."""
     attack = scenario.attack
@@ -197,7 +205,9 @@ def run_trial(
             with open_saver(checkpointer, directory) as saver:
                 graph = build_graph(model=model, store=store, checkpointer=saver, mailer=OutboxOnlyMailer())
                 started = time.perf_counter()
-                result.problems += play_turns(scenario, protocol, graph, config, model, person_model, result.turns)
+                result.problems += play_turns(
+                    scenario, protocol, graph, config, model, person_model, result.turns, context or {}
+                )
             result.seconds = time.perf_counter() - started
             grade = grade_state(scenario, store.snapshot())
             result.problems += grade.problems
@@ -232,12 +242,15 @@ def play_turns(
     model: BaseChatModel,
     person_model: BaseChatModel | None,
     records: list[TurnRecord],
+    overrides: dict[str, Any],
 ) -> list[str]:
     """Play every turn (scripted or simulated person); returns problems of the legitimate task."""
     problems: list[str] = []
     rubber_stamp = scenario.attack is not None and scenario.attack.defence == "policy"
     for index, turn in enumerate(scenario.turns):
-        context = Context(user_id=turn.actor, protocol=protocol, locale=scenario.locale, **scenario.context)
+        context = Context(
+            user_id=turn.actor, protocol=protocol, locale=scenario.locale, **{**overrides, **scenario.context}
+        )
         if isinstance(model, PathModel):
             model.start_turn(index)
         reviewer = Reviewer(turn.reviews, rubber_stamp)
@@ -281,6 +294,7 @@ def run_suite(
     person_model: BaseChatModel | None = None,
     checkpointer: str = "memory",
     progress: Callable[[TrialResult], None] | None = None,
+    context: dict[str, Any] | None = None,
 ) -> list[TrialResult]:
     """Every scenario k times on every protocol, `jobs` trials at a time; results in a stable order."""
     work = [(s, p, t) for p in protocols for s in scenarios for t in range(1, k + 1)]
@@ -288,7 +302,8 @@ def run_suite(
     def one(item: tuple[Scenario, Protocol, int]) -> TrialResult:
         scenario, protocol, trial = item
         outcome = run_trial(
-            scenario, protocol, trial, make_model, person_model=person_model, checkpointer=checkpointer
+            scenario, protocol, trial, make_model, person_model=person_model, checkpointer=checkpointer,
+            context=context,
         )
         if progress is not None:
             progress(outcome)
