@@ -49,10 +49,34 @@ def fixed_prompt(registry: ToolRegistry, protocol: Protocol) -> str:
     return text
 
 
+def example_exchange(registry: ToolRegistry, protocol: Protocol) -> list[AnyMessage]:
+    """The registry's worked examples as real exchanges in the protocol's own format: question, action,
+    observation (with the same nudge real observations get), final answer. Empty for native calling."""
+    if protocol == "native":
+        return []
+    act, answered = prompts.EXAMPLE_THOUGHTS
+    history: list[AnyMessage] = []
+    for n, (spec, example) in enumerate(registry.examples()):
+        call_id = f"example_{n}"
+        history += [
+            HumanMessage(content=example.question),
+            AIMessage(content=act, tool_calls=[{"type": "tool_call", "name": spec.name, "args": example.args, "id": call_id}]),
+            ToolMessage(content=example.observation, tool_call_id=call_id, name=spec.name),
+            AIMessage(content=example.answer, response_metadata={"thought": answered}),
+        ]
+    return render_for_text_protocol(history, protocol)
+
+
+def fixed_messages(registry: ToolRegistry, protocol: Protocol) -> list[AnyMessage]:
+    """The start of every prompt, the same for every user, day and turn: the fixed system prompt, and for
+    text protocols the worked example. A local model's prompt cache keeps it across conversations."""
+    return [SystemMessage(content=fixed_prompt(registry, protocol)), *example_exchange(registry, protocol)]
+
+
 def warmup_prompt(registry: ToolRegistry, protocol: Protocol) -> list[AnyMessage]:
-    """A prompt that starts with the fixed prefix of every real prompt: sent once, it fills a local model's
+    """A prompt that starts with the fixed start of every real prompt: sent once, it fills a local model's
     prompt cache, so a person's first question reads only its own tokens."""
-    return [SystemMessage(content=fixed_prompt(registry, protocol)), HumanMessage(content="你好")]
+    return [*fixed_messages(registry, protocol), HumanMessage(content="你好")]
 
 
 NOT_RUN_OBSERVATION = (
@@ -96,6 +120,7 @@ class Reasoner:
         self._registry = registry
         self._bound: dict[int, Any] = {}
         self._names: dict[str, tuple[str, float]] = {}
+        self._fixed: dict[str, list[AnyMessage]] = {}
 
     def _model(self, context: Context) -> BaseChatModel:
         if isinstance(self._model_source, BaseChatModel):
@@ -121,11 +146,11 @@ class Reasoner:
         self._names[user_id] = (name, time.monotonic() + USER_NAME_TTL_S)
         return name
 
-    def system_prompt(self, state: AgentState, context: Context) -> str:
-        """The fixed part first, then who the user is and today's date, then the folded summary."""
+    def session_prompt(self, state: AgentState, context: Context) -> str:
+        """Who the user is and today's date, then the folded summary: the part that differs per session."""
         today = datetime.now(ZoneInfo(context.timezone)).strftime("%Y-%m-%d %A")
-        text = fixed_prompt(self._registry, context.protocol)
-        text += prompts.SESSION_SECTION.format(
+        template = prompts.SESSION_SECTION if context.protocol == "native" else prompts.SESSION_PROMPT
+        text = template.format(
             user_name=self.user_name(context.user_id), user_id=context.user_id, today=today, timezone=context.timezone
         )
         summary = "\n".join(state.get("summary") or [])
@@ -134,11 +159,19 @@ class Reasoner:
         return text
 
     def prompt(self, state: AgentState, context: Context, extra: str | None = None) -> list[AnyMessage]:
+        """Fixed start first (system prompt; for text protocols the worked example), then the session's own
+        lines, then the recent turns: everything before the session lines stays in a prompt cache."""
         recent = close_dangling_calls(list(state["messages"][state.get("summarized_upto", 0) :]))
-        system = self.system_prompt(state, context)
-        if context.protocol != "native":
+        session = self.session_prompt(state, context)
+        if context.protocol == "native":
+            fixed = fixed_prompt(self._registry, context.protocol)
+            messages: list[AnyMessage] = [SystemMessage(content=fixed + session), *recent]
+        else:
+            start = self._fixed.get(context.protocol)
+            if start is None:
+                start = self._fixed[context.protocol] = fixed_messages(self._registry, context.protocol)
             recent = render_for_text_protocol(recent, context.protocol)
-        messages: list[AnyMessage] = [SystemMessage(content=system), *recent]
+            messages = [*start, SystemMessage(content=session), *recent]
         if extra:
             messages.append(HumanMessage(content=extra))
         return messages
@@ -221,9 +254,8 @@ class Reasoner:
     def _grounded(self, state: AgentState, context: Context, answer: AIMessage) -> AIMessage:
         """An answer naming records no observation or person ever showed is replaced by the fixed answer."""
         invented = cited_ids(str(answer.content)) - known_ids(list(state["messages"]), context.user_id)
-        copied = [m for m in prompts.EXAMPLE_ANSWER_MARKERS if m in str(answer.content)]
-        if copied:
-            invented |= {"(the format's example)"}
+        if any(example.answer in str(answer.content) for _, example in self._registry.examples()):
+            invented |= {"(the worked example)"}
         if not invented:
             return answer
         lang = person_language(state["messages"], context.locale)

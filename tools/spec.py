@@ -58,6 +58,18 @@ class PersonWords:
 
 
 @dataclass(frozen=True)
+class ToolExample:
+    """A worked example of one question answered with this tool, shown to text-protocol models as a real
+    exchange (small models copy an exchange far better than a description)."""
+
+    question: str
+    args: dict[str, Any]
+    observation: str
+    """The tool's (compact) result, as the model would read it."""
+    answer: str
+
+
+@dataclass(frozen=True)
 class PersonValue:
     """An argument only the person can give: the model may pass it on, never make it up.
 
@@ -95,6 +107,8 @@ class ToolSpec:
     """A readable line for a successful result: what a fixed answer and the run's outcome say."""
     model_description: str = ""
     """What the model reads about the tool (defaults to `description`): only what it needs to call it."""
+    example: ToolExample | None = None
+    """A worked example for text-protocol models (every tool's example is shown, in registry order)."""
 
     def with_actor(self, raw: dict[str, Any], actor_id: str) -> dict[str, Any]:
         """The arguments with the actor filled in where the model may (or must) leave it out."""
@@ -257,6 +271,10 @@ class ToolRegistry:
 
     def text_list(self) -> str:
         return "\n".join(s.text_signature() for s in self._specs.values())
+
+    def examples(self) -> list[tuple[ToolSpec, ToolExample]]:
+        """The tools' worked examples, in registry order."""
+        return [(spec, spec.example) for spec in self._specs.values() if spec.example is not None]
 
     def approval_required(self) -> list[str]:
         return [s.name for s in self._specs.values() if s.requires_approval]

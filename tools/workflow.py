@@ -10,7 +10,7 @@ from sqlalchemy import Connection, CursorResult, bindparam, insert, select, upda
 from tools import policy, readable
 from tools.errors import PolicyError
 from tools.runtime import CallContext
-from tools.spec import Effect, PersonValue, Reference, ToolRegistry, ToolSpec
+from tools.spec import Effect, PersonValue, Reference, ToolExample, ToolRegistry, ToolSpec
 from tools.store import outbox as outbox_table
 from tools.store import processes, requests, tasks, users, utcnow
 
@@ -310,6 +310,13 @@ SPECS: tuple[ToolSpec, ...] = (
         precheck=precheck_run_workflow,
         intent=("假", "休", "申请", "leave", "day off", "days", "time off", "request", "file"),
         describe=readable.started,
+        example=ToolExample(
+            question="我下周要回老家，请3天假，王五审批",
+            args={"processKey": "process_qingjia", "reason": "回老家", "days": 3, "nextUserId": "王五"},
+            observation='{"requestId":"req_7","taskId":"task_7","status":"pending","assignee":"user_3",'
+            '"assigneeName":"王五","days":3.0}',
+            answer="已为你发起3天的请假申请（req_7），等待王五审批（task_7）。",
+        ),
         model_description=(
             "Start a leave request for the signed-in user. processKey: process_qingjia. reason: why, in the "
             "user's words. days: a number (0.5, 1, 3). nextUserId: the approver the user named (李四, or a userId)."
@@ -324,6 +331,12 @@ SPECS: tuple[ToolSpec, ...] = (
         references=(Reference("userId", "user"),),
         actor_defaults=("userId",),
         describe=readable.todo,
+        example=ToolExample(
+            question="王五有几个待办？",
+            args={"userId": "王五"},
+            observation='{"userId":"user_3","name":"王五","total":0,"tasks":[]}',
+            answer="王五目前没有待办任务。",
+        ),
         model_description="List a user's pending to-do tasks. userId: a name or userId; leave it out for the signed-in user.",
     ),
     ToolSpec(

@@ -52,8 +52,8 @@ class ArmRun:
 def system_text(user_id: str, locale: str) -> str:
     """flowagent's own system prompt for a user, given verbatim to the other arms too."""
     name = next((u["name"] for u in USERS if u["id"] == user_id), user_id)
-    return prompts.SYSTEM_PROMPT.format(
-        user_name=name, user_id=user_id, today="2025-01-06 Monday", timezone="Asia/Shanghai", locale=locale
+    return prompts.FIXED_PROMPT + prompts.SESSION_SECTION.format(
+        user_name=name, user_id=user_id, today="2025-01-06 Monday", timezone="Asia/Shanghai"
     )
 
 
