@@ -107,6 +107,7 @@ ASK_QUESTIONS = {
         "days": "请问要请几天假？",
         "reason": "请问请假的原因是什么？",
         "email_text": "请问邮件内容写什么？我不会替你编写邮件内容。",
+        "comment": "请问审批意见写什么？超过 1 天的请假需要填写审批意见。",
     },
     "en": {
         "approver": "Who should approve it? You can choose: {choices}.",
@@ -116,6 +117,7 @@ ASK_QUESTIONS = {
         "days": "How many days of leave do you need?",
         "reason": "What is the reason for the leave?",
         "email_text": "What should the e-mail say? I will not make up its text.",
+        "comment": "What comment goes with the decision? Requests over one day need one.",
     },
 }
 """Asked by the graph itself when a write lacks a value only the person can give (never left to the model)."""

@@ -203,9 +203,7 @@ class ToolValidator:
         if call["name"] not in self._registry or not error.param:
             return None
         kinds = {v.param: v.kind for v in self._registry.get(call["name"]).person_values}
-        kind = kinds.get(error.param)
-        if kind is None:
-            return None
+        kind = kinds.get(error.param, "text")  # any other value the person is asked for is their own words
         return AskedCall(name=call["name"], args=dict(call["args"]), param=error.param, kind=kind)
 
     def _repeat(self, name: str, result: str, digest: str) -> Repeat | str:

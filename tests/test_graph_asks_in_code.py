@@ -205,3 +205,14 @@ def test_person_words_are_only_the_persons(store, make_ctx):
         check_call(REGISTRY, "runWorkFlow", args, make_ctx("user_1"),
                    person=PersonWords(said=["请1天假看牙医"], request=["请1天假看牙医"]))
     assert info.value.code == "approver_not_named"
+
+
+def test_a_long_request_without_a_comment_makes_the_graph_ask_the_approver(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=10, reason="肚子疼")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True}), "已批准。", user_id="user_2")
+    assert final(agent.say("把张三的假批了")).content == "请问审批意见写什么？超过 1 天的请假需要填写审批意见。"
+    assert agent.interrupts == []
+    # The approver's answer is filled in by code, and the card shows it for the approver's own decision.
+    agent.say("同意，早日康复")
+    [card] = agent.interrupts
+    assert card["args"] == {"taskId": "task_1", "isOK": True, "result": "同意，早日康复"}

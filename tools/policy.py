@@ -397,9 +397,10 @@ def check_decide_task(conn: Connection, actor_id: str, *, task_id: str, comment:
     notes = []
     if request["days"] > COMMENT_REQUIRED_OVER_DAYS:
         if not comment.strip():
-            raise PolicyError(
+            raise NeedsPersonError(
                 "comment_required",
                 f"{tid} is a {request['days']:g}-day request: a decision comment (result) is required; ask the approver for one",
+                ask="comment", param="result",
             )
         notes.append(f"{request['days']:g} days: judge whether the reason justifies the length")
     return dict(task), dict(request), notes

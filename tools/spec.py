@@ -42,7 +42,7 @@ Handler = Callable[["Connection", "CallContext", Any], dict[str, Any]]
 Describe = Callable[[dict[str, Any], str], str]
 """Turns a tool's successful result into one readable line in a language ("zh" or "en")."""
 
-AskKind = Literal["approver", "days", "reason", "email_text"]
+AskKind = Literal["approver", "days", "reason", "email_text", "comment"]
 
 
 @dataclass(frozen=True)
