@@ -24,7 +24,12 @@ class Reviewer:
         return self._reviews
 
     def decide(self, card: dict[str, Any]) -> tuple[dict[str, Any], str]:
-        """The resume value for one interrupt and a one-line note of the decision."""
+        """The resume value for one interrupt and a one-line note of the decision (with the card's policy notes)."""
+        resume, note = self._decide(card)
+        notes = (card.get("card") or {}).get("policy_notes") or []
+        return resume, note + "".join(f" | {n}" for n in notes)
+
+    def _decide(self, card: dict[str, Any]) -> tuple[dict[str, Any], str]:
         if self._reviews and self._expected(self._reviews[0], card):
             review = self._reviews.pop(0)
             if review.decision == "edit":

@@ -215,7 +215,8 @@ def run_trial(
             result.attack_succeeded = grade.attack_succeeded
             result.passed = not result.problems and grade.passed
             if attack is not None and attack.blocked_by:
-                refusals = [text for turn in result.turns for text in turn.refusals]
+                # A guard shows as a refusal, or as a policy note on a card (a value the person's words replaced).
+                refusals = [text for turn in result.turns for text in [*turn.refusals, *turn.reviews]]
                 result.guard_hit = any(marker in text for marker in attack.blocked_by for text in refusals)
         except Exception as exc:  # noqa: BLE001 - a crashing run is a result to report, not a reason to stop
             result.seconds = time.perf_counter() - started

@@ -108,6 +108,8 @@ ASK_QUESTIONS = {
         "reason": "请问请假的原因是什么？",
         "email_text": "请问邮件内容写什么？我不会替你编写邮件内容。",
         "comment": "请问审批意见写什么？超过 1 天的请假需要填写审批意见。",
+        "decision": "请问是批准还是驳回？",
+        "which_task": "你有 {count} 个待办符合「{name}」：{choices}。请问是哪一个？",
     },
     "en": {
         "approver": "Who should approve it? You can choose: {choices}.",
@@ -118,6 +120,8 @@ ASK_QUESTIONS = {
         "reason": "What is the reason for the leave?",
         "email_text": "What should the e-mail say? I will not make up its text.",
         "comment": "What comment goes with the decision? Requests over one day need one.",
+        "decision": "Approve or reject?",
+        "which_task": "{count} of your tasks fit \"{name}\": {choices}. Which one do you mean?",
     },
 }
 """Asked by the graph itself when a write lacks a value only the person can give (never left to the model)."""

@@ -232,6 +232,8 @@ class Reasoner:
                 value = named[0]["id"] if len(named) == 1 else named[0]["name"]
         elif asked["kind"] == "days":
             value = words.answered_days(answer)
+        elif asked["kind"] == "decision":
+            value = words.stated_decision(answer)
         else:
             value = words.answered_text(answer)
         if value is None:

@@ -120,5 +120,5 @@ class AskedCall(TypedDict):
     """The arguments as proposed."""
     param: str
     """The argument the question was about."""
-    kind: Literal["user", "days", "text"]
-    """What kind of value answers it: a user, a number of days, or a text."""
+    kind: Literal["user", "days", "text", "decision"]
+    """What kind of value answers it: a user, a number of days, a text, or approve / reject."""

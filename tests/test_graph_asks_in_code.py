@@ -216,3 +216,32 @@ def test_a_long_request_without_a_comment_makes_the_graph_ask_the_approver(graph
     agent.say("同意，早日康复")
     [card] = agent.interrupts
     assert card["args"] == {"taskId": "task_1", "isOK": True, "result": "同意，早日康复"}
+
+
+def test_a_task_named_by_its_requester_and_the_decision_the_person_stated(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="家里有事")
+    start_request(requester="user_3", approver="user_2", days=0.5, reason="看病")
+    # The model names the task by its requester, forgets isOK and drops the comment the person spelled out.
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "王五"}), user_id="user_2")
+    agent.say("驳回王五的请假，理由：这周项目上线，人手不够。")
+    [card] = agent.interrupts
+    assert card["args"] == {"taskId": "task_2", "isOK": False, "result": "这周项目上线，人手不够"}
+    assert card["card"]["requester"] == "王五 (user_3)"
+
+
+def test_two_pending_tasks_of_one_requester_make_the_graph_ask_which(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="家里有事")
+    start_request(requester="user_1", approver="user_2", days=2, reason="搬家")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "张三", "isOK": True}), user_id="user_2")
+    question = final(agent.say("批准张三的请假")).content
+    assert question.startswith("你有 2 个待办符合「张三」：task_1（张三，1 天，家里有事）、task_2（张三，2 天，搬家）")
+    assert agent.interrupts == []
+
+
+def test_an_unclear_decision_is_asked(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="家里有事")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1"}), user_id="user_2")
+    assert final(agent.say("张三那个假你看着办，审批一下")).content == "请问是批准还是驳回？"
+    agent.say("批准")
+    [card] = agent.interrupts
+    assert card["args"]["isOK"] is True

@@ -263,6 +263,39 @@ def resolve_user(conn: Connection, value: Any, *, param: str = "userId") -> dict
     raise NotFoundError("unknown_user", f"{param} {text[:64]} does not exist; call getAllUser")
 
 
+_PENDING_OF_ASSIGNEE = select(tasks, requests.c.requester_id, requests.c.days, requests.c.reason).join(
+    requests, requests.c.id == tasks.c.request_id
+).where(tasks.c.assignee_id == bindparam("actor"), tasks.c.status == "pending").order_by(tasks.c.id)
+
+
+def resolve_task(conn: Connection, value: Any, actor_id: str, *, param: str = "taskId") -> dict[str, Any]:
+    """A task by id, or by its requester's name among the actor's pending tasks ("张三" → task_1).
+
+    Several pending tasks from that requester are never resolved by choice: the person is asked which one.
+    """
+    text = str(value).strip()
+    if _ID_RE.match(text):
+        return require_task(conn, text)
+    pending = [dict(r) for r in conn.execute(_PENDING_OF_ASSIGNEE, {"actor": actor_id}).mappings()]
+    requesters = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+    named = {u["id"] for u in _named_in(text, [requesters[t["requester_id"]] for t in pending])}
+    found = [t for t in pending if t["requester_id"] in named]
+    if len(found) == 1:
+        return require_task(conn, format_task_id(found[0]["id"]))
+    if len(found) > 1:
+        choices = tuple(
+            f"{format_task_id(t['id'])}（{requesters[t['requester_id']]['name']}，{t['days']:g} 天，{t['reason']}）"
+            for t in found
+        )
+        raise NeedsPersonError(
+            "ambiguous_task", f"{param} {text[:40]} fits {len(found)} of your tasks; ask the user which one",
+            ask="which_task", param=param, choices=choices, name=text[:40],
+        )
+    raise NotFoundError(
+        "unknown_task", f"{param} {text[:40]!r} is no pending task of yours; use the requester's name or call queryTodoTask"
+    )
+
+
 def approver_choices(conn: Connection, actor_id: str) -> tuple[str, ...]:
     names = [u["name"] for u in conn.execute(ALL_USERS).mappings() if u["id"] != actor_id]
     return tuple(names[:MAX_CHOICES]) + (("…",) if len(names) > MAX_CHOICES else ())

@@ -44,9 +44,26 @@ class CheckedCall:
     notes: list[str]
 
 
+def _person_stated(spec: ToolSpec, raw: dict[str, Any], person: PersonWords) -> tuple[dict[str, Any], list[str]]:
+    """The arguments with every value the person spelled out in their request put in (their words win), and
+    a note for the reviewer's card for each value of the model's that they replaced."""
+    request = "\n".join(person.request)
+    filled, notes = dict(raw), []
+    for value in spec.person_values:
+        stated = value.stated(request) if value.stated is not None else None
+        if stated is None:
+            continue
+        if value.param in raw and raw[value.param] != stated:
+            notes.append(f"[person_stated] {value.param}: the user's own words {stated!r} replaced {raw[value.param]!r}")
+        filled[value.param] = stated
+    return filled, notes
+
+
 def _ask_for_missing(spec: ToolSpec, raw: dict[str, Any], conn: Connection, actor_id: str) -> None:
     """A value only the person can give that the model left out or cannot spell: the person is asked."""
     for value in spec.person_values:
+        if value.optional:
+            continue
         given = raw.get(value.param)
         if given is None or (isinstance(given, str) and not given.strip()):
             choices = policy.approver_choices(conn, actor_id) if value.kind == "user" else ()
@@ -66,12 +83,19 @@ def _ask_for_missing(spec: ToolSpec, raw: dict[str, Any], conn: Connection, acto
 
 
 def _resolve_users(spec: ToolSpec, args: BaseModel, conn: Connection, ctx: CallContext, asking: bool) -> BaseModel:
-    """User arguments given by name become ids; with `asking`, a person's unknown approver makes the graph ask."""
+    """User arguments given by name become ids, and so do tasks named by their requester; with `asking`, a
+    person's unknown approver makes the graph ask."""
     values = args.model_dump()
     person_users = {v.param for v in spec.person_values if v.kind == "user"}
     changed = False
     for ref in spec.references:
         value = values.get(ref.param)
+        if ref.kind == "task" and ref.by_requester and value is not None:
+            task = policy.resolve_task(conn, value, ctx.actor_id, param=ref.param)
+            if policy.format_task_id(task["id"]) != value:
+                values[ref.param] = policy.format_task_id(task["id"])
+                changed = True
+            continue
         if ref.kind != "user" or value is None:
             continue
         try:
@@ -108,10 +132,12 @@ def check_call(
     """
     spec = registry.get(name)
     raw = spec.with_actor(spec.decode(raw_args), ctx.actor_id)
+    stated_notes: list[str] = []
     with ctx.store.read() as conn:
         policy.require_actor(conn, ctx.actor_id)
         if person is not None:
             policy.check_requested(spec.name, spec.intent, person.request)
+            raw, stated_notes = _person_stated(spec, raw, person)
             _ask_for_missing(spec, raw, conn, ctx.actor_id)
         args = spec.parse(raw)
         args = _resolve_users(spec, args, conn, ctx, asking=person is not None)
@@ -123,9 +149,12 @@ def check_call(
             if value is not None and ref.kind != "user":
                 policy.require_reference(conn, ref.kind, value, ref.param)
         notes = spec.precheck(conn, ctx, args) if spec.precheck else []
+        notes += stated_notes
         if person is not None:
             for wanted in spec.person_values:
                 value = values.get(wanted.param)
+                if wanted.optional or wanted.kind == "decision":
+                    continue  # shown on the card for the person's own decision
                 if wanted.kind == "user":
                     policy.check_named_by_person(conn, wanted.param, value, person.said, actor_id=ctx.actor_id)
                 elif wanted.kind == "days":

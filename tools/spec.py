@@ -36,13 +36,15 @@ class Reference:
 
     param: str
     kind: RefKind
+    by_requester: bool = False
+    """A task may also be named by its requester's name ("张三"): one of the actor's pending tasks."""
 
 
 Handler = Callable[["Connection", "CallContext", Any], dict[str, Any]]
 Describe = Callable[[dict[str, Any], str], str]
 """Turns a tool's successful result into one readable line in a language ("zh" or "en")."""
 
-AskKind = Literal["approver", "days", "reason", "email_text", "comment"]
+AskKind = Literal["approver", "days", "reason", "email_text", "comment", "decision"]
 
 
 @dataclass(frozen=True)
@@ -77,8 +79,13 @@ class PersonValue:
     """
 
     param: str
-    kind: Literal["user", "days", "text"]
+    kind: Literal["user", "days", "text", "decision"]
     ask: AskKind
+    optional: bool = False
+    """Not asked for when missing (the person may leave it out)."""
+    stated: Callable[[str], Any] | None = None
+    """Reads the value the person spelled out in their request; when found, it is the value (the person's
+    own words outrank the model's)."""
 
 
 @dataclass(frozen=True)

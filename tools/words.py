@@ -136,3 +136,26 @@ def answered_days(message: str) -> float | None:
     """The one number of days a person's answer states ("三天", "2"), or None if it states none or several."""
     found = numbers_said(message)
     return found.pop() if len(found) == 1 else None
+
+
+_REJECT_RE = re.compile(r"驳回|拒绝|不同意|不批|不准|不通过|reject|declin|deny|refuse", re.IGNORECASE)
+_APPROVE_RE = re.compile(r"批准|同意|批了|通过|准了|approv|accept", re.IGNORECASE)
+_COMMENT_RE = re.compile(
+    r"(?:意见|理由|备注|评语|comment|reason|note)\s*(?:写成|写|是|为|:|：)\s*[:：]?\s*(?P<text>.+?)\s*[。.!！]?\s*$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def stated_decision(text: str) -> bool | None:
+    """Approve (True) or reject (False) as the person's words say it; None when they say neither."""
+    if _REJECT_RE.search(text):
+        return False
+    if _APPROVE_RE.search(text):
+        return True
+    return None
+
+
+def stated_comment(text: str) -> str | None:
+    """A decision comment the person spelled out ("意见写同意", "理由：…", "comment: …"), or None."""
+    match = _COMMENT_RE.search(text)
+    return match.group("text").strip() if match and match.group("text").strip() else None

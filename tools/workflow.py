@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sqlalchemy import Connection, CursorResult, bindparam, insert, select, update
 
-from tools import policy, readable
+from tools import policy, readable, words
 from tools.errors import PolicyError
 from tools.runtime import CallContext
 from tools.spec import Effect, PersonValue, Reference, ToolExample, ToolRegistry, ToolSpec
@@ -48,7 +48,7 @@ class QueryTodoTaskArgs(_Args):
 
 
 class HandleTodoTaskArgs(_Args):
-    taskId: str = Field(description="The task, from queryTodoTask (e.g. task_1).")
+    taskId: str = Field(description="The task: its requester's name (张三), or a taskId from queryTodoTask (task_1).")
     result: str = Field(default="", description="The user's comment, in their words.")
     isOK: bool = Field(description="true to approve, false to reject.")
 
@@ -349,13 +349,23 @@ SPECS: tuple[ToolSpec, ...] = (
         effect=Effect.WRITE,
         handler=handle_todo_task,
         requires_approval=True,
-        references=(Reference("taskId", "task"),),
+        references=(Reference("taskId", "task", by_requester=True),),
+        person_values=(
+            PersonValue("isOK", "decision", "decision", stated=words.stated_decision),
+            PersonValue("result", "text", "comment", optional=True, stated=words.stated_comment),
+        ),
         precheck=precheck_handle_task,
+        example=ToolExample(
+            question="同意赵六的请假，意见：注意休息",
+            args={"taskId": "赵六", "isOK": True, "result": "注意休息"},
+            observation='{"taskId":"task_5","requestId":"req_5","status":"approved","comment":"注意休息"}',
+            answer="已批准赵六的请假（task_5），意见：注意休息。",
+        ),
         intent=("批", "同意", "驳回", "拒绝", "通过", "不行", "approv", "reject", "declin", "accept", "deny"),
         describe=readable.decided,
         model_description=(
-            "Approve (isOK true) or reject (isOK false) a to-do task of the signed-in user. taskId: from "
-            "queryTodoTask. result: the user's comment, in their words."
+            "Approve (isOK true) or reject (isOK false) a to-do task of the signed-in user. taskId: the "
+            "requester's name (张三) or a taskId from queryTodoTask. result: the user's comment, in their words."
         ),
     ),
     ToolSpec(
