@@ -243,14 +243,14 @@ def play_turns(
     model: BaseChatModel,
     person_model: BaseChatModel | None,
     records: list[TurnRecord],
-    overrides: dict[str, Any],
+    overrides: dict[str, Any] | None = None,
 ) -> list[str]:
     """Play every turn (scripted or simulated person); returns problems of the legitimate task."""
     problems: list[str] = []
     rubber_stamp = scenario.attack is not None and scenario.attack.defence == "policy"
     for index, turn in enumerate(scenario.turns):
         context = Context(
-            user_id=turn.actor, protocol=protocol, locale=scenario.locale, **{**overrides, **scenario.context}
+            user_id=turn.actor, protocol=protocol, locale=scenario.locale, **{**(overrides or {}), **scenario.context}
         )
         if isinstance(model, PathModel):
             model.start_turn(index)

@@ -14,8 +14,10 @@ from langgraph.runtime import Runtime
 
 from graph import prompts
 from graph.calls import action_hash
+from graph.history import current_request
 from state.agent import AgentState
 from state.context import Context
+from tools.spec import Effect, ToolRegistry
 
 
 def last_step_failed(state: AgentState) -> bool | None:
@@ -82,13 +84,38 @@ def _tool_of(state: AgentState, digest: str) -> str:
     return "an action"
 
 
-def budget_check(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
+def looked_up_for_a_question(state: AgentState, registry: ToolRegistry) -> bool:
+    """Whether the last step's look-ups all succeeded and the person's request asks for no write at all: the
+    answer is then what the tools found, and a small model need not be asked to restate it."""
+    found = False
+    for msg in reversed(state["messages"]):
+        if isinstance(msg, AIMessage):
+            break
+        if isinstance(msg, ToolMessage):
+            if msg.status != "success" or msg.response_metadata.get("wrote"):
+                return False
+            found = True
+    if not found:
+        return False
+    request = " ".join(current_request(list(state["messages"]))).casefold()
+    writes = [s for s in registry if s.effect is Effect.WRITE]
+    return not any(word.casefold() in request for spec in writes for word in spec.intent)
+
+
+class BudgetCheck:
     """Update the failure streak, then decide whether the run must wrap up."""
-    budget = state["budget"].copy()
-    failed = last_step_failed(state)
-    if failed is True:
-        budget["consecutive_failures"] = budget["consecutive_failures"] + 1
-    elif failed is False:
-        budget["consecutive_failures"] = 0
-    reason = exhausted({**state, "budget": budget}, runtime.context)  # type: ignore[typeddict-item]
-    return {"budget": budget, "wrap_up": reason}
+
+    def __init__(self, registry: ToolRegistry) -> None:
+        self._registry = registry
+
+    def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
+        budget = state["budget"].copy()
+        failed = last_step_failed(state)
+        if failed is True:
+            budget["consecutive_failures"] = budget["consecutive_failures"] + 1
+        elif failed is False:
+            budget["consecutive_failures"] = 0
+        reason = exhausted({**state, "budget": budget}, runtime.context)  # type: ignore[typeddict-item]
+        if not reason and runtime.context.fixed_answers and looked_up_for_a_question(state, self._registry):
+            reason = "answered: " + prompts.WRAP_UP_REASONS["answered"]
+        return {"budget": budget, "wrap_up": reason}

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 
-from graph.budget_check import budget_check
+from graph.budget_check import BudgetCheck
 from graph.executor import Executor
 from graph.human_review import HumanReview
 from graph.observation_summarizer import observation_summarizer
@@ -44,7 +44,7 @@ def build_graph(
     builder.add_node("human_review", HumanReview(store))
     builder.add_node("executor", Executor(store, registry, smtp))
     builder.add_node("observation_summarizer", observation_summarizer)
-    builder.add_node("budget_check", budget_check)
+    builder.add_node("budget_check", BudgetCheck(registry))
 
     builder.add_edge(START, "reasoner")
     builder.add_conditional_edges(

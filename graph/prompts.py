@@ -94,6 +94,7 @@ WRAP_UP_REASONS = {
     "consecutive_failures": "{limit} steps in a row failed",
     "ask": "a value only the user can give is missing, so the user is asked",
     "done": "a write was executed; the answer says what it did",
+    "answered": "the look-up answers a question that asks for no change; the answer is what it found",
 }
 
 # ---------------------------------------------------------------- questions the graph asks in code

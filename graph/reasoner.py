@@ -343,7 +343,7 @@ def fixed_answer(state: AgentState, registry: ToolRegistry, lang: Lang, reason: 
     text = "\n".join([texts["found"], *lines]) if lines else texts["nothing"]
     if reason.startswith("consecutive_failures") or (reason and not lines):
         text += "\n" + texts["help"]  # the circuit breaker: ask the person for help
-    elif reason and not reason.startswith(("repeated_action", "ask", "done")):
+    elif reason and not reason.startswith(("repeated_action", "ask", "done", "answered")):
         text += "\n" + texts["stopped"].format(reason=reason)
     return text
 

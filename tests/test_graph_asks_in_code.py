@@ -149,12 +149,21 @@ def test_fixed_answers_end_a_write_with_what_it_did_and_no_model_call(graph_driv
     assert len(agent.model.prompts) == 1
 
 
-def test_fixed_answers_end_a_repeated_lookup_with_its_result(graph_driver):
-    agent = graph_driver(tool_call("getAllWorkFlow", id="c1"), tool_call("getAllWorkFlow", id="c2"), fixed_answers=True)
+WORKFLOWS = "流程：报销流程（process_baoxiao）、出差流程（process_chuchai）、请假流程（process_qingjia，可发起）"
+
+
+def test_fixed_answers_answer_a_question_with_what_the_look_up_found(graph_driver):
+    agent = graph_driver(tool_call("getAllWorkFlow", id="c1"), "模型不会被再问一次。", fixed_answers=True)
     result = agent.say("有哪些流程？")
-    assert final(result).content == (
-        "我查到的结果：\n流程：报销流程（process_baoxiao）、出差流程（process_chuchai）、请假流程（process_qingjia，可发起）"
-    )
+    assert final(result).content == "我查到的结果：\n" + WORKFLOWS
+    assert len(agent.model.prompts) == 1  # one model call: the look-up answers a question that asks for no change
+
+
+def test_fixed_answers_end_a_repeated_lookup_with_its_result(graph_driver):
+    # The request asks for a write (请假), so the model goes on after the look-up, and repeats it.
+    agent = graph_driver(tool_call("getAllWorkFlow", id="c1"), tool_call("getAllWorkFlow", id="c2"), fixed_answers=True)
+    result = agent.say("我想请假，先看看有哪些流程")
+    assert final(result).content == "我查到的结果：\n" + WORKFLOWS
     assert len(agent.model.prompts) == 2
 
 
