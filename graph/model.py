@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.rate_limiters import InMemoryRateLimiter
 
-from state.context import Context
+from state.context import Context, Protocol
 
 DEFAULT_MODEL = "gpt-4o-mini"
 DEFAULT_TEMPERATURE = 0.3
@@ -117,29 +118,82 @@ _local_lock = threading.Lock()
 _local_server: Any = None
 
 
-def start_local_model() -> ModelSettings:
-    """Make sure the offline model's weights and llama.cpp server exist, start it, and return its settings."""
+def start_local_model(
+    *, protocol: Protocol | None = None, progress: Callable[[str], None] | None = None
+) -> ModelSettings:
+    """Make sure the offline model's weights and llama.cpp server exist, start it, and return its settings.
+
+    A server started here first reads the fixed start of the system prompt (`warm_up_local_model`), so that
+    a person's first question does not wait for it.
+    """
     global _local_server
     from graph import local_model
 
     with _local_lock:
         if _local_server is None:
-            path = local_model.ensure_model("qwen")
-            local_model.ensure_llama_server()
-            _local_server = local_model.start_local_server(path)
-        kwargs = local_model.default_local_model_settings().chat_openai_kwargs(_local_server)
-        return ModelSettings(
-            model=kwargs.pop("model"),
-            base_url=kwargs.pop("base_url"),
-            api_key=kwargs.pop("api_key"),
-            temperature=kwargs.pop("temperature"),
-            timeout_s=kwargs.pop("timeout"),
-            max_retries=kwargs.pop("max_retries"),
-            requests_per_second=0,
-            local=True,
-            stop=tuple(kwargs.pop("stop")),
-            extra={k: v for k, v in kwargs.items() if v is not None},
-        )
+            path = local_model.ensure_model("qwen", progress=progress)
+            local_model.ensure_llama_server(progress=progress)
+            server = local_model.start_local_server(path, progress=progress)
+            _local_server = server
+            warm_up_local_model(server, protocol=protocol, progress=progress)
+        return local_model_settings(_local_server)
+
+
+def local_model_settings(server: Any) -> ModelSettings:
+    """The chat's settings for a running local server (`graph.local_model.LocalServer`)."""
+    from graph import local_model
+
+    kwargs = local_model.default_local_model_settings().chat_openai_kwargs(server)
+    return ModelSettings(
+        model=kwargs.pop("model"),
+        base_url=kwargs.pop("base_url"),
+        api_key=kwargs.pop("api_key"),
+        temperature=kwargs.pop("temperature"),
+        timeout_s=kwargs.pop("timeout"),
+        max_retries=kwargs.pop("max_retries"),
+        requests_per_second=0,
+        local=True,
+        stop=tuple(kwargs.pop("stop")),
+        extra={k: v for k, v in kwargs.items() if v is not None},
+    )
+
+
+def local_protocol() -> Protocol:
+    """The protocol the offline model's runs use: $FLOWAGENT_PROTOCOL, else the local model's default (react)."""
+    from graph import local_model
+
+    configured = os.environ.get("FLOWAGENT_PROTOCOL", "").strip()
+    if configured in ("native", "react", "json"):
+        return configured  # type: ignore[return-value]
+    return local_model.default_local_model_settings().protocol
+
+
+def warm_up_local_model(
+    server: Any, *, protocol: Protocol | None = None, progress: Callable[[str], None] | None = None
+) -> Any:
+    """Have the local server read the fixed start of every system prompt once, through the chat's own client.
+
+    Returns the server's timings of that request (`graph.local_model.RequestTimings`), or None when it
+    could not be done: a failed warm-up only costs the first question its speed, so it never stops the chat.
+    """
+    from graph import local_model
+
+    report = progress or local_model._stderr_progress
+    try:
+        from graph.reasoner import warmup_prompt
+        from tools import REGISTRY
+
+        messages = warmup_prompt(REGISTRY, protocol or local_protocol())
+        model = make_chat_model(local_model_settings(server))
+        return local_model.warm_up(model, messages, server=server, progress=report)
+    except Exception as exc:  # noqa: BLE001 - see the docstring
+        report(f"could not read the fixed prompt ahead ({type(exc).__name__}: {exc}); the first answer will be slower")
+        return None
+
+
+def running_local_server() -> Any:
+    """The local server `start_local_model` started (a `graph.local_model.LocalServer`), or None."""
+    return _local_server
 
 
 def stop_local_model() -> None:
@@ -168,6 +222,25 @@ class EnvModel:
         self._default = default
         self._models: dict[str, BaseChatModel] = {}
         self._lock = threading.Lock()
+
+    def preload(self) -> threading.Thread | None:
+        """When no endpoint is configured, start the offline model (and read its fixed prompt) in the
+        background now, so the server's first question does not wait for it; None when there is nothing to do."""
+        try:
+            if not settings_from_env(self._default).local:
+                return None
+        except ModelConfigError:
+            return None  # the first run reports the configuration error
+
+        def load() -> None:
+            try:
+                self(Context())
+            except Exception:  # noqa: BLE001 - the first run loads again and reports the error to its caller
+                pass
+
+        thread = threading.Thread(target=load, name="flowagent-preload-model", daemon=True)
+        thread.start()
+        return thread
 
     def __call__(self, context: Context) -> BaseChatModel:
         name = context.model or self._default or ""

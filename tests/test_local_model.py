@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import os
 import signal
 import subprocess
@@ -13,8 +14,10 @@ import zipfile
 from collections import namedtuple
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_openai import ChatOpenAI
 
 from graph import local_model
@@ -283,7 +286,7 @@ def test_smollm2_answers_through_chat_openai(smollm2_server: LocalServer) -> Non
     assert smollm2_server.base_url == f"http://127.0.0.1:{smollm2_server.port}/v1"
     chat = ChatOpenAI(
         base_url=smollm2_server.base_url,
-        api_key="sk-local",
+        api_key="sk-local",  # type: ignore[arg-type]
         model=smollm2_server.model,
         extra_body={"max_tokens": 48},  # keeps the weak model short; see LocalModelSettings.max_tokens
     )
@@ -311,14 +314,123 @@ def test_a_server_that_dies_reports_the_end_of_its_log(tmp_path: Path) -> None:
     bogus.write_bytes(b"GGUF but not really" * 100)
     with pytest.raises(LocalModelError, match=r"(?s)exited with code .* before it was ready.*it ends with"):
         start_local_server(bogus, log_dir=tmp_path, startup_timeout=120, progress=_quiet)
-    assert (tmp_path / "llama-server-bogus.log").read_text().strip()
+    [log] = tmp_path.glob("llama-server-bogus-*.log")
+    assert log.read_text().strip()
 
 
 def test_stop_ends_the_server_process(smollm2_path: Path, tmp_path: Path) -> None:
-    with start_local_server(smollm2_path, n_ctx=512, log_dir=tmp_path, progress=_quiet) as server:
+    with start_local_server(
+        smollm2_path, n_ctx=512, log_dir=tmp_path, progress=_quiet, n_threads=1, n_threads_batch=1
+    ) as server:
         assert server.running
+        assert (server.n_threads, server.n_threads_batch, server.n_ctx) == (1, 1, 512)  # explicit overrides win
+        command = server.log_path.read_text().splitlines()[0]
+        assert " --n_threads 1 --n_threads_batch 1 " in command, command
     assert not server.running
     assert server.process.returncode is not None
+
+
+def test_the_server_uses_every_usable_cpu_by_default(smollm2_server: LocalServer) -> None:
+    cpus = len(os.sched_getaffinity(0))
+    assert local_model.usable_cpus() == cpus
+    assert (smollm2_server.n_threads, smollm2_server.n_threads_batch) == (cpus, cpus)
+    command = smollm2_server.log_path.read_text().splitlines()[0]
+    assert f" --n_threads {cpus} --n_threads_batch {cpus} " in command, command
+    assert " --verbose true" in command
+    if not {"OMP_WAIT_POLICY", "GOMP_SPINCOUNT"} & set(os.environ):
+        assert smollm2_server.openmp_wait == "GOMP_SPINCOUNT=10000"
+        assert command.startswith("$ GOMP_SPINCOUNT=10000 "), command
+        pid = smollm2_server.process.pid
+        assert b"GOMP_SPINCOUNT=10000" in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+
+
+def test_the_server_spins_briefly_at_barriers_unless_told_otherwise() -> None:
+    assert local_model.server_environment({"PATH": "/bin"}) == {"PATH": "/bin", "GOMP_SPINCOUNT": "10000"}
+    for mine in ({"OMP_WAIT_POLICY": "ACTIVE"}, {"GOMP_SPINCOUNT": "300000"}):
+        assert local_model.server_environment(mine) == mine
+
+
+FIXED = (
+    "You are a test assistant of a leave-approval system. You list workflows and users, start leave requests "
+    "and decide tasks by calling tools. Rules: never invent a result; ask for what is missing; one write at a "
+    "time; answer briefly in the user's language.\n\nTools:\n"
+    + "\n".join(f"- tool{i}(userId): reads workflow record number {i}" for i in range(12))
+)
+
+
+def _chat(server: LocalServer, max_tokens: int = 6) -> ChatOpenAI:
+    settings = dataclasses.replace(default_local_model_settings(), max_tokens=max_tokens, temperature=0)
+    return ChatOpenAI(**settings.chat_openai_kwargs(server))
+
+
+def test_the_timings_of_each_request_come_from_the_servers_log(smollm2_server: LocalServer) -> None:
+    chat = _chat(smollm2_server)
+    offset = smollm2_server.log_offset()
+    first = chat.invoke([SystemMessage(FIXED + f"\nRequest {os.urandom(4).hex()}"), HumanMessage("List the tools.")])
+    second = chat.invoke([SystemMessage(FIXED + "\nSigned-in user: 张三"), HumanMessage("Who am I?")])
+    records = smollm2_server.timings_since(offset)
+    assert len(records) == 2, smollm2_server.log_tail(40)
+    for record, reply in zip(records, (first, second), strict=True):
+        usage = reply.response_metadata["token_usage"]
+        # Every prompt token was either still held from the request before or read now.
+        assert (record.prefix_hit or 0) + record.prompt_tokens_read == usage["prompt_tokens"], (record, usage)
+        assert record.prompt_ms > 0 and record.generation_ms > 0, record
+        # The last sampled token is never evaluated.
+        assert usage["completion_tokens"] - 1 <= record.generated_tokens <= usage["completion_tokens"], (record, usage)
+    # The second request shares the fixed text with the first, so it reads only what follows it.
+    assert records[1].prefix_hit is not None and records[1].prefix_hit > 150, records[1]
+    assert records[1].prompt_tokens_read < 40, records[1]
+    assert smollm2_server.timings_since(smollm2_server.log_offset()) == []
+
+
+def test_warm_up_reads_the_fixed_prompt_so_the_first_question_does_not(smollm2_server: LocalServer) -> None:
+    lines: list[str] = []
+    _chat(smollm2_server).invoke("Something else entirely, so that nothing of the fixed prompt is cached.")
+    warm = local_model.warm_up(smollm2_server, [SystemMessage(FIXED), HumanMessage("你好")], progress=lines.append)
+    assert warm is not None and warm.prompt_tokens_read > 150, warm
+    assert lines[0] == "reading the fixed prompt…" and lines[-1].startswith("read the fixed prompt ("), lines
+    offset = smollm2_server.log_offset()
+    _chat(smollm2_server).invoke([SystemMessage(FIXED + "\nSigned-in user: 李四 (userId user_2)"), HumanMessage("有哪些流程？")])
+    [first] = smollm2_server.timings_since(offset)
+    assert first.prefix_hit is not None and first.prefix_hit >= warm.prompt_tokens_read - 15, (warm, first)
+    assert first.prompt_tokens_read < 60, first
+
+
+def test_the_chat_warms_the_local_model_up_through_its_own_client(
+    smollm2_server: LocalServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from graph import model as chat_models
+    from graph import reasoner
+
+    asked: list[tuple[object, str]] = []
+
+    def warmup_prompt(registry: object, protocol: str) -> list[BaseMessage]:
+        asked.append((registry, protocol))
+        return [SystemMessage(FIXED), HumanMessage("你好")]
+
+    monkeypatch.setattr(reasoner, "warmup_prompt", warmup_prompt, raising=False)
+    monkeypatch.delenv("FLOWAGENT_PROTOCOL", raising=False)
+    _chat(smollm2_server).invoke("Something else entirely.")
+    warm = chat_models.warm_up_local_model(smollm2_server, progress=_quiet)
+    assert warm is not None and warm.prompt_tokens_read > 150
+    from tools import REGISTRY
+
+    assert asked == [(REGISTRY, "react")]
+    settings = chat_models.local_model_settings(smollm2_server)
+    offset = smollm2_server.log_offset()
+    chat_models.make_chat_model(settings).invoke(
+        [SystemMessage(FIXED + "\nSigned-in user: 张三"), HumanMessage("有哪些流程？")], extra_body={"max_tokens": 4}
+    )
+    [first] = smollm2_server.timings_since(offset)
+    assert first.prompt_tokens_read < 60, first
+
+    def broken(registry: object, protocol: str) -> list[BaseMessage]:
+        raise RuntimeError("no prompt today")
+
+    monkeypatch.setattr(reasoner, "warmup_prompt", broken)
+    lines: list[str] = []
+    assert chat_models.warm_up_local_model(smollm2_server, progress=lines.append) is None
+    assert lines and "could not read the fixed prompt ahead (RuntimeError: no prompt today)" in lines[-1]
 
 
 def test_the_command_line_prints_the_model_path_or_one_clear_error(
@@ -341,20 +453,23 @@ def test_the_command_line_prints_the_model_path_or_one_clear_error(
     assert "Traceback" not in bad.stderr
 
 
-def test_a_failed_llama_cpp_python_install_is_one_clear_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(local_model, "_llama_server_importable", lambda python: False)
+def test_a_failed_llama_cpp_python_build_is_one_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(local_model, "_llama_server_importable", lambda python, build=None: False)
     monkeypatch.setattr(local_model, "LLAMA_CPP_PYTHON_VERSION", "0.0.0.dev0")  # no such release
     lines: list[str] = []
     with pytest.raises(
         LocalModelError, match=r"^Installing llama-cpp-python failed \(pip exit code \d+: .*log is"
     ):
-        ensure_llama_server(progress=lines.append, log_dir=tmp_path)
+        ensure_llama_server(progress=lines.append, log_dir=tmp_path, wheel_dir=tmp_path / "wheels")
     log = (tmp_path / "llama-cpp-python-install.log").read_text()
-    assert "CMAKE_ARGS='-DGGML_NATIVE=OFF" in log and "-DGGML_AMX_TILE=OFF" in log
-    assert "llama-cpp-python[server]==0.0.0.dev0" in log
-    assert any("installing llama-cpp-python[server]==0.0.0.dev0" in line for line in lines), lines
+    build = local_model.cpu_build()
+    assert f"CMAKE_ARGS='{build.cmake_args}'" in log
+    assert "-DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" in log
+    assert " wheel --no-deps --no-cache-dir --no-binary llama-cpp-python " in log
+    assert "llama-cpp-python==0.0.0.dev0" in log
+    assert any(line.startswith("building llama.cpp for this CPU") for line in lines), lines
+    # Nothing was installed and no wheel was kept, so the next start tries again.
+    assert list((tmp_path / "wheels" / build.key).glob("*.whl")) == []
 
 
 def test_too_little_disk_space_is_refused_before_downloading(
@@ -446,3 +561,228 @@ def test_the_serve_command_stops_its_server_on_sigterm(smollm2_path: Path) -> No
     finally:
         if serve.poll() is None:
             serve.kill()
+
+
+# ----------------------------------------------------------------------------------------------------------
+# The llama.cpp build for each CPU
+
+_COMMON_FLAGS = (
+    "fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 ht syscall nx "
+    "pdpe1gb rdtscp lm constant_tsc rep_good nopl cpuid pni pclmulqdq ssse3 cx16 sse4_1 sse4_2 x2apic movbe popcnt "
+    "aes xsave rdrand hypervisor lahf_lm abm"
+)
+XEON_SAPPHIRE_RAPIDS = f"""processor\t: 0
+vendor_id\t: GenuineIntel
+model name\t: Intel(R) Xeon(R) Platinum 8480+
+flags\t\t: {_COMMON_FLAGS} fma avx f16c bmi1 avx2 bmi2 erms avx512f avx512dq rdseed adx avx512ifma clflushopt avx512cd \
+sha_ni avx512bw avx512vl xsaveopt avx_vnni avx512_bf16 avx512vbmi umip avx512_vbmi2 gfni vaes avx512_vnni \
+avx512_bitalg avx512_vpopcntdq amx_bf16 avx512_fp16 amx_tile amx_int8
+bogomips\t: 4000.00
+
+processor\t: 1
+vendor_id\t: GenuineIntel
+model name\t: Intel(R) Xeon(R) Platinum 8480+
+flags\t\t: {_COMMON_FLAGS} fma avx f16c avx2 amx_tile
+"""
+AMD_ZEN3 = f"""processor\t: 0
+vendor_id\t: AuthenticAMD
+model name\t: AMD EPYC 7763 64-Core Processor
+flags\t\t: {_COMMON_FLAGS} fma f16c avx bmi1 avx2 bmi2 sha_ni clzero xsaveerptr vaes vpclmulqdq
+"""
+AMD_ZEN4 = f"""processor\t: 0
+vendor_id\t: AuthenticAMD
+model name\t: AMD EPYC 9654 96-Core Processor
+flags\t\t: {_COMMON_FLAGS} fma f16c avx bmi1 avx2 bmi2 avx512f avx512dq avx512ifma avx512cd avx512bw avx512vl \
+avx512_bf16 avx512vbmi avx512_vbmi2 gfni vaes avx512_vnni avx512_bitalg avx512_vpopcntdq
+"""
+
+
+def _options(build: local_model.CpuBuild) -> dict[str, str]:
+    pairs = [arg.removeprefix("-D").split("=") for arg in build.cmake_args.split()]
+    assert all(len(pair) == 2 for pair in pairs), build.cmake_args
+    return dict((name, value) for name, value in pairs)
+
+
+def test_an_intel_xeon_with_amx_gets_avx512_and_vnni_but_never_amx() -> None:
+    build = local_model.cpu_build(XEON_SAPPHIRE_RAPIDS)
+    options = _options(build)
+    assert build.model == "Intel(R) Xeon(R) Platinum 8480+"
+    assert options["GGML_NATIVE"] == "OFF"  # a native build would switch AMX on (llama.cpp issue 20824)
+    assert {options[o] for o in ("GGML_AMX_TILE", "GGML_AMX_INT8", "GGML_AMX_BF16")} == {"OFF"}
+    for on in ("GGML_AVX", "GGML_AVX2", "GGML_FMA", "GGML_F16C", "GGML_BMI2", "GGML_AVX512", "GGML_AVX512_VNNI",
+               "GGML_AVX_VNNI", "GGML_AVX512_VBMI", "GGML_AVX512_BF16"):
+        assert options[on] == "ON", on
+    assert "amx" not in " ".join(build.features)
+    assert {"avx512", "avx512_vnni", "avx_vnni"} <= set(build.features)
+
+
+def test_an_amd_zen3_gets_avx2_only() -> None:
+    build = local_model.cpu_build(AMD_ZEN3)
+    options = _options(build)
+    assert build.features == ("avx", "avx2", "fma", "f16c", "bmi2")
+    assert [name for name, value in options.items() if value == "ON"] == [
+        "GGML_AVX", "GGML_AVX2", "GGML_FMA", "GGML_F16C", "GGML_BMI2",
+    ]  # fmt: skip
+
+
+def test_an_amd_zen4_gets_avx512_vnni_and_bf16() -> None:
+    options = _options(local_model.cpu_build(AMD_ZEN4))
+    for on in ("GGML_AVX2", "GGML_AVX512", "GGML_AVX512_VNNI", "GGML_AVX512_BF16", "GGML_AVX512_VBMI"):
+        assert options[on] == "ON", on
+    assert options["GGML_AVX_VNNI"] == "OFF"  # Zen 4 has AVX-512 VNNI, not the VEX-encoded AVX-VNNI
+    assert {options[o] for o in ("GGML_AMX_TILE", "GGML_AMX_INT8", "GGML_AMX_BF16")} == {"OFF"}
+
+
+def test_avx512_needs_all_five_foundation_flags() -> None:
+    without_bw = AMD_ZEN4.replace(" avx512bw ", " ")
+    assert _options(local_model.cpu_build(without_bw))["GGML_AVX512"] == "OFF"
+
+
+def test_different_cpus_get_different_build_keys_and_the_same_cpu_the_same_key() -> None:
+    keys = {text: local_model.cpu_build(text).key for text in (XEON_SAPPHIRE_RAPIDS, AMD_ZEN3, AMD_ZEN4, "")}
+    assert len(set(keys.values())) == 4, keys
+    assert local_model.cpu_build(AMD_ZEN3).key == keys[AMD_ZEN3]
+    # The model name does not matter, only what is built: another Zen 3 part shares the wheel.
+    other = AMD_ZEN3.replace("EPYC 7763 64-Core", "Ryzen 9 5950X 16-Core")
+    assert local_model.cpu_build(other).key == keys[AMD_ZEN3]
+    assert keys[AMD_ZEN3].startswith(f"{local_model.LLAMA_CPP_PYTHON_VERSION}-")
+
+
+def test_no_cpuinfo_builds_without_vector_extensions() -> None:
+    build = local_model.cpu_build("")
+    assert (build.model, build.features) == ("unknown CPU", ())
+    assert "=ON" not in build.cmake_args
+
+
+_FAKE_SERVER_MODULES = ("llama_cpp", "llama_cpp/server", "uvicorn", "fastapi", "sse_starlette", "starlette_context",
+                        "pydantic_settings")
+_RUN_ENSURE = """\
+import importlib.util, json, sys
+from pathlib import Path
+spec = importlib.util.spec_from_file_location("flowagent_local_model", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = module
+spec.loader.exec_module(module)
+lines = []
+build = module.ensure_llama_server(progress=lines.append, log_dir=Path(sys.argv[2]), wheel_dir=Path(sys.argv[3]))
+print(json.dumps({"key": build.key, "lines": lines}))
+"""
+
+
+def _fake_llama_cpp_wheel(directory: Path) -> Path:
+    """A llama-cpp-python wheel of the pinned version whose modules (and the server's) are empty stand-ins."""
+    version = local_model.LLAMA_CPP_PYTHON_VERSION
+    path = directory / f"llama_cpp_python-{version}-py3-none-any.whl"
+    info = f"llama_cpp_python-{version}.dist-info"
+    with zipfile.ZipFile(path, "w") as archive:
+        for module in _FAKE_SERVER_MODULES:
+            archive.writestr(f"{module}/__init__.py", "FAKE = True\n")
+        archive.writestr("llama_cpp/server/app.py", "FAKE = True\n")
+        archive.writestr(f"{info}/METADATA", f"Metadata-Version: 2.1\nName: llama-cpp-python\nVersion: {version}\n")
+        archive.writestr(f"{info}/WHEEL", "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
+        archive.writestr(f"{info}/RECORD", "")
+    return path
+
+
+def test_a_kept_wheel_for_this_cpu_is_installed_without_building_and_another_cpus_build_is_replaced(
+    tmp_path: Path,
+) -> None:
+    """In a scratch environment: the wheel kept under the CPU's key is installed (no build), marked with that key;
+    a second start does nothing; an environment marked for another CPU gets this CPU's wheel again."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = str(venv / "bin" / "python")
+    key = local_model.cpu_build().key
+    kept = tmp_path / "wheels" / key
+    kept.mkdir(parents=True)
+    _fake_llama_cpp_wheel(kept)
+    run = [python, "-c", _RUN_ENSURE, local_model.__file__, str(tmp_path / "logs"), str(tmp_path / "wheels")]
+
+    def ensure() -> dict[str, Any]:
+        result = subprocess.run(run, capture_output=True, text=True, timeout=300, check=False)
+        assert result.returncode == 0, result.stderr
+        return json.loads(result.stdout)
+
+    first = ensure()
+    assert first["key"] == key
+    assert not any(str(line).startswith("building llama.cpp") for line in first["lines"]), first
+    assert any("is ready" in str(line) for line in first["lines"]), first
+    marker = venv / local_model.BUILD_MARKER
+    assert json.loads(marker.read_text())["key"] == key
+    check = subprocess.run([python, "-c", "import llama_cpp.server.app, uvicorn; print(llama_cpp.FAKE)"],
+                           capture_output=True, text=True, timeout=60, check=False)
+    assert check.stdout.strip() == "True", check.stderr
+
+    assert ensure()["lines"] == []  # built for this CPU already: nothing to do
+
+    marker.write_text(json.dumps({"key": "0.3.36-builtforanothercpu"}))
+    again = ensure()
+    assert any("is ready" in str(line) for line in again["lines"]), again
+    assert json.loads(marker.read_text())["key"] == key
+    assert [p.name for p in kept.glob("*.whl")] == [f"llama_cpp_python-{local_model.LLAMA_CPP_PYTHON_VERSION}-py3-none-any.whl"]
+
+
+def test_the_warm_up_is_the_start_of_the_chats_real_prompts(smollm2_server: LocalServer, tmp_path: Path) -> None:
+    """The real warm-up messages, then the reasoner's real first prompt: llama.cpp reads only what follows the
+    fixed part (the tokens must be the same, not merely the text)."""
+    from graph import model as chat_models
+    from graph.reasoner import Reasoner
+    from state import Context
+    from tools import REGISTRY, WorkflowStore
+
+    _chat(smollm2_server).invoke("Something else entirely.")
+    warm = chat_models.warm_up_local_model(smollm2_server, protocol="react", progress=_quiet)
+    assert warm is not None, smollm2_server.log_tail()
+    chat = chat_models.make_chat_model(chat_models.local_model_settings(smollm2_server))
+    store = WorkflowStore(f"sqlite:///{tmp_path}/workflow.db")
+    try:
+        reasoner = Reasoner(chat, store, REGISTRY)
+        state = {"messages": [HumanMessage("有哪些流程？")]}
+        prompt = reasoner.prompt(state, Context(user_id="user_2", protocol="react"))  # type: ignore[arg-type]
+    finally:
+        store.dispose()
+    offset = smollm2_server.log_offset()
+    chat.invoke(prompt, extra_body={"max_tokens": 2})
+    [first] = smollm2_server.timings_since(offset)
+    # Everything but the warm-up's own ending ("<|im_end|>", the "你好" turn, the assistant header) was reused.
+    assert first.prefix_hit is not None and first.prefix_hit >= warm.prompt_tokens_read - 15, (warm, first)
+
+
+# Lines of a real llama-cpp-python 0.3.36 server log (SmolLM2, three identical 1-token requests, then a
+# request whose report was still being written when the log was read).
+REAL_LOG = """\
+llama_perf_context_print:        load time =    7810.60 ms
+llama_perf_context_print: prompt eval time =    7810.29 ms /    38 tokens (  205.53 ms per token,     4.87 tokens per second)
+llama_perf_context_print:        eval time =       0.00 ms /     1 runs   (    0.00 ms per token,      inf tokens per second)
+llama_perf_context_print:       total time =    7811.38 ms /    39 tokens
+llama_perf_context_print:    graphs reused =          0
+INFO:     127.0.0.1:49930 - "POST /v1/chat/completions HTTP/1.1" 200 OK
+Llama.generate: full prompt already cached, skipping reset
+llama_perf_context_print:        load time =    7810.60 ms
+llama_perf_context_print: prompt eval time =       0.00 ms /     1 tokens (    0.00 ms per token,      inf tokens per second)
+llama_perf_context_print:        eval time =       0.00 ms /     1 runs   (    0.00 ms per token,      inf tokens per second)
+llama_perf_context_print:       total time =       0.83 ms /     2 tokens
+llama_perf_context_print:    graphs reused =          0
+INFO:     127.0.0.1:49930 - "POST /v1/chat/completions HTTP/1.1" 200 OK
+Llama.generate: 235 prefix-match hit, remaining 43 prompt tokens to eval
+llama_perf_context_print:        load time =    7810.60 ms
+llama_perf_context_print: prompt eval time =    3326.32 ms /    43 tokens (   77.36 ms per token,    12.93 tokens per second)
+llama_perf_context_print:        eval time =    1059.56 ms /     5 runs   (  211.91 ms per token,     4.72 tokens per second)
+llama_perf_context_print:       total time =    4387.01 ms /    48 tokens
+llama_perf_context_print:    graphs reused =          4
+INFO:     127.0.0.1:49930 - "POST /v1/chat/completions HTTP/1.1" 200 OK
+Llama.generate: 12 prefix-match hit, remaining 300 prompt tokens to eval
+llama_perf_context_print:        load time =    7810.60 ms
+llama_perf_context_print: prompt eval time =    9000.00 ms /   300 tokens (   30.00 ms per token,    33.33 tokens per second)
+"""
+
+
+def test_the_timings_parser_on_real_log_lines() -> None:
+    assert [r.as_dict() for r in local_model.parse_timings(REAL_LOG)] == [
+        {"prompt_tokens_read": 38, "prompt_ms": 7810.29, "generated_tokens": 0, "generation_ms": 0.0, "prefix_hit": 0},
+        # llama.cpp prints "1 tokens" and "1 runs" when there were none.
+        {"prompt_tokens_read": 0, "prompt_ms": 0.0, "generated_tokens": 0, "generation_ms": 0.0, "prefix_hit": None},
+        {"prompt_tokens_read": 43, "prompt_ms": 3326.32, "generated_tokens": 5, "generation_ms": 1059.56,
+         "prefix_hit": 235},
+    ]  # the last request's report is incomplete, so it is not counted yet
+    assert local_model.parse_timings("") == []

@@ -158,7 +158,7 @@ def check_call(
                 if wanted.kind == "user":
                     policy.check_named_by_person(conn, wanted.param, value, person.said, actor_id=ctx.actor_id)
                 elif wanted.kind == "days":
-                    policy.check_days_said(wanted.param, float(value), person.said)
+                    policy.check_days_said(wanted.param, float(value or 0), person.said)
                 else:
                     policy.check_text_said(wanted.param, str(value), person.said, ask=wanted.ask, shown=person.shown)
     return CheckedCall(spec=spec, args=args, notes=notes)

@@ -49,11 +49,11 @@ def numbers_said(text: str) -> set[float]:
         if text[match.end() : match.end() + 2] == "天半":
             found.add(value + 0.5)
     for match in _CN_NUMBER_RE.finditer(text):
-        value = chinese_number(match.group())
-        if value is not None:
-            found.add(float(value))
+        number = chinese_number(match.group())
+        if number is not None:
+            found.add(float(number))
             if text[match.end() : match.end() + 2] == "天半":
-                found.add(value + 0.5)
+                found.add(number + 0.5)
     if "半天" in text or re.search(r"half[\s-]+(a[\s-]+)?day", text, re.IGNORECASE):
         found.add(0.5)
     for match in _EN_RE.finditer(text):

@@ -1,10 +1,21 @@
-"""Workload 6: seconds per step and generated tokens per second of the offline Qwen model (reported)."""
+"""Workload 6: how fast the offline Qwen model answers a person, question by question, through the real graph.
+
+The local server is started as the chat starts it (`graph.model.start_local_model`: the llama.cpp build for
+this CPU, every usable core, the fixed prompt read ahead), and each question runs through `build_graph` with
+the chat's langchain-openai model, the `react` protocol, `graph.stream(..., durability="sync")`, on a fresh
+WorkflowStore. Per-request figures come from llama.cpp's own counters in the server's log
+(`LocalServer.timings_since`): the prompt tokens it really read (after the prefix it still held) and the time
+spent reading them, apart from the tokens generated and the time spent generating them.
+"""
 
 from __future__ import annotations
 
+import os
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -14,147 +25,283 @@ from langchain_core.messages import HumanMessage
 from langchain_core.outputs import LLMResult
 
 from evals.bench import agents
-from evals.bench.common import Goal, Section, Sizes, median, table
+from evals.bench.common import Goal, Section, Sizes, judge, median, table
 from state import Context
-from tools import REGISTRY, WorkflowStore
+from tools import WorkflowStore
 
-QUESTIONS = (("user_1", "有哪些流程？"), ("user_2", "我有哪些待办？"))
-PROBE_QUESTION = "有哪些流程？"
+REPEATS = 5
 NOT_ASKED = "not run: pass `--offline-model` (it starts the local Qwen model with llama.cpp; minutes on 2 cores)"
 
 
-class CallTimer(BaseCallbackHandler):
-    """Wall time and token usage of each model call."""
+@dataclass(frozen=True)
+class Turn:
+    user: str
+    thread: str
+    question: str
+
+
+@dataclass(frozen=True)
+class Question:
+    """One measured question and the turns asked before it (on the same store, after the warm-up)."""
+
+    key: str
+    title: str
+    before: tuple[Turn, ...]
+    asked: Turn
+    goal_name: str
+    goal_target: str
+    metric: str
+    """The figure the goal judges: "seconds" or "tokens_read"."""
+    limit: float
+
+
+QUESTIONS = (
+    Question(
+        key="a", title="first question after the warm-up", before=(),
+        asked=Turn("user_1", "a", "有哪些流程？"),
+        goal_name="6a. offline: first question, time to answer", goal_target="≤ 8 s", metric="seconds", limit=8,
+    ),
+    Question(
+        key="b", title="a one-lookup question in a running chat",
+        before=(Turn("user_2", "b", "有哪些流程？"),),
+        asked=Turn("user_2", "b", "有哪些用户？"),
+        goal_name="6b. offline: one-lookup question in a chat, time to answer", goal_target="≤ 4 s",
+        metric="seconds", limit=4,
+    ),
+    Question(
+        key="c", title="a second user's first question",
+        before=(Turn("user_1", "c-user_1", "有哪些流程？"),),
+        asked=Turn("user_2", "c-user_2", "有哪些流程？"),
+        goal_name="6c. offline: second user's first question, tokens re-read", goal_target="≤ 150 tokens",
+        metric="tokens_read", limit=150,
+    ),
+)
+FIGURES = ("seconds", "tokens_read", "generated", "prompt_s", "generation_s", "model_calls")
+
+
+class UsageCounter(BaseCallbackHandler):
+    """Completion tokens of each model call, as the server reports them in its usage."""
 
     def __init__(self) -> None:
-        self.started: dict[UUID, float] = {}
-        self.calls: list[dict[str, float]] = []
+        self.completion_tokens: list[int] = []
         self._lock = threading.Lock()
 
-    def on_chat_model_start(self, serialized: dict[str, Any], messages: Any, *, run_id: UUID, **kwargs: Any) -> None:
-        with self._lock:
-            self.started[run_id] = time.perf_counter()
-
     def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
-        with self._lock:
-            began = self.started.pop(run_id, None)
-        if began is None:
-            return
         usage: dict[str, Any] = {}
         for generations in response.generations:
             for generation in generations:
                 usage = getattr(getattr(generation, "message", None), "usage_metadata", None) or usage
         with self._lock:
-            self.calls.append(
-                {
-                    "seconds": time.perf_counter() - began,
-                    "prompt_tokens": float(usage.get("input_tokens", 0)),
-                    "completion_tokens": float(usage.get("output_tokens", 0)),
-                }
-            )
+            self.completion_tokens.append(int(usage.get("output_tokens", 0)))
 
 
 def run(sizes: Sizes, out_dir: Path, *, offline_model: bool = False) -> Section:
     section = Section(key="offline", title="6. Offline model")
     if not offline_model:
         section.body.append(f"**{NOT_ASKED}.**")
-        section.goals.append(Goal(name="6. offline Qwen: s/step, tokens/s", target="reported", measured=NOT_ASKED,
-                                  status="not run"))
+        for question in QUESTIONS:
+            section.goals.append(Goal(name=question.goal_name, target=question.goal_target, measured=NOT_ASKED,
+                                      status="not run"))
         return section
     try:
         from graph import local_model
+        from graph import model as chat_models
     except ImportError as exc:
         return _not_run(section, f"graph.local_model is not importable ({exc})")
+    load_before = os.getloadavg()
+    began = time.perf_counter()
     try:
-        path = local_model.ensure_model("qwen")
-        local_model.ensure_llama_server()
-        server = local_model.start_local_server(path)
+        settings = chat_models.start_local_model(protocol="react")
     except local_model.LocalModelError as exc:
         return _not_run(section, str(exc))
+    startup_s = time.perf_counter() - began
+    server = chat_models.running_local_server()
+    warmed = server.warm_up
+    build = local_model.cpu_build()
     try:
-        from langchain_openai import ChatOpenAI
-
-        settings = local_model.default_local_model_settings()
-        model = ChatOpenAI(**settings.chat_openai_kwargs(server))
-        timer = CallTimer()
-        questions = QUESTIONS[:1] if sizes.quick else QUESTIONS
-        with tempfile.TemporaryDirectory(prefix="flowagent-bench-offline-") as tmp:
-            store = WorkflowStore(f"sqlite:///{tmp}/workflow.db")
-            saver = agents.flowagent_saver(Path(tmp) / "checkpoints.db")
-            try:
-                graph = agents.flowagent_graph(model, store, saver)
-                for index, (user, question) in enumerate(questions):
-                    config = {"configurable": {"thread_id": f"offline-{index}"}, "callbacks": [timer]}
-                    graph.invoke({"messages": [HumanMessage(content=question)]}, config,
-                                 context=Context(user_id=user, protocol=settings.protocol))
-                probe = stream_probe(model, graph, store)
-            finally:
-                agents.close_saver(saver)
-                store.dispose()
+        model = chat_models.make_chat_model(settings)
+        messages = _warmup_messages()
+        repeats = 1 if sizes.quick else REPEATS
+        runs: dict[str, list[dict[str, Any]]] = {q.key: [] for q in QUESTIONS}
+        for index in range(repeats):
+            for question in QUESTIONS:
+                runs[question.key].append(_run_once(model, server, messages, question, index))
     finally:
-        server.stop()
-    calls = timer.calls
-    if not calls:
-        return _not_run(section, "the model was never called")
-    seconds = [c["seconds"] for c in calls]
-    generated = sum(c["completion_tokens"] for c in calls)
-    rate = generated / sum(seconds) if sum(seconds) else 0.0
+        chat_models.stop_local_model()
+    load_after = os.getloadavg()
+
+    medians = {key: {f: median([r[f] for r in rs]) for f in FIGURES} for key, rs in runs.items()}
+    cpu = f"{build.model}; llama.cpp built with {', '.join(build.features) or 'no vector extensions'} (never AMX)"
+    threads = (f"{server.n_threads} generating, {server.n_threads_batch} reading the prompt "
+               f"(of {local_model.usable_cpus()} usable CPUs), waiting at barriers with "
+               f"{server.openmp_wait or 'OpenMP defaults'}")
     section.body.append(
-        f"The pinned Qwen model (`{Path(path).name}`) served by llama.cpp on this machine (`graph.local_model`), "
-        f"driving flowagent with its settings (protocol `{settings.protocol}`, temperature {settings.temperature}) on "
-        f"{len(questions)} question(s); each model call is one ReAct step. Tokens as the server reports them; "
-        "tokens/s = generated tokens ÷ the calls' wall time (prompt processing included)."
+        f"The pinned Qwen2.5-Coder-1.5B Q4_K_M (`{server.model_path.name}`) on llama.cpp, started as the chat "
+        f"starts it (ready and warmed up after {startup_s:.1f} s; {_warm_text(warmed)}). Each question runs "
+        "through the real graph (react protocol, the chat's langchain-openai client, `durability=\"sync\"`) on a "
+        f"fresh store, after the warm-up and the turns listed; figures are medians of {repeats} run(s). "
+        "*Time to answer*: from sending the person's message to the final answer. *Tokens re-read*: prompt "
+        "tokens llama.cpp actually evaluated, summed over the answer's model calls (it keeps the last request's "
+        "tokens and re-reads only what follows the shared prefix). Prompt and generation time are llama.cpp's "
+        "own counters; the rest of the time to answer is the graph, HTTP and sampling."
+    )
+    if messages is None:
+        section.body.append("**No warm-up:** `graph.reasoner.warmup_prompt` does not exist here, so question (a) "
+                            "reads the whole system prompt.")
+    section.body.append(
+        f"CPU: {cpu}. Threads: {threads}. Load average (1/5/15 min) before: "
+        f"{_load(load_before)}; after: {_load(load_after)}."
+    )
+    rows = []
+    for question in QUESTIONS:
+        m = medians[question.key]
+        turns = "; ".join(f"{t.user}: {t.question}" for t in question.before) or "(none)"
+        rows.append([
+            f"({question.key}) {question.title}", turns, f"{question.asked.user}: {question.asked.question}",
+            f"{m['seconds']:.1f} s", f"{m['tokens_read']:.0f}", f"{m['generated']:.0f}", f"{m['prompt_s']:.1f} s",
+            f"{m['generation_s']:.1f} s", f"{m['model_calls']:.0f}", _goal_text(question, m),
+        ])  # fmt: skip
+    section.body.append(
+        table(["question", "asked before", "measured", "time to answer", "tokens re-read", "tokens generated",
+               "prompt time", "generation time", "model calls", "goal"], rows)
     )
     section.body.append(
-        table(
-            ["model calls", "s/step (median)", "s/step (mean)", "prompt tokens/step", "generated tokens", "generated tokens/s"],
-            [[len(calls), f"{median(seconds):.1f}", f"{sum(seconds) / len(seconds):.1f}",
-              f"{sum(c['prompt_tokens'] for c in calls) / len(calls):.0f}", f"{generated:.0f}", f"{rate:.1f}"]],
+        table(["question", "run", "time to answer", "tokens re-read per call", "generated per call", "answer"],
+              [[f"({q.key})", i + 1, f"{r['seconds']:.1f} s", " + ".join(str(c["prompt_tokens_read"]) for c in r["calls"]),
+                " + ".join(str(t) for t in r["completion_tokens"]), _cell(r["answer"])]
+               for q in QUESTIONS for i, r in enumerate(runs[q.key])])
+    )
+    mismatched = [f"({q.key}) run {i + 1}" for q in QUESTIONS for i, r in enumerate(runs[q.key])
+                  if r["logged_calls"] != r["model_calls"]]
+    if mismatched:
+        section.body.append(f"**Warning:** the server logged another number of requests than the graph made in "
+                            f"{', '.join(mismatched)}; the token and time figures of those runs are not reliable.")
+    rates = _rates([c for rs in runs.values() for r in rs for c in r["calls"]])
+    section.body.append(
+        f"Across all measured calls: prompt reading {rates['prompt_tokens_per_s']:.0f} tokens/s, generation "
+        f"{rates['generated_tokens_per_s']:.1f} tokens/s (llama.cpp's counters)."
+    )
+    for question in QUESTIONS:
+        m = medians[question.key]
+        value = m[question.metric]
+        measured = (f"{value:.1f} s" if question.metric == "seconds" else f"{value:.0f} tokens") + (
+            f" (median of {repeats}; {m['tokens_read']:.0f} tokens re-read, {m['model_calls']:.0f} model calls)"
+            if question.metric == "seconds" else f" (median of {repeats}; answered in {m['seconds']:.1f} s)"
         )
-    )
-    section.body.append(
-        f"One reasoner prompt streamed on its own: the first token after {probe['first_token_s']:.1f} s (llama.cpp "
-        "reuses the prompt prefix it has cached, so this is the uncached tail), then "
-        f"{probe['generated']:.0f} tokens at {probe['generation_rate']:.1f} tokens/s. On 2 cores most of a step is "
-        "prompt processing (system prompt, tool list and history), which the median s/step above includes."
-    )
-    section.goals.append(
-        Goal(name="6. offline Qwen: s/step, tokens/s", target="reported",
-             measured=f"{median(seconds):.1f} s/step (median); generation {probe['generation_rate']:.1f} tokens/s",
-             status="not judged")
-    )
-    section.data = {"calls": calls, "probe": probe}
+        section.goals.append(Goal(name=question.goal_name, target=question.goal_target, measured=measured,
+                                  status=judge(value <= question.limit, sizes.quick)))
+    section.data = {
+        "model": server.model_path.name,
+        "cpu": build.model,
+        "cpu_build": {"key": build.key, "features": list(build.features), "cmake_args": build.cmake_args},
+        "threads": {"generation": server.n_threads, "prompt": server.n_threads_batch,
+                    "usable_cpus": local_model.usable_cpus(), "openmp_wait": server.openmp_wait},
+        "load_before": list(load_before),
+        "load_after": list(load_after),
+        "startup_s": startup_s,
+        "warm_up": warmed.as_dict() if warmed is not None else None,
+        "repeats": repeats,
+        "medians": medians,
+        "rates": rates,
+        "runs": runs,
+    }
     return section
 
 
-def stream_probe(model: Any, graph: Any, store: WorkflowStore) -> dict[str, float]:
-    """Stream one reasoner prompt: time to the first token (prompt processing), then the generation rate."""
-    from graph.reasoner import Reasoner
+def _warmup_messages() -> list[Any] | None:
+    """The chat's warm-up messages (`graph.reasoner.warmup_prompt`), or None where there is none."""
+    try:
+        from graph.reasoner import warmup_prompt
+    except ImportError:
+        return None
+    from tools import REGISTRY
 
-    context = Context(user_id="user_1", protocol="react")
-    reasoner = Reasoner(model, store, REGISTRY)
-    prompt = reasoner.prompt({"messages": [HumanMessage(content=PROBE_QUESTION)]}, context)  # type: ignore[typeddict-item]
-    started = time.perf_counter()
-    first = 0.0
-    chunks = 0
-    usage: dict[str, Any] = {}
-    for chunk in model.stream(prompt, stream_usage=True):
-        if chunk.content and not first:
-            first = time.perf_counter() - started
-        if chunk.content:
-            chunks += 1
-        usage = chunk.usage_metadata or usage
-    total = time.perf_counter() - started
-    generated = float(usage.get("output_tokens") or chunks)
+    return list(warmup_prompt(REGISTRY, "react"))
+
+
+def _run_once(model: Any, server: Any, warmup: Sequence[Any] | None, question: Question, index: int) -> dict[str, Any]:
+    """Warm up (the state right after the server starts), ask the turns before, then time the question."""
+    from graph.local_model import warm_up
+
+    if warmup is not None:
+        warm_up(model, warmup, progress=lambda line: None)
+    with tempfile.TemporaryDirectory(prefix="flowagent-bench-offline-") as tmp:
+        store = WorkflowStore(f"sqlite:///{tmp}/workflow.db")
+        saver = agents.flowagent_saver(Path(tmp) / "checkpoints.db")
+        try:
+            graph = agents.flowagent_graph(model, store, saver)
+            for turn in question.before:
+                _ask(graph, turn, index, UsageCounter())
+            usage = UsageCounter()
+            offset = server.log_offset()
+            started = time.perf_counter()
+            answer = _ask(graph, question.asked, index, usage)
+            seconds = time.perf_counter() - started
+            calls = server.timings_since(offset)
+        finally:
+            agents.close_saver(saver)
+            store.dispose()
     return {
-        "first_token_s": first,
-        "generated": generated,
-        "generation_rate": max(generated - 1, 0) / (total - first) if total > first else 0.0,
+        "seconds": seconds,
+        "tokens_read": sum(c.prompt_tokens_read for c in calls),
+        "generated": sum(usage.completion_tokens),
+        "prompt_s": sum(c.prompt_ms for c in calls) / 1000,
+        "generation_s": sum(c.generation_ms for c in calls) / 1000,
+        "model_calls": len(usage.completion_tokens),
+        "logged_calls": len(calls),
+        "calls": [c.as_dict() for c in calls],
+        "completion_tokens": usage.completion_tokens,
+        "answer": answer,
     }
+
+
+def _ask(graph: Any, turn: Turn, index: int, usage: UsageCounter) -> str:
+    """One person's message, run as the chat runs it; returns the final answer's text."""
+    config = {"configurable": {"thread_id": f"offline-{turn.thread}-{index}"}, "callbacks": [usage]}
+    for _ in graph.stream({"messages": [HumanMessage(content=turn.question)]}, config,
+                          context=Context(user_id=turn.user, protocol="react"), stream_mode="updates",
+                          **agents.FLOWAGENT_RUN):
+        pass
+    messages = graph.get_state(config).values.get("messages") or []
+    return str(messages[-1].content) if messages else ""
+
+
+def _goal_text(question: Question, m: dict[str, float]) -> str:
+    value = m[question.metric]
+    ok = "met" if value <= question.limit else "missed"
+    return f"{question.goal_target}: {ok}"
+
+
+def _rates(calls: Sequence[dict[str, Any]]) -> dict[str, float]:
+    read = sum(c["prompt_tokens_read"] for c in calls)
+    read_ms = sum(c["prompt_ms"] for c in calls)
+    generated = sum(c["generated_tokens"] for c in calls)
+    generated_ms = sum(c["generation_ms"] for c in calls)
+    return {
+        "prompt_tokens_per_s": 1000 * read / read_ms if read_ms else 0.0,
+        "generated_tokens_per_s": 1000 * generated / generated_ms if generated_ms else 0.0,
+    }
+
+
+def _warm_text(warmed: Any) -> str:
+    if warmed is None:
+        return "no warm-up"
+    return (f"the warm-up read the fixed prompt, {warmed.prompt_tokens_read} tokens, in "
+            f"{warmed.prompt_ms / 1000:.1f} s")
+
+
+def _load(values: Sequence[float]) -> str:
+    return " / ".join(f"{v:.2f}" for v in values)
+
+
+def _cell(text: str, limit: int = 80) -> str:
+    flat = " ".join(text.split()).replace("|", "\\|")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def _not_run(section: Section, reason: str) -> Section:
     section.body.append(f"**Not run:** {reason}")
-    section.goals.append(Goal(name="6. offline Qwen: s/step, tokens/s", target="reported",
-                              measured=f"not run: {reason[:200]}", status="not run"))
+    for question in QUESTIONS:
+        section.goals.append(Goal(name=question.goal_name, target=question.goal_target,
+                                  measured=f"not run: {reason[:200]}", status="not run"))
     return section
