@@ -211,7 +211,10 @@ def test_unparseable_output_becomes_a_format_correction_observation(graph_driver
     assert final(result).content == "李四有1个待办"
     # The model read the correction as an Observation in its own text format.
     assert agent.model.prompts[1][-1].content == "\n".join(
-        [prompts.OBSERVATION_PREFIX + correction.content, prompts.NEXT_STEP_NUDGE[protocol]["zh"].format(question="李四有哪些待办？")]
+        [
+            prompts.OBSERVATION_PREFIX + correction.content,
+            prompts.NEXT_STEP_NUDGE[protocol]["zh"].format(question="李四有哪些待办？"),
+        ]
     )
     assert agent.values["budget"]["model_calls"] == 2
 
