@@ -138,7 +138,8 @@ def run(sizes: Sizes, out_dir: Path, *, offline_model: bool = False) -> Section:
     section.body.append(
         f"The pinned Qwen2.5-Coder-1.5B Q4_K_M (`{server.model_path.name}`) on llama.cpp, started as the chat "
         f"starts it (ready and warmed up after {startup_s:.1f} s; {_warm_text(warmed)}). Each question runs "
-        "through the real graph (react protocol, the chat's langchain-openai client, `durability=\"sync\"`) on a "
+        "through the real graph (react protocol and fixed answers, the chat's langchain-openai client, "
+        "`durability=\"sync\"`) on a "
         f"fresh store, after the warm-up and the turns listed; figures are medians of {repeats} run(s). "
         "*Time to answer*: from sending the person's message to the final answer. *Tokens re-read*: prompt "
         "tokens llama.cpp actually evaluated, summed over the answer's model calls (it keeps the last request's "
@@ -259,7 +260,7 @@ def _ask(graph: Any, turn: Turn, index: int, usage: UsageCounter) -> str:
     """One person's message, run as the chat runs it; returns the final answer's text."""
     config = {"configurable": {"thread_id": f"offline-{turn.thread}-{index}"}, "callbacks": [usage]}
     for _ in graph.stream({"messages": [HumanMessage(content=turn.question)]}, config,
-                          context=Context(user_id=turn.user, protocol="react"), stream_mode="updates",
+                          context=Context(user_id=turn.user, protocol="react", fixed_answers=True), stream_mode="updates",
                           **agents.FLOWAGENT_RUN):
         pass
     messages = graph.get_state(config).values.get("messages") or []
