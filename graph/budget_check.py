@@ -17,6 +17,7 @@ from graph.calls import action_hash
 from graph.history import current_request
 from state.agent import AgentState
 from state.context import Context
+from tools import policy
 from tools.spec import Effect, ToolRegistry
 
 
@@ -97,9 +98,8 @@ def looked_up_for_a_question(state: AgentState, registry: ToolRegistry) -> bool:
             found = True
     if not found:
         return False
-    request = " ".join(current_request(list(state["messages"]))).casefold()
-    writes = [s for s in registry if s.effect is Effect.WRITE]
-    return not any(word.casefold() in request for spec in writes for word in spec.intent)
+    request = " ".join(current_request(list(state["messages"])))
+    return not any(policy.asks_for(spec.intent, request) for spec in registry if spec.effect is Effect.WRITE)
 
 
 class BudgetCheck:

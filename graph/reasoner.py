@@ -56,6 +56,9 @@ def example_exchange(registry: ToolRegistry, protocol: Protocol) -> list[AnyMess
         return []
     act, answered = prompts.EXAMPLE_THOUGHTS
     history: list[AnyMessage] = []
+    if registry.intro is not None:
+        question, answer = registry.intro
+        history += [HumanMessage(content=question), AIMessage(content=answer, response_metadata={"thought": answered})]
     for n, (spec, example) in enumerate(registry.examples()):
         call_id = f"example_{n}"
         history += [
@@ -218,7 +221,18 @@ class Reasoner:
         }
         if reply.tool_calls or reply.invalid_tool_calls:
             return {**update, "messages": [reply]}
-        return {**update, **self._final(state, context, self._grounded(state, context, reply))}
+        answer = self._grounded(state, context, reply)
+        if context.fixed_answers and answer is reply:
+            answer = self._with_findings(state, context, answer)
+        return {**update, **self._final(state, context, answer)}
+
+    def _with_findings(self, state: AgentState, context: Context, answer: AIMessage) -> AIMessage:
+        """A small model's answer, followed by what the run's look-ups actually found (it often leaves out
+        the ids and the details a person needs)."""
+        found = fixed_answer(state, self._registry, person_language(state["messages"], context.locale), "answered")
+        if not run_results(list(state["messages"])):
+            return answer
+        return answer.model_copy(update={"content": f"{answer.content}\n{found}"})
 
     def _fill_from_answer(self, asked: AskedCall, answer: str, context: Context) -> AIMessage | None:
         """The write the graph asked about, proposed again with the person's answer filled in (no model call);

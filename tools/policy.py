@@ -296,9 +296,50 @@ def resolve_task(conn: Connection, value: Any, actor_id: str, *, param: str = "t
     )
 
 
+_PENDING_OWN = select(tasks, requests.c.requester_id, requests.c.days, requests.c.reason).join(
+    requests, requests.c.id == tasks.c.request_id
+).where(requests.c.requester_id == bindparam("actor"), tasks.c.status == "pending").order_by(tasks.c.id)
+_REQ_RE = re.compile(r"^\s*(?:req|request)[_\-\s]?(?P<num>\d{1,12})\s*$", re.IGNORECASE)
+
+
+def resolve_own_task(conn: Connection, value: Any, actor_id: str, *, param: str = "taskId") -> dict[str, Any]:
+    """A task by id; or the task of the actor's own pending request, named by its request id (req_1) or by
+    anything else that is no task id ("my leave", the actor's id) when the actor has exactly one."""
+    text = str(value).strip()
+    match = _ID_RE.match(text)
+    if match and (match.group("prefix") or "task").lower() == "task":
+        return require_task(conn, text)
+    own = [dict(r) for r in conn.execute(_PENDING_OWN, {"actor": actor_id}).mappings()]
+    by_request = _REQ_RE.match(text)
+    if by_request:
+        own = [t for t in own if t["request_id"] == int(by_request.group("num"))]
+    if len(own) == 1:
+        return require_task(conn, format_task_id(own[0]["id"]))
+    if len(own) > 1:
+        choices = tuple(f"{format_task_id(t['id'])}（{t['days']:g} 天，{t['reason']}）" for t in own)
+        raise NeedsPersonError(
+            "ambiguous_task", f"{param} {text[:40]} fits {len(own)} of your pending requests; ask the user which one",
+            ask="which_task", param=param, choices=choices, name=text[:40],
+        )
+    raise NotFoundError("unknown_task", f"{param} {text[:40]!r} is not a task id (they look like task_1); call queryTodoTask")
+
+
 def approver_choices(conn: Connection, actor_id: str) -> tuple[str, ...]:
     names = [u["name"] for u in conn.execute(ALL_USERS).mappings() if u["id"] != actor_id]
     return tuple(names[:MAX_CHOICES]) + (("…",) if len(names) > MAX_CHOICES else ())
+
+
+def approver_named(conn: Connection, person_said: list[str], actor_id: str) -> str | None:
+    """The one user the person's latest message naming anybody names (as approver, where it names several)."""
+    others = [dict(u) for u in conn.execute(ALL_USERS).mappings() if u["id"] != actor_id]
+    for text in reversed(person_said):
+        named = _named_in(text, others)
+        if len(named) > 1:
+            cued = [u for u in named if _cued_as_approver(text, u)]
+            named = cued if len(cued) == 1 else named
+        if named:
+            return str(named[0]["id"]) if len(named) == 1 else None
+    return None
 
 
 def check_named_by_person(
@@ -337,21 +378,32 @@ def check_named_by_person(
     )
 
 
+def asks_for(intent: Sequence[str], text: str) -> bool:
+    """Whether the text matches one of a write's intent patterns."""
+    return any(re.search(pattern, text, re.IGNORECASE) for pattern in intent)
+
+
 def check_requested(tool: str, intent: Sequence[str], request: list[str]) -> None:
     """A write is proposed only when the person's request asks for that kind of thing."""
-    text = " ".join(request).casefold()
-    if intent and not any(word.casefold() in text for word in intent):
+    if intent and not asks_for(intent, " ".join(request)):
         raise PolicyError(
             "not_requested",
             f"the user did not ask for {tool}; do only what the user asked: answer their question instead",
         )
 
 
-def check_days_said(param: str, days: float, person_said: list[str]) -> None:
+def without_names(conn: Connection, text: str) -> str:
+    """The text without the users' names (张三's 三 is no number of days)."""
+    for user in conn.execute(ALL_USERS).mappings():
+        text = re.sub(_name_pattern(user["name"]), " ", text)
+    return text
+
+
+def check_days_said(conn: Connection, param: str, days: float, person_said: list[str]) -> None:
     """The number of days must be one the person stated (10, 十, 两, 半天 …); else they are asked."""
     said: set[float] = set()
     for text in person_said[-RECENT_MESSAGES:]:
-        said |= words.numbers_said(text)
+        said |= words.numbers_said(without_names(conn, text))
     if days not in said:
         raise NeedsPersonError(
             "days_not_given", f"{param} {days:g} was not said by the user; ask the user how many days", ask="days",

@@ -11,7 +11,7 @@ from sqlalchemy import Connection, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from tools import policy
-from tools.errors import NeedsPersonError, NotFoundError, PolicyError
+from tools.errors import DomainError, NeedsPersonError, NotFoundError, PolicyError
 from tools.spec import Effect, PersonWords, ToolRegistry, ToolSpec
 from tools.store import WorkflowStore, tool_executions, utcnow
 
@@ -90,8 +90,9 @@ def _resolve_users(spec: ToolSpec, args: BaseModel, conn: Connection, ctx: CallC
     changed = False
     for ref in spec.references:
         value = values.get(ref.param)
-        if ref.kind == "task" and ref.by_requester and value is not None:
-            task = policy.resolve_task(conn, value, ctx.actor_id, param=ref.param)
+        if ref.kind == "task" and ref.resolve != "id" and value is not None:
+            resolve = policy.resolve_task if ref.resolve == "requester" else policy.resolve_own_task
+            task = resolve(conn, value, ctx.actor_id, param=ref.param)
             if policy.format_task_id(task["id"]) != value:
                 values[ref.param] = policy.format_task_id(task["id"])
                 changed = True
@@ -138,6 +139,19 @@ def check_call(
         if person is not None:
             policy.check_requested(spec.name, spec.intent, person.request)
             raw, stated_notes = _person_stated(spec, raw, person)
+            for wanted in spec.person_values:
+                if wanted.kind != "user" or raw.get(wanted.param) in (None, ""):
+                    continue
+                # The one person the user named is the approver, however the model spelled (or chose) it.
+                named = policy.approver_named(conn, person.said, ctx.actor_id)
+                if named is not None and named != raw[wanted.param]:
+                    try:
+                        chosen = policy.resolve_user(conn, raw[wanted.param], param=wanted.param)["id"]
+                    except DomainError:
+                        chosen = None
+                    if chosen != named:
+                        stated_notes.append(f"[person_stated] {wanted.param}: the user named {named}, not {raw[wanted.param]!r}")
+                        raw[wanted.param] = named
             _ask_for_missing(spec, raw, conn, ctx.actor_id)
         args = spec.parse(raw)
         args = _resolve_users(spec, args, conn, ctx, asking=person is not None)
@@ -158,7 +172,7 @@ def check_call(
                 if wanted.kind == "user":
                     policy.check_named_by_person(conn, wanted.param, value, person.said, actor_id=ctx.actor_id)
                 elif wanted.kind == "days":
-                    policy.check_days_said(wanted.param, float(value or 0), person.said)
+                    policy.check_days_said(conn, wanted.param, float(value or 0), person.said)
                 else:
                     policy.check_text_said(wanted.param, str(value), person.said, ask=wanted.ask, shown=person.shown)
     return CheckedCall(spec=spec, args=args, notes=notes)

@@ -36,8 +36,10 @@ class Reference:
 
     param: str
     kind: RefKind
-    by_requester: bool = False
-    """A task may also be named by its requester's name ("张三"): one of the actor's pending tasks."""
+    resolve: Literal["id", "requester", "own"] = "id"
+    """How else a task may be named: "requester", by its requester's name, one of the tasks the actor must
+    decide ("张三"); "own", the task of the actor's own pending request (its req id, or anything when there is
+    one)."""
 
 
 Handler = Callable[["Connection", "CallContext", Any], dict[str, Any]]
@@ -106,8 +108,8 @@ class ToolSpec:
     person_values: tuple[PersonValue, ...] = ()
     """Arguments only the person can give (the approver, the days, the reason, an e-mail's text)."""
     intent: tuple[str, ...] = ()
-    """Words one of which the person's request must contain before the model may propose this write ("请假",
-    "leave"): a small model drifting into a write nobody asked for is refused in code."""
+    """Patterns (regular expressions) one of which the person's request must match before the model may propose
+    this write ("请.{0,6}假", "leave"): a small model drifting into a write nobody asked for is refused in code."""
     precheck: Callable[[Connection, CallContext, Any], list[str]] | None = None
     """The policy check that runs before the effect, without side effects; returns notes for the reviewer."""
     describe: Describe | None = None
@@ -248,8 +250,10 @@ def describe_validation_error(spec: ToolSpec, exc: ValidationError) -> str:
 class ToolRegistry:
     """The tools the agent may call, by name."""
 
-    def __init__(self, specs: Iterable[ToolSpec]) -> None:
+    def __init__(self, specs: Iterable[ToolSpec], *, intro: tuple[str, str] | None = None) -> None:
         self._specs = {s.name: s for s in specs}
+        self.intro = intro
+        """A question about what the assistant can do and its true answer, shown to text-protocol models first."""
 
     def __contains__(self, name: object) -> bool:
         return name in self._specs

@@ -304,11 +304,12 @@ SPECS: tuple[ToolSpec, ...] = (
         identity_params=("userId",),
         person_values=(
             PersonValue("nextUserId", "user", "approver"),
-            PersonValue("days", "days", "days"),
+            PersonValue("days", "days", "days", stated=words.answered_days),
             PersonValue("reason", "text", "reason"),
         ),
         precheck=precheck_run_workflow,
-        intent=("假", "休", "申请", "leave", "day off", "days", "time off", "request", "file"),
+        intent=(r"请.{0,6}假", "休假", "假期", r"[年病事婚产]假", r"\bleave\b", r"days? off", "time off", r"\bdays?\b",
+                r"\bfile\b"),
         describe=readable.started,
         example=ToolExample(
             question="我下周要回老家，请3天假，王五审批",
@@ -349,7 +350,7 @@ SPECS: tuple[ToolSpec, ...] = (
         effect=Effect.WRITE,
         handler=handle_todo_task,
         requires_approval=True,
-        references=(Reference("taskId", "task", by_requester=True),),
+        references=(Reference("taskId", "task", resolve="requester"),),
         person_values=(
             PersonValue("isOK", "decision", "decision", stated=words.stated_decision),
             PersonValue("result", "text", "comment", optional=True, stated=words.stated_comment),
@@ -361,7 +362,7 @@ SPECS: tuple[ToolSpec, ...] = (
             observation='{"taskId":"task_5","requestId":"req_5","status":"approved","comment":"注意休息"}',
             answer="已批准赵六的请假（task_5），意见：注意休息。",
         ),
-        intent=("批", "同意", "驳回", "拒绝", "通过", "不行", "approv", "reject", "declin", "accept", "deny"),
+        intent=("批", "同意", "驳回", "拒绝", "通过", "不行", "approve", "reject", "declin", "accept", "deny"),
         describe=readable.decided,
         model_description=(
             "Approve (isOK true) or reject (isOK false) a to-do task of the signed-in user. taskId: the "
@@ -378,7 +379,7 @@ SPECS: tuple[ToolSpec, ...] = (
         effect=Effect.WRITE,
         handler=send_email,
         requires_approval=True,
-        references=(Reference("userId", "user"), Reference("taskId", "task")),
+        references=(Reference("userId", "user"), Reference("taskId", "task", resolve="own")),
         person_values=(PersonValue("emailContent", "text", "email_text"),),
         precheck=precheck_send_email,
         intent=("邮件", "邮箱", "提醒", "催", "通知", "告诉", "发", "mail", "remind", "nudge", "tell", "notify", "message"),
@@ -390,5 +391,13 @@ SPECS: tuple[ToolSpec, ...] = (
     ),
 )
 
-REGISTRY = ToolRegistry(SPECS)
+REGISTRY = ToolRegistry(
+    SPECS,
+    intro=(
+        "你好，你能帮我做什么？",
+        "我可以帮你：查看有哪些流程和用户、发起请假申请、查看和审批待办任务、发送提醒邮件。"
+        "(I can list workflows and users, start leave requests, show your to-do tasks, approve or reject them, "
+        "and send reminder e-mails.)",
+    ),
+)
 """The default tool registry: the seed's six tools."""
