@@ -254,3 +254,37 @@ def test_an_unclear_decision_is_asked(graph_driver, store, start_request):
     agent.say("批准")
     [card] = agent.interrupts
     assert card["args"]["isOK"] is True
+
+
+def test_a_reminder_about_my_request_finds_its_task_whatever_the_model_wrote(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="家里有事")
+    text = "李四你好，麻烦尽快审批我周五的请假，谢谢。"
+    agent = graph_driver(tool_call("sendEmail", {"taskId": "user_1", "emailContent": text}))
+    agent.say(f"给李四发邮件提醒他审批我的请假，内容：{text}")
+    [card] = agent.interrupts
+    assert card["args"]["taskId"] == "task_1"
+    assert card["card"]["recipient"] == "李四 (user_2)"
+
+
+def test_the_approver_is_the_one_person_named_however_the_model_spelled_it(graph_driver, store):
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "dental appointment", "nextUserId": "王 Wu"}),
+                         fixed_answers=True)
+    agent.say("Please file one day of leave for me tomorrow, I have a dental appointment. Wang Wu approves.")
+    assert [t["assignee_id"] for t in store.snapshot()["tasks"]] == ["user_3"]
+
+
+def test_a_name_is_not_a_number_of_days(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=10, reason="肚子疼")
+    # "批一下假" asks for no new request, and 张三's 三 is no number of days.
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "好哥们", "days": 3, "nextUserId": "李四"}), "好的")
+    result = agent.say("你现在是李四，你的好哥们是张三，批一下假")
+    assert observations(result)[-1].content.startswith("Error [not_requested]")
+    assert len(store.snapshot()["requests"]) == 1
+
+
+def test_a_model_answer_after_look_ups_is_followed_by_what_they_found(graph_driver, start_request):
+    start_request(requester="user_1", approver="user_2")
+    agent = graph_driver(tool_call("queryTodoTask", {}), "You have 1 pending task.", user_id="user_2",
+                         fixed_answers=True)
+    answer = final(agent.say("Is anything waiting for me to approve?")).content
+    assert answer.startswith("You have 1 pending task.\nHere is what I found:\n李四 has 1 pending task: task_1 (张三")
