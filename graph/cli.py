@@ -202,8 +202,9 @@ class ChatSession:
     def show_message(self, node: str, message: Any) -> None:
         c = self.console
         if isinstance(message, AIMessage):
-            if message.response_metadata.get("wrap_up"):
-                c.print(f"[dim]stopped: {escape(str(message.response_metadata['wrap_up']))}[/dim]")
+            stopped = str(message.response_metadata.get("wrap_up") or "")
+            if stopped and not stopped.startswith(("done", "answered", "ask")):  # those end a run as planned
+                c.print(f"[dim]stopped: {escape(stopped)}[/dim]")
             thought = message.response_metadata.get("thought") or (message.content if message.tool_calls else "")
             if thought:
                 c.print(f"[{STYLE_THOUGHT}]Thought:[/{STYLE_THOUGHT}] {escape(str(thought))}")
