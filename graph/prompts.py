@@ -127,6 +127,7 @@ ASK_QUESTIONS = {
 }
 """Asked by the graph itself when a write lacks a value only the person can give (never left to the model)."""
 ASKED_THOUGHT = "{tool} needs a value only the user can give; I ask the user."
+INTRO_THOUGHT = "The user asks what I can do; that has one true answer."
 FILLED_THOUGHT = "The user answered my question: {param} = {value}. I propose {tool} again with it."
 
 # ---------------------------------------------------------------- fixed answers and the run's outcome

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -56,9 +57,6 @@ def example_exchange(registry: ToolRegistry, protocol: Protocol) -> list[AnyMess
         return []
     act, answered = prompts.EXAMPLE_THOUGHTS
     history: list[AnyMessage] = []
-    if registry.intro is not None:
-        question, answer = registry.intro
-        history += [HumanMessage(content=question), AIMessage(content=answer, response_metadata={"thought": answered})]
     for n, (spec, example) in enumerate(registry.examples()):
         call_id = f"example_{n}"
         history += [
@@ -194,6 +192,12 @@ class Reasoner:
             return self._ask(state, context, budget, wrap_up)
         if wrap_up:
             return self._wrap_up(state, context, budget, wrap_up)
+        intro = self._registry.intro
+        if intro is not None and budget["model_calls"] == 0 and re.search(intro[0], str(messages[human_index].content), re.I):
+            # "What can you do?" has one true answer; a small model asked it looks things up instead.
+            answer = AIMessage(content=intro[1], response_metadata={"thought": prompts.INTRO_THOUGHT})
+            return {**self._final(state, context, answer), "budget": budget, "wrap_up": "", "proposed": [],
+                    "pending": [], "ask": "", "asked_call": None}
         asked = state.get("asked_call")
         if asked is not None and budget["model_calls"] == 0:
             filled = self._fill_from_answer(asked, str(messages[human_index].content), context)

@@ -288,3 +288,17 @@ def test_a_model_answer_after_look_ups_is_followed_by_what_they_found(graph_driv
                          fixed_answers=True)
     answer = final(agent.say("Is anything waiting for me to approve?")).content
     assert answer.startswith("You have 1 pending task.\nHere is what I found:\n李四 has 1 pending task: task_1 (张三")
+
+
+def test_what_can_you_do_has_one_true_answer_and_takes_no_model_call(graph_driver):
+    agent = graph_driver()
+    answer = final(agent.say("你好，你能帮我做什么？")).content
+    assert "发起请假申请" in answer and "approve or reject" in answer
+    assert agent.model.prompts == []
+
+
+def test_a_plain_message_is_no_reminder_when_i_have_no_pending_request(graph_driver, store):
+    agent = graph_driver(tool_call("sendEmail", {"userId": "赵六", "taskId": "user_1", "emailContent": "明天上午10点开会，别迟到。"}))
+    agent.say("给赵六发封邮件：明天上午10点开会，别迟到。")
+    [card] = agent.interrupts
+    assert card["args"] == {"userId": "user_4", "emailContent": "明天上午10点开会，别迟到。"}

@@ -51,12 +51,11 @@ def test_seed_transcript_replays_with_guards_and_two_approvals(store, graph_driv
     zhang = graph_driver(thread_id="seed-zhangsan", user_id="user_1")
     asked: list[dict[str, Any]] = []
 
-    # (1) capabilities: a final answer, no tool.
-    zhang.script("我可以帮你发起请假、查询待办、审批任务和发送提醒邮件。")
+    # (1) capabilities: the graph's own true answer, no tool and no model call.
     result = zhang.say("你能做什么？")
     assert isinstance(result["messages"][-1], AIMessage) and not result["messages"][-1].tool_calls
     assert "请假" in result["messages"][-1].content
-    assert zhang.interrupts == []
+    assert zhang.interrupts == [] and zhang.model.prompts == []
 
     # (2) a leave request without an approver: the agent looks things up itself and asks who approves.
     zhang.script(

@@ -302,9 +302,10 @@ _PENDING_OWN = select(tasks, requests.c.requester_id, requests.c.days, requests.
 _REQ_RE = re.compile(r"^\s*(?:req|request)[_\-\s]?(?P<num>\d{1,12})\s*$", re.IGNORECASE)
 
 
-def resolve_own_task(conn: Connection, value: Any, actor_id: str, *, param: str = "taskId") -> dict[str, Any]:
+def resolve_own_task(conn: Connection, value: Any, actor_id: str, *, param: str = "taskId") -> dict[str, Any] | None:
     """A task by id; or the task of the actor's own pending request, named by its request id (req_1) or by
-    anything else that is no task id ("my leave", the actor's id) when the actor has exactly one."""
+    anything else that is no task id ("my leave", the actor's id) when the actor has exactly one; None when
+    such a value names no task because the actor has no pending request (a plain message, not a reminder)."""
     text = str(value).strip()
     match = _ID_RE.match(text)
     if match and (match.group("prefix") or "task").lower() == "task":
@@ -321,6 +322,8 @@ def resolve_own_task(conn: Connection, value: Any, actor_id: str, *, param: str 
             "ambiguous_task", f"{param} {text[:40]} fits {len(own)} of your pending requests; ask the user which one",
             ask="which_task", param=param, choices=choices, name=text[:40],
         )
+    if not match and not by_request:
+        return None  # no task meant: the actor has no pending request, and this is no task id
     raise NotFoundError("unknown_task", f"{param} {text[:40]!r} is not a task id (they look like task_1); call queryTodoTask")
 
 

@@ -91,10 +91,13 @@ def _resolve_users(spec: ToolSpec, args: BaseModel, conn: Connection, ctx: CallC
     for ref in spec.references:
         value = values.get(ref.param)
         if ref.kind == "task" and ref.resolve != "id" and value is not None:
-            resolve = policy.resolve_task if ref.resolve == "requester" else policy.resolve_own_task
-            task = resolve(conn, value, ctx.actor_id, param=ref.param)
-            if policy.format_task_id(task["id"]) != value:
-                values[ref.param] = policy.format_task_id(task["id"])
+            if ref.resolve == "requester":
+                task: dict[str, Any] | None = policy.resolve_task(conn, value, ctx.actor_id, param=ref.param)
+            else:
+                task = policy.resolve_own_task(conn, value, ctx.actor_id, param=ref.param)
+            resolved = policy.format_task_id(task["id"]) if task is not None else None
+            if resolved != value:
+                values[ref.param] = resolved
                 changed = True
             continue
         if ref.kind != "user" or value is None:

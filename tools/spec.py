@@ -253,7 +253,8 @@ class ToolRegistry:
     def __init__(self, specs: Iterable[ToolSpec], *, intro: tuple[str, str] | None = None) -> None:
         self._specs = {s.name: s for s in specs}
         self.intro = intro
-        """A question about what the assistant can do and its true answer, shown to text-protocol models first."""
+        """(pattern, answer): a message asking what the assistant can do (the regular expression), and the
+        answer the graph gives it without a model call."""
 
     def __contains__(self, name: object) -> bool:
         return name in self._specs

@@ -394,7 +394,7 @@ SPECS: tuple[ToolSpec, ...] = (
 REGISTRY = ToolRegistry(
     SPECS,
     intro=(
-        "你好，你能帮我做什么？",
+        r"(能|可以)(帮我|为我|替我)?(做|干)(些)?什么|有什么功能|你是谁|what can you do|what do you do|help me with",
         "我可以帮你：查看有哪些流程和用户、发起请假申请、查看和审批待办任务、发送提醒邮件。"
         "(I can list workflows and users, start leave requests, show your to-do tasks, approve or reject them, "
         "and send reminder e-mails.)",
