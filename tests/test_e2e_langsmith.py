@@ -105,7 +105,7 @@ def run_reminder_conversation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, m
     # The same config the chat CLI passes: the thread, plus user and thread as trace metadata.
     config = {"configurable": {"thread_id": THREAD}, "metadata": {"user_id": "user_1", "thread_id": THREAD}}
     context = Context(user_id="user_1")
-    graph.invoke({"messages": [HumanMessage(content="提醒李四审批我的请假")]}, config, context=context)
+    graph.invoke({"messages": [HumanMessage(content=f"发邮件提醒李四：{REMINDER}")]}, config, context=context)
     [pending] = graph.get_state(config).interrupts
     assert pending.value["tool"] == "sendEmail"
     graph.invoke(Command(resume={"decision": "approve"}), config, context=context)

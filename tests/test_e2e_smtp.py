@@ -79,7 +79,7 @@ def chat_reminder(tmp_path: Path, env: dict[str, str], *, delivery: str) -> None
     child.logfile_read = open(tmp_path / "terminal.log", "a", encoding="utf-8")  # noqa: SIM115 - closed below
     try:
         child.expect(PROMPT)
-        child.sendline("提醒李四审批我的请假")
+        child.sendline(f"发邮件提醒李四：{REMINDER}")
         child.expect("Action: queryTodoTask")
         child.expect("Observation:")
         child.expect("Action: sendEmail")

@@ -174,7 +174,7 @@ def test_reject_in_another_thread_becomes_the_observation_and_sends_nothing(
     )
     thread_id = client.threads.create()["thread_id"]
     nodes, interrupts = stream_nodes(
-        client, thread_id, input={"messages": [{"role": "user", "content": "提醒李四审批我的请假"}]},
+        client, thread_id, input={"messages": [{"role": "user", "content": f"发邮件提醒李四：{text}"}]},
         context={"user_id": "user_1"},
     )
     assert nodes == ["reasoner", "tool_validator"]
