@@ -67,6 +67,11 @@ def _first_json_object(text: str) -> tuple[Any, str | None]:
             if depth == 0:
                 candidate = text[start : i + 1]
                 return _loads_lenient(candidate)
+    if not in_str and depth > 0:
+        # A small model often stops right before the last brace: close it, and keep it only if it parses.
+        value, problem = _loads_lenient(text[start:].rstrip() + "}" * depth)
+        if problem is None:
+            return value, None
     return None, "the JSON object is not closed"
 
 

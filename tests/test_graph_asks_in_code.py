@@ -302,3 +302,18 @@ def test_a_plain_message_is_no_reminder_when_i_have_no_pending_request(graph_dri
     agent.say("给赵六发封邮件：明天上午10点开会，别迟到。")
     [card] = agent.interrupts
     assert card["args"] == {"userId": "user_4", "emailContent": "明天上午10点开会，别迟到。"}
+
+
+def test_a_reason_translated_from_the_persons_language_is_theirs(graph_driver, store):
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "接孩子", "days": 0.5, "nextUserId": "Zhao Liu"}),
+                         fixed_answers=True)
+    agent.say("I need half a day off this afternoon to pick up my kid from school. Zhao Liu approves.")
+    assert [(r["days"], r["reason"]) for r in store.snapshot()["requests"]] == [(0.5, "接孩子")]
+
+
+def test_an_action_input_missing_its_last_brace_is_closed():
+    from graph.protocols import parse_react
+
+    parsed = parse_react('Thought: 请假。\nAction: runWorkFlow\nAction Input: {"processKey": "process_qingjia", "days": 1')
+    assert parsed.problem is None
+    assert parsed.calls[0]["args"] == {"processKey": "process_qingjia", "days": 1}

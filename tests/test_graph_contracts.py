@@ -195,7 +195,7 @@ def test_validator_refuses_a_second_write_in_the_same_step(graph_driver, store):
     [
         (
             "react",
-            'Thought: 查一下\nAction: queryTodoTask\nAction Input: {"userId": "user_2"',
+            'Thought: 查一下\nAction: queryTodoTask\nAction Input: {"userId": "user_2',  # the string is not closed either
             "Action Input of queryTodoTask: the JSON object is not closed",
         ),
         ("json", '{"thought": "查一下", "action_input": {"userId": "user_2"}}', 'the object has neither "action" nor "final"'),

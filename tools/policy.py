@@ -420,7 +420,14 @@ def check_text_said(
     """A reason or an e-mail's text must be the person's own words, or words the person was shown and
     answered (a draft they confirmed), never the model's alone; else they are asked."""
     said = "\n".join([*person_said[-RECENT_MESSAGES:], *shown[-RECENT_MESSAGES:]])
-    ok = words.is_reason_said(text, said) if ask == "reason" else words.is_text_said(text, said, share=0.6)
+    if ask == "reason":
+        # A reason translated from the person's language cannot be matched word for word; it still has to
+        # say something (not just "leave").
+        ok = words.is_reason_said(text, said) or (
+            words.has_cjk(text) != words.has_cjk(person_said[-1] if person_said else "") and bool(words.content_tokens(text))
+        )
+    else:
+        ok = words.is_text_said(text, said, share=0.6)
     if not ok:
         what = "the reason" if ask == "reason" else "what the e-mail should say"
         raise NeedsPersonError(

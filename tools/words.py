@@ -159,3 +159,8 @@ def stated_comment(text: str) -> str | None:
     """A decision comment the person spelled out ("意见写同意", "理由：…", "comment: …"), or None."""
     match = _COMMENT_RE.search(text)
     return match.group("text").strip() if match and match.group("text").strip() else None
+
+
+def has_cjk(text: str) -> bool:
+    """Whether the text has Chinese characters."""
+    return re.search(r"[\u3400-\u9fff]", text) is not None
