@@ -298,7 +298,8 @@ def test_what_can_you_do_has_one_true_answer_and_takes_no_model_call(graph_drive
 
 
 def test_a_plain_message_is_no_reminder_when_i_have_no_pending_request(graph_driver, store):
-    agent = graph_driver(tool_call("sendEmail", {"userId": "赵六", "taskId": "user_1", "emailContent": "明天上午10点开会，别迟到。"}))
+    mail = {"userId": "赵六", "taskId": "user_1", "emailContent": "明天上午10点开会，别迟到。"}
+    agent = graph_driver(tool_call("sendEmail", mail))
     agent.say("给赵六发封邮件：明天上午10点开会，别迟到。")
     [card] = agent.interrupts
     assert card["args"] == {"userId": "user_4", "emailContent": "明天上午10点开会，别迟到。"}
