@@ -61,7 +61,7 @@ CHILD = textwrap.dedent(
     )
     config = {{"configurable": {{"thread_id": "crash"}}}}
     context = Context(user_id="user_1")
-    graph.invoke({{"messages": [HumanMessage("给李四发邮件催一下审批")]}}, config, context=context)
+    graph.invoke({{"messages": [HumanMessage("给李四发邮件：" + {MAIL!r})]}}, config, context=context)
     assert graph.get_state(config).interrupts, "no approval was asked"
     # As the chat does: each step's checkpoint is written before the next step starts. With LangGraph's
     # default "async" durability a kill can also lose or half-write the approval's checkpoint.
