@@ -18,6 +18,9 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from graph import prompts
 from state.context import Protocol
 
+NO_MODEL_CALL = "no_model_call"
+"""Marks an answer the graph wrote without calling the model (a fixed answer, its own question)."""
+
 FORMAT_ERROR_NAME = "format_error"
 """Name given to the invalid tool call that carries unparseable model output."""
 
@@ -264,18 +267,23 @@ def render_for_text_protocol(messages: list[AnyMessage], protocol: Protocol) -> 
     observations: list[str] = []
     asked = ""
 
-    def flush() -> None:
-        if observations:
+    def flush(following: AnyMessage | None) -> None:
+        if not observations:
+            return
+        # The nudge stands where the model read it: after the last observations, and after those the model
+        # went on from. A fixed answer after observations was written without a model call, so the model never
+        # read a nudge there, and none is rendered (fewer tokens for the next call to read).
+        if following is None or not (following.response_metadata or {}).get(NO_MODEL_CALL):
             lang = "zh" if re.search(r"[\u3400-\u9fff]", asked) else "en"
             observations.append(prompts.NEXT_STEP_NUDGE[protocol][lang].format(question=asked[:300]))
-            out.append(HumanMessage(content="\n".join(observations)))
-            observations.clear()
+        out.append(HumanMessage(content="\n".join(observations)))
+        observations.clear()
 
     for msg in messages:
         if isinstance(msg, ToolMessage):
             observations.append(prompts.OBSERVATION_PREFIX + str(msg.content))
             continue
-        flush()
+        flush(msg)
         if isinstance(msg, AIMessage):
             out.append(AIMessage(content=render_ai_as_text(msg, protocol)))
         elif isinstance(msg, SystemMessage):
@@ -283,5 +291,5 @@ def render_for_text_protocol(messages: list[AnyMessage], protocol: Protocol) -> 
         else:
             asked = str(msg.content)
             out.append(HumanMessage(content=asked))
-    flush()
+    flush(None)
     return out

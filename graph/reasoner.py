@@ -25,7 +25,7 @@ from graph.history import (
     run_outcome,
     run_results,
 )
-from graph.protocols import new_call_id, parse_reply, render_for_text_protocol
+from graph.protocols import NO_MODEL_CALL, new_call_id, parse_reply, render_for_text_protocol
 from state.agent import AgentState
 from state.context import Context, Protocol
 from state.records import AskedCall, ToolCallRecord, new_budget
@@ -195,7 +195,7 @@ class Reasoner:
         intro = self._registry.intro
         if intro is not None and budget["model_calls"] == 0 and re.search(intro[0], str(messages[human_index].content), re.I):
             # "What can you do?" has one true answer; a small model asked it looks things up instead.
-            answer = AIMessage(content=intro[1], response_metadata={"thought": prompts.INTRO_THOUGHT})
+            answer = AIMessage(content=intro[1], response_metadata={"thought": prompts.INTRO_THOUGHT, NO_MODEL_CALL: True})
             return {**self._final(state, context, answer), "budget": budget, "wrap_up": "", "proposed": [],
                     "pending": [], "ask": "", "asked_call": None}
         asked = state.get("asked_call")
@@ -289,7 +289,9 @@ class Reasoner:
         last_refused = next((m.name for m in reversed(state["messages"]) if isinstance(m, ToolMessage)), "")
         answer = AIMessage(
             content=question,
-            response_metadata={"asked": True, "thought": prompts.ASKED_THOUGHT.format(tool=last_refused or "The action")},
+            response_metadata={
+                "asked": True, "thought": prompts.ASKED_THOUGHT.format(tool=last_refused or "The action"), NO_MODEL_CALL: True
+            },
         )
         return {**self._final(state, context, answer), "proposed": [], "pending": [], "budget": budget,
                 "wrap_up": reason, "ask": ""}
@@ -318,9 +320,11 @@ class Reasoner:
             except Exception:  # noqa: BLE001 - a failing model must not prevent the written wrap-up
                 text = ""
         lang = person_language(state["messages"], context.locale)
+        meta: dict[str, Any] = {"wrap_up": reason}
         if not text:
             text = fixed_answer(state, self._registry, lang, reason)
-        answer = self._grounded(state, context, AIMessage(content=text, response_metadata={"wrap_up": reason}))
+            meta[NO_MODEL_CALL] = True
+        answer = self._grounded(state, context, AIMessage(content=text, response_metadata=meta))
         return {**self._final(state, context, answer), "proposed": [], "pending": [], "budget": budget,
                 "wrap_up": reason, "ask": ""}
 
