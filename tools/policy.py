@@ -332,8 +332,9 @@ def approver_choices(conn: Connection, actor_id: str) -> tuple[str, ...]:
     return tuple(names[:MAX_CHOICES]) + (("…",) if len(names) > MAX_CHOICES else ())
 
 
-def approver_named(conn: Connection, person_said: list[str], actor_id: str) -> str | None:
-    """The one user the person's latest message naming anybody names (as approver, where it names several)."""
+def named_as_approver(conn: Connection, person_said: list[str], actor_id: str | None) -> list[dict[str, Any]]:
+    """The users the person's latest message naming anybody (but the actor) names; of several, the one named
+    as approver ("Li Si rejected it; Wang Wu approves") when exactly one is."""
     others = [dict(u) for u in conn.execute(ALL_USERS).mappings() if u["id"] != actor_id]
     for text in reversed(person_said):
         named = _named_in(text, others)
@@ -341,8 +342,14 @@ def approver_named(conn: Connection, person_said: list[str], actor_id: str) -> s
             cued = [u for u in named if _cued_as_approver(text, u)]
             named = cued if len(cued) == 1 else named
         if named:
-            return str(named[0]["id"]) if len(named) == 1 else None
-    return None
+            return named
+    return []
+
+
+def approver_named(conn: Connection, person_said: list[str], actor_id: str) -> str | None:
+    """The one user the person named as approver, if they named exactly one."""
+    named = named_as_approver(conn, person_said, actor_id)
+    return str(named[0]["id"]) if len(named) == 1 else None
 
 
 def check_named_by_person(
@@ -351,16 +358,7 @@ def check_named_by_person(
     """The person, not the model, chooses: the user must be the one named in the person's latest message
     that names anybody (by id, e-mail, name or alias). If that message names several, the person is asked."""
     user = require_user(conn, str(user_id), param=param)
-    others = [dict(u) for u in conn.execute(ALL_USERS).mappings() if u["id"] != actor_id]
-    named: list[dict[str, Any]] = []
-    for text in reversed(person_said):
-        named = _named_in(text, others)
-        if len(named) > 1:
-            # Several people in one message ("Li Si rejected it; Wang Wu approves"): the one named as approver.
-            cued = [u for u in named if _cued_as_approver(text, u)]
-            named = cued if len(cued) == 1 else named
-        if named:
-            break
+    named = named_as_approver(conn, person_said, actor_id)
     if [u["id"] for u in named] == [user["id"]]:
         return
     if any(u["id"] == user["id"] for u in named):
