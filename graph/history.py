@@ -13,12 +13,12 @@ from typing import Any, Literal
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 
 from state.records import OutcomeLine
+from tools import words
 from tools.spec import Effect, PersonWords, ToolRegistry
 
 ACTION_KEY = "action"
 """Key of an observation's `response_metadata` holding the action hash of the call it answers."""
 REPEAT_RESULT_CHARS = 500
-_CJK_RE = re.compile(r"[\u3400-\u9fff]")
 _LATIN_RE = re.compile(r"[A-Za-z]{2,}")
 
 Lang = Literal["zh", "en"]
@@ -74,7 +74,7 @@ def shown_and_answered(messages: list[AnyMessage]) -> list[str]:
 
 def language_of(text: str, default: str = "zh-CN") -> Lang:
     """The language of a person's message: Chinese if it has Chinese characters, English if Latin words."""
-    if _CJK_RE.search(text):
+    if words.has_cjk(text):
         return "zh"
     if _LATIN_RE.search(text):
         return "en"

@@ -16,6 +16,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
 
 from graph import prompts
+from graph.history import language_of
 from state.context import Protocol
 
 NO_MODEL_CALL = "no_model_call"
@@ -274,8 +275,7 @@ def render_for_text_protocol(messages: list[AnyMessage], protocol: Protocol) -> 
         # went on from. A fixed answer after observations was written without a model call, so the model never
         # read a nudge there, and none is rendered (fewer tokens for the next call to read).
         if following is None or not (following.response_metadata or {}).get(NO_MODEL_CALL):
-            lang = "zh" if re.search(r"[\u3400-\u9fff]", asked) else "en"
-            observations.append(prompts.NEXT_STEP_NUDGE[protocol][lang].format(question=asked[:300]))
+            observations.append(prompts.NEXT_STEP_NUDGE[protocol][language_of(asked)].format(question=asked[:300]))
         out.append(HumanMessage(content="\n".join(observations)))
         observations.clear()
 
