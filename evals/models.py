@@ -12,7 +12,7 @@ from pydantic import Field
 
 from evals import prompts
 from evals.scenario import Scenario, Step, Turn
-from evals.scripted import ScriptedChatModel
+from evals.doubles.scripted import ScriptedChatModel
 from graph import prompts as graph_prompts
 from state.context import Protocol
 from tools.seed import USERS
@@ -125,7 +125,7 @@ class CompromisedModel(PathModel):
 
 def load_real_model(name: str | None = None) -> tuple[BaseChatModel, str, bool]:
     """The configured chat model (`--model`, else FLOWAGENT_MODEL at OPENAI_BASE_URL): (model, label, is_local)."""
-    from graph.model import load_chat_model
+    from graph.models.endpoint import load_chat_model
 
     model, settings = load_chat_model(name)
     return model, f"{settings.model} @ {settings.endpoint}", settings.local

@@ -6,7 +6,7 @@ background as the server starts, and reads its fixed prompt then, so the first q
 """
 
 from graph.builder import build_graph
-from graph.model import EnvModel
+from graph.models.endpoint import EnvModel
 from tools import WorkflowStore
 
 model = EnvModel()

@@ -7,13 +7,13 @@ from typing import Any, Literal
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 
-from graph.budget_check import BudgetCheck
-from graph.executor import Executor
-from graph.human_review import HumanReview
-from graph.observation_summarizer import observation_summarizer
-from graph.reasoner import ModelSource, Reasoner
+from graph.nodes.budget_check import BudgetCheck
+from graph.nodes.executor import Executor
+from graph.nodes.human_review import HumanReview
+from graph.nodes.observation_summarizer import observation_summarizer
+from graph.nodes.reasoner import ModelSource, Reasoner
 from graph.routers import route_after_reasoner, route_after_review, route_after_validation
-from graph.tool_validator import ToolValidator
+from graph.nodes.tool_validator import ToolValidator
 from state.agent import AgentState, InputState
 from state.context import Context
 from tools import REGISTRY, Mailer, ToolRegistry, WorkflowStore

@@ -20,7 +20,7 @@ from rich.table import Table
 from graph.builder import build_graph
 from graph.checkpoint import checkpoint_location, open_checkpointer
 from graph.history import outcome_text, person_language
-from graph.model import ModelConfigError, ModelSettings, describe_model_error, make_chat_model, settings_from_env
+from graph.models.endpoint import ModelConfigError, ModelSettings, describe_model_error, make_chat_model, settings_from_env
 from state.context import Context
 from tools import Mailer, WorkflowStore
 from tools.errors import DomainError
@@ -100,7 +100,7 @@ class ChatSession:
     def _settings(self, args: argparse.Namespace) -> ModelSettings:
         settings = settings_from_env(args.model)
         if settings.local:
-            from graph.model import start_local_model
+            from graph.models.endpoint import start_local_model
 
             self.console.print("[dim]No model endpoint configured: starting the offline model (llama.cpp)…[/dim]")
             with self.console.status("starting the local model…"):
@@ -510,7 +510,7 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"[{STYLE_ERROR}]{escape(sentence)}[/{STYLE_ERROR}]")
         return 2
     finally:
-        from graph.model import stop_local_model
+        from graph.models.endpoint import stop_local_model
 
         stop_local_model()
 

@@ -11,6 +11,17 @@ import pytest
 from tools import REGISTRY, CallContext, WorkflowStore, execute_call
 
 
+LAYERS = ("unit", "graph", "e2e")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each test is marked with its layer, the folder it lives in: `pytest -m "not e2e"` runs the fast two."""
+    for item in items:
+        layer = item.path.parent.name
+        if layer in LAYERS:
+            item.add_marker(layer)
+
+
 @pytest.fixture
 def store(tmp_path) -> Iterator[WorkflowStore]:
     """A fresh, seeded workflow store on a SQLite file under the test's tmp_path."""
@@ -129,7 +140,7 @@ class GraphDriver:
 def graph_driver(store: WorkflowStore, checkpointer: Any) -> Callable[..., GraphDriver]:
     """`graph_driver(*replies, thread_id="t1", user_id="user_1", **context)`: a GraphDriver on the test's store
     and SQLite checkpointer, with a fresh `ScriptedChatModel` (one model per driver)."""
-    from evals.scripted import ScriptedChatModel
+    from evals.doubles.scripted import ScriptedChatModel
     from graph import build_graph
     from state import Context
 

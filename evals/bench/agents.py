@@ -23,7 +23,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 from pydantic import ConfigDict, Field
 
-from evals.scripted import ScriptedChatModel
+from evals.doubles.scripted import ScriptedChatModel
 from graph import build_graph, prompts
 from graph.checkpoint import open_sqlite_checkpointer
 from state import Context
@@ -136,7 +136,7 @@ class BenchScriptedModel(ScriptedChatModel):
 
 def scripted_steps(steps: int, make_call: Callable[[int], tuple[str, dict[str, Any]]]) -> BenchScriptedModel:
     """A scripted model with `steps` tool-call replies, then a final answer."""
-    from evals.scripted import tool_call
+    from evals.doubles.scripted import tool_call
 
     replies: list[Any] = [tool_call(*make_call(i), id=f"call_{i}") for i in range(steps)]
     return BenchScriptedModel(replies=[*replies, "Done."])

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from evals.bench.common import Sizes, median, percentile, table
-from evals.openai_server import ScriptedOpenAIServer
+from evals.doubles.openai_server import ScriptedOpenAIServer
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 STARTUP_TIMEOUT_S = 120.0

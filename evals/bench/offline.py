@@ -1,6 +1,6 @@
 """Workload 6: how fast the offline Qwen model answers a person, question by question, through the real graph.
 
-The local server is started as the chat starts it (`graph.model.start_local_model`: the llama.cpp build for
+The local server is started as the chat starts it (`graph.models.endpoint.start_local_model`: the llama.cpp build for
 this CPU, every usable core, the fixed prompt read ahead), and each question runs through `build_graph` with
 the chat's langchain-openai model, the `react` protocol, `graph.stream(..., durability="sync")`, on a fresh
 WorkflowStore. Per-request figures come from llama.cpp's own counters in the server's log
@@ -104,10 +104,10 @@ def run(sizes: Sizes, out_dir: Path, *, offline_model: bool = False) -> Section:
                                       status="not run"))
         return section
     try:
-        from graph import local_model
+        from graph.models import local as local_model
         from graph import model as chat_models
     except ImportError as exc:
-        return _not_run(section, f"graph.local_model is not importable ({exc})")
+        return _not_run(section, f"graph.models.local is not importable ({exc})")
     load_before = os.getloadavg()
     began = time.perf_counter()
     try:
@@ -147,7 +147,7 @@ def run(sizes: Sizes, out_dir: Path, *, offline_model: bool = False) -> Section:
         "own counters; the rest of the time to answer is the graph, HTTP and sampling."
     )
     if messages is None:
-        section.body.append("**No warm-up:** `graph.reasoner.warmup_prompt` does not exist here, so question (a) "
+        section.body.append("**No warm-up:** `graph.nodes.reasoner.warmup_prompt` does not exist here, so question (a) "
                             "reads the whole system prompt.")
     section.body.append(
         f"CPU: {cpu}. Threads: {threads}. Load average (1/5/15 min) before: "
@@ -210,9 +210,9 @@ def run(sizes: Sizes, out_dir: Path, *, offline_model: bool = False) -> Section:
 
 
 def _warmup_messages() -> list[Any] | None:
-    """The chat's warm-up messages (`graph.reasoner.warmup_prompt`), or None where there is none."""
+    """The chat's warm-up messages (`graph.nodes.reasoner.warmup_prompt`), or None where there is none."""
     try:
-        from graph.reasoner import warmup_prompt
+        from graph.nodes.reasoner import warmup_prompt
     except ImportError:
         return None
     from tools import REGISTRY
@@ -222,7 +222,7 @@ def _warmup_messages() -> list[Any] | None:
 
 def _run_once(model: Any, server: Any, warmup: Sequence[Any] | None, question: Question, index: int) -> dict[str, Any]:
     """Warm up (the state right after the server starts), ask the turns before, then time the question."""
-    from graph.local_model import warm_up
+    from graph.models.local import warm_up
 
     if warmup is not None:
         warm_up(model, warmup, progress=lambda line: None)

@@ -24,7 +24,7 @@ from langgraph.types import Command
 
 from graph.builder import build_graph
 from graph.checkpoint import close_checkpointer, open_checkpointer
-from graph.model import make_chat_model, settings_from_env
+from graph.models.endpoint import make_chat_model, settings_from_env
 from state.context import Context
 from tools import WorkflowStore
 

@@ -477,7 +477,7 @@ class ScriptedOpenAIServer:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m evals.openai_server", description="Serve a scripted OpenAI-compatible API."
+        prog="python -m evals.doubles.openai_server", description="Serve a scripted OpenAI-compatible API."
     )
     parser.add_argument("--script", type=Path, help="JSON file with a list of replies (default: none)")
     parser.add_argument("--host", default="127.0.0.1")

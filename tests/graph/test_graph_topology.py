@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from evals.scripted import ScriptedChatModel
+from evals.doubles.scripted import ScriptedChatModel
 from graph import build_graph
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "graph.mmd"

@@ -29,7 +29,7 @@ from evals.scenario import (
     load_scenario,
     load_scenarios,
 )
-from evals.scripted import ScriptedChatModel
+from evals.doubles.scripted import ScriptedChatModel
 from graph.protocols import parse_reply
 from tools import WorkflowStore
 from tools.store import outbox, tasks, tool_executions, utcnow

@@ -12,7 +12,7 @@ import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 from sqlalchemy import insert
 
-from evals.scripted import tool_call
+from evals.doubles.scripted import tool_call
 from tools import REGISTRY, DomainError, check_call
 from tools.spec import PersonWords
 from tools.store import users

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from langgraph_sdk import get_sync_client
 
-from evals.openai_server import ScriptedOpenAIServer
+from evals.doubles.openai_server import ScriptedOpenAIServer
 from tests.support.langgraph_server import LangGraphDevServer, server_env
 from tools import REGISTRY, CallContext, WorkflowStore, execute_call
 

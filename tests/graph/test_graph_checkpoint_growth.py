@@ -10,7 +10,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
-from evals.scripted import tool_call
+from evals.doubles.scripted import tool_call
 
 MAX_RATIO = 15  # 200 turns / 20 turns is 10 when growth is linear
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from evals.openai_server import ScriptedOpenAIServer
+from evals.doubles.openai_server import ScriptedOpenAIServer
 from tools import WorkflowStore
 
 FLOWAGENT = str(Path(sys.executable).with_name("flowagent"))

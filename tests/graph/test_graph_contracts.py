@@ -13,7 +13,7 @@ import pytest
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from sqlalchemy import select
 
-from evals.scripted import tool_call
+from evals.doubles.scripted import tool_call
 from graph import prompts
 from tools.store import audit_log
 
@@ -492,7 +492,7 @@ def test_approver_named_by_name_alias_or_id_in_a_later_turn_is_accepted(graph_dr
 
 
 def test_a_call_left_at_an_approval_gets_a_not_run_observation_before_the_next_model_call(graph_driver, store):
-    from graph.reasoner import NOT_RUN_OBSERVATION
+    from graph.nodes.reasoner import NOT_RUN_OBSERVATION
 
     mail = {"userId": "user_2", "emailContent": "李四你好，明天的会改到下午三点。"}
     agent = graph_driver(tool_call("sendEmail", mail, id="c_mail"), "好的，不发了。")

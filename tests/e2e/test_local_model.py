@@ -20,8 +20,8 @@ import pytest
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_openai import ChatOpenAI
 
-from graph import local_model
-from graph.local_model import (
+from graph.models import local as local_model
+from graph.models.local import (
     QWEN,
     SMOLLM2,
     LocalModelError,
@@ -436,7 +436,7 @@ def test_the_chat_warms_the_local_model_up_through_its_own_client(
 def test_the_command_line_prints_the_model_path_or_one_clear_error(
     smollm2_path: Path, tmp_path: Path
 ) -> None:
-    cli = [sys.executable, "-m", "graph.local_model", "ensure", "smollm2"]
+    cli = [sys.executable, "-m", "graph.models.local", "ensure", "smollm2"]
     result = subprocess.run(
         [*cli, "--dir", str(smollm2_path.parent)], capture_output=True, text=True, timeout=300, check=False
     )
@@ -519,7 +519,7 @@ def test_the_server_stops_when_flowagent_is_killed(smollm2_path: Path, tmp_path:
     script = (
         "import sys, time\n"
         "from pathlib import Path\n"
-        "from graph.local_model import start_local_server\n"
+        "from graph.models.local import start_local_server\n"
         "server = start_local_server(Path(sys.argv[1]), n_ctx=512, log_dir=Path(sys.argv[2]))\n"
         "print(server.process.pid, flush=True)\n"
         "time.sleep(600)\n"
@@ -545,7 +545,7 @@ def test_the_server_stops_when_flowagent_is_killed(smollm2_path: Path, tmp_path:
 def test_the_serve_command_stops_its_server_on_sigterm(smollm2_path: Path) -> None:
     ensure_llama_server()
     serve = subprocess.Popen(
-        [sys.executable, "-m", "graph.local_model", "serve", "smollm2", "--dir", str(smollm2_path.parent)],
+        [sys.executable, "-m", "graph.models.local", "serve", "smollm2", "--dir", str(smollm2_path.parent)],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -726,7 +726,7 @@ def test_the_warm_up_is_the_start_of_the_chats_real_prompts(smollm2_server: Loca
     """The real warm-up messages, then the reasoner's real first prompt: llama.cpp reads only what follows the
     fixed part (the tokens must be the same, not merely the text)."""
     from graph import model as chat_models
-    from graph.reasoner import Reasoner
+    from graph.nodes.reasoner import Reasoner
     from state import Context
     from tools import REGISTRY, WorkflowStore
 

@@ -19,9 +19,9 @@ from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage, Sys
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, Field, SecretStr
 
-from evals.openai_server import ReplyError, ScriptedOpenAIServer
+from evals.doubles.openai_server import ReplyError, ScriptedOpenAIServer
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 class CreateTask(BaseModel):
@@ -318,7 +318,7 @@ def test_cli_serves_a_script_file(tmp_path: Path) -> None:
         json.dumps(["from the file", {"tool_calls": [{"name": "CreateTask", "arguments": {}}]}])
     )
     with subprocess.Popen(
-        [sys.executable, "-m", "evals.openai_server", "--script", str(script), "--port", "0"],
+        [sys.executable, "-m", "evals.doubles.openai_server", "--script", str(script), "--port", "0"],
         cwd=REPO_ROOT,
         stdout=subprocess.PIPE,
         text=True,

@@ -127,7 +127,7 @@ def start_local_model(
     a person's first question does not wait for it.
     """
     global _local_server
-    from graph import local_model
+    from graph.models import local as local_model
 
     with _local_lock:
         if _local_server is None:
@@ -140,8 +140,8 @@ def start_local_model(
 
 
 def local_model_settings(server: Any) -> ModelSettings:
-    """The chat's settings for a running local server (`graph.local_model.LocalServer`)."""
-    from graph import local_model
+    """The chat's settings for a running local server (`graph.models.local.LocalServer`)."""
+    from graph.models import local as local_model
 
     kwargs = local_model.default_local_model_settings().chat_openai_kwargs(server)
     return ModelSettings(
@@ -160,7 +160,7 @@ def local_model_settings(server: Any) -> ModelSettings:
 
 def local_protocol() -> Protocol:
     """The protocol the offline model's runs use: $FLOWAGENT_PROTOCOL, else the local model's default (react)."""
-    from graph import local_model
+    from graph.models import local as local_model
 
     configured = os.environ.get("FLOWAGENT_PROTOCOL", "").strip()
     if configured in ("native", "react", "json"):
@@ -173,14 +173,14 @@ def warm_up_local_model(
 ) -> Any:
     """Have the local server read the fixed start of every system prompt once, through the chat's own client.
 
-    Returns the server's timings of that request (`graph.local_model.RequestTimings`), or None when it
+    Returns the server's timings of that request (`graph.models.local.RequestTimings`), or None when it
     could not be done: a failed warm-up only costs the first question its speed, so it never stops the chat.
     """
-    from graph import local_model
+    from graph.models import local as local_model
 
     report = progress or local_model._stderr_progress
     try:
-        from graph.reasoner import warmup_prompt
+        from graph.nodes.reasoner import warmup_prompt
         from tools import REGISTRY
 
         messages = warmup_prompt(REGISTRY, protocol or local_protocol())
@@ -192,7 +192,7 @@ def warm_up_local_model(
 
 
 def running_local_server() -> Any:
-    """The local server `start_local_model` started (a `graph.local_model.LocalServer`), or None."""
+    """The local server `start_local_model` started (a `graph.models.local.LocalServer`), or None."""
     return _local_server
 
 
@@ -274,7 +274,7 @@ def describe_model_error(exc: BaseException, settings: ModelSettings | None = No
         return f"The endpoint {where} is rate-limiting or out of quota: wait, or lower FLOWAGENT_RATE_LIMIT_RPS."
     if isinstance(exc, openai.APIStatusError):
         return f"The endpoint {where} answered HTTP {exc.status_code}: {str(exc)[:200]}"
-    from graph.local_model import LocalModelError
+    from graph.models.local import LocalModelError
 
     if isinstance(exc, LocalModelError):
         return str(exc)

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from evals.openai_server import ScriptedOpenAIServer
+from evals.doubles.openai_server import ScriptedOpenAIServer
 from graph.checkpoint import close_checkpointer, open_checkpointer
 from tests.support.postgres import PostgresServer, postgres_fixture  # noqa: F401 - the session fixture `postgres`
 from tests.support.workers import WorkerProcess

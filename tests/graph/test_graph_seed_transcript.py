@@ -11,7 +11,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
-from evals.scripted import tool_call
+from evals.doubles.scripted import tool_call
 
 REASON = "明天肚子疼"
 EMAIL_TEXT = "李四你好，我明天肚子疼，请了10天假，麻烦尽快审批，谢谢！——张三"

@@ -16,7 +16,7 @@ from typing import Any
 import pexpect
 import pytest
 
-from evals.openai_server import ScriptedOpenAIServer
+from evals.doubles.openai_server import ScriptedOpenAIServer
 from tests.support.smtp import REFUSE_RCPT, SmtpHandler, smtp_server
 from tools import REGISTRY, CallContext, WorkflowStore, execute_call
 

@@ -16,13 +16,13 @@ from pathlib import Path
 
 from langchain_core.messages import ToolMessage
 
-from evals.scripted import ScriptedChatModel
+from evals.doubles.scripted import ScriptedChatModel
 from graph import build_graph
 from graph.checkpoint import open_sqlite_checkpointer
 from state import Context
 from tools import WorkflowStore
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 KILLED = 9
 MAIL = "李四你好，我的请假申请还在等你审批，麻烦尽快处理，谢谢！"
 
@@ -33,7 +33,7 @@ CHILD = textwrap.dedent(
     from langchain_core.messages import HumanMessage
     from langgraph.types import Command
 
-    from evals.scripted import ScriptedChatModel, tool_call
+    from evals.doubles.scripted import ScriptedChatModel, tool_call
     from graph import build_graph
     from graph.checkpoint import open_sqlite_checkpointer
     from state import Context

@@ -1,0 +1,1 @@
+"""Graph tests: the real graph driven by scripted models, on SQLite files; no server, no native build."""
