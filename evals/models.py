@@ -11,8 +11,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from pydantic import Field
 
 from evals import prompts
-from evals.scenario import Scenario, Step, Turn
 from evals.doubles.scripted import ScriptedChatModel
+from evals.scenario import Scenario, Step, Turn
 from graph import prompts as graph_prompts
 from state.context import Protocol
 from tools.seed import USERS

@@ -12,8 +12,8 @@ from graph.nodes.executor import Executor
 from graph.nodes.human_review import HumanReview
 from graph.nodes.observation_summarizer import observation_summarizer
 from graph.nodes.reasoner import ModelSource, Reasoner
-from graph.routers import route_after_reasoner, route_after_review, route_after_validation
 from graph.nodes.tool_validator import ToolValidator
+from graph.routers import route_after_reasoner, route_after_review, route_after_validation
 from state.agent import AgentState, InputState
 from state.context import Context
 from tools import REGISTRY, Mailer, ToolRegistry, WorkflowStore

@@ -10,7 +10,6 @@ import pytest
 
 from tools import REGISTRY, CallContext, WorkflowStore, execute_call
 
-
 LAYERS = ("unit", "graph", "e2e")
 
 

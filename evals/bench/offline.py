@@ -104,8 +104,8 @@ def run(sizes: Sizes, out_dir: Path, *, offline_model: bool = False) -> Section:
                                       status="not run"))
         return section
     try:
-        from graph.models import local as local_model
         from graph import model as chat_models
+        from graph.models import local as local_model
     except ImportError as exc:
         return _not_run(section, f"graph.models.local is not importable ({exc})")
     load_before = os.getloadavg()

@@ -12,6 +12,7 @@ from langchain_core.messages import AIMessage
 from sqlalchemy import insert, update
 
 from evals.cli import check_failures, main
+from evals.doubles.scripted import ScriptedChatModel
 from evals.grader import check_reply, grade_state, is_question
 from evals.langsmith_export import export
 from evals.metrics import mean_pass_hat_k, pass_hat_k, summarize
@@ -29,7 +30,6 @@ from evals.scenario import (
     load_scenario,
     load_scenarios,
 )
-from evals.doubles.scripted import ScriptedChatModel
 from graph.protocols import parse_reply
 from tools import WorkflowStore
 from tools.store import outbox, tasks, tool_executions, utcnow
