@@ -7,6 +7,7 @@ from typing import Any, Literal
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 
+from graph.budget import SYSTEM_CLOCK, Clock
 from graph.nodes.budget_check import BudgetCheck
 from graph.nodes.executor import Executor
 from graph.nodes.human_review import HumanReview
@@ -27,24 +28,27 @@ def build_graph(
     registry: ToolRegistry = REGISTRY,
     mailer: Mailer | None | Literal["env"] = "env",
     name: str = "flowagent",
+    context_schema: type[Context] = Context,
+    clock: Clock = SYSTEM_CLOCK,
 ) -> Any:
     """The compiled graph: reasoner → tool_validator → (human_review) → executor → observation_summarizer
     → budget_check → reasoner, until a final answer.
 
     `model` is a chat model, or a function of the run's `Context` that returns one. `store` defaults to
     `WorkflowStore()` (FLOWAGENT_DB or .flowagent/workflow.db); `mailer` to the SMTP server of
-    `FLOWAGENT_SMTP_URL` if set ("env"); `mailer=None` keeps every e-mail in the outbox.
+    `FLOWAGENT_SMTP_URL` if set ("env"); `mailer=None` keeps every e-mail in the outbox. `context_schema` may
+    be `Context.with_defaults(...)` (the server's model decides the protocol); `clock` is the budgets' time.
     """
     store = store if store is not None else WorkflowStore()
     smtp = Mailer.from_env() if mailer == "env" else mailer
 
-    builder = StateGraph(AgentState, context_schema=Context, input_schema=InputState)
-    builder.add_node("reasoner", Reasoner(model, store, registry))
-    builder.add_node("tool_validator", ToolValidator(store, registry))
-    builder.add_node("human_review", HumanReview(store))
+    builder = StateGraph(AgentState, context_schema=context_schema, input_schema=InputState)
+    builder.add_node("reasoner", Reasoner(model, store, registry, clock=clock))
+    builder.add_node("tool_validator", ToolValidator(store, registry, clock=clock))
+    builder.add_node("human_review", HumanReview(store, clock=clock))
     builder.add_node("executor", Executor(store, registry, smtp))
     builder.add_node("observation_summarizer", observation_summarizer)
-    builder.add_node("budget_check", BudgetCheck(registry))
+    builder.add_node("budget_check", BudgetCheck(registry, clock=clock))
 
     builder.add_edge(START, "reasoner")
     builder.add_conditional_edges(

@@ -2,7 +2,7 @@
 
 from state.agent import AgentState, InputState
 from state.context import Context, Protocol
-from state.records import AuditRecord, Outcome, RunBudget, ToolCallRecord, new_budget
+from state.records import AuditRecord, Outcome, RunBudget, ToolCallRecord, WrapUp
 
 __all__ = [
     "AgentState",
@@ -13,5 +13,5 @@ __all__ = [
     "Protocol",
     "RunBudget",
     "ToolCallRecord",
-    "new_budget",
+    "WrapUp",
 ]

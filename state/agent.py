@@ -11,7 +11,7 @@ from langgraph.channels import DeltaChannel
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
-from state.records import AskedCall, AuditRecord, Outcome, OutcomeLine, RunBudget, ToolCallRecord
+from state.records import AskedCall, AuditRecord, Outcome, OutcomeLine, RunBudget, ToolCallRecord, WrapUp
 
 DELTA_SNAPSHOT_EVERY = 100_000
 """Updates between full snapshots of a delta channel: effectively never, so each checkpoint stores only
@@ -107,9 +107,9 @@ class AgentState(InputState, total=False):
     """Number of leading messages the summary covers (they are kept in `messages`, not sent to the model)."""
     budget: RunBudget
     """Counters of the current run."""
-    wrap_up: str
-    """Why the run must end now (budget exhausted, repeated action, failures, a question for the person);
-    empty while it may go on."""
+    wrap_up: WrapUp | None
+    """Why the run must end now (budget exhausted, repeated action, failures, a question for the person),
+    decided by budget_check; None while it may go on."""
     ask: str
     """A question the graph itself asks the person (a write lacked a value only they can give); the turn
     ends with it. Empty when there is none."""

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass, field, fields, make_dataclass
+from typing import Any, Literal
 
 Protocol = Literal["native", "react", "json"]
 
@@ -70,3 +70,21 @@ class Context:
     )
     locale: str = field(default="zh-CN", metadata={"description": "Language of answers: zh-CN or en."})
     timezone: str = field(default="Asia/Shanghai", metadata={"description": "Time zone for today's date."})
+
+    @classmethod
+    def with_defaults(cls, **defaults: Any) -> type[Context]:
+        """This schema with other defaults for some fields (a server whose model is the offline one runs the
+        `react` protocol with fixed answers unless a run says otherwise); Studio shows them as the defaults."""
+        known = {f.name: f for f in fields(cls)}
+        unknown = set(defaults) - set(known)
+        if unknown:
+            raise ValueError(f"Context has no field {', '.join(sorted(unknown))}")
+        changed = [
+            (name, known[name].type, field(default=value, metadata=known[name].metadata))
+            for name, value in defaults.items()
+        ]
+        schema = make_dataclass(cls.__name__, changed, bases=(cls,), kw_only=True)
+        schema.__doc__ = cls.__doc__
+        schema.__module__ = cls.__module__
+        return schema
+

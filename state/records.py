@@ -65,6 +65,22 @@ class RunBudget(TypedDict):
     """How often each exact action (tool + arguments hash) was proposed."""
 
 
+WrapUpCode = Literal[
+    "ask", "done", "answered", "consecutive_failures", "repeated_action", "tool_calls", "model_calls", "tokens", "seconds"
+]
+"""Why a run ends early: the graph asks the person (`ask`), a write or a look-up already answers (`done`,
+`answered`), or a limit was reached (the rest)."""
+
+
+class WrapUp(TypedDict):
+    """Why the run must end now, decided by budget_check only."""
+
+    code: WrapUpCode
+    """What ended it, for code to branch on."""
+    text: str
+    """The same in words, for the model's wrap-up prompt and the person."""
+
+
 class AuditRecord(TypedDict):
     """One decision of a person at an approval."""
 
@@ -83,20 +99,6 @@ class AuditRecord(TypedDict):
     detail: NotRequired[dict[str, Any]]
     """Edited arguments or the rejection message."""
 
-
-def new_budget(human_index: int, started_at: float) -> RunBudget:
-    """Fresh counters for the run started by the person's message at `human_index`."""
-    return RunBudget(
-        human_index=human_index,
-        started_at=started_at,
-        waited_s=0.0,
-        review_requested_at=0.0,
-        model_calls=0,
-        tokens=0,
-        tool_calls={},
-        consecutive_failures=0,
-        proposals={},
-    )
 
 
 class OutcomeLine(TypedDict):

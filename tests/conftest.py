@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.clock import ManualClock
 from tools import REGISTRY, CallContext, WorkflowStore, execute_call
 
 LAYERS = ("unit", "graph", "e2e")
@@ -91,9 +92,11 @@ class GraphDriver:
     answers the pending approval. The run's `Context` is fixed per driver, overridable per call.
     """
 
-    def __init__(self, graph: Any, model: Any, thread_id: str, context: Any) -> None:
+    def __init__(self, graph: Any, model: Any, thread_id: str, context: Any, clock: ManualClock) -> None:
         self.graph = graph
         self.model = model
+        self.clock = clock
+        """The graph's clock: `clock.advance(s)` is time passing for the budgets."""
         self.config = {"configurable": {"thread_id": thread_id}}
         self.context = context
 
@@ -138,14 +141,15 @@ class GraphDriver:
 @pytest.fixture
 def graph_driver(store: WorkflowStore, checkpointer: Any) -> Callable[..., GraphDriver]:
     """`graph_driver(*replies, thread_id="t1", user_id="user_1", **context)`: a GraphDriver on the test's store
-    and SQLite checkpointer, with a fresh `ScriptedChatModel` (one model per driver)."""
+    and SQLite checkpointer, with a fresh `ScriptedChatModel` (one model per driver) and a `ManualClock`."""
     from evals.doubles.scripted import ScriptedChatModel
     from graph import build_graph
     from state import Context
 
     def _make(*replies: Any, thread_id: str = "t1", **context: Any) -> GraphDriver:
         model = ScriptedChatModel(replies=list(replies))
-        graph = build_graph(model=model, store=store, checkpointer=checkpointer)
-        return GraphDriver(graph, model, thread_id, Context(**context))
+        clock = ManualClock()
+        graph = build_graph(model=model, store=store, checkpointer=checkpointer, clock=clock)
+        return GraphDriver(graph, model, thread_id, Context(**context), clock)
 
     return _make

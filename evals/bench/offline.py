@@ -104,7 +104,7 @@ def run(sizes: Sizes, out_dir: Path, *, offline_model: bool = False) -> Section:
                                       status="not run"))
         return section
     try:
-        from graph import model as chat_models
+        from graph.models import endpoint as chat_models
         from graph.models import local as local_model
     except ImportError as exc:
         return _not_run(section, f"graph.models.local is not importable ({exc})")

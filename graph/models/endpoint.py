@@ -168,6 +168,18 @@ def local_protocol() -> Protocol:
     return local_model.default_local_model_settings().protocol
 
 
+def run_defaults(settings: ModelSettings, protocol: str | None = None) -> dict[str, Any]:
+    """The `Context` defaults the configured model needs, the same for the chat and the LangGraph server:
+    its protocol (`protocol`, else $FLOWAGENT_PROTOCOL, else `react` for the offline model and `native` for an
+    endpoint) and, for the offline model, fixed answers (it is too small to be trusted with summaries)."""
+    chosen = (protocol or "").strip() or os.environ.get("FLOWAGENT_PROTOCOL", "").strip()
+    if not chosen:
+        chosen = local_protocol() if settings.local else "native"
+    if chosen not in ("native", "react", "json"):
+        raise ModelConfigError(f"The protocol must be native, react or json, not {chosen!r} (--protocol or FLOWAGENT_PROTOCOL).")
+    return {"protocol": chosen, "fixed_answers": settings.local}
+
+
 def warm_up_local_model(
     server: Any, *, protocol: Protocol | None = None, progress: Callable[[str], None] | None = None
 ) -> Any:

@@ -6,17 +6,17 @@ LangGraph's recursion limit stays a last resort, never the budget.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.runtime import Runtime
 
-from graph import prompts
+from graph.budget import SYSTEM_CLOCK, Clock, limit_reached, record_step, wrap_up
 from graph.calls import action_hash
 from graph.history import current_request
 from state.agent import AgentState
 from state.context import Context
+from state.records import RunBudget, WrapUp
 from tools import policy
 from tools.spec import Effect, ToolRegistry
 
@@ -46,34 +46,14 @@ def last_step_wrote(state: AgentState) -> bool:
     return False
 
 
-def exhausted(state: AgentState, context: Context) -> str:
-    """The first limit reached, as a reason text; empty if the run may go on."""
-    budget = state["budget"]
+def exhausted(state: AgentState, budget: RunBudget, context: Context, clock: Clock = SYSTEM_CLOCK) -> WrapUp | None:
+    """Why the run must end now, or None: a question for the person first, then a write that answers the
+    request (for a model whose summary is not trusted), then the first limit reached."""
     if state.get("ask"):
-        return "ask: " + prompts.WRAP_UP_REASONS["ask"]
+        return wrap_up("ask")
     if context.fixed_answers and last_step_wrote(state):
-        return "done: " + prompts.WRAP_UP_REASONS["done"]
-    if budget["consecutive_failures"] >= context.max_consecutive_failures:
-        return "consecutive_failures: " + prompts.WRAP_UP_REASONS["consecutive_failures"].format(
-            limit=context.max_consecutive_failures
-        )
-    for digest, count in budget["proposals"].items():
-        if count > context.max_repeated_actions:
-            tool = _tool_of(state, digest)
-            return "repeated_action: " + prompts.WRAP_UP_REASONS["repeated_action"].format(tool=tool)
-    for tool, count in budget["tool_calls"].items():
-        if count >= context.max_tool_calls_per_tool:
-            return "tool_calls: " + prompts.WRAP_UP_REASONS["tool_calls"].format(
-                tool=tool, limit=context.max_tool_calls_per_tool
-            )
-    if budget["model_calls"] >= context.max_model_calls:
-        return "model_calls: " + prompts.WRAP_UP_REASONS["model_calls"].format(limit=context.max_model_calls)
-    if budget["tokens"] >= context.max_tokens:
-        return "tokens: " + prompts.WRAP_UP_REASONS["tokens"].format(limit=context.max_tokens)
-    elapsed = time.time() - budget["started_at"] - budget.get("waited_s", 0.0)
-    if elapsed >= context.max_seconds:
-        return "seconds: " + prompts.WRAP_UP_REASONS["seconds"].format(limit=context.max_seconds)
-    return ""
+        return wrap_up("done")
+    return limit_reached(budget, context, lambda digest: _tool_of(state, digest), clock)
 
 
 def _tool_of(state: AgentState, digest: str) -> str:
@@ -103,19 +83,15 @@ def looked_up_for_a_question(state: AgentState, registry: ToolRegistry) -> bool:
 
 
 class BudgetCheck:
-    """Update the failure streak, then decide whether the run must wrap up."""
+    """Update the failure streak, then decide whether the run must wrap up (the only node that does)."""
 
-    def __init__(self, registry: ToolRegistry) -> None:
+    def __init__(self, registry: ToolRegistry, clock: Clock = SYSTEM_CLOCK) -> None:
         self._registry = registry
+        self._clock = clock
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
-        budget = state["budget"].copy()
-        failed = last_step_failed(state)
-        if failed is True:
-            budget["consecutive_failures"] = budget["consecutive_failures"] + 1
-        elif failed is False:
-            budget["consecutive_failures"] = 0
-        reason = exhausted({**state, "budget": budget}, runtime.context)  # type: ignore[typeddict-item]
-        if not reason and runtime.context.fixed_answers and looked_up_for_a_question(state, self._registry):
-            reason = "answered: " + prompts.WRAP_UP_REASONS["answered"]
+        budget = record_step(state["budget"], last_step_failed(state))
+        reason = exhausted(state, budget, runtime.context, self._clock)
+        if reason is None and runtime.context.fixed_answers and looked_up_for_a_question(state, self._registry):
+            reason = wrap_up("answered")
         return {"budget": budget, "wrap_up": reason}

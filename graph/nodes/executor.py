@@ -17,6 +17,7 @@ from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime
 from langsmith import traceable
 
+from graph.budget import count_executions
 from graph.calls import action_hash, thread_id_of_run
 from state.agent import AgentState
 from state.context import Context
@@ -54,8 +55,6 @@ class Executor:
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         context = runtime.context
         thread_id = thread_id_of_run()
-        budget = state["budget"].copy()
-        counts = dict(budget["tool_calls"])
         outcomes: list[Outcome] = []
         for call in state.get("pending") or []:
             if call["status"] not in ("approved", "ready"):
@@ -69,8 +68,7 @@ class Executor:
                 mailer=self._mailer,
             )
             outcomes.append(self._run_one(call["name"], call["id"], call["args"], ctx, context.tool_timeout_s))
-            counts[call["name"]] = counts.get(call["name"], 0) + 1
-        budget["tool_calls"] = counts
+        budget = count_executions(state["budget"], [o["name"] for o in outcomes])
         return {"outcomes": outcomes, "pending": [], "budget": budget}
 
     def _call(self, name: str, args: dict[str, Any], ctx: CallContext) -> dict[str, Any]:

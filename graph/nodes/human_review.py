@@ -7,7 +7,6 @@ the run resumes, so nothing before `interrupt()` has side effects.
 from __future__ import annotations
 
 import json
-import time
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -16,6 +15,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 from sqlalchemy import select
 
+from graph.budget import SYSTEM_CLOCK, Clock, review_answered
 from graph.calls import args_hash, thread_id_of_run
 from state.agent import AgentState
 from state.context import Context
@@ -125,12 +125,12 @@ def parse_decision(answer: Any) -> tuple[Literal["approve", "edit", "reject"] | 
 class HumanReview:
     """Interrupts for a person's decision on the pending call that needs approval."""
 
-    def __init__(self, store: WorkflowStore) -> None:
+    def __init__(self, store: WorkflowStore, *, clock: Clock = SYSTEM_CLOCK) -> None:
         self._store = store
+        self._clock = clock
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         reviewer = runtime.context.user_id
-        asked_at = time.time()
         kept: list[ToolCallRecord] = []
         edited: list[ToolCallRecord] = []
         rejections: list[ToolMessage] = []
@@ -175,11 +175,7 @@ class HumanReview:
                 thread_id=thread_id_of_run(),
                 actor_id=reviewer,
             )
-        budget = state["budget"].copy()
-        # The wait runs from the validator's request (the node restarts on resume, so `asked_at` is late).
-        requested = budget.get("review_requested_at") or asked_at
-        budget["waited_s"] = budget["waited_s"] + (time.time() - requested)
-        budget["review_requested_at"] = 0.0
+        budget = review_answered(state["budget"], self._clock)
         update: dict[str, Any] = {"budget": budget, "pending": kept, "proposed": edited, "audit": audit}
         if rejections:
             update["messages"] = rejections

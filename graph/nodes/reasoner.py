@@ -14,6 +14,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from langgraph.runtime import Runtime
 
 from graph import prompts
+from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, describe, for_run, wrap_up
 from graph.calls import estimate_tokens
 from graph.history import (
     Lang,
@@ -28,7 +29,7 @@ from graph.history import (
 from graph.protocols import NO_MODEL_CALL, new_call_id, parse_reply, render_for_text_protocol
 from state.agent import AgentState
 from state.context import Context, Protocol
-from state.records import AskedCall, ToolCallRecord, new_budget
+from state.records import AskedCall, RunBudget, ToolCallRecord, WrapUp
 from tools import WorkflowStore, policy, words
 from tools.errors import DomainError
 from tools.spec import ToolRegistry
@@ -115,8 +116,11 @@ def close_dangling_calls(messages: list[AnyMessage]) -> list[AnyMessage]:
 class Reasoner:
     """Thought → Action: one model call per visit, in normal or wrap-up mode."""
 
-    def __init__(self, model: ModelSource, store: WorkflowStore, registry: ToolRegistry) -> None:
+    def __init__(
+        self, model: ModelSource, store: WorkflowStore, registry: ToolRegistry, *, clock: Clock = SYSTEM_CLOCK
+    ) -> None:
         self._model_source = model
+        self._clock = clock
         self._store = store
         self._registry = registry
         self._bound: dict[int, Any] = {}
@@ -149,7 +153,7 @@ class Reasoner:
 
     def session_prompt(self, state: AgentState, context: Context) -> str:
         """Who the user is and today's date, then the folded summary: the part that differs per session."""
-        today = datetime.now(ZoneInfo(context.timezone)).strftime("%Y-%m-%d %A")
+        today = datetime.fromtimestamp(self._clock(), ZoneInfo(context.timezone)).strftime("%Y-%m-%d %A")
         template = prompts.SESSION_SECTION if context.protocol == "native" else prompts.SESSION_PROMPT
         text = template.format(
             user_name=self.user_name(context.user_id), user_id=context.user_id, today=today, timezone=context.timezone
@@ -181,14 +185,9 @@ class Reasoner:
         context = runtime.context
         messages = state["messages"]
         human_index = latest_human_index(messages)
-        budget = state.get("budget")
-        if budget is None or budget["human_index"] != human_index:
-            budget = new_budget(human_index, time.time())
-            wrap_up = ""
-        else:
-            budget = {**budget}
-            wrap_up = state.get("wrap_up", "")
-        if wrap_up.startswith("ask"):
+        budget, new_run = for_run(state.get("budget"), human_index, self._clock)
+        wrap_up = None if new_run else state.get("wrap_up")
+        if wrap_up and wrap_up["code"] == "ask":
             return self._ask(state, context, budget, wrap_up)
         if wrap_up:
             return self._wrap_up(state, context, budget, wrap_up)
@@ -196,7 +195,7 @@ class Reasoner:
         if intro is not None and budget["model_calls"] == 0 and re.search(intro[0], str(messages[human_index].content), re.I):
             # "What can you do?" has one true answer; a small model asked it looks things up instead.
             answer = AIMessage(content=intro[1], response_metadata={"thought": prompts.INTRO_THOUGHT, NO_MODEL_CALL: True})
-            return {**self._final(state, context, answer), "budget": budget, "wrap_up": "", "proposed": [],
+            return {**self._final(state, context, answer), "budget": budget, "wrap_up": None, "proposed": [],
                     "pending": [], "ask": "", "asked_call": None}
         asked = state.get("asked_call")
         if asked is not None and budget["model_calls"] == 0:
@@ -204,7 +203,7 @@ class Reasoner:
             if filled is not None:
                 call = ToolCallRecord(id=filled.tool_calls[0]["id"] or "", name=asked["name"],
                                       args=dict(filled.tool_calls[0]["args"]), status="proposed")
-                return {"messages": [filled], "proposed": [call], "budget": budget, "wrap_up": "", "pending": [],
+                return {"messages": [filled], "proposed": [call], "budget": budget, "wrap_up": None, "pending": [],
                         "ask": "", "asked_call": None}
 
         model = self._model(context)
@@ -214,14 +213,13 @@ class Reasoner:
         else:
             raw = model.invoke(prompt, stop=REACT_STOP if context.protocol == "react" else None)
         reply = with_unique_call_ids(parse_reply(raw, context.protocol), messages)
-        budget["model_calls"] += 1
-        budget["tokens"] += _tokens_used(raw, prompt)
+        budget = charge_model_call(budget, _tokens_used(raw, prompt))
         proposed = [
             ToolCallRecord(id=c["id"] or "", name=c["name"], args=dict(c["args"]), status="proposed")
             for c in reply.tool_calls
         ]
         update: dict[str, Any] = {
-            "proposed": proposed, "budget": budget, "wrap_up": "", "pending": [], "ask": "", "asked_call": None
+            "proposed": proposed, "budget": budget, "wrap_up": None, "pending": [], "ask": "", "asked_call": None
         }
         if reply.tool_calls or reply.invalid_tool_calls:
             return {**update, "messages": [reply]}
@@ -233,7 +231,7 @@ class Reasoner:
     def _with_findings(self, state: AgentState, context: Context, answer: AIMessage) -> AIMessage:
         """A small model's answer, followed by what the run's look-ups actually found (it often leaves out
         the ids and the details a person needs)."""
-        found = fixed_answer(state, self._registry, person_language(state["messages"], context.locale), "answered")
+        found = fixed_answer(state, self._registry, person_language(state["messages"], context.locale), wrap_up("answered"))
         if not run_results(list(state["messages"])):
             return answer
         return answer.model_copy(update={"content": f"{answer.content}\n{found}"})
@@ -283,7 +281,7 @@ class Reasoner:
         text = fixed_answer(state, self._registry, lang) + "\n" + note
         return AIMessage(content=text, response_metadata={**answer.response_metadata, "ungrounded": sorted(invented)})
 
-    def _ask(self, state: AgentState, context: Context, budget: Any, reason: str) -> dict[str, Any]:
+    def _ask(self, state: AgentState, context: Context, budget: RunBudget, reason: WrapUp) -> dict[str, Any]:
         """End the turn with the graph's own question to the person (no model call)."""
         question = state.get("ask") or prompts.ASK_QUESTIONS[person_language(state["messages"], context.locale)]["approver"]
         last_refused = next((m.name for m in reversed(state["messages"]) if isinstance(m, ToolMessage)), "")
@@ -296,22 +294,21 @@ class Reasoner:
         return {**self._final(state, context, answer), "proposed": [], "pending": [], "budget": budget,
                 "wrap_up": reason, "ask": ""}
 
-    def _wrap_up(self, state: AgentState, context: Context, budget: Any, reason: str) -> dict[str, Any]:
+    def _wrap_up(self, state: AgentState, context: Context, budget: RunBudget, reason: WrapUp) -> dict[str, Any]:
         """Out of budget: the model's best answer without tools, or (for a model that cannot be trusted to
         write one, or when it fails) the fixed answer built from the run's real results."""
         text = ""
         if not context.fixed_answers:
-            ask = prompts.WRAP_UP_ASK_FOR_HELP if reason.startswith("consecutive_failures") else ""
+            ask = prompts.WRAP_UP_ASK_FOR_HELP if reason["code"] == "consecutive_failures" else ""
             try:
                 model = self._model(context)
-                prompt = self.prompt(state, context, prompts.WRAP_UP_INSTRUCTION.format(reason=reason, ask=ask))
+                prompt = self.prompt(state, context, prompts.WRAP_UP_INSTRUCTION.format(reason=describe(reason), ask=ask))
                 if context.protocol != "native":
                     prompt[-1] = HumanMessage(
                         content=str(prompt[-1].content) + " Reply with plain text only: no Action, no JSON."
                     )
                 raw = model.invoke(prompt)
-                budget["model_calls"] += 1
-                budget["tokens"] += _tokens_used(raw, prompt)
+                budget = charge_model_call(budget, _tokens_used(raw, prompt))
                 if not getattr(raw, "tool_calls", None):
                     parsed = parse_reply(raw, context.protocol) if context.protocol != "native" else raw
                     text = str(parsed.content).strip()
@@ -355,18 +352,19 @@ def with_unique_call_ids(reply: AIMessage, history: list[AnyMessage]) -> AIMessa
     return reply.model_copy(update={"tool_calls": tool_calls, "invalid_tool_calls": invalid})
 
 
-def fixed_answer(state: AgentState, registry: ToolRegistry, lang: Lang, reason: str = "") -> str:
+def fixed_answer(state: AgentState, registry: ToolRegistry, lang: Lang, reason: WrapUp | None = None) -> str:
     """An answer that states only what the run's tools returned, one readable line per result."""
     results = run_results(list(state["messages"]))
     texts = prompts.FIXED_ANSWER[lang]
     lines = [describe_result(registry, tool, result, lang) for tool, result in results]
-    if reason.startswith("done"):
+    code = reason["code"] if reason else None
+    if code == "done":
         return "\n".join(lines)  # a write was executed: what it did is the whole answer
     text = "\n".join([texts["found"], *lines]) if lines else texts["nothing"]
-    if reason.startswith("consecutive_failures") or (reason and not lines):
+    if code == "consecutive_failures" or (reason and not lines):
         text += "\n" + texts["help"]  # the circuit breaker: ask the person for help
-    elif reason and not reason.startswith(("repeated_action", "ask", "done", "answered")):
-        text += "\n" + texts["stopped"].format(reason=reason)
+    elif reason and code not in ("repeated_action", "ask", "done", "answered"):
+        text += "\n" + texts["stopped"].format(reason=describe(reason))
     return text
 
 

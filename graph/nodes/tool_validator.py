@@ -8,13 +8,13 @@ is a `ToolMessage(status="error")` that tells the model what to do next.
 
 from __future__ import annotations
 
-import time
 from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.runtime import Runtime
 
 from graph import prompts
+from graph.budget import SYSTEM_CLOCK, Clock, count_proposal, review_requested
 from graph.calls import action_hash, thread_id_of_run
 from graph.history import ACTION_KEY, Lang, earlier_results, person_language, person_words
 from graph.protocols import FORMAT_ERROR_NAME
@@ -92,9 +92,10 @@ class ToolValidator:
     ends the turn with a question to the person (`ask`), asked by the graph, never left to the model.
     """
 
-    def __init__(self, store: WorkflowStore, registry: ToolRegistry) -> None:
+    def __init__(self, store: WorkflowStore, registry: ToolRegistry, *, clock: Clock = SYSTEM_CLOCK) -> None:
         self._store = store
         self._registry = registry
+        self._clock = clock
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         """Check every proposed call (from the model, or edited by the reviewer) in order."""
@@ -106,8 +107,7 @@ class ToolValidator:
         # An edit comes back alone: the calls of the same step that were already cleared still run.
         pending = [] if from_reasoner else [c for c in state.get("pending") or [] if c["status"] in ("ready", "approved")]
         writes = [c["name"] for c in pending if self._registry.get(c["name"]).effect is Effect.WRITE]
-        budget = state["budget"].copy()
-        budget["proposals"] = dict(budget["proposals"])
+        budget = state["budget"]
         ctx = CallContext(
             store=self._store,
             actor_id=context.user_id,
@@ -120,7 +120,7 @@ class ToolValidator:
         asked_call: AskedCall | None = None
         for call in proposed:
             digest = action_hash(call["name"], call["args"])
-            budget["proposals"][digest] = budget["proposals"].get(digest, 0) + 1
+            budget = count_proposal(budget, digest)
             try:
                 # A reviewer's edit is the person's own choice of values: only the model's proposals must
                 # be found in what the person said.
@@ -151,7 +151,7 @@ class ToolValidator:
             args = checked.args.model_dump(exclude_none=True)
             pending.append(ToolCallRecord(id=call["id"], name=call["name"], args=args, status=status, notes=checked.notes))
         if any(c["status"] == "needs_approval" for c in pending):
-            budget["review_requested_at"] = time.time()
+            budget = review_requested(budget, self._clock)
         update: dict[str, Any] = {"proposed": [], "pending": pending, "budget": budget}
         if ask:
             update["ask"] = ask

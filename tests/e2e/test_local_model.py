@@ -399,8 +399,8 @@ def test_warm_up_reads_the_fixed_prompt_so_the_first_question_does_not(smollm2_s
 def test_the_chat_warms_the_local_model_up_through_its_own_client(
     smollm2_server: LocalServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from graph import model as chat_models
     from graph import reasoner
+    from graph.models import endpoint as chat_models
 
     asked: list[tuple[object, str]] = []
 
@@ -725,7 +725,7 @@ def test_a_kept_wheel_for_this_cpu_is_installed_without_building_and_another_cpu
 def test_the_warm_up_is_the_start_of_the_chats_real_prompts(smollm2_server: LocalServer, tmp_path: Path) -> None:
     """The real warm-up messages, then the reasoner's real first prompt: llama.cpp reads only what follows the
     fixed part (the tokens must be the same, not merely the text)."""
-    from graph import model as chat_models
+    from graph.models import endpoint as chat_models
     from graph.nodes.reasoner import Reasoner
     from state import Context
     from tools import REGISTRY, WorkflowStore

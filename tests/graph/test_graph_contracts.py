@@ -6,7 +6,6 @@ observation the model is shown, the store, or the interrupt the person sees.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -223,7 +222,7 @@ def test_unparseable_output_becomes_a_format_correction_observation(graph_driver
 def test_unparseable_output_counts_against_the_model_call_budget(graph_driver, protocol):
     agent = graph_driver("Action: getAllUser\nAction Input: {oops", "还不能回答。", protocol=protocol, max_model_calls=1)
     result = agent.say("有哪些用户？")
-    assert final(result).response_metadata["wrap_up"].startswith("model_calls:")
+    assert final(result).response_metadata["wrap_up"]["code"] == "model_calls"
     assert [m.name for m in observations(result)] == ["format_error"]
 
 
@@ -269,7 +268,9 @@ def test_step_budget_exhausted_ends_with_a_written_wrap_up(graph_driver, store):
     )
     result = agent.say("请1天假")
     answer = final(result)
-    assert answer.response_metadata["wrap_up"] == "model_calls: the model-call budget of this run (2) is used up"
+    assert answer.response_metadata["wrap_up"] == {
+        "code": "model_calls", "text": "the model-call budget of this run (2) is used up"
+    }
     # The model ignored "no tools" and proposed a write: the fixed answer replaces it, nothing runs.
     assert answer.content == (
         "我查到的结果：\n流程：报销流程（process_baoxiao）、出差流程（process_chuchai）、请假流程（process_qingjia，可发起）"
@@ -285,19 +286,21 @@ def test_token_budget_exhausted_ends_with_a_written_wrap_up(graph_driver):
     agent = graph_driver(tool_call("getAllUser", id="c1"), "目前查到了用户列表，还需要你告诉我审批人。", max_tokens=50)
     result = agent.say("有哪些用户？")
     answer = final(result)
-    assert answer.response_metadata["wrap_up"] == "tokens: the token budget of this run (50) is used up"
+    assert answer.response_metadata["wrap_up"] == {"code": "tokens", "text": "the token budget of this run (50) is used up"}
     assert answer.content == "目前查到了用户列表，还需要你告诉我审批人。"
     assert "Do not call any tool" in agent.model.prompts[-1][-1].content
 
 
 def test_time_budget_exhausted_ends_with_a_written_wrap_up(graph_driver):
     def slow_lookup(messages: list[BaseMessage]) -> AIMessage:
-        time.sleep(0.15)
+        agent.clock.advance(0.15)  # the model takes longer than the run may
         return tool_call("getAllUser", id="c1")
 
     agent = graph_driver(slow_lookup, "时间到了：用户列表已查到。", max_seconds=0.1)
     result = agent.say("有哪些用户？")
-    assert final(result).response_metadata["wrap_up"] == "seconds: the time budget of this run (0.1 s) is used up"
+    assert final(result).response_metadata["wrap_up"] == {
+        "code": "seconds", "text": "the time budget of this run (0.1 s) is used up"
+    }
     assert final(result).content == "时间到了：用户列表已查到。"
     assert agent.script_used_up
 
@@ -312,7 +315,7 @@ def test_three_failures_in_a_row_make_the_agent_ask_the_person(graph_driver):
     result = agent.say("老王有哪些待办？")
     assert [m.status for m in observations(result)] == ["error", "error", "error"]
     answer = final(result)
-    assert answer.response_metadata["wrap_up"] == "consecutive_failures: 3 steps in a row failed"
+    assert answer.response_metadata["wrap_up"] == {"code": "consecutive_failures", "text": "3 steps in a row failed"}
     assert answer.content == "我找不到这个人，请告诉我他的全名或userId。"
     assert agent.model.prompts[-1][-1].content.endswith(prompts.WRAP_UP_ASK_FOR_HELP)
 
@@ -450,9 +453,10 @@ def test_audit_trail_is_kept_in_state_and_in_the_store(graph_driver, store):
 
 def test_approval_wait_is_not_charged_to_the_time_budget(graph_driver, store):
     agent = mail_agent(graph_driver, "已发送", max_seconds=1.5)
-    time.sleep(1.6)  # the person takes longer than the whole run may
+    agent.clock.advance(1.6)  # the person takes longer than the whole run may
     result = agent.resume({"decision": "approve"})
     assert "wrap_up" not in final(result).response_metadata
+    assert result["budget"]["waited_s"] == pytest.approx(1.6)
     assert final(result).content == "已发送"
 
 
