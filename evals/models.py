@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import uuid
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -14,15 +13,12 @@ from evals import prompts
 from evals.doubles.scripted import ScriptedChatModel
 from evals.scenario import Scenario, Step, Turn
 from graph import prompts as graph_prompts
+from graph.calls import new_call_id
 from state.context import Protocol
 from tools.seed import USERS
 
 WRAP_UP_MARKER = graph_prompts.WRAP_UP_INSTRUCTION.split(":")[0]
 """The opening words of the reasoner's wrap-up request (the graph calls the model without tools then)."""
-
-
-def new_call_id() -> str:
-    return f"call_{uuid.uuid4().hex[:16]}"
 
 
 def render_step(step: Step, protocol: Protocol) -> AIMessage:

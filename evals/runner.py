@@ -28,7 +28,7 @@ from evals.reviewer import Reviewer
 from evals.scenario import Scenario, SetupStep
 from graph import build_graph
 from state.context import Context, Protocol
-from tools import REGISTRY, CallContext, Mailer, WorkflowStore, execute_call
+from tools import REGISTRY, CallContext, WorkflowStore, execute_call
 
 MAX_REVIEWS_PER_MESSAGE = 20
 """More approval cards than this for one message means the run is stuck: the trial fails as a crash."""
@@ -37,16 +37,6 @@ MAX_FOLLOW_UPS = 4
 RECURSION_LIMIT = 200
 
 ModelFactory = Callable[[Scenario, Protocol], BaseChatModel]
-
-
-class OutboxOnlyMailer(Mailer):
-    """A mailer that never delivers: evaluation e-mails stay in the outbox even when SMTP is configured."""
-
-    def __init__(self) -> None:  # no SMTP URL: nothing to connect to
-        pass
-
-    def deliver(self, store: WorkflowStore, email_id: int) -> str:
-        return "queued"
 
 
 class UsageCounter(BaseCallbackHandler):
@@ -203,7 +193,7 @@ def run_trial(
             apply_setup(store, scenario.setup, thread_id)
             model = make_model(scenario, protocol)
             with open_saver(checkpointer, directory) as saver:
-                graph = build_graph(model=model, store=store, checkpointer=saver, mailer=OutboxOnlyMailer())
+                graph = build_graph(model=model, store=store, checkpointer=saver, mailer=None)  # e-mails stay in the outbox
                 started = time.perf_counter()
                 result.problems += play_turns(
                     scenario, protocol, graph, config, model, person_model, result.turns, context or {}

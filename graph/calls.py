@@ -1,13 +1,19 @@
-"""Small helpers shared by the nodes: the run's thread id, stable hashes of actions, token estimates."""
+"""Small helpers shared by the nodes: call ids, the run's thread id, stable hashes of actions, token estimates."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import uuid
 from typing import Any
 
 from langchain_core.messages import AnyMessage
 from langgraph.config import get_config
+
+
+def new_call_id() -> str:
+    """A tool call id no other call uses (half of a write's idempotency key, with the thread id)."""
+    return f"call_{uuid.uuid4().hex[:24]}"
 
 
 def args_hash(name: str, args: dict[str, Any]) -> str:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 import re
-import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
 
 from graph import prompts
+from graph.calls import new_call_id
 from graph.history import language_of
 from state.context import Protocol
 
@@ -34,10 +34,6 @@ class Parsed:
     final: str | None = None
     calls: list[dict[str, Any]] = field(default_factory=list)
     problem: str | None = None
-
-
-def new_call_id() -> str:
-    return f"call_{uuid.uuid4().hex[:24]}"
 
 
 # ---------------------------------------------------------------- lenient JSON

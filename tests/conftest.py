@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
+from graph.calls import new_call_id
 from tests.support.clock import ManualClock
 from tools import REGISTRY, CallContext, WorkflowStore, execute_call
 
@@ -28,11 +28,6 @@ def store(tmp_path) -> Iterator[WorkflowStore]:
     workflow_store = WorkflowStore(f"sqlite:///{tmp_path}/wf.db")
     yield workflow_store
     workflow_store.dispose()
-
-
-def new_call_id() -> str:
-    """A call id no other call in the session uses (so no call is replayed by accident)."""
-    return f"call-{uuid.uuid4().hex[:12]}"
 
 
 @pytest.fixture

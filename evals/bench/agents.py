@@ -28,23 +28,13 @@ from graph import build_graph, prompts
 from graph.checkpoint import open_sqlite_checkpointer
 from state import Context
 from state.agent import InputState
-from tools import REGISTRY, CallContext, Mailer, WorkflowStore, execute_call
+from tools import REGISTRY, CallContext, WorkflowStore, execute_call
 from tools.errors import DomainError
 
 SUMMARY_TEXT = "Summary: the user asked for to-do lists; the assistant listed them."
 """What the scripted summariser of SummarizationMiddleware answers (it costs no latency, like the agent's model)."""
 
 Policy = Callable[[list[BaseMessage]], AIMessage]
-
-
-class NoDeliveryMailer(Mailer):
-    """E-mails stay in the outbox: no benchmark ever talks SMTP."""
-
-    def __init__(self) -> None:  # nothing to connect to
-        pass
-
-    def deliver(self, store: WorkflowStore, email_id: int) -> str:
-        return "queued"
 
 
 # ---------------------------------------------------------------- models
@@ -170,12 +160,6 @@ before the next step starts (what its crash safety rests on). Arms said to run o
 settings get it too; create_agent's own arms keep LangGraph's default ("async")."""
 
 
-def close_saver(saver: Any) -> None:
-    conn = getattr(saver, "conn", None)
-    if conn is not None:
-        conn.close()
-
-
 def disk_bytes(path: str | Path) -> int:
     """Bytes of a SQLite file on disk after folding its WAL back in (what stays once the program stops)."""
     path = Path(path)
@@ -216,7 +200,6 @@ def run_tool(store: WorkflowStore, actor: Actor, name: str, args: dict[str, Any]
     """One tool call as a plain agent would make it: the full result as JSON, errors as JSON too."""
     ctx = CallContext(
         store=store, actor_id=actor.user_id, thread_id=actor.thread_id, call_id=call_id or uuid.uuid4().hex,
-        mailer=NoDeliveryMailer(),
     )
     try:
         result = execute_call(REGISTRY, name, args, ctx)
@@ -252,7 +235,7 @@ def openai_tool_schemas(tools: Sequence[BaseTool]) -> list[dict[str, Any]]:
 
 
 def flowagent_graph(model: Any, store: WorkflowStore, saver: Any) -> Any:
-    return build_graph(model=model, store=store, checkpointer=saver, mailer=NoDeliveryMailer())
+    return build_graph(model=model, store=store, checkpointer=saver, mailer=None)
 
 
 FLOOR_NODES = ("think", "check", "act", "observe", "count")

@@ -10,6 +10,7 @@ from langchain_core.messages import HumanMessage
 
 from evals.bench import agents, plots
 from evals.bench.common import Goal, Section, Sizes, fmt_bytes, fmt_ratio, judge, table
+from graph.checkpoint import close_checkpointer
 from tools import WorkflowStore
 
 FLOWAGENT = "flowagent"
@@ -52,7 +53,7 @@ def measure(arm: str, directory: Path, store: WorkflowStore, marks: tuple[int, .
         if len(final) != expected:
             raise RuntimeError(f"{arm} kept {len(final)} messages after {max(marks)} turns, expected {expected}")
     finally:
-        agents.close_saver(saver)
+        close_checkpointer(saver)
     return out
 
 

@@ -14,6 +14,7 @@ from langchain_core.messages import HumanMessage
 
 from evals.bench import agents, devserver, plots
 from evals.bench.common import Goal, Section, Sizes, fmt_ratio, judge, median, percentile, profile_top, table
+from graph.checkpoint import close_checkpointer
 from tools import WorkflowStore
 
 FLOWAGENT = "flowagent"
@@ -120,7 +121,7 @@ def run_level(arm: str, threads: int, sizes: Sizes, directory: Path, store: Work
             for future in futures:
                 future.result()
     finally:
-        agents.close_saver(saver)
+        close_checkpointer(saver)
     mean_delay = model.slept_s / max(model.calls, 1)
     opens = released[0] + sizes.ramp_s
     return Level(threads, spans, (opens, opens + sizes.window_s), mean_delay * MODEL_CALLS_PER_RUN)

@@ -10,6 +10,7 @@ from langchain_core.messages import HumanMessage
 
 from evals.bench import agents, plots
 from evals.bench.common import Goal, Section, Sizes, fmt_bytes, judge, settled_rss, table
+from graph.checkpoint import close_checkpointer
 from tools import WorkflowStore
 
 FLOWAGENT = "flowagent"
@@ -45,7 +46,7 @@ def measure(arm: str, sizes: Sizes, directory: Path, store: WorkflowStore) -> li
                 steps += 1
             samples.append((steps, settled_rss()))
     finally:
-        agents.close_saver(saver)
+        close_checkpointer(saver)
     return samples
 
 

@@ -26,6 +26,7 @@ from langchain_core.outputs import LLMResult
 
 from evals.bench import agents
 from evals.bench.common import Goal, Section, Sizes, judge, median, table
+from graph.checkpoint import close_checkpointer
 from state import Context
 from tools import WorkflowStore
 
@@ -240,7 +241,7 @@ def _run_once(model: Any, server: Any, warmup: Sequence[Any] | None, question: Q
             seconds = time.perf_counter() - started
             calls = server.timings_since(offset)
         finally:
-            agents.close_saver(saver)
+            close_checkpointer(saver)
             store.dispose()
     return {
         "seconds": seconds,

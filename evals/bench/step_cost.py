@@ -13,6 +13,7 @@ from langchain_core.messages import HumanMessage, ToolMessage
 from evals.bench import agents, plots
 from evals.bench.common import Goal, Section, Sizes, fmt_ratio, fsync_ms, judge, median, profile_top, table
 from evals.bench.data import add_users, bench_user_id
+from graph.checkpoint import close_checkpointer
 from tools import WorkflowStore
 
 FLOWAGENT = "flowagent"
@@ -80,7 +81,7 @@ class Bench:
                 elapsed = time.perf_counter() - started
                 messages = result["messages"]
             finally:
-                agents.close_saver(saver)
+                close_checkpointer(saver)
         if arm == FLOWAGENT:  # flowagent runs tools itself; it keeps every observation in its state
             done = sum(1 for m in messages if isinstance(m, ToolMessage) and m.status != "error")
         else:  # create_agent's summariser may replace old messages: count the tool executions instead

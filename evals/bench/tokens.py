@@ -19,6 +19,7 @@ from evals.models import OracleModel, is_wrap_up
 from evals.runner import RECURSION_LIMIT, apply_setup, play_turns
 from evals.scenario import Scenario, Step, load_scenarios
 from graph import prompts
+from graph.checkpoint import close_checkpointer
 from tools import REGISTRY, WorkflowStore
 from tools.seed import USERS
 
@@ -84,7 +85,7 @@ def run_flowagent(scenario: Scenario, sizes: Sizes, counter: TokenCounter) -> Ar
             problems = play_turns(scenario, "native", graph, config, model, None, [])
             passed, problems = _grade(scenario, store, problems)
         finally:
-            agents.close_saver(saver)
+            close_checkpointer(saver)
             store.dispose()
     tools = REGISTRY.openai_schemas()
     tokens = sum(counter.prompt(p, () if is_wrap_up(p) else tools) for p in model.prompts)

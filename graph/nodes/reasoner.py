@@ -15,7 +15,7 @@ from langgraph.runtime import Runtime
 
 from graph import prompts
 from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, describe, for_run, wrap_up
-from graph.calls import estimate_tokens
+from graph.calls import estimate_tokens, new_call_id
 from graph.history import (
     Lang,
     cited_ids,
@@ -26,7 +26,7 @@ from graph.history import (
     run_outcome,
     run_results,
 )
-from graph.protocols import NO_MODEL_CALL, new_call_id, parse_reply, render_for_text_protocol
+from graph.protocols import NO_MODEL_CALL, parse_reply, render_for_text_protocol
 from state.agent import AgentState
 from state.context import Context, Protocol
 from state.records import AskedCall, RunBudget, ToolCallRecord, WrapUp
