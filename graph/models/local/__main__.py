@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import logging
 import signal
 import sys
 import time
@@ -67,6 +68,7 @@ def _exit_on_signal(signum: int, frame: object) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; 0 on success, 1 with one ``flowagent: error: ...`` line when the model cannot be had."""
+    logging.basicConfig(format="flowagent: %(levelname)s: %(message)s", level=logging.WARNING)
     parser = argparse.ArgumentParser(
         prog="python -m graph.models.local", description="Fetch, verify and serve flowagent's offline model."
     )

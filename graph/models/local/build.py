@@ -11,6 +11,7 @@ import importlib
 import importlib.metadata
 import importlib.util
 import json
+import logging
 import os
 import re
 import subprocess
@@ -23,6 +24,8 @@ from typing import IO
 from graph.models.local.cache import default_log_dir, default_wheel_dir, locked
 from graph.models.local.cpu import LLAMA_CPP_PYTHON_VERSION, CpuBuild, cpu_build, usable_cpus
 from graph.models.local.errors import LocalModelError, Progress, pip_error_line, stderr_progress
+
+logger = logging.getLogger(__name__)
 
 _SERVER_IMPORT_CHECK = "import llama_cpp, llama_cpp.server.app, uvicorn"
 _SERVER_MODULES = (
@@ -40,9 +43,13 @@ BUILD_MARKER = "flowagent-llama-build.json"
 
 
 def _installed_build_key(prefix: str) -> str | None:
+    marker = Path(prefix) / BUILD_MARKER
     try:
-        return str(json.loads((Path(prefix) / BUILD_MARKER).read_text(encoding="utf-8"))["key"])
-    except (OSError, ValueError, KeyError, TypeError):
+        return str(json.loads(marker.read_text(encoding="utf-8"))["key"])
+    except FileNotFoundError:  # not built here yet
+        return None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        logger.warning("the build marker %s cannot be read (%s); llama-cpp-python will be installed again", marker, exc)
         return None
 
 
@@ -71,7 +78,8 @@ def _llama_server_imports(python: str) -> bool:
             timeout=120,
             check=False,
         )
-    except (OSError, subprocess.TimeoutExpired):
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        logger.warning("could not check that %s imports llama_cpp.server (%s)", python, exc)
         return False
     return result.returncode == 0
 
@@ -193,7 +201,8 @@ def _install_llama_server(
 def _raise_install_error(code: int, log_path: Path) -> None:
     try:
         tail = log_path.read_text(encoding="utf-8", errors="replace").splitlines()[-200:]
-    except OSError:
+    except OSError as exc:
+        logger.warning("could not read the install log %s (%s)", log_path, exc)
         tail = []
     reason = pip_error_line(tail)
     joined = "\n".join(tail)

@@ -4,9 +4,12 @@ and how many CPUs this process may use."""
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
+
+logger = logging.getLogger(__name__)
 
 LLAMA_CPP_PYTHON_VERSION = "0.3.36"
 """The pinned llama-cpp-python: the CMake options below are its llama.cpp's, and every build key includes it."""
@@ -48,7 +51,10 @@ def cpu_flags(cpuinfo: str | None = None) -> tuple[str, set[str]]:
     if cpuinfo is None:
         try:
             cpuinfo = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
-        except OSError:
+        except FileNotFoundError:  # not Linux
+            cpuinfo = ""
+        except OSError as exc:
+            logger.warning("could not read /proc/cpuinfo (%s): llama.cpp is built without vector extensions", exc)
             cpuinfo = ""
     model, flags = "unknown CPU", set[str]()
     for line in cpuinfo.splitlines():

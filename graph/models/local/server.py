@@ -9,6 +9,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import json
+import logging
 import os
 import socket
 import subprocess
@@ -24,6 +25,8 @@ from graph.models.local.cache import default_log_dir, remove_quietly
 from graph.models.local.cpu import usable_cpus
 from graph.models.local.errors import LocalModelError, Progress, stderr_progress
 from graph.models.local.timings import RequestTimings, parse_timings
+
+logger = logging.getLogger(__name__)
 
 LOCAL_API_KEY = "sk-local"
 """The key sent to the local server: it checks none, but the OpenAI client insists on one."""
@@ -117,7 +120,8 @@ class LocalServer:
             with self.log_path.open("rb") as log:
                 log.seek(offset)
                 text = log.read().decode("utf-8", errors="replace")
-        except OSError:
+        except OSError as exc:
+            logger.warning("could not read the timings in the server log %s (%s)", self.log_path, exc)
             return []
         return parse_timings(text)
 
@@ -129,6 +133,8 @@ class LocalServer:
             try:
                 self.process.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
+                logger.warning("the local model server (pid %d) ignored SIGTERM for %.0f s; killing it",
+                               self.process.pid, timeout)
                 self.process.kill()
                 self.process.wait(timeout=timeout)
 
