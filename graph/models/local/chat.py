@@ -21,7 +21,8 @@ class LocalModelSettings:
     """How the chat talks to the local model."""
 
     protocol: Literal["native", "react", "json"] = "react"
-    """The local model's tool calls are reliable only with the ``react`` text protocol."""
+    """The local model's tool calls are reliable only with the ``react`` text protocol; the offline model's runs use
+    it unless ``$FLOWAGENT_PROTOCOL`` says otherwise (`graph.models.endpoint.local_protocol`)."""
     temperature: float = 0.3
     stop: tuple[str, ...] = ("Observation:",)
     """Stop generating before the model invents an observation; pass as ``ChatOpenAI(stop=...)``."""
