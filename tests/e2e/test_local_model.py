@@ -32,7 +32,7 @@ from graph.models.local import (
 from graph.models.local import build as local_build
 from graph.models.local import server as local_server
 from graph.models.local import weights as local_weights
-from tests.unit.test_local_weights import PART_DATA, build_index, fake_spec, no_leftovers, quiet
+from tests.support.fake_wheels import PART_DATA, build_index, fake_spec, no_leftovers, quiet
 
 
 @pytest.fixture

@@ -6,9 +6,6 @@ The wheels are hand-built here; fetching them with the real ``pip download`` is 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import os
-import zipfile
 from collections import namedtuple
 from pathlib import Path
 
@@ -17,8 +14,9 @@ import pytest
 from graph.models.local import weights as local_weights
 from graph.models.local.cache import default_model_dir
 from graph.models.local.errors import LocalModelError
-from graph.models.local.specs import QWEN, SMOLLM2, ModelSpec, WheelPart
+from graph.models.local.specs import QWEN, SMOLLM2
 from graph.models.local.weights import assemble_model, ensure_model, ensure_model_spec
+from tests.support.fake_wheels import PART_DATA, build_index, build_wheel, fake_spec, no_leftovers, quiet, wheels_of
 
 shutil_usage = namedtuple("shutil_usage", "total used free")
 
@@ -26,76 +24,9 @@ shutil_usage = namedtuple("shutil_usage", "total used free")
 # A tiny fake "model" in three hand-built wheels
 
 
-PART_DATA = [bytes([i]) * 70_000 + os.urandom(1_000) for i in (1, 2, 3)]
-
-
-def normalized(package: str) -> str:
-    return package.replace("-", "_").lower()
-
-
-def build_wheel(directory: Path, part: WheelPart, data: bytes | None) -> Path:
-    name = normalized(part.package)
-    path = directory / f"{name}-{part.version}-py3-none-any.whl"
-    info = f"{name}-{part.version}.dist-info"
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(f"{name}/__init__.py", "raise RuntimeError('never imported')\n")
-        if data is not None:
-            archive.writestr(part.member, data)
-        archive.writestr(
-            f"{info}/METADATA", f"Metadata-Version: 2.1\nName: {part.package}\nVersion: {part.version}\n"
-        )
-        archive.writestr(
-            f"{info}/WHEEL", "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
-        )
-        archive.writestr(f"{info}/top_level.txt", f"{name}\n")
-        archive.writestr(f"{info}/RECORD", "")
-    return path
-
-
-def fake_spec(
-    data: list[bytes] = PART_DATA, *, sha256: str | None = None, size: int | None = None
-) -> ModelSpec:
-    whole = b"".join(data)
-    return ModelSpec(
-        name="fake",
-        filename="fake-model.gguf",
-        alias="fake-model",
-        parts=tuple(
-            WheelPart(
-                f"flowagent-fake-model-part{i}", "1.0.0", f"flowagent_fake_model_part{i}/data/part{i:02d}.bin"
-            )
-            for i in range(1, len(data) + 1)
-        ),
-        size=len(whole) if size is None else size,
-        sha256=hashlib.sha256(whole).hexdigest() if sha256 is None else sha256,
-        description="three-part test model",
-        license="test",
-    )
-
-
-def build_index(index: Path) -> Path:
-    """A directory of the fake model's wheels, usable as ``pip download --no-index --find-links``."""
-    index.mkdir()
-    for part, data in zip(fake_spec().parts, PART_DATA, strict=True):
-        build_wheel(index, part, data)
-    return index
-
-
 @pytest.fixture
 def fake_index(tmp_path: Path) -> Path:
     return build_index(tmp_path / "index")
-
-
-def wheels_of(index: Path, spec: ModelSpec) -> list[Path]:
-    return [index / f"{normalized(p.package)}-{p.version}-py3-none-any.whl" for p in spec.parts]
-
-
-def quiet(_: str) -> None:
-    pass
-
-
-def no_leftovers(directory: Path) -> list[str]:
-    return sorted(p.name for p in directory.iterdir() if p.name.endswith((".partial", ".gguf")))
 
 
 # ----------------------------------------------------------------------------------------------------------
