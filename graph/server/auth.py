@@ -21,7 +21,7 @@ from typing import Any
 
 from langgraph_sdk import Auth
 
-from graph.server.tokens import AuthConfigError, TokenError, verify_token
+from graph.server.tokens import AuthConfigError, Settings, TokenError, dev_secret, verify_token
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +37,19 @@ ASSISTANTS_READ_ONLY = "assistants are the deployment's graphs: they can be read
 NOT_ALLOWED = "signed-in users may not {action} {resource}"
 
 auth = Auth()
+
+
+def warn_if_sign_in_is_not_configured() -> None:
+    """Say at start-up, not only in every 401, that no token can be accepted until the settings are fixed."""
+    try:
+        settings = Settings.from_env()
+        if not settings.production:
+            dev_secret()
+    except AuthConfigError as exc:
+        logger.warning("every request will be refused with 401 until this is fixed: %s", exc)
+
+
+warn_if_sign_in_is_not_configured()
 
 
 def bearer_token(authorization: str | None) -> str:
