@@ -1,0 +1,1 @@
+"""What LangGraph's server adds around the graph: sign-in tokens, the auth hooks, and the actor guard."""
