@@ -62,7 +62,8 @@ class CallContext:
 
 
 Found = dict[str, dict[str, Any]]
-"""The records a call's references name, by parameter (looked up once per path by the runtime)."""
+"""The records a call's references name, by parameter, and the session user's under "actor" (looked up once per path
+by the runtime)."""
 
 
 @dataclass(frozen=True)
