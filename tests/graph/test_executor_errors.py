@@ -48,5 +48,5 @@ def test_a_refusal_is_an_observation_not_an_error_in_the_log(graph_driver, caplo
                          user_id="user_2")
     with caplog.at_level(logging.ERROR, logger="graph.nodes.executor"):
         agent.say("批准张三的请假")
-        agent.resume({"decision": "approve"}, user_id="user_3")  # the executor refuses: not the assignee
+        agent.resume({"decisions": [{"type": "approve"}]}, user_id="user_3")  # the executor refuses: not the assignee
     assert [r for r in caplog.records if r.name == "graph.nodes.executor"] == []

@@ -90,8 +90,9 @@ def test_a_new_write_tool_asks_with_its_own_card_and_runs_once_approved(graph_dr
     agent.say("李四不在，把我的请假转给管理员审批")
 
     [value] = agent.interrupts  # the spec's requires_approval, with no approval setting in the run's Context
-    assert value["tool"] == "escalateTask"
-    assert value["card"] == {
+    [action] = value["action_requests"]
+    assert action["name"] == "escalateTask"
+    assert action["card"] == {
         "action": "escalateTask",
         "policy_notes": ["from user_2 to user_admin"],  # the tool's own check, run by the validator
         "summary": "Hand 张三's 2-day request from 李四 to 管理员",  # read from the store by the tool's card builder
@@ -99,7 +100,7 @@ def test_a_new_write_tool_asks_with_its_own_card_and_runs_once_approved(graph_dr
     }
     assert assignees(store) == ["user_2"]  # nothing runs before the person decides
 
-    result = agent.resume({"decision": "approve"})
+    result = agent.resume({"decisions": [{"type": "approve"}]})
     assert assignees(store) == [ADMIN]
     [observation] = [m for m in agent.messages if isinstance(m, ToolMessage)]
     assert observation.status == "success"

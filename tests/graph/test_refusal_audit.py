@@ -52,7 +52,7 @@ def test_an_approval_by_someone_else_is_audited_with_the_executors_refusal(graph
     agent.say("批准张三的请假")
     assert agent.interrupts  # the card waits for user_2
 
-    agent.resume({"decision": "approve"}, user_id="user_3")  # someone else answers it
+    agent.resume({"decisions": [{"type": "approve"}]}, user_id="user_3")  # someone else answers it
 
     events = [(a["event"], a["actor_id"], a["thread_id"]) for a in store.audit_entries(thread_id="t1")]
     assert events == [("review_approve", "user_3", "t1"), ("tool_refused", "user_3", "t1")]
