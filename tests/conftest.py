@@ -9,7 +9,7 @@ import pytest
 
 from graph.calls import new_call_id
 from tests.support.clock import ManualClock
-from tools import REGISTRY, CallContext, WorkflowStore, execute_call
+from tools import REGISTRY, CallContext, ToolRegistry, WorkflowStore, execute_call
 
 LAYERS = ("unit", "graph", "e2e")
 
@@ -142,15 +142,16 @@ class GraphDriver:
 @pytest.fixture
 def graph_driver(store: WorkflowStore, checkpointer: Any) -> Callable[..., GraphDriver]:
     """`graph_driver(*replies, thread_id="t1", user_id="user_1", **context)`: a GraphDriver on the test's store
-    and SQLite checkpointer, with a fresh `ScriptedChatModel` (one model per driver) and a `ManualClock`."""
+    and SQLite checkpointer, with a fresh `ScriptedChatModel` (one model per driver) and a `ManualClock`;
+    `registry=` runs it with other tools than the seed's."""
     from evals.doubles.scripted import ScriptedChatModel
     from graph import build_graph
     from state import Context
 
-    def _make(*replies: Any, thread_id: str = "t1", **context: Any) -> GraphDriver:
+    def _make(*replies: Any, thread_id: str = "t1", registry: ToolRegistry = REGISTRY, **context: Any) -> GraphDriver:
         model = ScriptedChatModel(replies=list(replies))
         clock = ManualClock()
-        graph = build_graph(model=model, store=store, checkpointer=checkpointer, clock=clock)
+        graph = build_graph(model=model, store=store, checkpointer=checkpointer, clock=clock, registry=registry)
         return GraphDriver(graph, model, thread_id, Context(**context), clock)
 
     return _make
