@@ -17,8 +17,6 @@ from sqlalchemy import Connection, func, select
 
 from tools.errors import NeedsPersonError, PolicyError
 from tools.lookup import REQUEST_BY_ID, approver_choices, format_task_id, require_user
-from tools.lookup import users_named as users_named  # re-exported: graph/nodes/reasoner.py names it here
-from tools.said import asks_for as asks_for  # re-exported: graph/nodes/budget_check.py names it here
 from tools.store import outbox
 
 MAX_DAYS = 365.0

@@ -17,7 +17,7 @@ from typing import Any
 
 import jwt
 
-from tools import DomainError, WorkflowStore, policy
+from tools import DomainError, WorkflowStore, lookup
 from tools.store import default_url
 
 ENV_SECRET = "FLOWAGENT_AUTH_SECRET"
@@ -161,9 +161,9 @@ def find_user(reference: str, *, store: WorkflowStore | None = None) -> dict[str
     """The user a person means: an id, or a name, alias or e-mail that fits exactly one user (for the CLI)."""
     with _store(store).read() as conn:
         try:
-            return policy.resolve_user(conn, reference, param="user")
+            return lookup.resolve_user(conn, reference, param="user")
         except DomainError as exc:
-            known = ", ".join(policy.describe_user(dict(u)) for u in conn.execute(policy.ALL_USERS).mappings())
+            known = ", ".join(lookup.describe_user(dict(u)) for u in conn.execute(lookup.ALL_USERS).mappings())
             code = "ambiguous_user" if exc.code == "ambiguous_user" else "unknown_user"
             raise TokenError(code, NO_SUCH_USER.format(reference=reference[:64], known=known)) from None
 
@@ -171,7 +171,7 @@ def find_user(reference: str, *, store: WorkflowStore | None = None) -> dict[str
 def _user(user_id: str, store: WorkflowStore | None) -> dict[str, Any]:
     with _store(store).read() as conn:
         try:
-            return policy.require_user(conn, user_id)
+            return lookup.require_user(conn, user_id)
         except DomainError:
             raise TokenError("unknown_user", UNKNOWN_USER.format(user_id=user_id[:64])) from None
 
