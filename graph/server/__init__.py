@@ -1,0 +1,1 @@
+"""flowagent's parts of the LangGraph server: the web page and its JSON routes (and sign-in)."""
