@@ -15,6 +15,7 @@ verifies the token itself.
 
 from __future__ import annotations
 
+import importlib
 import logging
 from collections.abc import Awaitable, Callable
 from functools import cache
@@ -44,10 +45,11 @@ UNAUTHORIZED = {"error": "unauthorized", "message": "Sign in: send Authorization
 def _tokens() -> ModuleType:
     """The token module of the auth work (issue 13); its stand-in until that lands."""
     try:
-        from graph.server import tokens
-    except ImportError:  # the auth branch has not landed yet: delete this fallback and the stand-in then
-        from graph.server import dev_tokens_standin as tokens
-    return tokens
+        return importlib.import_module("graph.server.tokens")
+    except ModuleNotFoundError as exc:  # the auth branch has not landed yet: delete this fallback and the stand-in then
+        if exc.name != "graph.server.tokens":
+            raise
+        return importlib.import_module("graph.server.dev_tokens_standin")
 
 
 @cache
@@ -167,6 +169,11 @@ def outbox_of(store: WorkflowStore, user_id: str) -> list[dict[str, Any]]:
 Handler = Callable[[Request, str], Awaitable[Response]]
 
 
+async def _read(query: Callable[..., Any], *args: Any) -> Any:
+    """Run a store read off the event loop (opening the store the first time touches the disk, too)."""
+    return await run_in_threadpool(lambda: query(workflow_store(), *args))
+
+
 def signed_in(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
     """Call `handler(request, user_id)` for a valid bearer token; 401 otherwise."""
 
@@ -185,7 +192,7 @@ def signed_in(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
 
 
 async def dev_users(request: Request) -> Response:
-    return JSONResponse({"users": await run_in_threadpool(list_users, workflow_store())})
+    return JSONResponse({"users": await _read(list_users)})
 
 
 async def dev_token(request: Request) -> Response:
@@ -196,7 +203,7 @@ async def dev_token(request: Request) -> Response:
     user_id = body.get("user_id") if isinstance(body, dict) else None
     if not isinstance(user_id, str) or not user_id:
         return _error(400, "bad_request", 'Send JSON: {"user_id": "user_1"}.')
-    user = await run_in_threadpool(find_user, workflow_store(), user_id)
+    user = await _read(find_user, user_id)
     if user is None:
         return _error(404, "unknown_user", f"No user {user_id!r}; GET {PREFIX}/auth/dev-users lists them.")
     token = _tokens().issue_dev_token(user_id)
@@ -204,18 +211,18 @@ async def dev_token(request: Request) -> Response:
 
 
 async def me(request: Request, user_id: str) -> Response:
-    user = await run_in_threadpool(find_user, workflow_store(), user_id)
+    user = await _read(find_user, user_id)
     if user is None:
         return _error(401, "unknown_user", f"The token's user {user_id!r} is not in the store.")
     return JSONResponse(user)
 
 
 async def my_tasks(request: Request, user_id: str) -> Response:
-    return JSONResponse(await run_in_threadpool(tasks_of, workflow_store(), user_id))
+    return JSONResponse(await _read(tasks_of, user_id))
 
 
 async def my_outbox(request: Request, user_id: str) -> Response:
-    return JSONResponse({"emails": await run_in_threadpool(outbox_of, workflow_store(), user_id)})
+    return JSONResponse({"emails": await _read(outbox_of, user_id)})
 
 
 async def to_page(request: Request) -> Response:

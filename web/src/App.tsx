@@ -58,7 +58,9 @@ export function App() {
   const w = WORDS[lang];
   const client = useMemo(() => (session ? langgraphClient(session.token) : null), [session]);
 
-  useEffect(() => saveLang(lang), [lang]);
+  useEffect(() => {
+    saveLang(lang);
+  }, [lang]);
 
   const openThread = useCallback(
     async (id: string | null) => {

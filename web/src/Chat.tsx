@@ -79,9 +79,14 @@ export function Chat(props: {
     onError: (error) => setFailure(String((error as Error)?.message ?? error)),
   });
 
-  useEffect(() => setInput(props.draft), [props.draft]);
+  useEffect(() => {
+    setInput(props.draft);
+  }, [props.draft]);
   const all = turns(stream.messages);
-  useEffect(() => bottom.current?.scrollIntoView?.({ block: "end" }), [all.length, stream.isLoading, stream.interrupt]);
+  useEffect(() => {
+    // Braces: a browser's scrollIntoView may return a promise, and an effect may only return a cleanup.
+    void bottom.current?.scrollIntoView?.({ block: "end" });
+  }, [all.length, stream.isLoading, stream.interrupt]);
 
   // The actor is the signed-in person; with LangGraph auth on, the server takes it from the token instead.
   const runOptions = { context: { user_id: user.id }, metadata: { owner: user.id } };
@@ -134,7 +139,8 @@ export function Chat(props: {
         )}
         <div ref={bottom} />
       </div>
-      <form
+      {/* While a card waits, the person answers it first: the composer comes back after the decision. */}
+      {!review && <form
         className="composer"
         onSubmit={(e) => {
           e.preventDefault();
@@ -155,10 +161,10 @@ export function Chat(props: {
             }
           }}
         />
-        <button type="submit" data-testid="send" disabled={busy || !!review || !input.trim()}>
+        <button type="submit" data-testid="send" disabled={busy || !input.trim()}>
           {w.send}
         </button>
-      </form>
+      </form>}
     </div>
   );
 }

@@ -129,9 +129,9 @@ export function ThreadsPanel(props: {
     [client, user.id, refresh],
   );
   return (
-    <div className="panel">
+    <div className="panel" data-testid="threads-panel" data-loaded={data ? "yes" : "no"}>
       {error && <p className="error">{error}</p>}
-      <div className="row-head">
+      <div className="panel-head">
         <h2>{w.threads}</h2>
         <button data-testid="new-thread" onClick={() => onOpen(null)}>
           {w.newThread}

@@ -5,6 +5,13 @@ import type { Words } from "./i18n";
 import type { Decision, Review } from "./review";
 
 const HIDDEN = new Set(["action"]);
+/** Fields shown first and last; the rest keep the server's order. */
+const FIRST = ["summary"];
+const LAST = ["policy_notes"];
+
+function rank(key: string): number {
+  return FIRST.includes(key) ? 0 : LAST.includes(key) ? 2 : 1;
+}
 
 function show(value: unknown): string {
   if (Array.isArray(value)) return value.map(show).join("; ");
@@ -24,7 +31,7 @@ export function ReviewCard(props: { review: Review; words: Words; busy: boolean;
   const allowed = new Set(action.allowed);
   const fields = Object.entries(review.card).filter(
     ([k, v]) => !HIDDEN.has(k) && v !== "" && v !== null && !(Array.isArray(v) && v.length === 0),
-  );
+  ).sort(([a], [b]) => rank(a) - rank(b));
 
   const submitEdit = () => {
     try {
