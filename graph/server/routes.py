@@ -182,7 +182,8 @@ def signed_in(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
         if scheme.lower() != "bearer" or not token.strip():
             return JSONResponse(UNAUTHORIZED, status_code=401)
         try:
-            identity = _tokens().verify_token(token.strip())
+            # Verifying may read the store (is the token's user known?): off the event loop.
+            identity = await run_in_threadpool(_tokens().verify_token, token.strip())
         except Exception:  # the token module's own error types are not part of its interface
             log.info("a request with an invalid bearer token was refused", exc_info=True)
             return JSONResponse(UNAUTHORIZED, status_code=401)
@@ -206,7 +207,11 @@ async def dev_token(request: Request) -> Response:
     user = await _read(find_user, user_id)
     if user is None:
         return _error(404, "unknown_user", f"No user {user_id!r}; GET {PREFIX}/auth/dev-users lists them.")
-    token = _tokens().issue_dev_token(user_id)
+    try:
+        token = await run_in_threadpool(_tokens().issue_dev_token, user_id)
+    except Exception as exc:  # e.g. no dev secret set, or production sign-in only: say why, never a 500
+        log.warning("no dev token for %s: %s", user_id, exc)
+        return _error(403, str(getattr(exc, "code", "dev_token_refused")), str(getattr(exc, "message", exc)))
     return JSONResponse({"token": token, "user": {"id": user["id"], "name": user["name"]}})
 
 

@@ -46,7 +46,7 @@ def server(model: ScriptedOpenAIServer, db_path: Path) -> Iterator[LangGraphDevS
         pytest.fail(NOT_BUILT, pytrace=False)
     env = server_env(
         FLOWAGENT_DB=str(db_path), FLOWAGENT_MAX_RETRIES="0", FLOWAGENT_RATE_LIMIT_RPS="0",
-        FLOWAGENT_AUTH_SECRET="web-test-secret",
+        FLOWAGENT_AUTH_SECRET="web-test-secret-of-at-least-32-bytes-0123456789",
     )
     dotenv = {"OPENAI_BASE_URL": model.base_url, "OPENAI_API_KEY": "sk-test", "FLOWAGENT_MODEL": "scripted"}
     with LangGraphDevServer(env, dotenv=dotenv) as dev:
