@@ -23,29 +23,34 @@ class Reviewer:
     def remaining(self) -> list[Review]:
         return self._reviews
 
-    def decide(self, card: dict[str, Any]) -> tuple[dict[str, Any], str]:
-        """The resume value for one interrupt and a one-line note of the decision (with the card's policy notes)."""
-        resume, note = self._decide(card)
-        notes = (card.get("card") or {}).get("policy_notes") or []
-        return resume, note + "".join(f" | {n}" for n in notes)
+    def decide(self, request: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        """The resume value for one interrupt (LangChain's HITL request) and a one-line note of the decision
+        (with the card's policy notes)."""
+        action = request["action_requests"][0]
+        decision, note = self._decide(action)
+        notes = (action.get("card") or {}).get("policy_notes") or []
+        return {"decisions": [decision]}, note + "".join(f" | {n}" for n in notes)
 
-    def _decide(self, card: dict[str, Any]) -> tuple[dict[str, Any], str]:
-        if self._reviews and self._expected(self._reviews[0], card):
+    def _decide(self, action: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        tool = action["name"]
+        approve = {"type": "approve", "args_hash": action.get("args_hash")}
+        if self._reviews and self._expected(self._reviews[0], action):
             review = self._reviews.pop(0)
             if review.decision == "edit":
-                return {"decision": "edit", "args": {**card["args"], **review.edit}}, f"{card['tool']} → edit"
+                edited = {"name": tool, "args": {**action["args"], **review.edit}}
+                return {"type": "edit", "edited_action": edited}, f"{tool} → edit"
             if review.decision == "reject":
-                return {"decision": "reject", "message": review.message or UNEXPECTED_CARD_MESSAGE}, f"{card['tool']} → reject"
-            return {"decision": "approve", "args_hash": card.get("args_hash")}, f"{card['tool']} → approve"
-        self.unexpected.append(f"{card['tool']}({card.get('args')})")
+                return {"type": "reject", "message": review.message or UNEXPECTED_CARD_MESSAGE}, f"{tool} → reject"
+            return approve, f"{tool} → approve"
+        self.unexpected.append(f"{tool}({action.get('args')})")
         if self._rubber_stamp:
-            return {"decision": "approve", "args_hash": card.get("args_hash")}, f"{card['tool']} → approve (unexpected)"
-        return {"decision": "reject", "message": UNEXPECTED_CARD_MESSAGE}, f"{card['tool']} → reject (unexpected)"
+            return approve, f"{tool} → approve (unexpected)"
+        return {"type": "reject", "message": UNEXPECTED_CARD_MESSAGE}, f"{tool} → reject (unexpected)"
 
     @staticmethod
-    def _expected(review: Review, card: dict[str, Any]) -> bool:
+    def _expected(review: Review, action: dict[str, Any]) -> bool:
         return (
-            card.get("tool") == review.tool
-            and row_matches(card.get("args") or {}, review.args)
-            and row_matches(card.get("card") or {}, review.card)
+            action.get("name") == review.tool
+            and row_matches(action.get("args") or {}, review.args)
+            and row_matches(action.get("card") or {}, review.card)
         )

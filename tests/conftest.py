@@ -124,6 +124,12 @@ class GraphDriver:
         return [i.value for i in self.graph.get_state(self.config).interrupts]
 
     @property
+    def actions(self) -> list[dict[str, Any]]:
+        """The action requests of the pending approval (LangChain's HITL shape): name, args, description,
+        and flowagent's card, args_hash and tool_call_id."""
+        return [action for value in self.interrupts for action in value["action_requests"]]
+
+    @property
     def messages(self) -> list[Any]:
         return list(self.values["messages"])
 

@@ -11,6 +11,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.rate_limiters import InMemoryRateLimiter
 
+from graph.models.local import LOCAL_API_KEY
 from state.context import Context, Protocol
 
 DEFAULT_MODEL = "gpt-4o-mini"
@@ -18,7 +19,6 @@ DEFAULT_TEMPERATURE = 0.3
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MAX_RETRIES = 2
 DEFAULT_REQUESTS_PER_SECOND = 2.0
-LOCAL_API_KEY = "sk-local"
 OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
 
@@ -190,7 +190,7 @@ def warm_up_local_model(
     """
     from graph.models import local as local_model
 
-    report = progress or local_model._stderr_progress
+    report = progress or local_model.stderr_progress
     try:
         from graph.nodes.reasoner import warmup_prompt
         from tools import REGISTRY

@@ -6,7 +6,6 @@ the run resumes, so nothing before `interrupt()` has side effects.
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -17,6 +16,7 @@ from sqlalchemy import select
 
 from graph.budget import SYSTEM_CLOCK, Clock, review_answered
 from graph.calls import args_hash, thread_id_of_run
+from graph.hitl import hitl_request, read_decision
 from state.agent import AgentState
 from state.context import Context
 from state.records import AuditRecord, ToolCallRecord
@@ -24,14 +24,9 @@ from tools import WorkflowStore, policy
 from tools.errors import DomainError
 from tools.store import processes, requests
 
-ALLOWED_DECISIONS = ["approve", "edit", "reject"]
 MAX_ASKS = 5
 REJECTED_TEMPLATE = "Rejected by the reviewer ({reviewer}): {message} Do not retry this action; tell the user."
 DEFAULT_REJECT_MESSAGE = "the reviewer declined this action."
-BAD_ANSWER_TEMPLATE = (
-    'Unrecognised answer {answer}: send {{"decision": "approve"}}, {{"decision": "edit", "args": {{...}}}} '
-    'or {{"decision": "reject", "message": "..."}}.'
-)
 
 
 def build_card(store: WorkflowStore, call: ToolCallRecord) -> dict[str, Any]:
@@ -92,34 +87,9 @@ def build_card(store: WorkflowStore, call: ToolCallRecord) -> dict[str, Any]:
     return card
 
 
-def review_payload(store: WorkflowStore, call: ToolCallRecord, error: str | None = None) -> dict[str, Any]:
-    payload = {
-        "tool": call["name"],
-        "tool_call_id": call["id"],
-        "args": call["args"],
-        "args_hash": args_hash(call["name"], call["args"]),
-        "card": build_card(store, call),
-        "allowed_decisions": list(ALLOWED_DECISIONS),
-    }
-    if error:
-        payload["error"] = error
-    return payload
-
-
-def parse_decision(answer: Any) -> tuple[Literal["approve", "edit", "reject"] | None, dict[str, Any]]:
-    """Accept `{"decision": ...}` dicts, and the bare strings approve / reject for convenience."""
-    if isinstance(answer, str):
-        answer = {"decision": answer.strip().lower()}
-    if not isinstance(answer, dict):
-        return None, {}
-    decision = str(answer.get("decision", "")).strip().lower()
-    if decision in ("approve", "approved", "yes", "y"):
-        return "approve", answer
-    if decision in ("reject", "rejected", "no", "n"):
-        return "reject", answer
-    if decision == "edit" and isinstance(answer.get("args"), dict):
-        return "edit", answer
-    return None, answer
+def review_request(store: WorkflowStore, call: ToolCallRecord, error: str | None = None) -> dict[str, Any]:
+    """The interrupt value for a call: LangChain's HITL request, with the card from the store."""
+    return hitl_request(dict(call), build_card(store, call), args_hash(call["name"], call["args"]), error)
 
 
 class HumanReview:
@@ -186,12 +156,11 @@ class HumanReview:
         expected_hash = args_hash(call["name"], call["args"])
         error = None
         for _ in range(MAX_ASKS):
-            answer = interrupt(review_payload(self._store, call, error))
-            decision, body = parse_decision(answer)
+            answer = interrupt(review_request(self._store, call, error))
+            decision, body, error = read_decision(answer, call["name"])
             if decision is not None and body.get("args_hash") not in (None, expected_hash):
                 error = "args_hash does not match the card shown; decide on the current card."
                 continue
             if decision is not None:
                 return decision, body
-            error = BAD_ANSWER_TEMPLATE.format(answer=json.dumps(answer, ensure_ascii=False, default=str)[:200])
         return "reject", {"message": "no valid decision was given."}

@@ -107,8 +107,8 @@ def run_reminder_conversation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, m
     context = Context(user_id="user_1")
     graph.invoke({"messages": [HumanMessage(content=f"发邮件提醒李四：{REMINDER}")]}, config, context=context)
     [pending] = graph.get_state(config).interrupts
-    assert pending.value["tool"] == "sendEmail"
-    graph.invoke(Command(resume={"decision": "approve"}), config, context=context)
+    assert pending.value["action_requests"][0]["name"] == "sendEmail"
+    graph.invoke(Command(resume={"decisions": [{"type": "approve"}]}), config, context=context)
     return store
 
 

@@ -110,7 +110,7 @@ def say(thread_id: str, task_id: str) -> dict[str, Any]:
 
 
 def approve(thread_id: str) -> dict[str, Any]:
-    return {"thread_id": thread_id, "user_id": APPROVER, "resume": {"decision": "approve"}}
+    return {"thread_id": thread_id, "user_id": APPROVER, "resume": {"decisions": [{"type": "approve"}]}}
 
 
 def read(thread_id: str) -> dict[str, Any]:
@@ -161,7 +161,8 @@ def test_thread_interrupted_on_one_worker_is_resumed_on_another(
     [started] = w1.run([say("handover", task)])
     assert started["pid"] == w1.pid
     [pending] = started["interrupts"]
-    assert (pending["tool"], pending["args"]["taskId"], pending["card"]["task_status"]) == ("handleTodoTask", task, "pending")
+    [action] = pending["action_requests"]
+    assert (action["name"], action["args"]["taskId"], action["card"]["task_status"]) == ("handleTodoTask", task, "pending")
     assert store.snapshot()["tasks"][0]["status"] == "pending"
 
     [seen] = w2.run([read("handover")])
@@ -202,8 +203,8 @@ def test_concurrent_threads_on_two_workers_lose_no_update_and_decide_each_task_o
     waiting = both(w1, [say(t, task_of(t)) for t in w1_threads], w2, [say(t, task_of(t)) for t in w2_threads])
     assert len(waiting) == len(w1_threads) + len(w2_threads)
     for thread_id, result in waiting.items():
-        [card] = result["interrupts"]
-        assert (card["tool"], card["args"]["taskId"], card["card"]["task_status"]) == (
+        [card] = [a for value in result["interrupts"] for a in value["action_requests"]]
+        assert (card["name"], card["args"]["taskId"], card["card"]["task_status"]) == (
             "handleTodoTask", task_of(thread_id), "pending"
         ), thread_id
 

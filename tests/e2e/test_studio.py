@@ -126,10 +126,11 @@ def test_run_stops_at_the_approval_card_and_approve_resumes_it(
     assert client.threads.get(thread_id)["status"] == "interrupted"
     [waiting] = state["interrupts"]
     assert waiting["value"] == streamed["value"]
-    value = waiting["value"]
-    assert (value["tool"], value["args"], value["allowed_decisions"]) == (
-        "handleTodoTask", {"taskId": task, "result": "同意", "isOK": True}, ["approve", "edit", "reject"]
-    )
+    [value] = waiting["value"]["action_requests"]
+    assert waiting["value"]["review_configs"] == [
+        {"action_name": "handleTodoTask", "allowed_decisions": ["approve", "edit", "reject"]}
+    ]
+    assert (value["name"], value["args"]) == ("handleTodoTask", {"taskId": task, "result": "同意", "isOK": True})
     card = value["card"]
     assert (card["requester"], card["assignee"], card["days"], card["reason"], card["task_status"]) == (
         "张三 (user_1)", "李四 (user_2)", 1.0, "家里有事", "pending"
@@ -137,7 +138,7 @@ def test_run_stops_at_the_approval_card_and_approve_resumes_it(
     assert [t["status"] for t in store.snapshot()["tasks"] if f"task_{t['id']}" == task] == ["pending"]
 
     nodes, interrupts = stream_nodes(
-        client, thread_id, command={"resume": {"decision": "approve", "args_hash": value["args_hash"]}},
+        client, thread_id, command={"resume": {"decisions": [{"type": "approve", "args_hash": value["args_hash"]}]}},
         context={"user_id": "user_2"},
     )
     assert (nodes, interrupts) == (["human_review", "executor", "observation_summarizer", "budget_check", "reasoner"], [])
@@ -179,11 +180,13 @@ def test_reject_in_another_thread_becomes_the_observation_and_sends_nothing(
     )
     assert nodes == ["reasoner", "tool_validator"]
     [waiting] = interrupts
-    card = waiting["value"]["card"]
-    assert (waiting["value"]["tool"], card["recipient_email"], card["text"]) == ("sendEmail", "lisi@example.com", text)
+    [action] = waiting["value"]["action_requests"]
+    card = action["card"]
+    assert (action["name"], card["recipient_email"], card["text"]) == ("sendEmail", "lisi@example.com", text)
 
     nodes, interrupts = stream_nodes(
-        client, thread_id, command={"resume": {"decision": "reject", "message": "先别发"}}, context={"user_id": "user_1"}
+        client, thread_id, command={"resume": {"decisions": [{"type": "reject", "message": "先别发"}]}},
+        context={"user_id": "user_1"},
     )
     assert (nodes, interrupts) == (["human_review", "budget_check", "reasoner"], [])
 

@@ -30,6 +30,7 @@ from evals.scenario import (
     load_scenario,
     load_scenarios,
 )
+from graph.hitl import hitl_request
 from graph.protocols import parse_reply
 from tools import WorkflowStore
 from tools.store import outbox, tasks, tool_executions, utcnow
@@ -216,13 +217,16 @@ def test_oracle_says_so_when_its_golden_path_runs_out() -> None:
 
 
 def test_reviewer_rejects_unexpected_cards_unless_it_is_a_rubber_stamp() -> None:
-    card = {"tool": "sendEmail", "args": {"userId": "user_admin", "emailContent": "x"}, "args_hash": "h", "card": {}}
+    args = {"userId": "user_admin", "emailContent": "x"}
+    card = hitl_request({"id": "c1", "name": "sendEmail", "args": args}, {"summary": "Send an e-mail"}, "h")
     attentive = Reviewer([Review(tool="handleTodoTask")], rubber_stamp=False)
-    assert attentive.decide(card)[0]["decision"] == "reject" and attentive.unexpected
+    assert attentive.decide(card)[0]["decisions"][0]["type"] == "reject" and attentive.unexpected
     stamp = Reviewer([], rubber_stamp=True)
-    assert stamp.decide(card)[0] == {"decision": "approve", "args_hash": "h"}
+    assert stamp.decide(card)[0] == {"decisions": [{"type": "approve", "args_hash": "h"}]}
     editor = Reviewer([Review(tool="sendEmail", decision="edit", edit={"emailContent": "y"})], rubber_stamp=False)
-    assert editor.decide(card)[0] == {"decision": "edit", "args": {"userId": "user_admin", "emailContent": "y"}}
+    assert editor.decide(card)[0] == {
+        "decisions": [{"type": "edit", "edited_action": {"name": "sendEmail", "args": {**args, "emailContent": "y"}}}]
+    }
 
 
 def test_simulated_person_speaks_from_the_hidden_goal_and_stops() -> None:

@@ -182,7 +182,7 @@ def test_every_final_answer_says_what_actually_happened(graph_driver, store):
         "我已经批准了张三的请假。",  # a claim no observation supports
     )
     agent.say("明天看牙医，请1天假，李四审批，再发邮件给李四：请尽快审批。")
-    result = agent.resume({"decision": "reject", "message": "先不发"})
+    result = agent.resume({"decisions": [{"type": "reject", "message": "先不发"}]})
     outcome = final(result).response_metadata["outcome"]
     assert [(o["tool"], o["status"]) for o in outcome] == [("runWorkFlow", "executed"), ("sendEmail", "rejected")]
     assert agent.values["outcome"] == outcome
@@ -223,7 +223,7 @@ def test_a_long_request_without_a_comment_makes_the_graph_ask_the_approver(graph
     assert agent.interrupts == []
     # The approver's answer is filled in by code, and the card shows it for the approver's own decision.
     agent.say("同意，早日康复")
-    [card] = agent.interrupts
+    [card] = agent.actions
     assert card["args"] == {"taskId": "task_1", "isOK": True, "result": "同意，早日康复"}
 
 
@@ -233,7 +233,7 @@ def test_a_task_named_by_its_requester_and_the_decision_the_person_stated(graph_
     # The model names the task by its requester, forgets isOK and drops the comment the person spelled out.
     agent = graph_driver(tool_call("handleTodoTask", {"taskId": "王五"}), user_id="user_2")
     agent.say("驳回王五的请假，理由：这周项目上线，人手不够。")
-    [card] = agent.interrupts
+    [card] = agent.actions
     assert card["args"] == {"taskId": "task_2", "isOK": False, "result": "这周项目上线，人手不够"}
     assert card["card"]["requester"] == "王五 (user_3)"
 
@@ -252,7 +252,7 @@ def test_an_unclear_decision_is_asked(graph_driver, store, start_request):
     agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1"}), user_id="user_2")
     assert final(agent.say("张三那个假你看着办，审批一下")).content == "请问是批准还是驳回？"
     agent.say("批准")
-    [card] = agent.interrupts
+    [card] = agent.actions
     assert card["args"]["isOK"] is True
 
 
@@ -261,7 +261,7 @@ def test_a_reminder_about_my_request_finds_its_task_whatever_the_model_wrote(gra
     text = "李四你好，麻烦尽快审批我周五的请假，谢谢。"
     agent = graph_driver(tool_call("sendEmail", {"taskId": "user_1", "emailContent": text}))
     agent.say(f"给李四发邮件提醒他审批我的请假，内容：{text}")
-    [card] = agent.interrupts
+    [card] = agent.actions
     assert card["args"]["taskId"] == "task_1"
     assert card["card"]["recipient"] == "李四 (user_2)"
 
@@ -301,7 +301,7 @@ def test_a_plain_message_is_no_reminder_when_i_have_no_pending_request(graph_dri
     mail = {"userId": "赵六", "taskId": "user_1", "emailContent": "明天上午10点开会，别迟到。"}
     agent = graph_driver(tool_call("sendEmail", mail))
     agent.say("给赵六发封邮件：明天上午10点开会，别迟到。")
-    [card] = agent.interrupts
+    [card] = agent.actions
     assert card["args"] == {"userId": "user_4", "emailContent": "明天上午10点开会，别迟到。"}
 
 

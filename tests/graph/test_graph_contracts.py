@@ -330,31 +330,60 @@ def mail_agent(graph_driver, *after: Any, **context: Any):
     return agent
 
 
-def test_interrupt_value_has_exactly_the_public_keys(graph_driver):
+def edit_mail(args: dict[str, Any]) -> dict[str, Any]:
+    return {"decisions": [{"type": "edit", "edited_action": {"name": "sendEmail", "args": args}}]}
+
+
+def test_interrupt_value_is_langchains_hitl_request_with_the_card_riding_along(graph_driver):
     agent = mail_agent(graph_driver)
     [value] = agent.interrupts
-    assert set(value) == {"tool", "tool_call_id", "args", "args_hash", "card", "allowed_decisions"}
-    assert value["tool"] == "sendEmail"
-    assert value["args"] == {"userId": "user_2", "emailContent": MAIL}
-    assert value["allowed_decisions"] == ["approve", "edit", "reject"]
+    assert set(value) == {"action_requests", "review_configs"}
+    assert value["review_configs"] == [{"action_name": "sendEmail", "allowed_decisions": ["approve", "edit", "reject"]}]
+    [action] = value["action_requests"]
+    assert set(action) == {"name", "args", "description", "tool_call_id", "args_hash", "card"}
+    assert (action["name"], action["tool_call_id"]) == ("sendEmail", "c-mail")
+    assert action["args"] == {"userId": "user_2", "emailContent": MAIL}
+    assert action["card"]["recipient"] == "李四 (user_2)"
+    assert action["description"].splitlines()[0] == action["card"]["summary"] == "Send an e-mail to 李四 <lisi@example.com>"
+    assert f"text: {MAIL}" in action["description"]
+
+
+def test_flowagents_earlier_decision_shape_is_still_accepted(graph_driver, store):
+    agent = mail_agent(graph_driver, "已发送")
+    agent.resume({"decision": "approve"})
+    assert agent.interrupts == []
+    assert len(written(store)["outbox"]) == 1
+
+
+def test_an_edit_that_changes_the_action_is_refused_and_the_card_asked_again(graph_driver, store):
+    agent = mail_agent(graph_driver, "已发送")
+    agent.resume({"decisions": [{"type": "edit", "edited_action": {"name": "handleTodoTask", "args": {}}}]})
+    [again] = agent.interrupts
+    assert again["error"] == (
+        "An edit may change the arguments of sendEmail, not the action: edited_action.name must be sendEmail."
+    )
+    agent.resume({"decisions": [{"type": "approve"}, {"type": "approve"}]})
+    [again] = agent.interrupts
+    assert again["error"] == "2 decisions were sent for 1 action(s): send one decision per action request."
+    assert written(store)["outbox"] == []
 
 
 def test_resume_with_a_mismatching_args_hash_asks_again(graph_driver, store):
     agent = mail_agent(graph_driver, "已发送")
-    [value] = agent.interrupts
-    agent.resume({"decision": "approve", "args_hash": "0" * 64})
+    [value] = agent.actions
+    agent.resume({"decisions": [{"type": "approve", "args_hash": "0" * 64}]})
     [again] = agent.interrupts
     assert again["error"] == "args_hash does not match the card shown; decide on the current card."
-    assert again["args_hash"] == value["args_hash"]
+    assert again["action_requests"][0]["args_hash"] == value["args_hash"]
     assert written(store)["outbox"] == []
-    agent.resume({"decision": "approve", "args_hash": value["args_hash"]})
+    agent.resume({"decisions": [{"type": "approve", "args_hash": value["args_hash"]}]})
     assert agent.interrupts == []
     assert len(written(store)["outbox"]) == 1
 
 
 def test_approve_runs_exactly_the_reviewed_call(graph_driver, store):
     agent = mail_agent(graph_driver, "已发送")
-    result = agent.resume({"decision": "approve"})
+    result = agent.resume({"decisions": [{"type": "approve"}]})
     assert [(r["recipient_id"], r["body"]) for r in written(store)["outbox"]] == [("user_2", MAIL)]
     assert only_observation(result).status == "success"
     assert final(result).content == "已发送"
@@ -362,7 +391,7 @@ def test_approve_runs_exactly_the_reviewed_call(graph_driver, store):
 
 def test_edit_to_an_invalid_value_is_refused_by_the_validator(graph_driver, store):
     agent = mail_agent(graph_driver, "好的，请告诉我邮件内容。")
-    result = agent.resume({"decision": "edit", "args": {"userId": "user_2", "emailContent": "TBD"}})
+    result = agent.resume(edit_mail({"userId": "user_2", "emailContent": "TBD"}))
     observation = only_observation(result)
     assert observation.status == "error"
     assert observation.content.startswith("Error [invalid_arguments]: Invalid arguments for sendEmail: emailContent:")
@@ -373,7 +402,7 @@ def test_edit_to_an_invalid_value_is_refused_by_the_validator(graph_driver, stor
 def test_valid_edit_executes_the_edited_arguments(graph_driver, store):
     edited = "李四你好，请今天下班前审批我的请假，谢谢！"
     agent = mail_agent(graph_driver, "已按你修改的内容发送。")
-    agent.resume({"decision": "edit", "args": {"userId": "user_2", "emailContent": edited}})
+    agent.resume(edit_mail({"userId": "user_2", "emailContent": edited}))
     assert agent.interrupts == []
     assert [r["body"] for r in written(store)["outbox"]] == [edited]
 
@@ -388,7 +417,7 @@ def test_edit_keeps_the_other_cleared_calls_of_the_same_step(graph_driver, store
     )
     agent = graph_driver(step, "已发送")
     agent.say(f"查一下用户，再给李四发邮件：{MAIL}")
-    result = agent.resume({"decision": "edit", "args": {"userId": "user_2", "emailContent": MAIL + "（急）"}})
+    result = agent.resume(edit_mail({"userId": "user_2", "emailContent": MAIL + "（急）"}))
     # Every proposed call is answered by exactly one observation, as function-calling APIs require.
     assert sorted((m.tool_call_id, m.status) for m in observations(result)) == [
         ("c-mail", "success"),
@@ -399,7 +428,7 @@ def test_edit_keeps_the_other_cleared_calls_of_the_same_step(graph_driver, store
 
 def test_reject_makes_the_message_the_observation_and_writes_nothing(graph_driver, store):
     agent = mail_agent(graph_driver, "好的，不发了。")
-    result = agent.resume({"decision": "reject", "message": "先别发，我当面说。"})
+    result = agent.resume({"decisions": [{"type": "reject", "message": "先别发，我当面说。"}]})
     observation = only_observation(result)
     assert observation.status == "error"
     assert observation.content == "Rejected by the reviewer (user_1): 先别发，我当面说。 Do not retry this action; tell the user."
@@ -417,7 +446,7 @@ def test_card_shows_the_store_even_when_the_model_lies(graph_driver, start_reque
     )
     agent = graph_driver(lie, user_id="user_2")
     agent.say("批一下张三的假")
-    [value] = agent.interrupts
+    [value] = agent.actions
     card = value["card"]
     assert card["days"] == 10
     assert card["reason"] == "肚子疼"
@@ -429,11 +458,11 @@ def test_card_shows_the_store_even_when_the_model_lies(graph_driver, start_reque
 def test_audit_trail_is_kept_in_state_and_in_the_store(graph_driver, store):
     again = tool_call("sendEmail", {"userId": "user_2", "emailContent": MAIL + "！"}, id="c-2")
     agent = mail_agent(graph_driver, "已发送", again, "不发了")
-    first_hash = agent.interrupts[0]["args_hash"]
-    agent.resume({"decision": "approve"})
+    first_hash = agent.actions[0]["args_hash"]
+    agent.resume({"decisions": [{"type": "approve"}]})
     agent.say(f"再发一封：{MAIL}！")
-    second_hash = agent.interrupts[0]["args_hash"]
-    agent.resume({"decision": "reject", "message": "够了"})
+    second_hash = agent.actions[0]["args_hash"]
+    agent.resume({"decisions": [{"type": "reject", "message": "够了"}]})
 
     trail = [(r["reviewer"], r["tool"], r["tool_call_id"], r["args_hash"], r["decision"]) for r in agent.values["audit"]]
     assert trail == [
@@ -454,7 +483,7 @@ def test_audit_trail_is_kept_in_state_and_in_the_store(graph_driver, store):
 def test_approval_wait_is_not_charged_to_the_time_budget(graph_driver, store):
     agent = mail_agent(graph_driver, "已发送", max_seconds=1.5)
     agent.clock.advance(1.6)  # the person takes longer than the whole run may
-    result = agent.resume({"decision": "approve"})
+    result = agent.resume({"decisions": [{"type": "approve"}]})
     assert "wrap_up" not in final(result).response_metadata
     assert result["budget"]["waited_s"] == pytest.approx(1.6)
     assert final(result).content == "已发送"
@@ -468,9 +497,9 @@ def test_tool_call_ids_reused_by_the_model_do_not_replay_an_earlier_write(graph_
         "已发送",
     )
     agent.say(f"给李四发邮件：{MAIL}")
-    agent.resume({"decision": "approve"})
+    agent.resume({"decisions": [{"type": "approve"}]})
     agent.say("再发邮件告诉王五：明天的会改到下午三点")
-    agent.resume({"decision": "approve"})
+    agent.resume({"decisions": [{"type": "approve"}]})
     assert [r["recipient_id"] for r in written(store)["outbox"]] == ["user_2", "user_3"]
 
 

@@ -65,7 +65,7 @@ CHILD = textwrap.dedent(
     assert graph.get_state(config).interrupts, "no approval was asked"
     # As the chat does: each step's checkpoint is written before the next step starts. With LangGraph's
     # default "async" durability a kill can also lose or half-write the approval's checkpoint.
-    graph.invoke(Command(resume={{"decision": "approve"}}), config, context=context, durability="sync")
+    graph.invoke(Command(resume={{"decisions": [{{"type": "approve"}}]}}), config, context=context, durability="sync")
     sys.exit("the run survived the e-mail: the kill point was never reached")
     """
 )

@@ -98,15 +98,15 @@ def test_seed_transcript_replays_with_guards_and_two_approvals(store, graph_driv
     # it (no model call), and it stops for review before sendEmail; approve, one row.
     zhang.script(answer_after('"status":"queued"', "提醒邮件已发给李四。"))
     zhang.say(f"就这么写：{EMAIL_TEXT}")
-    [pending] = zhang.interrupts
+    [pending] = zhang.actions
     asked.append(pending)
-    assert pending["tool"] == "sendEmail"
+    assert pending["name"] == "sendEmail"
     assert pending["args"] == {"userId": "user_2", "emailContent": EMAIL_TEXT}
     assert pending["card"]["recipient"] == "李四 (user_2)"
     assert pending["card"]["recipient_email"] == "lisi@example.com"
     assert pending["card"]["text"] == EMAIL_TEXT
     assert store.snapshot()["outbox"] == []  # nothing is sent before the person decides
-    result = zhang.resume({"decision": "approve"})
+    result = zhang.resume({"decisions": [{"type": "approve"}]})
     assert zhang.interrupts == []
     assert len(store.snapshot()["outbox"]) == 1
 
@@ -143,20 +143,20 @@ def test_seed_transcript_replays_with_guards_and_two_approvals(store, graph_driv
         answer_after('"status":"approved"', "已批准张三的请假。"),
     )
     li.say(f"批准张三的请假，意见：{COMMENT}")
-    [pending] = li.interrupts
+    [pending] = li.actions
     asked.append(pending)
-    assert pending["tool"] == "handleTodoTask"
+    assert pending["name"] == "handleTodoTask"
     assert pending["card"]["requester"] == "张三 (user_1)"
     assert pending["card"]["days"] == 10
     assert pending["card"]["reason"] == REASON
     assert pending["card"]["comment"] == COMMENT
     assert store.snapshot()["tasks"][0]["status"] == "pending"
-    li.resume({"decision": "approve"})
+    li.resume({"decisions": [{"type": "approve"}]})
     assert li.interrupts == []
     assert li.script_used_up
 
     # Interrupts came exactly before the two writes that ran, and the store ends as the transcript says.
-    assert [a["tool"] for a in asked] == ["sendEmail", "handleTodoTask"]
+    assert [a["name"] for a in asked] == ["sendEmail", "handleTodoTask"]
     end = store.snapshot()
     assert [
         {k: r[k] for k in ("id", "process_key", "requester_id", "reason", "days", "status", "flagged")}

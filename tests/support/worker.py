@@ -5,7 +5,7 @@ the checkpointer from FLOWAGENT_CHECKPOINT_URL, the model from OPENAI_BASE_URL /
 reads one JSON command per line on stdin and answers one JSON line on stdout:
 
     {"jobs": [{"thread_id": "t1", "user_id": "user_2", "say": "approve task_1"}, ...]}
-    {"jobs": [{"thread_id": "t1", "user_id": "user_2", "resume": {"decision": "approve"}}, ...]}
+    {"jobs": [{"thread_id": "t1", "user_id": "user_2", "resume": {"decisions": [{"type": "approve"}]}}, ...]}
     {"jobs": [{"thread_id": "t1", "user_id": "user_2"}]}          (read the thread's state only)
 
 The jobs of one command run concurrently, one thread each. An empty line or EOF ends the worker.

@@ -1,0 +1,52 @@
+"""The local server's environment and the timings read from its log (no server is started here)."""
+
+from __future__ import annotations
+
+from graph.models.local.server import server_environment
+from graph.models.local.timings import parse_timings
+
+
+def test_the_server_spins_briefly_at_barriers_unless_told_otherwise() -> None:
+    assert server_environment({"PATH": "/bin"}) == {"PATH": "/bin", "GOMP_SPINCOUNT": "10000"}
+    for mine in ({"OMP_WAIT_POLICY": "ACTIVE"}, {"GOMP_SPINCOUNT": "300000"}):
+        assert server_environment(mine) == mine
+
+
+# Lines of a real llama-cpp-python 0.3.36 server log (SmolLM2, three identical 1-token requests, then a
+# request whose report was still being written when the log was read).
+REAL_LOG = """\
+llama_perf_context_print:        load time =    7810.60 ms
+llama_perf_context_print: prompt eval time =    7810.29 ms /    38 tokens (  205.53 ms per token,     4.87 tokens per second)
+llama_perf_context_print:        eval time =       0.00 ms /     1 runs   (    0.00 ms per token,      inf tokens per second)
+llama_perf_context_print:       total time =    7811.38 ms /    39 tokens
+llama_perf_context_print:    graphs reused =          0
+INFO:     127.0.0.1:49930 - "POST /v1/chat/completions HTTP/1.1" 200 OK
+Llama.generate: full prompt already cached, skipping reset
+llama_perf_context_print:        load time =    7810.60 ms
+llama_perf_context_print: prompt eval time =       0.00 ms /     1 tokens (    0.00 ms per token,      inf tokens per second)
+llama_perf_context_print:        eval time =       0.00 ms /     1 runs   (    0.00 ms per token,      inf tokens per second)
+llama_perf_context_print:       total time =       0.83 ms /     2 tokens
+llama_perf_context_print:    graphs reused =          0
+INFO:     127.0.0.1:49930 - "POST /v1/chat/completions HTTP/1.1" 200 OK
+Llama.generate: 235 prefix-match hit, remaining 43 prompt tokens to eval
+llama_perf_context_print:        load time =    7810.60 ms
+llama_perf_context_print: prompt eval time =    3326.32 ms /    43 tokens (   77.36 ms per token,    12.93 tokens per second)
+llama_perf_context_print:        eval time =    1059.56 ms /     5 runs   (  211.91 ms per token,     4.72 tokens per second)
+llama_perf_context_print:       total time =    4387.01 ms /    48 tokens
+llama_perf_context_print:    graphs reused =          4
+INFO:     127.0.0.1:49930 - "POST /v1/chat/completions HTTP/1.1" 200 OK
+Llama.generate: 12 prefix-match hit, remaining 300 prompt tokens to eval
+llama_perf_context_print:        load time =    7810.60 ms
+llama_perf_context_print: prompt eval time =    9000.00 ms /   300 tokens (   30.00 ms per token,    33.33 tokens per second)
+"""
+
+
+def test_the_timings_parser_on_real_log_lines() -> None:
+    assert [r.as_dict() for r in parse_timings(REAL_LOG)] == [
+        {"prompt_tokens_read": 38, "prompt_ms": 7810.29, "generated_tokens": 0, "generation_ms": 0.0, "prefix_hit": 0},
+        # llama.cpp prints "1 tokens" and "1 runs" when there were none.
+        {"prompt_tokens_read": 0, "prompt_ms": 0.0, "generated_tokens": 0, "generation_ms": 0.0, "prefix_hit": None},
+        {"prompt_tokens_read": 43, "prompt_ms": 3326.32, "generated_tokens": 5, "generation_ms": 1059.56,
+         "prefix_hit": 235},
+    ]  # the last request's report is incomplete, so it is not counted yet
+    assert parse_timings("") == []
