@@ -250,3 +250,35 @@ def test_the_page_routes_answer_only_for_the_signed_in_user(server: LangGraphDev
 
     with urllib.request.urlopen(f"{server.url}/flowagent/", timeout=10) as page:  # noqa: S310 - loopback
         assert page.status == 200 and b'<div id="root">' in page.read()
+
+
+def test_a_rejected_reminder_says_why_and_sends_nothing(
+    server: LangGraphDevServer, model: ScriptedOpenAIServer, browser: Browser, store: WorkflowStore
+) -> None:
+    text = "李四你好，请尽快审批我的请假申请，谢谢！"
+    model.reset(
+        [
+            {
+                "content": "发提醒邮件。",
+                "tool_calls": [{"name": "sendEmail", "arguments": {"userId": "user_2", "emailContent": text}}],
+            },
+            "好的，邮件没有发送。",
+        ]
+    )
+    sent_before = len(store.snapshot()["outbox"])
+    zhang = open_page(browser, server, locale="zh-CN", user_id="user_1")
+    ask(zhang, f"发邮件提醒李四：{text}")
+
+    card = zhang.get_by_test_id("review-card")
+    expect(card.locator("[data-field=recipient_email] dd")).to_have_text("lisi@example.com")
+    expect(card.locator("[data-field=text] dd")).to_have_text(text)
+    card.get_by_test_id("reject").click()
+    card.get_by_test_id("reject-message").fill("先别发")
+    card.get_by_role("button", name="确认拒绝").click()
+
+    expect(zhang.get_by_test_id("answer")).to_have_text("好的，邮件没有发送。")
+    expect(zhang.get_by_test_id("outcome")).to_contain_text("sendEmail 被审核人驳回")
+    expect(zhang.get_by_test_id("outcome")).to_contain_text("先别发")
+    assert len(store.snapshot()["outbox"]) == sent_before
+    zhang.get_by_test_id("tab-outbox").click()
+    expect(zhang.get_by_test_id("email-row")).to_have_count(sent_before)

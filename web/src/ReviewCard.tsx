@@ -29,7 +29,7 @@ export function ReviewCard(props: { review: Review; words: Words; busy: boolean;
   const [invalid, setInvalid] = useState(false);
   if (!action) return null;
   const allowed = new Set(action.allowed);
-  const fields = Object.entries(review.card).filter(
+  const fields = Object.entries(action.card).filter(
     ([k, v]) => !HIDDEN.has(k) && v !== "" && v !== null && !(Array.isArray(v) && v.length === 0),
   ).sort(([a], [b]) => rank(a) - rank(b));
 
@@ -49,6 +49,7 @@ export function ReviewCard(props: { review: Review; words: Words; busy: boolean;
         {w.cardTitle} · <code>{action.name}</code>
       </h3>
       {review.error && <p className="card-error">{review.error}</p>}
+      {fields.length === 0 && <p className="description">{action.description}</p>}
       <dl>
         {fields.map(([key, value]) => (
           <div key={key} className={key === "text" ? "wide" : undefined} data-field={key}>

@@ -1,12 +1,10 @@
-// The approval interrupt's shape, in one place: what the human_review node sends and what it accepts back.
+// The approval interrupt's shape, in one place: LangChain's HITL request, as graph/hitl.py sends it, and the
+// decisions it is resumed with.
 //
-// LangChain's HITL shape (the graph's contract):
-//   value  {action_requests: [{name, args, description}], review_configs: [{action_name, allowed_decisions}],
-//           ...flowagent's card fields (card, args_hash, ...)}
+//   value  {action_requests: [{name, args, description, tool_call_id, args_hash, card}],
+//           review_configs: [{action_name, allowed_decisions}], error?}
 //   resume {decisions: [{type: "approve"} | {type: "edit", edited_action: {name, args}} | {type: "reject", message}]}
-// The earlier shape, still read until every server sends the new one:
-//   value  {tool, args, args_hash, card, allowed_decisions}
-//   resume {decision: "approve" | "edit" | "reject", args?, message?, args_hash}
+// Each decision carries the args_hash of the card it answers, so a changed card is never approved blind.
 
 export type DecisionType = "approve" | "edit" | "reject";
 
@@ -19,18 +17,18 @@ export type Decision =
 export interface ActionReview {
   name: string;
   args: Record<string, unknown>;
+  /** The card in words (what LangChain's own UIs show). */
   description: string;
+  /** The card built from the store, as fields (request, requester, days, reason, assignee, notes; an e-mail's text). */
+  card: Record<string, unknown>;
+  argsHash?: string;
   allowed: DecisionType[];
 }
 
 export interface Review {
   actions: ActionReview[];
-  /** The card built from the store (request, requester, days, reason, assignee, notes; an e-mail's text). */
-  card: Record<string, unknown>;
-  /** An earlier answer the server could not use, to show above the card. */
+  /** Why the server could not use an earlier answer, to show above the card. */
   error?: string;
-  shape: "hitl" | "legacy";
-  argsHash?: string;
 }
 
 const ALL: DecisionType[] = ["approve", "edit", "reject"];
@@ -39,55 +37,36 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function decisions(value: unknown): DecisionType[] {
-  return Array.isArray(value) ? ALL.filter((d) => value.includes(d)) : ALL;
-}
-
 /** The review an interrupt asks for, or null when the interrupt is no approval request. */
 export function parseReview(value: unknown): Review | null {
-  if (!isObject(value)) return null;
-  const card = isObject(value.card) ? value.card : {};
-  const error = typeof value.error === "string" ? value.error : undefined;
-  const argsHash = typeof value.args_hash === "string" ? value.args_hash : undefined;
-  if (Array.isArray(value.action_requests)) {
-    const configs = Array.isArray(value.review_configs) ? value.review_configs.filter(isObject) : [];
-    const actions = value.action_requests.filter(isObject).map((request): ActionReview => {
-      const name = String(request.name ?? "");
-      const config = configs.find((c) => c.action_name === name);
-      return {
-        name,
-        args: isObject(request.args) ? request.args : {},
-        description: typeof request.description === "string" ? request.description : "",
-        allowed: decisions(config?.allowed_decisions),
-      };
-    });
-    return { actions, card, error, shape: "hitl", argsHash };
-  }
-  if (typeof value.tool === "string") {
-    const action: ActionReview = {
-      name: value.tool,
-      args: isObject(value.args) ? value.args : {},
-      description: typeof card.summary === "string" ? card.summary : "",
-      allowed: decisions(value.allowed_decisions),
+  if (!isObject(value) || !Array.isArray(value.action_requests)) return null;
+  const configs = Array.isArray(value.review_configs) ? value.review_configs.filter(isObject) : [];
+  const actions = value.action_requests.filter(isObject).map((request): ActionReview => {
+    const name = String(request.name ?? "");
+    const allowed = configs.find((c) => c.action_name === name)?.allowed_decisions;
+    return {
+      name,
+      args: isObject(request.args) ? request.args : {},
+      description: typeof request.description === "string" ? request.description : "",
+      card: isObject(request.card) ? request.card : {},
+      argsHash: typeof request.args_hash === "string" ? request.args_hash : undefined,
+      allowed: Array.isArray(allowed) ? ALL.filter((d) => allowed.includes(d)) : ALL,
     };
-    return { actions: [action], card, error, shape: "legacy", argsHash };
-  }
-  return null;
+  });
+  if (actions.length === 0) return null;
+  return { actions, error: typeof value.error === "string" ? value.error : undefined };
 }
 
-/** The `Command(resume=...)` value for the person's decision on every action of the review. */
-export function resumeValue(review: Review, decision: Decision): unknown {
-  if (review.shape === "legacy") {
-    const base = { decision: decision.type, args_hash: review.argsHash };
-    if (decision.type === "edit") return { ...base, args: decision.args };
-    if (decision.type === "reject") return { ...base, message: decision.message };
-    return base;
-  }
+/** The `Command(resume=...)` value: the person's decision, once per action of the review. */
+export function resumeValue(review: Review, decision: Decision): { decisions: Record<string, unknown>[] } {
   return {
     decisions: review.actions.map((action) => {
-      if (decision.type === "edit") return { type: "edit", edited_action: { name: action.name, args: decision.args } };
-      if (decision.type === "reject") return { type: "reject", message: decision.message };
-      return { type: "approve" };
+      const answered = action.argsHash ? { args_hash: action.argsHash } : {};
+      if (decision.type === "edit") {
+        return { type: "edit", edited_action: { name: action.name, args: decision.args }, ...answered };
+      }
+      if (decision.type === "reject") return { type: "reject", message: decision.message, ...answered };
+      return { type: "approve", ...answered };
     }),
   };
 }
