@@ -1,1 +1,1 @@
-"""flowagent's parts of the LangGraph server: the web page and its JSON routes (and sign-in)."""
+"""What LangGraph's server adds around the graph: sign-in tokens, the auth hooks, the actor guard, and the web page."""
