@@ -15,12 +15,10 @@ verifies the token itself.
 
 from __future__ import annotations
 
-import importlib
 import logging
 from collections.abc import Awaitable, Callable
 from functools import cache
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from sqlalchemy import Connection, or_, select
@@ -31,6 +29,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from graph.server.tokens import TokenError, issue_dev_token, verify_token
 from tools import WorkflowStore, policy
 from tools.store import outbox, processes, requests, tasks, users
 
@@ -40,16 +39,6 @@ PREFIX = "/flowagent"
 STATIC_DIR = Path(__file__).with_name("static")
 NOT_BUILT = "flowagent's web page is not built: run `./run test` or `cd web && npm ci && npm run build`.\n"
 UNAUTHORIZED = {"error": "unauthorized", "message": "Sign in: send Authorization: Bearer <token>."}
-
-
-def _tokens() -> ModuleType:
-    """The token module of the auth work (issue 13); its stand-in until that lands."""
-    try:
-        return importlib.import_module("graph.server.tokens")
-    except ModuleNotFoundError as exc:  # the auth branch has not landed yet: delete this fallback and the stand-in then
-        if exc.name != "graph.server.tokens":
-            raise
-        return importlib.import_module("graph.server.dev_tokens_standin")
 
 
 @cache
@@ -183,10 +172,9 @@ def signed_in(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
             return JSONResponse(UNAUTHORIZED, status_code=401)
         try:
             # Verifying may read the store (is the token's user known?): off the event loop.
-            identity = await run_in_threadpool(_tokens().verify_token, token.strip())
-        except Exception:  # the token module's own error types are not part of its interface
-            log.info("a request with an invalid bearer token was refused", exc_info=True)
-            return JSONResponse(UNAUTHORIZED, status_code=401)
+            identity = await run_in_threadpool(verify_token, token.strip())
+        except TokenError as exc:
+            return JSONResponse({"error": exc.code, "message": exc.message}, status_code=401)
         return await handler(request, str(identity.user_id))
 
     return endpoint
@@ -208,10 +196,10 @@ async def dev_token(request: Request) -> Response:
     if user is None:
         return _error(404, "unknown_user", f"No user {user_id!r}; GET {PREFIX}/auth/dev-users lists them.")
     try:
-        token = await run_in_threadpool(_tokens().issue_dev_token, user_id)
-    except Exception as exc:  # e.g. no dev secret set, or production sign-in only: say why, never a 500
+        token = await run_in_threadpool(issue_dev_token, user_id)
+    except TokenError as exc:  # e.g. no dev secret set, or production sign-in only: say why, never a 500
         log.warning("no dev token for %s: %s", user_id, exc)
-        return _error(403, str(getattr(exc, "code", "dev_token_refused")), str(getattr(exc, "message", exc)))
+        return _error(403, exc.code, exc.message)
     return JSONResponse({"token": token, "user": {"id": user["id"], "name": user["name"]}})
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from langgraph_sdk import get_sync_client
 from playwright.sync_api import Browser, Page, expect
@@ -94,6 +95,11 @@ def token_of(server: LangGraphDevServer, user_id: str) -> str:
     return str(body["token"])
 
 
+def sdk_client(server: LangGraphDevServer, user_id: str) -> Any:
+    """The LangGraph SDK client of a signed-in user."""
+    return get_sync_client(url=server.url, api_key=None, headers={"Authorization": f"Bearer {token_of(server, user_id)}"})
+
+
 def open_page(browser: Browser, server: LangGraphDevServer, *, locale: str, user_id: str) -> Page:
     """A phone-sized page signed in as `user_id` through the development picker."""
     page = phone(browser, locale=locale).new_page()
@@ -146,8 +152,8 @@ def test_a_leave_request_goes_from_zhangsan_to_lisi_and_back_on_the_page(
     assert (task["assignee_id"], task["status"]) == ("user_2", "pending")
     task_id = f"task_{task['id']}"
     thread_id = zhang.evaluate("location.hash").removeprefix("#thread=")
-    owner = get_sync_client(url=server.url, api_key=None).threads.get(thread_id)["metadata"]["owner"]
-    assert owner == "user_1"
+    zhang_client = sdk_client(server, "user_1")
+    assert zhang_client.threads.get(thread_id)["metadata"]["owner"] == "user_1"
 
     # 2. 李四 (an English browser) sees the task, asks about it in the chat, and approves it on the card.
     li = open_page(browser, server, locale="en-US", user_id="user_2")
@@ -216,12 +222,18 @@ def test_a_leave_request_goes_from_zhangsan_to_lisi_and_back_on_the_page(
 def test_zhangsan_cannot_open_lisis_thread_on_the_page(
     server: LangGraphDevServer, model: ScriptedOpenAIServer, browser: Browser
 ) -> None:
-    li_client = get_sync_client(url=server.url, api_key=None, headers={"Authorization": f"Bearer {token_of(server, 'user_2')}"})
+    li_client = sdk_client(server, "user_2")
     model.reset(["你好，李四。"])
     thread_id = li_client.threads.create(metadata={"owner": "user_2"})["thread_id"]
     li_client.runs.wait(
         thread_id, GRAPH_ID, input={"messages": [{"role": "user", "content": "李四的私事"}]}, context={"user_id": "user_2"}
     )
+
+    # The server itself hides 李四's thread from 张三's token (LangGraph auth): it looks absent.
+    zhang_client = sdk_client(server, "user_1")
+    with pytest.raises(httpx.HTTPStatusError) as refused:
+        zhang_client.threads.get(thread_id)
+    assert refused.value.response.status_code == 404
 
     zhang = open_page(browser, server, locale="zh-CN", user_id="user_1")
     zhang.goto(f"{server.url}/flowagent/#thread={thread_id}")

@@ -73,7 +73,7 @@ export function App() {
         setThreadId(null);
         return;
       }
-      // The server refuses other people's threads once LangGraph auth is on; the page checks the owner as well.
+      // The server hides other people's threads (LangGraph auth answers 404); the page checks the owner as well.
       const owned = await client.threads.get(id).then(
         (thread) => thread.metadata?.owner === session.user.id,
         () => false,
