@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -29,6 +30,9 @@ class CallContext:
     call_id: str = "call"
     mail_rate_limit: int = policy.DEFAULT_MAIL_RATE_LIMIT
     mailer: Mailer | None = None
+    today: date | None = None
+    """The run's date in its time zone (the graph's clock and `Context.timezone`): what "明天" or "next Friday"
+    counts from. None outside a run (a script's call): the tool uses the system's date."""
 
     @property
     def idempotency_key(self) -> str:
