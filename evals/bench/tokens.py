@@ -22,6 +22,7 @@ from graph import prompts
 from graph.checkpoint import close_checkpointer
 from tools import REGISTRY, WorkflowStore
 from tools.seed import USERS
+from tools.toolsets import WORKFLOW
 
 FLOWAGENT = "flowagent"
 CREATE_AGENT = "create_agent"
@@ -53,7 +54,7 @@ class ArmRun:
 def system_text(user_id: str, locale: str) -> str:
     """flowagent's own system prompt for a user, given verbatim to the other arms too."""
     name = next((u["name"] for u in USERS if u["id"] == user_id), user_id)
-    return prompts.FIXED_PROMPT + prompts.SESSION_SECTION.format(
+    return WORKFLOW.prompt + prompts.SESSION_SECTION.format(
         user_name=name, user_id=user_id, today="2025-01-06 Monday", timezone="Asia/Shanghai"
     )
 

@@ -72,7 +72,8 @@ def travel_date(text: str, today: date, *, param: str = "date") -> date:
     found = read_date(text, today)
     if found < today:
         raise DateError(
-            "past_date", f"{param} {found.isoformat()} is in the past (today is {today.isoformat()}); choose today or a later date."
+            "past_date",
+            f"{param} {found.isoformat()} is in the past (today is {today.isoformat()}); choose today or a later date.",
         )
     if found > today + timedelta(days=MAX_DAYS_AHEAD):
         raise DateError(

@@ -80,7 +80,8 @@ def search_hotels(conn: Connection, ctx: CallContext, args: HotelArgs) -> dict[s
     nights = (check_out - check_in).days
     if not 0 < nights <= MAX_NIGHTS:
         raise InvalidArgumentsError(
-            "bad_stay", f"check_out {check_out.isoformat()} must be 1 to {MAX_NIGHTS} nights after check_in {check_in.isoformat()}."
+            "bad_stay",
+            f"check_out {check_out.isoformat()} must be 1 to {MAX_NIGHTS} nights after check_in {check_in.isoformat()}.",
         )
     with data.connect() as db:
         city = data.find_place(db, args.city, param="city").city
