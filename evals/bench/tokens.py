@@ -149,7 +149,7 @@ RUNNERS = {FLOWAGENT: run_flowagent, CREATE_AGENT: run_create_agent, SEED: run_s
 def run(sizes: Sizes, out_dir: Path) -> Section:
     section = Section(key="tokens", title="2. Prompt tokens per task")
     counter = TokenCounter()
-    scenarios = load_scenarios()
+    scenarios = [s for s in load_scenarios() if s.toolset == "workflow"]  # the arms run the workflow's tools
     if sizes.quick:
         scenarios = [s for s in scenarios if s.id in QUICK_SCENARIOS] or scenarios[:2]
     results: dict[str, dict[str, ArmRun]] = {}

@@ -142,7 +142,7 @@ SPECS: tuple[ToolSpec, ...] = (
         example=ToolExample(
             question="后天从广州飞成都有什么航班？",
             args={"origin": "广州", "destination": "成都", "date": "后天"},
-            observation='{"origin":"广州","destination":"成都","date":"(the day after tomorrow)","flights":[{"flight":'
+            observation='{"origin":"广州","destination":"成都","date":"2025-06-13","flights":[{"flight":'
             '"3U1234","airline":"四川航空","route":"CAN→CTU","departs":"07:40","arrives":"10:05","price":760}],"total":1}',
             answer="后天广州飞成都有 1 个航班：3U1234，07:40 起飞，760元。",
         ),
