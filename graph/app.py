@@ -7,12 +7,16 @@ FLOWAGENT_MODEL / OPENAI_BASE_URL / OPENAI_API_KEY; with no endpoint the offline
 background as the server starts, and reads its fixed prompt then, so the first question does not wait. The
 runs' defaults (protocol, fixed answers) follow the model and the toolset, as in the terminal chat; a run's
 context may still set them.
+
+Served, each graph is a `SignedInGraph`: when the server has signed a user in (`graph/server/auth.py`), that user
+is the actor of the run, whatever `user_id` the run's context names.
 """
 
 from typing import Any
 
 from graph.builder import build_graph
 from graph.models.endpoint import EnvModel, run_defaults, settings_from_env
+from graph.server.actor import signed_in
 from state.context import Context
 from tools import WorkflowStore
 from tools.toolset import Toolset
@@ -26,7 +30,9 @@ settings = settings_from_env()
 
 def _graph(toolset: Toolset) -> Any:
     defaults = run_defaults(settings, toolset=toolset)
-    return build_graph(model=model, store=store, toolset=toolset, context_schema=Context.with_defaults(**defaults))
+    return signed_in(
+        build_graph(model=model, store=store, toolset=toolset, context_schema=Context.with_defaults(**defaults))
+    )
 
 
 graph = _graph(TOOLSETS["workflow"])

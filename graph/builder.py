@@ -11,7 +11,7 @@ from graph.budget import SYSTEM_CLOCK, Clock
 from graph.nodes.budget_check import BudgetCheck
 from graph.nodes.executor import Executor
 from graph.nodes.human_review import HumanReview
-from graph.nodes.observation_summarizer import observation_summarizer
+from graph.nodes.observation_summarizer import ObservationSummarizer
 from graph.nodes.reasoner import ModelSource, Reasoner
 from graph.nodes.tool_validator import ToolValidator
 from graph.routers import route_after_reasoner, route_after_review, route_after_validation
@@ -57,9 +57,9 @@ def build_graph(
     builder = StateGraph(AgentState, context_schema=context_schema, input_schema=InputState)
     builder.add_node("reasoner", Reasoner(model, store, chosen, clock=clock))
     builder.add_node("tool_validator", ToolValidator(store, registry, clock=clock))
-    builder.add_node("human_review", HumanReview(store, clock=clock))
+    builder.add_node("human_review", HumanReview(store, registry, clock=clock))
     builder.add_node("executor", Executor(store, registry, smtp, clock=clock))
-    builder.add_node("observation_summarizer", observation_summarizer)
+    builder.add_node("observation_summarizer", ObservationSummarizer(registry))
     builder.add_node("budget_check", BudgetCheck(registry, clock=clock, lookup_answers=chosen.lookup_answers))
 
     builder.add_edge(START, "reasoner")

@@ -45,9 +45,10 @@ class Context:
         metadata={"description": "Times the same action may be proposed in a run before wrap-up (its repeat is "
                   "answered from the earlier result, then the run wraps up)."},
     )
-    approval_tools: tuple[str, ...] = field(
-        default=("handleTodoTask", "sendEmail"),
-        metadata={"description": "Tools that need a person's confirmation before every call."},
+    approval_tools: tuple[str, ...] | None = field(
+        default=None,
+        metadata={"description": "Tools that need a person's confirmation before every call; unset: those whose "
+                  "tool spec requires it (`ToolRegistry.approval_tools`)."},
     )
     tool_timeout_s: float = field(default=20.0, metadata={"description": "Timeout of one tool call, in seconds."})
     mail_rate_limit: int = field(

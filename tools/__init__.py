@@ -2,8 +2,8 @@
 
 from tools.errors import DomainError, InvalidArgumentsError, NotFoundError, PolicyError
 from tools.mailer import Mailer
-from tools.runtime import CallContext, CheckedCall, check_call, execute_call
-from tools.spec import Effect, Reference, ToolRegistry, ToolSpec
+from tools.runtime import CheckedCall, check_call, execute_call
+from tools.spec import CallContext, Effect, ObservationShape, Reference, ToolRegistry, ToolSpec, Verdict
 from tools.store import WorkflowStore
 from tools.workflow import REGISTRY
 
@@ -16,10 +16,12 @@ __all__ = [
     "InvalidArgumentsError",
     "Mailer",
     "NotFoundError",
+    "ObservationShape",
     "PolicyError",
     "Reference",
     "ToolRegistry",
     "ToolSpec",
+    "Verdict",
     "WorkflowStore",
     "check_call",
     "execute_call",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import smtplib
 import ssl
@@ -12,6 +13,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from sqlalchemy import and_, or_, select, update
 
 from tools.store import WorkflowStore, outbox, utcnow
+
+logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 5
 STALE_SENDING_S = 600
@@ -88,6 +91,8 @@ class Mailer:
         try:
             self._send(row["recipient_email"], row["subject"], row["body"])
         except (OSError, smtplib.SMTPException) as exc:
+            # Kept in the outbox for a retry; the operator sees why in the log.
+            logger.warning("e-mail %s to %s not delivered: %s: %s", email_id, row["recipient_email"], type(exc).__name__, exc)
             with store.transaction() as conn:
                 conn.execute(
                     update(outbox)

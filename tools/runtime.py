@@ -1,42 +1,42 @@
-"""Checking and executing tool calls: one transaction per call, idempotent writes, policy on every path."""
+"""Checking and executing tool calls: each check once per path, one transaction per write, idempotent writes.
+
+The validator's path (`check_call`) runs a call's checks read-only; the executor's (`execute_call`) runs
+them again inside the write's transaction, right before the effect, so the effect acts on what was checked.
+"""
 
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
-from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel
 from sqlalchemy import Connection, insert, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from tools import policy
 from tools.errors import DomainError, NeedsPersonError, NotFoundError, PolicyError
-from tools.spec import Effect, PersonWords, ToolRegistry, ToolSpec
-from tools.store import WorkflowStore, tool_executions, utcnow
+from tools.lookup import (
+    approver_choices,
+    format_task_id,
+    require_actor,
+    require_reference,
+    resolve_own_task,
+    resolve_task,
+    resolve_user,
+)
+from tools.policy import check_email_content, check_identity, parse_days
+from tools.said import approver_named, check_days_said, check_named_by_person, check_requested, check_text_said
+from tools.spec import CallContext, Effect, Found, PersonWords, ToolRegistry, ToolSpec, Verdict
+from tools.store import tool_executions, utcnow
 
-if TYPE_CHECKING:
-    from tools.mailer import Mailer
+logger = logging.getLogger(__name__)
 
-
-@dataclass(frozen=True)
-class CallContext:
-    """Who makes a call, in which conversation, under which call id (never taken from tool arguments)."""
-
-    store: WorkflowStore
-    actor_id: str
-    thread_id: str = "default"
-    call_id: str = "call"
-    mail_rate_limit: int = policy.DEFAULT_MAIL_RATE_LIMIT
-    mailer: Mailer | None = None
-    today: date | None = None
-    """The run's date in its time zone (the graph's clock and `Context.timezone`): what "明天" or "next Friday"
-    counts from. None outside a run (a script's call): the tool uses the system's date."""
-
-    @property
-    def idempotency_key(self) -> str:
-        return f"{self.thread_id}:{self.call_id}"
+MAX_ACTOR_CHARS = 64
+MAX_THREAD_CHARS = 128
+"""The audit log's column sizes (a refused call's actor or thread may be longer)."""
+ACTOR = "actor"
+"""The key of the session user's record in a verdict's `found`."""
 
 
 @dataclass(frozen=True)
@@ -70,36 +70,41 @@ def _ask_for_missing(spec: ToolSpec, raw: dict[str, Any], conn: Connection, acto
             continue
         given = raw.get(value.param)
         if given is None or (isinstance(given, str) and not given.strip()):
-            choices = policy.approver_choices(conn, actor_id) if value.kind == "user" else ()
+            choices = approver_choices(conn, actor_id) if value.kind == "user" else ()
             raise NeedsPersonError(
                 f"missing_{value.ask}", f"{value.param} is missing; ask the user", ask=value.ask, param=value.param,
                 choices=choices,
             )
         try:
             if value.kind == "days":
-                policy.parse_days(given)
+                parse_days(given)
             elif value.ask == "email_text" and isinstance(given, str):
-                policy.check_email_content(given)
+                check_email_content(given)
         except ValueError as exc:
             raise NeedsPersonError(
                 f"unclear_{value.ask}", f"{value.param}: {exc}; ask the user", ask=value.ask, param=value.param
             ) from None
 
 
-def _resolve_users(spec: ToolSpec, args: BaseModel, conn: Connection, ctx: CallContext, asking: bool) -> BaseModel:
-    """User arguments given by name become ids, and so do tasks named by their requester; with `asking`, a
-    person's unknown approver makes the graph ask."""
+def _resolve(
+    spec: ToolSpec, args: BaseModel, conn: Connection, ctx: CallContext, asking: bool
+) -> tuple[BaseModel, Found]:
+    """User arguments given by name become ids, and so do tasks named by their requester; returns the arguments
+    and the records found. With `asking`, a person's unknown approver makes the graph ask."""
     values = args.model_dump()
+    found: Found = {}
     person_users = {v.param for v in spec.person_values if v.kind == "user"}
     changed = False
     for ref in spec.references:
         value = values.get(ref.param)
         if ref.kind == "task" and ref.resolve != "id" and value is not None:
             if ref.resolve == "requester":
-                task: dict[str, Any] | None = policy.resolve_task(conn, value, ctx.actor_id, param=ref.param)
+                task: dict[str, Any] | None = resolve_task(conn, value, ctx.actor_id, param=ref.param)
             else:
-                task = policy.resolve_own_task(conn, value, ctx.actor_id, param=ref.param)
-            resolved = policy.format_task_id(task["id"]) if task is not None else None
+                task = resolve_own_task(conn, value, ctx.actor_id, param=ref.param)
+            if task is not None:
+                found[ref.param] = task
+            resolved = format_task_id(task["id"]) if task is not None else None
             if resolved != value:
                 values[ref.param] = resolved
                 changed = True
@@ -107,19 +112,41 @@ def _resolve_users(spec: ToolSpec, args: BaseModel, conn: Connection, ctx: CallC
         if ref.kind != "user" or value is None:
             continue
         try:
-            user = policy.resolve_user(conn, value, param=ref.param)
+            user = resolve_user(conn, value, param=ref.param)
         except NotFoundError:
             if asking and ref.param in person_users:
                 raise NeedsPersonError(
                     "unknown_user", f"{ref.param} {str(value)[:64]} is not a user; ask the user who should approve",
-                    ask="approver", param=ref.param, choices=policy.approver_choices(conn, ctx.actor_id),
+                    ask="approver", param=ref.param, choices=approver_choices(conn, ctx.actor_id),
                     name=str(value)[:64],
                 ) from None
             raise
+        found[ref.param] = user
         if user["id"] != value:
             values[ref.param] = user["id"]
             changed = True
-    return spec.args_model.model_validate(values) if changed else args
+    return (spec.args_model.model_validate(values) if changed else args), found
+
+
+def _admit(
+    spec: ToolSpec, args: BaseModel, conn: Connection, ctx: CallContext, actor: dict[str, Any], *, asking: bool
+) -> tuple[BaseModel, Verdict]:
+    """Every check of one call after the actor's, each once: names resolved to ids, identity parameters, the
+    referenced records, then the tool's own rules. Returns the arguments with ids and the verdict (whose
+    `found` holds the records by parameter, and the actor's under "actor")."""
+    args, found = _resolve(spec, args, conn, ctx, asking)
+    found[ACTOR] = actor
+    values = args.model_dump()
+    for param in spec.identity_params:
+        check_identity(ctx.actor_id, param, values.get(param))
+    for ref in spec.references:
+        value = values.get(ref.param)
+        if value is not None and ref.param not in found:
+            found[ref.param] = require_reference(conn, ref.kind, value, ref.param)
+    if spec.check is None:
+        return args, Verdict(found=found)
+    verdict = spec.check(conn, ctx, args, found)
+    return args, Verdict(notes=list(verdict.notes), found={**found, **verdict.found})
 
 
 def check_call(
@@ -130,7 +157,7 @@ def check_call(
     *,
     person: PersonWords | None = None,
 ) -> CheckedCall:
-    """Everything that can be known before running a call, without side effects.
+    """Everything that can be known before running a call, without side effects (the validator's path).
 
     Parameters that must equal the actor are filled in; users may be named by id or by name. `person` is what
     the person said; when given (the graph's path), a write their request does not ask for is refused, and a
@@ -142,63 +169,59 @@ def check_call(
     raw = spec.with_actor(spec.decode(raw_args), ctx.actor_id)
     stated_notes: list[str] = []
     with ctx.store.read() as conn:
-        policy.require_actor(conn, ctx.actor_id)
+        actor = require_actor(conn, ctx.actor_id)
         if person is not None:
-            policy.check_requested(spec.name, spec.intent, person.request)
+            check_requested(spec.name, spec.intent, person.request)
             raw, stated_notes = _person_stated(spec, raw, person)
             for wanted in spec.person_values:
                 if wanted.kind != "user" or raw.get(wanted.param) in (None, ""):
                     continue
                 # The one person the user named is the approver, however the model spelled (or chose) it.
-                named = policy.approver_named(conn, person.said, ctx.actor_id)
+                named = approver_named(conn, person.said, ctx.actor_id)
                 if named is not None and named != raw[wanted.param]:
                     try:
-                        chosen = policy.resolve_user(conn, raw[wanted.param], param=wanted.param)["id"]
+                        chosen = resolve_user(conn, raw[wanted.param], param=wanted.param)["id"]
                     except DomainError:
                         chosen = None
                     if chosen != named:
                         stated_notes.append(f"[person_stated] {wanted.param}: the user named {named}, not {raw[wanted.param]!r}")
                         raw[wanted.param] = named
             _ask_for_missing(spec, raw, conn, ctx.actor_id)
-        args = spec.parse(raw)
-        args = _resolve_users(spec, args, conn, ctx, asking=person is not None)
-        values = args.model_dump()
-        for param in spec.identity_params:
-            policy.check_identity(ctx.actor_id, param, values.get(param))
-        for ref in spec.references:
-            value = values.get(ref.param)
-            if value is not None and ref.kind != "user":
-                policy.require_reference(conn, ref.kind, value, ref.param)
-        notes = spec.precheck(conn, ctx, args) if spec.precheck else []
-        notes += stated_notes
+        args, verdict = _admit(spec, spec.parse(raw), conn, ctx, actor, asking=person is not None)
         if person is not None:
-            for wanted in spec.person_values:
-                value = values.get(wanted.param)
-                if wanted.optional or wanted.kind == "decision":
-                    continue  # shown on the card for the person's own decision
-                if wanted.kind == "user":
-                    policy.check_named_by_person(conn, wanted.param, value, person.said, actor_id=ctx.actor_id)
-                elif wanted.kind == "days":
-                    policy.check_days_said(conn, wanted.param, float(value or 0), person.said)
-                else:
-                    policy.check_text_said(wanted.param, str(value), person.said, ask=wanted.ask, shown=person.shown)
-    return CheckedCall(spec=spec, args=args, notes=notes)
+            _check_said(spec, args, conn, ctx, person)
+    return CheckedCall(spec=spec, args=args, notes=verdict.notes + stated_notes)
+
+
+def _check_said(spec: ToolSpec, args: BaseModel, conn: Connection, ctx: CallContext, person: PersonWords) -> None:
+    """The values only the person can give are found in what they said (else the person is asked)."""
+    values = args.model_dump()
+    for wanted in spec.person_values:
+        value = values.get(wanted.param)
+        if wanted.optional or wanted.kind == "decision":
+            continue  # shown on the card for the person's own decision
+        if wanted.kind == "user":
+            check_named_by_person(conn, wanted.param, value, person.said, actor_id=ctx.actor_id)
+        elif wanted.kind == "days":
+            check_days_said(conn, wanted.param, float(value or 0), person.said)
+        else:
+            check_text_said(wanted.param, str(value), person.said, ask=wanted.ask, shown=person.shown)
 
 
 def execute_call(registry: ToolRegistry, name: str, raw_args: Any, ctx: CallContext) -> dict[str, Any]:
-    """Run one tool call. Writes are atomic and idempotent on `ctx.idempotency_key`.
+    """Run one tool call (the executor's path). Writes are atomic and idempotent on `ctx.idempotency_key`.
 
-    A write whose key was already executed returns the recorded result and changes nothing. The
-    handler re-checks the policy inside the same transaction as the effect, so a call approved
-    earlier can still be refused if the store changed meanwhile.
+    A write whose key was already executed returns the recorded result and changes nothing. The checks run
+    in the same transaction as the effect, so a call approved earlier is still refused if the store changed
+    meanwhile; a refusal is kept in the audit log (`tool_refused`) and nothing else of its transaction is.
+    After a fresh write commits, the tool's `after_commit` runs (an e-mail is delivered).
     """
     spec = registry.get(name)
     args = spec.parse(spec.with_actor(spec.decode(raw_args), ctx.actor_id))
     if spec.effect is Effect.READ:
         with ctx.store.read() as conn:
-            policy.require_actor(conn, ctx.actor_id)
-            args = _resolve_users(spec, args, conn, ctx, asking=False)
-            return spec.handler(conn, ctx, args)
+            args, verdict = _admit(spec, args, conn, ctx, require_actor(conn, ctx.actor_id), asking=False)
+            return spec.handler(conn, ctx, args, verdict)
 
     recorded = _recorded_result(ctx)
     if recorded is not None:
@@ -210,11 +233,8 @@ def execute_call(registry: ToolRegistry, name: str, raw_args: Any, ctx: CallCont
             ).scalar_one_or_none()
             if prior is not None:
                 return _replayed(prior)
-            policy.require_actor(conn, ctx.actor_id)
-            args = _resolve_users(spec, args, conn, ctx, asking=False)
-            for param in spec.identity_params:
-                policy.check_identity(ctx.actor_id, param, getattr(args, param))
-            result = spec.handler(conn, ctx, args)
+            args, verdict = _admit(spec, args, conn, ctx, require_actor(conn, ctx.actor_id), asking=False)
+            result = spec.handler(conn, ctx, args, verdict)
             conn.execute(
                 insert(tool_executions).values(
                     idempotency_key=ctx.idempotency_key,
@@ -239,9 +259,26 @@ def execute_call(registry: ToolRegistry, name: str, raw_args: Any, ctx: CallCont
         if recorded is None:
             raise
         return recorded
-    if spec.name == "sendEmail" and ctx.mailer is not None:
-        result = dict(result, status=ctx.mailer.deliver(ctx.store, int(result["emailId"])))
-    return result
+    except DomainError as exc:
+        _record_refusal(spec, args, ctx, exc)
+        raise
+    return spec.after_commit(ctx, result) if spec.after_commit is not None else result
+
+
+def _record_refusal(spec: ToolSpec, args: BaseModel, ctx: CallContext, exc: DomainError) -> None:
+    """A write the policy refused, in the audit log in its own transaction (the refused one rolled back whole).
+
+    The refusal is what the caller must hear: an audit log that cannot be written is logged, not raised.
+    """
+    try:
+        ctx.store.record_audit(
+            "tool_refused",
+            {"tool": spec.name, "args": args.model_dump(), "error": exc.code, "message": exc.message},
+            thread_id=ctx.thread_id[:MAX_THREAD_CHARS],
+            actor_id=ctx.actor_id[:MAX_ACTOR_CHARS],  # an unknown actor's id may be any length
+        )
+    except SQLAlchemyError:
+        logger.exception("could not audit the refusal of %s (%s) in thread %s", spec.name, exc.code, ctx.thread_id)
 
 
 def _recorded_result(ctx: CallContext) -> dict[str, Any] | None:

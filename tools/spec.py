@@ -1,21 +1,25 @@
-"""Tool specs and the registry that renders them for models (OpenAI schemas and a plain-text list)."""
+"""Tool specs (everything about one tool) and the registry that renders them for models (OpenAI schemas and a
+plain-text list)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import date
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
 from tools.errors import InvalidArgumentsError
+from tools.policy import DEFAULT_MAIL_RATE_LIMIT
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection
 
-    from tools.runtime import CallContext
+    from tools.mailer import Mailer
+    from tools.store import WorkflowStore
 
 UNKNOWN_TOOL_TEMPLATE = "{name} is not a valid tool; use one of: {available}."
 
@@ -42,7 +46,47 @@ class Reference:
     one)."""
 
 
-Handler = Callable[["Connection", "CallContext", Any], dict[str, Any]]
+@dataclass(frozen=True)
+class CallContext:
+    """Who makes a call, in which conversation, under which call id (never taken from tool arguments)."""
+
+    store: WorkflowStore
+    actor_id: str
+    thread_id: str = "default"
+    call_id: str = "call"
+    mail_rate_limit: int = DEFAULT_MAIL_RATE_LIMIT
+    mailer: Mailer | None = None
+    today: date | None = None
+    """The run's date in its time zone (the graph's clock and `Context.timezone`): what "明天" or "next Friday"
+    counts from. None outside a run (a script's call): the tool uses the system's date."""
+
+    @property
+    def idempotency_key(self) -> str:
+        return f"{self.thread_id}:{self.call_id}"
+
+
+Found = dict[str, dict[str, Any]]
+"""The records a call's references name, by parameter, and the session user's under "actor" (looked up once per path
+by the runtime)."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A tool's policy check allowed a call: notes for the reviewer, and the records the effect acts on."""
+
+    notes: list[str] = field(default_factory=list)
+    found: Found = field(default_factory=dict)
+    """The referenced records (by parameter) and whatever else the check looked up for the effect."""
+
+
+Check = Callable[["Connection", CallContext, Any, Found], Verdict]
+"""A tool's own policy rules, without side effects, given the records its references name."""
+Handler = Callable[["Connection", CallContext, Any, Verdict], dict[str, Any]]
+"""The tool's effect (or read), given what its check allowed; it checks nothing itself."""
+Card = Callable[["Connection", dict[str, Any]], dict[str, Any]]
+"""What a reviewer decides on, read from the store for a call's (validated) arguments: a `summary` and fields."""
+AfterCommit = Callable[[CallContext, dict[str, Any]], dict[str, Any]]
+"""What happens once a write's transaction has committed (delivering an e-mail); returns the result to report."""
 Describe = Callable[[dict[str, Any], str], str]
 """Turns a tool's successful result into one readable line in a language ("zh" or "en")."""
 
@@ -90,6 +134,23 @@ class PersonValue:
     own words outrank the model's)."""
 
 
+DEFAULT_LIST_LIMIT = 10
+"""Items of a list a model reads when its tool sets no limit for it."""
+
+
+@dataclass(frozen=True)
+class ObservationShape:
+    """Which parts of a tool's result the model reads as its observation (the full result stays the artifact)."""
+
+    drop: frozenset[str] = frozenset()
+    """Fields a decision never needs (an e-mail address, a creation time)."""
+    list_limits: Mapping[str, int] = field(default_factory=dict)
+    """Items kept of a list field, by field name (others keep `DEFAULT_LIST_LIMIT`)."""
+
+    def limit(self, key: str | None) -> int:
+        return self.list_limits.get(key or "", DEFAULT_LIST_LIMIT)
+
+
 @dataclass(frozen=True)
 class ToolSpec:
     """Everything the graph needs to know about one tool."""
@@ -110,8 +171,15 @@ class ToolSpec:
     intent: tuple[str, ...] = ()
     """Patterns (regular expressions) one of which the person's request must match before the model may propose
     this write ("请.{0,6}假", "leave"): a small model drifting into a write nobody asked for is refused in code."""
-    precheck: Callable[[Connection, CallContext, Any], list[str]] | None = None
-    """The policy check that runs before the effect, without side effects; returns notes for the reviewer."""
+    check: Check | None = None
+    """The tool's own policy rules: run read-only on the validator's path and, on the executor's, in the write's
+    transaction right before the effect (the store may have changed since approval)."""
+    card: Card | None = None
+    """Builds the reviewer's card from the store (without it, the card says only which tool runs)."""
+    observation: ObservationShape = ObservationShape()
+    """What of a result the model reads."""
+    after_commit: AfterCommit | None = None
+    """Runs after a fresh write committed (never for a replayed one); may update the result."""
     describe: Describe | None = None
     """A readable line for a successful result: what a fixed answer and the run's outcome say."""
     model_description: str = ""
@@ -289,4 +357,10 @@ class ToolRegistry:
         return [(spec, spec.example) for spec in self._specs.values() if spec.example is not None]
 
     def approval_required(self) -> list[str]:
+        """The tools whose spec says a person confirms every call."""
         return [s.name for s in self._specs.values() if s.requires_approval]
+
+    def approval_tools(self, override: Iterable[str] | None = None) -> tuple[str, ...]:
+        """The tools that need a person's confirmation in a run: `override` when the run sets one (the
+        `Context.approval_tools` setting), else those whose spec requires it."""
+        return tuple(override) if override is not None else tuple(self.approval_required())

@@ -291,6 +291,17 @@ class WorkflowStore:
         with self.transaction() as conn:
             self.audit(conn, event_name, detail, thread_id=thread_id, actor_id=actor_id)
 
+    def audit_entries(self, event_name: str | None = None, *, thread_id: str | None = None) -> list[dict[str, Any]]:
+        """The audit log, oldest first, optionally of one event and one thread; each `detail` parsed."""
+        query = select(audit_log).order_by(audit_log.c.id)
+        if event_name is not None:
+            query = query.where(audit_log.c.event == event_name)
+        if thread_id is not None:
+            query = query.where(audit_log.c.thread_id == thread_id)
+        with self.read() as conn:
+            rows = conn.execute(query).mappings().all()
+        return [dict(row, detail=json.loads(row["detail"])) for row in rows]
+
     def snapshot(self) -> dict[str, list[dict[str, Any]]]:
         """Every domain row as plain, sorted, JSON-able data: `{table name: [row, ...]}`."""
         result: dict[str, list[dict[str, Any]]] = {}

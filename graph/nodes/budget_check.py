@@ -17,7 +17,7 @@ from graph.history import current_request
 from state.agent import AgentState
 from state.context import Context
 from state.records import RunBudget, WrapUp
-from tools import policy
+from tools import said
 from tools.spec import Effect, ToolRegistry
 
 
@@ -79,7 +79,7 @@ def looked_up_for_a_question(state: AgentState, registry: ToolRegistry) -> bool:
     if not found:
         return False
     request = " ".join(current_request(list(state["messages"])))
-    return not any(policy.asks_for(spec.intent, request) for spec in registry if spec.effect is Effect.WRITE)
+    return not any(said.asks_for(spec.intent, request) for spec in registry if spec.effect is Effect.WRITE)
 
 
 class BudgetCheck:

@@ -8,6 +8,7 @@ Errors become readable outcomes (code, message, elapsed ms); they never crash th
 from __future__ import annotations
 
 import contextvars
+import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -25,6 +26,8 @@ from state.records import Outcome
 from tools import CallContext, Mailer, WorkflowStore, execute_call
 from tools.errors import DomainError
 from tools.spec import Effect, ToolRegistry
+
+logger = logging.getLogger(__name__)
 
 TIMEOUT_MESSAGE = (
     "{name} did not finish within {timeout:g} s. A write may still complete: check with a read tool "
@@ -102,6 +105,8 @@ class Executor:
             result = exc.to_dict()
             ok = False
         except Exception as exc:  # noqa: BLE001 - the design turns every tool failure into an observation
+            # A bug of ours, not the caller's: the operator gets the traceback, the model a readable observation.
+            logger.exception("tool %s failed (call %s, thread %s)", name, call_id, ctx.thread_id)
             result = {"error": "tool_failed", "message": f"{name} failed: {type(exc).__name__}: {exc}"[:500]}
             ok = False
         elapsed = (time.perf_counter() - started) * 1000

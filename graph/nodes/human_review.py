@@ -1,6 +1,6 @@
 """The human_review node: a person confirms every call of a tool that needs approval.
 
-The card is built from the store, never from the model's text. The node re-runs from its start when
+The card is built by the tool's spec from the store, never from the model's text. The node re-runs from its start when
 the run resumes, so nothing before `interrupt()` has side effects.
 """
 
@@ -12,7 +12,6 @@ from typing import Any, Literal
 from langchain_core.messages import ToolMessage
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
-from sqlalchemy import select
 
 from graph.budget import SYSTEM_CLOCK, Clock, review_answered
 from graph.calls import args_hash, thread_id_of_run
@@ -20,83 +19,44 @@ from graph.hitl import hitl_request, read_decision
 from state.agent import AgentState
 from state.context import Context
 from state.records import AuditRecord, ToolCallRecord
-from tools import WorkflowStore, policy
+from tools import ToolRegistry, WorkflowStore
 from tools.errors import DomainError
-from tools.store import processes, requests
 
 MAX_ASKS = 5
 REJECTED_TEMPLATE = "Rejected by the reviewer ({reviewer}): {message} Do not retry this action; tell the user."
 DEFAULT_REJECT_MESSAGE = "the reviewer declined this action."
 
 
-def build_card(store: WorkflowStore, call: ToolCallRecord) -> dict[str, Any]:
-    """What the reviewer decides on, read from the store (the model's own words are not trusted)."""
-    args = call["args"]
+def build_card(store: WorkflowStore, registry: ToolRegistry, call: ToolCallRecord) -> dict[str, Any]:
+    """What the reviewer decides on, built by the tool's own card builder from the store (the model's own words
+    are not trusted); a tool without one, or whose records cannot be read, gets the general card."""
     card: dict[str, Any] = {"action": call["name"], "policy_notes": list(call.get("notes") or [])}
+    build = registry.get(call["name"]).card if call["name"] in registry else None
+    if build is None:
+        card["summary"] = f"Run {call['name']}"
+        return card
     try:
         with store.read() as conn:
-            if call["name"] == "handleTodoTask":
-                task = policy.require_task(conn, args["taskId"])
-                request = conn.execute(select(requests).where(requests.c.id == task["request_id"])).mappings().one()
-                requester = policy.require_user(conn, request["requester_id"])
-                assignee = policy.require_user(conn, task["assignee_id"])
-                card.update(
-                    summary=f"{'Approve' if args.get('isOK') else 'Reject'} {requester['name']}'s "
-                    f"{request['days']:g}-day request {policy.format_request_id(request['id'])}",
-                    task=policy.format_task_id(task["id"]),
-                    task_status=task["status"],
-                    request=policy.format_request_id(request["id"]),
-                    requester=f"{requester['name']} ({requester['id']})",
-                    days=request["days"],
-                    reason=request["reason"],
-                    assignee=f"{assignee['name']} ({assignee['id']})",
-                    decision="approve" if args.get("isOK") else "reject",
-                    comment=args.get("result", ""),
-                    flagged=bool(request["flagged"]),
-                )
-            elif call["name"] == "sendEmail":
-                if args.get("taskId"):
-                    task = policy.require_task(conn, args["taskId"])
-                    recipient = policy.require_user(conn, task["assignee_id"])
-                    card["task"] = policy.format_task_id(task["id"])
-                else:
-                    recipient = policy.require_user(conn, args["userId"])
-                card.update(
-                    summary=f"Send an e-mail to {recipient['name']} <{recipient['email']}>",
-                    recipient=f"{recipient['name']} ({recipient['id']})",
-                    recipient_email=recipient["email"],
-                    text=args.get("emailContent", ""),
-                )
-            elif call["name"] == "runWorkFlow":
-                process = conn.execute(select(processes).where(processes.c.key == args["processKey"])).mappings().one()
-                approver = policy.require_user(conn, args["nextUserId"])
-                requester = policy.require_user(conn, args["userId"])
-                card.update(
-                    summary=f"Start {process['name']} for {requester['name']}: {args['days']:g} days",
-                    process=f"{process['name']} ({process['key']})",
-                    requester=f"{requester['name']} ({requester['id']})",
-                    days=args["days"],
-                    reason=args["reason"],
-                    approver=f"{approver['name']} ({approver['id']})",
-                )
-            else:
-                card["summary"] = f"Run {call['name']}"
+            card.update(build(conn, call["args"]))
     except DomainError as exc:
         card["summary"] = f"Run {call['name']}"
         card["policy_notes"].append(f"{exc.code}: {exc.message}")
     return card
 
 
-def review_request(store: WorkflowStore, call: ToolCallRecord, error: str | None = None) -> dict[str, Any]:
-    """The interrupt value for a call: LangChain's HITL request, with the card from the store."""
-    return hitl_request(dict(call), build_card(store, call), args_hash(call["name"], call["args"]), error)
+def review_request(
+    store: WorkflowStore, registry: ToolRegistry, call: ToolCallRecord, error: str | None = None
+) -> dict[str, Any]:
+    """The interrupt value for a call: LangChain's HITL request, with the tool's card from the store."""
+    return hitl_request(dict(call), build_card(store, registry, call), args_hash(call["name"], call["args"]), error)
 
 
 class HumanReview:
     """Interrupts for a person's decision on the pending call that needs approval."""
 
-    def __init__(self, store: WorkflowStore, *, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(self, store: WorkflowStore, registry: ToolRegistry, *, clock: Clock = SYSTEM_CLOCK) -> None:
         self._store = store
+        self._registry = registry
         self._clock = clock
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -156,7 +116,7 @@ class HumanReview:
         expected_hash = args_hash(call["name"], call["args"])
         error = None
         for _ in range(MAX_ASKS):
-            answer = interrupt(review_request(self._store, call, error))
+            answer = interrupt(review_request(self._store, self._registry, call, error))
             decision, body, error = read_decision(answer, call["name"])
             if decision is not None and body.get("args_hash") not in (None, expected_hash):
                 error = "args_hash does not match the card shown; decide on the current card."

@@ -17,15 +17,13 @@ from graph.calls import estimate_tokens
 from graph.history import ACTION_KEY
 from state.agent import AgentState
 from state.context import Context
+from tools.spec import ObservationShape, ToolRegistry
 
-LIST_LIMITS = {"tasks": 10, "users": 20, "workflows": 20}
-DEFAULT_LIST_LIMIT = 10
 MAX_STRING = 160
-DROP_FIELDS = {
-    "getAllWorkFlow": {"description"},
-    "getAllUser": {"email"},
-    "queryTodoTask": {"createdAt", "processKey"},
-}
+ALWAYS_DROP = frozenset({"replayed"})
+"""Fields no observation shows (the executor's bookkeeping)."""
+GENERAL_SHAPE = ObservationShape()
+"""The shape of a result whose tool sets none."""
 SUMMARY_LINE_CHARS = 160
 
 
@@ -33,26 +31,26 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _compact_value(value: Any, drop: set[str], key: str | None = None) -> Any:
+def _compact_value(value: Any, shape: ObservationShape, drop: frozenset[str], key: str | None = None) -> Any:
     if isinstance(value, str):
         return _cut(value, MAX_STRING)
     if isinstance(value, dict):
-        return {k: _compact_value(v, drop, k) for k, v in value.items() if k not in drop}
+        return {k: _compact_value(v, shape, drop, k) for k, v in value.items() if k not in drop}
     if isinstance(value, list):
-        limit = LIST_LIMITS.get(key or "", DEFAULT_LIST_LIMIT)
-        return [_compact_value(v, drop) for v in value[:limit]]
+        return [_compact_value(v, shape, drop) for v in value[: shape.limit(key)]]
     return value
 
 
-def compact_observation(tool: str, result: dict[str, Any]) -> str:
-    """The observation text the model reads: the first items of long lists with their total, short strings."""
+def compact_observation(result: dict[str, Any], shape: ObservationShape = GENERAL_SHAPE) -> str:
+    """The observation text the model reads, as the tool's `shape` says: without the fields a decision never
+    needs, the first items of long lists with their total, short strings."""
     if "error" in result and set(result) <= {"error", "message", "elapsed_ms"}:
         return f"Error [{result['error']}]: {result.get('message', '')} ({result.get('elapsed_ms', 0):g} ms)"
-    drop = DROP_FIELDS.get(tool, set()) | {"replayed"}
-    compact = _compact_value(result, drop)
+    drop = shape.drop | ALWAYS_DROP
+    compact = _compact_value(result, shape, drop)
     for key, items in result.items():
         if isinstance(items, list):
-            limit = LIST_LIMITS.get(key, DEFAULT_LIST_LIMIT)
+            limit = shape.limit(key)
             if len(items) > limit:
                 compact[f"{key}_shown"] = f"first {limit} of {len(items)}"
                 compact.setdefault("total", len(items))
@@ -84,31 +82,46 @@ def fold(messages: list[AnyMessage]) -> list[str]:
     return [line for line in (summary_line(m) for m in messages) if line]
 
 
-def observation_summarizer(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Turn the executor's outcomes into observations and fold old turns when the history is long."""
-    context = runtime.context
-    observations: list[ToolMessage] = []
-    for outcome in state.get("outcomes") or []:
-        content = compact_observation(outcome["name"], outcome["result"])
-        observations.append(
-            ToolMessage(
-                content=content,
-                artifact=outcome["result"],
-                tool_call_id=outcome["id"],
-                name=outcome["name"],
-                status="success" if outcome["ok"] else "error",
-                response_metadata={
-                    "elapsed_ms": outcome["elapsed_ms"], ACTION_KEY: outcome["action"], "wrote": outcome.get("wrote", False)
-                },
-            )
-        )
-    update: dict[str, Any] = {"messages": observations, "outcomes": []}
+class ObservationSummarizer:
+    """Turns the executor's outcomes into observations, shaped by each tool's spec, and folds old turns."""
 
-    messages = [*state["messages"], *observations]
-    start = state.get("summarized_upto", 0)
-    if estimate_tokens(messages[start:]) > context.summary_threshold_tokens:
-        cut = fold_point(messages, start, context.keep_recent_turns)
-        if cut > start:
-            update["summary"] = fold(messages[start:cut])
-            update["summarized_upto"] = cut
-    return update
+    def __init__(self, registry: ToolRegistry) -> None:
+        self._registry = registry
+
+    def _shape(self, tool: str) -> ObservationShape:
+        return self._registry.get(tool).observation if tool in self._registry else GENERAL_SHAPE
+
+    def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
+        """Turn the executor's outcomes into observations and fold old turns when the history is long."""
+        context = runtime.context
+        observations: list[ToolMessage] = []
+        for outcome in state.get("outcomes") or []:
+            content = compact_observation(outcome["result"], self._shape(outcome["name"]))
+            observations.append(
+                ToolMessage(
+                    content=content,
+                    artifact=outcome["result"],
+                    tool_call_id=outcome["id"],
+                    name=outcome["name"],
+                    status="success" if outcome["ok"] else "error",
+                    response_metadata={
+                        "elapsed_ms": outcome["elapsed_ms"], ACTION_KEY: outcome["action"],
+                        "wrote": outcome.get("wrote", False),
+                    },
+                )
+            )
+        return self._fold(state, context, observations)
+
+    @staticmethod
+    def _fold(state: AgentState, context: Context, observations: list[ToolMessage]) -> dict[str, Any]:
+        """The observations, and older turns folded into the summary once the history passes the threshold."""
+        update: dict[str, Any] = {"messages": observations, "outcomes": []}
+
+        messages = [*state["messages"], *observations]
+        start = state.get("summarized_upto", 0)
+        if estimate_tokens(messages[start:]) > context.summary_threshold_tokens:
+            cut = fold_point(messages, start, context.keep_recent_turns)
+            if cut > start:
+                update["summary"] = fold(messages[start:cut])
+                update["summarized_upto"] = cut
+        return update

@@ -28,7 +28,7 @@ from graph.protocols import NO_MODEL_CALL, parse_reply, render_for_text_protocol
 from state.agent import AgentState
 from state.context import Context, Protocol
 from state.records import AskedCall, RunBudget, ToolCallRecord, WrapUp
-from tools import WorkflowStore, policy, words
+from tools import WorkflowStore, lookup, words
 from tools.errors import DomainError
 from tools.spec import ToolRegistry
 from tools.toolset import Toolset
@@ -147,7 +147,7 @@ class Reasoner:
             return cached[0]
         try:
             with self._store.read() as conn:
-                name = str(policy.require_user(conn, user_id)["name"])
+                name = str(lookup.require_user(conn, user_id)["name"])
         except DomainError:
             return "unknown user"
         self._names[user_id] = (name, time.monotonic() + USER_NAME_TTL_S)
@@ -244,7 +244,7 @@ class Reasoner:
         value: Any = None
         if asked["kind"] == "user":
             with self._store.read() as conn:
-                named = policy.users_named(conn, answer, context.user_id)
+                named = lookup.users_named(conn, answer, context.user_id)
             if len({u["name"] for u in named}) == 1:
                 # One person named; a name shared by several users stays a name, and the validator asks which.
                 value = named[0]["id"] if len(named) == 1 else named[0]["name"]

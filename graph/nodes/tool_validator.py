@@ -78,9 +78,11 @@ class Repeat:
         self.action = action
 
 
-def status_after_validation(call: ToolCallRecord, context: Context) -> Literal["needs_approval", "approved", "ready"]:
+def status_after_validation(
+    call: ToolCallRecord, context: Context, registry: ToolRegistry
+) -> Literal["needs_approval", "approved", "ready"]:
     """A valid call runs at once unless its tool needs a person; the person's own valid edit is their approval."""
-    if call["name"] not in context.approval_tools:
+    if call["name"] not in registry.approval_tools(context.approval_tools):
         return "ready"
     return "approved" if call["status"] == "edited" else "needs_approval"
 
@@ -148,7 +150,7 @@ class ToolValidator:
                 continue
             if checked.spec.effect is Effect.WRITE:
                 writes.append(call["name"])
-            status = status_after_validation(call, context)
+            status = status_after_validation(call, context, self._registry)
             args = checked.args.model_dump(exclude_none=True)
             pending.append(ToolCallRecord(id=call["id"], name=call["name"], args=args, status=status, notes=checked.notes))
         if any(c["status"] == "needs_approval" for c in pending):

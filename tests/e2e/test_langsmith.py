@@ -204,9 +204,7 @@ def test_tracing_is_off_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 
 def test_studio_runs_carry_user_and_thread_on_every_run(tmp_path: Path) -> None:
-    """Behind `langgraph dev` the run's Context (user_id) and the thread reach every traced run's metadata."""
-    from langgraph_sdk import get_sync_client
-
+    """Behind `langgraph dev` the signed-in user (the run's actor) and the thread reach every traced run's metadata."""
     script = [SCRIPT[0], "李四有一条待办。"]
     with LangSmithCapture() as capture, ScriptedOpenAIServer(script, api_key=OPENAI_KEY) as model:
         env = server_env(
@@ -215,10 +213,10 @@ def test_studio_runs_carry_user_and_thread_on_every_run(tmp_path: Path) -> None:
             LANGSMITH_TRACING="true", LANGSMITH_ENDPOINT=capture.url, LANGSMITH_API_KEY=API_KEY, LANGSMITH_PROJECT=PROJECT,
         )
         with LangGraphDevServer(env) as server:
-            client = get_sync_client(url=server.url, api_key=None, timeout=60)
+            client = server.client("user_2")
             thread_id = client.threads.create()["thread_id"]
             question: Any = {"messages": [{"role": "user", "content": "李四有什么待办？"}]}
-            client.runs.wait(thread_id, "flowagent", input=question, context={"user_id": "user_2"})
+            client.runs.wait(thread_id, "flowagent", input=question)
 
             def root_closed() -> bool:
                 roots = [r for r in capture.runs().values() if not r.get("parent_run_id")]

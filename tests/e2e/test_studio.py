@@ -2,6 +2,8 @@
 
 One server per module, started from the project's `langgraph.json`; the model is the scripted
 OpenAI-compatible server of this test process, so the real langchain-openai path runs inside the server.
+Studio signs in as any client does, with a bearer token (a dev token here): the actor of each run is the
+signed-in user, so the approver's run signs in as 李四 and the requester's as 张三.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from langgraph_sdk import get_sync_client
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
 from tests.support.langgraph_server import LangGraphDevServer, server_env
@@ -44,7 +45,14 @@ def server(model: ScriptedOpenAIServer, db_path: Path) -> Iterator[LangGraphDevS
 
 @pytest.fixture(scope="module")
 def client(server: LangGraphDevServer) -> Any:
-    return get_sync_client(url=server.url, api_key=None, timeout=60)
+    """Signed in as 张三 (user_1)."""
+    return server.client("user_1")
+
+
+@pytest.fixture(scope="module")
+def approver(server: LangGraphDevServer) -> Any:
+    """Signed in as 李四 (user_2), who approves 张三's requests."""
+    return server.client("user_2")
 
 
 @pytest.fixture
@@ -97,8 +105,9 @@ def test_studio_gets_the_input_schema_for_its_message_form(client: Any) -> None:
 
 
 def test_run_stops_at_the_approval_card_and_approve_resumes_it(
-    client: Any, model: ScriptedOpenAIServer, store: WorkflowStore
+    approver: Any, model: ScriptedOpenAIServer, store: WorkflowStore
 ) -> None:
+    client = approver
     task = start_leave_request(store)
     model.reset(
         [
@@ -113,8 +122,7 @@ def test_run_stops_at_the_approval_card_and_approve_resumes_it(
     thread = client.threads.create()
     thread_id = thread["thread_id"]
     nodes, interrupts = stream_nodes(
-        client, thread_id, input={"messages": [{"role": "user", "content": f"批准我的待办 {task}"}]},
-        context={"user_id": "user_2"},
+        client, thread_id, input={"messages": [{"role": "user", "content": f"批准我的待办 {task}"}]}
     )
     assert nodes == [
         "reasoner", "tool_validator", "executor", "observation_summarizer", "budget_check", "reasoner", "tool_validator",
@@ -138,8 +146,7 @@ def test_run_stops_at_the_approval_card_and_approve_resumes_it(
     assert [t["status"] for t in store.snapshot()["tasks"] if f"task_{t['id']}" == task] == ["pending"]
 
     nodes, interrupts = stream_nodes(
-        client, thread_id, command={"resume": {"decisions": [{"type": "approve", "args_hash": value["args_hash"]}]}},
-        context={"user_id": "user_2"},
+        client, thread_id, command={"resume": {"decisions": [{"type": "approve", "args_hash": value["args_hash"]}]}}
     )
     assert (nodes, interrupts) == (["human_review", "executor", "observation_summarizer", "budget_check", "reasoner"], [])
 
@@ -175,8 +182,7 @@ def test_reject_in_another_thread_becomes_the_observation_and_sends_nothing(
     )
     thread_id = client.threads.create()["thread_id"]
     nodes, interrupts = stream_nodes(
-        client, thread_id, input={"messages": [{"role": "user", "content": f"发邮件提醒李四：{text}"}]},
-        context={"user_id": "user_1"},
+        client, thread_id, input={"messages": [{"role": "user", "content": f"发邮件提醒李四：{text}"}]}
     )
     assert nodes == ["reasoner", "tool_validator"]
     [waiting] = interrupts
@@ -185,8 +191,7 @@ def test_reject_in_another_thread_becomes_the_observation_and_sends_nothing(
     assert (action["name"], card["recipient_email"], card["text"]) == ("sendEmail", "lisi@example.com", text)
 
     nodes, interrupts = stream_nodes(
-        client, thread_id, command={"resume": {"decisions": [{"type": "reject", "message": "先别发"}]}},
-        context={"user_id": "user_1"},
+        client, thread_id, command={"resume": {"decisions": [{"type": "reject", "message": "先别发"}]}}
     )
     assert (nodes, interrupts) == (["human_review", "budget_check", "reasoner"], [])
 

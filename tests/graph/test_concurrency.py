@@ -51,7 +51,11 @@ def test_twenty_threads_deciding_one_task_give_one_success(store, make_ctx, star
     assert task["comment"] == successes[0]["comment"]
     decisions = [e for e in snap["tool_executions"] if e["tool"] == "handleTodoTask"]
     assert len(decisions) == 1
-    assert sum(1 for a in snap["audit_log"] if '"handleTodoTask"' in a["detail"]) == 1
+    executed = store.audit_entries("tool_executed", thread_id="t-race")
+    assert [a["detail"]["tool"] for a in executed] == ["handleTodoTask"]
+    # Every refusal is audited with its reason, in its own transaction; nothing else of it was kept.
+    refused = store.audit_entries("tool_refused", thread_id="t-race")
+    assert sorted(a["detail"]["error"] for a in refused) == ["task_not_pending"] * (THREADS - 1)
 
 
 def test_twenty_threads_with_one_idempotency_key_decide_once(store, make_ctx, start_request):

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tools import REGISTRY, CallContext, DomainError, WorkflowStore, check_call, execute_call
+from tools import REGISTRY, CallContext, DomainError, Effect, InvalidArgumentsError, WorkflowStore, check_call, execute_call
 
 HOSTILE_STRINGS = [
     "", " ", "\n", "十", "1.5天", "三天", "半天", "-1", "0", "-0", "0.0", "1e309", "-1e309", "nan", "NaN", "inf",
@@ -88,7 +88,8 @@ def hostile_store(tmp_path_factory) -> Iterator[WorkflowStore]:
 
 
 def run_hostile_call(store: WorkflowStore, tool: str, raw_args: Any, actor: str) -> None:
-    """check_call never writes; execute_call either succeeds (JSON-able result) or refuses without writing."""
+    """check_call never writes; execute_call either succeeds (JSON-able result) or refuses without writing anything
+    but its audit entry (a policy refusal of a write; the argument schema's refusals are not audited)."""
     ctx = CallContext(store=store, actor_id=actor, thread_id=f"t-{uuid.uuid4().hex[:8]}", call_id="c")
     before = store.snapshot()
     try:
@@ -100,7 +101,12 @@ def run_hostile_call(store: WorkflowStore, tool: str, raw_args: Any, actor: str)
         result = execute_call(REGISTRY, tool, raw_args, ctx)
     except DomainError as error:
         assert error.code and error.message
-        assert store.snapshot() == before, f"refused call wrote to the store: {error}"
+        after = store.snapshot()
+        added = after.pop("audit_log")[len(before.pop("audit_log")):]
+        assert after == before, f"refused call wrote to the store: {error}"
+        audited = REGISTRY.get(tool).effect is Effect.WRITE and not isinstance(error, InvalidArgumentsError)
+        expected = [("tool_refused", ctx.thread_id, error.code)] if audited else []
+        assert [(a["event"], a["thread_id"], json.loads(a["detail"])["error"]) for a in added] == expected
     else:
         json.dumps(result)
 

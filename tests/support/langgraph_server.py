@@ -2,6 +2,9 @@
 
 The server runs in a scratch copy of the project root: the project's own `langgraph.json` and links to the
 packages, so its `.langgraph_api/` state and any developer `.env` never mix with the test's.
+
+The project's `langgraph.json` turns sign-in on (`graph/server/auth.py`): `server_env()` gives the server a test
+signing secret, and `server.client("user_2")` is an SDK client signed in as that user with a dev token.
 """
 
 from __future__ import annotations
@@ -14,12 +17,19 @@ import tempfile
 import urllib.request
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
+from langgraph_sdk import get_sync_client
+
+from graph.server.tokens import ENV_SECRET, issue_dev_token
 from tests.support.net import LOOPBACK, free_port, stop_process_group, wait_until
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("graph", "tools", "state", "evals")
 START_TIMEOUT_S = 120.0
+CLIENT_TIMEOUT_S = 60
+TEST_AUTH_SECRET = "flowagent-tests-only-signing-secret-0123456789"
+"""The dev-token secret of the servers the tests start (at least 32 bytes); never a real deployment's."""
 OFFLINE_ENV = {
     "LANGGRAPH_CLI_NO_ANALYTICS": "1",  # the CLI's usage ping
     "LANGSMITH_TRACING": "false",
@@ -64,6 +74,30 @@ class LangGraphDevServer:
         wait_until(self._ready, timeout=START_TIMEOUT_S, what=f"langgraph dev on {self.url}", interval=0.25)
         return self
 
+    @property
+    def db_url(self) -> str:
+        """The workflow store the server's graph uses (FLOWAGENT_DB from `.env` or the environment)."""
+        db = self.dotenv.get("FLOWAGENT_DB") or self.env.get("FLOWAGENT_DB") or ".flowagent/workflow.db"
+        path = db if "://" in db or Path(db).is_absolute() else str(self.workdir / db)
+        return path if "://" in path else f"sqlite:///{path}"
+
+    def token(self, user_id: str, **kwargs: Any) -> str:
+        """A dev token for `user_id`, signed with the server's FLOWAGENT_AUTH_SECRET."""
+        from tools import WorkflowStore
+
+        store = WorkflowStore(self.db_url)
+        try:
+            secret = self.dotenv.get(ENV_SECRET) or self.env[ENV_SECRET]
+            return issue_dev_token(user_id, secret=secret, store=store, **kwargs)
+        finally:
+            store.dispose()
+
+    def client(self, user_id: str | None = None, *, token: str | None = None) -> Any:
+        """An SDK client signed in as `user_id` (a fresh dev token), or sending `token`, or neither."""
+        bearer = token if token is not None else self.token(user_id) if user_id is not None else None
+        headers = {"Authorization": f"Bearer {bearer}"} if bearer is not None else None
+        return get_sync_client(url=self.url, api_key=None, headers=headers, timeout=CLIENT_TIMEOUT_S)
+
     def _ready(self) -> bool:
         assert self.proc is not None
         if self.proc.poll() is not None:
@@ -96,8 +130,10 @@ class LangGraphDevServer:
 
 
 def server_env(**overrides: str) -> dict[str, str]:
-    """This process's environment without model, store, tracing or LangGraph settings, plus `overrides`."""
+    """This process's environment without model, store, tracing or LangGraph settings, with the tests' dev-token
+    secret (`TEST_AUTH_SECRET`), plus `overrides`."""
     prefixes = ("OPENAI_", "FLOWAGENT_", "LANGSMITH_", "LANGCHAIN_", "LANGGRAPH_")
     env = {k: v for k, v in os.environ.items() if not k.startswith(prefixes)}
+    env[ENV_SECRET] = TEST_AUTH_SECRET
     env.update(overrides)
     return env

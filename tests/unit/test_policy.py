@@ -1,18 +1,20 @@
-"""One test per policy rule: each refusal has its exact code, and a refused call writes nothing.
+"""One test per policy rule: each refusal has its exact code, and a refused call writes nothing but its audit entry.
 
 Every refusal is checked on both paths that enforce policy: `check_call` (the validator's check, no side
-effects) and `execute_call` (the executor: one transaction per call).
+effects) and `execute_call` (the executor: one transaction per call; a write the policy refuses is kept in the
+audit log as `tool_refused`, and nothing else of it is).
 """
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
 import pytest
 from sqlalchemy import insert
 
-from tools import REGISTRY, CallContext, DomainError, WorkflowStore, check_call, execute_call
+from tools import REGISTRY, CallContext, DomainError, Effect, InvalidArgumentsError, WorkflowStore, check_call, execute_call
 from tools.policy import DAYS_HINT
 from tools.store import requests, tasks, utcnow
 
@@ -20,14 +22,22 @@ PATHS = (check_call, execute_call)
 
 
 def assert_refused(store: WorkflowStore, ctx: CallContext, tool: str, args: Any, code: str) -> list[DomainError]:
-    """Both paths refuse the call with `code`, and the store is byte-for-byte what it was."""
-    before = store.snapshot()
+    """Both paths refuse the call with `code`; the store is byte-for-byte what it was, but for the executor's one
+    `tool_refused` audit entry when the policy (not the argument schema) refused a write."""
     errors = []
     for path in PATHS:
+        before = store.snapshot()
         with pytest.raises(DomainError) as info:
             path(REGISTRY, tool, args, ctx)
         assert info.value.code == code, f"{path.__name__}({tool}, {args!r}) -> {info.value}"
-        assert store.snapshot() == before, f"{path.__name__}({tool}, {args!r}) wrote to the store"
+        after = store.snapshot()
+        added = after.pop("audit_log")[len(before["audit_log"]):]
+        assert after == {k: v for k, v in before.items() if k != "audit_log"}, f"{path.__name__}({tool}) wrote"
+        audited = path is execute_call and tool in REGISTRY and REGISTRY.get(tool).effect is Effect.WRITE
+        audited = audited and not isinstance(info.value, InvalidArgumentsError)
+        assert [(a["event"], json.loads(a["detail"])["error"]) for a in added] == (
+            [("tool_refused", code)] if audited else []
+        ), f"{path.__name__}({tool}, {args!r}) audit: {added}"
         errors.append(info.value)
     return errors
 
@@ -276,7 +286,7 @@ def test_actor_comes_from_session_not_args(store, make_ctx, start_request):
 
 
 def test_approver_must_be_named_by_the_person(store):
-    from tools.policy import check_named_by_person
+    from tools.said import check_named_by_person
 
     with store.read() as conn:
         for said in (["请1天假，李四审批"], ["Li Si approves"], ["审批人 user_2"], ["请假", "李 四吧"]):

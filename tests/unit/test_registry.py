@@ -104,3 +104,9 @@ def test_unknown_tool_names_the_available_tools():
         REGISTRY.get("approveLeave")
     assert info.value.code == "unknown_tool"
     assert all(name in info.value.message for name in SEED_TOOLS)
+
+
+def test_approval_follows_the_specs_unless_the_run_names_its_own_tools():
+    assert REGISTRY.approval_tools(None) == ("handleTodoTask", "sendEmail")
+    assert REGISTRY.approval_tools(("runWorkFlow", "sendEmail")) == ("runWorkFlow", "sendEmail")
+    assert REGISTRY.approval_tools(()) == ()

@@ -7,8 +7,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
 
-from tools.runtime import CallContext
-from tools.spec import Effect, ToolExample, ToolRegistry, ToolSpec
+from tools.spec import CallContext, Effect, ToolExample, ToolRegistry, ToolSpec, Verdict
 from tools.toolset import Toolset
 from tools.toy import calculator, weather
 from tools.toy.prompts import TOY_PROMPT
@@ -24,11 +23,11 @@ class CalculatorArgs(BaseModel):
     expression: str = Field(description="An arithmetic expression: numbers, + - * / // % ** and parentheses.")
 
 
-def get_weather(conn: Connection, ctx: CallContext, args: WeatherArgs) -> dict[str, Any]:
+def get_weather(conn: Connection, ctx: CallContext, args: WeatherArgs, verdict: Verdict) -> dict[str, Any]:
     return weather.weather(args.city)
 
 
-def calculate(conn: Connection, ctx: CallContext, args: CalculatorArgs) -> dict[str, Any]:
+def calculate(conn: Connection, ctx: CallContext, args: CalculatorArgs, verdict: Verdict) -> dict[str, Any]:
     return {"expression": calculator.normalise(args.expression), "result": calculator.calculate(args.expression)}
 
 

@@ -10,8 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
 
 from tools.errors import InvalidArgumentsError
-from tools.runtime import CallContext
-from tools.spec import Effect, ToolExample, ToolRegistry, ToolSpec
+from tools.spec import CallContext, Effect, ToolExample, ToolRegistry, ToolSpec, Verdict
 from tools.toolset import Toolset
 from tools.travel import data
 from tools.travel.dates import travel_date
@@ -49,7 +48,7 @@ def today_of(ctx: CallContext) -> date:
     return ctx.today or datetime.now(ZoneInfo(FALLBACK_TIMEZONE)).date()
 
 
-def search_flights(conn: Connection, ctx: CallContext, args: FlightArgs) -> dict[str, Any]:
+def search_flights(conn: Connection, ctx: CallContext, args: FlightArgs, verdict: Verdict) -> dict[str, Any]:
     day = travel_date(args.date, today_of(ctx))
     with data.connect() as db:
         origin = data.find_place(db, args.origin, param="origin")
@@ -73,7 +72,7 @@ def search_flights(conn: Connection, ctx: CallContext, args: FlightArgs) -> dict
             "total": len(found)}
 
 
-def search_hotels(conn: Connection, ctx: CallContext, args: HotelArgs) -> dict[str, Any]:
+def search_hotels(conn: Connection, ctx: CallContext, args: HotelArgs, verdict: Verdict) -> dict[str, Any]:
     today = today_of(ctx)
     check_in = travel_date(args.check_in, today, param="check_in")
     check_out = travel_date(args.check_out, today, param="check_out") if args.check_out else check_in + timedelta(days=1)
@@ -95,7 +94,7 @@ def search_hotels(conn: Connection, ctx: CallContext, args: HotelArgs) -> dict[s
             "hotels": hotels, "total": len(found)}
 
 
-def get_weather(conn: Connection, ctx: CallContext, args: WeatherArgs) -> dict[str, Any]:
+def get_weather(conn: Connection, ctx: CallContext, args: WeatherArgs, verdict: Verdict) -> dict[str, Any]:
     day = travel_date(args.date or "今天", today_of(ctx))
     with data.connect() as db:
         city = data.find_place(db, args.city, param="city").city

@@ -1,0 +1,1 @@
+"""What LangGraph's server adds around the graph: sign-in tokens, the auth hooks, the actor guard, and the web page."""

@@ -1,0 +1,296 @@
+"""The web page at /flowagent/ on `langgraph dev`, driven in headless Chromium on a phone-sized screen.
+
+One LangGraph server per module, started from the project's `langgraph.json` (graphs and the page's routes);
+the model is the scripted OpenAI-compatible server of this test process. Screenshots go to a temporary
+folder, or to `FLOWAGENT_WEB_SCREENSHOTS` (e.g. `docs/web`) when it is set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from langgraph_sdk import get_sync_client
+from playwright.sync_api import Browser, Page, expect
+
+from evals.doubles.openai_server import ScriptedOpenAIServer
+from graph.server.routes import STATIC_DIR
+from tests.support.browser import chromium, phone
+from tests.support.langgraph_server import LangGraphDevServer, server_env
+from tools import WorkflowStore
+
+GRAPH_ID = "flowagent"
+NOT_BUILT = "the page is not built: run ./run test (its setup_web step) or `cd web && npm ci && npm run build`"
+
+
+@pytest.fixture(scope="module")
+def model() -> Iterator[ScriptedOpenAIServer]:
+    with ScriptedOpenAIServer(api_key="sk-test") as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("web") / "workflow.db"
+
+
+@pytest.fixture(scope="module")
+def server(model: ScriptedOpenAIServer, db_path: Path) -> Iterator[LangGraphDevServer]:
+    if not (STATIC_DIR / "index.html").is_file():
+        pytest.fail(NOT_BUILT, pytrace=False)
+    env = server_env(
+        FLOWAGENT_DB=str(db_path), FLOWAGENT_MAX_RETRIES="0", FLOWAGENT_RATE_LIMIT_RPS="0",
+        FLOWAGENT_AUTH_SECRET="web-test-secret-of-at-least-32-bytes-0123456789",
+    )
+    dotenv = {"OPENAI_BASE_URL": model.base_url, "OPENAI_API_KEY": "sk-test", "FLOWAGENT_MODEL": "scripted"}
+    with LangGraphDevServer(env, dotenv=dotenv) as dev:
+        yield dev
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture
+def store(db_path: Path) -> Iterator[WorkflowStore]:
+    workflow_store = WorkflowStore(f"sqlite:///{db_path}")
+    yield workflow_store
+    workflow_store.dispose()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    configured = os.environ.get("FLOWAGENT_WEB_SCREENSHOTS")
+    folder = Path(configured) if configured else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def api(server: LangGraphDevServer, path: str, *, token: str | None = None, body: Any = None) -> tuple[int, Any]:
+    """(status, JSON body) of one call to the server."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(f"{server.url}{path}", data=data, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310 - loopback
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+def token_of(server: LangGraphDevServer, user_id: str) -> str:
+    status, body = api(server, "/flowagent/auth/dev-token", body={"user_id": user_id})
+    assert status == 200, body
+    return str(body["token"])
+
+
+def sdk_client(server: LangGraphDevServer, user_id: str) -> Any:
+    """The LangGraph SDK client of a signed-in user."""
+    return get_sync_client(url=server.url, api_key=None, headers={"Authorization": f"Bearer {token_of(server, user_id)}"})
+
+
+def open_page(browser: Browser, server: LangGraphDevServer, *, locale: str, user_id: str) -> Page:
+    """A phone-sized page signed in as `user_id` through the development picker."""
+    page = phone(browser, locale=locale).new_page()
+    page.goto(f"{server.url}/flowagent/")
+    page.get_by_test_id(f"sign-in-{user_id}").click()
+    expect(page.get_by_test_id("composer")).to_be_visible()
+    return page
+
+
+def ask(page: Page, text: str) -> None:
+    page.get_by_test_id("composer").fill(text)
+    page.get_by_test_id("send").click()
+
+
+def fits_the_screen(page: Page) -> bool:
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def test_a_leave_request_goes_from_zhangsan_to_lisi_and_back_on_the_page(
+    server: LangGraphDevServer, model: ScriptedOpenAIServer, browser: Browser, store: WorkflowStore, shots: Path
+) -> None:
+    # 1. 张三 (a Chinese browser) asks for two days off with 李四 as the approver.
+    args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "家里有事", "days": 2, "nextUserId": "user_2"}
+    model.reset(
+        [
+            {"content": "张三要请假 2 天，审批人李四。", "tool_calls": [{"name": "runWorkFlow", "arguments": args}]},
+            "已提交 2 天的请假申请，等待李四审批。",
+        ]
+    )
+    zhang = open_page(browser, server, locale="zh-CN", user_id="user_1")
+    expect(zhang.get_by_test_id("signed-in-as")).to_have_text("当前用户：张三")
+    expect(zhang.get_by_test_id("tab-tasks")).to_have_text("待办")
+    ask(zhang, "我要请假 2 天，家里有事，审批人李四")
+
+    expect(zhang.get_by_test_id("answer")).to_have_text("已提交 2 天的请假申请，等待李四审批。")
+    expect(zhang.get_by_test_id("outcome")).to_contain_text("实际发生： runWorkFlow 已执行")
+    steps = zhang.get_by_test_id("steps")
+    expect(steps).not_to_have_attribute("open", "")
+    steps.locator("summary").click()
+    expect(steps).to_contain_text("动作: runWorkFlow")
+    expect(steps).to_contain_text("观察:")
+    assert fits_the_screen(zhang)
+    zhang.screenshot(path=str(shots / "chat.png"))
+
+    [request] = store.snapshot()["requests"]
+    assert (request["requester_id"], request["days"], request["reason"], request["status"]) == (
+        "user_1", 2.0, "家里有事", "pending"
+    )
+    [task] = store.snapshot()["tasks"]
+    assert (task["assignee_id"], task["status"]) == ("user_2", "pending")
+    task_id = f"task_{task['id']}"
+    thread_id = zhang.evaluate("location.hash").removeprefix("#thread=")
+    zhang_client = sdk_client(server, "user_1")
+    assert zhang_client.threads.get(thread_id)["metadata"]["owner"] == "user_1"
+
+    # 2. 李四 (an English browser) sees the task, asks about it in the chat, and approves it on the card.
+    li = open_page(browser, server, locale="en-US", user_id="user_2")
+    li.get_by_test_id("tab-tasks").click()
+    row = li.locator(f"[data-testid=task-row][data-task={task_id}]")
+    expect(row).to_have_attribute("data-status", "pending")
+    expect(row).to_contain_text("Requester 张三")
+    expect(row).to_contain_text("2 days")
+    expect(row).to_contain_text("Reason: 家里有事")
+    li.screenshot(path=str(shots / "todo.png"))
+
+    model.reset(
+        [
+            {
+                "content": f"Approve {task_id} with the comment 同意.",
+                "tool_calls": [{"name": "handleTodoTask", "arguments": {"taskId": task_id, "result": "同意", "isOK": True}}],
+            },
+            f"Approved {task_id}.",
+        ]
+    )
+    row.get_by_role("button", name="Handle in the chat").click()
+    expect(li.get_by_test_id("composer")).to_have_value(f"Help me handle my task {task_id}")
+    ask(li, f"Approve {task_id}, comment: 同意")
+
+    card = li.get_by_test_id("review-card")
+    expect(card).to_contain_text("Needs your confirmation · handleTodoTask")
+    expect(card.locator("[data-field=requester] dd")).to_have_text("张三 (user_1)")
+    expect(card.locator("[data-field=assignee] dd")).to_have_text("李四 (user_2)")
+    expect(card.locator("[data-field=days] dd")).to_have_text("2")
+    expect(card.locator("[data-field=reason] dd")).to_have_text("家里有事")
+    expect(card.locator("[data-field=task_status] dd")).to_have_text("pending")
+    expect(li.get_by_test_id("composer")).to_have_count(0)
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
+    assert fits_the_screen(li)
+    li.screenshot(path=str(shots / "card.png"), full_page=True)
+
+    li.get_by_test_id("approve").click()
+    expect(li.get_by_test_id("answer")).to_have_text(f"Approved {task_id}.")
+    expect(li.get_by_test_id("outcome")).to_contain_text("What actually happened: handleTodoTask executed")
+    expect(card).to_have_count(0)
+    [decided] = store.snapshot()["tasks"]
+    assert (decided["status"], decided["decided_by"], decided["comment"]) == ("approved", "user_2", "同意")
+    li.get_by_test_id("tab-tasks").click()
+    expect(li.locator(f"[data-testid=task-row][data-task={task_id}]")).to_have_attribute("data-status", "approved")
+
+    # 3. 张三 sees his request decided, and finds his thread again in his list.
+    zhang.get_by_test_id("tab-tasks").click()
+    mine = zhang.locator(f"[data-testid=request-row][data-request=req_{request['id']}]")
+    expect(mine).to_have_attribute("data-status", "approved")
+    expect(mine).to_contain_text("已批准")
+    expect(mine).to_contain_text("意见: 同意")
+    zhang.screenshot(path=str(shots / "requests.png"))
+    zhang.get_by_test_id("tab-threads").click()
+    expect(zhang.get_by_test_id("thread-row")).to_have_count(1)
+    zhang.get_by_test_id("new-thread").click()
+    expect(zhang.get_by_test_id("question")).to_have_count(0)
+    zhang.get_by_test_id("tab-threads").click()
+    zhang.get_by_test_id("thread-row").click()
+    expect(zhang.get_by_test_id("question")).to_have_text("我要请假 2 天，家里有事，审批人李四")
+
+    # The language follows the browser until the person switches it.
+    zhang.get_by_test_id("language").click()
+    expect(zhang.get_by_test_id("tab-tasks")).to_have_text("To-do")
+
+
+def test_zhangsan_cannot_open_lisis_thread_on_the_page(
+    server: LangGraphDevServer, model: ScriptedOpenAIServer, browser: Browser
+) -> None:
+    li_client = sdk_client(server, "user_2")
+    model.reset(["你好，李四。"])
+    thread_id = li_client.threads.create(metadata={"owner": "user_2"})["thread_id"]
+    li_client.runs.wait(
+        thread_id, GRAPH_ID, input={"messages": [{"role": "user", "content": "李四的私事"}]}, context={"user_id": "user_2"}
+    )
+
+    # The server itself hides 李四's thread from 张三's token (LangGraph auth): it looks absent.
+    zhang_client = sdk_client(server, "user_1")
+    with pytest.raises(httpx.HTTPStatusError) as refused:
+        zhang_client.threads.get(thread_id)
+    assert refused.value.response.status_code == 404
+
+    zhang = open_page(browser, server, locale="zh-CN", user_id="user_1")
+    zhang.goto(f"{server.url}/flowagent/#thread={thread_id}")
+    expect(zhang.get_by_test_id("not-yours")).to_have_text("这个会话不存在，或不属于你。")
+    expect(zhang.get_by_text("李四的私事")).to_have_count(0)
+    zhang.get_by_test_id("tab-threads").click()
+    expect(zhang.get_by_test_id("threads-panel")).to_have_attribute("data-loaded", "yes")
+    expect(zhang.get_by_test_id("thread-row").filter(has_text="李四的私事")).to_have_count(0)
+
+
+def test_the_page_routes_answer_only_for_the_signed_in_user(server: LangGraphDevServer) -> None:
+    status, body = api(server, "/flowagent/auth/dev-users")
+    assert status == 200 and {"id": "user_2", "name": "李四"} in body["users"]
+    assert api(server, "/flowagent/auth/dev-token", body={"user_id": "nobody"})[0] == 404
+    for path in ("/flowagent/api/me", "/flowagent/api/tasks", "/flowagent/api/outbox"):
+        assert api(server, path)[0] == 401
+        assert api(server, path, token="user_2.forged")[0] == 401
+
+    zhang = token_of(server, "user_1")
+    assert api(server, "/flowagent/api/me", token=zhang) == (
+        200, {"id": "user_1", "name": "张三", "email": "zhangsan@example.com"}
+    )
+    status, tasks = api(server, "/flowagent/api/tasks", token=zhang)
+    assert status == 200 and tasks["todo"] == []
+    assert all(r["id"].startswith("req_") for r in tasks["requests"])
+
+    with urllib.request.urlopen(f"{server.url}/flowagent/", timeout=10) as page:  # noqa: S310 - loopback
+        assert page.status == 200 and b'<div id="root">' in page.read()
+
+
+def test_a_rejected_reminder_says_why_and_sends_nothing(
+    server: LangGraphDevServer, model: ScriptedOpenAIServer, browser: Browser, store: WorkflowStore
+) -> None:
+    text = "李四你好，请尽快审批我的请假申请，谢谢！"
+    model.reset(
+        [
+            {
+                "content": "发提醒邮件。",
+                "tool_calls": [{"name": "sendEmail", "arguments": {"userId": "user_2", "emailContent": text}}],
+            },
+            "好的，邮件没有发送。",
+        ]
+    )
+    sent_before = len(store.snapshot()["outbox"])
+    zhang = open_page(browser, server, locale="zh-CN", user_id="user_1")
+    ask(zhang, f"发邮件提醒李四：{text}")
+
+    card = zhang.get_by_test_id("review-card")
+    expect(card.locator("[data-field=recipient_email] dd")).to_have_text("lisi@example.com")
+    expect(card.locator("[data-field=text] dd")).to_have_text(text)
+    card.get_by_test_id("reject").click()
+    card.get_by_test_id("reject-message").fill("先别发")
+    card.get_by_role("button", name="确认拒绝").click()
+
+    expect(zhang.get_by_test_id("answer")).to_have_text("好的，邮件没有发送。")
+    expect(zhang.get_by_test_id("outcome")).to_contain_text("sendEmail 被审核人驳回")
+    expect(zhang.get_by_test_id("outcome")).to_contain_text("先别发")
+    assert len(store.snapshot()["outbox"]) == sent_before
+    zhang.get_by_test_id("tab-outbox").click()
+    expect(zhang.get_by_test_id("email-row")).to_have_count(sent_before)

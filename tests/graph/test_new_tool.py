@@ -1,0 +1,134 @@
+"""A new tool is one module: its spec carries the approval, the reviewer's card, the observation's shape and
+what follows its commit, and the graph runs it without knowing its name (nothing under graph/ changes).
+
+The tool here, `escalateTask`, hands the task of the person's own pending request to the administrator.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from langchain_core.messages import ToolMessage
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import Connection, update
+
+from evals.doubles.scripted import tool_call
+from tools import REGISTRY, CallContext, Effect, ObservationShape, PolicyError, Reference, ToolRegistry, ToolSpec, Verdict
+from tools.lookup import REQUEST_BY_ID, format_task_id, require_task, require_user
+from tools.spec import Found
+from tools.store import tasks
+
+ADMIN = "user_admin"
+
+
+class EscalateArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    taskId: str = Field(description="The task of the user's own pending request (task_1).")
+
+
+def check_escalate(conn: Connection, ctx: CallContext, args: EscalateArgs, found: Found) -> Verdict:
+    task = found["taskId"]
+    request = conn.execute(REQUEST_BY_ID, {"key": task["request_id"]}).mappings().one()
+    if request["requester_id"] != ctx.actor_id:
+        raise PolicyError("not_requester", f"{args.taskId} is not your request; only its requester escalates it")
+    if task["status"] != "pending":
+        raise PolicyError("task_not_pending", f"{args.taskId} was already {task['status']}")
+    return Verdict(notes=[f"from {task['assignee_id']} to {ADMIN}"])
+
+
+def escalate(conn: Connection, ctx: CallContext, args: EscalateArgs, verdict: Verdict) -> dict[str, Any]:
+    task = verdict.found["taskId"]
+    conn.execute(update(tasks).where(tasks.c.id == task["id"]).values(assignee_id=ADMIN))
+    return {"taskId": format_task_id(task["id"]), "from": task["assignee_id"], "to": ADMIN}
+
+
+def escalation_card(conn: Connection, args: dict[str, Any]) -> dict[str, Any]:
+    task = require_task(conn, args["taskId"])
+    request = conn.execute(REQUEST_BY_ID, {"key": task["request_id"]}).mappings().one()
+    requester = require_user(conn, request["requester_id"])
+    assignee = require_user(conn, task["assignee_id"])
+    return {
+        "summary": f"Hand {requester['name']}'s {request['days']:g}-day request from {assignee['name']} to 管理员",
+        "reason": request["reason"],
+    }
+
+
+def read_back(ctx: CallContext, result: dict[str, Any]) -> dict[str, Any]:
+    """After the commit: a fresh connection sees the effect (it would not before the transaction commits)."""
+    with ctx.store.read() as conn:
+        return dict(result, committedAssignee=require_task(conn, result["taskId"])["assignee_id"])
+
+
+ESCALATE = ToolSpec(
+    name="escalateTask",
+    description="Hand the task of the user's own pending request to the administrator.",
+    args_model=EscalateArgs,
+    effect=Effect.WRITE,
+    handler=escalate,
+    requires_approval=True,
+    references=(Reference("taskId", "task"),),
+    intent=("转", "escalate"),
+    check=check_escalate,
+    card=escalation_card,
+    observation=ObservationShape(drop=frozenset({"from"})),
+    after_commit=read_back,
+)
+WITH_ESCALATE = ToolRegistry([*REGISTRY, ESCALATE], intro=REGISTRY.intro)
+
+
+def assignees(store: Any) -> list[str]:
+    return [t["assignee_id"] for t in store.snapshot()["tasks"]]
+
+
+def test_a_new_write_tool_asks_with_its_own_card_and_runs_once_approved(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=2, reason="搬家")
+    agent = graph_driver(
+        tool_call("escalateTask", {"taskId": "task_1"}, id="c-esc"), "已转给管理员", registry=WITH_ESCALATE
+    )
+    agent.say("李四不在，把我的请假转给管理员审批")
+
+    [value] = agent.interrupts  # the spec's requires_approval, with no approval setting in the run's Context
+    [action] = value["action_requests"]
+    assert action["name"] == "escalateTask"
+    assert action["card"] == {
+        "action": "escalateTask",
+        "policy_notes": ["from user_2 to user_admin"],  # the tool's own check, run by the validator
+        "summary": "Hand 张三's 2-day request from 李四 to 管理员",  # read from the store by the tool's card builder
+        "reason": "搬家",
+    }
+    assert assignees(store) == ["user_2"]  # nothing runs before the person decides
+
+    result = agent.resume({"decisions": [{"type": "approve"}]})
+    assert assignees(store) == [ADMIN]
+    [observation] = [m for m in agent.messages if isinstance(m, ToolMessage)]
+    assert observation.status == "success"
+    assert observation.artifact == {"taskId": "task_1", "from": "user_2", "to": ADMIN, "committedAssignee": ADMIN}
+    assert json.loads(str(observation.content)) == {"taskId": "task_1", "to": ADMIN, "committedAssignee": ADMIN}
+    assert result["messages"][-1].content == "已转给管理员"
+    assert [a["event"] for a in store.audit_entries(thread_id="t1")] == ["review_approve", "tool_executed"]
+
+
+def test_an_approval_setting_in_the_context_still_overrides_the_specs(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2")
+    agent = graph_driver(
+        tool_call("escalateTask", {"taskId": "task_1"}, id="c-esc"), "已转给管理员",
+        registry=WITH_ESCALATE, approval_tools=(),
+    )
+    agent.say("把我的请假转给管理员")
+    assert agent.interrupts == []
+    assert assignees(store) == [ADMIN]
+
+
+def test_the_new_tools_own_check_refuses_before_any_approval(graph_driver, store, start_request):
+    start_request(requester="user_2", approver="user_3")  # not user_1's request
+    agent = graph_driver(
+        tool_call("escalateTask", {"taskId": "task_1"}, id="c-esc"), "不能转", registry=WITH_ESCALATE
+    )
+    agent.say("把 task_1 转给管理员")
+    assert agent.interrupts == []
+    [observation] = [m for m in agent.messages if isinstance(m, ToolMessage)]
+    assert observation.status == "error"
+    assert str(observation.content).startswith("Error [not_requester]")
+    assert assignees(store) == ["user_3"]

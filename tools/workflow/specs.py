@@ -1,0 +1,162 @@
+"""The six tools of the seed's leave-approval system, each with everything the graph needs to know about it."""
+
+from __future__ import annotations
+
+from tools import readable
+from tools.spec import Effect, ObservationShape, PersonValue, Reference, ToolExample, ToolRegistry, ToolSpec
+from tools.words import answered_days, stated_comment, stated_decision
+from tools.workflow.args import HandleTodoTaskArgs, NoArgs, QueryTodoTaskArgs, RunWorkFlowArgs, SendEmailArgs
+from tools.workflow.cards import decision_card, email_card, leave_card
+from tools.workflow.reads import get_all_users, get_all_workflows, query_todo_tasks
+from tools.workflow.writes import (
+    check_email,
+    check_handle_task,
+    check_run_workflow,
+    deliver_email,
+    handle_todo_task,
+    run_workflow,
+    send_email,
+)
+
+SPECS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        name="getAllWorkFlow",
+        description="List every workflow (process definition) with its processKey and whether it can be started.",
+        args_model=NoArgs,
+        effect=Effect.READ,
+        handler=get_all_workflows,
+        observation=ObservationShape(drop=frozenset({"description"}), list_limits={"workflows": 20}),
+        describe=readable.workflows,
+        model_description="List the workflows: processKey, name, whether it can be started.",
+    ),
+    ToolSpec(
+        name="getAllUser",
+        description="List every user with userId, name and e-mail. Use it to turn a name (李四) into a userId.",
+        args_model=NoArgs,
+        effect=Effect.READ,
+        handler=get_all_users,
+        observation=ObservationShape(drop=frozenset({"email"}), list_limits={"users": 20}),
+        describe=readable.users,
+        model_description="List the users: userId and name.",
+    ),
+    ToolSpec(
+        name="runWorkFlow",
+        description=(
+            "Start a leave request for the signed-in user. processKey comes from getAllWorkFlow; userId is the "
+            "signed-in user; nextUserId is the approver the user named, looked up with getAllUser. "
+            "Ask the user for the approver, the days or the reason when they did not give them."
+        ),
+        args_model=RunWorkFlowArgs,
+        effect=Effect.WRITE,
+        handler=run_workflow,
+        requires_approval=False,
+        references=(
+            Reference("processKey", "process"),
+            Reference("userId", "user"),
+            Reference("nextUserId", "user"),
+        ),
+        identity_params=("userId",),
+        person_values=(
+            PersonValue("nextUserId", "user", "approver"),
+            PersonValue("days", "days", "days", stated=answered_days),
+            PersonValue("reason", "text", "reason"),
+        ),
+        check=check_run_workflow,
+        card=leave_card,
+        intent=(r"请.{0,6}假", "休假", "假期", r"[年病事婚产]假", r"\bleave\b", r"days? off", "time off", r"\bdays?\b",
+                r"\bfile\b"),
+        describe=readable.started,
+        example=ToolExample(
+            question="我下周要回老家，请3天假，王五审批",
+            args={"processKey": "process_qingjia", "reason": "回老家", "days": 3, "nextUserId": "王五"},
+            observation='{"requestId":"req_7","taskId":"task_7","status":"pending","assignee":"user_3",'
+            '"assigneeName":"王五","days":3.0}',
+            answer="已为你发起3天的请假申请（req_7），等待王五审批（task_7）。",
+        ),
+        model_description=(
+            "Start a leave request for the signed-in user. processKey: process_qingjia. reason: why, in the "
+            "user's words. days: a number (0.5, 1, 3). nextUserId: the approver the user named (李四, or a userId)."
+        ),
+    ),
+    ToolSpec(
+        name="queryTodoTask",
+        description="List a user's pending to-do tasks (taskId, requester, days, reason). userId comes from getAllUser.",
+        args_model=QueryTodoTaskArgs,
+        effect=Effect.READ,
+        handler=query_todo_tasks,
+        references=(Reference("userId", "user"),),
+        actor_defaults=("userId",),
+        observation=ObservationShape(drop=frozenset({"createdAt", "processKey"}), list_limits={"tasks": 10}),
+        describe=readable.todo,
+        example=ToolExample(
+            question="王五有几个待办？",
+            args={"userId": "王五"},
+            observation='{"userId":"user_3","name":"王五","total":0,"tasks":[]}',
+            answer="王五目前没有待办任务。",
+        ),
+        model_description="List a user's pending to-do tasks. userId: a name or userId; leave it out for the signed-in user.",
+    ),
+    ToolSpec(
+        name="handleTodoTask",
+        description=(
+            "Approve (isOK=true) or reject (isOK=false) a to-do task of the signed-in user. taskId can be "
+            "obtained from queryTodoTask (可以通过queryTodoTask工具获取). result is the approver's comment."
+        ),
+        args_model=HandleTodoTaskArgs,
+        effect=Effect.WRITE,
+        handler=handle_todo_task,
+        requires_approval=True,
+        references=(Reference("taskId", "task", resolve="requester"),),
+        person_values=(
+            PersonValue("isOK", "decision", "decision", stated=stated_decision),
+            PersonValue("result", "text", "comment", optional=True, stated=stated_comment),
+        ),
+        check=check_handle_task,
+        card=decision_card,
+        example=ToolExample(
+            question="同意赵六的请假，意见：注意休息",
+            args={"taskId": "赵六", "isOK": True, "result": "注意休息"},
+            observation='{"taskId":"task_5","requestId":"req_5","status":"approved","comment":"注意休息"}',
+            answer="已批准赵六的请假（task_5），意见：注意休息。",
+        ),
+        intent=("批", "同意", "驳回", "拒绝", "通过", "不行", "approve", "reject", "declin", "accept", "deny"),
+        describe=readable.decided,
+        model_description=(
+            "Approve (isOK true) or reject (isOK false) a to-do task of the signed-in user. taskId: the "
+            "requester's name (张三) or a taskId from queryTodoTask. result: the user's comment, in their words."
+        ),
+    ),
+    ToolSpec(
+        name="sendEmail",
+        description=(
+            "Send an e-mail. With taskId (from queryTodoTask) it reminds that task's assignee; otherwise userId "
+            "(from getAllUser) is the recipient. emailContent is the complete message, never a placeholder."
+        ),
+        args_model=SendEmailArgs,
+        effect=Effect.WRITE,
+        handler=send_email,
+        requires_approval=True,
+        references=(Reference("userId", "user"), Reference("taskId", "task", resolve="own")),
+        person_values=(PersonValue("emailContent", "text", "email_text"),),
+        check=check_email,
+        card=email_card,
+        after_commit=deliver_email,
+        intent=("邮件", "邮箱", "提醒", "催", "通知", "告诉", "发", "mail", "remind", "nudge", "tell", "notify", "message"),
+        describe=readable.emailed,
+        model_description=(
+            "Send an e-mail: a reminder about a task to its assignee (taskId), or a message to a user (userId: "
+            "a name or userId). emailContent: the text the user gave."
+        ),
+    ),
+)
+
+REGISTRY = ToolRegistry(
+    SPECS,
+    intro=(
+        r"(能|可以)(帮我|为我|替我)?(做|干)(些)?什么|有什么功能|你是谁|what can you do|what do you do|help me with",
+        "我可以帮你：查看有哪些流程和用户、发起请假申请、查看和审批待办任务、发送提醒邮件。"
+        "(I can list workflows and users, start leave requests, show your to-do tasks, approve or reject them, "
+        "and send reminder e-mails.)",
+    ),
+)
+"""The default tool registry: the seed's six tools."""

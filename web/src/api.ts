@@ -1,0 +1,105 @@
+// The server's two faces for the page: flowagent's JSON routes (sign-in, tasks, outbox) and the LangGraph API
+// through the SDK's Client, both with the signed-in person's bearer token.
+import { Client } from "@langchain/langgraph-sdk";
+
+export const ASSISTANT_ID = "flowagent";
+const API_URL = window.location.origin;
+const SESSION_KEY = "flowagent.session";
+
+export interface User {
+  id: string;
+  name: string;
+}
+
+export interface Session {
+  token: string;
+  user: User;
+}
+
+export interface Task {
+  id: string;
+  request: string;
+  process: string;
+  requester: User;
+  days: number;
+  reason: string;
+  flagged: boolean;
+  status: string;
+  comment: string | null;
+  created_at: string;
+  decided_at: string | null;
+}
+
+export interface Request {
+  id: string;
+  process: string;
+  days: number;
+  reason: string;
+  status: string;
+  task: string | null;
+  approver: User | null;
+  comment: string | null;
+  created_at: string;
+  decided_at: string | null;
+}
+
+export interface Email {
+  id: number;
+  from: User;
+  to: User & { email: string };
+  subject: string;
+  body: string;
+  task: string | null;
+  status: string;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function call<T>(path: string, init: RequestInit = {}, token?: string): Promise<T> {
+  const headers = new Headers(init.headers);
+  if (token) headers.set("Authorization", `Bearer ${token}`);
+  if (init.body) headers.set("Content-Type", "application/json");
+  const response = await fetch(`${API_URL}/flowagent${path}`, { ...init, headers });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiError(response.status, body.message ?? response.statusText);
+  return body as T;
+}
+
+export const devUsers = () => call<{ users: User[] }>("/auth/dev-users").then((r) => r.users);
+
+export const devToken = (userId: string) =>
+  call<Session>("/auth/dev-token", { method: "POST", body: JSON.stringify({ user_id: userId }) });
+
+export const myTasks = (token: string) => call<{ todo: Task[]; requests: Request[] }>("/api/tasks", {}, token);
+
+export const myOutbox = (token: string) => call<{ emails: Email[] }>("/api/outbox", {}, token).then((r) => r.emails);
+
+export const me = (token: string) => call<User & { email: string }>("/api/me", {}, token);
+
+/** The LangGraph API client for this person: every request carries their token. */
+export function langgraphClient(token: string): Client {
+  return new Client({ apiUrl: API_URL, apiKey: null, defaultHeaders: { Authorization: `Bearer ${token}` } });
+}
+
+export function savedSession(): Session | null {
+  try {
+    const raw = sessionStorage.getItem(SESSION_KEY);
+    return raw ? (JSON.parse(raw) as Session) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveSession(session: Session | null): void {
+  if (session) sessionStorage.setItem(SESSION_KEY, JSON.stringify(session));
+  else sessionStorage.removeItem(SESSION_KEY);
+}
