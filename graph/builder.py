@@ -17,7 +17,9 @@ from graph.nodes.tool_validator import ToolValidator
 from graph.routers import route_after_reasoner, route_after_review, route_after_validation
 from state.agent import AgentState, InputState
 from state.context import Context
-from tools import REGISTRY, Mailer, ToolRegistry, WorkflowStore
+from tools import Mailer, ToolRegistry, WorkflowStore
+from tools.toolset import Toolset
+from tools.toolsets import get_toolset
 
 
 def build_graph(
@@ -25,9 +27,10 @@ def build_graph(
     model: ModelSource,
     store: WorkflowStore | None = None,
     checkpointer: BaseCheckpointSaver | None = None,
-    registry: ToolRegistry = REGISTRY,
+    toolset: Toolset | str = "workflow",
+    registry: ToolRegistry | None = None,
     mailer: Mailer | None | Literal["env"] = "env",
-    name: str = "flowagent",
+    name: str | None = None,
     context_schema: type[Context] = Context,
     clock: Clock = SYSTEM_CLOCK,
 ) -> Any:
@@ -37,18 +40,27 @@ def build_graph(
     `model` is a chat model, or a function of the run's `Context` that returns one. `store` defaults to
     `WorkflowStore()` (FLOWAGENT_DB or .flowagent/workflow.db); `mailer` to the SMTP server of
     `FLOWAGENT_SMTP_URL` if set ("env"); `mailer=None` keeps every e-mail in the outbox. `context_schema` may
-    be `Context.with_defaults(...)` (the server's model decides the protocol); `clock` is the budgets' time.
+    be `Context.with_defaults(...)` (the server's model decides the protocol); `clock` is the budgets' time and
+    the runs' date.
+
+    `toolset` is the domain the graph runs: "workflow" (the seed's leave approvals, the default), "toy", "travel"
+    (`tools.toolsets`), or a `Toolset`; `registry`, when given, replaces its tools (a test's extra tool). The
+    graph's `name` defaults to the toolset's (`flowagent`, `flowagent_toy`, `flowagent_travel`).
     """
+    chosen = get_toolset(toolset) if isinstance(toolset, str) else toolset
+    if registry is not None:
+        chosen = chosen.with_registry(registry)
+    registry = chosen.registry
     store = store if store is not None else WorkflowStore()
     smtp = Mailer.from_env() if mailer == "env" else mailer
 
     builder = StateGraph(AgentState, context_schema=context_schema, input_schema=InputState)
-    builder.add_node("reasoner", Reasoner(model, store, registry, clock=clock))
+    builder.add_node("reasoner", Reasoner(model, store, chosen, clock=clock))
     builder.add_node("tool_validator", ToolValidator(store, registry, clock=clock))
     builder.add_node("human_review", HumanReview(store, registry, clock=clock))
-    builder.add_node("executor", Executor(store, registry, smtp))
+    builder.add_node("executor", Executor(store, registry, smtp, clock=clock))
     builder.add_node("observation_summarizer", ObservationSummarizer(registry))
-    builder.add_node("budget_check", BudgetCheck(registry, clock=clock))
+    builder.add_node("budget_check", BudgetCheck(registry, clock=clock, lookup_answers=chosen.lookup_answers))
 
     builder.add_edge(START, "reasoner")
     builder.add_conditional_edges(
@@ -67,4 +79,4 @@ def build_graph(
     builder.add_edge("executor", "observation_summarizer")
     builder.add_edge("observation_summarizer", "budget_check")
     builder.add_edge("budget_check", "reasoner")
-    return builder.compile(checkpointer=checkpointer, name=name)
+    return builder.compile(checkpointer=checkpointer, name=name or chosen.graph_name)

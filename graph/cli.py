@@ -25,6 +25,7 @@ from state.context import Context
 from tools import Mailer, WorkflowStore
 from tools.errors import DomainError
 from tools.store import outbox, requests, tasks, users
+from tools.toolsets import TOOLSETS, get_toolset
 
 HELP_COMMANDS = [
     ("/help", "commands, workflows and users"),
@@ -66,8 +67,9 @@ class ChatSession:
         self.store = _open_store(args.db)
         self.user_id = args.user
         self._check_user()
+        self.toolset = get_toolset(args.toolset)
         self.settings = self._settings(args)
-        protocol = args.protocol or os.environ.get("FLOWAGENT_PROTOCOL", "").strip() or (
+        protocol = args.protocol or os.environ.get("FLOWAGENT_PROTOCOL", "").strip() or self.toolset.protocol or (
             "react" if self.settings.local else "native"
         )
         if protocol not in ("native", "react", "json"):
@@ -84,7 +86,7 @@ class ChatSession:
             self.context.approval_tools = tuple(t.strip() for t in approval.split(",") if t.strip())
         self.checkpointer = open_checkpointer(args.checkpoints)
         self.model = make_chat_model(self.settings)
-        self.graph = build_graph(model=self.model, store=self.store, checkpointer=self.checkpointer)
+        self.graph = build_graph(model=self.model, store=self.store, checkpointer=self.checkpointer, toolset=self.toolset)
         self.thread_id = args.thread or new_thread_id()
 
     # ------------------------------------------------------------ setup
@@ -104,7 +106,7 @@ class ChatSession:
 
             self.console.print("[dim]No model endpoint configured: starting the offline model (llama.cpp)…[/dim]")
             with self.console.status("starting the local model…"):
-                settings = start_local_model()
+                settings = start_local_model(toolset=self.toolset)
         return settings
 
     @property
@@ -119,7 +121,7 @@ class ChatSession:
     def banner(self) -> None:
         self.console.print(
             Panel.fit(
-                f"flowagent: workflow assistant\nuser [bold]{self.user['name']}[/bold] ({self.user_id}) · "
+                f"flowagent: {escape(self.toolset.title)}\nuser [bold]{self.user['name']}[/bold] ({self.user_id}) · "
                 f"model {escape(self.settings.model)} · protocol {self.context.protocol}\n"
                 f"thread {self.thread_id} (resume with --thread {self.thread_id}) · /help for commands",
                 border_style="cyan",
@@ -465,6 +467,8 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--user", default=os.environ.get("FLOWAGENT_USER", "user_1"), help="who you are (user_1)")
     chat.add_argument("--thread", help="resume a conversation by its thread id")
     chat.add_argument("--protocol", choices=["native", "react", "json"], help="how the model proposes actions")
+    chat.add_argument("--toolset", choices=list(TOOLSETS), default=os.environ.get("FLOWAGENT_TOOLSET", "workflow"),
+                      help="the tools the assistant has: workflow (leave approvals), toy (weather, calculator), travel")
     chat.add_argument("--model", help="model name (default FLOWAGENT_MODEL, or the offline model)")
     chat.add_argument("--db", help="workflow store URL or file (default FLOWAGENT_DB or .flowagent/workflow.db)")
     chat.add_argument("--checkpoints", help="checkpoint file or postgres URL (default FLOWAGENT_CHECKPOINT_URL)")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import date
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -55,6 +56,9 @@ class CallContext:
     call_id: str = "call"
     mail_rate_limit: int = DEFAULT_MAIL_RATE_LIMIT
     mailer: Mailer | None = None
+    today: date | None = None
+    """The run's date in its time zone (the graph's clock and `Context.timezone`): what "明天" or "next Friday"
+    counts from. None outside a run (a script's call): the tool uses the system's date."""
 
     @property
     def idempotency_key(self) -> str:

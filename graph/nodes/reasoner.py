@@ -5,9 +5,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
@@ -15,7 +13,7 @@ from langgraph.runtime import Runtime
 
 from graph import prompts
 from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, describe, for_run, wrap_up
-from graph.calls import estimate_tokens, new_call_id
+from graph.calls import estimate_tokens, new_call_id, run_today
 from graph.history import (
     Lang,
     cited_ids,
@@ -33,6 +31,7 @@ from state.records import AskedCall, RunBudget, ToolCallRecord, WrapUp
 from tools import WorkflowStore, lookup, words
 from tools.errors import DomainError
 from tools.spec import ToolRegistry
+from tools.toolset import Toolset
 
 ModelSource = BaseChatModel | Callable[[Context], BaseChatModel]
 
@@ -41,9 +40,11 @@ USER_NAME_TTL_S = 60.0
 """How long the reasoner reuses a user's display name (one store read per model call cost 10 % of a step)."""
 
 
-def fixed_prompt(registry: ToolRegistry, protocol: Protocol) -> str:
-    """The part of every system prompt that is the same for all users, days and turns (it comes first)."""
-    text = prompts.FIXED_PROMPT
+def fixed_prompt(toolset: Toolset, protocol: Protocol) -> str:
+    """The part of every system prompt that is the same for all users, days and turns (it comes first): the
+    toolset's role and rules, and for text protocols its tools and the reply format."""
+    text = toolset.prompt
+    registry = toolset.registry
     if protocol != "native":
         text += prompts.TOOLS_SECTION_TEXT.format(tools=registry.text_list())
         fmt = prompts.REACT_FORMAT if protocol == "react" else prompts.JSON_FORMAT
@@ -69,16 +70,16 @@ def example_exchange(registry: ToolRegistry, protocol: Protocol) -> list[AnyMess
     return render_for_text_protocol(history, protocol)
 
 
-def fixed_messages(registry: ToolRegistry, protocol: Protocol) -> list[AnyMessage]:
+def fixed_messages(toolset: Toolset, protocol: Protocol) -> list[AnyMessage]:
     """The start of every prompt, the same for every user, day and turn: the fixed system prompt, and for
     text protocols the worked example. A local model's prompt cache keeps it across conversations."""
-    return [SystemMessage(content=fixed_prompt(registry, protocol)), *example_exchange(registry, protocol)]
+    return [SystemMessage(content=fixed_prompt(toolset, protocol)), *example_exchange(toolset.registry, protocol)]
 
 
-def warmup_prompt(registry: ToolRegistry, protocol: Protocol) -> list[AnyMessage]:
+def warmup_prompt(toolset: Toolset, protocol: Protocol) -> list[AnyMessage]:
     """A prompt that starts with the fixed start of every real prompt: sent once, it fills a local model's
     prompt cache, so a person's first question reads only its own tokens."""
-    return [*fixed_messages(registry, protocol), HumanMessage(content="你好")]
+    return [*fixed_messages(toolset, protocol), HumanMessage(content="你好")]
 
 
 NOT_RUN_OBSERVATION = (
@@ -117,12 +118,13 @@ class Reasoner:
     """Thought → Action: one model call per visit, in normal or wrap-up mode."""
 
     def __init__(
-        self, model: ModelSource, store: WorkflowStore, registry: ToolRegistry, *, clock: Clock = SYSTEM_CLOCK
+        self, model: ModelSource, store: WorkflowStore, toolset: Toolset, *, clock: Clock = SYSTEM_CLOCK
     ) -> None:
         self._model_source = model
         self._clock = clock
         self._store = store
-        self._registry = registry
+        self._toolset = toolset
+        self._registry = toolset.registry
         self._bound: dict[int, Any] = {}
         self._names: dict[str, tuple[str, float]] = {}
         self._fixed: dict[str, list[AnyMessage]] = {}
@@ -153,7 +155,7 @@ class Reasoner:
 
     def session_prompt(self, state: AgentState, context: Context) -> str:
         """Who the user is and today's date, then the folded summary: the part that differs per session."""
-        today = datetime.fromtimestamp(self._clock(), ZoneInfo(context.timezone)).strftime("%Y-%m-%d %A")
+        today = run_today(self._clock, context.timezone).strftime("%Y-%m-%d %A")
         template = prompts.SESSION_SECTION if context.protocol == "native" else prompts.SESSION_PROMPT
         text = template.format(
             user_name=self.user_name(context.user_id), user_id=context.user_id, today=today, timezone=context.timezone
@@ -169,12 +171,12 @@ class Reasoner:
         recent = close_dangling_calls(list(state["messages"][state.get("summarized_upto", 0) :]))
         session = self.session_prompt(state, context)
         if context.protocol == "native":
-            fixed = fixed_prompt(self._registry, context.protocol)
+            fixed = fixed_prompt(self._toolset, context.protocol)
             messages: list[AnyMessage] = [SystemMessage(content=fixed + session), *recent]
         else:
             start = self._fixed.get(context.protocol)
             if start is None:
-                start = self._fixed[context.protocol] = fixed_messages(self._registry, context.protocol)
+                start = self._fixed[context.protocol] = fixed_messages(self._toolset, context.protocol)
             recent = render_for_text_protocol(recent, context.protocol)
             messages = [*start, SystemMessage(content=session), *recent]
         if extra:
