@@ -45,6 +45,12 @@ Example exchanges follow; then the real conversation starts."""
 
 OBSERVATION_PREFIX = "Observation: "
 
+OPEN_LOOKUPS_REMINDER = {
+    "zh": "（用户还要你查：{tools}。先调用它，再回答。）",
+    "en": "(The user also asked for: {tools}. Call it before you answer.)",
+}
+"""Said once when a model answers before looking up everything the request asks for."""
+
 NEXT_STEP_NUDGE = {
     "react": {
         "zh": "（用户问的是：{question}\n如果上面的结果已经能回答，现在就写 Thought 和 Final Answer，用中文回答。"

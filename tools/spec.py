@@ -171,6 +171,10 @@ class ToolSpec:
     intent: tuple[str, ...] = ()
     """Patterns (regular expressions) one of which the person's request must match before the model may propose
     this write ("请.{0,6}假", "leave"): a small model drifting into a write nobody asked for is refused in code."""
+    answers: tuple[str, ...] = ()
+    """Patterns of a request this look-up answers ("酒店|hotel"): a final answer given while the request matches
+    and the run has not looked it up is sent back once, with a reminder (a small model answers half of
+    "flights, and cheap hotels too")."""
     check: Check | None = None
     """The tool's own policy rules: run read-only on the validator's path and, on the executor's, in the write's
     transaction right before the effect (the store may have changed since approval)."""

@@ -20,6 +20,7 @@ from graph.history import (
     describe_result,
     known_ids,
     latest_human_index,
+    open_lookups,
     person_language,
     run_outcome,
     run_results,
@@ -208,14 +209,10 @@ class Reasoner:
                 return {"messages": [filled], "proposed": [call], "budget": budget, "wrap_up": None, "pending": [],
                         "ask": "", "asked_call": None}
 
-        model = self._model(context)
-        prompt = self.prompt(state, context)
-        if context.protocol == "native":
-            raw = self._with_tools(model).invoke(prompt)
-        else:
-            raw = model.invoke(prompt, stop=REACT_STOP if context.protocol == "react" else None)
-        reply = with_unique_call_ids(parse_reply(raw, context.protocol), messages)
-        budget = charge_model_call(budget, _tokens_used(raw, prompt))
+        reply, budget = self._step(state, context, budget)
+        still_open = [] if reply.tool_calls or reply.invalid_tool_calls else open_lookups(messages, self._registry)
+        if still_open and budget["model_calls"] < context.max_model_calls:
+            reply, budget = self._remind(state, context, budget, still_open)
         proposed = [
             ToolCallRecord(id=c["id"] or "", name=c["name"], args=dict(c["args"]), status="proposed")
             for c in reply.tool_calls
@@ -229,6 +226,21 @@ class Reasoner:
         if context.fixed_answers and answer is reply:
             answer = self._with_findings(state, context, answer)
         return {**update, **self._final(state, context, answer)}
+
+    def _step(self, state: AgentState, context: Context, budget: RunBudget, extra: str = "") -> tuple[AIMessage, RunBudget]:
+        """One model call (Thought → Action or answer), charged to the budget."""
+        model, prompt = self._model(context), self.prompt(state, context, extra)
+        if context.protocol == "native":
+            raw = self._with_tools(model).invoke(prompt)
+        else:
+            raw = model.invoke(prompt, stop=REACT_STOP if context.protocol == "react" else None)
+        reply = with_unique_call_ids(parse_reply(raw, context.protocol), state["messages"])
+        return reply, charge_model_call(budget, _tokens_used(raw, prompt))
+
+    def _remind(self, state: AgentState, context: Context, budget: RunBudget, tools: list[str]) -> tuple[AIMessage, RunBudget]:
+        """Ask once more, naming the look-ups the request asks for that the run has not made."""
+        lang = person_language(state["messages"], context.locale)
+        return self._step(state, context, budget, prompts.OPEN_LOOKUPS_REMINDER[lang].format(tools=", ".join(tools)))
 
     def _with_findings(self, state: AgentState, context: Context, answer: AIMessage) -> AIMessage:
         """A small model's answer, followed by what the run's look-ups actually found (it often leaves out

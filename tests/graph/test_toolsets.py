@@ -164,3 +164,33 @@ def test_each_toolset_builds_a_graph_named_for_it(store):
     assert get_toolset("workflow").prompt == WORKFLOW_PROMPT and get_toolset("toy").protocol == "json"
     with pytest.raises(ValueError, match="There is no toolset 'shop'; choose one of: workflow, toy, travel."):
         build_graph(model=ScriptedChatModel(), store=store, toolset="shop")
+
+
+def test_an_answer_that_leaves_out_a_look_up_the_request_asks_for_is_sent_back_once(graph_driver):
+    # The offline model answered the seed's question after the flights alone; the request also asks for hotels.
+    travel = graph_driver(
+        tool_call("search_flights", {"origin": "北京", "destination": "上海", "date": "下周五"}, id="f"),
+        "下周五最便宜的航班是 HO1252。",
+        tool_call("search_hotels", {"city": "上海", "check_in": "下周五"}, id="h"),
+        "下周五最便宜的航班是 HO1252，最便宜的酒店 200元一晚。",
+        toolset="travel", fixed_answers=True,
+    )
+    result = travel.say(SEED_TRAVEL_QUESTION)
+    assert [m.name for m in observations(result["messages"])] == ["search_flights", "search_hotels"]
+    reminded = travel.model.prompts[2]
+    assert reminded[-1].content == "（用户还要你查：search_hotels。先调用它，再回答。）"
+    assert "下周五最便宜的航班是 HO1252。" not in [str(m.content) for m in result["messages"]]  # the half answer is dropped
+    assert result["messages"][-1].content.startswith("下周五最便宜的航班是 HO1252，最便宜的酒店")
+    assert result["budget"]["model_calls"] == 4 and travel.script_used_up
+
+
+def test_a_model_that_still_answers_after_the_reminder_is_not_asked_again(graph_driver):
+    travel = graph_driver(
+        tool_call("search_flights", {"origin": "北京", "destination": "上海", "date": "下周五"}, id="f"),
+        "只有航班。",
+        "还是只有航班。",
+        toolset="travel",
+    )
+    result = travel.say(SEED_TRAVEL_QUESTION)
+    assert result["messages"][-1].content == "还是只有航班。"
+    assert travel.script_used_up

@@ -50,6 +50,7 @@ SPECS: tuple[ToolSpec, ...] = (
         args_model=WeatherArgs,
         effect=Effect.READ,
         handler=get_weather,
+        answers=(r"天气|气温|冷|热|短袖|穿什么|weather",),
         describe=describe_weather,
         model_description="Today's weather in a city (sky, temperature in °C). city: 北京, 上海, Shanghai …",
         example=ToolExample(

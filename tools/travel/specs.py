@@ -135,6 +135,7 @@ SPECS: tuple[ToolSpec, ...] = (
         args_model=FlightArgs,
         effect=Effect.READ,
         handler=search_flights,
+        answers=(r"机票|航班|飞机|flight",),
         describe=describe_flights,
         model_description="Flights, cheapest first. origin, destination: cities (北京, 上海). date: as the user said it "
         "(下周五, 明天, next Friday) or YYYY-MM-DD.",
@@ -153,6 +154,7 @@ SPECS: tuple[ToolSpec, ...] = (
         args_model=HotelArgs,
         effect=Effect.READ,
         handler=search_hotels,
+        answers=(r"酒店|宾馆|住宿|住哪|hotel",),
         describe=describe_hotels,
         model_description="Hotels, cheapest first. city. check_in: as the user said it (下周五, 明天) or YYYY-MM-DD. "
         "check_out: optional, default the next day.",
@@ -170,6 +172,7 @@ SPECS: tuple[ToolSpec, ...] = (
         args_model=WeatherArgs,
         effect=Effect.READ,
         handler=get_weather,
+        answers=(r"天气|气温|下雨|weather",),
         describe=describe_weather,
         model_description="The usual weather in a city on a date. city. date: optional, as the user said it; default today.",
     ),
