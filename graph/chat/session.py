@@ -21,14 +21,13 @@ from graph.chat.commands import run_command
 from graph.chat.logs import LogSettings
 from graph.checkpoint import checkpoint_location, open_checkpointer
 from graph.history import Lang, person_language
-from graph.models.endpoint import ModelSettings, describe_model_error, make_chat_model, settings_from_env
+from graph.models.endpoint import ModelSettings, describe_model_error, make_chat_model, run_defaults, settings_from_env
 from state.context import Context
 from tools import REGISTRY, CallContext, PolicyError, WorkflowStore, execute_call
 
 DECISION_PROMPT = "approve / edit / reject [a/e/r]: "
 DECISION_HINT = "Type a (approve), e (edit) or r (reject); exit quits and keeps the approval pending."
 EXIT_WORDS = ("exit", "quit", "/exit", "/quit")
-PROTOCOLS = ("native", "react", "json")
 
 Ask = Callable[..., str]
 """`ask(message, default="") -> str`: one line from the person; raises EOFError (Ctrl-D) or KeyboardInterrupt."""
@@ -68,17 +67,11 @@ class ChatSession:
         self.user_id: str = args.user
         self.user = self._signed_in_user()
         self.settings = self._model_settings(args.model)
-        protocol = args.protocol or os.environ.get("FLOWAGENT_PROTOCOL", "").strip() or (
-            "react" if self.settings.local else "native"
-        )
-        if protocol not in PROTOCOLS:
-            raise ChatError(f"--protocol must be native, react or json, not {protocol!r}.")
         self.context = Context(
             user_id=self.user_id,
-            protocol=protocol,  # type: ignore[arg-type]
             model=self.settings.model,
-            # The offline model is too small to be trusted with summaries: it gets fixed answers.
-            fixed_answers=self.settings.local,
+            # Protocol and fixed answers follow the model, as on the LangGraph server (one rule for both).
+            **run_defaults(self.settings, args.protocol),
         )
         approval = os.environ.get("FLOWAGENT_APPROVAL_TOOLS", "").strip()
         if approval:
