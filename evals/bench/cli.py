@@ -1,4 +1,4 @@
-"""`python -m evals.bench.cli` (or `flowagent bench`): run every benchmark and write the report and plots."""
+"""`flowagent-bench` (or `python -m evals.bench`): run every benchmark and write the report and plots."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from evals.bench import report
 from evals.bench.common import Goal, Section, Sizes, machine, quiet_environment
 
 DEFAULT_OUT = Path(__file__).parent / "reports"
+PROG = "flowagent-bench"
 WORKLOADS = ("steps", "tokens", "checkpoints", "concurrency", "memory", "offline")
 TITLES = {
     "steps": "1. Cost per ReAct iteration",
@@ -43,7 +44,7 @@ def _runner(key: str) -> Callable[..., Section]:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="flowagent bench",
+        prog=PROG,
         description="Benchmarks side by side: step overhead, tokens per task, checkpoint size, concurrency, "
         "memory, the offline model. Writes report.md, results.json and PNG plots.",
     )
@@ -62,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     selected = [w.strip() for w in args.only.split(",") if w.strip()] or list(WORKLOADS)
     unknown = [w for w in selected if w not in WORKLOADS]
     if unknown:
-        print(f"flowagent bench: unknown workload {', '.join(unknown)}; choose from {', '.join(WORKLOADS)}", file=sys.stderr)
+        print(f"{PROG}: unknown workload {', '.join(unknown)}; choose from {', '.join(WORKLOADS)}", file=sys.stderr)
         return 2
     sizes = Sizes.for_mode(args.quick)
     out_dir: Path = args.out
