@@ -15,6 +15,7 @@ from typing import cast
 
 from langchain_core.language_models import BaseChatModel
 
+from evals.extras import require
 from evals.metrics import Summary, summarize
 from evals.models import CompromisedModel, OracleModel, load_real_model
 from evals.report import RunInfo, summary_table, write_report
@@ -27,6 +28,8 @@ DEFAULT_OUT = Path(__file__).parent / "reports"
 SUBSET_DIR = Path(__file__).parent / "subsets"
 MODEL_ENV = ("FLOWAGENT_MODEL", "OPENAI_BASE_URL")
 PROG = "flowagent-eval"
+NEEDS = ("matplotlib",)
+"""Modules of the `evals` extra this command imports (matplotlib draws the report's chart)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -134,6 +137,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         _list(scenarios)
         return 0
+    problem = require(PROG, *NEEDS)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
 
     person_model: BaseChatModel | None = None
     overrides: dict[str, object] = {}

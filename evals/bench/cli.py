@@ -12,9 +12,12 @@ from pathlib import Path
 
 from evals.bench import report
 from evals.bench.common import Goal, Section, Sizes, machine, quiet_environment
+from evals.extras import require
 
 DEFAULT_OUT = Path(__file__).parent / "reports"
 PROG = "flowagent-bench"
+NEEDS = ("matplotlib", "langchain")
+"""Modules of the `evals` extra the benchmarks import (plots; create_agent, the arm compared with)."""
 WORKLOADS = ("steps", "tokens", "checkpoints", "concurrency", "memory", "offline")
 TITLES = {
     "steps": "1. Cost per ReAct iteration",
@@ -59,6 +62,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     """Run the selected workloads; 0 when each ran (missed goals are reported, not failed), 1 if one crashed."""
     args = parse_args(argv)
+    problem = require(PROG, *NEEDS)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     quiet_environment()
     selected = [w.strip() for w in args.only.split(",") if w.strip()] or list(WORKLOADS)
     unknown = [w for w in selected if w not in WORKLOADS]
