@@ -96,9 +96,10 @@ def history(console: Console, messages: Sequence[Any], language: Callable[[], La
             step(console, m, language)
 
 
-def card(console: Console, value: dict[str, Any]) -> None:
-    """The approval card of a pending interrupt: built from the store by the graph, shown field by field."""
-    fields = value.get("card", {})
+def card(console: Console, action: dict[str, Any], error: str | None = None) -> None:
+    """One action request of a pending approval (LangChain's HITL shape): its card, built from the store by
+    the graph, field by field, then the exact arguments and any note on why it is shown again."""
+    fields = action.get("card", {})
     table = Table(show_header=False, box=None, padding=(0, 1))
     for key, item in fields.items():
         if key in ("action", "summary") or item in (None, "", []):
@@ -106,10 +107,10 @@ def card(console: Console, value: dict[str, Any]) -> None:
         if isinstance(item, list):
             item = "\n".join(str(x) for x in item)
         table.add_row(f"[bold]{key}[/bold]", escape(str(item)))
-    table.add_row("[bold]arguments[/bold]", escape(json.dumps(value.get("args", {}), ensure_ascii=False)))
-    if value.get("error"):
-        table.add_row(f"[{STYLE_ERROR}]note[/{STYLE_ERROR}]", escape(str(value["error"])))
-    title = f"Approval needed: {value.get('tool')} · {fields.get('summary', '')}"
+    table.add_row("[bold]arguments[/bold]", escape(json.dumps(action.get("args", {}), ensure_ascii=False)))
+    if error:
+        table.add_row(f"[{STYLE_ERROR}]note[/{STYLE_ERROR}]", escape(error))
+    title = f"Approval needed: {action.get('name')} · {fields.get('summary', '')}"
     console.print(Panel(table, title=escape(title), border_style="bright_yellow"))
 
 

@@ -204,17 +204,19 @@ class ChatSession:
         state = self.graph.get_state(self.config)
         if not state.interrupts:
             return True
-        value = state.interrupts[0].value
-        render.card(self.console, value)
-        decision = self.ask_decision(value)
+        request = state.interrupts[0].value
+        action = request["action_requests"][0]  # one write is proposed a step: one action per card
+        render.card(self.console, action, request.get("error"))
+        decision = self.ask_decision(action)
         if decision is None:
             self.console.print("[dim]Left pending; it will be asked again.[/dim]")
             return False
-        self.send(Command(resume=decision))
+        self.send(Command(resume={"decisions": [decision]}))
         return True
 
-    def ask_decision(self, value: dict[str, Any]) -> dict[str, Any] | None:
-        """The resume value for the card, or None when the person walks away with Ctrl-C."""
+    def ask_decision(self, action: dict[str, Any]) -> dict[str, Any] | None:
+        """The person's decision on the action (LangChain's HITL decision), or None when they walk away
+        with Ctrl-C."""
         while True:
             try:
                 answer = self.ask(DECISION_PROMPT).strip().lower()
@@ -225,17 +227,17 @@ class ChatSession:
             if answer in EXIT_WORDS:
                 raise QuitChat
             if answer in ("a", "approve", "y", "yes"):
-                return {"decision": "approve", "args_hash": value.get("args_hash")}
+                return {"type": "approve", "args_hash": action.get("args_hash")}
             if answer in ("r", "reject", "n", "no"):
                 try:
                     message = self.ask("reason (optional): ").strip()
                 except (KeyboardInterrupt, EOFError):
                     message = ""
-                return {"decision": "reject", "message": message or "declined by the reviewer."}
+                return {"type": "reject", "message": message or "declined by the reviewer."}
             if answer in ("e", "edit"):
-                edited = self.edit_args(value.get("args", {}))
+                edited = self.edit_args(action.get("args", {}))
                 if edited is not None:
-                    return {"decision": "edit", "args": edited}
+                    return {"type": "edit", "edited_action": {"name": action.get("name"), "args": edited}}
                 continue
             self.console.print(DECISION_HINT)
 
