@@ -15,6 +15,7 @@ from graph.chat.session import ChatError, ChatSession, make_asker, open_store, s
 from graph.models.endpoint import ModelConfigError, describe_model_error, stop_local_model
 from tools.errors import DomainError
 from tools.store import default_url
+from tools.toolsets import TOOLSETS
 
 MOVED = {
     "eval": "flowagent: `flowagent eval` is now its own command: run `flowagent-eval` (or `python -m evals`); "
@@ -36,6 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--user", default=os.environ.get("FLOWAGENT_USER", "user_1"), help="who you are (user_1)")
     chat.add_argument("--thread", help="resume a conversation by its thread id")
     chat.add_argument("--protocol", choices=["native", "react", "json"], help="how the model proposes actions")
+    chat.add_argument("--toolset", choices=list(TOOLSETS), default=os.environ.get("FLOWAGENT_TOOLSET", "workflow"),
+                      help="the tools the assistant has: workflow (leave approvals), toy (weather, calculator), travel")
     chat.add_argument("--model", help="model name (default FLOWAGENT_MODEL, or the offline model)")
     chat.add_argument("--db", help="workflow store URL or file (default FLOWAGENT_DB or .flowagent/workflow.db)")
     chat.add_argument("--checkpoints", help="checkpoint file or postgres URL (default FLOWAGENT_CHECKPOINT_URL)")

@@ -74,7 +74,7 @@ def cmd_history(session: ChatSession, _: str) -> None:
 
 
 def cmd_settings(session: ChatSession, _: str) -> None:
-    s, ctx = session.settings, session.context
+    s, ctx, tools = session.settings, session.context, session.toolset.registry
     rows = [
         ("model", s.model),
         ("endpoint", s.endpoint),
@@ -82,8 +82,9 @@ def cmd_settings(session: ChatSession, _: str) -> None:
         ("temperature", f"{s.temperature:g}"),
         ("timeout / retries", f"{s.timeout_s:g} s / {s.max_retries}"),
         ("protocol", ctx.protocol),
-        ("tools", f"{len(REGISTRY)} ({', '.join(REGISTRY.names)})"),
-        ("need approval", ", ".join(ctx.approval_tools)),
+        ("toolset", session.toolset.name),
+        ("tools", f"{len(tools)} ({', '.join(tools.names)})"),
+        ("need approval", ", ".join(tools.approval_tools(ctx.approval_tools))),
         ("budgets", f"{ctx.max_model_calls} model calls, {ctx.max_tokens} tokens, {ctx.max_seconds:g} s, "
                     f"{ctx.max_consecutive_failures} failures in a row"),
         ("store", repr(session.store)),

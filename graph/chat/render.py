@@ -33,10 +33,12 @@ def error(console: Console, text: str) -> None:
     console.print(f"[{STYLE_ERROR}]{escape(text)}[/{STYLE_ERROR}]")
 
 
-def banner(console: Console, *, user: dict[str, Any], user_id: str, model: str, protocol: str, thread_id: str) -> None:
+def banner(
+    console: Console, *, title: str, user: dict[str, Any], user_id: str, model: str, protocol: str, thread_id: str
+) -> None:
     console.print(
         Panel.fit(
-            f"flowagent: workflow assistant\nuser [bold]{user['name']}[/bold] ({user_id}) · "
+            f"flowagent: {escape(title)}\nuser [bold]{user['name']}[/bold] ({user_id}) · "
             f"model {escape(model)} · protocol {protocol}\n"
             f"thread {thread_id} (resume with --thread {thread_id}) · /help for commands",
             border_style="cyan",

@@ -24,6 +24,7 @@ from graph.history import Lang, person_language
 from graph.models.endpoint import ModelSettings, describe_model_error, make_chat_model, run_defaults, settings_from_env
 from state.context import Context
 from tools import REGISTRY, CallContext, PolicyError, WorkflowStore, execute_call
+from tools.toolsets import get_toolset
 
 DECISION_PROMPT = "approve / edit / reject [a/e/r]: "
 DECISION_HINT = "Type a (approve), e (edit) or r (reject); exit quits and keeps the approval pending."
@@ -66,12 +67,13 @@ class ChatSession:
         self.store = open_store(args.db)
         self.user_id: str = args.user
         self.user = self._signed_in_user()
+        self.toolset = get_toolset(args.toolset)
         self.settings = self._model_settings(args.model)
         self.context = Context(
             user_id=self.user_id,
             model=self.settings.model,
             # Protocol and fixed answers follow the model, as on the LangGraph server (one rule for both).
-            **run_defaults(self.settings, args.protocol),
+            **run_defaults(self.settings, args.protocol, toolset=self.toolset),
         )
         approval = os.environ.get("FLOWAGENT_APPROVAL_TOOLS", "").strip()
         if approval:
@@ -79,7 +81,7 @@ class ChatSession:
         self.checkpoints = args.checkpoints or checkpoint_location()
         self.checkpointer = open_checkpointer(self.checkpoints)
         self.model = make_chat_model(self.settings)
-        self.graph = build_graph(model=self.model, store=self.store, checkpointer=self.checkpointer)
+        self.graph = build_graph(model=self.model, store=self.store, checkpointer=self.checkpointer, toolset=self.toolset)
         self.thread_id: str = args.thread or new_thread_id()
 
     # ------------------------------------------------------------ setup
@@ -104,7 +106,7 @@ class ChatSession:
 
             self.console.print("[dim]No model endpoint configured: starting the offline model (llama.cpp)…[/dim]")
             with self.console.status("starting the local model…"):
-                settings = start_local_model()
+                settings = start_local_model(toolset=self.toolset)
         return settings
 
     @property
@@ -129,7 +131,7 @@ class ChatSession:
 
     def banner(self) -> None:
         render.banner(
-            self.console, user=self.user, user_id=self.user_id, model=self.settings.model,
+            self.console, title=self.toolset.title, user=self.user, user_id=self.user_id, model=self.settings.model,
             protocol=self.context.protocol, thread_id=self.thread_id,
         )
         state = self.graph.get_state(self.config)
