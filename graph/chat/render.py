@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
+from graph.budget import describe, stopped_early
 from graph.history import Lang, outcome_text
 
 OBSERVATION_CHARS = 600
@@ -24,8 +25,6 @@ STYLE_INPUT = "blue"
 STYLE_OBSERVATION = "green"
 STYLE_ERROR = "red"
 
-PLANNED_ENDS = ("done", "answered", "ask")
-"""Wrap-up reasons that end a run as planned: no "stopped: …" line for those."""
 
 
 def error(console: Console, text: str) -> None:
@@ -62,9 +61,9 @@ def step(console: Console, message: Any, language: Callable[[], Lang]) -> None:
     """
     c = console
     if isinstance(message, AIMessage):
-        stopped = str(message.response_metadata.get("wrap_up") or "")
-        if stopped and not stopped.startswith(PLANNED_ENDS):
-            c.print(f"[dim]stopped: {escape(stopped)}[/dim]")
+        reason = message.response_metadata.get("wrap_up")
+        if stopped_early(reason):
+            c.print(f"[dim]stopped: {escape(describe(reason))}[/dim]")
         thought = message.response_metadata.get("thought") or (message.content if message.tool_calls else "")
         if thought:
             c.print(f"[{STYLE_THOUGHT}]Thought:[/{STYLE_THOUGHT}] {escape(str(thought))}")
