@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.console import Console
 from rich.markup import escape
@@ -13,7 +13,35 @@ from graph.chat import render
 from tools import REGISTRY, CallContext, Mailer, WorkflowStore, execute_call
 
 if TYPE_CHECKING:
-    from graph.chat.session import ChatSession
+    from langchain_core.messages import AnyMessage
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+
+    from graph.chat.logs import LogSettings
+    from graph.history import Lang
+    from graph.models.endpoint import ModelSettings
+    from state.context import Context
+    from tools.toolset import Toolset
+
+
+class ChatSession(Protocol):
+    """What the slash commands use of the chat session (`graph.chat.session.ChatSession`), which runs them."""
+
+    console: Console
+    store: WorkflowStore
+    user_id: str
+    user: dict[str, Any]
+    thread_id: str
+    toolset: Toolset
+    settings: ModelSettings
+    context: Context
+    log: LogSettings
+    checkpoints: str
+    checkpointer: BaseCheckpointSaver
+
+    def switch_thread(self, thread_id: str | None) -> None: ...
+    def messages(self) -> list[AnyMessage]: ...
+    def language(self) -> Lang: ...
+    def banner(self) -> None: ...
 
 HELP_COMMANDS = [
     ("/help", "commands, workflows and users"),
