@@ -195,7 +195,7 @@ def test_a_user_cannot_read_run_resume_update_or_find_anothers_thread(signed_in,
     assert status_of(lambda: zhangsan.threads.get_history(thread_id)) == 404
     assert status_of(lambda: zhangsan.runs.list(thread_id)) == 404
     assert status_of(lambda: zhangsan.runs.wait(thread_id, GRAPH_ID, input=ask("你好"))) == 404
-    assert status_of(lambda: stream_updates(zhangsan, thread_id, command={"resume": {"decision": "approve"}})) == 404
+    assert status_of(lambda: stream_updates(zhangsan, thread_id, command={"resume": {"decisions": [{"type": "approve"}]}})) == 404
     assert status_of(lambda: zhangsan.threads.update(thread_id, metadata={"owner": "user_1"})) == 404
     assert status_of(lambda: zhangsan.threads.update_state(thread_id, {"messages": []})) in (403, 404)
     assert status_of(lambda: zhangsan.threads.delete(thread_id)) == 404
