@@ -29,7 +29,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from graph.server.tokens import TokenError, issue_dev_token, verify_token
+from graph.server.tokens import TokenError, issue_dev_token, production_mode, verify_token
 from tools import WorkflowStore, lookup
 from tools.store import outbox, processes, requests, tasks, users
 
@@ -180,11 +180,18 @@ def signed_in(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
     return endpoint
 
 
+DEV_SIGN_IN_OFF = "the development sign-in is off while FLOWAGENT_JWKS_URL is set: sign in with your identity provider"
+
+
 async def dev_users(request: Request) -> Response:
+    if production_mode():
+        return _error(404, "production_mode", DEV_SIGN_IN_OFF)
     return JSONResponse({"users": await _read(list_users)})
 
 
 async def dev_token(request: Request) -> Response:
+    if production_mode():  # before any look-up: the users are not listed, not even one by one
+        return _error(404, "production_mode", DEV_SIGN_IN_OFF)
     try:
         body = await request.json()
     except ValueError:

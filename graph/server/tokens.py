@@ -176,6 +176,11 @@ def _user(user_id: str, store: WorkflowStore | None) -> dict[str, Any]:
             raise TokenError("unknown_user", UNKNOWN_USER.format(user_id=user_id[:64])) from None
 
 
+def production_mode() -> bool:
+    """Whether sign-in goes through an identity provider (FLOWAGENT_JWKS_URL set): dev tokens are then off."""
+    return bool(os.environ.get(ENV_JWKS_URL, "").strip())
+
+
 def issue_dev_token(
     user_id: str, *, ttl_s: float = DEFAULT_TTL_S, secret: str | None = None, store: WorkflowStore | None = None
 ) -> str:
@@ -184,7 +189,7 @@ def issue_dev_token(
     Refused when the secret is unset or weak, when the user is unknown, and in production mode (the server
     would not accept it).
     """
-    if os.environ.get(ENV_JWKS_URL, "").strip():
+    if production_mode():
         raise TokenError("production_mode", NO_DEV_TOKENS)
     key = dev_secret(secret)
     if isinstance(ttl_s, bool) or not isinstance(ttl_s, int | float) or not ttl_s > 0:
