@@ -169,19 +169,19 @@ def outcome_text(outcome: list[OutcomeLine], lang: Lang) -> str:
     return f"{labels['title']} " + sep.join(parts)
 
 
-def cited_ids(text: str) -> set[str]:
-    """Record ids an answer names (user_2, task_1, req_1)."""
-    return set(re.findall(r"\b(?:user|task|req)_[0-9a-z]+\b", text))
+def cited_ids(text: str, pattern: str) -> set[str]:
+    """Record ids a text names: matches of the toolset's `record_ids` pattern (user_2, task_1; CA1501)."""
+    return set(re.findall(pattern, text))
 
 
-def known_ids(messages: list[AnyMessage], actor_id: str) -> set[str]:
+def known_ids(messages: list[AnyMessage], actor_id: str, pattern: str) -> set[str]:
     """Ids the thread has seen for real: in the person's words and in successful observations."""
     known = {actor_id}
     for msg in messages:
         if isinstance(msg, HumanMessage) or (isinstance(msg, ToolMessage) and msg.status == "success"):
-            known |= cited_ids(str(msg.content))
+            known |= cited_ids(str(msg.content), pattern)
             if isinstance(msg, ToolMessage) and isinstance(msg.artifact, dict):
-                known |= cited_ids(str(msg.artifact))
+                known |= cited_ids(str(msg.artifact), pattern)
     return known
 
 

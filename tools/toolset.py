@@ -35,6 +35,10 @@ class Toolset:
     what the look-up found. False where a question needs several look-ups (flights, then hotels) or an answer
     that reasons over the result ("29°C: short sleeves?")."""
 
+    record_ids: str = r"\b(?:user|task|req)_[0-9a-z]+\b"
+    """A regular expression for the record ids of this domain (user_2, task_1; flight numbers): an answer
+    that names one no observation or person showed is replaced by the answer built from the tools' results."""
+
     @property
     def graph_name(self) -> str:
         """The compiled graph's name: `flowagent` for the workflow, `flowagent_<name>` for the others."""

@@ -285,7 +285,8 @@ class Reasoner:
 
     def _grounded(self, state: AgentState, context: Context, answer: AIMessage) -> AIMessage:
         """An answer naming records no observation or person ever showed is replaced by the fixed answer."""
-        invented = cited_ids(str(answer.content)) - known_ids(list(state["messages"]), context.user_id)
+        ids = self._toolset.record_ids
+        invented = cited_ids(str(answer.content), ids) - known_ids(list(state["messages"]), context.user_id, ids)
         if any(example.answer in str(answer.content) for _, example in self._registry.examples()):
             invented |= {"(the worked example)"}
         if not invented:

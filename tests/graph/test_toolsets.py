@@ -194,3 +194,24 @@ def test_a_model_that_still_answers_after_the_reminder_is_not_asked_again(graph_
     result = travel.say(SEED_TRAVEL_QUESTION)
     assert result["messages"][-1].content == "还是只有航班。"
     assert travel.script_used_up
+
+
+def test_an_answer_naming_a_flight_no_search_returned_is_replaced_by_what_was_found(graph_driver):
+    travel = graph_driver(
+        tool_call("search_flights", {"origin": "北京", "destination": "上海", "date": "明天"}, id="f"),
+        "明天最便宜的是 ZZ9999，只要 99 元。",
+        toolset="travel",
+    )
+    result = travel.say("明天北京飞上海的机票")
+    answer = result["messages"][-1]
+    assert answer.response_metadata["ungrounded"] == ["ZZ9999"]
+    assert "ZZ9999" not in answer.content.splitlines()[0] and "HO1252" in answer.content
+
+
+def test_an_answer_naming_flights_the_search_returned_stands(graph_driver):
+    travel = graph_driver(
+        tool_call("search_flights", {"origin": "北京", "destination": "上海", "date": "明天"}, id="f"),
+        "明天最便宜的是 HO1252，680 元。",
+        toolset="travel",
+    )
+    assert travel.say("明天北京飞上海的机票")["messages"][-1].content == "明天最便宜的是 HO1252，680 元。"

@@ -192,5 +192,6 @@ TOOLSET = Toolset(
     registry=REGISTRY,
     prompt=TRAVEL_PROMPT,
     title="Travel assistant: flights, hotels, weather",
+    record_ids=r"(?<![A-Za-z0-9])(?:[A-Z]{2}|[A-Z][0-9]|[0-9][A-Z])[0-9]{3,4}(?![0-9])",
 )
 """The seed's travel assistant on the graph."""
