@@ -13,7 +13,7 @@ from typing import Any
 
 from graph import prompts
 from state.context import Context
-from state.records import RunBudget, WrapUp, WrapUpCode
+from state.records import Plan, RunBudget, WrapUp, WrapUpCode
 
 Clock = Callable[[], float]
 """Seconds since the epoch, as `time.time` gives them."""
@@ -118,7 +118,19 @@ def limit_reached(
     return None
 
 
-PLANNED_ENDS: tuple[WrapUpCode, ...] = ("ask", "done", "answered")
+def plan_ended(plan: Plan | None, surprised: bool) -> WrapUp | None:
+    """Whether a run that follows steps (plan or chain strategy) ends now: all its steps ran as expected, or a
+    chain's step did not (a chain never adapts; a planner's surprise is planned again, within the budget)."""
+    if plan is None:
+        return None
+    if surprised:
+        return wrap_up("off_plan", chain=plan["name"]) if plan["source"] == "chain" else None
+    if not plan["steps"]:
+        return wrap_up("finished", steps=plan["done"])
+    return None
+
+
+PLANNED_ENDS: tuple[WrapUpCode, ...] = ("ask", "done", "answered", "finished")
 """Wrap-ups that end a run as planned (a question for the person, a write or a look-up that answers); the
 others stop it early, and the person is told so."""
 
