@@ -118,13 +118,16 @@ def limit_reached(
     return None
 
 
-def plan_ended(plan: Plan | None, surprised: bool) -> WrapUp | None:
+def plan_ended(plan: Plan | None, failed: bool, surprised: bool) -> WrapUp | None:
     """Whether a run that follows steps (plan or chain strategy) ends now: all its steps ran as expected, or a
-    chain's step did not (a chain never adapts; a planner's surprise is planned again, within the budget)."""
+    chain's step `failed` (an error, a refusal, a rejection: a chain never adapts). A planner's surprise (a
+    failure, or an empty result) is planned again, within the budget."""
     if plan is None:
         return None
-    if surprised:
-        return wrap_up("off_plan", chain=plan["name"]) if plan["source"] == "chain" else None
+    if plan["source"] == "chain" and failed:
+        return wrap_up("off_plan", chain=plan["name"])
+    if plan["source"] == "planner" and surprised:
+        return None
     if not plan["steps"]:
         return wrap_up("finished", steps=plan["done"])
     return None

@@ -26,7 +26,7 @@ from state.context import Context
 from state.records import PlanStep
 from tools import WorkflowStore, lookup
 from tools.errors import DomainError
-from tools.spec import Chain, ToolRegistry
+from tools.spec import Chain, Effect, ToolRegistry
 
 MAX_PLAN_STEPS = 5
 """Steps a plan may hold; the rest of a longer one is cut (a re-plan can add them)."""
@@ -127,13 +127,13 @@ def is_empty_result(result: Any) -> bool:
     return bool(lists) and not any(lists)
 
 
-def last_step_surprised(state: AgentState) -> bool:
+def last_step_surprised(state: AgentState, *, empty: bool = True) -> bool:
     """Whether the last step's observations hold a surprise a plan did not expect: an error, a refusal, a
-    person's rejection, or an empty result."""
+    person's rejection, or (unless `empty` is False) an empty result."""
     for msg in reversed(state["messages"]):
         if isinstance(msg, AIMessage):
             break
-        if isinstance(msg, ToolMessage) and (msg.status == "error" or is_empty_result(msg.artifact)):
+        if isinstance(msg, ToolMessage) and (msg.status == "error" or (empty and is_empty_result(msg.artifact))):
             return True
     return False
 
@@ -168,14 +168,18 @@ def taken_section(messages: list[AnyMessage]) -> str:
 
 
 def choose_chain(registry: ToolRegistry, request: str) -> Chain | None:
-    """The chain whose patterns match earliest in the request (ties: the first declared); None if none does."""
-    best: tuple[int, int, Chain] | None = None
+    """The chain the request asks for, None if no chain's patterns match it. A request that asks for a change runs
+    the chain of a write (a look-up chain only answers a question); of several, the one matched earliest in the
+    request, then the first declared."""
+    best: tuple[bool, int, int] | None = None
+    chosen = None
     for order, chain in enumerate(registry.chains):
+        reads_only = all(registry.get(t).effect is Effect.READ for t in chain.tools)
         for pattern in registry.chain_intent(chain):
             found = re.search(pattern, request, re.IGNORECASE)
-            if found and (best is None or (found.start(), order) < best[:2]):
-                best = (found.start(), order, chain)
-    return best[2] if best else None
+            if found and (best is None or (reads_only, found.start(), order) < best):
+                best, chosen = (reads_only, found.start(), order), chain
+    return chosen
 
 
 def step_message(step: PlanStep, number: int, call_id: str, source: str) -> AIMessage:

@@ -186,8 +186,8 @@ recognise them)."""
 FILL_FORMAT_CORRECTION = "The arguments of {tool} could not be read ({problem}); the fixed sequence stops here."
 
 NO_CHAIN_ANSWER = {
-    "zh": "这个请求不属于我（按固定流程工作）能处理的任务。我能做的：{chains}。请换个说法，或者换用 react 策略。",
-    "en": "This request is none of the tasks I run as fixed sequences. I can: {chains}. Please rephrase it, or use "
-    "the react strategy.",
+    "zh": "这个请求不在我按固定流程能处理的任务里，我不能直接处理。我能做的：{chains}。请换个说法，或者换用 react 策略。",
+    "en": "This request is none of the tasks I run as fixed sequences, so I cannot handle it. I can: {chains}. "
+    "Please rephrase it, or use the react strategy.",
 }
 """The chain strategy's answer to a request that matches no chain: what it can do instead."""

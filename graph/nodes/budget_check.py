@@ -55,7 +55,7 @@ def exhausted(state: AgentState, budget: RunBudget, context: Context, clock: Clo
         return wrap_up("ask")
     if context.fixed_answers and last_step_wrote(state):
         return wrap_up("done")
-    ended = plan_ended(state.get("plan"), last_step_surprised(state))
+    ended = plan_ended(state.get("plan"), last_step_surprised(state, empty=False), last_step_surprised(state))
     if ended is not None:
         return ended
     return limit_reached(budget, context, lambda digest: _tool_of(state, digest), clock)

@@ -12,7 +12,7 @@ CHAINS: tuple[Chain, ...] = (
     ),
     Chain(
         name="decide_task",
-        description="批准或驳回待办 (approve or reject a to-do task)",
+        description="审批待办：批准或驳回 (approve or reject a to-do task)",
         tools=("queryTodoTask", "handleTodoTask"),
     ),
     Chain(
