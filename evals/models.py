@@ -104,7 +104,7 @@ class PathModel(ScriptedChatModel):
         """The path's tool steps after the `taken` ones, as a plan; its final answer is next."""
         path = self._path()
         tools = [s for s in path if s.tool is not None]
-        remaining = tools[taken:] or self.replan(tools)
+        remaining = self.plan_steps(tools, taken)
         self.cursor = next((i for i, s in enumerate(path) if s.say is not None), len(path))
         plan = [{"tool": s.tool, "intent": s.thought or f"I need {s.tool}.", "args": s.args} for s in remaining]
         return AIMessage(content=json.dumps({"thought": "My plan.", "plan": plan}, ensure_ascii=False))
@@ -118,9 +118,9 @@ class PathModel(ScriptedChatModel):
         args = path[index].args if index is not None else self.refill(tool, path)
         return AIMessage(content=json.dumps(args, ensure_ascii=False))
 
-    def replan(self, tools: list[Step]) -> list[Step]:
-        """The plan once every tool step was taken: nothing more."""
-        return []
+    def plan_steps(self, tools: list[Step], taken: int) -> list[Step]:
+        """The plan after `taken` steps: the path's tool steps not yet taken."""
+        return tools[taken:]
 
     def refill(self, tool: str, path: list[Step]) -> dict[str, Any]:
         """Arguments for a chain step the path never takes: none (the validator then says what is missing)."""
@@ -176,9 +176,9 @@ class CompromisedModel(PathModel):
     def final_step(self) -> Step:
         return self._last_tool_step() or super().final_step()
 
-    def replan(self, tools: list[Step]) -> list[Step]:
-        """Planning again, the attacker proposes its last malicious call again."""
-        return tools[-1:]
+    def plan_steps(self, tools: list[Step], taken: int) -> list[Step]:
+        """The attacker's plan always ends by proposing its last malicious call once more (a looping model)."""
+        return tools[taken:] + tools[-1:]
 
     def refill(self, tool: str, path: list[Step]) -> dict[str, Any]:
         """The attacker fills a step it already filled with the same malicious arguments."""
