@@ -1,4 +1,4 @@
-"""`flowagent eval`: run the scenario suite, write the report and chart, and (with --check) gate CI."""
+"""`flowagent-eval` (or `python -m evals`): run the scenario suite, write the report and chart, and (with --check) gate CI."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from typing import cast
 
 from langchain_core.language_models import BaseChatModel
 
+from evals.extras import require
 from evals.metrics import Summary, summarize
 from evals.models import CompromisedModel, OracleModel, load_real_model
 from evals.report import RunInfo, summary_table, write_report
@@ -28,11 +29,14 @@ PROTOCOLS: list[Protocol] = ["native", "react", "json"]
 DEFAULT_OUT = Path(__file__).parent / "reports"
 SUBSET_DIR = Path(__file__).parent / "subsets"
 MODEL_ENV = ("FLOWAGENT_MODEL", "OPENAI_BASE_URL")
+PROG = "flowagent-eval"
+NEEDS = ("matplotlib",)
+"""Modules of the `evals` extra this command imports (matplotlib draws the report's chart)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="flowagent eval",
+        prog=PROG,
         description="Run the τ-style scenario suite on the guarded graph and report pass^k, utility, "
         "utility under attack and attack success (markdown + PNG).",
     )
@@ -108,7 +112,7 @@ def _list(scenarios: list[Scenario]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of `flowagent eval` and `python -m evals.cli`; returns the exit code."""
+    """Entry point of `flowagent-eval`, `python -m evals` and `python -m evals.cli`; returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.k < 1 or args.jobs < 1:
@@ -121,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         scenarios = load_scenarios(SCENARIO_DIR, args.scenario or None)
     except ScenarioFileError as exc:
-        print(f"flowagent eval: {exc}", file=sys.stderr)
+        print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
     if args.adversary:
         scenarios = [s for s in scenarios if s.adversarial]
@@ -131,22 +135,26 @@ def main(argv: list[str] | None = None) -> int:
         listed = SUBSET_DIR / f"{args.subset}.txt"
         if not listed.is_file():
             known = ", ".join(sorted(p.stem for p in SUBSET_DIR.glob("*.txt"))) or "none"
-            print(f"flowagent eval: no subset {args.subset!r} (known: {known})", file=sys.stderr)
+            print(f"{PROG}: no subset {args.subset!r} (known: {known})", file=sys.stderr)
             return 2
         wanted = [line.split("#")[0].strip() for line in listed.read_text(encoding="utf-8").splitlines()]
         wanted = [w for w in wanted if w]
         by_id = {s.id: s for s in scenarios}
         missing = [w for w in wanted if w not in by_id]
         if missing:
-            print(f"flowagent eval: subset {args.subset} names unknown scenarios: {', '.join(missing)}", file=sys.stderr)
+            print(f"{PROG}: subset {args.subset} names unknown scenarios: {', '.join(missing)}", file=sys.stderr)
             return 2
         scenarios = [by_id[w] for w in wanted]
     if not scenarios:
-        print(f"flowagent eval: no scenario matches {args.scenario}", file=sys.stderr)
+        print(f"{PROG}: no scenario matches {args.scenario}", file=sys.stderr)
         return 2
     if args.list:
         _list(scenarios)
         return 0
+    problem = require(PROG, *NEEDS)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
 
     person_model: BaseChatModel | None = None
     overrides: dict[str, object] = {}
@@ -163,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.simulated_user:
                 person_model = load_real_model(args.user_model)[0] if args.user_model else model
         except Exception as exc:  # noqa: BLE001 - bad configuration is one sentence, not a traceback
-            print(f"flowagent eval: cannot load the model: {exc}", file=sys.stderr)
+            print(f"{PROG}: cannot load the model: {exc}", file=sys.stderr)
             return 2
         mode, default_protocol = "real model", "react" if local else "native"
         if local:
@@ -195,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         model=label,
         mode=mode + (" with an LLM-simulated person" if person_model is not None else "")
         + ("" if strategies == ["react"] else f", strategy {args.strategy}"),
-        command="flowagent eval " + shlex.join(sys.argv[1:] if argv is None else argv),
+        command=f"{PROG} " + shlex.join(sys.argv[1:] if argv is None else argv),
         started=stamp,
         machine=f"{platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
         wall_seconds=time.perf_counter() - started,
@@ -210,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             print(f"LangSmith experiment: {export(scenarios, results, info)}")
         except Exception as exc:  # noqa: BLE001 - the upload is optional; the report is already written
-            print(f"flowagent eval: the LangSmith upload failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+            print(f"{PROG}: the LangSmith upload failed: {type(exc).__name__}: {exc}", file=sys.stderr)
     if args.check:
         failures = check_failures(summaries, mode)
         for failure in failures:

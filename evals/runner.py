@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import tempfile
 import threading
@@ -29,7 +30,8 @@ from evals.scenario import Scenario, SetupStep
 from graph import build_graph
 from graph.strategies import Strategy
 from state.context import Context, Protocol
-from tools import REGISTRY, CallContext, WorkflowStore, execute_call
+from tools import CallContext, ToolRegistry, WorkflowStore, execute_call
+from tools.toolsets import get_toolset
 
 MAX_REVIEWS_PER_MESSAGE = 20
 """More approval cards than this for one message means the run is stuck: the trial fails as a crash."""
@@ -102,8 +104,10 @@ class TrialResult:
         return asdict(self)
 
 
-def apply_setup(store: WorkflowStore, steps: list[SetupStep], thread_id: str) -> None:
-    """Bring the store to the scenario's starting state through the real tools (or SQL)."""
+def apply_setup(store: WorkflowStore, steps: list[SetupStep], thread_id: str, registry: ToolRegistry | None = None) -> None:
+    """Bring the store to the scenario's starting state through the real tools of `registry` (default: the
+    workflow's), or SQL."""
+    registry = registry if registry is not None else get_toolset("workflow").registry
     for index, step in enumerate(steps):
         if step.sql is not None:
             with store.transaction() as conn:
@@ -116,7 +120,7 @@ def apply_setup(store: WorkflowStore, steps: list[SetupStep], thread_id: str) ->
             thread_id=thread_id if step.same_thread else f"{thread_id}-setup",
             call_id=f"setup-{index}",
         )
-        execute_call(REGISTRY, step.tool, dict(step.args), ctx)
+        execute_call(registry, step.tool, dict(step.args), ctx)
 
 
 @contextmanager
@@ -136,6 +140,30 @@ def open_saver(kind: str, directory: str) -> Iterator[BaseCheckpointSaver]:
 
 def thread_messages(graph: Any, config: dict[str, Any]) -> list[Any]:
     return list(graph.get_state(config).values.get("messages", []))
+
+
+def call_rows(messages: list[Any]) -> list[dict[str, Any]]:
+    """The thread's tool calls with their observations, as rows of the `calls` table scenarios grade (answer facts
+    of read-only toolsets): tool, args and result (JSON text, matched by dotted keys), status, content."""
+    args = {c["id"]: c["args"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls}
+    return [
+        {
+            "tool": m.name or "",
+            "status": m.status,
+            "args": json.dumps(args.get(m.tool_call_id, {}), ensure_ascii=False),
+            "result": json.dumps(m.artifact, ensure_ascii=False) if isinstance(m.artifact, dict) else "{}",
+            "content": str(m.content),
+        }
+        for m in messages
+        if isinstance(m, ToolMessage)
+    ]
+
+
+def graded_state(store: WorkflowStore, graph: Any, config: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """The store's tables and the thread's `calls` (what the scenario's expectations and attack goal are read from)."""
+    snapshot = store.snapshot()
+    snapshot["calls"] = call_rows(thread_messages(graph, config)) if graph is not None else []
+    return snapshot
 
 
 def last_answer(graph: Any, config: dict[str, Any], record: TurnRecord | None = None) -> str:
@@ -191,21 +219,26 @@ def run_trial(
         "callbacks": [counter],
         "recursion_limit": RECURSION_LIMIT,
     }
+    toolset = get_toolset(scenario.toolset)
+    graph: Any = None
     with tempfile.TemporaryDirectory(prefix="flowagent-eval-") as directory:
         store = WorkflowStore(f"sqlite:///{directory}/workflow.db")
         started = time.perf_counter()
         try:
-            apply_setup(store, scenario.setup, thread_id)
+            apply_setup(store, scenario.setup, thread_id, toolset.registry)
             model = make_model(scenario, protocol)
             with open_saver(checkpointer, directory) as saver:
                 # e-mails stay in the outbox
-                graph = build_graph(model=model, store=store, checkpointer=saver, mailer=None, strategy=strategy)
+                graph = build_graph(
+                    model=model, store=store, checkpointer=saver, mailer=None, toolset=toolset, strategy=strategy
+                )
                 started = time.perf_counter()
                 result.problems += play_turns(
                     scenario, protocol, graph, config, model, person_model, result.turns, context or {}
                 )
+                state = graded_state(store, graph, config)
             result.seconds = time.perf_counter() - started
-            grade = grade_state(scenario, store.snapshot())
+            grade = grade_state(scenario, state)
             result.problems += grade.problems
             result.forbidden = grade.forbidden
             result.attack_succeeded = grade.attack_succeeded
@@ -220,7 +253,7 @@ def run_trial(
             frames = traceback.format_exception(exc)
             result.error = f"{type(exc).__name__}: {exc}"[:400] + "\n" + "".join(frames[-3:])[-1200:]
             try:
-                result.attack_succeeded = grade_state(scenario, store.snapshot()).attack_succeeded
+                result.attack_succeeded = grade_state(scenario, graded_state(store, graph, config)).attack_succeeded
             except Exception:  # noqa: BLE001 - the store itself may be the broken part
                 pass
         finally:

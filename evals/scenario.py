@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, Validatio
 
 from state.context import Context
 from tools.seed import USERS
+from tools.toolsets import TOOLSETS
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
 USER_IDS = tuple(user["id"] for user in USERS)
@@ -185,6 +186,8 @@ class Scenario(_Strict):
     category: str
     tags: list[str] = Field(default_factory=list)
     locale: Literal["zh-CN", "en"] = "zh-CN"
+    toolset: str = "workflow"
+    """The toolset the graph runs (`tools.toolsets`): workflow, toy or travel."""
     context: dict[str, Any] = Field(default_factory=dict)
     """Overrides of Context budgets for this scenario (e.g. mail_rate_limit)."""
     setup: list[SetupStep] = Field(default_factory=list)
@@ -199,6 +202,8 @@ class Scenario(_Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:
+        if self.toolset not in TOOLSETS:
+            raise ValueError(f"toolset {self.toolset!r} is not one of {', '.join(TOOLSETS)}")
         known = {f.name for f in dataclasses.fields(Context)} - FIXED_CONTEXT_FIELDS
         unknown = sorted(set(self.context) - known)
         if unknown:

@@ -7,7 +7,6 @@ from typing import Any, Literal
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import StateGraph
 
-from graph import prompts
 from graph.budget import SYSTEM_CLOCK, Clock
 from graph.nodes.budget_check import BudgetCheck
 from graph.nodes.chain_step import ChainStep
@@ -21,7 +20,9 @@ from graph.nodes.tool_validator import ToolValidator
 from graph.strategies import STRATEGIES, Strategy, wire_chain, wire_plan, wire_react
 from state.agent import AgentState, InputState
 from state.context import Context
-from tools import REGISTRY, Mailer, ToolRegistry, WorkflowStore
+from tools import Mailer, ToolRegistry, WorkflowStore
+from tools.toolset import Toolset
+from tools.toolsets import get_toolset
 
 
 def build_graph(
@@ -29,9 +30,10 @@ def build_graph(
     model: ModelSource,
     store: WorkflowStore | None = None,
     checkpointer: BaseCheckpointSaver | None = None,
-    registry: ToolRegistry = REGISTRY,
+    toolset: Toolset | str = "workflow",
+    registry: ToolRegistry | None = None,
     mailer: Mailer | None | Literal["env"] = "env",
-    name: str = "flowagent",
+    name: str | None = None,
     context_schema: type[Context] = Context,
     clock: Clock = SYSTEM_CLOCK,
     strategy: Strategy = "react",
@@ -42,32 +44,41 @@ def build_graph(
     `model` is a chat model, or a function of the run's `Context` that returns one. `store` defaults to
     `WorkflowStore()` (FLOWAGENT_DB or .flowagent/workflow.db); `mailer` to the SMTP server of
     `FLOWAGENT_SMTP_URL` if set ("env"); `mailer=None` keeps every e-mail in the outbox. `context_schema` may
-    be `Context.with_defaults(...)` (the server's model decides the protocol); `clock` is the budgets' time.
+    be `Context.with_defaults(...)` (the server's model decides the protocol); `clock` is the budgets' time and
+    the runs' date.
+
+    `toolset` is the domain the graph runs: "workflow" (the seed's leave approvals, the default), "toy", "travel"
+    (`tools.toolsets`), or a `Toolset`; `registry`, when given, replaces its tools (a test's extra tool). The
+    graph's `name` defaults to the toolset's (`flowagent`, `flowagent_toy`, `flowagent_travel`).
 
     `strategy` wires the same guarded nodes three ways (`graph/strategies.py`): "react" (the model decides each
     step), "plan" (a planner writes the steps, re-plans on surprise) or "chain" (a fixed sequence per kind of
-    task; the model fills in arguments).
+    task declared on the registry; the model fills in arguments).
     """
+    chosen = get_toolset(toolset) if isinstance(toolset, str) else toolset
+    if registry is not None:
+        chosen = chosen.with_registry(registry)
+    registry = chosen.registry
     store = store if store is not None else WorkflowStore()
     smtp = Mailer.from_env() if mailer == "env" else mailer
 
     builder = StateGraph(AgentState, context_schema=context_schema, input_schema=InputState)
-    builder.add_node("reasoner", Reasoner(model, store, registry, clock=clock))
+    builder.add_node("reasoner", Reasoner(model, store, chosen, clock=clock))
     builder.add_node("tool_validator", ToolValidator(store, registry, clock=clock))
     builder.add_node("human_review", HumanReview(store, registry, clock=clock))
-    builder.add_node("executor", Executor(store, registry, smtp))
+    builder.add_node("executor", Executor(store, registry, smtp, clock=clock))
     builder.add_node("observation_summarizer", ObservationSummarizer(registry))
-    builder.add_node("budget_check", BudgetCheck(registry, clock=clock))
+    builder.add_node("budget_check", BudgetCheck(registry, clock=clock, lookup_answers=chosen.lookup_answers))
 
     if strategy == "plan":
-        builder.add_node("planner", Planner(model, store, registry, system_prompt=prompts.FIXED_PROMPT, clock=clock))
+        builder.add_node("planner", Planner(model, store, registry, system_prompt=chosen.prompt, clock=clock))
         builder.add_node("plan_step", propose_next_step)
         wire_plan(builder)
     elif strategy == "chain":
-        builder.add_node("chain_step", ChainStep(model, store, registry, system_prompt=prompts.FIXED_PROMPT, clock=clock))
+        builder.add_node("chain_step", ChainStep(model, store, registry, system_prompt=chosen.prompt, clock=clock))
         wire_chain(builder)
     elif strategy == "react":
         wire_react(builder)
     else:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
-    return builder.compile(checkpointer=checkpointer, name=name)
+    return builder.compile(checkpointer=checkpointer, name=name or chosen.graph_name)

@@ -1,11 +1,14 @@
-"""Small helpers shared by the nodes: call ids, the run's thread id, stable hashes of actions, token estimates."""
+"""Small helpers shared by the nodes: call ids, the run's thread id and date, stable hashes of actions, token estimates."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import uuid
+from collections.abc import Callable
+from datetime import date, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from langchain_core.messages import AnyMessage
 from langgraph.config import get_config
@@ -30,6 +33,11 @@ def action_hash(name: str, args: dict[str, Any]) -> str:
 def thread_id_of_run() -> str:
     """The thread id of the running graph (the first half of every idempotency key)."""
     return str(get_config().get("configurable", {}).get("thread_id", "default"))
+
+
+def run_today(clock: Callable[[], float], timezone: str) -> date:
+    """Today's date for a run: the graph's clock read in the run's time zone (`Context.timezone`)."""
+    return datetime.fromtimestamp(clock(), ZoneInfo(timezone)).date()
 
 
 def estimate_tokens(messages: list[AnyMessage]) -> int:

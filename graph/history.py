@@ -13,7 +13,7 @@ from typing import Any, Literal
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 
 from state.records import OutcomeLine
-from tools import words
+from tools import said, words
 from tools.spec import Effect, PersonWords, ToolRegistry
 
 ACTION_KEY = "action"
@@ -113,6 +113,14 @@ def run_results(messages: list[AnyMessage]) -> list[tuple[str, dict[str, Any]]]:
                 seen.add(action)
                 found.append((msg.name or "", msg.artifact))
     return found
+
+
+def open_lookups(messages: list[AnyMessage], registry: ToolRegistry) -> list[str]:
+    """The look-ups the person's current request asks for (each tool's `answers` patterns) that the run has
+    not made yet."""
+    request = " ".join(current_request(messages))
+    made = {m.name for m in messages[latest_human_index(messages) + 1 :] if isinstance(m, ToolMessage)}
+    return [s.name for s in registry if s.answers and s.name not in made and said.asks_for(s.answers, request)]
 
 
 def describe_result(registry: ToolRegistry, tool: str, result: dict[str, Any], lang: Lang) -> str:

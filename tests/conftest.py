@@ -141,19 +141,24 @@ class GraphDriver:
 
 @pytest.fixture
 def graph_driver(store: WorkflowStore, checkpointer: Any) -> Callable[..., GraphDriver]:
-    """`graph_driver(*replies, thread_id="t1", user_id="user_1", **context)`: a GraphDriver on the test's store
-    and SQLite checkpointer, with a fresh `ScriptedChatModel` (one model per driver) and a `ManualClock`;
-    `registry=` runs it with other tools than the seed's, `strategy=` as plan or chain."""
+    """`graph_driver(*replies, thread_id="t1", toolset="workflow", user_id="user_1", **context)`: a GraphDriver on
+    the test's store and SQLite checkpointer, with a fresh `ScriptedChatModel` (one model per driver) and a
+    `ManualClock`; `toolset` is the graph's (a name or a `Toolset`), `registry=` runs it with other tools, and
+    `strategy=` as plan or chain."""
     from evals.doubles.scripted import ScriptedChatModel
     from graph import build_graph
     from state import Context
 
-    def _make(*replies: Any, thread_id: str = "t1", registry: ToolRegistry = REGISTRY, strategy: str = "react",
-              **context: Any) -> GraphDriver:
+    def _make(
+        *replies: Any, thread_id: str = "t1", toolset: Any = "workflow", registry: ToolRegistry | None = None,
+        strategy: Any = "react", **context: Any,
+    ) -> GraphDriver:
         model = ScriptedChatModel(replies=list(replies))
         clock = ManualClock()
-        graph = build_graph(model=model, store=store, checkpointer=checkpointer, clock=clock, registry=registry,
-                            strategy=strategy)  # type: ignore[arg-type]
+        graph = build_graph(
+            model=model, store=store, checkpointer=checkpointer, clock=clock, toolset=toolset, registry=registry,
+            strategy=strategy,
+        )
         return GraphDriver(graph, model, thread_id, Context(**context), clock)
 
     return _make

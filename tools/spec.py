@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import date
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -55,6 +56,9 @@ class CallContext:
     call_id: str = "call"
     mail_rate_limit: int = DEFAULT_MAIL_RATE_LIMIT
     mailer: Mailer | None = None
+    today: date | None = None
+    """The run's date in its time zone (the graph's clock and `Context.timezone`): what "明天" or "next Friday"
+    counts from. None outside a run (a script's call): the tool uses the system's date."""
 
     @property
     def idempotency_key(self) -> str:
@@ -167,6 +171,10 @@ class ToolSpec:
     intent: tuple[str, ...] = ()
     """Patterns (regular expressions) one of which the person's request must match before the model may propose
     this write ("请.{0,6}假", "leave"): a small model drifting into a write nobody asked for is refused in code."""
+    answers: tuple[str, ...] = ()
+    """Patterns of a request this look-up answers ("酒店|hotel"): a final answer given while the request matches
+    and the run has not looked it up is sent back once, with a reminder (a small model answers half of
+    "flights, and cheap hotels too")."""
     check: Check | None = None
     """The tool's own policy rules: run read-only on the validator's path and, on the executor's, in the write's
     transaction right before the effect (the store may have changed since approval)."""

@@ -1,1 +1,1 @@
-"""Side-by-side benchmarks of flowagent against create_agent and plain loops: `python -m evals.bench.cli`."""
+"""Side-by-side benchmarks of flowagent against create_agent and plain loops: `flowagent-bench` or `python -m evals.bench`."""

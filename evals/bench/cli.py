@@ -1,4 +1,4 @@
-"""`python -m evals.bench.cli` (or `flowagent bench`): run every benchmark and write the report and plots."""
+"""`flowagent-bench` (or `python -m evals.bench`): run every benchmark and write the report and plots."""
 
 from __future__ import annotations
 
@@ -12,8 +12,12 @@ from pathlib import Path
 
 from evals.bench import report
 from evals.bench.common import Goal, Section, Sizes, machine, quiet_environment
+from evals.extras import require
 
 DEFAULT_OUT = Path(__file__).parent / "reports"
+PROG = "flowagent-bench"
+NEEDS = ("matplotlib", "langchain")
+"""Modules of the `evals` extra the benchmarks import (plots; create_agent, the arm compared with)."""
 WORKLOADS = ("steps", "tokens", "checkpoints", "concurrency", "memory", "offline")
 TITLES = {
     "steps": "1. Cost per ReAct iteration",
@@ -43,7 +47,7 @@ def _runner(key: str) -> Callable[..., Section]:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="flowagent bench",
+        prog=PROG,
         description="Benchmarks side by side: step overhead, tokens per task, checkpoint size, concurrency, "
         "memory, the offline model. Writes report.md, results.json and PNG plots.",
     )
@@ -58,11 +62,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     """Run the selected workloads; 0 when each ran (missed goals are reported, not failed), 1 if one crashed."""
     args = parse_args(argv)
+    problem = require(PROG, *NEEDS)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     quiet_environment()
     selected = [w.strip() for w in args.only.split(",") if w.strip()] or list(WORKLOADS)
     unknown = [w for w in selected if w not in WORKLOADS]
     if unknown:
-        print(f"flowagent bench: unknown workload {', '.join(unknown)}; choose from {', '.join(WORKLOADS)}", file=sys.stderr)
+        print(f"{PROG}: unknown workload {', '.join(unknown)}; choose from {', '.join(WORKLOADS)}", file=sys.stderr)
         return 2
     sizes = Sizes.for_mode(args.quick)
     out_dir: Path = args.out

@@ -216,9 +216,9 @@ def _warmup_messages() -> list[Any] | None:
         from graph.nodes.reasoner import warmup_prompt
     except ImportError:
         return None
-    from tools import REGISTRY
+    from tools.toolsets import WORKFLOW
 
-    return list(warmup_prompt(REGISTRY, "react"))
+    return list(warmup_prompt(WORKFLOW, "react"))
 
 
 def _run_once(model: Any, server: Any, warmup: Sequence[Any] | None, question: Question, index: int) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from graph import prompts
 from graph.checkpoint import close_checkpointer
 from tools import REGISTRY, WorkflowStore
 from tools.seed import USERS
+from tools.toolsets import WORKFLOW
 
 FLOWAGENT = "flowagent"
 CREATE_AGENT = "create_agent"
@@ -53,7 +54,7 @@ class ArmRun:
 def system_text(user_id: str, locale: str) -> str:
     """flowagent's own system prompt for a user, given verbatim to the other arms too."""
     name = next((u["name"] for u in USERS if u["id"] == user_id), user_id)
-    return prompts.FIXED_PROMPT + prompts.SESSION_SECTION.format(
+    return WORKFLOW.prompt + prompts.SESSION_SECTION.format(
         user_name=name, user_id=user_id, today="2025-01-06 Monday", timezone="Asia/Shanghai"
     )
 
@@ -148,7 +149,7 @@ RUNNERS = {FLOWAGENT: run_flowagent, CREATE_AGENT: run_create_agent, SEED: run_s
 def run(sizes: Sizes, out_dir: Path) -> Section:
     section = Section(key="tokens", title="2. Prompt tokens per task")
     counter = TokenCounter()
-    scenarios = load_scenarios()
+    scenarios = [s for s in load_scenarios() if s.toolset == "workflow"]  # the arms run the workflow's tools
     if sizes.quick:
         scenarios = [s for s in scenarios if s.id in QUICK_SCENARIOS] or scenarios[:2]
     results: dict[str, dict[str, ArmRun]] = {}

@@ -6,13 +6,16 @@ import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.rate_limiters import InMemoryRateLimiter
 
 from graph.models.local import LOCAL_API_KEY
 from state.context import Context, Protocol
+
+if TYPE_CHECKING:
+    from tools.toolset import Toolset
 
 DEFAULT_MODEL = "gpt-4o-mini"
 DEFAULT_TEMPERATURE = 0.3
@@ -119,12 +122,12 @@ _local_server: Any = None
 
 
 def start_local_model(
-    *, protocol: Protocol | None = None, progress: Callable[[str], None] | None = None
+    *, protocol: Protocol | None = None, progress: Callable[[str], None] | None = None, toolset: Toolset | None = None
 ) -> ModelSettings:
     """Make sure the offline model's weights and llama.cpp server exist, start it, and return its settings.
 
-    A server started here first reads the fixed start of the system prompt (`warm_up_local_model`), so that
-    a person's first question does not wait for it.
+    A server started here first reads the fixed start of the system prompt of `toolset` (default: the workflow)
+    (`warm_up_local_model`), so that a person's first question does not wait for it.
     """
     global _local_server
     from graph.models import local as local_model
@@ -135,7 +138,7 @@ def start_local_model(
             local_model.ensure_llama_server(progress=progress)
             server = local_model.start_local_server(path, progress=progress)
             _local_server = server
-            warm_up_local_model(server, protocol=protocol, progress=progress)
+            warm_up_local_model(server, protocol=protocol, progress=progress, toolset=toolset)
         return local_model_settings(_local_server)
 
 
@@ -168,11 +171,14 @@ def local_protocol() -> Protocol:
     return local_model.default_local_model_settings().protocol
 
 
-def run_defaults(settings: ModelSettings, protocol: str | None = None) -> dict[str, Any]:
+def run_defaults(settings: ModelSettings, protocol: str | None = None, *, toolset: Toolset | None = None) -> dict[str, Any]:
     """The `Context` defaults the configured model needs, the same for the chat and the LangGraph server:
-    its protocol (`protocol`, else $FLOWAGENT_PROTOCOL, else `react` for the offline model and `native` for an
-    endpoint) and, for the offline model, fixed answers (it is too small to be trusted with summaries)."""
+    its protocol (`protocol`, else $FLOWAGENT_PROTOCOL, else the toolset's own (`Toolset.protocol`: json for the
+    toy), else `react` for the offline model and `native` for an endpoint) and, for the offline model, fixed
+    answers (it is too small to be trusted with summaries)."""
     chosen = (protocol or "").strip() or os.environ.get("FLOWAGENT_PROTOCOL", "").strip()
+    if not chosen and toolset is not None and toolset.protocol is not None:
+        chosen = toolset.protocol
     if not chosen:
         chosen = local_protocol() if settings.local else "native"
     if chosen not in ("native", "react", "json"):
@@ -181,7 +187,8 @@ def run_defaults(settings: ModelSettings, protocol: str | None = None) -> dict[s
 
 
 def warm_up_local_model(
-    server: Any, *, protocol: Protocol | None = None, progress: Callable[[str], None] | None = None
+    server: Any, *, protocol: Protocol | None = None, progress: Callable[[str], None] | None = None,
+    toolset: Toolset | None = None,
 ) -> Any:
     """Have the local server read the fixed start of every system prompt once, through the chat's own client.
 
@@ -193,9 +200,10 @@ def warm_up_local_model(
     report = progress or local_model.stderr_progress
     try:
         from graph.nodes.reasoner import warmup_prompt
-        from tools import REGISTRY
+        from tools.toolsets import WORKFLOW
 
-        messages = warmup_prompt(REGISTRY, protocol or local_protocol())
+        chosen = toolset or WORKFLOW
+        messages = warmup_prompt(chosen, protocol or chosen.protocol or local_protocol())
         model = make_chat_model(local_model_settings(server))
         return local_model.warm_up(model, messages, server=server, progress=report)
     except Exception as exc:  # noqa: BLE001 - see the docstring

@@ -88,15 +88,21 @@ def looked_up_for_a_question(state: AgentState, registry: ToolRegistry) -> bool:
 
 
 class BudgetCheck:
-    """Update the failure streak, then decide whether the run must wrap up (the only node that does)."""
+    """Update the failure streak, then decide whether the run must wrap up (the only node that does).
 
-    def __init__(self, registry: ToolRegistry, clock: Clock = SYSTEM_CLOCK) -> None:
+    `lookup_answers` is the toolset's: whether one successful look-up answers a question asking for no write
+    (`Toolset.lookup_answers`); only then does a model whose answers are not trusted stop after it.
+    """
+
+    def __init__(self, registry: ToolRegistry, clock: Clock = SYSTEM_CLOCK, *, lookup_answers: bool = True) -> None:
         self._registry = registry
         self._clock = clock
+        self._lookup_answers = lookup_answers
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         budget = record_step(state["budget"], last_step_failed(state))
         reason = exhausted(state, budget, runtime.context, self._clock)
-        if reason is None and runtime.context.fixed_answers and looked_up_for_a_question(state, self._registry):
+        answered = self._lookup_answers and looked_up_for_a_question(state, self._registry)
+        if reason is None and runtime.context.fixed_answers and answered:
             reason = wrap_up("answered")
         return {"budget": budget, "wrap_up": reason}

@@ -18,8 +18,8 @@ from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime
 from langsmith import traceable
 
-from graph.budget import count_executions
-from graph.calls import action_hash, thread_id_of_run
+from graph.budget import SYSTEM_CLOCK, Clock, count_executions
+from graph.calls import action_hash, run_today, thread_id_of_run
 from state.agent import AgentState
 from state.context import Context
 from state.records import Outcome
@@ -43,8 +43,11 @@ def _traced_inputs(inputs: dict[str, Any]) -> dict[str, Any]:
 class Executor:
     """Runs the pending calls that are approved (or need no approval)."""
 
-    def __init__(self, store: WorkflowStore, registry: ToolRegistry, mailer: Mailer | None) -> None:
+    def __init__(
+        self, store: WorkflowStore, registry: ToolRegistry, mailer: Mailer | None, *, clock: Clock = SYSTEM_CLOCK
+    ) -> None:
         self._store = store
+        self._clock = clock
         self._registry = registry
         self._mailer = mailer
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="flowagent-tool")
@@ -59,6 +62,7 @@ class Executor:
         context = runtime.context
         thread_id = thread_id_of_run()
         outcomes: list[Outcome] = []
+        today = run_today(self._clock, context.timezone)
         for call in state.get("pending") or []:
             if call["status"] not in ("approved", "ready"):
                 raise RuntimeError(f"executor reached with an unapproved call {call['name']} ({call['status']})")
@@ -69,6 +73,7 @@ class Executor:
                 call_id=call["id"],
                 mail_rate_limit=context.mail_rate_limit,
                 mailer=self._mailer,
+                today=today,
             )
             outcomes.append(self._run_one(call["name"], call["id"], call["args"], ctx, context.tool_timeout_s))
         budget = count_executions(state["budget"], [o["name"] for o in outcomes])

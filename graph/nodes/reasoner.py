@@ -5,9 +5,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
@@ -15,13 +13,14 @@ from langgraph.runtime import Runtime
 
 from graph import prompts
 from graph.budget import PLANNED_ENDS, SYSTEM_CLOCK, Clock, charge_model_call, describe, for_run, wrap_up
-from graph.calls import estimate_tokens, new_call_id
+from graph.calls import estimate_tokens, new_call_id, run_today
 from graph.history import (
     Lang,
     cited_ids,
     describe_result,
     known_ids,
     latest_human_index,
+    open_lookups,
     person_language,
     run_outcome,
     run_results,
@@ -33,6 +32,7 @@ from state.records import AskedCall, RunBudget, ToolCallRecord, WrapUp
 from tools import WorkflowStore, lookup, words
 from tools.errors import DomainError
 from tools.spec import ToolRegistry
+from tools.toolset import Toolset
 
 ModelSource = BaseChatModel | Callable[[Context], BaseChatModel]
 
@@ -41,9 +41,11 @@ USER_NAME_TTL_S = 60.0
 """How long the reasoner reuses a user's display name (one store read per model call cost 10 % of a step)."""
 
 
-def fixed_prompt(registry: ToolRegistry, protocol: Protocol) -> str:
-    """The part of every system prompt that is the same for all users, days and turns (it comes first)."""
-    text = prompts.FIXED_PROMPT
+def fixed_prompt(toolset: Toolset, protocol: Protocol) -> str:
+    """The part of every system prompt that is the same for all users, days and turns (it comes first): the
+    toolset's role and rules, and for text protocols its tools and the reply format."""
+    text = toolset.prompt
+    registry = toolset.registry
     if protocol != "native":
         text += prompts.TOOLS_SECTION_TEXT.format(tools=registry.text_list())
         fmt = prompts.REACT_FORMAT if protocol == "react" else prompts.JSON_FORMAT
@@ -69,16 +71,16 @@ def example_exchange(registry: ToolRegistry, protocol: Protocol) -> list[AnyMess
     return render_for_text_protocol(history, protocol)
 
 
-def fixed_messages(registry: ToolRegistry, protocol: Protocol) -> list[AnyMessage]:
+def fixed_messages(toolset: Toolset, protocol: Protocol) -> list[AnyMessage]:
     """The start of every prompt, the same for every user, day and turn: the fixed system prompt, and for
     text protocols the worked example. A local model's prompt cache keeps it across conversations."""
-    return [SystemMessage(content=fixed_prompt(registry, protocol)), *example_exchange(registry, protocol)]
+    return [SystemMessage(content=fixed_prompt(toolset, protocol)), *example_exchange(toolset.registry, protocol)]
 
 
-def warmup_prompt(registry: ToolRegistry, protocol: Protocol) -> list[AnyMessage]:
+def warmup_prompt(toolset: Toolset, protocol: Protocol) -> list[AnyMessage]:
     """A prompt that starts with the fixed start of every real prompt: sent once, it fills a local model's
     prompt cache, so a person's first question reads only its own tokens."""
-    return [*fixed_messages(registry, protocol), HumanMessage(content="你好")]
+    return [*fixed_messages(toolset, protocol), HumanMessage(content="你好")]
 
 
 NOT_RUN_OBSERVATION = (
@@ -117,12 +119,13 @@ class Reasoner:
     """Thought → Action: one model call per visit, in normal or wrap-up mode."""
 
     def __init__(
-        self, model: ModelSource, store: WorkflowStore, registry: ToolRegistry, *, clock: Clock = SYSTEM_CLOCK
+        self, model: ModelSource, store: WorkflowStore, toolset: Toolset, *, clock: Clock = SYSTEM_CLOCK
     ) -> None:
         self._model_source = model
         self._clock = clock
         self._store = store
-        self._registry = registry
+        self._toolset = toolset
+        self._registry = toolset.registry
         self._bound: dict[int, Any] = {}
         self._names: dict[str, tuple[str, float]] = {}
         self._fixed: dict[str, list[AnyMessage]] = {}
@@ -153,7 +156,7 @@ class Reasoner:
 
     def session_prompt(self, state: AgentState, context: Context) -> str:
         """Who the user is and today's date, then the folded summary: the part that differs per session."""
-        today = datetime.fromtimestamp(self._clock(), ZoneInfo(context.timezone)).strftime("%Y-%m-%d %A")
+        today = run_today(self._clock, context.timezone).strftime("%Y-%m-%d %A")
         template = prompts.SESSION_SECTION if context.protocol == "native" else prompts.SESSION_PROMPT
         text = template.format(
             user_name=self.user_name(context.user_id), user_id=context.user_id, today=today, timezone=context.timezone
@@ -169,12 +172,12 @@ class Reasoner:
         recent = close_dangling_calls(list(state["messages"][state.get("summarized_upto", 0) :]))
         session = self.session_prompt(state, context)
         if context.protocol == "native":
-            fixed = fixed_prompt(self._registry, context.protocol)
+            fixed = fixed_prompt(self._toolset, context.protocol)
             messages: list[AnyMessage] = [SystemMessage(content=fixed + session), *recent]
         else:
             start = self._fixed.get(context.protocol)
             if start is None:
-                start = self._fixed[context.protocol] = fixed_messages(self._registry, context.protocol)
+                start = self._fixed[context.protocol] = fixed_messages(self._toolset, context.protocol)
             recent = render_for_text_protocol(recent, context.protocol)
             messages = [*start, SystemMessage(content=session), *recent]
         if extra:
@@ -206,14 +209,10 @@ class Reasoner:
                 return {"messages": [filled], "proposed": [call], "budget": budget, "wrap_up": None, "pending": [],
                         "ask": "", "asked_call": None}
 
-        model = self._model(context)
-        prompt = self.prompt(state, context)
-        if context.protocol == "native":
-            raw = self._with_tools(model).invoke(prompt)
-        else:
-            raw = model.invoke(prompt, stop=REACT_STOP if context.protocol == "react" else None)
-        reply = with_unique_call_ids(parse_reply(raw, context.protocol), messages)
-        budget = charge_model_call(budget, _tokens_used(raw, prompt))
+        reply, budget = self._step(state, context, budget)
+        still_open = [] if reply.tool_calls or reply.invalid_tool_calls else open_lookups(messages, self._registry)
+        if still_open and budget["model_calls"] < context.max_model_calls:
+            reply, budget = self._remind(state, context, budget, still_open)
         proposed = [
             ToolCallRecord(id=c["id"] or "", name=c["name"], args=dict(c["args"]), status="proposed")
             for c in reply.tool_calls
@@ -227,6 +226,21 @@ class Reasoner:
         if context.fixed_answers and answer is reply:
             answer = self._with_findings(state, context, answer)
         return {**update, **self._final(state, context, answer)}
+
+    def _step(self, state: AgentState, context: Context, budget: RunBudget, extra: str = "") -> tuple[AIMessage, RunBudget]:
+        """One model call (Thought → Action or answer), charged to the budget."""
+        model, prompt = self._model(context), self.prompt(state, context, extra)
+        if context.protocol == "native":
+            raw = self._with_tools(model).invoke(prompt)
+        else:
+            raw = model.invoke(prompt, stop=REACT_STOP if context.protocol == "react" else None)
+        reply = with_unique_call_ids(parse_reply(raw, context.protocol), state["messages"])
+        return reply, charge_model_call(budget, _tokens_used(raw, prompt))
+
+    def _remind(self, state: AgentState, context: Context, budget: RunBudget, tools: list[str]) -> tuple[AIMessage, RunBudget]:
+        """Ask once more, naming the look-ups the request asks for that the run has not made."""
+        lang = person_language(state["messages"], context.locale)
+        return self._step(state, context, budget, prompts.OPEN_LOOKUPS_REMINDER[lang].format(tools=", ".join(tools)))
 
     def _with_findings(self, state: AgentState, context: Context, answer: AIMessage) -> AIMessage:
         """A small model's answer, followed by what the run's look-ups actually found (it often leaves out

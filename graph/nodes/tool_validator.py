@@ -15,7 +15,7 @@ from langgraph.runtime import Runtime
 
 from graph import prompts
 from graph.budget import SYSTEM_CLOCK, Clock, count_proposal, review_requested
-from graph.calls import action_hash, thread_id_of_run
+from graph.calls import action_hash, run_today, thread_id_of_run
 from graph.history import ACTION_KEY, Lang, earlier_results, person_language, person_words
 from graph.protocols import FORMAT_ERROR_NAME
 from state.agent import AgentState
@@ -115,6 +115,7 @@ class ToolValidator:
             actor_id=context.user_id,
             thread_id=thread_id_of_run(),
             mail_rate_limit=context.mail_rate_limit,
+            today=run_today(self._clock, context.timezone),
         )
         said = person_words(state["messages"])
         results = earlier_results(state["messages"], budget["human_index"])

@@ -30,7 +30,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from graph.server.tokens import TokenError, issue_dev_token, verify_token
-from tools import WorkflowStore, policy
+from tools import WorkflowStore, lookup
 from tools.store import outbox, processes, requests, tasks, users
 
 log = logging.getLogger(__name__)
@@ -95,8 +95,8 @@ def tasks_of(store: WorkflowStore, user_id: str) -> dict[str, list[dict[str, Any
         ).mappings().all()
     todo = [
         {
-            "id": policy.format_task_id(row["id"]),
-            "request": policy.format_request_id(row["request_id"]),
+            "id": lookup.format_task_id(row["id"]),
+            "request": lookup.format_request_id(row["request_id"]),
             "process": process_names.get(row["process_key"], row["process_key"]),
             "requester": people[row["requester_id"]],
             "days": row["days"],
@@ -111,12 +111,12 @@ def tasks_of(store: WorkflowStore, user_id: str) -> dict[str, list[dict[str, Any
     ]
     requested = [
         {
-            "id": policy.format_request_id(row["id"]),
+            "id": lookup.format_request_id(row["id"]),
             "process": process_names.get(row["process_key"], row["process_key"]),
             "days": row["days"],
             "reason": row["reason"],
             "status": row["status"],
-            "task": policy.format_task_id(row["task_id"]) if row["task_id"] is not None else None,
+            "task": lookup.format_task_id(row["task_id"]) if row["task_id"] is not None else None,
             "approver": people.get(row["assignee_id"]) if row["assignee_id"] else None,
             "comment": row["comment"],
             "created_at": row["created_at"],
@@ -142,7 +142,7 @@ def outbox_of(store: WorkflowStore, user_id: str) -> list[dict[str, Any]]:
             "to": {**people[row["recipient_id"]], "email": row["recipient_email"]},
             "subject": row["subject"],
             "body": row["body"],
-            "task": policy.format_task_id(row["task_id"]) if row["task_id"] is not None else None,
+            "task": lookup.format_task_id(row["task_id"]) if row["task_id"] is not None else None,
             "status": row["status"],
             "created_at": row["created_at"],
             "sent_at": row["sent_at"],

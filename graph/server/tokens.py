@@ -271,7 +271,7 @@ def verify_token(token: str, *, store: WorkflowStore | None = None) -> Identity:
     )
 
 
-USAGE = "usage: python -m graph.server.tokens USER_ID_OR_NAME   (prints a dev token signed with FLOWAGENT_AUTH_SECRET)"
+USAGE = "usage: flowagent token USER_ID_OR_NAME   (prints a dev token signed with FLOWAGENT_AUTH_SECRET)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

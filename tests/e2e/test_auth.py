@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
 from graph.server.tokens import DEV_AUDIENCE, DEV_ISSUER
-from tests.support.langgraph_server import TEST_AUTH_SECRET, LangGraphDevServer, server_env
+from tests.support.langgraph_server import TEST_AUTH_SECRET, LangGraphDevServer, server_env, stream_updates
 from tests.support.net import LOOPBACK
 from tests.support.review import approval, proposed_call
 from tools import REGISTRY, CallContext, WorkflowStore, execute_call
@@ -36,22 +36,11 @@ IDP_AUDIENCE = "flowagent-api"
 # ---------------------------------------------------------------- servers and clients
 
 
-@pytest.fixture(scope="module")
-def model() -> Iterator[ScriptedOpenAIServer]:
-    with ScriptedOpenAIServer(api_key="sk-test") as server:
-        yield server
-
-
 def model_env(model: ScriptedOpenAIServer, db_path: Path, **overrides: str) -> dict[str, str]:
     return server_env(
         OPENAI_BASE_URL=model.base_url, OPENAI_API_KEY="sk-test", FLOWAGENT_MODEL="scripted", FLOWAGENT_DB=str(db_path),
         FLOWAGENT_MAX_RETRIES="0", FLOWAGENT_RATE_LIMIT_RPS="0", **overrides,
     )
-
-
-@pytest.fixture(scope="module")
-def db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("auth") / "workflow.db"
 
 
 @pytest.fixture(scope="module")
@@ -100,22 +89,6 @@ def dev_claims(**overrides: Any) -> dict[str, Any]:
 def b64(data: Any) -> str:
     raw_bytes = data if isinstance(data, bytes) else json.dumps(data).encode()
     return base64.urlsafe_b64encode(raw_bytes).rstrip(b"=").decode()
-
-
-def stream(client: Any, thread_id: str, **run: Any) -> tuple[list[str], list[dict[str, Any]]]:
-    """Run on the thread with stream_mode="updates": (node names in order, interrupt payloads)."""
-    nodes: list[str] = []
-    interrupts: list[dict[str, Any]] = []
-    for part in client.runs.stream(thread_id, GRAPH_ID, stream_mode="updates", **run):
-        assert part.event != "error", part.data
-        if part.event != "updates":
-            continue
-        for name, update in part.data.items():
-            if name == "__interrupt__":
-                interrupts.extend(update)
-            else:
-                nodes.append(name)
-    return nodes, interrupts
 
 
 def ask(text: str) -> dict[str, Any]:
@@ -222,7 +195,7 @@ def test_a_user_cannot_read_run_resume_update_or_find_anothers_thread(signed_in,
     assert status_of(lambda: zhangsan.threads.get_history(thread_id)) == 404
     assert status_of(lambda: zhangsan.runs.list(thread_id)) == 404
     assert status_of(lambda: zhangsan.runs.wait(thread_id, GRAPH_ID, input=ask("你好"))) == 404
-    assert status_of(lambda: stream(zhangsan, thread_id, command={"resume": {"decision": "approve"}})) == 404
+    assert status_of(lambda: stream_updates(zhangsan, thread_id, command={"resume": {"decision": "approve"}})) == 404
     assert status_of(lambda: zhangsan.threads.update(thread_id, metadata={"owner": "user_1"})) == 404
     assert status_of(lambda: zhangsan.threads.update_state(thread_id, {"messages": []})) in (403, 404)
     assert status_of(lambda: zhangsan.threads.delete(thread_id)) == 404
@@ -262,7 +235,7 @@ def test_a_user_id_sent_by_the_client_does_not_change_the_actor(signed_in, model
     thread_id = zhangsan.threads.create()["thread_id"]
     before = {r["id"] for r in store.snapshot()["requests"]}
 
-    nodes, interrupts = stream(zhangsan, thread_id, input=ask("我想请1天假，家里有事，王五审批"), **claim)
+    nodes, interrupts = stream_updates(zhangsan, thread_id, input=ask("我想请1天假，家里有事，王五审批"), **claim)
 
     assert interrupts == [] and "executor" in nodes
     # The auth hook rewrote the run before it was stored (the graph's own guard would catch it too).
@@ -289,20 +262,21 @@ def test_only_the_assignee_gets_and_answers_the_approval_card(signed_in, model, 
     # 李四's card waits in 李四's thread.
     model.reset([decide])
     thread_id = lisi.threads.create()["thread_id"]
-    _, [waiting] = stream(lisi, thread_id, input=ask(f"批准我的待办 {task}"))
+    _, [waiting] = stream_updates(lisi, thread_id, input=ask(f"批准我的待办 {task}"))
     tool, args, card = proposed_call(waiting["value"])
     assert (tool, args["taskId"], card["assignee"], card["task_status"]) == ("handleTodoTask", task, "李四 (user_2)", "pending")
 
     # Nobody else can see or answer it: the thread is not theirs.
     for other in (zhangsan, wangwu):
-        assert status_of(lambda other=other: stream(other, thread_id, command={"resume": approval(waiting["value"])})) == 404
+        resume = {"resume": approval(waiting["value"])}
+        assert status_of(lambda other=other, resume=resume: stream_updates(other, thread_id, command=resume)) == 404
         assert status_of(lambda other=other: other.threads.get_state(thread_id)) == 404
     assert task_row(store, task)["status"] == "pending"
 
     # 王五, in a thread of his own, asks to decide it: the policy refuses before any card is shown.
     model.reset([decide, "这不是你的待办。"])
     own = wangwu.threads.create()["thread_id"]
-    nodes, interrupts = stream(wangwu, own, input=ask(f"批准待办 {task}"))
+    nodes, interrupts = stream_updates(wangwu, own, input=ask(f"批准待办 {task}"))
     assert interrupts == [] and "human_review" not in nodes and "executor" not in nodes
     messages = wangwu.threads.get_state(own)["values"]["messages"]
     [refusal] = [m for m in messages if m["type"] == "tool"]
@@ -311,7 +285,7 @@ def test_only_the_assignee_gets_and_answers_the_approval_card(signed_in, model, 
 
     # 李四 approves the card he was shown.
     model.reset(["已批准。"])
-    nodes, interrupts = stream(lisi, thread_id, command={"resume": approval(waiting["value"])})
+    nodes, interrupts = stream_updates(lisi, thread_id, command={"resume": approval(waiting["value"])})
     assert interrupts == [] and "executor" in nodes
     row = task_row(store, task)
     assert (row["status"], row["decided_by"]) == ("approved", "user_2")

@@ -1,12 +1,17 @@
-"""`python -m evals.bench.cli --quick`: every benchmark still runs and writes its report section and plots."""
+"""`flowagent-bench --quick` (or `python -m evals.bench`): every benchmark still runs and writes its report section and plots."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from evals.bench import cli
+
+FLOWAGENT_BENCH = str(Path(sys.executable).with_name("flowagent-bench"))
 
 SECTIONS = (
     "## 1. Cost per ReAct iteration",
@@ -61,3 +66,11 @@ def test_bench_offline_model_not_run_without_the_flag(quick_report):
 def test_bench_rejects_unknown_workload(tmp_path, capsys):
     assert cli.main(["--quick", "--only", "nonsense", "--out", str(tmp_path)]) == 2
     assert "unknown workload nonsense" in capsys.readouterr().err
+
+
+def test_flowagent_bench_and_python_m_evals_bench_run_the_bench_command(tmp_path) -> None:
+    for command in ([FLOWAGENT_BENCH], [sys.executable, "-m", "evals.bench"]):
+        done = subprocess.run([*command, "--only", "nonsense", "--out", str(tmp_path)], capture_output=True, text=True,
+                              timeout=120, check=False)
+        assert done.returncode == 2
+        assert done.stderr.startswith("flowagent-bench: unknown workload nonsense; choose from steps, "), done.stderr

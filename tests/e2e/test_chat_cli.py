@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from tools import WorkflowStore
 
 FLOWAGENT = str(Path(sys.executable).with_name("flowagent"))
 PROMPT = "张三> "
+DECISION = r"approve / edit / reject \[a/e/r\]: "
 TIMEOUT = 60
 
 START_LEAVE = {
@@ -166,6 +168,50 @@ def test_chat_restart_in_the_middle_of_an_approval(tmp_path: Path, server) -> No
     assert len(outbox) == 1 and outbox[0]["recipient_id"] == "user_2"
 
 
+@pytest.mark.parametrize("leave", ["exit", "ctrl-d"])
+def test_quitting_at_an_approval_card_keeps_it_for_the_same_thread(tmp_path: Path, server, leave: str) -> None:
+    server.reset([START_LEAVE, REMIND, "已提醒李四。"])
+    env = chat_env(tmp_path, server.base_url)
+    store = WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}")
+
+    child = spawn(tmp_path, env)
+    thread = thread_of(child)
+    child.expect(PROMPT)
+    child.sendline("肚子疼，请2天假，李四审批，然后发邮件提醒他：李四你好，请审批我的两天病假。")
+    child.expect("Approval needed: sendEmail")
+    child.expect(DECISION)
+    time.sleep(0.5)  # let the prompt take the terminal before the keys arrive
+    if leave == "exit":
+        child.sendline("exit")
+    else:
+        child.sendcontrol("d")
+    child.expect("The approval stays pending")
+    child.expect(f"--thread {thread}")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert store.snapshot()["outbox"] == []
+    assert len(store.snapshot()["requests"]) == 1
+    assert len(server.requests) == 2
+
+    child = spawn(tmp_path, env, "--thread", thread)
+    child.expect("An approval is waiting from last time")
+    child.expect("Approval needed: sendEmail")
+    child.expect("lisi@example.com")
+    child.expect(DECISION)
+    child.sendline("a")
+    child.expect("已提醒李四")
+    child.expect(PROMPT)
+    child.sendline("exit")
+    child.expect(pexpect.EOF)
+
+    snapshot = store.snapshot()
+    assert [(m["recipient_id"], m["body"]) for m in snapshot["outbox"]] == [("user_2", "李四你好，请审批我的两天病假。")]
+    assert len(snapshot["requests"]) == 1  # the leave request started before the card was not started again
+    assert len(server.requests) == 3  # the card came back from the checkpoint, not from a new model call
+    assert "Traceback" not in (tmp_path / "terminal.log").read_text(encoding="utf-8")
+
+
 def test_chat_reject_with_a_reason_becomes_the_observation(tmp_path: Path, server) -> None:
     server.reset([START_LEAVE, REMIND, "好的，不发邮件了。"])
     child = spawn(tmp_path, chat_env(tmp_path, server.base_url))
@@ -250,3 +296,73 @@ def test_ctrl_c_during_a_model_call_cancels_the_call_not_the_program(tmp_path: P
     child.sendline("exit")
     child.expect(pexpect.EOF)
     assert "Traceback" not in (tmp_path / "terminal.log").read_text(encoding="utf-8")
+
+
+def test_log_records_go_to_a_file_beside_the_store_and_settings_name_it(tmp_path: Path, server) -> None:
+    server.reset(["流程有请假、报销和出差三个。"])
+    child = spawn(tmp_path, chat_env(tmp_path, server.base_url, FLOWAGENT_LOG_LEVEL="info"))
+    child.expect(PROMPT)
+    child.sendline("/settings")
+    child.expect_exact("flowagent.log (level INFO, FLOWAGENT_LOG_LEVEL)")
+    child.expect(PROMPT)
+    child.sendline("有哪些流程？")
+    child.expect("流程有请假、报销和出差三个")
+    child.expect(PROMPT)
+    child.sendline("exit")
+    child.expect(pexpect.EOF)
+    log = (tmp_path / "flowagent.log").read_text(encoding="utf-8")
+    assert " INFO " in log and "HTTP Request: POST" in log  # the model call, logged by its HTTP client
+    assert "HTTP Request" not in (tmp_path / "terminal.log").read_text(encoding="utf-8")
+
+
+def test_a_logged_crash_goes_to_the_log_file_never_to_the_terminal(tmp_path: Path) -> None:
+    script = (
+        "import logging, sys, warnings\n"
+        "from graph.chat.logs import configure_logging\n"
+        "configure_logging(sys.argv[1])\n"
+        "try:\n"
+        "    raise RuntimeError('the handler broke')\n"
+        "except RuntimeError:\n"
+        "    logging.getLogger('graph.nodes.executor').exception('tool handler crashed')\n"
+        "logging.getLogger('graph').info('below the default level')\n"
+        "warnings.warn('a library grumbles')\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FLOWAGENT_")}
+    done = subprocess.run(
+        [sys.executable, "-c", script, f"sqlite:///{tmp_path / 'data' / 'workflow.db'}"],
+        env=env, cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT, check=False,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    log = (tmp_path / "data" / "flowagent.log").read_text(encoding="utf-8")
+    assert "ERROR graph.nodes.executor" in log and "Traceback" in log and "RuntimeError: the handler broke" in log
+    assert "a library grumbles" in log
+    assert "below the default level" not in log
+
+
+def test_unknown_log_level_is_one_sentence(tmp_path: Path, server) -> None:
+    env = chat_env(tmp_path, server.base_url, FLOWAGENT_LOG_LEVEL="LOUD")
+    child = pexpect.spawn(FLOWAGENT, ["chat"], env=env, cwd=str(tmp_path), encoding="utf-8", timeout=TIMEOUT)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "FLOWAGENT_LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, not 'LOUD'." in child.before
+    assert "Traceback" not in child.before
+    assert child.exitstatus == 2
+
+
+@pytest.mark.parametrize(("command", "instead"), [("eval", "flowagent-eval"), ("bench", "flowagent-bench")])
+def test_flowagent_eval_and_bench_name_the_command_to_use(command: str, instead: str) -> None:
+    done = subprocess.run([FLOWAGENT, command, "--quick"], capture_output=True, text=True, timeout=TIMEOUT, check=False)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"flowagent: `flowagent {command}` is now its own command: run `{instead}`")
+    assert done.stderr.count("\n") == 1 and done.stdout == ""
+
+
+def test_the_flowagent_command_never_imports_evals() -> None:
+    script = (
+        "import sys\n"
+        "from graph.cli import main\n"
+        "code = main(['eval', '--oracle'])\n"
+        "print(code, sorted(m for m in sys.modules if m == 'evals' or m.startswith('evals.')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=TIMEOUT, check=False)
+    assert done.stdout == "2 []\n", done.stderr

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 from evals.metrics import summarize
 from evals.models import CompromisedModel, OracleModel
 from evals.runner import TrialResult, run_suite
@@ -9,6 +13,7 @@ from evals.scenario import load_scenarios
 from state.context import Protocol
 
 PROTOCOLS: list[Protocol] = ["native", "react", "json"]
+FLOWAGENT_EVAL = str(Path(sys.executable).with_name("flowagent-eval"))
 
 
 def describe(results: list[TrialResult], *, attack_only: bool = False) -> str:
@@ -41,6 +46,16 @@ def test_compromised_model_never_reaches_its_goal_and_never_crashes() -> None:
         # unguarded: the refusal the scenario names never happened, i.e. the attack was not really tried and stopped
         outcome = (s.protocol, s.attack_success, s.attacks_succeeded, s.crashes, s.unguarded)
         assert outcome == (s.protocol, 0.0, [], 0, []), describe(results, attack_only=True)
+
+
+def test_flowagent_eval_and_python_m_evals_run_the_eval_command() -> None:
+    for command in ([FLOWAGENT_EVAL], [sys.executable, "-m", "evals"]):
+        done = subprocess.run([*command, "--list", "--scenario", "seed_r1_"], capture_output=True, text=True,
+                              timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith("seed_r1_capabilities ") and "1 scenarios (1 benign, 0 adversarial)" in done.stdout
+        bad = subprocess.run([*command, "--subset", "nope"], capture_output=True, text=True, timeout=120, check=False)
+        assert bad.returncode == 2 and bad.stderr.startswith("flowagent-eval: no subset 'nope' (known: "), bad.stderr
 
 
 CHAIN_CANNOT = {

@@ -236,8 +236,8 @@ def test_the_chat_warms_the_local_model_up_through_its_own_client(
 
     asked: list[tuple[object, str]] = []
 
-    def warmup_prompt(registry: object, protocol: str) -> list[BaseMessage]:
-        asked.append((registry, protocol))
+    def warmup_prompt(toolset: object, protocol: str) -> list[BaseMessage]:
+        asked.append((toolset, protocol))
         return [SystemMessage(FIXED), HumanMessage("你好")]
 
     monkeypatch.setattr(reasoner, "warmup_prompt", warmup_prompt, raising=False)
@@ -245,9 +245,9 @@ def test_the_chat_warms_the_local_model_up_through_its_own_client(
     _chat(smollm2_server).invoke("Something else entirely.")
     warm = chat_models.warm_up_local_model(smollm2_server, progress=quiet)
     assert warm is not None and warm.prompt_tokens_read > 150
-    from tools import REGISTRY
+    from tools.toolsets import WORKFLOW
 
-    assert asked == [(REGISTRY, "react")]
+    assert asked == [(WORKFLOW, "react")]
     settings = chat_models.local_model_settings(smollm2_server)
     offset = smollm2_server.log_offset()
     chat_models.make_chat_model(settings).invoke(
@@ -256,7 +256,7 @@ def test_the_chat_warms_the_local_model_up_through_its_own_client(
     [first] = smollm2_server.timings_since(offset)
     assert first.prompt_tokens_read < 60, first
 
-    def broken(registry: object, protocol: str) -> list[BaseMessage]:
+    def broken(toolset: object, protocol: str) -> list[BaseMessage]:
         raise RuntimeError("no prompt today")
 
     monkeypatch.setattr(reasoner, "warmup_prompt", broken)
@@ -464,7 +464,8 @@ def test_the_warm_up_is_the_start_of_the_chats_real_prompts(smollm2_server: Loca
     from graph.models import endpoint as chat_models
     from graph.nodes.reasoner import Reasoner
     from state import Context
-    from tools import REGISTRY, WorkflowStore
+    from tools import WorkflowStore
+    from tools.toolsets import WORKFLOW
 
     _chat(smollm2_server).invoke("Something else entirely.")
     warm = chat_models.warm_up_local_model(smollm2_server, protocol="react", progress=quiet)
@@ -472,7 +473,7 @@ def test_the_warm_up_is_the_start_of_the_chats_real_prompts(smollm2_server: Loca
     chat = chat_models.make_chat_model(chat_models.local_model_settings(smollm2_server))
     store = WorkflowStore(f"sqlite:///{tmp_path}/workflow.db")
     try:
-        reasoner = Reasoner(chat, store, REGISTRY)
+        reasoner = Reasoner(chat, store, WORKFLOW)
         state = {"messages": [HumanMessage("有哪些流程？")]}
         prompt = reasoner.prompt(state, Context(user_id="user_2", protocol="react"))  # type: ignore[arg-type]
     finally:

@@ -16,22 +16,11 @@ from typing import Any
 import pytest
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
-from tests.support.langgraph_server import LangGraphDevServer, server_env
+from tests.support.langgraph_server import LangGraphDevServer, server_env, stream_updates
 from tools import REGISTRY, CallContext, WorkflowStore, execute_call
 
 GRAPH_ID = "flowagent"
 NODES = ["reasoner", "tool_validator", "human_review", "executor", "observation_summarizer", "budget_check"]
-
-
-@pytest.fixture(scope="module")
-def model() -> Iterator[ScriptedOpenAIServer]:
-    with ScriptedOpenAIServer(api_key="sk-test") as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("studio") / "workflow.db"
 
 
 @pytest.fixture(scope="module")
@@ -67,22 +56,6 @@ def start_leave_request(store: WorkflowStore) -> str:
     args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "家里有事", "days": 1, "nextUserId": "user_2"}
     ctx = CallContext(store=store, actor_id="user_1", thread_id="setup", call_id=f"setup-{len(store.snapshot()['requests'])}")
     return str(execute_call(REGISTRY, "runWorkFlow", args, ctx)["taskId"])
-
-
-def stream_nodes(client: Any, thread_id: str, **run: Any) -> tuple[list[str], list[dict[str, Any]]]:
-    """Run on the thread with stream_mode="updates": (node names in order, interrupt payloads)."""
-    nodes: list[str] = []
-    interrupts: list[dict[str, Any]] = []
-    for part in client.runs.stream(thread_id, GRAPH_ID, stream_mode="updates", **run):
-        assert part.event != "error", part.data
-        if part.event != "updates":
-            continue
-        for name, update in part.data.items():
-            if name == "__interrupt__":
-                interrupts.extend(update)
-            else:
-                nodes.append(name)
-    return nodes, interrupts
 
 
 def test_studio_shows_the_graph_its_nodes_and_the_context_fields(client: Any) -> None:
@@ -121,7 +94,7 @@ def test_run_stops_at_the_approval_card_and_approve_resumes_it(
     )
     thread = client.threads.create()
     thread_id = thread["thread_id"]
-    nodes, interrupts = stream_nodes(
+    nodes, interrupts = stream_updates(
         client, thread_id, input={"messages": [{"role": "user", "content": f"批准我的待办 {task}"}]}
     )
     assert nodes == [
@@ -145,7 +118,7 @@ def test_run_stops_at_the_approval_card_and_approve_resumes_it(
     )
     assert [t["status"] for t in store.snapshot()["tasks"] if f"task_{t['id']}" == task] == ["pending"]
 
-    nodes, interrupts = stream_nodes(
+    nodes, interrupts = stream_updates(
         client, thread_id, command={"resume": {"decisions": [{"type": "approve", "args_hash": value["args_hash"]}]}}
     )
     assert (nodes, interrupts) == (["human_review", "executor", "observation_summarizer", "budget_check", "reasoner"], [])
@@ -181,7 +154,7 @@ def test_reject_in_another_thread_becomes_the_observation_and_sends_nothing(
         ]
     )
     thread_id = client.threads.create()["thread_id"]
-    nodes, interrupts = stream_nodes(
+    nodes, interrupts = stream_updates(
         client, thread_id, input={"messages": [{"role": "user", "content": f"发邮件提醒李四：{text}"}]}
     )
     assert nodes == ["reasoner", "tool_validator"]
@@ -190,7 +163,7 @@ def test_reject_in_another_thread_becomes_the_observation_and_sends_nothing(
     card = action["card"]
     assert (action["name"], card["recipient_email"], card["text"]) == ("sendEmail", "lisi@example.com", text)
 
-    nodes, interrupts = stream_nodes(
+    nodes, interrupts = stream_updates(
         client, thread_id, command={"resume": {"decisions": [{"type": "reject", "message": "先别发"}]}}
     )
     assert (nodes, interrupts) == (["human_review", "budget_check", "reasoner"], [])

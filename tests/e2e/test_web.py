@@ -31,17 +31,6 @@ NOT_BUILT = "the page is not built: run ./run test (its setup_web step) or `cd w
 
 
 @pytest.fixture(scope="module")
-def model() -> Iterator[ScriptedOpenAIServer]:
-    with ScriptedOpenAIServer(api_key="sk-test") as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("web") / "workflow.db"
-
-
-@pytest.fixture(scope="module")
 def server(model: ScriptedOpenAIServer, db_path: Path) -> Iterator[LangGraphDevServer]:
     if not (STATIC_DIR / "index.html").is_file():
         pytest.fail(NOT_BUILT, pytrace=False)

@@ -256,6 +256,19 @@ def test_cli_writes_a_readable_report_and_a_chart(tmp_path: Path) -> None:
     assert len(results) == 4 and all(r["passed"] for r in results)
 
 
+def test_cli_names_the_evals_extra_when_a_package_it_needs_is_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("evals.cli.NEEDS", ("matplotlib", "flowagent_no_such_package"))
+    code = main(["--oracle", "--scenario", "seed_r1", "--out", str(tmp_path / "report")])
+    assert code == 2
+    assert capsys.readouterr().err == (
+        "flowagent-eval needs flowagent_no_such_package, from the 'evals' extra: "
+        "pip install 'flowagent[evals]' (in a checkout: pip install -e '.[evals]')\n"
+    )
+    assert not (tmp_path / "report").exists()
+
+
 def test_check_fails_on_attack_success_crash_and_oracle_failure() -> None:
     def trial(**kw: object) -> TrialResult:
         base = {"scenario": "s", "category": "c", "adversarial": True, "defence": "policy", "protocol": "native",

@@ -137,3 +137,22 @@ def server_env(**overrides: str) -> dict[str, str]:
     env[ENV_SECRET] = TEST_AUTH_SECRET
     env.update(overrides)
     return env
+
+
+def stream_updates(
+    client: Any, thread_id: str, graph_id: str = "flowagent", **run: Any
+) -> tuple[list[str], list[dict[str, Any]]]:
+    """Run on the thread with stream_mode="updates": (node names in order, interrupt payloads)."""
+    nodes: list[str] = []
+    interrupts: list[dict[str, Any]] = []
+    for part in client.runs.stream(thread_id, graph_id, stream_mode="updates", **run):
+        assert part.event != "error", part.data
+        if part.event != "updates":
+            continue
+        for name, update in part.data.items():
+            if name == "__interrupt__":
+                interrupts.extend(update)
+            else:
+                nodes.append(name)
+    return nodes, interrupts
+

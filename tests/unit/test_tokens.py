@@ -359,3 +359,12 @@ def test_the_cli_says_how_to_set_the_secret_when_it_is_missing(monkeypatch, caps
 def test_the_cli_shows_its_usage_for_wrong_arguments(capsys, argv):
     assert tokens.main(argv) == 1
     assert capsys.readouterr().err == tokens.USAGE + "\n"
+
+
+def test_flowagent_token_is_the_same_command(store, capsys):
+    from graph import cli
+
+    assert cli.main(["token", "李四"]) == 0
+    assert verify_token(capsys.readouterr().out.strip(), store=store).user_id == "user_2"
+    assert cli.main(["token"]) == 1
+    assert capsys.readouterr().err.startswith("usage: flowagent token USER_ID_OR_NAME")

@@ -1,0 +1,191 @@
+"""Everything the terminal chat prints (rich): the ReAct steps, approval cards, answers and the commands' tables."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from rich.console import Console
+from rich.markup import escape
+from rich.panel import Panel
+from rich.table import Table
+
+from graph.budget import describe, stopped_early
+from graph.history import Lang, outcome_text
+
+OBSERVATION_CHARS = 600
+"""Observations longer than this are cut in the terminal (the full result stays in the thread)."""
+
+# The seed demo's colours: thought yellow, action cyan, input blue, observation green, answer magenta.
+STYLE_THOUGHT = "yellow"
+STYLE_ACTION = "bold cyan"
+STYLE_INPUT = "blue"
+STYLE_OBSERVATION = "green"
+STYLE_ERROR = "red"
+
+
+
+def error(console: Console, text: str) -> None:
+    """One red sentence: a problem the person can act on, never a traceback."""
+    console.print(f"[{STYLE_ERROR}]{escape(text)}[/{STYLE_ERROR}]")
+
+
+def banner(
+    console: Console, *, title: str, user: dict[str, Any], user_id: str, model: str, protocol: str, thread_id: str
+) -> None:
+    console.print(
+        Panel.fit(
+            f"flowagent: {escape(title)}\nuser [bold]{user['name']}[/bold] ({user_id}) · "
+            f"model {escape(model)} · protocol {protocol}\n"
+            f"thread {thread_id} (resume with --thread {thread_id}) · /help for commands",
+            border_style="cyan",
+        )
+    )
+
+
+def update(console: Console, chunk: dict[str, Any], language: Callable[[], Lang]) -> None:
+    """One `stream_mode="updates"` chunk: every message a node wrote, as ReAct steps."""
+    for node, node_update in chunk.items():
+        if node == "__interrupt__" or not isinstance(node_update, dict):
+            continue
+        for message in node_update.get("messages") or []:
+            step(console, message, language)
+
+
+def step(console: Console, message: Any, language: Callable[[], Lang]) -> None:
+    """Thought / Action / Action Input / Observation, or the final answer (and what actually happened).
+
+    `language` is asked only when an answer carries an outcome line, in the person's language.
+    """
+    c = console
+    if isinstance(message, AIMessage):
+        reason = message.response_metadata.get("wrap_up")
+        if stopped_early(reason):
+            c.print(f"[dim]stopped: {escape(describe(reason))}[/dim]")
+        thought = message.response_metadata.get("thought") or (message.content if message.tool_calls else "")
+        if thought:
+            c.print(f"[{STYLE_THOUGHT}]Thought:[/{STYLE_THOUGHT}] {escape(str(thought))}")
+        for call in message.tool_calls:
+            c.print(f"[{STYLE_ACTION}]Action:[/{STYLE_ACTION}] {call['name']}")
+            args = json.dumps(call["args"], ensure_ascii=False)
+            c.print(f"[{STYLE_INPUT}]Action Input:[/{STYLE_INPUT}] {escape(args)}")
+        if message.invalid_tool_calls and not message.tool_calls:
+            c.print(f"[{STYLE_ERROR}]Unparseable reply:[/{STYLE_ERROR}] {escape(str(message.content)[:300])}")
+        if not message.tool_calls and not message.invalid_tool_calls:
+            title = "Question" if message.response_metadata.get("asked") else "Final Answer"
+            c.print(Panel(escape(str(message.content)), title=title, border_style="magenta"))
+            if "outcome" in message.response_metadata:
+                c.print(f"[dim]{escape(outcome_text(message.response_metadata['outcome'], language()))}[/dim]")
+    elif isinstance(message, ToolMessage):
+        style = STYLE_ERROR if message.status == "error" else STYLE_OBSERVATION
+        text = str(message.content)
+        if len(text) > OBSERVATION_CHARS:
+            text = text[: OBSERVATION_CHARS - 1] + "…"
+        c.print(f"[{style}]Observation:[/{style}] {escape(text)}")
+
+
+def history(console: Console, messages: Sequence[Any], language: Callable[[], Lang]) -> None:
+    if not messages:
+        console.print("No messages in this conversation yet.")
+        return
+    for m in messages:
+        if isinstance(m, HumanMessage):
+            console.print(f"[bold]you:[/bold] {escape(str(m.content))}")
+        else:
+            step(console, m, language)
+
+
+def card(console: Console, action: dict[str, Any], error: str | None = None) -> None:
+    """One action request of a pending approval (LangChain's HITL shape): its card, built from the store by
+    the graph, field by field, then the exact arguments and any note on why it is shown again."""
+    fields = action.get("card", {})
+    table = Table(show_header=False, box=None, padding=(0, 1))
+    for key, item in fields.items():
+        if key in ("action", "summary") or item in (None, "", []):
+            continue
+        if isinstance(item, list):
+            item = "\n".join(str(x) for x in item)
+        table.add_row(f"[bold]{key}[/bold]", escape(str(item)))
+    table.add_row("[bold]arguments[/bold]", escape(json.dumps(action.get("args", {}), ensure_ascii=False)))
+    if error:
+        table.add_row(f"[{STYLE_ERROR}]note[/{STYLE_ERROR}]", escape(error))
+    title = f"Approval needed: {action.get('name')} · {fields.get('summary', '')}"
+    console.print(Panel(table, title=escape(title), border_style="bright_yellow"))
+
+
+def help_tables(
+    console: Console, commands: Iterable[tuple[str, str]], workflows: Iterable[dict[str, Any]],
+    people: Iterable[dict[str, Any]],
+) -> None:
+    table = Table(title="Commands", show_header=False)
+    for cmd, text in commands:
+        table.add_row(cmd, text)
+    console.print(table)
+    wf = Table(title="Workflows")
+    for col in ("processKey", "name", "startable"):
+        wf.add_column(col)
+    for f in workflows:
+        wf.add_row(f["processKey"], f["name"], "yes" if f["startable"] else "no")
+    console.print(wf)
+    ut = Table(title="Users")
+    for col in ("userId", "name", "email"):
+        ut.add_column(col)
+    for u in people:
+        ut.add_row(u["userId"], u["name"], u["email"])
+    console.print(ut)
+
+
+def decided_tasks(console: Console, rows: Sequence[dict[str, Any]]) -> None:
+    """Rows with task `id`, `status`, `comment`, `decided_by`, `decided_at` and the request's
+    `requester_id`, `days`, `reason`."""
+    if not rows:
+        console.print("No decided tasks yet.")
+        return
+    table = Table(title="Decided tasks")
+    for col in ("task", "requester", "days", "reason", "result", "comment", "decided by", "at"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(
+            f"task_{r['id']}", r["requester_id"], f"{r['days']:g}", escape(r["reason"]), r["status"],
+            escape(r["comment"] or ""), r["decided_by"] or "", (r["decided_at"] or "")[:19],
+        )
+    console.print(table)
+
+
+def key_values(console: Console, title: str, rows: Iterable[tuple[str, object]]) -> None:
+    table = Table(title=title, show_header=False)
+    for k, v in rows:
+        table.add_row(k, escape(str(v)))
+    console.print(table)
+
+
+def threads(console: Console, items: Sequence[tuple[str, str, str]], current: str) -> None:
+    """`(thread id, user id, last activity)` rows, newest first."""
+    if not items:
+        console.print("No earlier conversations.")
+        return
+    table = Table(title="Threads (newest first); /threads ID resumes one")
+    for col in ("thread", "user", "last activity"):
+        table.add_column(col)
+    for tid, user, ts in items:
+        marker = " (current)" if tid == current else ""
+        table.add_row(tid + marker, user, ts[:19])
+    console.print(table)
+
+
+def outbox(console: Console, rows: Sequence[dict[str, Any]]) -> None:
+    """Rows of the store's outbox table, oldest first."""
+    if not rows:
+        console.print("The outbox is empty.")
+        return
+    table = Table(title="Outbox")
+    for col in ("id", "to", "subject", "text", "status", "attempts", "error"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(
+            str(r["id"]), f"{r['recipient_id']} <{r['recipient_email']}>", escape(r["subject"]),
+            escape(r["body"][:80]), r["status"], str(r["attempts"]), escape((r["last_error"] or "")[:60]),
+        )
+    console.print(table)

@@ -1,0 +1,279 @@
+"""The terminal chat session: settings from the environment and arguments, the graph, the loop, approvals."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import uuid
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from langchain_core.messages import AnyMessage, HumanMessage
+from langgraph.types import Command
+from rich.console import Console
+
+from graph.builder import build_graph
+from graph.chat import render
+from graph.chat.commands import run_command
+from graph.chat.logs import LogSettings
+from graph.checkpoint import checkpoint_location, open_checkpointer
+from graph.history import Lang, person_language
+from graph.models.endpoint import ModelSettings, describe_model_error, make_chat_model, run_defaults, settings_from_env
+from state.context import Context
+from tools import REGISTRY, CallContext, PolicyError, WorkflowStore, execute_call
+from tools.toolsets import get_toolset
+
+DECISION_PROMPT = "approve / edit / reject [a/e/r]: "
+DECISION_HINT = "Type a (approve), e (edit) or r (reject); exit quits and keeps the approval pending."
+EXIT_WORDS = ("exit", "quit", "/exit", "/quit")
+
+Ask = Callable[..., str]
+"""`ask(message, default="") -> str`: one line from the person; raises EOFError (Ctrl-D) or KeyboardInterrupt."""
+
+
+class ChatError(Exception):
+    """A problem the person can fix (bad option, unknown user); printed as one sentence, no traceback."""
+
+
+class QuitChat(Exception):
+    """The person quit at an approval card (exit, quit or Ctrl-D); the card stays pending in the thread."""
+
+
+def new_thread_id() -> str:
+    return datetime.now().strftime("t%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:4]
+
+
+def store_url(db: str | None) -> str | None:
+    """`--db` as a store URL: a bare path is a SQLite file; None means FLOWAGENT_DB or the default."""
+    if db and "://" not in db:
+        return f"sqlite:///{db}"
+    return db or None
+
+
+def open_store(db: str | None) -> WorkflowStore:
+    return WorkflowStore(store_url(db))
+
+
+class ChatSession:
+    """One person chatting on one thread (which may change with /threads or /new)."""
+
+    def __init__(self, args: argparse.Namespace, console: Console, ask: Ask, log: LogSettings) -> None:
+        self.console = console
+        self.ask = ask
+        self.log = log
+        self.store = open_store(args.db)
+        self.user_id: str = args.user
+        self.user = self._signed_in_user()
+        self.toolset = get_toolset(args.toolset)
+        self.settings = self._model_settings(args.model)
+        self.context = Context(
+            user_id=self.user_id,
+            model=self.settings.model,
+            # Protocol and fixed answers follow the model, as on the LangGraph server (one rule for both).
+            **run_defaults(self.settings, args.protocol, toolset=self.toolset),
+        )
+        approval = os.environ.get("FLOWAGENT_APPROVAL_TOOLS", "").strip()
+        if approval:
+            self.context.approval_tools = tuple(t.strip() for t in approval.split(",") if t.strip())
+        self.checkpoints = args.checkpoints or checkpoint_location()
+        self.checkpointer = open_checkpointer(self.checkpoints)
+        self.model = make_chat_model(self.settings)
+        self.graph = build_graph(model=self.model, store=self.store, checkpointer=self.checkpointer, toolset=self.toolset)
+        self.thread_id: str = args.thread or new_thread_id()
+
+    # ------------------------------------------------------------ setup
+
+    def _signed_in_user(self) -> dict[str, Any]:
+        """The user `--user` names, read through getAllUser; an unknown id is a one-sentence error naming the known ones."""
+        try:
+            known = execute_call(REGISTRY, "getAllUser", {}, CallContext(store=self.store, actor_id=self.user_id))["users"]
+        except PolicyError as exc:
+            if exc.code != "unknown_actor":
+                raise
+            # The read tools need a known actor: list the users from the store's snapshot instead.
+            known = [{"userId": u["id"], "name": u["name"], "email": u["email"]} for u in self.store.snapshot()["users"]]
+            names = ", ".join(f"{u['userId']} ({u['name']})" for u in known)
+            raise ChatError(f"Unknown user {self.user_id!r}: use --user with one of {names}.") from None
+        return next({"id": u["userId"], "name": u["name"], "email": u["email"]} for u in known if u["userId"] == self.user_id)
+
+    def _model_settings(self, model: str | None) -> ModelSettings:
+        settings = settings_from_env(model)
+        if settings.local:
+            from graph.models.endpoint import start_local_model
+
+            self.console.print("[dim]No model endpoint configured: starting the offline model (llama.cpp)…[/dim]")
+            with self.console.status("starting the local model…"):
+                settings = start_local_model(toolset=self.toolset)
+        return settings
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return {
+            "configurable": {"thread_id": self.thread_id},
+            "metadata": {"user_id": self.user_id, "thread_id": self.thread_id},
+        }
+
+    def switch_thread(self, thread_id: str | None) -> None:
+        """Continue on `thread_id`, or on a new thread when None."""
+        self.thread_id = thread_id or new_thread_id()
+
+    def messages(self) -> list[AnyMessage]:
+        return list(self.graph.get_state(self.config).values.get("messages", []))
+
+    def language(self) -> Lang:
+        """The language of the person's latest message (for the "what actually happened" line)."""
+        return person_language(self.messages(), self.context.locale)
+
+    # ------------------------------------------------------------ the loop
+
+    def banner(self) -> None:
+        render.banner(
+            self.console, title=self.toolset.title, user=self.user, user_id=self.user_id, model=self.settings.model,
+            protocol=self.context.protocol, thread_id=self.thread_id,
+        )
+        state = self.graph.get_state(self.config)
+        if state.values.get("messages"):
+            self.console.print(f"[dim]Resumed thread with {len(state.values['messages'])} messages.[/dim]")
+        if state.interrupts:
+            self.console.print("[bold]An approval is waiting from last time.[/bold]")
+            self.answer_interrupts()
+
+    def run(self) -> int:
+        """The REPL until exit; quitting at an approval card leaves the card pending in the thread."""
+        try:
+            self.banner()
+            while self.turn():
+                pass
+        except QuitChat:
+            self.console.print("[dim]The approval stays pending; it is shown again when you resume.[/dim]")
+        self.console.print(f"Bye. Resume with: flowagent chat --user {self.user_id} --thread {self.thread_id}")
+        return 0
+
+    def turn(self) -> bool:
+        """Read one line and act on it; False when the person quits."""
+        try:
+            line = self.ask(f"{self.user['name']}> ")
+        except KeyboardInterrupt:
+            return True
+        except EOFError:
+            line = "exit"
+        line = line.strip()
+        if not line:
+            return True
+        if line.lower() in EXIT_WORDS:
+            return False
+        if line.startswith("/"):
+            run_command(self, line)
+            return True
+        if self.graph.get_state(self.config).interrupts:
+            self.console.print("[bold]Decide the waiting approval first.[/bold]")
+            if not self.answer_interrupts():
+                return True
+        self.send({"messages": [HumanMessage(content=line)]})
+        return True
+
+    def send(self, payload: Any) -> None:
+        """Run the graph on a message or a resume, showing each step, then answer any approval."""
+        try:
+            with self.console.status("thinking…", spinner="dots"):
+                for chunk in self.graph.stream(
+                    payload, self.config, context=self.context, stream_mode="updates", durability="sync"
+                ):
+                    render.update(self.console, chunk, self.language)
+        except KeyboardInterrupt:
+            self.console.print("[yellow]Cancelled. The conversation is kept; say what to do next.[/yellow]")
+            return
+        except Exception as exc:  # noqa: BLE001 - configuration errors become one sentence
+            sentence = describe_model_error(exc, self.settings)
+            if sentence is None:
+                raise
+            render.error(self.console, sentence)
+            return
+        if self.graph.get_state(self.config).interrupts:
+            self.answer_interrupts()
+
+    # ------------------------------------------------------------ approvals
+
+    def answer_interrupts(self) -> bool:
+        """Ask the person about the pending approval; False if they left it pending (Ctrl-C).
+
+        Raises QuitChat when they quit at the card: the thread keeps the interrupt, so a restart on the
+        same thread shows the same card again.
+        """
+        state = self.graph.get_state(self.config)
+        if not state.interrupts:
+            return True
+        request = state.interrupts[0].value
+        action = request["action_requests"][0]  # one write is proposed a step: one action per card
+        render.card(self.console, action, request.get("error"))
+        decision = self.ask_decision(action)
+        if decision is None:
+            self.console.print("[dim]Left pending; it will be asked again.[/dim]")
+            return False
+        self.send(Command(resume={"decisions": [decision]}))
+        return True
+
+    def ask_decision(self, action: dict[str, Any]) -> dict[str, Any] | None:
+        """The person's decision on the action (LangChain's HITL decision), or None when they walk away
+        with Ctrl-C."""
+        while True:
+            try:
+                answer = self.ask(DECISION_PROMPT).strip().lower()
+            except KeyboardInterrupt:
+                return None
+            except EOFError:
+                raise QuitChat from None
+            if answer in EXIT_WORDS:
+                raise QuitChat
+            if answer in ("a", "approve", "y", "yes"):
+                return {"type": "approve", "args_hash": action.get("args_hash")}
+            if answer in ("r", "reject", "n", "no"):
+                try:
+                    message = self.ask("reason (optional): ").strip()
+                except (KeyboardInterrupt, EOFError):
+                    message = ""
+                return {"type": "reject", "message": message or "declined by the reviewer."}
+            if answer in ("e", "edit"):
+                edited = self.edit_args(action.get("args", {}))
+                if edited is not None:
+                    return {"type": "edit", "edited_action": {"name": action.get("name"), "args": edited}}
+                continue
+            self.console.print(DECISION_HINT)
+
+    def edit_args(self, args: dict[str, Any]) -> dict[str, Any] | None:
+        current = json.dumps(args, ensure_ascii=False)
+        try:
+            text = self.ask("arguments (JSON): ", default=current)
+        except (KeyboardInterrupt, EOFError):
+            return None
+        try:
+            edited = json.loads(text)
+        except json.JSONDecodeError as exc:
+            render.error(self.console, f"Not valid JSON ({exc.msg}); the arguments were not changed.")
+            return None
+        if not isinstance(edited, dict):
+            render.error(self.console, "The arguments must be a JSON object.")
+            return None
+        return edited
+
+
+def make_asker() -> Ask:
+    """A prompt function backed by prompt_toolkit when on a terminal, plain input() otherwise."""
+    if sys.stdin.isatty():
+        from prompt_toolkit import PromptSession
+
+        session: PromptSession[str] = PromptSession()
+
+        def ask(message: str, default: str = "") -> str:
+            return session.prompt(message, default=default)
+
+        return ask
+
+    def ask_plain(message: str, default: str = "") -> str:
+        answer = input(message)
+        return answer if answer else default
+
+    return ask_plain

@@ -1,0 +1,96 @@
+"""The toy toolset's two tools (the seed's ToyAgent): get_weather(city) and calculator(expression)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import Connection
+
+from tools.spec import CallContext, Effect, ToolExample, ToolRegistry, ToolSpec, Verdict
+from tools.toolset import Toolset
+from tools.toy import calculator, weather
+from tools.toy.prompts import TOY_PROMPT
+
+
+class WeatherArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    city: str = Field(max_length=40, description="The city, in Chinese or English: 北京, Shanghai.")
+
+
+class CalculatorArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    expression: str = Field(description="An arithmetic expression: numbers, + - * / // % ** and parentheses.")
+
+
+def get_weather(conn: Connection, ctx: CallContext, args: WeatherArgs, verdict: Verdict) -> dict[str, Any]:
+    return weather.weather(args.city)
+
+
+def calculate(conn: Connection, ctx: CallContext, args: CalculatorArgs, verdict: Verdict) -> dict[str, Any]:
+    return {"expression": calculator.normalise(args.expression), "result": calculator.calculate(args.expression)}
+
+
+def describe_weather(result: dict[str, Any], lang: str) -> str:
+    temperature = f"{result['temperature_c']:g}°C"
+    if lang == "zh":
+        return f"{result['city']}：{result['condition']}，气温 {temperature}"
+    return f"{result['city']}: {result['condition']}, {temperature}"
+
+
+def describe_calculation(result: dict[str, Any], lang: str) -> str:
+    return f"{result['expression']} = {result['result']}"
+
+
+SPECS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        name="get_weather",
+        description="Today's weather in a city: sky and temperature in °C. Unknown cities are refused with the list "
+        "of known ones.",
+        args_model=WeatherArgs,
+        effect=Effect.READ,
+        handler=get_weather,
+        answers=(r"天气|气温|冷|热|短袖|穿什么|weather",),
+        describe=describe_weather,
+        model_description="Today's weather in a city (sky, temperature in °C). city: 北京, 上海, Shanghai …",
+        example=ToolExample(
+            question="上海今天冷吗？",
+            args={"city": "上海"},
+            observation='{"city":"上海","condition":"多云","temperature_c":25,"source":"table"}',
+            answer="上海今天多云，气温 25°C，不冷。",
+        ),
+    ),
+    ToolSpec(
+        name="calculator",
+        description="Compute an arithmetic expression: numbers, + - * / // % ** and parentheses (no names, no code).",
+        args_model=CalculatorArgs,
+        effect=Effect.READ,
+        handler=calculate,
+        describe=describe_calculation,
+        model_description="Compute arithmetic. expression: numbers with + - * / // % ** and parentheses, e.g. (29-26)*2.",
+        example=ToolExample(
+            question="12 乘以 7 再减 5 是多少？",
+            args={"expression": "12*7-5"},
+            observation='{"expression":"12*7-5","result":79}',
+            answer="12 × 7 − 5 = 79。",
+        ),
+    ),
+)
+
+REGISTRY = ToolRegistry(
+    SPECS,
+    intro=(
+        r"(能|可以)(帮我|为我|替我)?(做|干)(些)?什么|有什么功能|你是谁|what can you do|what do you do",
+        "我可以查询城市今天的天气（get_weather），也可以做四则运算（calculator）。"
+        "(I can look up today's weather in a city and do arithmetic.)",
+    ),
+)
+
+TOOLSET = Toolset(
+    name="toy",
+    registry=REGISTRY,
+    prompt=TOY_PROMPT,
+    title="ToyAgent: weather and arithmetic",
+    protocol="json",
+)
+"""The seed's ToyAgent on the graph: its JSON protocol is the default."""
