@@ -118,16 +118,14 @@ def limit_reached(
     return None
 
 
-def plan_ended(plan: Plan | None, failed: bool, surprised: bool) -> WrapUp | None:
-    """Whether a run that follows steps (plan or chain strategy) ends now: all its steps ran as expected, or a
-    chain's step `failed` (an error, a refusal, a rejection: a chain never adapts). A planner's surprise (a
-    failure, or an empty result) is planned again, within the budget."""
-    if plan is None:
+def plan_ended(plan: Plan | None, failed: bool) -> WrapUp | None:
+    """Whether a chain's run ends now: all its steps ran, or one `failed` (an error, a refusal, a rejection: a
+    chain never adapts). A planner's run is never ended here: the planner itself says when no step is left, and
+    its surprises are planned again, within the limits below."""
+    if plan is None or plan["source"] != "chain":
         return None
-    if plan["source"] == "chain" and failed:
+    if failed:
         return wrap_up("off_plan", chain=plan["name"])
-    if plan["source"] == "planner" and surprised:
-        return None
     if not plan["steps"]:
         return wrap_up("finished", steps=plan["done"])
     return None

@@ -63,8 +63,12 @@ def _step_of(item: Any, registry: ToolRegistry) -> tuple[PlanStep | None, str | 
     if not isinstance(item, dict):
         return None, "each step must be a JSON object"
     tool = item.get("tool", item.get("action"))
-    if not isinstance(tool, str) or tool.strip() not in registry:
-        return None, f"{tool!r} is not one of the tools"
+    if not isinstance(tool, str):
+        return None, "each step names its tool"
+    try:
+        registry.get(tool.strip())
+    except DomainError as exc:  # the registry's own refusal: "[unknown_tool] X is not a valid tool; use one of …"
+        return None, f"[{exc.code}] {exc.message}"
     args = item.get("args", item.get("action_input", {}))
     if args is None:
         args = {}

@@ -89,7 +89,7 @@ WRAP_UP_REASONS = {
     "ask": "a value only the user can give is missing, so the user is asked",
     "done": "a write was executed; the answer says what it did",
     "answered": "the look-up answers a question that asks for no change; the answer is what it found",
-    "finished": "the {steps} planned step(s) have run; the answer says what they did",
+    "finished": "the {steps} step(s) of the fixed sequence have run; the answer says what they did",
     "off_plan": "a step of the fixed sequence {chain} did not go as declared, and a chain does not adapt",
 }
 

@@ -68,15 +68,14 @@ def route_after_planner(state: AgentState) -> Literal["plan_step", "tool_validat
 
 
 def route_plan_after_budget(state: AgentState) -> Literal["reasoner", "planner", "plan_step"]:
-    """Wrapping up (budget_check decided) → the reasoner answers; a surprise → plan again; else the next step."""
+    """Wrapping up (budget_check decided), or a run the planner left to the reasoner → the reasoner; a surprise,
+    or a plan that ran out → the planner (plan again, or say nothing is left); else the plan's next step."""
     plan = state.get("plan")
-    if state.get("wrap_up") or plan is None:
+    if state.get("wrap_up") or plan is None or plan["final"]:
         return "reasoner"
-    if last_step_surprised(state):
-        return "planner"
-    if plan["steps"]:
+    if plan["steps"] and not last_step_surprised(state):
         return "plan_step"
-    raise RuntimeError("budget_check let a finished plan go on without wrapping up")
+    return "planner"
 
 
 def route_after_chain_step(state: AgentState) -> Literal["tool_validator", "__end__"]:

@@ -150,3 +150,5 @@ class Plan(TypedDict):
     """Steps not yet proposed, next first."""
     done: int
     """Steps already proposed in this run."""
+    final: bool
+    """The planner found no (further) step needed: the reasoner answers, and the planner is not asked again."""

@@ -49,13 +49,13 @@ def last_step_wrote(state: AgentState) -> bool:
 
 def exhausted(state: AgentState, budget: RunBudget, context: Context, clock: Clock = SYSTEM_CLOCK) -> WrapUp | None:
     """Why the run must end now, or None: a question for the person first, then a write that answers the
-    request (for a model whose summary is not trusted), then the end of a plan's or chain's steps, then the first
+    request (for a model whose summary is not trusted), then the end of a chain's steps, then the first
     limit reached."""
     if state.get("ask"):
         return wrap_up("ask")
     if context.fixed_answers and last_step_wrote(state):
         return wrap_up("done")
-    ended = plan_ended(state.get("plan"), last_step_surprised(state, empty=False), last_step_surprised(state))
+    ended = plan_ended(state.get("plan"), last_step_surprised(state, empty=False))
     if ended is not None:
         return ended
     return limit_reached(budget, context, lambda digest: _tool_of(state, digest), clock)

@@ -61,14 +61,14 @@ class ChainStep:
             if chain is None:
                 return self._no_chain(state, runtime.context, budget)
             steps = [PlanStep(tool=tool, intent="", args={}) for tool in chain.tools]
-            plan = Plan(source="chain", name=chain.name, steps=steps, done=0)
+            plan = Plan(source="chain", name=chain.name, steps=steps, done=0, final=False)
             update |= {"wrap_up": None, "ask": "", "asked_call": None}
         if not plan["steps"]:
             raise RuntimeError("chain_step reached after the chain's last step")
         step, number = plan["steps"][0], plan["done"] + 1
         args, budget, problem = self._fill(state, runtime.context, budget, plan, step["tool"], number)
         call_id = new_call_id()
-        rest = Plan(source="chain", name=plan["name"], steps=plan["steps"][1:], done=number)
+        rest = Plan(source="chain", name=plan["name"], steps=plan["steps"][1:], done=number, final=False)
         update |= {"budget": budget, "plan": rest}
         if problem is not None:
             error = prompts.FILL_FORMAT_CORRECTION.format(tool=step["tool"], problem=problem)

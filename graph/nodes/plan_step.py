@@ -26,5 +26,5 @@ def propose_next_step(state: AgentState, runtime: Runtime[Context]) -> dict[str,
         "messages": [step_message(step, number, call_id, plan["source"])],
         "proposed": [call],
         "pending": [],
-        "plan": Plan(source=plan["source"], name=plan["name"], steps=rest, done=number),
+        "plan": Plan(source=plan["source"], name=plan["name"], steps=rest, done=number, final=False),
     }

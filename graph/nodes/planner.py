@@ -73,7 +73,7 @@ class Planner:
         steps, problem, thought = parse_plan(text_of(raw), self._registry)
         update: dict[str, Any] = {
             "budget": budget, "wrap_up": None, "proposed": [], "pending": [], "ask": "", "asked_call": None,
-            "plan": Plan(source="planner", name="plan", steps=steps, done=done),
+            "plan": Plan(source="planner", name="plan", steps=steps, done=done, final=not steps and not problem),
         }
         if problem:
             error = prompts.PLAN_FORMAT_CORRECTION.format(problem=problem, tool_names=", ".join(self._registry.names))
