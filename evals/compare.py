@@ -1,7 +1,10 @@
 """Compare strategies across eval runs: one table and one chart from the results.json of runs made with
 `flowagent-eval --strategy all` (e.g. the oracle, the compromised model and the offline model).
 
-    python -m evals.compare --out docs/evals/strategies oracle=runs/oracle compromised=runs/adv offline=runs/local
+    python -m evals.compare --out docs/evals/strategies oracle=runs/oracle compromised=runs/adv \
+        offline=runs/react,runs/plan,runs/chain
+
+A run given as several directories (one strategy each) is read as one.
 """
 
 from __future__ import annotations
@@ -43,7 +46,8 @@ def load(directory: Path) -> tuple[dict[str, object], list[TrialResult]]:
 
 
 def table(name: str, run: dict[str, object], summaries: list[Summary]) -> list[str]:
-    lines = [f"### {name}", "", f"{run['model']}, k = {run['k']}; `{run['command']}`; {run['started']}.", "",
+    lines = [f"### {name}", "", f"{run['model']}, k = {run['k']}; `{run['command']}`; {run['started']}; "
+             f"{run['machine']}.", "",
              "| metric | " + " | ".join(s.protocol for s in summaries) + " |", "|---" * (len(summaries) + 1) + "|"]
     attacker = str(run["mode"]).startswith("compromised")
     lines += [f"| {label} | " + " | ".join(value(s) for s in summaries) + " |" for label, value in ROWS
@@ -79,14 +83,18 @@ def write_chart(path: Path, runs: list[tuple[str, list[Summary]]]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evals.compare", description=__doc__.splitlines()[0])
-    parser.add_argument("runs", nargs="+", metavar="NAME=DIR", help="a run's name and its report directory")
+    parser.add_argument("runs", nargs="+", metavar="NAME=DIR[,DIR…]",
+                        help="a run's name and its report directory (or directories)")
     parser.add_argument("--out", type=Path, required=True, help="where comparison.md and comparison.png go")
     args = parser.parse_args(argv)
     lines = ["# Strategies compared", ""]
     charted = []
     for item in args.runs:
-        name, _, directory = item.partition("=")
-        run, results = load(Path(directory))
+        name, _, directories = item.partition("=")
+        results = []
+        for directory in directories.split(","):
+            run, found = load(Path(directory))
+            results += found
         summaries = summarize(results, int(str(run["k"])), by=lambda r: r.strategy)
         lines += [*table(name, run, summaries), ""]
         charted.append((name, summaries))

@@ -154,9 +154,10 @@ OUTCOME_LABELS = {
 PLAN_SYSTEM_SECTION = "\n\nTools:\n{tools}"
 
 PLAN_INSTRUCTION = """Plan the steps for the user's latest request. {taken}
-Reply with one JSON object and nothing else:
-{{"thought": "one short sentence", "plan": [{{"tool": "one of [{tool_names}]", "intent": "what the step is for", \
-"args": {{...}}}}]}}
+Reply with one JSON object and nothing else, for example:
+{{"thought": "one short sentence", "plan": [{{"tool": "{first_tool}", "intent": "what the step is for", \
+"args": {{}}}}]}}
+Each step's "tool" is one of [{tool_names}] and its "args" a JSON object of that tool's arguments.
 At most {max_steps} steps, only the tools the request needs, one write per step, and only values the user gave \
 (leave out what the user did not say: the system asks them). If no (further) tool is needed, reply with \
 "plan": []."""

@@ -62,7 +62,8 @@ class Planner:
             return {"budget": budget, "plan": None, "wrap_up": None, "proposed": [], "pending": []}
         done = 0 if new_run or not state.get("plan") else state["plan"]["done"]  # type: ignore[index]
         instruction = prompts.PLAN_INSTRUCTION.format(
-            taken=taken_section(list(messages)), tool_names=", ".join(self._registry.names), max_steps=MAX_PLAN_STEPS
+            taken=taken_section(list(messages)), tool_names=", ".join(self._registry.names), max_steps=MAX_PLAN_STEPS,
+            first_tool=self._registry.names[0],
         )
         prompt = strategy_prompt(
             self._system, self._registry.text_list(), state, session_line(self._store, context, self._clock),
