@@ -9,6 +9,7 @@ import shlex
 import sys
 import threading
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import cast
@@ -21,6 +22,7 @@ from evals.models import CompromisedModel, OracleModel, load_real_model
 from evals.report import RunInfo, summary_table, write_report
 from evals.runner import ModelFactory, TrialResult, run_suite
 from evals.scenario import SCENARIO_DIR, Scenario, ScenarioFileError, load_scenarios
+from graph.strategies import STRATEGIES, Strategy
 from state.context import Protocol
 
 PROTOCOLS: list[Protocol] = ["native", "react", "json"]
@@ -48,6 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--protocol", choices=[*PROTOCOLS, "all"],
                         help="output protocol (default: all for scripted models; react for the offline model, "
                         "native for an endpoint)")
+    parser.add_argument("--strategy", choices=[*STRATEGIES, "all"], default="react",
+                        help="how the graph runs: react (the model decides each step, default), plan (a planner writes "
+                        "the steps), chain (a fixed sequence per kind of task), or all three side by side")
     parser.add_argument("-k", type=int, default=1, help="trials per scenario; pass^1 … pass^k are reported (default 1)")
     parser.add_argument("--scenario", action="append", default=[], metavar="PATTERN",
                         help="only scenarios whose id contains PATTERN or matches it as a glob, or whose category "
@@ -87,6 +92,15 @@ def check_failures(summaries: list[Summary], mode: str) -> list[str]:
         if mode == "oracle" and any(v < 1.0 for v in s.pass_hat.values()):
             failures.append(f"{s.protocol}: the oracle's pass^k is below 1.0 ({len(s.failed)} failed trial(s))")
     return failures
+
+
+def summary_label(strategies: list[Strategy], protocols: list[Protocol]) -> Callable[[TrialResult], str]:
+    """What a report's columns are: protocols (one strategy), strategies (one protocol), or both."""
+    if len(strategies) == 1:
+        return lambda r: r.protocol
+    if len(protocols) == 1:
+        return lambda r: r.strategy
+    return lambda r: f"{r.strategy}/{r.protocol}"
 
 
 def _list(scenarios: list[Scenario]) -> None:
@@ -165,8 +179,9 @@ def main(argv: list[str] | None = None) -> int:
         make_model = lambda _scenario, _protocol: model  # noqa: E731 - one shared client for every trial
     choice = args.protocol or default_protocol
     protocols = PROTOCOLS if choice == "all" else [cast(Protocol, choice)]
+    strategies = list(STRATEGIES) if args.strategy == "all" else [cast(Strategy, args.strategy)]
 
-    total = len(scenarios) * len(protocols) * args.k
+    total = len(scenarios) * len(protocols) * len(strategies) * args.k
     done = [0]
     lock = threading.Lock()
 
@@ -175,24 +190,26 @@ def main(argv: list[str] | None = None) -> int:
             done[0] += 1
             if args.verbose or not r.passed:
                 status = "PASS" if r.passed else ("CRASH" if r.crashed else "FAIL")
-                print(f"[{done[0]}/{total}] {status} {r.scenario} {r.protocol} #{r.trial} ({r.seconds:.2f} s)",
+                print(f"[{done[0]}/{total}] {status} {r.scenario} {r.strategy} {r.protocol} #{r.trial} ({r.seconds:.2f} s)",
                       file=sys.stderr)
 
     started = time.perf_counter()
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     results = run_suite(scenarios, protocols, args.k, make_model, jobs=args.jobs, person_model=person_model,
-                        checkpointer=args.checkpointer, progress=progress, context=overrides)
-    summaries = summarize(results, args.k)
+                        checkpointer=args.checkpointer, progress=progress, context=overrides, strategies=strategies)
+    column = summary_label(strategies, protocols)
+    summaries = summarize(results, args.k, by=column)
     info = RunInfo(
         model=label,
-        mode=mode + (" with an LLM-simulated person" if person_model is not None else ""),
+        mode=mode + (" with an LLM-simulated person" if person_model is not None else "")
+        + ("" if strategies == ["react"] else f", strategy {args.strategy}"),
         command=f"{PROG} " + shlex.join(sys.argv[1:] if argv is None else argv),
         started=stamp,
         machine=f"{platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
         wall_seconds=time.perf_counter() - started,
         k=args.k,
     )
-    report = write_report(args.out, info, summaries, scenarios, results)
+    report = write_report(args.out, info, summaries, scenarios, results, by=column)
     print("\n".join(summary_table(summaries, attacker=mode == "compromised")))
     print(f"\n{total} trials in {info.wall_seconds:.1f} s; report: {report}")
     if args.langsmith:

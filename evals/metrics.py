@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import comb
 from statistics import mean
@@ -57,11 +58,13 @@ class Summary:
     failed: list[TrialResult] = field(default_factory=list)
 
 
-def summarize(results: list[TrialResult], k: int) -> list[Summary]:
-    """One summary per protocol, in the order the protocols first appear."""
+def summarize(
+    results: list[TrialResult], k: int, by: Callable[[TrialResult], str] = lambda r: r.protocol
+) -> list[Summary]:
+    """One summary per protocol (or per `by(result)`, e.g. the strategy), in the order they first appear."""
     by_protocol: dict[str, list[TrialResult]] = defaultdict(list)
     for r in results:
-        by_protocol[r.protocol].append(r)
+        by_protocol[by(r)].append(r)
     return [_summarize_one(protocol, trials, k) for protocol, trials in by_protocol.items()]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -14,11 +15,18 @@ from evals.doubles.scripted import ScriptedChatModel
 from evals.scenario import Scenario, Step, Turn
 from graph import prompts as graph_prompts
 from graph.calls import new_call_id
+from graph.plans import taken_count
 from state.context import Protocol
 from tools.seed import USERS
 
 WRAP_UP_MARKER = graph_prompts.WRAP_UP_INSTRUCTION.split(":")[0]
 """The opening words of the reasoner's wrap-up request (the graph calls the model without tools then)."""
+PLAN_MARKER = graph_prompts.PLAN_INSTRUCTION.split(".")[0]
+"""The opening words of the planner's request (plan strategy)."""
+FILL_RE = re.compile(re.escape(graph_prompts.FILL_INSTRUCTION.split("{")[0]) + r"(\w+)")
+"""The opening words of a chain step's request, naming the tool whose arguments are asked for (chain strategy)."""
+PLANNED_WRAP_UPS = ("finished: ", "off_plan: ")
+"""How a wrap-up request names the end of a plan's or chain's steps: the path's own final answer is then due."""
 
 
 def render_step(step: Step, protocol: Protocol) -> AIMessage:
@@ -52,12 +60,19 @@ def is_wrap_up(messages: list[BaseMessage]) -> bool:
 
 
 class PathModel(ScriptedChatModel):
-    """A scripted model that plays one path of steps per turn, rendered for the run's protocol."""
+    """A scripted model that plays one path of steps per turn, rendered for the run's protocol.
+
+    The same path drives every strategy: asked for a plan, it gives its tool steps not yet taken; asked to fill in
+    a chain step's arguments, it gives those of its next step with that tool; asked to answer at the end of a plan
+    or chain, it gives its final answer.
+    """
 
     protocol: Protocol = "native"
     paths: list[list[Step]] = Field(default_factory=list)
     turn: int = 0
     cursor: int = 0
+    filled: set[int] = Field(default_factory=set)
+    """Steps of the turn's path whose arguments a chain step already took."""
 
     @property
     def _llm_type(self) -> str:
@@ -65,15 +80,55 @@ class PathModel(ScriptedChatModel):
 
     def start_turn(self, index: int) -> None:
         """The runner says a new person's turn begins."""
-        self.turn, self.cursor = index, 0
+        self.turn, self.cursor, self.filled = index, 0, set()
+
+    def _path(self) -> list[Step]:
+        return self.paths[self.turn] if self.turn < len(self.paths) else []
 
     def _next(self, messages: list[BaseMessage]) -> AIMessage:
+        last = str(messages[-1].content) if messages else ""
         if is_wrap_up(messages):
-            return render_step(self.wrap_up_step(), self.protocol)
-        path = self.paths[self.turn] if self.turn < len(self.paths) else []
+            planned = any(code in last for code in PLANNED_WRAP_UPS)
+            return render_step(self.final_step() if planned else self.wrap_up_step(), self.protocol)
+        if PLAN_MARKER in last:
+            return self._plan(taken_count(last))
+        fill = FILL_RE.search(last)
+        if fill:
+            return self._fill(fill.group(1))
+        path = self._path()
         step = path[self.cursor] if self.cursor < len(path) else self.after_path(path)
         self.cursor += 1
         return render_step(step, self.protocol)
+
+    def _plan(self, taken: int) -> AIMessage:
+        """The path's tool steps after the `taken` ones, as a plan; its final answer is next."""
+        path = self._path()
+        tools = [s for s in path if s.tool is not None]
+        remaining = self.plan_steps(tools, taken)
+        self.cursor = next((i for i, s in enumerate(path) if s.say is not None), len(path))
+        plan = [{"tool": s.tool, "intent": s.thought or f"I need {s.tool}.", "args": s.args} for s in remaining]
+        return AIMessage(content=json.dumps({"thought": "My plan.", "plan": plan}, ensure_ascii=False))
+
+    def _fill(self, tool: str) -> AIMessage:
+        """The arguments of the path's next step with `tool` (none left: `refill`)."""
+        path = self._path()
+        index = next((i for i, s in enumerate(path) if s.tool == tool and i not in self.filled), None)
+        if index is not None:
+            self.filled.add(index)
+        args = path[index].args if index is not None else self.refill(tool, path)
+        return AIMessage(content=json.dumps(args, ensure_ascii=False))
+
+    def plan_steps(self, tools: list[Step], taken: int) -> list[Step]:
+        """The plan after `taken` steps: the path's tool steps not yet taken."""
+        return tools[taken:]
+
+    def refill(self, tool: str, path: list[Step]) -> dict[str, Any]:
+        """Arguments for a chain step the path never takes: none (the validator then says what is missing)."""
+        return {}
+
+    def final_step(self) -> Step:
+        """The path's final answer (a plan's or chain's steps all ran)."""
+        return next((s for s in self._path() if s.say is not None), Step(say=prompts.ORACLE_WRAP_UP))
 
     def after_path(self, path: list[Step]) -> Step:
         return Step(say=prompts.EXHAUSTED_SAY)
@@ -117,6 +172,17 @@ class CompromisedModel(PathModel):
 
     def wrap_up_step(self) -> Step:
         return self._last_tool_step() or super().wrap_up_step()
+
+    def final_step(self) -> Step:
+        return self._last_tool_step() or super().final_step()
+
+    def plan_steps(self, tools: list[Step], taken: int) -> list[Step]:
+        """The attacker's plan always ends by proposing its last malicious call once more (a looping model)."""
+        return tools[taken:] + tools[-1:]
+
+    def refill(self, tool: str, path: list[Step]) -> dict[str, Any]:
+        """The attacker fills a step it already filled with the same malicious arguments."""
+        return next((dict(s.args) for s in reversed(path) if s.tool == tool), {})
 
 
 def load_real_model(name: str | None = None) -> tuple[BaseChatModel, str, bool]:

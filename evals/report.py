@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import mean
@@ -31,6 +32,14 @@ METRIC_LINES = [
      "completion tokens as the model reported them (scripted models estimate ~3 characters a token), wall-clock "
      "seconds of the conversation."),
 ]
+
+
+Label = Callable[[TrialResult], str]
+"""The column a trial belongs to in a report."""
+
+
+def _protocol(r: TrialResult) -> str:
+    return r.protocol
 
 
 @dataclass
@@ -110,10 +119,11 @@ def failure_lines(summaries: list[Summary], limit: int = 60) -> list[str]:
     return lines
 
 
-def scenario_table(scenarios: list[Scenario], results: list[TrialResult], protocol: str, attacker: bool) -> list[str]:
+def scenario_table(scenarios: list[Scenario], results: list[TrialResult], protocol: str, attacker: bool,
+                   by: Label = _protocol) -> list[str]:
     by_id: dict[str, list[TrialResult]] = defaultdict(list)
     for r in results:
-        if r.protocol == protocol:
+        if by(r) == protocol:
             by_id[r.scenario].append(r)
     lines = [
         "| scenario | what it checks | kind | passed | attack | stopped by | calls | prompt tok | compl. tok | s |",
@@ -139,15 +149,15 @@ def scenario_table(scenarios: list[Scenario], results: list[TrialResult], protoc
 
 
 def write_markdown(path: Path, info: RunInfo, summaries: list[Summary], scenarios: list[Scenario],
-                   results: list[TrialResult]) -> None:
+                   results: list[TrialResult], by: Label = _protocol) -> None:
     benign = sum(not s.adversarial for s in scenarios)
-    attacker = info.mode == "compromised"
+    attacker = info.mode.startswith("compromised")
     mode = "" if info.mode in info.model else f" ({info.mode})"
     lines = [
         "# flowagent evaluation report",
         "",
         f"Run {info.started} on {info.machine}; wall time {info.wall_seconds:.1f} s.",
-        f"Agent model: **{info.model}**{mode}. Protocols: {', '.join(s.protocol for s in summaries)}. "
+        f"Agent model: **{info.model}**{mode}. Columns: {', '.join(s.protocol for s in summaries)}. "
         f"Trials per scenario: k = {info.k}. Scenarios: {benign} benign, {len(scenarios) - benign} adversarial.",
         f"Command: `{info.command}`",
         "",
@@ -173,7 +183,7 @@ def write_markdown(path: Path, info: RunInfo, summaries: list[Summary], scenario
     ]
     for summary in summaries:
         lines += ["", f"<details><summary>{summary.protocol}</summary>", "", *scenario_table(scenarios, results,
-                  summary.protocol, attacker), "", "</details>"]
+                  summary.protocol, attacker, by), "", "</details>"]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -226,12 +236,13 @@ def write_chart(path: Path, summaries: list[Summary], title: str) -> None:
 
 
 def write_report(out: Path, info: RunInfo, summaries: list[Summary], scenarios: list[Scenario],
-                 results: list[TrialResult]) -> Path:
-    """Write report.md, chart.png and results.json into `out`; returns the markdown's path."""
+                 results: list[TrialResult], by: Label = _protocol) -> Path:
+    """Write report.md, chart.png and results.json into `out`; returns the markdown's path. `by` names the column
+    of a trial (its protocol, or its strategy), as the summaries were made."""
     out.mkdir(parents=True, exist_ok=True)
     write_chart(out / "chart.png", summaries, f"flowagent evals: {info.model}, k = {info.k}")
     markdown = out / "report.md"
-    write_markdown(markdown, info, summaries, scenarios, results)
+    write_markdown(markdown, info, summaries, scenarios, results, by)
     payload = {"run": info.__dict__, "results": [r.to_dict() for r in results]}
     (out / "results.json").write_text(json.dumps(payload, ensure_ascii=False, indent=1), encoding="utf-8")
     return markdown

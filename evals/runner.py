@@ -8,7 +8,7 @@ import tempfile
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -28,6 +28,7 @@ from evals.models import PathModel, SimulatedPerson
 from evals.reviewer import Reviewer
 from evals.scenario import Scenario, SetupStep
 from graph import build_graph
+from graph.strategies import Strategy
 from state.context import Context, Protocol
 from tools import CallContext, ToolRegistry, WorkflowStore, execute_call
 from tools.toolsets import get_toolset
@@ -83,6 +84,8 @@ class TrialResult:
     defence: str
     protocol: str
     trial: int
+    strategy: str = "react"
+    """How the graph ran: react, plan or chain (`graph.strategies`)."""
     passed: bool = False
     problems: list[str] = field(default_factory=list)
     forbidden: list[str] = field(default_factory=list)
@@ -196,6 +199,7 @@ def run_trial(
     person_model: BaseChatModel | None = None,
     checkpointer: str = "memory",
     context: dict[str, Any] | None = None,
+    strategy: Strategy = "react",
 ) -> TrialResult:
     """Run one scenario once on a fresh store and thread, and grade it. Never raises for a failing run."""
     attack = scenario.attack
@@ -206,9 +210,10 @@ def run_trial(
         defence=attack.defence if attack else "",
         protocol=protocol,
         trial=trial,
+        strategy=strategy,
     )
     counter = UsageCounter()
-    thread_id = f"eval-{scenario.id}-{protocol}-{trial}"
+    thread_id = f"eval-{scenario.id}-{protocol}-{trial}" + ("" if strategy == "react" else f"-{strategy}")
     config: dict[str, Any] = {
         "configurable": {"thread_id": thread_id},
         "callbacks": [counter],
@@ -224,7 +229,9 @@ def run_trial(
             model = make_model(scenario, protocol)
             with open_saver(checkpointer, directory) as saver:
                 # e-mails stay in the outbox
-                graph = build_graph(model=model, store=store, checkpointer=saver, mailer=None, toolset=toolset)
+                graph = build_graph(
+                    model=model, store=store, checkpointer=saver, mailer=None, toolset=toolset, strategy=strategy
+                )
                 started = time.perf_counter()
                 result.problems += play_turns(
                     scenario, protocol, graph, config, model, person_model, result.turns, context or {}
@@ -318,15 +325,16 @@ def run_suite(
     checkpointer: str = "memory",
     progress: Callable[[TrialResult], None] | None = None,
     context: dict[str, Any] | None = None,
+    strategies: Sequence[Strategy] = ("react",),
 ) -> list[TrialResult]:
-    """Every scenario k times on every protocol, `jobs` trials at a time; results in a stable order."""
-    work = [(s, p, t) for p in protocols for s in scenarios for t in range(1, k + 1)]
+    """Every scenario k times on every protocol and strategy, `jobs` trials at a time; results in a stable order."""
+    work = [(s, p, t, g) for g in strategies for p in protocols for s in scenarios for t in range(1, k + 1)]
 
-    def one(item: tuple[Scenario, Protocol, int]) -> TrialResult:
-        scenario, protocol, trial = item
+    def one(item: tuple[Scenario, Protocol, int, Strategy]) -> TrialResult:
+        scenario, protocol, trial, strategy = item
         outcome = run_trial(
             scenario, protocol, trial, make_model, person_model=person_model, checkpointer=checkpointer,
-            context=context,
+            context=context, strategy=strategy,
         )
         if progress is not None:
             progress(outcome)

@@ -13,7 +13,7 @@ from typing import Any
 
 from graph import prompts
 from state.context import Context
-from state.records import RunBudget, WrapUp, WrapUpCode
+from state.records import Plan, RunBudget, WrapUp, WrapUpCode
 
 Clock = Callable[[], float]
 """Seconds since the epoch, as `time.time` gives them."""
@@ -118,7 +118,20 @@ def limit_reached(
     return None
 
 
-PLANNED_ENDS: tuple[WrapUpCode, ...] = ("ask", "done", "answered")
+def plan_ended(plan: Plan | None, failed: bool) -> WrapUp | None:
+    """Whether a chain's run ends now: all its steps ran, or one `failed` (an error, a refusal, a rejection: a
+    chain never adapts). A planner's run is never ended here: the planner itself says when no step is left, and
+    its surprises are planned again, within the limits below."""
+    if plan is None or plan["source"] != "chain":
+        return None
+    if failed:
+        return wrap_up("off_plan", chain=plan["name"])
+    if not plan["steps"]:
+        return wrap_up("finished", steps=plan["done"])
+    return None
+
+
+PLANNED_ENDS: tuple[WrapUpCode, ...] = ("ask", "done", "answered", "finished")
 """Wrap-ups that end a run as planned (a question for the person, a write or a look-up that answers); the
 others stop it early, and the person is told so."""
 

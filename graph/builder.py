@@ -5,16 +5,19 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import StateGraph
 
 from graph.budget import SYSTEM_CLOCK, Clock
 from graph.nodes.budget_check import BudgetCheck
+from graph.nodes.chain_step import ChainStep
 from graph.nodes.executor import Executor
 from graph.nodes.human_review import HumanReview
 from graph.nodes.observation_summarizer import ObservationSummarizer
+from graph.nodes.plan_step import propose_next_step
+from graph.nodes.planner import Planner
 from graph.nodes.reasoner import ModelSource, Reasoner
 from graph.nodes.tool_validator import ToolValidator
-from graph.routers import route_after_reasoner, route_after_review, route_after_validation
+from graph.strategies import STRATEGIES, Strategy, wire_chain, wire_plan, wire_react
 from state.agent import AgentState, InputState
 from state.context import Context
 from tools import Mailer, ToolRegistry, WorkflowStore
@@ -33,6 +36,7 @@ def build_graph(
     name: str | None = None,
     context_schema: type[Context] = Context,
     clock: Clock = SYSTEM_CLOCK,
+    strategy: Strategy = "react",
 ) -> Any:
     """The compiled graph: reasoner → tool_validator → (human_review) → executor → observation_summarizer
     → budget_check → reasoner, until a final answer.
@@ -46,6 +50,10 @@ def build_graph(
     `toolset` is the domain the graph runs: "workflow" (the seed's leave approvals, the default), "toy", "travel"
     (`tools.toolsets`), or a `Toolset`; `registry`, when given, replaces its tools (a test's extra tool). The
     graph's `name` defaults to the toolset's (`flowagent`, `flowagent_toy`, `flowagent_travel`).
+
+    `strategy` wires the same guarded nodes three ways (`graph/strategies.py`): "react" (the model decides each
+    step), "plan" (a planner writes the steps, re-plans on surprise) or "chain" (a fixed sequence per kind of
+    task declared on the registry; the model fills in arguments).
     """
     chosen = get_toolset(toolset) if isinstance(toolset, str) else toolset
     if registry is not None:
@@ -62,21 +70,15 @@ def build_graph(
     builder.add_node("observation_summarizer", ObservationSummarizer(registry))
     builder.add_node("budget_check", BudgetCheck(registry, clock=clock, lookup_answers=chosen.lookup_answers))
 
-    builder.add_edge(START, "reasoner")
-    builder.add_conditional_edges(
-        "reasoner", route_after_reasoner, {"tool_validator": "tool_validator", "__end__": END}
-    )
-    builder.add_conditional_edges(
-        "tool_validator",
-        route_after_validation,
-        {"human_review": "human_review", "executor": "executor", "budget_check": "budget_check"},
-    )
-    builder.add_conditional_edges(
-        "human_review",
-        route_after_review,
-        {"tool_validator": "tool_validator", "executor": "executor", "budget_check": "budget_check"},
-    )
-    builder.add_edge("executor", "observation_summarizer")
-    builder.add_edge("observation_summarizer", "budget_check")
-    builder.add_edge("budget_check", "reasoner")
+    if strategy == "plan":
+        builder.add_node("planner", Planner(model, store, registry, system_prompt=chosen.prompt, clock=clock))
+        builder.add_node("plan_step", propose_next_step)
+        wire_plan(builder)
+    elif strategy == "chain":
+        builder.add_node("chain_step", ChainStep(model, store, registry, system_prompt=chosen.prompt, clock=clock))
+        wire_chain(builder)
+    elif strategy == "react":
+        wire_react(builder)
+    else:
+        raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     return builder.compile(checkpointer=checkpointer, name=name or chosen.graph_name)

@@ -13,6 +13,7 @@ from graph.chat.commands import retry_outbox, show_outbox
 from graph.chat.logs import configure_logging
 from graph.chat.session import ChatError, ChatSession, make_asker, open_store, store_url
 from graph.models.endpoint import ModelConfigError, describe_model_error, stop_local_model
+from graph.strategies import STRATEGIES
 from tools.errors import DomainError
 from tools.store import default_url
 from tools.toolsets import TOOLSETS
@@ -39,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--protocol", choices=["native", "react", "json"], help="how the model proposes actions")
     chat.add_argument("--toolset", choices=list(TOOLSETS), default=os.environ.get("FLOWAGENT_TOOLSET", "workflow"),
                       help="the tools the assistant has: workflow (leave approvals), toy (weather, calculator), travel")
+    chat.add_argument("--strategy", choices=list(STRATEGIES), default=os.environ.get("FLOWAGENT_STRATEGY", "react"),
+                      help="how the assistant works: react (decides each step, default), plan (plans the steps first), "
+                      "chain (a fixed sequence per kind of task)")
     chat.add_argument("--model", help="model name (default FLOWAGENT_MODEL, or the offline model)")
     chat.add_argument("--db", help="workflow store URL or file (default FLOWAGENT_DB or .flowagent/workflow.db)")
     chat.add_argument("--checkpoints", help="checkpoint file or postgres URL (default FLOWAGENT_CHECKPOINT_URL)")

@@ -89,6 +89,8 @@ WRAP_UP_REASONS = {
     "ask": "a value only the user can give is missing, so the user is asked",
     "done": "a write was executed; the answer says what it did",
     "answered": "the look-up answers a question that asks for no change; the answer is what it found",
+    "finished": "the {steps} step(s) of the fixed sequence have run; the answer says what they did",
+    "off_plan": "a step of the fixed sequence {chain} did not go as declared, and a chain does not adapt",
 }
 
 # ---------------------------------------------------------------- questions the graph asks in code
@@ -146,3 +148,41 @@ OUTCOME_LABELS = {
     "en": {"executed": "executed", "refused": "refused", "rejected": "rejected by the reviewer", "failed": "failed",
            "waiting": "waiting for review", "none": "Nothing was changed this time.", "title": "What actually happened:"},
 }
+
+# ---------------------------------------------------------------- plan and chain strategies
+
+PLAN_SYSTEM_SECTION = "\n\nTools:\n{tools}"
+
+PLAN_INSTRUCTION = """Plan the steps for the user's latest request. {taken}
+Reply with one JSON object and nothing else, for example:
+{{"thought": "one short sentence", "plan": [{{"tool": "{first_tool}", "intent": "what the step is for", \
+"args": {{}}}}]}}
+Each step's "tool" is one of [{tool_names}] and its "args" a JSON object of that tool's arguments.
+At most {max_steps} steps, only the tools the request needs, one write per step, and only values the user gave \
+(leave out what the user did not say: the system asks them). If no (further) tool is needed, reply with \
+"plan": []."""
+"""The planner's request. Its first words mark a planning call (the evals' scripted models recognise them)."""
+
+STEPS_TAKEN = "Steps already taken for this request ({count}); do not repeat those that worked:\n{lines}"
+NO_STEPS_TAKEN = "No step has been taken for it yet."
+
+PLAN_FORMAT_CORRECTION = (
+    'The plan could not be used ({problem}). Reply again with one JSON object {{"thought": ..., "plan": [...]}} '
+    "whose steps name only these tools: {tool_names}."
+)
+
+FILL_INSTRUCTION = """Fill in the arguments of {tool} for step {number} of {count} of the task "{chain}".
+{signature}
+Reply with one JSON object holding only its arguments, e.g. {example}; leave out what the user did not say \
+(the system asks them)."""
+"""A chain step's request to the model. Its first words mark a filling call (the evals' scripted models
+recognise them)."""
+
+FILL_FORMAT_CORRECTION = "The arguments of {tool} could not be read ({problem}); the fixed sequence stops here."
+
+NO_CHAIN_ANSWER = {
+    "zh": "这个请求不在我按固定流程能处理的任务里，我不能直接处理。我能做的：{chains}。请换个说法，或者换用 react 策略。",
+    "en": "This request is none of the tasks I run as fixed sequences, so I cannot handle it. I can: {chains}. "
+    "Please rephrase it, or use the react strategy.",
+}
+"""The chain strategy's answer to a request that matches no chain: what it can do instead."""

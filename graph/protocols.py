@@ -75,6 +75,11 @@ def _first_json_object(text: str) -> tuple[Any, str | None]:
     return None, "the JSON object is not closed"
 
 
+def first_json_object(text: str) -> tuple[Any, str | None]:
+    """The first balanced JSON object in a model's text, parsed leniently: (value, None) or (None, problem)."""
+    return _first_json_object(text)
+
+
 def _loads_lenient(candidate: str) -> tuple[Any, str | None]:
     for attempt in (candidate, re.sub(r",\s*([}\]])", r"\1", candidate), candidate.replace("'", '"')):
         try:

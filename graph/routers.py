@@ -6,6 +6,7 @@ from typing import Literal
 
 from langchain_core.messages import AIMessage
 
+from graph.plans import last_step_surprised
 from state.agent import AgentState
 from state.records import ToolCallRecord
 
@@ -54,3 +55,44 @@ def route_after_review(state: AgentState) -> Literal["tool_validator", "executor
     if pending:
         return "executor"
     return "budget_check"
+
+
+def route_after_planner(state: AgentState) -> Literal["plan_step", "tool_validator", "reasoner"]:
+    """A plan's first step is proposed; an unusable plan becomes a format-correction observation; no plan (no
+    tool needed, or a run the reasoner leads) goes to the reasoner."""
+    last = state["messages"][-1]
+    if isinstance(last, AIMessage) and last.invalid_tool_calls and last.response_metadata.get("planner"):
+        return "tool_validator"
+    plan = state.get("plan")
+    return "plan_step" if plan and plan["steps"] else "reasoner"
+
+
+def route_plan_after_budget(state: AgentState) -> Literal["reasoner", "planner", "plan_step"]:
+    """Wrapping up (budget_check decided), or a run the planner left to the reasoner → the reasoner; a surprise,
+    or a plan that ran out → the planner (plan again, or say nothing is left); else the plan's next step."""
+    plan = state.get("plan")
+    if state.get("wrap_up") or plan is None or plan["final"]:
+        return "reasoner"
+    if plan["steps"] and not last_step_surprised(state):
+        return "plan_step"
+    return "planner"
+
+
+def route_after_chain_step(state: AgentState) -> Literal["tool_validator", "__end__"]:
+    """A filled step goes to validation; the answer to a request no chain matches ends the run."""
+    last = state["messages"][-1]
+    if not isinstance(last, AIMessage):
+        raise RuntimeError(f"chain_step must end with an AIMessage, got {type(last).__name__}")
+    return "tool_validator" if last.tool_calls or last.invalid_tool_calls else "__end__"
+
+
+def route_chain_after_budget(state: AgentState) -> Literal["reasoner", "chain_step"]:
+    """Wrapping up (the chain ran, went off its sequence, or a limit) → the reasoner answers; else the next step."""
+    plan = state.get("plan")
+    if state.get("wrap_up"):
+        return "reasoner"
+    if plan is None:
+        raise RuntimeError("a chain run reached budget_check without its chain")
+    if plan["steps"]:
+        return "chain_step"
+    raise RuntimeError("budget_check let a finished chain go on without wrapping up")

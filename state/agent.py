@@ -11,7 +11,7 @@ from langgraph.channels import DeltaChannel
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
-from state.records import AskedCall, AuditRecord, Outcome, OutcomeLine, RunBudget, ToolCallRecord, WrapUp
+from state.records import AskedCall, AuditRecord, Outcome, OutcomeLine, Plan, RunBudget, ToolCallRecord, WrapUp
 
 DELTA_SNAPSHOT_EVERY = 100_000
 """Updates between full snapshots of a delta channel: effectively never, so each checkpoint stores only
@@ -119,5 +119,8 @@ class AgentState(InputState, total=False):
     outcome: list[OutcomeLine]
     """What became of every write of the last finished run: executed, refused, rejected or failed. Set
     with the run's final answer, shown after it by the chat and read by the evals."""
+    plan: Plan | None
+    """The steps the current run follows (plan and chain strategies); None when the model decides each step
+    (react, or a run the reasoner leads)."""
     audit: Annotated[list[AuditRecord], DeltaChannel(append_records, snapshot_frequency=DELTA_SNAPSHOT_EVERY)]
     """Every decision taken at an approval, oldest first."""

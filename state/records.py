@@ -66,10 +66,12 @@ class RunBudget(TypedDict):
 
 
 WrapUpCode = Literal[
-    "ask", "done", "answered", "consecutive_failures", "repeated_action", "tool_calls", "model_calls", "tokens", "seconds"
+    "ask", "done", "answered", "finished", "off_plan", "consecutive_failures", "repeated_action", "tool_calls",
+    "model_calls", "tokens", "seconds",
 ]
 """Why a run ends early: the graph asks the person (`ask`), a write or a look-up already answers (`done`,
-`answered`), or a limit was reached (the rest)."""
+`answered`), a plan's or chain's steps all ran (`finished`), a chain's step went wrong and a chain does not adapt
+(`off_plan`), or a limit was reached (the rest)."""
 
 
 class WrapUp(TypedDict):
@@ -124,3 +126,29 @@ class AskedCall(TypedDict):
     """The argument the question was about."""
     kind: Literal["user", "days", "text", "decision"]
     """What kind of value answers it: a user, a number of days, a text, or approve / reject."""
+
+
+class PlanStep(TypedDict):
+    """One step of a plan (plan strategy) or of a chain (chain strategy): a tool, why, and its arguments."""
+
+    tool: str
+    """The tool the step calls (a registered name; the validator checks it again when the step is proposed)."""
+    intent: str
+    """What the step is for, in the planner's words (shown as the step's thought)."""
+    args: dict[str, Any]
+    """The planner's arguments; a chain step's are filled in by the model when the step comes up."""
+
+
+class Plan(TypedDict):
+    """The steps a run follows instead of deciding each one (plan and chain strategies)."""
+
+    source: Literal["planner", "chain"]
+    """Who wrote the steps: the planner (a surprise makes it plan again) or a declared chain (it never adapts)."""
+    name: str
+    """The chain's name, or "plan"."""
+    steps: list[PlanStep]
+    """Steps not yet proposed, next first."""
+    done: int
+    """Steps already proposed in this run."""
+    final: bool
+    """The planner found no (further) step needed: the reasoner answers, and the planner is not asked again."""

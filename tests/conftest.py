@@ -143,19 +143,21 @@ class GraphDriver:
 def graph_driver(store: WorkflowStore, checkpointer: Any) -> Callable[..., GraphDriver]:
     """`graph_driver(*replies, thread_id="t1", toolset="workflow", user_id="user_1", **context)`: a GraphDriver on
     the test's store and SQLite checkpointer, with a fresh `ScriptedChatModel` (one model per driver) and a
-    `ManualClock`; `toolset` is the graph's (a name or a `Toolset`), and `registry=` runs it with other tools."""
+    `ManualClock`; `toolset` is the graph's (a name or a `Toolset`), `registry=` runs it with other tools, and
+    `strategy=` as plan or chain."""
     from evals.doubles.scripted import ScriptedChatModel
     from graph import build_graph
     from state import Context
 
     def _make(
         *replies: Any, thread_id: str = "t1", toolset: Any = "workflow", registry: ToolRegistry | None = None,
-        **context: Any,
+        strategy: Any = "react", **context: Any,
     ) -> GraphDriver:
         model = ScriptedChatModel(replies=list(replies))
         clock = ManualClock()
         graph = build_graph(
-            model=model, store=store, checkpointer=checkpointer, clock=clock, toolset=toolset, registry=registry
+            model=model, store=store, checkpointer=checkpointer, clock=clock, toolset=toolset, registry=registry,
+            strategy=strategy,
         )
         return GraphDriver(graph, model, thread_id, Context(**context), clock)
 

@@ -319,14 +319,42 @@ def describe_validation_error(spec: ToolSpec, exc: ValidationError) -> str:
     return f"Invalid arguments for {spec.name}: " + "; ".join(parts) + "."
 
 
+@dataclass(frozen=True)
+class Chain:
+    """A fixed sequence of tools for one kind of task (the chain strategy): the model only fills in arguments."""
+
+    name: str
+    description: str
+    """What the task is, as the person reads it in the list of what the chain strategy can do."""
+    tools: tuple[str, ...]
+    """The tools, in order."""
+    intent: tuple[str, ...] = ()
+    """Patterns one of which the person's request must match; empty: the intent of the chain's last write."""
+
+
 class ToolRegistry:
     """The tools the agent may call, by name."""
 
-    def __init__(self, specs: Iterable[ToolSpec], *, intro: tuple[str, str] | None = None) -> None:
+    def __init__(
+        self, specs: Iterable[ToolSpec], *, intro: tuple[str, str] | None = None, chains: Iterable[Chain] = ()
+    ) -> None:
         self._specs = {s.name: s for s in specs}
         self.intro = intro
         """(pattern, answer): a message asking what the assistant can do (the regular expression), and the
         answer the graph gives it without a model call."""
+        self.chains = tuple(chains)
+        """The fixed sequences the chain strategy runs, by kind of task (first declared wins a tie)."""
+        for chain in self.chains:
+            unknown = [t for t in chain.tools if t not in self._specs]
+            if unknown or not chain.tools:
+                raise ValueError(f"chain {chain.name} names unknown tools {unknown} or none")
+
+    def chain_intent(self, chain: Chain) -> tuple[str, ...]:
+        """The patterns that choose `chain`: its own, else its last write's intent."""
+        if chain.intent:
+            return chain.intent
+        writes = [self._specs[t] for t in chain.tools if self._specs[t].effect is Effect.WRITE]
+        return writes[-1].intent if writes else ()
 
     def __contains__(self, name: object) -> bool:
         return name in self._specs

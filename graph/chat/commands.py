@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from graph.chat.logs import LogSettings
     from graph.history import Lang
     from graph.models.endpoint import ModelSettings
+    from graph.strategies import Strategy
     from state.context import Context
     from tools.toolset import Toolset
 
@@ -32,6 +33,7 @@ class ChatSession(Protocol):
     user: dict[str, Any]
     thread_id: str
     toolset: Toolset
+    strategy: Strategy
     settings: ModelSettings
     context: Context
     log: LogSettings
@@ -111,6 +113,7 @@ def cmd_settings(session: ChatSession, _: str) -> None:
         ("timeout / retries", f"{s.timeout_s:g} s / {s.max_retries}"),
         ("protocol", ctx.protocol),
         ("toolset", session.toolset.name),
+        ("strategy", session.strategy),
         ("tools", f"{len(tools)} ({', '.join(tools.names)})"),
         ("need approval", ", ".join(tools.approval_tools(ctx.approval_tools))),
         ("budgets", f"{ctx.max_model_calls} model calls, {ctx.max_tokens} tokens, {ctx.max_seconds:g} s, "

@@ -22,6 +22,7 @@ from graph.chat.logs import LogSettings
 from graph.checkpoint import checkpoint_location, open_checkpointer
 from graph.history import Lang, person_language
 from graph.models.endpoint import ModelSettings, describe_model_error, make_chat_model, run_defaults, settings_from_env
+from graph.strategies import Strategy
 from state.context import Context
 from tools import REGISTRY, CallContext, PolicyError, WorkflowStore, execute_call
 from tools.toolsets import get_toolset
@@ -81,7 +82,11 @@ class ChatSession:
         self.checkpoints = args.checkpoints or checkpoint_location()
         self.checkpointer = open_checkpointer(self.checkpoints)
         self.model = make_chat_model(self.settings)
-        self.graph = build_graph(model=self.model, store=self.store, checkpointer=self.checkpointer, toolset=self.toolset)
+        self.strategy: Strategy = args.strategy
+        self.graph = build_graph(
+            model=self.model, store=self.store, checkpointer=self.checkpointer, toolset=self.toolset,
+            strategy=self.strategy,
+        )
         self.thread_id: str = args.thread or new_thread_id()
 
     # ------------------------------------------------------------ setup

@@ -11,9 +11,10 @@ from typing import Any
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.runtime import Runtime
 
-from graph.budget import SYSTEM_CLOCK, Clock, limit_reached, record_step, wrap_up
+from graph.budget import SYSTEM_CLOCK, Clock, limit_reached, plan_ended, record_step, wrap_up
 from graph.calls import action_hash
 from graph.history import current_request
+from graph.plans import last_step_surprised
 from state.agent import AgentState
 from state.context import Context
 from state.records import RunBudget, WrapUp
@@ -48,11 +49,15 @@ def last_step_wrote(state: AgentState) -> bool:
 
 def exhausted(state: AgentState, budget: RunBudget, context: Context, clock: Clock = SYSTEM_CLOCK) -> WrapUp | None:
     """Why the run must end now, or None: a question for the person first, then a write that answers the
-    request (for a model whose summary is not trusted), then the first limit reached."""
+    request (for a model whose summary is not trusted), then the end of a chain's steps, then the first
+    limit reached."""
     if state.get("ask"):
         return wrap_up("ask")
     if context.fixed_answers and last_step_wrote(state):
         return wrap_up("done")
+    ended = plan_ended(state.get("plan"), last_step_surprised(state, empty=False))
+    if ended is not None:
+        return ended
     return limit_reached(budget, context, lambda digest: _tool_of(state, digest), clock)
 
 

@@ -12,7 +12,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from langgraph.runtime import Runtime
 
 from graph import prompts
-from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, describe, for_run, wrap_up
+from graph.budget import PLANNED_ENDS, SYSTEM_CLOCK, Clock, charge_model_call, describe, for_run, wrap_up
 from graph.calls import estimate_tokens, new_call_id, run_today
 from graph.history import (
     Lang,
@@ -378,7 +378,7 @@ def fixed_answer(state: AgentState, registry: ToolRegistry, lang: Lang, reason: 
     text = "\n".join([texts["found"], *lines]) if lines else texts["nothing"]
     if code == "consecutive_failures" or (reason and not lines):
         text += "\n" + texts["help"]  # the circuit breaker: ask the person for help
-    elif reason and code not in ("repeated_action", "ask", "done", "answered"):
+    elif reason and code not in ("repeated_action", *PLANNED_ENDS):
         text += "\n" + texts["stopped"].format(reason=describe(reason))
     return text
 

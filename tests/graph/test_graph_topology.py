@@ -1,4 +1,5 @@
-"""The graph's shape is pinned: its Mermaid drawing must equal tests/snapshots/graph.mmd exactly.
+"""The graph's shape is pinned per strategy: its Mermaid drawing must equal tests/graph/snapshots/graph.mmd (react),
+graph_plan.mmd or graph_chain.mmd exactly.
 
 Run with FLOWAGENT_UPDATE_SNAPSHOTS=1 to rewrite the snapshot after an intended change of the topology.
 """
@@ -8,17 +9,27 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from evals.doubles.scripted import ScriptedChatModel
 from graph import build_graph
 
-SNAPSHOT = Path(__file__).parent / "snapshots" / "graph.mmd"
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+SNAPSHOT_OF = {"react": "graph.mmd", "plan": "graph_plan.mmd", "chain": "graph_chain.mmd"}
 
 
-def test_graph_topology_matches_mermaid_snapshot(store):
-    drawing = build_graph(model=ScriptedChatModel(), store=store).get_graph().draw_mermaid()
-    if os.environ.get("FLOWAGENT_UPDATE_SNAPSHOTS") == "1":
-        SNAPSHOT.write_text(drawing, encoding="utf-8")
-    assert drawing == SNAPSHOT.read_text(encoding="utf-8")
+@pytest.mark.parametrize("strategy", list(SNAPSHOT_OF))
+def test_graph_topology_matches_mermaid_snapshot(store, strategy):
+    drawing = build_graph(model=ScriptedChatModel(), store=store, strategy=strategy).get_graph().draw_mermaid()
+    snapshot = SNAPSHOTS / SNAPSHOT_OF[strategy]
+    if os.environ.get("FLOWAGENT_UPDATE_SNAPSHOTS") == "1" and strategy != "react":
+        snapshot.write_text(drawing, encoding="utf-8")  # react's drawing is today's graph: it never changes here
+    assert drawing == snapshot.read_text(encoding="utf-8")
+
+
+def test_unknown_strategy_is_refused(store):
+    with pytest.raises(ValueError, match="react, plan, chain"):
+        build_graph(model=ScriptedChatModel(), store=store, strategy="tree")  # type: ignore[arg-type]
 
 
 def test_graph_schemas_build_for_studio(store):

@@ -10,6 +10,7 @@ from sqlalchemy import Connection
 from tools.spec import CallContext, Effect, ToolExample, ToolRegistry, ToolSpec, Verdict
 from tools.toolset import Toolset
 from tools.toy import calculator, weather
+from tools.toy.chains import CHAINS
 from tools.toy.prompts import TOY_PROMPT
 
 
@@ -84,6 +85,7 @@ REGISTRY = ToolRegistry(
         "我可以查询城市今天的天气（get_weather），也可以做四则运算（calculator）。"
         "(I can look up today's weather in a city and do arithmetic.)",
     ),
+    chains=CHAINS,
 )
 
 TOOLSET = Toolset(

@@ -13,6 +13,7 @@ from tools.errors import InvalidArgumentsError
 from tools.spec import CallContext, Effect, ToolExample, ToolRegistry, ToolSpec, Verdict
 from tools.toolset import Toolset
 from tools.travel import data
+from tools.travel.chains import CHAINS
 from tools.travel.dates import travel_date
 from tools.travel.prompts import TRAVEL_PROMPT
 
@@ -185,6 +186,7 @@ REGISTRY = ToolRegistry(
         "我可以查航班（search_flights）、查酒店（search_hotels）和查目的地天气（get_weather），不能代为预订。"
         "(I can search flights and hotels and look up the weather for a trip; I cannot book.)",
     ),
+    chains=CHAINS,
 )
 
 TOOLSET = Toolset(

@@ -7,6 +7,7 @@ from tools.spec import Effect, ObservationShape, PersonValue, Reference, ToolExa
 from tools.words import answered_days, stated_comment, stated_decision
 from tools.workflow.args import HandleTodoTaskArgs, NoArgs, QueryTodoTaskArgs, RunWorkFlowArgs, SendEmailArgs
 from tools.workflow.cards import decision_card, email_card, leave_card
+from tools.workflow.chains import CHAINS
 from tools.workflow.reads import get_all_users, get_all_workflows, query_todo_tasks
 from tools.workflow.writes import (
     check_email,
@@ -158,5 +159,6 @@ REGISTRY = ToolRegistry(
         "(I can list workflows and users, start leave requests, show your to-do tasks, approve or reject them, "
         "and send reminder e-mails.)",
     ),
+    chains=CHAINS,
 )
 """The default tool registry: the seed's six tools."""

@@ -1,0 +1,113 @@
+"""The chain_step node (chain strategy): picks the fixed sequence a request asks for, then at each visit has the
+model fill in the arguments of the sequence's next tool and proposes the call to the validator.
+
+The model chooses no tool and no order. A request no chain matches is answered, without a model call, with
+what the chain strategy can do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage
+from langgraph.runtime import Runtime
+
+from graph import prompts
+from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, for_run
+from graph.calls import new_call_id
+from graph.history import current_request, latest_human_index, person_language
+from graph.plans import (
+    ModelSource,
+    choose_chain,
+    model_of,
+    parse_args,
+    session_line,
+    step_message,
+    strategy_prompt,
+    text_of,
+    tokens_used,
+)
+from graph.protocols import FORMAT_ERROR_NAME, NO_MODEL_CALL
+from state.agent import AgentState
+from state.context import Context
+from state.records import Plan, PlanStep, RunBudget, ToolCallRecord
+from tools import WorkflowStore
+from tools.spec import ToolRegistry
+
+ARGS_EXAMPLE = '{"userId": "李四"}'
+
+
+class ChainStep:
+    """Chooses the chain of a new run, then proposes its steps one per visit, arguments filled by the model."""
+
+    def __init__(
+        self, model: ModelSource, store: WorkflowStore, registry: ToolRegistry, *, system_prompt: str,
+        clock: Clock = SYSTEM_CLOCK,
+    ) -> None:
+        self._model_source = model
+        self._store = store
+        self._registry = registry
+        self._system = system_prompt
+        self._clock = clock
+
+    def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
+        messages = list(state["messages"])
+        human_index = latest_human_index(messages)
+        budget, new_run = for_run(state.get("budget"), human_index, self._clock)
+        update: dict[str, Any] = {"pending": []}
+        plan = None if new_run else state.get("plan")
+        if plan is None:
+            chain = choose_chain(self._registry, " ".join(current_request(messages)))
+            if chain is None:
+                return self._no_chain(state, runtime.context, budget)
+            steps = [PlanStep(tool=tool, intent="", args={}) for tool in chain.tools]
+            plan = Plan(source="chain", name=chain.name, steps=steps, done=0, final=False)
+            update |= {"wrap_up": None, "ask": "", "asked_call": None}
+        if not plan["steps"]:
+            raise RuntimeError("chain_step reached after the chain's last step")
+        step, number = plan["steps"][0], plan["done"] + 1
+        args, budget, problem = self._fill(state, runtime.context, budget, plan, step["tool"], number)
+        call_id = new_call_id()
+        rest = Plan(source="chain", name=plan["name"], steps=plan["steps"][1:], done=number, final=False)
+        update |= {"budget": budget, "plan": rest}
+        if problem is not None:
+            error = prompts.FILL_FORMAT_CORRECTION.format(tool=step["tool"], problem=problem)
+            bad = AIMessage(
+                content=problem,
+                invalid_tool_calls=[{"type": "invalid_tool_call", "name": FORMAT_ERROR_NAME, "args": "", "id": call_id,
+                                     "error": error}],
+            )
+            return {**update, "messages": [bad], "proposed": []}
+        filled = PlanStep(tool=step["tool"], intent=f"{plan['name']} {number}/{number + len(rest['steps'])}: "
+                          f"{step['tool']}", args=args or {})
+        call = ToolCallRecord(id=call_id, name=step["tool"], args=dict(args or {}), status="proposed")
+        return {**update, "messages": [step_message(filled, number, call_id, "chain")], "proposed": [call]}
+
+    def _fill(
+        self, state: AgentState, context: Context, budget: RunBudget, plan: Plan, tool: str, number: int
+    ) -> tuple[dict[str, Any] | None, RunBudget, str | None]:
+        """The step's arguments from the model (none asked for a tool that takes none)."""
+        spec = self._registry.get(tool)
+        if not spec.model_params():
+            return {}, budget, None
+        instruction = prompts.FILL_INSTRUCTION.format(
+            tool=tool, number=number, count=plan["done"] + len(plan["steps"]), chain=plan["name"],
+            signature=spec.text_signature(), example=ARGS_EXAMPLE,
+        )
+        prompt = strategy_prompt(
+            self._system, spec.text_signature(), state, session_line(self._store, context, self._clock), instruction
+        )
+        raw = model_of(self._model_source, context).invoke(prompt)
+        budget = charge_model_call(budget, tokens_used(raw, prompt))
+        args, problem = parse_args(text_of(raw))
+        return args, budget, problem
+
+    def _no_chain(self, state: AgentState, context: Context, budget: RunBudget) -> dict[str, Any]:
+        """The answer to a request no chain matches: what the chain strategy can do (no model call)."""
+        lang = person_language(list(state["messages"]), context.locale)
+        sep = "；" if lang == "zh" else "; "
+        text = prompts.NO_CHAIN_ANSWER[lang].format(chains=sep.join(c.description for c in self._registry.chains))
+        answer = AIMessage(content=text, response_metadata={NO_MODEL_CALL: True, "no_chain": True, "outcome": []})
+        return {"messages": [answer], "outcome": [], "budget": budget, "plan": None, "wrap_up": None, "proposed": [],
+                "pending": [], "ask": "", "asked_call": None}
+

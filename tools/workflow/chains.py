@@ -1,0 +1,42 @@
+"""The workflow's fixed sequences for the chain strategy: one per kind of task, chosen by the request's words."""
+
+from __future__ import annotations
+
+from tools.spec import Chain
+
+CHAINS: tuple[Chain, ...] = (
+    Chain(
+        name="start_leave",
+        description="发起请假申请 (start a leave request)",
+        tools=("runWorkFlow",),
+    ),
+    Chain(
+        name="decide_task",
+        description="审批待办：批准或驳回 (approve or reject a to-do task)",
+        tools=("queryTodoTask", "handleTodoTask"),
+    ),
+    Chain(
+        name="remind",
+        description="发提醒邮件 (send a reminder e-mail)",
+        tools=("queryTodoTask", "sendEmail"),
+    ),
+    Chain(
+        name="list_todo",
+        description="查看待办 (list to-do tasks)",
+        tools=("queryTodoTask",),
+        intent=("待办", "任务", r"to-?do", r"\btasks?\b", "pending"),
+    ),
+    Chain(
+        name="list_users",
+        description="查看用户 (list users)",
+        tools=("getAllUser",),
+        intent=("用户", "同事", "员工", r"\busers?\b", "colleague", "people"),
+    ),
+    Chain(
+        name="list_workflows",
+        description="查看流程 (list workflows)",
+        tools=("getAllWorkFlow",),
+        intent=("流程", r"workflows?", r"process"),
+    ),
+)
+"""Declared once, used as is: a request the patterns misread runs the wrong chain (the chain strategy's risk)."""
