@@ -8,6 +8,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import StateGraph
 
 from graph.budget import SYSTEM_CLOCK, Clock
+from graph.calls import ModelSource
 from graph.nodes.budget_check import BudgetCheck
 from graph.nodes.chain_step import ChainStep
 from graph.nodes.executor import Executor
@@ -15,7 +16,7 @@ from graph.nodes.human_review import HumanReview
 from graph.nodes.observation_summarizer import ObservationSummarizer
 from graph.nodes.plan_step import propose_next_step
 from graph.nodes.planner import Planner
-from graph.nodes.reasoner import ModelSource, Reasoner
+from graph.nodes.reasoner import Reasoner
 from graph.nodes.tool_validator import ToolValidator
 from graph.strategies import STRATEGIES, Strategy, wire_chain, wire_plan, wire_react
 from state.agent import AgentState, InputState

@@ -10,8 +10,14 @@ from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AnyMessage
 from langgraph.config import get_config
+
+from state.context import Context
+
+ModelSource = BaseChatModel | Callable[[Context], BaseChatModel]
+"""A chat model, or a function of the run's `Context` that returns one (`build_graph(model=...)`)."""
 
 
 def new_call_id() -> str:
@@ -43,3 +49,17 @@ def run_today(clock: Callable[[], float], timezone: str) -> date:
 def estimate_tokens(messages: list[AnyMessage]) -> int:
     """Offline token estimate (about 3 characters a token, mixed Chinese and English)."""
     return sum(len(str(m.content)) + 20 for m in messages) // 3 + 1
+
+
+def model_of(source: ModelSource, context: Context) -> BaseChatModel:
+    """The run's chat model."""
+    return source if isinstance(source, BaseChatModel) else source(context)
+
+
+def tokens_used(raw: Any, prompt: list[AnyMessage]) -> int:
+    """Tokens a model call read and wrote: as the model reported them, else estimated."""
+    usage = getattr(raw, "usage_metadata", None)
+    if usage and usage.get("total_tokens"):
+        return int(usage["total_tokens"])
+    return estimate_tokens(prompt) + estimate_tokens([raw])
+

@@ -8,17 +8,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
 
 from graph import prompts
 from graph.budget import Clock
-from graph.calls import estimate_tokens
+from graph.calls import run_today
 from graph.history import latest_human_index
 from graph.protocols import NO_MODEL_CALL, first_json_object
 from state.agent import AgentState
@@ -34,14 +30,7 @@ OBSERVATION_CHARS = 400
 """Characters of an observation a planning or filling prompt shows."""
 PLAN_STEP_KEY = "plan_step"
 """Key of a step message's `response_metadata`: the step's number in its run and where it came from."""
-ModelSource = BaseChatModel | Callable[[Context], BaseChatModel]
-"""A chat model, or a function of the run's Context that returns one (as the reasoner takes it)."""
 _TAKEN_RE = re.compile(re.escape(prompts.STEPS_TAKEN.split("(")[0]) + r"\((\d+)\)")
-
-
-def model_of(source: ModelSource, context: Context) -> BaseChatModel:
-    """The run's chat model."""
-    return source if isinstance(source, BaseChatModel) else source(context)
 
 
 def text_of(raw: Any) -> str:
@@ -49,14 +38,6 @@ def text_of(raw: Any) -> str:
     if isinstance(content, list):
         return "".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in content)
     return str(content)
-
-
-def tokens_used(raw: Any, prompt: list[AnyMessage]) -> int:
-    """Tokens a model call read and wrote: as the model reported them, else estimated."""
-    usage = getattr(raw, "usage_metadata", None)
-    if usage and usage.get("total_tokens"):
-        return int(usage["total_tokens"])
-    return estimate_tokens(prompt) + estimate_tokens([raw])
 
 
 def _step_of(item: Any, registry: ToolRegistry) -> tuple[PlanStep | None, str | None]:
@@ -203,7 +184,7 @@ def session_line(store: WorkflowStore, context: Context, clock: Clock) -> str:
             name = str(lookup.require_user(conn, context.user_id)["name"])
     except DomainError:
         name = "unknown user"
-    today = datetime.fromtimestamp(clock(), ZoneInfo(context.timezone)).strftime("%Y-%m-%d %A")
+    today = run_today(clock, context.timezone).strftime("%Y-%m-%d %A")
     return prompts.SESSION_SECTION.format(user_name=name, user_id=context.user_id, today=today, timezone=context.timezone)
 
 

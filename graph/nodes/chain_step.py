@@ -14,18 +14,15 @@ from langgraph.runtime import Runtime
 
 from graph import prompts
 from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, for_run
-from graph.calls import new_call_id
+from graph.calls import ModelSource, model_of, new_call_id, tokens_used
 from graph.history import current_request, latest_human_index, person_language
 from graph.plans import (
-    ModelSource,
     choose_chain,
-    model_of,
     parse_args,
     session_line,
     step_message,
     strategy_prompt,
     text_of,
-    tokens_used,
 )
 from graph.protocols import FORMAT_ERROR_NAME, NO_MODEL_CALL
 from state.agent import AgentState

@@ -16,18 +16,15 @@ from langgraph.runtime import Runtime
 
 from graph import prompts
 from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, for_run
-from graph.calls import new_call_id
+from graph.calls import ModelSource, model_of, new_call_id, tokens_used
 from graph.history import latest_human_index
 from graph.plans import (
     MAX_PLAN_STEPS,
-    ModelSource,
-    model_of,
     parse_plan,
     session_line,
     strategy_prompt,
     taken_section,
     text_of,
-    tokens_used,
 )
 from graph.protocols import FORMAT_ERROR_NAME
 from state.agent import AgentState

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -13,7 +12,7 @@ from langgraph.runtime import Runtime
 
 from graph import prompts
 from graph.budget import PLANNED_ENDS, SYSTEM_CLOCK, Clock, charge_model_call, describe, for_run, wrap_up
-from graph.calls import estimate_tokens, new_call_id, run_today
+from graph.calls import ModelSource, model_of, new_call_id, run_today, tokens_used
 from graph.history import (
     Lang,
     cited_ids,
@@ -33,8 +32,6 @@ from tools import WorkflowStore, lookup, words
 from tools.errors import DomainError
 from tools.spec import ToolRegistry
 from tools.toolset import Toolset
-
-ModelSource = BaseChatModel | Callable[[Context], BaseChatModel]
 
 REACT_STOP = ["\nObservation:", "Observation:"]
 USER_NAME_TTL_S = 60.0
@@ -131,9 +128,7 @@ class Reasoner:
         self._fixed: dict[str, list[AnyMessage]] = {}
 
     def _model(self, context: Context) -> BaseChatModel:
-        if isinstance(self._model_source, BaseChatModel):
-            return self._model_source
-        return self._model_source(context)
+        return model_of(self._model_source, context)
 
     def _with_tools(self, model: BaseChatModel) -> Any:
         key = id(model)
@@ -235,7 +230,7 @@ class Reasoner:
         else:
             raw = model.invoke(prompt, stop=REACT_STOP if context.protocol == "react" else None)
         reply = with_unique_call_ids(parse_reply(raw, context.protocol), state["messages"])
-        return reply, charge_model_call(budget, _tokens_used(raw, prompt))
+        return reply, charge_model_call(budget, tokens_used(raw, prompt))
 
     def _remind(self, state: AgentState, context: Context, budget: RunBudget, tools: list[str]) -> tuple[AIMessage, RunBudget]:
         """Ask once more, naming the look-ups the request asks for that the run has not made."""
@@ -323,7 +318,7 @@ class Reasoner:
                         content=str(prompt[-1].content) + " Reply with plain text only: no Action, no JSON."
                     )
                 raw = model.invoke(prompt)
-                budget = charge_model_call(budget, _tokens_used(raw, prompt))
+                budget = charge_model_call(budget, tokens_used(raw, prompt))
                 if not getattr(raw, "tool_calls", None):
                     parsed = parse_reply(raw, context.protocol) if context.protocol != "native" else raw
                     text = str(parsed.content).strip()
@@ -381,10 +376,3 @@ def fixed_answer(state: AgentState, registry: ToolRegistry, lang: Lang, reason: 
     elif reason and code not in ("repeated_action", *PLANNED_ENDS):
         text += "\n" + texts["stopped"].format(reason=describe(reason))
     return text
-
-
-def _tokens_used(raw: Any, prompt: list[AnyMessage]) -> int:
-    usage = getattr(raw, "usage_metadata", None)
-    if usage and usage.get("total_tokens"):
-        return int(usage["total_tokens"])
-    return estimate_tokens(prompt) + estimate_tokens([raw])

@@ -38,17 +38,13 @@ def with_actor(context: Any, user_id: str) -> Any:
     """`context` (a dict, a Context, or None) with `user_id` as the actor."""
     if context is None:
         return {"user_id": user_id}
-    if isinstance(context, Mapping):
-        sent = context.get("user_id")
-        if sent is not None and sent != user_id:
-            logger.warning("run context names user %r; the signed-in user %r acts instead", str(sent)[:64], user_id)
-        return {**context, "user_id": user_id}
-    if dataclasses.is_dataclass(context) and not isinstance(context, type):
-        sent = getattr(context, "user_id", None)
-        if sent is not None and sent != user_id:
-            logger.warning("run context names user %r; the signed-in user %r acts instead", str(sent)[:64], user_id)
-        return dataclasses.replace(context, user_id=user_id)
-    raise TypeError(f"cannot set the actor on a run context of type {type(context).__name__}")
+    is_mapping = isinstance(context, Mapping)
+    if not is_mapping and not (dataclasses.is_dataclass(context) and not isinstance(context, type)):
+        raise TypeError(f"cannot set the actor on a run context of type {type(context).__name__}")
+    sent = context.get("user_id") if is_mapping else getattr(context, "user_id", None)
+    if sent is not None and sent != user_id:
+        logger.warning("run context names user %r; the signed-in user %r acts instead", str(sent)[:64], user_id)
+    return {**context, "user_id": user_id} if is_mapping else dataclasses.replace(context, user_id=user_id)
 
 
 def actor_context(config: RunnableConfig | None, context: Any) -> Any:
