@@ -136,3 +136,11 @@ def test_dates_lowercase_abbreviations_are_words():
 
 def test_dates_today_comes_from_the_caller():
     assert dates("明天", today=date(2030, 2, 28)) == [(date(2030, 3, 1), date(2030, 3, 1), 1)]
+
+
+def test_dates_dotted_month_day_range():
+    """"12.7到12.11" as Chinese chats write a range; 12.7 alone, or "1.5到2.5天", stays a number."""
+    assert dates("12.7到12.11请假") == [(date(2026, 12, 7), date(2026, 12, 11), 5)]
+    assert dates("12.7 to 12.11") == [(date(2026, 12, 7), date(2026, 12, 11), 5)]
+    assert dates("1.5到2.5天") == []
+    assert read_text("12.7", today=TUESDAY).numbers_stated() == {12.7}

@@ -178,3 +178,17 @@ def test_numbers_text2num_leaves_articles_and_halves():
     assert alpha2digit("a day and a half", "en", threshold=0) == "a day and a half"
     assert alpha2digit("two and a half days", "en", threshold=0) == "2 and a half days"
     assert facts("a day and a half").days_stated() == {1.5}
+
+
+def test_days_two_counts_share_the_unit():
+    """"one or two days", 三到五天, "3-5 days": both counts are day counts the person said."""
+    assert facts("one or two days").days_stated() == {1, 2}
+    assert facts("请三到五天假").days_stated() == {3, 5}
+    assert facts("3-5 days").days_stated() == {3, 5}
+    assert facts("1.5到2.5天").days_stated() == {1.5, 2.5}
+
+
+def test_numbers_pronoun_one_before_a_noun():
+    assert facts("Could you approve the one from Zhang San?").numbers_stated() == frozenset()
+    assert facts("the one day I need").days_stated() == {1}
+    assert facts("a one-day leave").days_stated() == {1}

@@ -67,6 +67,12 @@ _REL_DAYS = {
     "today": 0, "tomorrow": 1, "tmr": 1, "yesterday": -1,
 }
 
+# Month.day as Chinese chats write a range ("12.7到12.11", "12.7-12.11"); alone, 12.7 is a number.
+_DOT_M, _DOT_D = r"1[0-2]|0?[1-9]", r"3[01]|[12]\d|0?[1-9]"
+_DOT = rf"(?:{_DOT_M})\.(?:{_DOT_D})"
+_DASH = r"到|至|~|～|—|–|-|to"
+_NO_UNIT = r"(?!\s*(?:天|days?|小时|hours?|元|块|yuan|周|weeks?|个))"
+
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("rel", re.compile(r"大后天|后天|明天|明日|今天|今日|昨天|前天")),
     ("rel_en", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\b(?:today|tomorrow|tmr|yesterday)\b", re.I)),
@@ -83,6 +89,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "ymd_zh",
         re.compile(rf"(?:(?P<y>\d{{4}}|[〇零一二三四五六七八九]{{4}})\s*年\s*)?(?P<m>{_NUM})\s*月\s*(?P<d>{_NUM})\s*(?P<suf>[日号])?"),
     ),
+    ("dotted", re.compile(rf"(?<![\d.])(?P<m>{_DOT_M})\.(?P<d>{_DOT_D})(?=\s*(?:{_DASH})\s*{_DOT}(?![\d.]){_NO_UNIT})")),
+    ("dotted", re.compile(rf"(?:(?<=[到至~～—–-])|(?<=to ))\s*(?P<m>{_DOT_M})\.(?P<d>{_DOT_D})(?![\d.]){_NO_UNIT}")),
     ("month_rel", re.compile(rf"(?P<mr>下下个?月|下个?月|这个?月|本月|上个?月)(?P<d>{_NUM})[日号]")),
     ("day_zh", re.compile(rf"(?<![\d月{_CN}])(?P<d>{_NUM})号")),
     ("in_zh", re.compile(rf"(?P<n>\d{{1,3}}|[{_CN}]{{1,3}})(?:天|日)(?:后|以后|之后)")),
@@ -212,6 +220,9 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> _Found | None:
         month, day_of_month = _number(m["m"]), _number(m["d"])
         if m["y"]:
             return _Found(kind, start, end, _safe_date(_number(m["y"]), month, day_of_month))
+        return _Found(kind, start, end, _future_month_day(today, month, day_of_month), month_day=(month, day_of_month))
+    if kind == "dotted":
+        month, day_of_month = int(m["m"]), int(m["d"])
         return _Found(kind, start, end, _future_month_day(today, month, day_of_month), month_day=(month, day_of_month))
     if kind == "month_rel":
         word = m["mr"]

@@ -39,9 +39,9 @@ _NOT_NUMBERS_RE = re.compile(
     r"不三不四|三心二意|一五一十|乱七八糟|七上八下|五花八门"
 )
 _PRONOUN_ONE_RE = re.compile(
-    r"\b(?:a|an|the|this|that|which|each|every|no|any|another|other|one|no)\s+(?:[a-z]+\s+)?$", re.IGNORECASE
+    r"\b(?:a|an|the|this|that|which|each|every|no|any|another|other)\s+(?:[a-z]+\s+)?$", re.IGNORECASE
 )
-_DETERMINED_ONE_RE = re.compile(r"^\s*(?:of|or|and|[?!.,;:]|$)", re.IGNORECASE)
+_COUNTED_ONE_RE = re.compile(r"[\s-]*(?:day|hour|week|month|yuan|rmb|kuai|working|business|full|whole)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -166,4 +166,4 @@ def _is_weekday(text: str, start: int, end: int) -> bool:
 
 def _is_pronoun_one(text: str, start: int, end: int) -> bool:
     """"an urgent one", "which one", "this one": "one" standing for a thing, not a count."""
-    return bool(_PRONOUN_ONE_RE.search(text[:start])) and bool(_DETERMINED_ONE_RE.match(text[end:]))
+    return bool(_PRONOUN_ONE_RE.search(text[:start])) and not _COUNTED_ONE_RE.match(text[end:])

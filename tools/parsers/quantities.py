@@ -46,6 +46,7 @@ _EN_ARTICLE_RE = re.compile(
     r"(?P<half>\s+and\s+a\s+half\b)?",
     re.IGNORECASE,
 )
+_COUNT_RANGE_RE = re.compile(r"\s*(?:or|to|-|–|~|到|至|或)\s*", re.IGNORECASE)
 _RATE_BEFORE_RE = re.compile(r"\b(?:once|twice|times|per|every)\s+$", re.IGNORECASE)
 
 
@@ -73,8 +74,9 @@ def find_quantities(text: str, original: str | None = None) -> list[Quantity]:
         taken.append((start, end))
 
     numerals = find_numerals(text)
-    for numeral in numerals:
-        _read_numeral(text, numeral, add)
+    for index, numeral in enumerate(numerals):
+        following = numerals[index + 1] if index + 1 < len(numerals) else None
+        _read_numeral(text, numeral, add, following)
     rest = mask_spans(text, taken)
     for match in _ZH_HALF_RE.finditer(rest):
         add(0.5, _unit_of(match["unit"]), match.start(), match.end())
@@ -88,14 +90,29 @@ def find_quantities(text: str, original: str | None = None) -> list[Quantity]:
     return sorted(found, key=lambda q: (q.start, q.value))
 
 
-def _read_numeral(text: str, numeral: Numeral, add: Callable[[float, Unit, int, int], None]) -> None:
-    """One numeral: with the unit after it (or the currency before it), else a bare number."""
-    start, end = numeral.start, numeral.end
+def _unit_after(text: str, end: int) -> tuple[re.Match[str] | None, re.Match[str] | None]:
+    """The Chinese or English unit right after a numeral that ends at `end`, if any."""
     after = text[end : end + 40]
     zh = _ZH_AFTER_RE.match(after)
     if zh and zh["unit"] == "月" and not (zh["ge"] or zh["half1"]):
         zh = None  # 3月 is March; a month count is 三个月 (or 一个半月)
     en = _EN_AFTER_RE.match(after) if not zh else None
+    return zh, en
+
+
+def _read_numeral(
+    text: str, numeral: Numeral, add: Callable[[float, Unit, int, int], None], following: Numeral | None
+) -> None:
+    """One numeral: with the unit after it (or the currency before it), else a bare number. The first of two
+    counts joined by "or", "to", "-" or 到 takes the unit of the second ("one or two days", 三到五天)."""
+    start, end = numeral.start, numeral.end
+    zh, en = _unit_after(text, end)
+    if not zh and not en and following and _COUNT_RANGE_RE.fullmatch(text[end : following.start]):
+        shared = next((m for m in _unit_after(text, following.end) if m), None)
+        if shared:
+            for value in numeral.values:
+                add(value, _unit_of(shared["unit"]), start, end)
+            return
     window = max(0, start - 6)
     money_before = _MONEY_BEFORE_RE.search(text[window:start])
     for value in numeral.values:
