@@ -114,8 +114,9 @@ class Score:
         return f"{self.right}/{self.total} ({self.right / self.total:.0%})" if self.total else "n/a"
 
     @property
-    def mean_ms(self) -> float:
-        return statistics.fmean(self.ms) if self.ms else float("nan")
+    def median_ms(self) -> float:
+        """The median time per call (the first call, which may load the library, is one of them)."""
+        return statistics.median(self.ms) if self.ms else float("nan")
 
 
 def _norm(values: Iterable[float]) -> frozenset[float]:
@@ -385,6 +386,14 @@ def _hand_quoted(entry: dict[str, Any]) -> tuple[str, ...]:
     return (found,) if found and found != entry["text"].strip() else ()
 
 
+def travel_phrases() -> list[tuple[dict[str, Any], date]]:
+    """The phrases the travel tools' tests resolve, with their today and date (from the test's parameters)."""
+    from tests.unit.test_travel_dates import test_travel_date_resolves_the_persons_phrase as test
+
+    marks = [m for m in getattr(test, "pytestmark", []) if m.name == "parametrize"]
+    return [({"text": said, "today": today}, expected) for said, today, expected in marks[0].args[1]]
+
+
 def compare(corpus: dict[str, Any]) -> dict[str, list[Score]]:
     """Every job scored for each candidate."""
     sentences = corpus["sentence"]
@@ -404,6 +413,7 @@ def compare(corpus: dict[str, Any]) -> dict[str, list[Score]]:
     ranges = [((d["start"], d["end"]), d["working_days"]) for e in sentences for d in e.get("dates", []) if "working_days" in d]
     language = [(e, e["lang"]) for e in sentences]
     quoted = cases(None, "quoted", lambda e: tuple(e["quoted"]))
+    travel = travel_phrases()
     parsers = "tools.parsers"
     hand = "hand rules (today's)"
     return {
@@ -435,6 +445,10 @@ def compare(corpus: dict[str, Any]) -> dict[str, list[Score]]:
             score("jionlp.parse_time", phrase_zh, _jionlp_date),
             score("ChineseTimeNLP", phrase_zh, _timenlp_date),
             score("recognizers-text-date-time", phrase_zh, _recognizers_date),
+        ],
+        "Travel date phrases (tests/unit/test_travel_dates.py)": [
+            score(parsers + " read_date", travel, _parsers_date),
+            score(hand + " tools.travel.dates.read_date", travel, _hand_date),
         ],
         "English date phrases (one phrase)": [
             score(parsers + " read_date (dateutil + week rules)", phrase_en, _parsers_date),
@@ -485,7 +499,7 @@ def print_report(timing: dict[str, float], import_s: float, jobs: dict[str, list
             if result.error:
                 print(f"  {result.candidate:<62} {result.error}")
                 continue
-            print(f"  {result.candidate:<62} {result.accuracy:>14}  {result.mean_ms:8.3f} ms/call")
+            print(f"  {result.candidate:<62} {result.accuracy:>14}  {result.median_ms:8.3f} ms/call median")
             if misses:
                 for miss in result.misses:
                     print(f"      miss {miss}")
@@ -509,7 +523,7 @@ def main(argv: list[str] | None = None) -> int:
             "import_s": import_s,
             "read_text": timing,
             "jobs": {
-                job: [{"candidate": s.candidate, "right": s.right, "total": s.total, "mean_ms": s.mean_ms, "error": s.error}
+                job: [{"candidate": s.candidate, "right": s.right, "total": s.total, "median_ms": s.median_ms, "error": s.error}
                       for s in scores]
                 for job, scores in (jobs or {}).items()
             },

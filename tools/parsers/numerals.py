@@ -23,6 +23,7 @@ EN_NUMBER_WORDS = (
     "zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
     "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million"
 )
+MAX_NUMBER_WORDS = 12  # "nine hundred ninety-nine thousand nine hundred and ninety-nine" is within it
 _EN_RUN = rf"\b(?:{EN_NUMBER_WORDS})(?:(?:[\s-]+|\s+and\s+)(?:{EN_NUMBER_WORDS}))*\b"
 
 NUMERAL_RE = re.compile(
@@ -92,7 +93,7 @@ def _split_english(text: str, start: int, end: int) -> list[Numeral]:
     found: list[Numeral] = []
     i = 0
     while i < len(words):
-        for j in range(len(words), i, -1):
+        for j in range(min(len(words), i + MAX_NUMBER_WORDS), i, -1):
             piece = text[start + words[i].start() : start + words[j - 1].end()]
             if value := english_value(piece):
                 found.append(Numeral(start + words[i].start(), start + words[j - 1].end(), value, "en"))
