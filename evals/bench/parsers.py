@@ -268,7 +268,7 @@ def _timenlp_date(entry: dict[str, Any]) -> date | None:
 def _recognizers_date(entry: dict[str, Any]) -> date | None:
     from recognizers_date_time import Culture, recognize_datetime
 
-    culture = Culture.Chinese if entry["text"][:1] > "\u2e80" else Culture.English
+    culture = Culture.Chinese if re.search(r"[\u4e00-\u9fff]", entry["text"]) else Culture.English
     found = recognize_datetime(entry["text"], culture, reference=datetime.combine(entry["today"], datetime.min.time()))
     if not found:
         return None
