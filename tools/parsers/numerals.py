@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from tools.parsers.text import MASK
+
 CN_DIGITS = "零〇一二两俩三四五六七八九"
 _CN_DIGIT_VALUE = {c: i for i, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "两": 2, "俩": 2}
 _CN_RUN = rf"[{CN_DIGITS}十百千万亿]+(?:点[{CN_DIGITS}]+[万亿]?)?"
@@ -135,7 +137,7 @@ def _to_cn_number(n: int) -> str:
 
 def find_numerals(text: str) -> list[Numeral]:
     """Every numeral in `text` (already masked where nothing should be read), left to right."""
-    masked = _NOT_NUMBERS_RE.sub(lambda m: "\u2007" * len(m.group()), text)
+    masked = _NOT_NUMBERS_RE.sub(lambda m: MASK * len(m.group()), text)
     found: list[Numeral] = []
     for match in NUMERAL_RE.finditer(masked):
         kind = match.lastgroup or ""
