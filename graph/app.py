@@ -20,7 +20,7 @@ from graph.server.actor import signed_in
 from state.context import Context
 from tools import WorkflowStore
 from tools.toolset import Toolset
-from tools.toolsets import TOOLSETS
+from tools.toolsets import get_toolset
 
 model = EnvModel()
 model.preload()
@@ -35,6 +35,6 @@ def _graph(toolset: Toolset) -> Any:
     )
 
 
-graph = _graph(TOOLSETS["workflow"])
-toy_graph = _graph(TOOLSETS["toy"])
-travel_graph = _graph(TOOLSETS["travel"])
+graph = _graph(get_toolset("workflow"))
+toy_graph = _graph(get_toolset("toy"))
+travel_graph = _graph(get_toolset("travel"))

@@ -15,6 +15,9 @@ from langchain_core.messages import AnyMessage
 from langgraph.config import get_config
 
 from state.context import Context
+from tools.backend import Backend
+from tools.spec import CallContext
+from tools.toolset import Toolset
 
 ModelSource = BaseChatModel | Callable[[Context], BaseChatModel]
 """A chat model, or a function of the run's `Context` that returns one (`build_graph(model=...)`)."""
@@ -63,3 +66,28 @@ def tokens_used(raw: Any, prompt: list[AnyMessage]) -> int:
         return int(usage["total_tokens"])
     return estimate_tokens(prompt) + estimate_tokens([raw])
 
+
+
+def call_context(
+    toolset: Toolset,
+    backend: Backend,
+    deps: Any,
+    context: Context,
+    clock: Callable[[], float],
+    thread_id: str,
+    *,
+    call_id: str = "call",
+    lang: str = "zh",
+) -> CallContext:
+    """What a tool call runs with in a run: the toolset's backend and dependencies, the actor, the thread and call
+    ids (the idempotency key), the run's date, the toolset's limits as the run sets them, the person's language."""
+    return CallContext(
+        backend=backend,
+        actor_id=context.user_id,
+        thread_id=thread_id,
+        call_id=call_id,
+        today=run_today(clock, context.timezone),
+        deps=deps,
+        limits=toolset.run_limits(context.limits),
+        lang=lang,
+    )

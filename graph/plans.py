@@ -20,9 +20,10 @@ from graph.protocols import NO_MODEL_CALL, first_json_object
 from state.agent import AgentState
 from state.context import Context
 from state.records import PlanStep
-from tools import WorkflowStore, lookup
+from tools.backend import Backend
 from tools.errors import DomainError
 from tools.spec import Chain, Effect, ToolRegistry
+from tools.toolset import Toolset
 
 MAX_PLAN_STEPS = 5
 """Steps a plan may hold; the rest of a longer one is cut (a re-plan can add them)."""
@@ -160,7 +161,7 @@ def choose_chain(registry: ToolRegistry, request: str) -> Chain | None:
     chosen = None
     for order, chain in enumerate(registry.chains):
         reads_only = all(registry.get(t).effect is Effect.READ for t in chain.tools)
-        for pattern in registry.chain_intent(chain):
+        for pattern in chain.intent:
             found = re.search(pattern, request, re.IGNORECASE)
             if found and (best is None or (reads_only, found.start(), order) < best):
                 best, chosen = (reads_only, found.start(), order), chain
@@ -177,11 +178,11 @@ def step_message(step: PlanStep, number: int, call_id: str, source: str) -> AIMe
     )
 
 
-def session_line(store: WorkflowStore, context: Context, clock: Clock) -> str:
+def session_line(toolset: Toolset, backend: Backend, context: Context, clock: Clock) -> str:
     """Who the user is and today's date, as the reasoner's prompt says it."""
     try:
-        with store.read() as conn:
-            name = str(lookup.require_user(conn, context.user_id)["name"])
+        with backend.read() as handle:
+            name = str(toolset.actor(handle, context.user_id).get("name") or context.user_id)
     except DomainError:
         name = "unknown user"
     today = run_today(clock, context.timezone).strftime("%Y-%m-%d %A")

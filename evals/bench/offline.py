@@ -216,7 +216,7 @@ def _warmup_messages() -> list[Any] | None:
         from graph.nodes.reasoner import warmup_prompt
     except ImportError:
         return None
-    from tools.toolsets import WORKFLOW
+    from tools.workflow import TOOLSET as WORKFLOW
 
     return list(warmup_prompt(WORKFLOW, "react"))
 

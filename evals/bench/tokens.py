@@ -21,8 +21,8 @@ from evals.scenario import Scenario, Step, load_scenarios
 from graph import prompts
 from graph.checkpoint import close_checkpointer
 from tools import REGISTRY, WorkflowStore
-from tools.seed import USERS
-from tools.toolsets import WORKFLOW
+from tools.workflow import TOOLSET as WORKFLOW
+from tools.workflow.seed import USERS
 
 FLOWAGENT = "flowagent"
 CREATE_AGENT = "create_agent"

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from graph.budget import describe, stopped_early
 from graph.history import Lang, outcome_text
+from tools.toolset import HelpSection
 
 OBSERVATION_CHARS = 600
 """Observations longer than this are cut in the terminal (the full result stays in the thread)."""
@@ -115,43 +116,15 @@ def card(console: Console, action: dict[str, Any], error: str | None = None) -> 
     console.print(Panel(table, title=escape(title), border_style="bright_yellow"))
 
 
-def help_tables(
-    console: Console, commands: Iterable[tuple[str, str]], workflows: Iterable[dict[str, Any]],
-    people: Iterable[dict[str, Any]],
-) -> None:
-    table = Table(title="Commands", show_header=False)
-    for cmd, text in commands:
-        table.add_row(cmd, text)
-    console.print(table)
-    wf = Table(title="Workflows")
-    for col in ("processKey", "name", "startable"):
-        wf.add_column(col)
-    for f in workflows:
-        wf.add_row(f["processKey"], f["name"], "yes" if f["startable"] else "no")
-    console.print(wf)
-    ut = Table(title="Users")
-    for col in ("userId", "name", "email"):
-        ut.add_column(col)
-    for u in people:
-        ut.add_row(u["userId"], u["name"], u["email"])
-    console.print(ut)
-
-
-def decided_tasks(console: Console, rows: Sequence[dict[str, Any]]) -> None:
-    """Rows with task `id`, `status`, `comment`, `decided_by`, `decided_at` and the request's
-    `requester_id`, `days`, `reason`."""
-    if not rows:
-        console.print("No decided tasks yet.")
-        return
-    table = Table(title="Decided tasks")
-    for col in ("task", "requester", "days", "reason", "result", "comment", "decided by", "at"):
-        table.add_column(col)
-    for r in rows:
-        table.add_row(
-            f"task_{r['id']}", r["requester_id"], f"{r['days']:g}", escape(r["reason"]), r["status"],
-            escape(r["comment"] or ""), r["decided_by"] or "", (r["decided_at"] or "")[:19],
-        )
-    console.print(table)
+def sections(console: Console, tables: Iterable[HelpSection]) -> None:
+    """Tables a command shows (`tools.toolset.HelpSection`): a title, columns (none: a two-column list), rows."""
+    for section in tables:
+        table = Table(title=section.title, show_header=bool(section.columns))
+        for column in section.columns:
+            table.add_column(column)
+        for row in section.rows:
+            table.add_row(*(escape(str(cell)) for cell in row))
+        console.print(table)
 
 
 def key_values(console: Console, title: str, rows: Iterable[tuple[str, object]]) -> None:
@@ -172,20 +145,4 @@ def threads(console: Console, items: Sequence[tuple[str, str, str]], current: st
     for tid, user, ts in items:
         marker = " (current)" if tid == current else ""
         table.add_row(tid + marker, user, ts[:19])
-    console.print(table)
-
-
-def outbox(console: Console, rows: Sequence[dict[str, Any]]) -> None:
-    """Rows of the store's outbox table, oldest first."""
-    if not rows:
-        console.print("The outbox is empty.")
-        return
-    table = Table(title="Outbox")
-    for col in ("id", "to", "subject", "text", "status", "attempts", "error"):
-        table.add_column(col)
-    for r in rows:
-        table.add_row(
-            str(r["id"]), f"{r['recipient_id']} <{r['recipient_email']}>", escape(r["subject"]),
-            escape(r["body"][:80]), r["status"], str(r["attempts"]), escape((r["last_error"] or "")[:60]),
-        )
     console.print(table)

@@ -20,11 +20,14 @@ from graph.chat import render
 from graph.chat.commands import run_command
 from graph.chat.logs import LogSettings
 from graph.checkpoint import checkpoint_location, open_checkpointer
-from graph.history import Lang, person_language
+from graph.history import Lang
 from graph.models.endpoint import ModelSettings, describe_model_error, make_chat_model, run_defaults, settings_from_env
+from graph.run import locale_lang
 from graph.strategies import Strategy
 from state.context import Context
-from tools import REGISTRY, CallContext, PolicyError, WorkflowStore, execute_call
+from tools.backend import Backend
+from tools.errors import DomainError
+from tools.toolset import Toolset
 from tools.toolsets import get_toolset
 
 DECISION_PROMPT = "approve / edit / reject [a/e/r]: "
@@ -54,8 +57,9 @@ def store_url(db: str | None) -> str | None:
     return db or None
 
 
-def open_store(db: str | None) -> WorkflowStore:
-    return WorkflowStore(store_url(db))
+def open_backend(toolset: Toolset, db: str | None) -> Backend:
+    """The toolset's backend; for the workflow its store at `--db` (else FLOWAGENT_DB or the default)."""
+    return toolset.open_backend(store_url(db))
 
 
 class ChatSession:
@@ -65,10 +69,10 @@ class ChatSession:
         self.console = console
         self.ask = ask
         self.log = log
-        self.store = open_store(args.db)
+        self.toolset = get_toolset(args.toolset)
+        self.backend = open_backend(self.toolset, args.db)
         self.user_id: str = args.user
         self.user = self._signed_in_user()
-        self.toolset = get_toolset(args.toolset)
         self.settings = self._model_settings(args.model)
         self.context = Context(
             user_id=self.user_id,
@@ -84,7 +88,7 @@ class ChatSession:
         self.model = make_chat_model(self.settings)
         self.strategy: Strategy = args.strategy
         self.graph = build_graph(
-            model=self.model, store=self.store, checkpointer=self.checkpointer, toolset=self.toolset,
+            model=self.model, store=self.backend, checkpointer=self.checkpointer, toolset=self.toolset,
             strategy=self.strategy,
         )
         self.thread_id: str = args.thread or new_thread_id()
@@ -92,17 +96,13 @@ class ChatSession:
     # ------------------------------------------------------------ setup
 
     def _signed_in_user(self) -> dict[str, Any]:
-        """The user `--user` names, read through getAllUser; an unknown id is a one-sentence error naming the known ones."""
-        try:
-            known = execute_call(REGISTRY, "getAllUser", {}, CallContext(store=self.store, actor_id=self.user_id))["users"]
-        except PolicyError as exc:
-            if exc.code != "unknown_actor":
-                raise
-            # The read tools need a known actor: list the users from the store's snapshot instead.
-            known = [{"userId": u["id"], "name": u["name"], "email": u["email"]} for u in self.store.snapshot()["users"]]
-            names = ", ".join(f"{u['userId']} ({u['name']})" for u in known)
-            raise ChatError(f"Unknown user {self.user_id!r}: use --user with one of {names}.") from None
-        return next({"id": u["userId"], "name": u["name"], "email": u["email"]} for u in known if u["userId"] == self.user_id)
+        """The user `--user` names, as the toolset knows them; an unknown one is a one-sentence error naming the known."""
+        with self.backend.read() as handle:
+            try:
+                return self.toolset.actor(handle, self.user_id)
+            except DomainError:
+                names = ", ".join(f"{p['id']} ({p.get('name', p['id'])})" for p in self.toolset.directory(handle))
+                raise ChatError(f"Unknown user {self.user_id!r}: use --user with one of {names}.") from None
 
     def _model_settings(self, model: str | None) -> ModelSettings:
         settings = settings_from_env(model)
@@ -129,8 +129,9 @@ class ChatSession:
         return list(self.graph.get_state(self.config).values.get("messages", []))
 
     def language(self) -> Lang:
-        """The language of the person's latest message (for the "what actually happened" line)."""
-        return person_language(self.messages(), self.context.locale)
+        """The language of the person's latest request (the chat's own lines follow it)."""
+        request = self.graph.get_state(self.config).values.get("request")
+        return request["lang"] if request else locale_lang(self.context.locale)
 
     # ------------------------------------------------------------ the loop
 

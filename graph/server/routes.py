@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, or_, select
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -29,9 +27,8 @@ from starlette.responses import JSONResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from graph.server.tokens import TokenError, issue_dev_token, production_mode, verify_token
-from tools import WorkflowStore, lookup
-from tools.store import outbox, processes, requests, tasks, users
+from graph.server.tokens import TokenError, issue_dev_token, production_mode, served_backend, served_toolset, verify_token
+from tools.errors import DomainError
 
 log = logging.getLogger(__name__)
 
@@ -41,114 +38,35 @@ NOT_BUILT = "flowagent's web page is not built: run `./run test` or `cd web && n
 UNAUTHORIZED = {"error": "unauthorized", "message": "Sign in: send Authorization: Bearer <token>."}
 
 
-@cache
-def workflow_store() -> WorkflowStore:
-    """The graph's store (`FLOWAGENT_DB`), opened on the first request."""
-    return WorkflowStore()
-
-
-def _user(row: Any) -> dict[str, str]:
-    return {"id": row["id"], "name": row["name"]}
-
-
-def _names(conn: Connection) -> dict[str, dict[str, str]]:
-    return {row["id"]: _user(row) for row in conn.execute(select(users)).mappings()}
-
-
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
 # ------------------------------------------------------------------------------------------------------
-# Store reads, for one user
+# Reads through the served toolset, for one user
 # ------------------------------------------------------------------------------------------------------
 
 
-def list_users(store: WorkflowStore) -> list[dict[str, str]]:
-    with store.read() as conn:
-        return [_user(row) for row in conn.execute(select(users).order_by(users.c.id)).mappings()]
+def list_users() -> list[dict[str, str]]:
+    """The people of the served toolset, for the development sign-in picker."""
+    toolset = served_toolset()
+    with served_backend().read() as handle:
+        return [{"id": str(p["id"]), "name": str(p.get("name") or p["id"])} for p in toolset.directory(handle)]
 
 
-def find_user(store: WorkflowStore, user_id: str) -> dict[str, Any] | None:
-    with store.read() as conn:
-        row = conn.execute(select(users).where(users.c.id == user_id)).mappings().first()
-    return None if row is None else {"id": row["id"], "name": row["name"], "email": row["email"]}
+def find_user(user_id: str) -> dict[str, Any] | None:
+    """The signed-in user as the served toolset knows them, or None."""
+    try:
+        with served_backend().read() as handle:
+            actor = served_toolset().actor(handle, user_id)
+    except DomainError:
+        return None
+    return {"id": actor["id"], "name": actor.get("name", actor["id"]), "email": actor.get("email", "")}
 
 
-def tasks_of(store: WorkflowStore, user_id: str) -> dict[str, list[dict[str, Any]]]:
-    """The tasks assigned to the user (newest first) and the requests they started, with their approver's task."""
-    with store.read() as conn:
-        people = _names(conn)
-        process_names = {row["key"]: row["name"] for row in conn.execute(select(processes)).mappings()}
-        assigned = conn.execute(
-            select(tasks, requests.c.requester_id, requests.c.reason, requests.c.days, requests.c.process_key,
-                   requests.c.flagged)
-            .join(requests, requests.c.id == tasks.c.request_id)
-            .where(tasks.c.assignee_id == user_id)
-            .order_by(tasks.c.id.desc())
-        ).mappings().all()
-        mine = conn.execute(
-            select(requests, tasks.c.id.label("task_id"), tasks.c.assignee_id, tasks.c.comment)
-            .outerjoin(tasks, tasks.c.request_id == requests.c.id)
-            .where(requests.c.requester_id == user_id)
-            .order_by(requests.c.id.desc())
-        ).mappings().all()
-    todo = [
-        {
-            "id": lookup.format_task_id(row["id"]),
-            "request": lookup.format_request_id(row["request_id"]),
-            "process": process_names.get(row["process_key"], row["process_key"]),
-            "requester": people[row["requester_id"]],
-            "days": row["days"],
-            "reason": row["reason"],
-            "flagged": bool(row["flagged"]),
-            "status": row["status"],
-            "comment": row["comment"],
-            "created_at": row["created_at"],
-            "decided_at": row["decided_at"],
-        }
-        for row in assigned
-    ]
-    requested = [
-        {
-            "id": lookup.format_request_id(row["id"]),
-            "process": process_names.get(row["process_key"], row["process_key"]),
-            "days": row["days"],
-            "reason": row["reason"],
-            "status": row["status"],
-            "task": lookup.format_task_id(row["task_id"]) if row["task_id"] is not None else None,
-            "approver": people.get(row["assignee_id"]) if row["assignee_id"] else None,
-            "comment": row["comment"],
-            "created_at": row["created_at"],
-            "decided_at": row["decided_at"],
-        }
-        for row in mine
-    ]
-    return {"todo": todo, "requests": requested}
-
-
-def outbox_of(store: WorkflowStore, user_id: str) -> list[dict[str, Any]]:
-    """The e-mails the user sent or was sent, newest first."""
-    with store.read() as conn:
-        people = _names(conn)
-        rows = conn.execute(
-            select(outbox).where(or_(outbox.c.sender_id == user_id, outbox.c.recipient_id == user_id))
-            .order_by(outbox.c.id.desc())
-        ).mappings().all()
-    return [
-        {
-            "id": row["id"],
-            "from": people.get(row["sender_id"], {"id": row["sender_id"], "name": row["sender_id"]}),
-            "to": {**people[row["recipient_id"]], "email": row["recipient_email"]},
-            "subject": row["subject"],
-            "body": row["body"],
-            "task": lookup.format_task_id(row["task_id"]) if row["task_id"] is not None else None,
-            "status": row["status"],
-            "created_at": row["created_at"],
-            "sent_at": row["sent_at"],
-        }
-        for row in rows
-    ]
+def panel(name: str, user_id: str) -> Any:
+    with served_backend().read() as handle:
+        return served_toolset().panels[name](handle, user_id)
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -159,8 +77,8 @@ Handler = Callable[[Request, str], Awaitable[Response]]
 
 
 async def _read(query: Callable[..., Any], *args: Any) -> Any:
-    """Run a store read off the event loop (opening the store the first time touches the disk, too)."""
-    return await run_in_threadpool(lambda: query(workflow_store(), *args))
+    """Run a read off the event loop (opening the store the first time touches the disk, too)."""
+    return await run_in_threadpool(lambda: query(*args))
 
 
 def signed_in(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
@@ -217,12 +135,13 @@ async def me(request: Request, user_id: str) -> Response:
     return JSONResponse(user)
 
 
-async def my_tasks(request: Request, user_id: str) -> Response:
-    return JSONResponse(await _read(tasks_of, user_id))
+def panel_route(name: str) -> Route:
+    """`GET /flowagent/api/<name>`: one of the served toolset's panels, for the signed-in user."""
 
+    async def read(request: Request, user_id: str) -> Response:
+        return JSONResponse(await _read(panel, name, user_id))
 
-async def my_outbox(request: Request, user_id: str) -> Response:
-    return JSONResponse({"emails": await _read(outbox_of, user_id)})
+    return Route(f"{PREFIX}/api/{name}", signed_in(read), methods=["GET"])
 
 
 async def to_page(request: Request) -> Response:
@@ -245,8 +164,7 @@ app = Starlette(
         Route(f"{PREFIX}/auth/dev-users", dev_users, methods=["GET"]),
         Route(f"{PREFIX}/auth/dev-token", dev_token, methods=["POST"]),
         Route(f"{PREFIX}/api/me", signed_in(me), methods=["GET"]),
-        Route(f"{PREFIX}/api/tasks", signed_in(my_tasks), methods=["GET"]),
-        Route(f"{PREFIX}/api/outbox", signed_in(my_outbox), methods=["GET"]),
+        *[panel_route(name) for name in served_toolset().panels],
         Route(PREFIX, to_page),
         page(),
     ]

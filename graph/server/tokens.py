@@ -17,8 +17,10 @@ from typing import Any
 
 import jwt
 
-from tools import DomainError, WorkflowStore, lookup
-from tools.store import default_url
+from tools.backend import Backend
+from tools.errors import DomainError
+from tools.toolset import Toolset
+from tools.toolsets import get_toolset
 
 ENV_SECRET = "FLOWAGENT_AUTH_SECRET"
 ENV_JWKS_URL = "FLOWAGENT_JWKS_URL"
@@ -148,30 +150,47 @@ def dev_secret(secret: str | None = None) -> str:
     return value
 
 
+ENV_TOOLSET = "FLOWAGENT_TOOLSET"
+"""The toolset whose people sign in and whose panels the page shows (default: the workflow)."""
+
+
+def served_toolset() -> Toolset:
+    """The toolset that knows who may sign in (its `actor` and `people` hooks) and what the page's panels are."""
+    return get_toolset(os.environ.get(ENV_TOOLSET, "").strip() or "workflow")
+
+
 @functools.lru_cache(maxsize=4)
-def _store_at(url: str) -> WorkflowStore:
-    return WorkflowStore(url)
+def _backend_of(toolset: str, configured: str) -> Backend:
+    return get_toolset(toolset).backend()
 
 
-def _store(store: WorkflowStore | None) -> WorkflowStore:
-    return store if store is not None else _store_at(default_url())
+def served_backend() -> Backend:
+    """The served toolset's backend (for the workflow: its store at FLOWAGENT_DB), opened once per configuration."""
+    return _backend_of(served_toolset().name, os.environ.get("FLOWAGENT_DB", ""))
 
 
-def find_user(reference: str, *, store: WorkflowStore | None = None) -> dict[str, Any]:
+def _describe(person: dict[str, Any]) -> str:
+    return f"{person.get('name') or person['id']}（{person['id']}）"
+
+
+def find_user(reference: str, *, backend: Backend | None = None) -> dict[str, Any]:
     """The user a person means: an id, or a name, alias or e-mail that fits exactly one user (for the CLI)."""
-    with _store(store).read() as conn:
-        try:
-            return lookup.resolve_user(conn, reference, param="user")
-        except DomainError as exc:
-            known = ", ".join(lookup.describe_user(dict(u)) for u in conn.execute(lookup.ALL_USERS).mappings())
-            code = "ambiguous_user" if exc.code == "ambiguous_user" else "unknown_user"
-            raise TokenError(code, NO_SUCH_USER.format(reference=reference[:64], known=known)) from None
+    toolset, backend = served_toolset(), backend or served_backend()
+    with backend.read() as handle:
+        people = toolset.directory(handle)
+        wanted = reference.strip().casefold()
+        matches = [p for p in people if wanted in {str(p.get(k) or "").casefold() for k in ("id", "name", "alias", "email")}]
+        if len(matches) == 1:
+            return matches[0]
+        known = ", ".join(_describe(p) for p in people)
+        code = "ambiguous_user" if matches else "unknown_user"
+        raise TokenError(code, NO_SUCH_USER.format(reference=reference[:64], known=known))
 
 
-def _user(user_id: str, store: WorkflowStore | None) -> dict[str, Any]:
-    with _store(store).read() as conn:
+def _user(user_id: str, backend: Backend | None) -> dict[str, Any]:
+    with (backend or served_backend()).read() as handle:
         try:
-            return lookup.require_user(conn, user_id)
+            return served_toolset().actor(handle, user_id)
         except DomainError:
             raise TokenError("unknown_user", UNKNOWN_USER.format(user_id=user_id[:64])) from None
 
@@ -182,7 +201,7 @@ def production_mode() -> bool:
 
 
 def issue_dev_token(
-    user_id: str, *, ttl_s: float = DEFAULT_TTL_S, secret: str | None = None, store: WorkflowStore | None = None
+    user_id: str, *, ttl_s: float = DEFAULT_TTL_S, secret: str | None = None, backend: Backend | None = None
 ) -> str:
     """A dev token for `user_id` (a user of the store): HS256, `iss=flowagent-dev`, `aud=flowagent`, valid `ttl_s`.
 
@@ -194,7 +213,7 @@ def issue_dev_token(
     key = dev_secret(secret)
     if isinstance(ttl_s, bool) or not isinstance(ttl_s, int | float) or not ttl_s > 0:
         raise TokenError("bad_ttl", BAD_TTL.format(ttl_s=ttl_s))
-    user = _user(str(user_id), store)
+    user = _user(str(user_id), backend)
     now = int(time.time())
     claims = {"sub": user["id"], "iat": now, "exp": now + int(ttl_s), "iss": DEV_ISSUER, "aud": DEV_AUDIENCE}
     return jwt.encode(claims, key, algorithm=DEV_ALGORITHMS[0])
@@ -255,7 +274,7 @@ def _claims(settings: Settings, token: str) -> dict[str, Any]:
         raise TokenError("invalid_token", INVALID_TOKEN.format(detail=exc)) from None
 
 
-def verify_token(token: str, *, store: WorkflowStore | None = None) -> Identity:
+def verify_token(token: str, *, backend: Backend | None = None) -> Identity:
     """The user a token signs in: its signature, expiry, issuer and audience checked, and its user in the store.
 
     Production mode (FLOWAGENT_JWKS_URL set): RS256/ES256 against the provider's JWKS, with FLOWAGENT_JWT_ISSUER
@@ -269,7 +288,7 @@ def verify_token(token: str, *, store: WorkflowStore | None = None) -> Identity:
     user_id = claims[settings.user_claim]
     if not isinstance(user_id, str) or not user_id:
         raise TokenError("missing_claim", MISSING_CLAIM.format(claim=settings.user_claim))
-    user = _user(user_id, store)
+    user = _user(user_id, backend)
     return Identity(
         user_id=str(user["id"]), display_name=str(user["name"]), email=str(user["email"]), permissions=PERMISSIONS,
         issuer=str(claims["iss"]), expires_at=int(claims["exp"]),

@@ -26,7 +26,8 @@ from graph.server.tokens import DEV_AUDIENCE, DEV_ISSUER
 from tests.support.langgraph_server import TEST_AUTH_SECRET, LangGraphDevServer, server_env, stream_updates
 from tests.support.net import LOOPBACK
 from tests.support.review import approval, proposed_call
-from tools import REGISTRY, CallContext, WorkflowStore, execute_call
+from tools import CallContext, WorkflowStore, execute_call
+from tools.workflow import TOOLSET
 
 GRAPH_ID = "flowagent"
 IDP_ISSUER = "https://id.flowagent.test/"
@@ -99,8 +100,8 @@ def start_leave_request(store: WorkflowStore, requester: str = "user_1", approve
     """A one-day request started through the tool layer; returns the task id waiting for `approver`."""
     args = {"processKey": "process_qingjia", "userId": requester, "reason": "家里有事", "days": 1, "nextUserId": approver}
     call_id = f"setup-{len(store.snapshot()['requests'])}"
-    ctx = CallContext(store=store, actor_id=requester, thread_id="setup", call_id=call_id)
-    return str(execute_call(REGISTRY, "runWorkFlow", args, ctx)["taskId"])
+    ctx = CallContext(backend=store, actor_id=requester, thread_id="setup", call_id=call_id)
+    return str(execute_call(TOOLSET, "runWorkFlow", args, ctx)["taskId"])
 
 
 def task_row(store: WorkflowStore, task: str) -> dict[str, Any]:

@@ -25,7 +25,8 @@ from tests.support.langgraph_server import LangGraphDevServer, server_env
 from tests.support.langsmith_capture import LangSmithCapture
 from tests.support.net import wait_until
 from tests.support.smtp import SmtpHandler, smtp_server
-from tools import REGISTRY, CallContext, WorkflowStore, execute_call
+from tools import CallContext, WorkflowStore, execute_call
+from tools.workflow import TOOLSET
 
 API_KEY = "lsv2-test-secret"
 SMTP_PASSWORD = "smtp-secret-pw"
@@ -95,7 +96,7 @@ def run_reminder_conversation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, m
     monkeypatch.setenv("FLOWAGENT_SMTP_URL", f"smtp://u:{SMTP_PASSWORD}@127.0.0.1:{smtp_port}?from=flowagent@example.com")
     store = WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}")
     args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "家里有事", "days": 1, "nextUserId": "user_2"}
-    execute_call(REGISTRY, "runWorkFlow", args, CallContext(store=store, actor_id="user_1", thread_id="setup", call_id="s1"))
+    execute_call(TOOLSET, "runWorkFlow", args, CallContext(backend=store, actor_id="user_1", thread_id="setup", call_id="s1"))
 
     graph = build_graph(
         model=make_chat_model(settings_from_env()),  # the real ChatOpenAI, configured from the environment

@@ -245,7 +245,7 @@ def test_the_chat_warms_the_local_model_up_through_its_own_client(
     _chat(smollm2_server).invoke("Something else entirely.")
     warm = chat_models.warm_up_local_model(smollm2_server, progress=quiet)
     assert warm is not None and warm.prompt_tokens_read > 150
-    from tools.toolsets import WORKFLOW
+    from tools.workflow import TOOLSET as WORKFLOW
 
     assert asked == [(WORKFLOW, "react")]
     settings = chat_models.local_model_settings(smollm2_server)
@@ -465,7 +465,7 @@ def test_the_warm_up_is_the_start_of_the_chats_real_prompts(smollm2_server: Loca
     from graph.nodes.reasoner import Reasoner
     from state import Context
     from tools import WorkflowStore
-    from tools.toolsets import WORKFLOW
+    from tools.workflow import TOOLSET as WORKFLOW
 
     _chat(smollm2_server).invoke("Something else entirely.")
     warm = chat_models.warm_up_local_model(smollm2_server, protocol="react", progress=quiet)

@@ -18,7 +18,8 @@ import pytest
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
 from tests.support.smtp import REFUSE_RCPT, SmtpHandler, smtp_server
-from tools import REGISTRY, CallContext, WorkflowStore, execute_call
+from tools import CallContext, WorkflowStore, execute_call
+from tools.workflow import TOOLSET
 
 FLOWAGENT = str(Path(sys.executable).with_name("flowagent"))
 PROMPT = "张三> "
@@ -47,7 +48,7 @@ def store(tmp_path: Path) -> Iterator[WorkflowStore]:
     """The chat's store, with 张三's one-day leave request waiting for 李四 (task_1)."""
     workflow_store = WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}")
     args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "家里有事", "days": 1, "nextUserId": "user_2"}
-    execute_call(REGISTRY, "runWorkFlow", args, CallContext(store=workflow_store, actor_id="user_1", call_id="setup"))
+    execute_call(TOOLSET, "runWorkFlow", args, CallContext(backend=workflow_store, actor_id="user_1", call_id="setup"))
     yield workflow_store
     workflow_store.dispose()
 

@@ -17,7 +17,8 @@ import pytest
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
 from tests.support.langgraph_server import LangGraphDevServer, server_env, stream_updates
-from tools import REGISTRY, CallContext, WorkflowStore, execute_call
+from tools import CallContext, WorkflowStore, execute_call
+from tools.workflow import TOOLSET
 
 GRAPH_ID = "flowagent"
 NODES = ["reasoner", "tool_validator", "human_review", "executor", "observation_summarizer", "budget_check"]
@@ -54,8 +55,8 @@ def store(db_path: Path) -> Iterator[WorkflowStore]:
 def start_leave_request(store: WorkflowStore) -> str:
     """张三 asks 李四 for one day off; returns the task id waiting for 李四."""
     args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "家里有事", "days": 1, "nextUserId": "user_2"}
-    ctx = CallContext(store=store, actor_id="user_1", thread_id="setup", call_id=f"setup-{len(store.snapshot()['requests'])}")
-    return str(execute_call(REGISTRY, "runWorkFlow", args, ctx)["taskId"])
+    ctx = CallContext(backend=store, actor_id="user_1", thread_id="setup", call_id=f"setup-{len(store.snapshot()['requests'])}")
+    return str(execute_call(TOOLSET, "runWorkFlow", args, ctx)["taskId"])
 
 
 def test_studio_shows_the_graph_its_nodes_and_the_context_fields(client: Any) -> None:

@@ -14,9 +14,10 @@ from langchain_core.messages import BaseMessage, SystemMessage, ToolMessage
 
 from evals.doubles.scripted import ScriptedChatModel, tool_call
 from graph import build_graph
-from tools.toolsets import TOOLSETS, WORKFLOW_PROMPT, get_toolset
+from tools.toolsets import get_toolset, toolset_names
 from tools.toy.prompts import TOY_PROMPT
 from tools.travel.prompts import TRAVEL_PROMPT
+from tools.workflow import WORKFLOW_PROMPT
 
 SEED_TOY_QUESTION = "北京今天适合穿短袖吗？"
 SEED_TRAVEL_QUESTION = "帮我看看下周五从北京到上海的机票，顺便看看有没有便宜的酒店"
@@ -159,7 +160,7 @@ def test_capabilities_are_answered_from_the_toolset(graph_driver):
 
 
 def test_each_toolset_builds_a_graph_named_for_it(store):
-    names = {name: build_graph(model=ScriptedChatModel(), store=store, toolset=name).name for name in TOOLSETS}
+    names = {name: build_graph(model=ScriptedChatModel(), store=store, toolset=name).name for name in toolset_names()}
     assert names == {"workflow": "flowagent", "toy": "flowagent_toy", "travel": "flowagent_travel"}
     assert get_toolset("workflow").prompt == WORKFLOW_PROMPT and get_toolset("toy").protocol == "json"
     with pytest.raises(ValueError, match="There is no toolset 'shop'; choose one of: workflow, toy, travel."):

@@ -144,3 +144,11 @@ def test_dates_dotted_month_day_range():
     assert dates("12.7 to 12.11") == [(date(2026, 12, 7), date(2026, 12, 11), 5)]
     assert dates("1.5到2.5天") == []
     assert read_text("12.7", today=TUESDAY).numbers_stated() == {12.7}
+
+
+def test_days_of_leave_after_in_are_a_length_not_a_date():
+    today = date(2026, 12, 1)
+    for text in ("Put in 2 days of leave for me next week", "please put in two days off"):
+        facts = read_text(text, today=today)
+        assert 2.0 in facts.days_stated() and all(d.text != "in 2 days" for d in facts.dates), text
+    assert [d.start for d in read_text("I will be back in 3 days", today=today).dates] == [date(2026, 12, 4)]

@@ -192,3 +192,11 @@ def test_numbers_pronoun_one_before_a_noun():
     assert facts("Could you approve the one from Zhang San?").numbers_stated() == frozenset()
     assert facts("the one day I need").days_stated() == {1}
     assert facts("a one-day leave").days_stated() == {1}
+
+
+def test_digits_in_identifiers_e_mails_and_addresses_are_no_numbers():
+    today = date(2026, 12, 1)
+    for text in ("审批人 user_2，请 task_3 的假", "lisi2@example.com 那位", "approve req_12 please", "see https://x.io/a1"):
+        assert read_text(text, today=today).numbers_stated() == frozenset(), text
+    assert read_text("请3days假", today=today).numbers_stated() == {3.0}
+    assert read_text("lisi2@example.com 那位", today=today).lang == "zh"

@@ -112,7 +112,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "in_en",
         re.compile(
-            rf"\bin\s+(?P<n>\d{{1,3}}|{EN_NUMBER_WORDS})\s+days?\b|\b(?P<n2>\d{{1,3}}|{EN_NUMBER_WORDS})\s+days?\s+(?:from\s+now|later)\b",
+            # "in 3 days" is a date, but "put in 3 days of leave" / "in 2 days off" is a length.
+            rf"\bin\s+(?P<n>\d{{1,3}}|{EN_NUMBER_WORDS})\s+days?\b(?!\s+(?:of|off)\b)"
+            rf"|\b(?P<n2>\d{{1,3}}|{EN_NUMBER_WORDS})\s+days?\s+(?:from\s+now|later)\b",
             re.I,
         ),
     ),

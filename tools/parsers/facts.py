@@ -10,7 +10,7 @@ from tools.parsers.dates import DateSpan, find_dates
 from tools.parsers.language import Lang, language_of
 from tools.parsers.quantities import Quantity, find_quantities
 from tools.parsers.quoted import find_quoted
-from tools.parsers.text import fold_width, mask_spans, mask_words
+from tools.parsers.text import fold_width, mask_identifiers, mask_spans, mask_words
 
 WORKING_DAYS_PER_WEEK = 5
 CALENDAR_DAYS_PER_WEEK = 7
@@ -52,7 +52,7 @@ def read_text(text: str, *, today: date, ignore: Sequence[str] = (), default_lan
     """Read what `text` states. `ignore`: words masked first (names: 张三's 三 is no number); `today`: the run's
     date, from which relative dates count (the system clock is never read)."""
     folded = fold_width(text)
-    masked = mask_words(folded, ignore)
+    masked = mask_identifiers(mask_words(folded, ignore))
     dates = find_dates(masked, today, original=text)
     quantities = find_quantities(mask_spans(masked, [d.at for d in dates]), original=text)
     return TextFacts(

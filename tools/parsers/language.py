@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from tools.parsers.text import mask_identifiers
+
 Lang = Literal["zh", "en"]
 
 _HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -22,6 +24,7 @@ HAN_WEIGHT = 2 / 3
 
 def language_of(text: str, default: Lang = "zh") -> Lang:
     """"zh" or "en": the language most of the text is written in; `default` when it has neither (a number, a name masked)."""
+    text = mask_identifiers(text)
     han = len(_HAN_RE.findall(text))
     words = len(_WORD_RE.findall(text))
     if not han and not words:

@@ -29,3 +29,16 @@ def mask_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
     for start, end in spans:
         chars[start:end] = MASK * (end - start)
     return "".join(chars)
+
+
+# Words that name something rather than state a value: e-mail addresses, web addresses, and identifiers whose digits
+# are glued to letters or an underscore (user_2, task_3, req_12, lisi2): their digits are no number, their letters
+# no English.
+_IDENTIFIER_RE = re.compile(
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://\S+|(?<![\w])[A-Za-z]+_?[0-9]+[A-Za-z0-9_]*(?![\w])", re.ASCII
+)
+
+
+def mask_identifiers(text: str) -> str:
+    """The text with e-mail addresses, web addresses and identifiers (user_2, task_3) masked."""
+    return _IDENTIFIER_RE.sub(lambda m: MASK * len(m.group()), text)

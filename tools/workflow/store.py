@@ -23,6 +23,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     func,
@@ -33,7 +34,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-from tools.seed import PROCESSES, USERS
+from tools.backend import Execution
+from tools.workflow.seed import PROCESSES, USERS
 
 DEFAULT_DB_PATH = Path(".flowagent") / "workflow.db"
 
@@ -202,12 +204,18 @@ def _sqlite_engine(url: str) -> Engine:
 _SEED_LOCK = threading.Lock()
 
 
+_EXECUTION_BY_KEY = select(tool_executions.c.result).where(tool_executions.c.idempotency_key == bindparam("key"))
+
+
 class WorkflowStore:
     """The leave-approval system's data: users, processes, requests, tasks, outbox, executions, audit.
 
     `WorkflowStore(url)` opens the store at a SQLAlchemy URL, creating its tables and seeding them on
-    first use. Without a URL it uses `FLOWAGENT_DB`, else `.flowagent/workflow.db`.
+    first use. Without a URL it uses `FLOWAGENT_DB`, else `.flowagent/workflow.db`. It is the workflow toolset's
+    backend (`tools.backend.Backend`): its handles are SQLAlchemy connections.
     """
+
+    conflict: tuple[type[BaseException], ...] = (IntegrityError,)
 
     def __init__(self, url: str | None = None, *, engine: Engine | None = None) -> None:
         self.url = normalize_url(url or default_url())
@@ -258,6 +266,41 @@ class WorkflowStore:
         """A connection for reads: one snapshot, rolled back at the end; on SQLite it takes no write lock."""
         with self.engine.connect().execution_options(**{READ_ONLY_OPTION: True}) as conn:
             yield conn
+
+    def recorded(self, handle: Connection, key: str) -> dict[str, Any] | None:
+        """The result recorded under an idempotency key, or None."""
+        raw = handle.execute(_EXECUTION_BY_KEY, {"key": key}).scalar_one_or_none()
+        return None if raw is None else json.loads(raw)
+
+    def record(self, handle: Connection, execution: Execution) -> None:
+        """A write's execution and its audit entry, in the write's transaction (a duplicate key raises
+        IntegrityError, and the whole transaction rolls back)."""
+        handle.execute(
+            insert(tool_executions).values(
+                idempotency_key=execution.key,
+                thread_id=execution.thread_id,
+                actor_id=execution.actor_id,
+                tool=execution.tool,
+                args=json.dumps(execution.args, ensure_ascii=False, sort_keys=True, default=str),
+                result=json.dumps(execution.result, ensure_ascii=False, sort_keys=True),
+                created_at=utcnow(),
+            )
+        )
+        self.audit(
+            handle, "tool_executed", {"tool": execution.tool, "args": execution.args, "result": execution.result},
+            thread_id=execution.thread_id, actor_id=execution.actor_id,
+        )
+
+    def reviews(self, thread_id: str, tool_call_id: str) -> list[dict[str, Any]]:
+        """The review decisions on record for one call in one thread, oldest first."""
+        query = (
+            select(audit_log)
+            .where(audit_log.c.thread_id == thread_id, audit_log.c.event.like("review_%"))
+            .order_by(audit_log.c.id)
+        )
+        with self.read() as conn:
+            rows = [dict(row, detail=json.loads(row["detail"])) for row in conn.execute(query).mappings()]
+        return [row for row in rows if row["detail"].get("tool_call_id") == tool_call_id]
 
     def audit(
         self,
