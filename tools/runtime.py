@@ -108,7 +108,7 @@ def _admit(
     found[ACTOR] = actor
     verdict = spec.check(handle, ctx, args, found) if spec.check is not None else Verdict()
     if request is not None:
-        check_grounded(toolset, spec, args, found, handle, ctx, request)
+        check_grounded(toolset, spec, args, {**found, **verdict.found}, handle, ctx, request)
     return args, Verdict(notes=[*verdict.notes, *notes], found={**found, **verdict.found})
 
 

@@ -6,6 +6,7 @@ Every test drives the real graph with a scripted model that would get it wrong o
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from sqlalchemy import insert
 from evals.doubles.scripted import tool_call
 from graph.history import note_of
 from tools import DomainError, check_call
-from tools.words import numbers_said
+from tools.parsers import read_text
 from tools.workflow import TOOLSET
 from tools.workflow.store import users
 
@@ -207,13 +208,16 @@ def test_a_run_that_changed_nothing_says_so(graph_driver):
 
 
 def test_numbers_the_person_said_in_any_spelling():
-    assert numbers_said("明天肚子疼，想请10天假") == {10.0}
-    assert numbers_said("请两天假") == {2.0}
-    assert numbers_said("请半天假") == {0.5}
-    assert 1.5 in numbers_said("请一天半假")
-    assert numbers_said("请十五天假") == {15.0}
-    assert numbers_said("I want three days off") == {3.0}
-    assert 0.5 in numbers_said("half a day")
+    def days(text: str) -> frozenset[float]:
+        return read_text(text, today=date(2026, 12, 1)).days_stated()
+
+    assert days("明天肚子疼，想请10天假") == {10.0}
+    assert days("请两天假") == {2.0}
+    assert days("请半天假") == {0.5}
+    assert 1.5 in days("请一天半假")
+    assert days("请十五天假") == {15.0}
+    assert days("I want three days off") == {3.0}
+    assert 0.5 in days("half a day")
 
 
 def test_person_words_are_only_the_persons(store, make_ctx, person_request):
