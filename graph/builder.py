@@ -8,7 +8,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import StateGraph
 
 from graph.budget import SYSTEM_CLOCK, Clock
-from graph.calls import ModelSource
+from graph.calls import Actors, ModelSource
 from graph.nodes.ask_person import AskPerson
 from graph.nodes.budget_check import BudgetCheck
 from graph.nodes.chain_step import ChainStep
@@ -71,21 +71,22 @@ def build_graph(
     needs = chosen.deps() if deps is FROM_ENV else deps
 
     builder = StateGraph(AgentState, context_schema=context_schema, input_schema=InputState)
+    actors = Actors(chosen, backend)
     builder.add_node("read_request", ReadRequest(chosen, backend, clock=clock))
-    builder.add_node("reasoner", Reasoner(model, chosen, backend, clock=clock))
-    builder.add_node("tool_validator", ToolValidator(chosen, backend, needs, clock=clock))
+    builder.add_node("reasoner", Reasoner(model, chosen, backend, clock=clock, actors=actors))
+    builder.add_node("tool_validator", ToolValidator(chosen, backend, needs, clock=clock, actors=actors))
     builder.add_node("ask_person", AskPerson(registry))
     builder.add_node("human_review", HumanReview(backend, registry, clock=clock))
-    builder.add_node("executor", Executor(chosen, backend, needs, clock=clock))
+    builder.add_node("executor", Executor(chosen, backend, needs, clock=clock, actors=actors))
     builder.add_node("observation_summarizer", ObservationSummarizer(registry))
     builder.add_node("budget_check", BudgetCheck(clock=clock, lookup_answers=chosen.lookup_answers))
 
     if strategy == "plan":
-        builder.add_node("planner", Planner(model, chosen, backend, clock=clock))
+        builder.add_node("planner", Planner(model, chosen, backend, clock=clock, actors=actors))
         builder.add_node("plan_step", propose_next_step)
         wire_plan(builder)
     elif strategy == "chain":
-        builder.add_node("chain_step", ChainStep(model, chosen, backend, clock=clock))
+        builder.add_node("chain_step", ChainStep(model, chosen, backend, clock=clock, actors=actors))
         wire_chain(builder)
     elif strategy == "react":
         wire_react(builder)

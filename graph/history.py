@@ -61,6 +61,27 @@ def earlier_results(messages: list[AnyMessage], start: int) -> dict[str, str]:
     return results
 
 
+class ResultIndex:
+    """`earlier_results` kept up to date as a run grows: each call reads only the messages added since the last one
+    (a run's messages are only appended to), so a long run costs one pass, not one pass per step."""
+
+    MAX_RUNS = 256
+
+    def __init__(self) -> None:
+        self._runs: dict[tuple[str, int], tuple[int, str | None, dict[str, str]]] = {}
+
+    def results(self, key: str, messages: list[AnyMessage], start: int) -> dict[str, str]:
+        """The run's results by action hash; `key` names the thread (the run is the thread and `start`)."""
+        scanned, last_id, results = self._runs.get((key, start), (start, None, {}))
+        if scanned > len(messages) or (last_id is not None and messages[scanned - 1].id != last_id):
+            scanned, results = start, {}  # not the run seen before (another process wrote it, or it changed)
+        results = {**results, **earlier_results(messages[scanned:], 0)}
+        if len(self._runs) >= self.MAX_RUNS:
+            self._runs.pop(next(iter(self._runs)))
+        self._runs[(key, start)] = (len(messages), messages[-1].id if len(messages) > start else None, results)
+        return results
+
+
 def run_results(messages: list[AnyMessage]) -> list[tuple[str, dict[str, Any]]]:
     """The successful tool results of the current run, in order, once per distinct action."""
     seen: set[str] = set()

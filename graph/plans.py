@@ -14,16 +14,14 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 
 from graph import prompts
 from graph.budget import Clock
-from graph.calls import run_today
+from graph.calls import Actors, run_today
 from graph.history import latest_human_index
 from graph.protocols import NO_MODEL_CALL, first_json_object
 from state.agent import AgentState
 from state.context import Context
 from state.records import PlanStep
-from tools.backend import Backend
 from tools.errors import DomainError
 from tools.spec import Chain, Effect, ToolRegistry
-from tools.toolset import Toolset
 
 MAX_PLAN_STEPS = 5
 """Steps a plan may hold; the rest of a longer one is cut (a re-plan can add them)."""
@@ -178,13 +176,10 @@ def step_message(step: PlanStep, number: int, call_id: str, source: str) -> AIMe
     )
 
 
-def session_line(toolset: Toolset, backend: Backend, context: Context, clock: Clock) -> str:
+def session_line(actors: Actors, context: Context, clock: Clock) -> str:
     """Who the user is and today's date, as the reasoner's prompt says it."""
-    try:
-        with backend.read() as handle:
-            name = str(toolset.actor(handle, context.user_id).get("name") or context.user_id)
-    except DomainError:
-        name = "unknown user"
+    actor = actors.get(context.user_id)
+    name = str(actor.get("name") or context.user_id) if actor is not None else "unknown user"
     today = run_today(clock, context.timezone).strftime("%Y-%m-%d %A")
     return prompts.SESSION_SECTION.format(user_name=name, user_id=context.user_id, today=today, timezone=context.timezone)
 

@@ -80,12 +80,13 @@ def _resolve_references(
 
 
 def _admit(
-    toolset: Toolset, spec: ToolSpec, raw: dict[str, Any], handle: Any, ctx: CallContext, *, request: Request | None
+    toolset: Toolset, spec: ToolSpec, raw: dict[str, Any], handle: Any, ctx: CallContext, *, request: Request | None,
+    fresh_actor: bool = False,
 ) -> tuple[BaseModel, Verdict]:
     """Every check of one call after the actor's, each once, in the order a person would be told: what cannot be
     done at all (identity, the records it acts on), then what only the person can give (asked for when missing),
     the arguments' schema, the people it names, the tool's own rules, and whether the person said each value."""
-    actor = toolset.actor(handle, ctx.actor_id)
+    actor = dict(ctx.actor) if ctx.actor is not None and not fresh_actor else toolset.actor(handle, ctx.actor_id)
     for param in spec.identity_params:
         check_identity(ctx.actor_id, param, raw.get(param))
     person_params = {v.param for v in spec.person_values}
@@ -161,7 +162,7 @@ def execute_call(toolset: Toolset, name: str, raw_args: Any, ctx: CallContext) -
             prior = backend.recorded(handle, ctx.idempotency_key)
             if prior is not None:
                 return _replayed(prior)
-            admitted, verdict = _admit(toolset, spec, raw, handle, ctx, request=None)
+            admitted, verdict = _admit(toolset, spec, raw, handle, ctx, request=None, fresh_actor=True)
             result = spec.handler(handle, ctx, admitted, verdict)
             backend.record(handle, Execution(key=ctx.idempotency_key, thread_id=ctx.thread_id, actor_id=ctx.actor_id,
                                              tool=spec.name, args=admitted.model_dump(), result=result))

@@ -62,6 +62,9 @@ class CallContext:
     """The toolset's limits for this run (`Toolset.limits`, overridden by `Context.limits`)."""
     lang: str = "zh"
     """The language of the person the run serves: notes a card shows are written in it."""
+    actor: Mapping[str, Any] | None = None
+    """The actor's record when the caller has it already (the graph keeps it for a minute): checks and reads use it;
+    a write reads the actor again inside its own transaction."""
 
     @property
     def idempotency_key(self) -> str:

@@ -20,7 +20,7 @@ from tools import WorkflowStore
 FLOWAGENT = "flowagent"
 CREATE_AGENT = "create_agent (reference)"
 ARMS = (FLOWAGENT, CREATE_AGENT)
-GOAL_EFFICIENCY = 0.8
+GOAL_EFFICIENCY = 0.9
 GOAL_THREADS = 32
 MODEL_CALLS_PER_RUN = 2
 QUESTION = "李四有哪些待办？"

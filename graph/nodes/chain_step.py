@@ -14,7 +14,7 @@ from langgraph.runtime import Runtime
 
 from graph import prompts
 from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call
-from graph.calls import ModelSource, model_of, new_call_id, tokens_used
+from graph.calls import Actors, ModelSource, model_of, new_call_id, tokens_used
 from graph.plans import (
     choose_chain,
     parse_args,
@@ -37,7 +37,11 @@ ARGS_EXAMPLE = '{"userId": "李四"}'
 class ChainStep:
     """Chooses the chain of a new run, then proposes its steps one per visit, arguments filled by the model."""
 
-    def __init__(self, model: ModelSource, toolset: Toolset, backend: Backend, *, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(
+        self, model: ModelSource, toolset: Toolset, backend: Backend, *, clock: Clock = SYSTEM_CLOCK,
+        actors: Actors | None = None,
+    ) -> None:
+        self._actors = actors if actors is not None else Actors(toolset, backend)
         self._model_source = model
         self._toolset = toolset
         self._backend = backend
@@ -88,7 +92,7 @@ class ChainStep:
             signature=spec.text_signature(), example=ARGS_EXAMPLE,
         )
         prompt = strategy_prompt(
-            self._system, spec.text_signature(), state, session_line(self._toolset, self._backend, context, self._clock),
+            self._system, spec.text_signature(), state, session_line(self._actors, context, self._clock),
             instruction,
         )
         raw = model_of(self._model_source, context).invoke(prompt)

@@ -19,7 +19,7 @@ from langgraph.runtime import Runtime
 from langsmith import traceable
 
 from graph.budget import SYSTEM_CLOCK, Clock, count_executions
-from graph.calls import action_hash, call_context, thread_id_of_run
+from graph.calls import Actors, action_hash, call_context, thread_id_of_run
 from graph.run import lang_of
 from state.agent import AgentState
 from state.context import Context
@@ -46,7 +46,10 @@ def _traced_inputs(inputs: dict[str, Any]) -> dict[str, Any]:
 class Executor:
     """Runs the pending calls that are approved (or need no approval)."""
 
-    def __init__(self, toolset: Toolset, backend: Backend, deps: Any, *, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(
+        self, toolset: Toolset, backend: Backend, deps: Any, *, clock: Clock = SYSTEM_CLOCK, actors: Actors | None = None
+    ) -> None:
+        self._actors = actors if actors is not None else Actors(toolset, backend)
         self._toolset = toolset
         self._backend = backend
         self._deps = deps
@@ -69,7 +72,8 @@ class Executor:
             if call["status"] not in ("approved", "ready"):
                 raise RuntimeError(f"executor reached with an unapproved call {call['name']} ({call['status']})")
             ctx = call_context(
-                self._toolset, self._backend, self._deps, context, self._clock, thread_id, call_id=call["id"], lang=lang
+                self._toolset, self._backend, self._deps, context, self._clock, thread_id, call_id=call["id"], lang=lang,
+                actors=self._actors,
             )
             outcomes.append(self._run_one(call["name"], call["id"], call["args"], ctx, context.tool_timeout_s))
         budget = count_executions(state["budget"], [o["name"] for o in outcomes])

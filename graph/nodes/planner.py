@@ -15,7 +15,7 @@ from langgraph.runtime import Runtime
 
 from graph import prompts
 from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call
-from graph.calls import ModelSource, model_of, new_call_id, tokens_used
+from graph.calls import Actors, ModelSource, model_of, new_call_id, tokens_used
 from graph.history import note
 from graph.plans import (
     MAX_PLAN_STEPS,
@@ -36,7 +36,11 @@ from tools.toolset import Toolset
 class Planner:
     """Writes the plan of the run: one model call per visit."""
 
-    def __init__(self, model: ModelSource, toolset: Toolset, backend: Backend, *, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(
+        self, model: ModelSource, toolset: Toolset, backend: Backend, *, clock: Clock = SYSTEM_CLOCK,
+        actors: Actors | None = None,
+    ) -> None:
+        self._actors = actors if actors is not None else Actors(toolset, backend)
         self._model_source = model
         self._toolset = toolset
         self._backend = backend
@@ -55,7 +59,7 @@ class Planner:
             first_tool=self._registry.names[0],
         )
         prompt = strategy_prompt(
-            self._system, self._registry.text_list(), state, session_line(self._toolset, self._backend, context, self._clock),
+            self._system, self._registry.text_list(), state, session_line(self._actors, context, self._clock),
             instruction,
         )
         raw = model_of(self._model_source, context).invoke(prompt)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -12,7 +11,7 @@ from langgraph.runtime import Runtime
 from graph import prompts
 from graph.answers import fixed_answer
 from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, describe, wrap_up
-from graph.calls import ModelSource, model_of, new_call_id, run_today, tokens_used
+from graph.calls import Actors, ModelSource, model_of, new_call_id, run_today, tokens_used
 from graph.history import cited_ids, known_ids, open_lookups, run_outcome, run_results
 from graph.protocols import NO_MODEL_CALL, parse_reply, render_for_text_protocol
 from graph.run import lang_of
@@ -20,13 +19,10 @@ from state.agent import AgentState
 from state.context import Context, Protocol
 from state.records import RunBudget, ToolCallRecord, WrapUp
 from tools.backend import Backend
-from tools.errors import DomainError
 from tools.spec import ToolRegistry
 from tools.toolset import Toolset
 
 REACT_STOP = ["\nObservation:", "Observation:"]
-USER_NAME_TTL_S = 60.0
-"""How long the reasoner reuses a user's display name (one store read per model call cost 10 % of a step)."""
 
 
 def fixed_prompt(toolset: Toolset, protocol: Protocol) -> str:
@@ -83,6 +79,10 @@ def close_dangling_calls(messages: list[AnyMessage]) -> list[AnyMessage]:
     A run cancelled with Ctrl-C, or left at an approval when the person wrote something else, leaves the
     model's proposal without a tool result; chat APIs refuse such a history.
     """
+    asked = {c["id"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls}
+    asked |= {c.get("id") for m in messages if isinstance(m, AIMessage) for c in m.invalid_tool_calls}
+    if asked <= {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}:
+        return messages  # every call has its result: nothing to close (the usual case, without copying)
     out: list[AnyMessage] = []
     open_calls: list[tuple[str, str]] = []
 
@@ -107,14 +107,17 @@ class Reasoner:
     """Thought → Action: the model step. One model call per visit, in normal or wrap-up mode (where a model that
     cannot be trusted with summaries gets the fixed answer built from the run's results instead)."""
 
-    def __init__(self, model: ModelSource, toolset: Toolset, backend: Backend, *, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(
+        self, model: ModelSource, toolset: Toolset, backend: Backend, *, clock: Clock = SYSTEM_CLOCK,
+        actors: Actors | None = None,
+    ) -> None:
+        self._actors = actors if actors is not None else Actors(toolset, backend)
         self._model_source = model
         self._clock = clock
         self._backend = backend
         self._toolset = toolset
         self._registry = toolset.registry
         self._bound: dict[int, Any] = {}
-        self._names: dict[str, tuple[str, float]] = {}
         self._fixed: dict[str, list[AnyMessage]] = {}
 
     def _model(self, context: Context) -> BaseChatModel:
@@ -127,17 +130,9 @@ class Reasoner:
         return self._bound[key]
 
     def user_name(self, user_id: str) -> str:
-        """The actor's display name, read from the store at most once every USER_NAME_TTL_S seconds."""
-        cached = self._names.get(user_id)
-        if cached is not None and cached[1] > time.monotonic():
-            return cached[0]
-        try:
-            with self._backend.read() as handle:
-                name = str(self._toolset.actor(handle, user_id).get("name") or user_id)
-        except DomainError:
-            return "unknown user"
-        self._names[user_id] = (name, time.monotonic() + USER_NAME_TTL_S)
-        return name
+        """The actor's display name (the graph keeps actors' records for a minute)."""
+        actor = self._actors.get(user_id)
+        return str(actor.get("name") or user_id) if actor is not None else "unknown user"
 
     def session_prompt(self, state: AgentState, context: Context) -> str:
         """Who the user is and today's date, then the folded summary: the part that differs per session."""

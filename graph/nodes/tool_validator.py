@@ -15,8 +15,8 @@ from langgraph.runtime import Runtime
 
 from graph.answers import question_for
 from graph.budget import SYSTEM_CLOCK, Clock, count_proposal, review_requested
-from graph.calls import action_hash, call_context, thread_id_of_run
-from graph.history import earlier_results, note
+from graph.calls import Actors, action_hash, call_context, thread_id_of_run
+from graph.history import ResultIndex, note
 from graph.protocols import FORMAT_ERROR_NAME
 from graph.run import lang_of
 from state.agent import AgentState
@@ -95,12 +95,16 @@ class ToolValidator:
     the turn through `ask_person` (`ask`), told by the graph in the person's language, never left to the model.
     """
 
-    def __init__(self, toolset: Toolset, backend: Backend, deps: Any, *, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(
+        self, toolset: Toolset, backend: Backend, deps: Any, *, clock: Clock = SYSTEM_CLOCK, actors: Actors | None = None
+    ) -> None:
+        self._actors = actors if actors is not None else Actors(toolset, backend)
         self._toolset = toolset
         self._registry = toolset.registry
         self._backend = backend
         self._deps = deps
         self._clock = clock
+        self._results = ResultIndex()
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         """Check every proposed call (from the model, or edited by the reviewer) in order."""
@@ -114,9 +118,12 @@ class ToolValidator:
         writes = [c["name"] for c in pending if self._registry.get(c["name"]).effect is Effect.WRITE]
         budget = state["budget"]
         lang = lang_of(state, context)
-        ctx = call_context(self._toolset, self._backend, self._deps, context, self._clock, thread_id_of_run(), lang=lang)
+        thread_id = thread_id_of_run()
+        ctx = call_context(
+            self._toolset, self._backend, self._deps, context, self._clock, thread_id, lang=lang, actors=self._actors
+        )
         request: Request | None = state.get("request")
-        results = earlier_results(state["messages"], budget["human_index"])
+        results = self._results.results(thread_id, list(state["messages"]), budget["human_index"])
         ask: Ask | None = None
         for call in proposed:
             if ask is not None:  # the person is asked first: the rest of the step waits for their answer
