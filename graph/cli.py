@@ -44,6 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--strategy", choices=list(STRATEGIES), default=os.environ.get("FLOWAGENT_STRATEGY", "react"),
                       help="how the assistant works: react (decides each step, default), plan (plans the steps first), "
                       "chain (a fixed sequence per kind of task)")
+    chat.add_argument("--locale", choices=["zh-CN", "en"], default=os.environ.get("FLOWAGENT_LOCALE", "zh-CN"),
+                      help="your language before you say anything (zh-CN or en; default FLOWAGENT_LOCALE or zh-CN); "
+                      "after that the chat follows the language you write in")
     chat.add_argument("--model", help="model name (default FLOWAGENT_MODEL, or the offline model)")
     chat.add_argument("--db", help="workflow store URL or file (default FLOWAGENT_DB or .flowagent/workflow.db)")
     chat.add_argument("--checkpoints", help="checkpoint file or postgres URL (default FLOWAGENT_CHECKPOINT_URL)")

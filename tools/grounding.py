@@ -208,8 +208,8 @@ def _check_person(
         )
     raise NeedsPersonError(
         f"{value.ask}_not_named",
-        f"{value.param} {person['id']} ({person.get('name', '')}) was not named by the user in this request; the user "
-        "is asked. Never choose it yourself",
+        f"{value.param} {person['id']} ({person_label(person, request['lang'])}) was not named by the user in this "
+        "request; the user is asked. Never choose it yourself",
         ask=value.ask, param=value.param,
         choices=choices(toolset, handle, ctx.actor_id, lang, named if len(named) > 1 else None),
     )

@@ -80,7 +80,11 @@ class Toolset:
     """The fixed start of the system prompt: who the assistant is, for whom it acts, and its rules (the tool
     list, the format and the worked examples follow, from the registry)."""
     title: str = ""
-    """One line naming the domain (the chat's banner, the graph's description)."""
+    """One line naming the domain in English (the graph's description)."""
+    titles: Mapping[str, str] = field(default_factory=dict)
+    """The same line by language ("zh", "en"): the chat's banner."""
+    card_labels: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """The names of the review cards' fields by language, as the terminal shows them (the page has its own)."""
     protocol: DefaultProtocol | None = None
     """The protocol runs on this toolset use unless the run (or FLOWAGENT_PROTOCOL) says otherwise; None: the
     model's default (native for an endpoint, react for the offline model)."""

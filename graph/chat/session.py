@@ -19,6 +19,7 @@ from graph.builder import build_graph
 from graph.chat import render
 from graph.chat.commands import run_command
 from graph.chat.logs import LogSettings
+from graph.chat.words import say
 from graph.checkpoint import checkpoint_location, open_checkpointer
 from graph.history import Lang
 from graph.models.endpoint import ModelSettings, describe_model_error, make_chat_model, run_defaults, settings_from_env
@@ -27,11 +28,10 @@ from graph.strategies import Strategy
 from state.context import Context
 from tools.backend import Backend
 from tools.errors import DomainError
+from tools.grounding import person_label
 from tools.toolset import Toolset
 from tools.toolsets import get_toolset
 
-DECISION_PROMPT = "approve / edit / reject [a/e/r]: "
-DECISION_HINT = "Type a (approve), e (edit) or r (reject); exit quits and keeps the approval pending."
 EXIT_WORDS = ("exit", "quit", "/exit", "/quit")
 
 Ask = Callable[..., str]
@@ -70,6 +70,7 @@ class ChatSession:
         self.ask = ask
         self.log = log
         self.toolset = get_toolset(args.toolset)
+        self.locale = getattr(args, "locale", None) or Context().locale
         self.backend = open_backend(self.toolset, args.db)
         self.user_id: str = args.user
         self.user = self._signed_in_user()
@@ -77,6 +78,7 @@ class ChatSession:
         self.context = Context(
             user_id=self.user_id,
             model=self.settings.model,
+            locale=getattr(args, "locale", None) or Context().locale,
             # Protocol and fixed answers follow the model, as on the LangGraph server (one rule for both).
             **run_defaults(self.settings, args.protocol, toolset=self.toolset),
         )
@@ -109,8 +111,9 @@ class ChatSession:
         if settings.local:
             from graph.models.endpoint import start_local_model
 
-            self.console.print("[dim]No model endpoint configured: starting the offline model (llama.cpp)…[/dim]")
-            with self.console.status("starting the local model…"):
+            lang = locale_lang(getattr(self, "locale", None) or Context().locale)  # before anyone speaks
+            self.console.print(f"[dim]{say(lang, 'local_model')}[/dim]")
+            with self.console.status(say(lang, "starting_model")):
                 settings = start_local_model(toolset=self.toolset)
         return settings
 
@@ -136,15 +139,17 @@ class ChatSession:
     # ------------------------------------------------------------ the loop
 
     def banner(self) -> None:
+        lang = self.language()
         render.banner(
-            self.console, title=self.toolset.title, user=self.user, user_id=self.user_id, model=self.settings.model,
+            self.console, title=self.toolset.titles.get(lang, self.toolset.title), lang=lang,
+            user=self.user, user_id=self.user_id, model=self.settings.model,
             protocol=self.context.protocol, thread_id=self.thread_id,
         )
         state = self.graph.get_state(self.config)
         if state.values.get("messages"):
-            self.console.print(f"[dim]Resumed thread with {len(state.values['messages'])} messages.[/dim]")
+            self.console.print(f"[dim]{say(lang, 'resumed', count=len(state.values['messages']))}[/dim]")
         if state.interrupts:
-            self.console.print("[bold]An approval is waiting from last time.[/bold]")
+            self.console.print(f"[bold]{say(lang, 'waiting')}[/bold]")
             self.answer_interrupts()
 
     def run(self) -> int:
@@ -154,14 +159,14 @@ class ChatSession:
             while self.turn():
                 pass
         except QuitChat:
-            self.console.print("[dim]The approval stays pending; it is shown again when you resume.[/dim]")
-        self.console.print(f"Bye. Resume with: flowagent chat --user {self.user_id} --thread {self.thread_id}")
+            self.console.print(f"[dim]{say(self.language(), 'kept_pending')}[/dim]")
+        self.console.print(say(self.language(), "bye", user_id=self.user_id, thread_id=self.thread_id))
         return 0
 
     def turn(self) -> bool:
         """Read one line and act on it; False when the person quits."""
         try:
-            line = self.ask(f"{self.user['name']}> ")
+            line = self.ask(f"{person_label(self.user, self.language())}> ")
         except KeyboardInterrupt:
             return True
         except EOFError:
@@ -175,7 +180,7 @@ class ChatSession:
             run_command(self, line)
             return True
         if self.graph.get_state(self.config).interrupts:
-            self.console.print("[bold]Decide the waiting approval first.[/bold]")
+            self.console.print(f"[bold]{say(self.language(), 'decide_first')}[/bold]")
             if not self.answer_interrupts():
                 return True
         self.send({"messages": [HumanMessage(content=line)]})
@@ -184,13 +189,13 @@ class ChatSession:
     def send(self, payload: Any) -> None:
         """Run the graph on a message or a resume, showing each step, then answer any approval."""
         try:
-            with self.console.status("thinking…", spinner="dots"):
+            with self.console.status(say(self.language(), "thinking"), spinner="dots"):
                 for chunk in self.graph.stream(
                     payload, self.config, context=self.context, stream_mode="updates", durability="sync"
                 ):
                     render.update(self.console, chunk, self.language)
         except KeyboardInterrupt:
-            self.console.print("[yellow]Cancelled. The conversation is kept; say what to do next.[/yellow]")
+            self.console.print(f"[yellow]{say(self.language(), 'cancelled')}[/yellow]")
             return
         except Exception as exc:  # noqa: BLE001 - configuration errors become one sentence
             sentence = describe_model_error(exc, self.settings)
@@ -214,10 +219,11 @@ class ChatSession:
             return True
         request = state.interrupts[0].value
         action = request["action_requests"][0]  # one write is proposed a step: one action per card
-        render.card(self.console, action, request.get("error"))
+        lang = self.language()
+        render.card(self.console, action, request.get("error"), lang=lang, labels=self.toolset.card_labels.get(lang))
         decision = self.ask_decision(action)
         if decision is None:
-            self.console.print("[dim]Left pending; it will be asked again.[/dim]")
+            self.console.print(f"[dim]{say(lang, 'left_pending')}[/dim]")
             return False
         self.send(Command(resume={"decisions": [decision]}))
         return True
@@ -227,7 +233,7 @@ class ChatSession:
         with Ctrl-C."""
         while True:
             try:
-                answer = self.ask(DECISION_PROMPT).strip().lower()
+                answer = self.ask(say(self.language(), "decision")).strip().lower()
             except KeyboardInterrupt:
                 return None
             except EOFError:
@@ -238,30 +244,30 @@ class ChatSession:
                 return {"type": "approve", "args_hash": action.get("args_hash")}
             if answer in ("r", "reject", "n", "no"):
                 try:
-                    message = self.ask("reason (optional): ").strip()
+                    message = self.ask(say(self.language(), "reject_reason")).strip()
                 except (KeyboardInterrupt, EOFError):
                     message = ""
-                return {"type": "reject", "message": message or "declined by the reviewer."}
+                return {"type": "reject", "message": message or say(self.language(), "declined")}
             if answer in ("e", "edit"):
                 edited = self.edit_args(action.get("args", {}))
                 if edited is not None:
                     return {"type": "edit", "edited_action": {"name": action.get("name"), "args": edited}}
                 continue
-            self.console.print(DECISION_HINT)
+            self.console.print(say(self.language(), "decision_hint"))
 
     def edit_args(self, args: dict[str, Any]) -> dict[str, Any] | None:
         current = json.dumps(args, ensure_ascii=False)
         try:
-            text = self.ask("arguments (JSON): ", default=current)
+            text = self.ask(say(self.language(), "edit_args"), default=current)
         except (KeyboardInterrupt, EOFError):
             return None
         try:
             edited = json.loads(text)
         except json.JSONDecodeError as exc:
-            render.error(self.console, f"Not valid JSON ({exc.msg}); the arguments were not changed.")
+            render.error(self.console, say(self.language(), "not_json", error=exc.msg))
             return None
         if not isinstance(edited, dict):
-            render.error(self.console, "The arguments must be a JSON object.")
+            render.error(self.console, say(self.language(), "not_object"))
             return None
         return edited
 

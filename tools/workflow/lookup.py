@@ -100,6 +100,11 @@ MAX_CHOICES = 8
 # ---------------------------------------------------------------- by name
 
 
+def display_name(user: Any, lang: str) -> str:
+    """A user's name as the person reading writes it: 张三 in Chinese, Zhang San (their alias) in English."""
+    return str(user["alias"]) if lang == "en" and user.get("alias") else str(user["name"])
+
+
 def describe_user(user: dict[str, Any]) -> str:
     return f"{user['name']}（{user['id']}，{user['email']}）"
 

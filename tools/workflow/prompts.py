@@ -48,3 +48,15 @@ INTRO = {
     "them, and send reminder e-mails. You confirm every change before it is made.",
 }
 """What the assistant can do, by language."""
+
+CARD_LABELS = {
+    "zh": {"task": "待办", "task_status": "待办状态", "request": "申请", "process": "流程", "requester": "申请人",
+           "days": "天数", "reason": "事由", "assignee": "审批人", "approver": "审批人", "decision": "决定",
+           "comment": "审批意见", "flagged": "需关注", "recipient": "收件人", "recipient_email": "邮箱", "text": "邮件正文",
+           "policy_notes": "规则提示"},
+    "en": {"task": "task", "task_status": "task status", "request": "request", "process": "process",
+           "requester": "requester", "days": "days", "reason": "reason", "assignee": "approver", "approver": "approver",
+           "decision": "decision", "comment": "comment", "flagged": "flagged", "recipient": "recipient",
+           "recipient_email": "e-mail", "text": "text", "policy_notes": "policy notes"},
+}
+"""The review cards' field names by language, as the terminal chat shows them."""

@@ -12,8 +12,8 @@ MAX_ITEMS = 10
 
 
 def _named(item: dict[str, Any], key: str, lang: str) -> str:
-    """A name as the reader writes it: `key` (张三) in Chinese, its English form (`<key>En`) in English when known."""
-    return str(item.get(f"{key}En") or item[key]) if lang == "en" else str(item[key])
+    """A name from a result (the tools write names in the person's language already)."""
+    return str(item[key])
 
 
 def _days(days: float) -> str:

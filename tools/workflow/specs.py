@@ -36,7 +36,7 @@ SPECS: tuple[ToolSpec, ...] = (
         args_model=NoArgs,
         effect=Effect.READ,
         handler=get_all_users,
-        observation=ObservationShape(drop=frozenset({"email", "nameEn"}), list_limits={"users": 20}),
+        observation=ObservationShape(drop=frozenset({"email"}), list_limits={"users": 20}),
         describe=readable.users,
         model_description="List the users: userId and name.",
     ),
@@ -64,7 +64,6 @@ SPECS: tuple[ToolSpec, ...] = (
         ),
         check=check_run_workflow,
         card=leave_card,
-        observation=ObservationShape(drop=frozenset({"assigneeNameEn"})),
         describe=readable.started,
         example=ToolExample(
             question="我下周要回老家，请3天假，王五审批",
@@ -87,7 +86,7 @@ SPECS: tuple[ToolSpec, ...] = (
         references=(Reference("userId", "user"),),
         actor_defaults=("userId",),
         observation=ObservationShape(
-            drop=frozenset({"createdAt", "processKey", "nameEn", "requesterNameEn"}), list_limits={"tasks": 10}
+            drop=frozenset({"createdAt", "processKey"}), list_limits={"tasks": 10}
         ),
         describe=readable.todo,
         example=ToolExample(
@@ -144,7 +143,6 @@ SPECS: tuple[ToolSpec, ...] = (
         ),
         check=check_email,
         card=email_card,
-        observation=ObservationShape(drop=frozenset({"toNameEn"})),
         after_commit=deliver_email,
         describe=readable.emailed,
         model_description=(

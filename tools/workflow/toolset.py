@@ -16,7 +16,7 @@ from tools.workflow.commands import COMMANDS
 from tools.workflow.mailer import Mailer
 from tools.workflow.panels import outbox_of, tasks_of
 from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
-from tools.workflow.prompts import INTRO, QUESTIONS, WORKFLOW_PROMPT
+from tools.workflow.prompts import CARD_LABELS, INTRO, QUESTIONS, WORKFLOW_PROMPT
 from tools.workflow.specs import REGISTRY
 from tools.workflow.store import WorkflowStore, processes, users
 from tools.workflow.words import named_as_approver
@@ -90,6 +90,8 @@ TOOLSET = Toolset(
     registry=REGISTRY,
     prompt=WORKFLOW_PROMPT,
     title="Leave approvals: workflows, requests, to-do tasks, reminders",
+    titles={"zh": "请假审批：流程、申请、待办、提醒", "en": "Leave approvals: workflows, requests, to-do tasks, reminders"},
+    card_labels=CARD_LABELS,
     lookup_answers=True,
     backend=WorkflowStore,
     deps=Mailer.from_env,

@@ -13,7 +13,7 @@ from sqlalchemy import Connection, CursorResult, insert, update
 from tools.errors import PolicyError
 from tools.spec import CallContext, Found, Verdict
 from tools.workflow.args import HandleTodoTaskArgs, RunWorkFlowArgs, SendEmailArgs
-from tools.workflow.lookup import format_request_id, format_task_id
+from tools.workflow.lookup import display_name, format_request_id, format_task_id
 from tools.workflow.mailer import Mailer
 from tools.workflow.policy import (
     COMMENT_REQUIRED_OVER_DAYS,
@@ -68,8 +68,7 @@ def run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs, verd
         "taskId": format_task_id(task_id),
         "status": "pending",
         "assignee": approver["id"],
-        "assigneeName": approver["name"],
-        "assigneeNameEn": approver["alias"],
+        "assigneeName": display_name(approver, ctx.lang),
         "days": args.days,
         "flagged": flagged,
         "notes": verdict.notes,
@@ -147,8 +146,7 @@ def send_email(conn: Connection, ctx: CallContext, args: SendEmailArgs, verdict:
     return {
         "emailId": email_id,
         "to": recipient["id"],
-        "toName": recipient["name"],
-        "toNameEn": recipient["alias"],
+        "toName": display_name(recipient, ctx.lang),
         "email": recipient["email"],
         "taskId": format_task_id(task["id"]) if task else None,
         "status": "queued",
