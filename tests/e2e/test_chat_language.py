@@ -65,8 +65,8 @@ def test_a_chinese_conversation_shows_no_english_sentence_from_the_code(tmp_path
         "已提醒李四。",
     ])
     child = spawn(tmp_path, chat_env(tmp_path, server.base_url))
-    converse(child, "张三> ", ["明天肚子疼，想请2天假", "李四吧", "帮我把这个申请批了", "提醒李四审批，内容：请尽快审批我的病假，谢谢"],
-             r"\[a/e/r\]")
+    said = ["明天肚子疼，想请2天假", "李四吧", "帮我把这个申请批了", "提醒李四审批，内容：请尽快审批我的病假，谢谢"]
+    converse(child, "张三> ", said, r"\[a/e/r\]")
     text = shown(tmp_path)
     assert "请问谁来审批？" in text and "已发起请假申请" in text and "被拒绝 [self_approval]" in text
     assert "需要你确认: sendEmail" in text and "收件人" in text
