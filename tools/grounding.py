@@ -83,7 +83,11 @@ def named_wins(
     for value in spec.person_values:
         given = values.get(value.param)
         named = _named(toolset, value, request)
-        if value.kind != "person" or _blank(given) or len(named) != 1 or given == named[0]:
+        if value.kind != "person" or len(named) != 1 or given == named[0]:
+            continue
+        if _blank(given):
+            if not value.optional:
+                filled[value.param] = named[0]  # the model left out the one person the request names
             continue
         ref = refs.get(value.param)
         resolver = toolset.resolvers.get(ref.kind) if ref is not None else None

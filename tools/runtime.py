@@ -95,8 +95,8 @@ def _admit(
     )
     notes: list[str] = []
     if request is not None:
-        check_given(toolset, spec, values, handle, ctx, request["lang"])
         values, notes = named_wins(toolset, spec, values, handle, ctx, request)
+        check_given(toolset, spec, values, handle, ctx, request["lang"])
         check_clear(spec, values)
     args = spec.parse(values)
     values, people = _resolve_references(

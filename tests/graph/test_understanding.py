@@ -99,3 +99,9 @@ def test_what_cannot_be_done_is_said_before_any_question(graph_driver, store):
     answer = result["messages"][-1].content
     assert answer.startswith("Expense claim (报销) cannot be started here") and "?" not in answer
     assert store.snapshot()["requests"] == []
+
+
+def test_an_approver_the_person_named_but_the_model_left_out_is_filled_in(graph_driver, store):
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "搬家", "days": 2}), "已提交。")
+    agent.say("后天起请2天假搬家，王五审批")
+    assert [t["assignee_id"] for t in store.snapshot()["tasks"]] == ["user_3"]
