@@ -240,8 +240,8 @@ def flowagent_graph(model: Any, store: WorkflowStore, saver: Any) -> Any:
 
 
 FLOOR_NODES = ("think", "check", "act", "observe", "count")
-"""The floor graph's five steps, one per flowagent node on the read path (reasoner, tool_validator,
-executor, observation_summarizer, budget_check)."""
+"""The floor graph's five steps a cycle, one per flowagent node on the read path (reasoner, tool_validator,
+executor, observation_summarizer, budget_check); a run starts with one more, `begin` (flowagent's read_request)."""
 
 
 def floor_graph(model: Any, store: WorkflowStore, actor: Actor, saver: Any) -> Any:
@@ -266,12 +266,14 @@ def floor_graph(model: Any, store: WorkflowStore, actor: Actor, saver: Any) -> A
         return "check" if last_calls(state) else END
 
     builder = StateGraph(InputState)
+    builder.add_node("begin", nothing)
     builder.add_node("think", think)
     builder.add_node("check", nothing)
     builder.add_node("act", act)
     builder.add_node("observe", nothing)
     builder.add_node("count", nothing)
-    builder.add_edge(START, "think")
+    builder.add_edge(START, "begin")
+    builder.add_edge("begin", "think")
     builder.add_conditional_edges("think", route, ["check", END])
     for before, after in pairwise(FLOOR_NODES[1:]):
         builder.add_edge(before, after)
