@@ -20,6 +20,7 @@ from langsmith import traceable
 
 from graph.budget import SYSTEM_CLOCK, Clock, count_executions
 from graph.calls import action_hash, run_today, thread_id_of_run
+from graph.reviews import unreviewed
 from state.agent import AgentState
 from state.context import Context
 from state.records import Outcome
@@ -75,6 +76,10 @@ class Executor:
                 mailer=self._mailer,
                 today=today,
             )
+            refused = unreviewed(self._store, self._registry, context, call, ctx)  # the person's review is on record
+            if refused is not None:
+                outcomes.append(refused)
+                continue
             outcomes.append(self._run_one(call["name"], call["id"], call["args"], ctx, context.tool_timeout_s))
         budget = count_executions(state["budget"], [o["name"] for o in outcomes])
         return {"outcomes": outcomes, "pending": [], "budget": budget}

@@ -167,11 +167,15 @@ def test_a_command_written_as_state_is_refused(server, signed_in, model, store):
 
 
 def test_messages_are_the_harmless_field_a_client_may_write(signed_in, model):
+    # As Studio edits a message: the answer replaced in place (same id), the rest of the state untouched.
     lisi = signed_in("user_2")
     thread_id = a_thread_with_a_finished_run(lisi, model)
-    lisi.threads.update_state(thread_id, {"messages": [{"role": "user", "content": "补充一句：我明天不在"}]})
-    messages = lisi.threads.get_state(thread_id)["values"]["messages"]
-    assert messages[-1]["content"] == "补充一句：我明天不在"
+    answer = lisi.threads.get_state(thread_id)["values"]["messages"][-1]
+    edited = {"role": "assistant", "id": answer["id"], "content": "你好！（已编辑）"}
+    lisi.threads.update_state(thread_id, {"messages": [edited]}, as_node="reasoner")
+    state = lisi.threads.get_state(thread_id)
+    assert [m["content"] for m in state["values"]["messages"]] == ["你好", "你好！（已编辑）"]
+    assert state["next"] == []
 
 
 @pytest.mark.parametrize(
