@@ -47,7 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--db", help="workflow store URL or file (default FLOWAGENT_DB or .flowagent/workflow.db)")
     chat.add_argument("--checkpoints", help="checkpoint file or postgres URL (default FLOWAGENT_CHECKPOINT_URL)")
     sub.add_parser(
-        "token", help="print a development sign-in token for a user (for the LangGraph server and its page)", add_help=False
+        "token", help="print a development sign-in token for a user (for the LangGraph server and its page); --revoke TOKEN",
+        add_help=False
     )
     ob = sub.add_parser("outbox", help="show the e-mail outbox")
     ob.add_argument("--retry", action="store_true", help="deliver queued and failed e-mails (needs FLOWAGENT_SMTP_URL)")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import base64
 import json
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -29,6 +31,9 @@ from tests.support.review import approval, proposed_call
 from tools import REGISTRY, CallContext, WorkflowStore, execute_call
 
 GRAPH_ID = "flowagent"
+FLOWAGENT = [sys.executable, "-m", "graph.cli"]
+"""`flowagent` (the entry point calls `graph.cli:main`), run from this checkout."""
+REPO_ROOT = Path(__file__).resolve().parents[2]
 IDP_ISSUER = "https://id.flowagent.test/"
 IDP_AUDIENCE = "flowagent-api"
 
@@ -290,6 +295,34 @@ def test_only_the_assignee_gets_and_answers_the_approval_card(signed_in, model, 
     row = task_row(store, task)
     assert (row["status"], row["decided_by"]) == ("approved", "user_2")
     assert thread_events(store, thread_id) == [("review_approve", "user_2"), ("tool_executed", "user_2")]
+
+
+# ---------------------------------------------------------------- revoking a dev token
+
+
+def test_a_revoked_dev_token_is_refused_before_it_expires(server, db_path):
+    token = server.token("user_1")
+    assert raw(server, "POST", "/threads/search", {"Authorization": f"Bearer {token}"}, {}).status_code == 200
+    other = server.token("user_1")
+
+    env = {**server.env, "FLOWAGENT_DB": str(db_path)}
+    revoked = subprocess.run([*FLOWAGENT, "token", "--revoke", token], env=env, cwd=REPO_ROOT, capture_output=True, text=True,
+                             timeout=60)
+    assert revoked.returncode == 0, revoked.stderr
+    assert revoked.stdout.startswith("the token of user_1 is revoked")
+
+    response = raw(server, "POST", "/threads/search", {"Authorization": f"Bearer {token}"}, {})
+    assert (response.status_code, response.json()["detail"]) == (401, "[revoked] the token was revoked: sign in again for a new one")
+    assert raw(server, "GET", "/flowagent/api/me", {"Authorization": f"Bearer {token}"}).status_code == 401
+    # Only that token: another of the same user's still signs in.
+    assert raw(server, "GET", "/flowagent/api/me", {"Authorization": f"Bearer {other}"}).json()["id"] == "user_1"
+    again = subprocess.run([*FLOWAGENT, "token", "--revoke", token], env=env, cwd=REPO_ROOT, capture_output=True, text=True,
+                             timeout=60)
+    assert again.returncode == 0 and "was already revoked" in again.stdout
+    forged = jwt.encode(dev_claims(jti="x"), "not-the-servers-secret-but-long-enough-anyway")
+    refused = subprocess.run([*FLOWAGENT, "token", "--revoke", forged], env=env, cwd=REPO_ROOT, capture_output=True, text=True,
+                             timeout=60)
+    assert refused.returncode == 1 and "signature" in refused.stderr
 
 
 # ---------------------------------------------------------------- the store
