@@ -31,6 +31,7 @@ from graph.server.tokens import AuthConfigError, Settings, TokenError, dev_secre
 logger = logging.getLogger(__name__)
 
 OWNER_KEY = "owner"
+AUTH_USER_KEY = "langgraph_auth_user"
 BEARER = "bearer"
 
 NOT_BEARER = "the Authorization header must be 'Bearer <token>'"
@@ -174,7 +175,27 @@ async def run_as_the_signed_in_user(ctx: Auth.types.AuthContext, value: Auth.typ
     if isinstance(configurable, dict):
         configurable["user_id"] = user_id
         configurable.pop("approval_tools", None)
+        store_the_user_as_data(configurable)
     return {OWNER_KEY: user_id}
+
+
+def store_the_user_as_data(configurable: dict[str, Any]) -> None:
+    """The signed-in user in the run's config as plain data, which every runtime can store.
+
+    langgraph-api puts the user object itself there; the in-memory runtime keeps it as is, but langgraph-runtime-pg
+    writes the run's config to a JSON column, and the object made every run creation fail ("Object of type
+    ProxyUser is not JSON serializable"). The worker turns the data back into a user (langgraph-api's
+    `normalize_user` accepts a dict with an `identity`), so the graph sees the same signed-in user either way.
+    """
+    user = configurable.get(AUTH_USER_KEY)
+    if user is None or isinstance(user, dict):
+        return
+    configurable[AUTH_USER_KEY] = {
+        "identity": str(user.identity),
+        "display_name": str(getattr(user, "display_name", user.identity)),
+        "is_authenticated": bool(getattr(user, "is_authenticated", True)),
+        "permissions": list(getattr(user, "permissions", None) or []),
+    }
 
 
 def refuse_commands_that_write(command: Any) -> None:

@@ -7,6 +7,9 @@
 - `GET  /flowagent/api/tasks`         their to-do tasks and their own requests
 - `GET  /flowagent/api/outbox`        the e-mails they sent or received
 
+Served by langgraph-runtime-pg (`./run serve`), the app's one middleware (`LifespanToTheRouter`) lets the server's
+start-up run: see there.
+
 The `/api/` routes read the workflow store (the one the graph uses) for the bearer token's user only, and
 answer 401 without a valid token. LangGraph's own auth is not applied to these routes
 (`enable_custom_route_auth` is off): the page and the sign-in must load without a token, so each API route
@@ -24,10 +27,12 @@ from typing import Any
 from sqlalchemy import Connection, or_, select
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from graph.server.tokens import TokenError, issue_dev_token, production_mode, verify_token
 from tools import WorkflowStore, lookup
@@ -240,7 +245,29 @@ def page() -> Mount | Route:
     return Route(f"{PREFIX}/{{path:path}}", not_built)
 
 
+class LifespanToTheRouter:
+    """Hands the server's start-up and shutdown (the ASGI lifespan) straight to the app's router.
+
+    With a custom app (`http.app`), langgraph-api makes it the server and adds, innermost, a middleware that reads
+    the LangGraph store on every ASGI call (`EnsureStoreAccessible`), the lifespan call included. In memory that
+    works; langgraph-runtime-pg's store needs the database pool that only the lifespan opens, so the call failed,
+    uvicorn took the lifespan as unsupported and the server never started ("Store requires setup_store()"). The
+    router runs the lifespan langgraph-api combined (its runtime's, then this app's); HTTP calls go through every
+    middleware as before, by then with the pool open.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await app.router(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
 app = Starlette(
+    middleware=[Middleware(LifespanToTheRouter)],
     routes=[
         Route(f"{PREFIX}/auth/dev-users", dev_users, methods=["GET"]),
         Route(f"{PREFIX}/auth/dev-token", dev_token, methods=["POST"]),

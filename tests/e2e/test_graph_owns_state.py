@@ -29,12 +29,12 @@ NOTHING_WAITS = "nothing is waiting for a decision"
 
 
 @pytest.fixture(scope="module")
-def server(model: ScriptedOpenAIServer, db_path: Path) -> Iterator[LangGraphDevServer]:
+def server(model: ScriptedOpenAIServer, db_path: Path, start_server: Any) -> Iterator[LangGraphDevServer]:
     env = server_env(
         OPENAI_BASE_URL=model.base_url, OPENAI_API_KEY="sk-test", FLOWAGENT_MODEL="scripted", FLOWAGENT_DB=str(db_path),
         FLOWAGENT_MAX_RETRIES="0", FLOWAGENT_RATE_LIMIT_RPS="0",
     )
-    with LangGraphDevServer(env) as dev:
+    with start_server(env) as dev:
         yield dev
 
 
@@ -51,8 +51,8 @@ def signed_in(server: LangGraphDevServer) -> Callable[[str], Any]:
 
 
 @pytest.fixture
-def store(db_path: Path) -> Iterator[WorkflowStore]:
-    workflow_store = WorkflowStore(f"sqlite:///{db_path}")
+def store(server: LangGraphDevServer) -> Iterator[WorkflowStore]:
+    workflow_store = WorkflowStore(server.db_url)
     yield workflow_store
     workflow_store.dispose()
 

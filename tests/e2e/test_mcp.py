@@ -31,12 +31,12 @@ MAIL = "李四你好，请审批我的请假申请，谢谢！"
 
 
 @pytest.fixture(scope="module")
-def server(model: ScriptedOpenAIServer, db_path: Path) -> Iterator[LangGraphDevServer]:
+def server(model: ScriptedOpenAIServer, db_path: Path, start_server: Any) -> Iterator[LangGraphDevServer]:
     env = server_env(
         OPENAI_BASE_URL=model.base_url, OPENAI_API_KEY="sk-test", FLOWAGENT_MODEL="scripted", FLOWAGENT_DB=str(db_path),
         FLOWAGENT_MAX_RETRIES="0", FLOWAGENT_RATE_LIMIT_RPS="0",
     )
-    with LangGraphDevServer(env) as dev:
+    with start_server(env) as dev:
         yield dev
 
 
@@ -130,7 +130,7 @@ def test_a_user_id_sent_in_the_mcp_call_does_not_change_the_actor(server, model)
     assert not result.is_error
 
 
-def test_a_write_stops_at_its_card_and_an_mcp_client_cannot_answer_it(server, model, db_path):
+def test_a_write_stops_at_its_card_and_an_mcp_client_cannot_answer_it(server, model):
     model.reset([{"content": "发邮件", "tool_calls": [{"name": "sendEmail", "arguments": {"userId": "user_2",
                                                                                        "emailContent": MAIL}}]}])
     result, _ = mcp_session(
@@ -139,7 +139,7 @@ def test_a_write_stops_at_its_card_and_an_mcp_client_cannot_answer_it(server, mo
     [content] = result.content
     assert "'__interrupt__'" in content.text and "'action_requests'" in content.text
     assert "recipient_email': 'lisi@example.com'" in content.text  # the card, built from the store
-    store = WorkflowStore(f"sqlite:///{db_path}")
+    store = WorkflowStore(server.db_url)
     try:
         assert store.snapshot()["outbox"] == []
         assert [a["event"] for a in store.audit_entries() if json.dumps(a["detail"]).find("sendEmail") >= 0] == []
