@@ -29,7 +29,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from evals.bench.common import median, percentile, table
 from evals.doubles.openai_server import ScriptedOpenAIServer
@@ -152,7 +152,7 @@ async def load(urls: list[str], token: str, clients: int, runs: int) -> tuple[fl
             thread = await api.threads.create()
             started = time.perf_counter()
             result = await api.runs.wait(thread["thread_id"], "flowagent",
-                                         input={"messages": [{"role": "human", "content": "我有哪些待办？"}]})
+                                         input=cast(Any, {"messages": [{"role": "human", "content": "我有哪些待办？"}]}))
             durations.append(time.perf_counter() - started)
             if answered(result):
                 continue

@@ -36,6 +36,9 @@ SERVE_VENV = ".venv-serve"
 DEFAULT_PORT = 2024
 DEFAULT_HEARTBEAT_S = "5"
 DEFAULT_JOBS_PER_WORKER = 10
+ENV_PG_PORT = "FLOWAGENT_LOCAL_POSTGRES_PORT"
+ENV_REDIS_PORT = "FLOWAGENT_LOCAL_REDIS_PORT"
+"""Ports of the local PostgreSQL and Redis that serve starts when DATABASE_URI / REDIS_URI are unset (5433, 6380)."""
 NOT_BUILT = (
     "the production server's environment is not built ({venv}/bin/langhost is missing): run `./run serve`, which "
     "builds it"
@@ -123,13 +126,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
     local = state_dir(root)
+    scripts = Path(__file__).resolve().parents[2] / "scripts"
     if not os.environ.get("DATABASE_URI"):
-        url = start_local(root / "scripts" / "postgres.sh", local / "postgres", 5433)
+        url = start_local(scripts / "postgres.sh", local / "postgres", int(os.environ.get(ENV_PG_PORT) or 5433))
         os.environ["DATABASE_URI"] = url
         print(f"==> DATABASE_URI is not set: started a local PostgreSQL at {url} (data in {local / 'postgres'}; "
               f"stop it with scripts/postgres.sh stop {local / 'postgres'})", flush=True)
     if not os.environ.get("REDIS_URI"):
-        url = start_local(root / "scripts" / "redis.sh", local / "redis", 6380)
+        url = start_local(scripts / "redis.sh", local / "redis", int(os.environ.get(ENV_REDIS_PORT) or 6380))
         os.environ["REDIS_URI"] = url
         print(f"==> REDIS_URI is not set: started a local Redis at {url} (stop it with scripts/redis.sh stop "
               f"{local / 'redis'})", flush=True)
