@@ -18,14 +18,7 @@ import httpx
 import pytest
 
 from graph.server.serve import ENV_PG_PORT, ENV_REDIS_PORT, state_dir
-from tests.support.langgraph_server import (
-    PACKAGES,
-    REPO_ROOT,
-    SERVE_PYTHON,
-    TEST_AUTH_SECRET,
-    ProductionServer,
-    server_env,
-)
+from tests.support.langgraph_server import PACKAGES, REPO_ROOT, SERVE_PYTHON, server_env
 from tests.support.net import free_port, stop_process_group, wait_until
 
 REFUSAL_LIMIT_S = 10
@@ -123,18 +116,3 @@ def test_without_a_database_it_starts_local_postgresql_and_redis_and_serves(loca
     finally:
         stop_process_group(proc)
     wait_until(lambda: group_is_gone(proc.pid), timeout=15, what="the server's process group to end")
-
-
-def test_stopping_the_group_stops_every_worker(model, postgres, redis):
-    env = server_env(OPENAI_BASE_URL=model.base_url, OPENAI_API_KEY="sk-test", FLOWAGENT_MODEL="scripted",
-                     FLOWAGENT_DB=postgres.url(postgres.create_database("store")), FLOWAGENT_AUTH_SECRET=TEST_AUTH_SECRET)
-    server = ProductionServer(env, database_uri=postgres.url(postgres.create_database("lg")),
-                              redis_uri=f"{redis.url.rsplit('/', 1)[0]}/14", workers=2).start()
-    try:
-        assert server.proc is not None
-        group = server.proc.pid
-        members = subprocess.run(["pgrep", "-g", str(group)], capture_output=True, text=True, check=False).stdout.split()
-        assert len(members) >= 3
-    finally:
-        server.stop()
-    wait_until(lambda: group_is_gone(group), timeout=15, what="the server's process group to end")
