@@ -133,7 +133,7 @@ def test_an_instance_killed_mid_run_leaves_its_write_done_once_and_the_other_fin
         wait_until(lambda: len(model.requests) >= 2, timeout=60, what="the run's second model call")
         assert len(store.snapshot()["requests"]) == before + 1  # the write happened before the kill
 
-        victim = wait_until(lambda: instance_running(servers, run["run_id"]), timeout=10, what="the run's instance")
+        victim = wait_until(lambda: instance_running(servers, run["run_id"]), timeout=30, what="the run's instance")
         survivor = servers[1] if victim is servers[0] else servers[0]
         victim.kill()
         killed_at = time.monotonic()

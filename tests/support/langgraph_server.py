@@ -40,6 +40,7 @@ TEST_AUTH_SECRET = "flowagent-tests-only-signing-secret-0123456789"
 OFFLINE_ENV = {
     "LANGGRAPH_CLI_NO_ANALYTICS": "1",  # the CLI's usage ping
     "LANGSMITH_TRACING": "false",
+    "PYTHONUNBUFFERED": "1",  # the log file is read while the server runs (which instance started a run)
 }
 
 
