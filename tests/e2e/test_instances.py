@@ -29,13 +29,18 @@ GRAPH_ID = "flowagent"
 RECOVERY_LIMIT_S = 60
 
 
-@pytest.fixture(scope="module")
-def deployment(postgres: PostgresServer, redis: RedisServer) -> dict[str, str]:
+def new_deployment(postgres: PostgresServer, redis: RedisServer, redis_db: int) -> dict[str, str]:
+    """A PostgreSQL database for the runtime, one for the workflow store, and a Redis database."""
     return {
         "database_uri": postgres.url(postgres.create_database("lg")),
-        "redis_uri": f"{redis.url.rsplit('/', 1)[0]}/0",
+        "redis_uri": f"{redis.url.rsplit('/', 1)[0]}/{redis_db}",
         "store": postgres.url(postgres.create_database("store")),
     }
+
+
+@pytest.fixture(scope="module")
+def deployment(postgres: PostgresServer, redis: RedisServer) -> dict[str, str]:
+    return new_deployment(postgres, redis, 12)
 
 
 def instance(model: ScriptedOpenAIServer, deployment: dict[str, str], *, workers: int = 1) -> ProductionServer:
@@ -116,9 +121,11 @@ def instance_running(servers: tuple[ProductionServer, ...], run_id: str) -> Prod
 
 
 def test_an_instance_killed_mid_run_leaves_its_write_done_once_and_the_other_finishes_the_run(
-    model: ScriptedOpenAIServer, deployment: dict[str, str], store: WorkflowStore, tmp_path: Path
+    model: ScriptedOpenAIServer, postgres: PostgresServer, redis: RedisServer, tmp_path: Path
 ):
-    # Two fresh instances of their own, as one of them is killed.
+    # A deployment of its own (no other instance may take the run), with two instances, one of which is killed.
+    deployment = new_deployment(postgres, redis, 13)
+    store = WorkflowStore(deployment["store"])
     servers = (instance(model, deployment).start(), instance(model, deployment).start())
     try:
         client = servers[0].client("user_1")
@@ -159,3 +166,4 @@ def test_an_instance_killed_mid_run_leaves_its_write_done_once_and_the_other_fin
     finally:
         for server in servers:
             server.stop()
+        store.dispose()
