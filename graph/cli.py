@@ -1,4 +1,4 @@
-"""The `flowagent` command line: parses the arguments of `chat`, `outbox` and `token` and hands each to its module."""
+"""The `flowagent` command line: parses the arguments of `chat`, `outbox`, `token` and `serve` and hands each to its module."""
 
 from __future__ import annotations
 
@@ -51,7 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--db", help="workflow store URL or file (default FLOWAGENT_DB or .flowagent/workflow.db)")
     chat.add_argument("--checkpoints", help="checkpoint file or postgres URL (default FLOWAGENT_CHECKPOINT_URL)")
     sub.add_parser(
-        "token", help="print a development sign-in token for a user (for the LangGraph server and its page)", add_help=False
+        "token", help="print a development sign-in token for a user (for the LangGraph server and its page); --revoke TOKEN",
+        add_help=False
+    )
+    sub.add_parser(
+        "serve", help="the production LangGraph server (PostgreSQL, Redis, N workers): --port P --workers N", add_help=False
     )
     ob = sub.add_parser("outbox", help="show the e-mail outbox")
     ob.add_argument("--retry", action="store_true", help="deliver queued and failed e-mails (needs FLOWAGENT_SMTP_URL)")
@@ -68,6 +72,10 @@ def main(argv: list[str] | None = None) -> int:
         from graph.server.tokens import main as token_main
 
         return token_main(argv[1:])
+    if argv and argv[0] == "serve":
+        from graph.server.serve import main as serve_main
+
+        return serve_main(argv[1:])
     args = build_parser().parse_args(argv)
     console = Console(highlight=False)
     try:

@@ -20,6 +20,7 @@ from langsmith import traceable
 
 from graph.budget import SYSTEM_CLOCK, Clock, count_executions
 from graph.calls import Actors, action_hash, call_context, thread_id_of_run
+from graph.reviews import unreviewed
 from graph.run import lang_of
 from state.agent import AgentState
 from state.context import Context
@@ -75,6 +76,10 @@ class Executor:
                 self._toolset, self._backend, self._deps, context, self._clock, thread_id, call_id=call["id"], lang=lang,
                 actors=self._actors,
             )
+            refused = unreviewed(self._toolset, context, call, ctx)  # the person's review is on record
+            if refused is not None:
+                outcomes.append(refused)
+                continue
             outcomes.append(self._run_one(call["name"], call["id"], call["args"], ctx, context.tool_timeout_s))
         budget = count_executions(state["budget"], [o["name"] for o in outcomes])
         return {"outcomes": outcomes, "pending": [], "budget": budget}

@@ -7,6 +7,9 @@
 - `GET  /flowagent/api/tasks`         their to-do tasks and their own requests
 - `GET  /flowagent/api/outbox`        the e-mails they sent or received
 
+Served by langgraph-runtime-pg (`./run serve`), the app's one middleware (`LifespanToTheRouter`) lets the server's
+start-up run: see there.
+
 The `/api/` routes read the workflow store (the one the graph uses) for the bearer token's user only, and
 answer 401 without a valid token. LangGraph's own auth is not applied to these routes
 (`enable_custom_route_auth` is off): the page and the sign-in must load without a token, so each API route
@@ -15,17 +18,21 @@ verifies the token itself.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from graph.server.tokens import TokenError, issue_dev_token, production_mode, served_backend, served_toolset, verify_token
 from tools.errors import DomainError
@@ -159,7 +166,66 @@ def page() -> Mount | Route:
     return Route(f"{PREFIX}/{{path:path}}", not_built)
 
 
+STARTUP_LOCK = 0x666C6F78
+"""The PostgreSQL advisory lock that lets one server process of a deployment start at a time ("flox")."""
+
+
+class LifespanToTheRouter:
+    """Hands the server's start-up and shutdown (the ASGI lifespan) straight to the app's router, one process of a
+    deployment at a time.
+
+    - With a custom app (`http.app`), langgraph-api makes it the server and adds, innermost, a middleware that
+      reads the LangGraph store on every ASGI call (`EnsureStoreAccessible`), the lifespan call included. In memory
+      that works; langgraph-runtime-pg's store needs the database pool that only the lifespan opens, so the call
+      failed, uvicorn took the lifespan as unsupported and the server never started ("Store requires
+      setup_store()"). The router runs the lifespan langgraph-api combined (its runtime's, then this app's); HTTP
+      calls go through every middleware as before, by then with the pool open.
+    - On langgraph-runtime-pg, each process's start-up creates the runtime's tables and the checkpointer's. Two
+      processes (`--workers 2`, or two instances) starting together on an empty database raced on CREATE TABLE
+      (a unique violation in `pg_type`) and the server stopped. A PostgreSQL advisory lock on `DATABASE_URI`,
+      held from the start-up's beginning to its end, lets them start one after the other.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "lifespan":
+            await self.app(scope, receive, send)
+            return
+        database_uri = os.environ.get("DATABASE_URI", "")
+        if os.environ.get("LANGGRAPH_RUNTIME_EDITION") != "pg" or not database_uri:
+            await app.router(scope, receive, send)
+            return
+        import psycopg
+
+        lock = await psycopg.AsyncConnection.connect(database_uri, autocommit=True)
+        # Polled, not waited for: a session blocked in pg_advisory_lock is a running transaction, and the start-up
+        # holding the lock runs CREATE INDEX CONCURRENTLY, which waits for every running transaction to end.
+        while not (await (await lock.execute("SELECT pg_try_advisory_lock(%s)", (STARTUP_LOCK,))).fetchone() or [False])[0]:
+            await asyncio.sleep(0.2)
+        held = True
+
+        async def release() -> None:
+            nonlocal held
+            if held:
+                held = False
+                await lock.execute("SELECT pg_advisory_unlock(%s)", (STARTUP_LOCK,))
+                await lock.close()
+
+        async def send_then_release(message: Message) -> None:
+            if message["type"] in ("lifespan.startup.complete", "lifespan.startup.failed"):
+                await release()
+            await send(message)
+
+        try:
+            await app.router(scope, receive, send_then_release)
+        finally:
+            await release()
+
+
 app = Starlette(
+    middleware=[Middleware(LifespanToTheRouter)],
     routes=[
         Route(f"{PREFIX}/auth/dev-users", dev_users, methods=["GET"]),
         Route(f"{PREFIX}/auth/dev-token", dev_token, methods=["POST"]),

@@ -1,14 +1,16 @@
 """Sign-in tokens: HS256 dev tokens signed with FLOWAGENT_AUTH_SECRET, or an identity provider's JWTs checked
 against its JWKS (production mode, when FLOWAGENT_JWKS_URL is set).
 
-Every token names a user of the workflow store; a valid signature for anyone else is still refused.
-`python -m graph.server.tokens USER_ID_OR_NAME` prints a dev token.
+Every token names a user of the workflow store; a valid signature for anyone else is still refused. A token on the
+store's deny list (`graph.server.revocations`) is refused before it expires.
+`python -m graph.server.tokens USER_ID_OR_NAME` prints a dev token; `--revoke TOKEN` revokes one.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import secrets
 import sys
 import time
 from collections.abc import Sequence
@@ -17,6 +19,7 @@ from typing import Any
 
 import jwt
 
+from graph.server import revocations
 from tools.backend import Backend
 from tools.errors import DomainError
 from tools.toolset import Toolset
@@ -67,6 +70,7 @@ JWKS_UNAVAILABLE = "the identity provider's keys could not be fetched from {url}
 NO_SUCH_USER = "{reference!r} is not exactly one user: name one of {known}"
 UNKNOWN_USER = "the token names {user_id!r}, who is not a user of the workflow store"
 INVALID_TOKEN = "the token is not valid ({detail})"
+REVOKED = "the token was revoked: sign in again for a new one"
 
 
 class TokenError(Exception):
@@ -215,7 +219,8 @@ def issue_dev_token(
         raise TokenError("bad_ttl", BAD_TTL.format(ttl_s=ttl_s))
     user = _user(str(user_id), backend)
     now = int(time.time())
-    claims = {"sub": user["id"], "iat": now, "exp": now + int(ttl_s), "iss": DEV_ISSUER, "aud": DEV_AUDIENCE}
+    claims = {"sub": user["id"], "iat": now, "exp": now + int(ttl_s), "iss": DEV_ISSUER, "aud": DEV_AUDIENCE,
+              "jti": secrets.token_urlsafe(16)}
     return jwt.encode(claims, key, algorithm=DEV_ALGORITHMS[0])
 
 
@@ -238,7 +243,7 @@ def _signing_key(settings: Settings, token: str) -> Any:
         raise TokenError("malformed_token", f"{MALFORMED_TOKEN} ({exc})") from None
 
 
-def _claims(settings: Settings, token: str) -> dict[str, Any]:
+def _claims(settings: Settings, token: str, *, verify_exp: bool = True) -> dict[str, Any]:
     try:
         header = jwt.get_unverified_header(token)
     except jwt.PyJWTError:
@@ -252,7 +257,7 @@ def _claims(settings: Settings, token: str) -> dict[str, Any]:
     try:
         return jwt.decode(
             token, key, algorithms=list(settings.algorithms), audience=settings.audience, issuer=settings.issuer,
-            leeway=LEEWAY_S, options={"require": required},
+            leeway=LEEWAY_S, options={"require": required, "verify_exp": verify_exp},
         )
     except jwt.ExpiredSignatureError:
         raise TokenError("expired", EXPIRED) from None
@@ -288,6 +293,8 @@ def verify_token(token: str, *, backend: Backend | None = None) -> Identity:
     user_id = claims[settings.user_claim]
     if not isinstance(user_id, str) or not user_id:
         raise TokenError("missing_claim", MISSING_CLAIM.format(claim=settings.user_claim))
+    if revocations.is_revoked(revocations.deny_list(), revocations.token_id(claims, token.strip())):
+        raise TokenError("revoked", REVOKED)
     user = _user(user_id, backend)
     return Identity(
         user_id=str(user["id"]), display_name=str(user["name"]), email=str(user["email"]), permissions=PERMISSIONS,
@@ -295,13 +302,40 @@ def verify_token(token: str, *, backend: Backend | None = None) -> Identity:
     )
 
 
-USAGE = "usage: flowagent token USER_ID_OR_NAME   (prints a dev token signed with FLOWAGENT_AUTH_SECRET)"
+def revoke_token(token: str) -> dict[str, Any]:
+    """Put a token this server would accept (its signature, issuer and audience checked; expiry not) on the deny
+    list; returns `{"user_id", "expires_at", "already"}`. Every instance on the same store refuses it from then on."""
+    settings = Settings.from_env()
+    if not isinstance(token, str) or not token.strip():
+        raise TokenError("missing_token", MISSING_TOKEN)
+    claims = _claims(settings, token.strip(), verify_exp=False)
+    user_id = str(claims.get(settings.user_claim) or "")
+    added = revocations.revoke(
+        revocations.deny_list(), revocations.token_id(claims, token.strip()), user_id=user_id,
+        expires_at=int(claims["exp"])
+    )
+    return {"user_id": user_id, "expires_at": int(claims["exp"]), "already": not added}
+
+
+USAGE = (
+    "usage: flowagent token USER_ID_OR_NAME   (prints a dev token signed with FLOWAGENT_AUTH_SECRET)\n"
+    "       flowagent token --revoke TOKEN    (refuses that token from now on, on every server sharing FLOWAGENT_DB)"
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Print a dev token for the user named by `argv[0]` (an id or a name); 0 on success, 1 with a message if not."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 1 or args[0] in {"-h", "--help"}:
+    if len(args) == 2 and args[0] == "--revoke":
+        try:
+            revoked = revoke_token(args[1])
+        except TokenError as exc:
+            print(f"error: {exc.message}", file=sys.stderr)
+            return 1
+        state = "was already revoked" if revoked["already"] else "is revoked"
+        print(f"the token of {revoked['user_id']} {state} (it would have expired at {revoked['expires_at']})")
+        return 0
+    if len(args) != 1 or args[0] in {"-h", "--help"} or args[0].startswith("--"):
         print(USAGE, file=sys.stderr)
         return 0 if args and args[0] in {"-h", "--help"} else 1
     try:

@@ -20,7 +20,7 @@ import pytest
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
 from graph.checkpoint import close_checkpointer, open_checkpointer
-from tests.support.postgres import PostgresServer, postgres_fixture  # noqa: F401 - the session fixture `postgres`
+from tests.support.postgres import PostgresServer  # the session fixture `postgres` comes from tests/e2e/conftest.py
 from tests.support.workers import WorkerProcess
 from tools import CallContext, WorkflowStore, execute_call
 from tools.workflow import TOOLSET

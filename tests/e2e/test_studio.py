@@ -25,11 +25,11 @@ NODES = ["reasoner", "tool_validator", "human_review", "executor", "observation_
 
 
 @pytest.fixture(scope="module")
-def server(model: ScriptedOpenAIServer, db_path: Path) -> Iterator[LangGraphDevServer]:
+def server(model: ScriptedOpenAIServer, db_path: Path, start_server: Any) -> Iterator[LangGraphDevServer]:
     """The model settings come from the project's `.env` (as the README says), the rest from the environment."""
     env = server_env(FLOWAGENT_DB=str(db_path), FLOWAGENT_MAX_RETRIES="0", FLOWAGENT_RATE_LIMIT_RPS="0")
     dotenv = {"OPENAI_BASE_URL": model.base_url, "OPENAI_API_KEY": "sk-test", "FLOWAGENT_MODEL": "scripted"}
-    with LangGraphDevServer(env, dotenv=dotenv) as dev:
+    with start_server(env, dotenv) as dev:
         yield dev
 
 
@@ -46,8 +46,8 @@ def approver(server: LangGraphDevServer) -> Any:
 
 
 @pytest.fixture
-def store(db_path: Path) -> Iterator[WorkflowStore]:
-    workflow_store = WorkflowStore(f"sqlite:///{db_path}")
+def store(server: LangGraphDevServer) -> Iterator[WorkflowStore]:
+    workflow_store = WorkflowStore(server.db_url)
     yield workflow_store
     workflow_store.dispose()
 

@@ -32,7 +32,7 @@ NOT_BUILT = "the page is not built: run ./run test (its setup_web step) or `cd w
 
 
 @pytest.fixture(scope="module")
-def server(model: ScriptedOpenAIServer, db_path: Path) -> Iterator[LangGraphDevServer]:
+def server(model: ScriptedOpenAIServer, db_path: Path, start_server: Any) -> Iterator[LangGraphDevServer]:
     if not (STATIC_DIR / "index.html").is_file():
         pytest.fail(NOT_BUILT, pytrace=False)
     env = server_env(
@@ -40,7 +40,7 @@ def server(model: ScriptedOpenAIServer, db_path: Path) -> Iterator[LangGraphDevS
         FLOWAGENT_AUTH_SECRET="web-test-secret-of-at-least-32-bytes-0123456789",
     )
     dotenv = {"OPENAI_BASE_URL": model.base_url, "OPENAI_API_KEY": "sk-test", "FLOWAGENT_MODEL": "scripted"}
-    with LangGraphDevServer(env, dotenv=dotenv) as dev:
+    with start_server(env, dotenv) as dev:
         yield dev
 
 
@@ -51,8 +51,8 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def store(db_path: Path) -> Iterator[WorkflowStore]:
-    workflow_store = WorkflowStore(f"sqlite:///{db_path}")
+def store(server: LangGraphDevServer) -> Iterator[WorkflowStore]:
+    workflow_store = WorkflowStore(server.db_url)
     yield workflow_store
     workflow_store.dispose()
 

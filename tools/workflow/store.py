@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -35,9 +34,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
 from tools.backend import Execution
+from tools.database import default_url, normalize_url
 from tools.workflow.seed import PROCESSES, USERS
-
-DEFAULT_DB_PATH = Path(".flowagent") / "workflow.db"
 
 metadata = MetaData()
 
@@ -146,24 +144,7 @@ def utcnow() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-def default_url() -> str:
-    """The store URL from `FLOWAGENT_DB` (a URL or a file path), else `.flowagent/workflow.db`."""
-    configured = os.environ.get("FLOWAGENT_DB", "").strip()
-    if configured and "://" in configured:
-        return configured
-    path = Path(configured) if configured else DEFAULT_DB_PATH
-    return f"sqlite:///{path}"
-
-
 POSTGRES_SETUP_LOCK = 0x666C6F77  # "flow": the advisory lock that serialises table creation and seeding
-
-
-def normalize_url(url: str) -> str:
-    """`postgresql://…` and `postgres://…` use the psycopg 3 driver (SQLAlchemy's default would be psycopg2)."""
-    for prefix in ("postgresql://", "postgres://"):
-        if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix) :]
-    return url
 
 
 READ_ONLY_OPTION = "flowagent_read_only"
