@@ -54,9 +54,11 @@ def engine_at(url: str) -> Engine:
     return create_engine(normalized, pool_pre_ping=True, pool_size=2, max_overflow=4)
 
 
-def deny_list() -> Engine:
-    """The engine of the deny list: the project's database (`FLOWAGENT_DB`), as every instance sharing it sees."""
-    return engine_at(default_url())
+def deny_list(backend: Any = None) -> Engine:
+    """The engine of the deny list: the served toolset's database when its backend is one (a SQLAlchemy `engine`,
+    as the workflow's store has), else the project's database (`FLOWAGENT_DB`); every instance sharing it sees it."""
+    engine = getattr(backend, "engine", None)
+    return engine if isinstance(engine, Engine) else engine_at(default_url())
 
 
 def token_id(claims: dict[str, Any], token: str) -> str:

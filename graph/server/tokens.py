@@ -293,7 +293,7 @@ def verify_token(token: str, *, backend: Backend | None = None) -> Identity:
     user_id = claims[settings.user_claim]
     if not isinstance(user_id, str) or not user_id:
         raise TokenError("missing_claim", MISSING_CLAIM.format(claim=settings.user_claim))
-    if revocations.is_revoked(revocations.deny_list(), revocations.token_id(claims, token.strip())):
+    if revocations.is_revoked(revocations.deny_list(backend or served_backend()), revocations.token_id(claims, token.strip())):
         raise TokenError("revoked", REVOKED)
     user = _user(user_id, backend)
     return Identity(
@@ -302,7 +302,7 @@ def verify_token(token: str, *, backend: Backend | None = None) -> Identity:
     )
 
 
-def revoke_token(token: str) -> dict[str, Any]:
+def revoke_token(token: str, *, backend: Backend | None = None) -> dict[str, Any]:
     """Put a token this server would accept (its signature, issuer and audience checked; expiry not) on the deny
     list; returns `{"user_id", "expires_at", "already"}`. Every instance on the same store refuses it from then on."""
     settings = Settings.from_env()
@@ -311,7 +311,7 @@ def revoke_token(token: str) -> dict[str, Any]:
     claims = _claims(settings, token.strip(), verify_exp=False)
     user_id = str(claims.get(settings.user_claim) or "")
     added = revocations.revoke(
-        revocations.deny_list(), revocations.token_id(claims, token.strip()), user_id=user_id,
+        revocations.deny_list(backend or served_backend()), revocations.token_id(claims, token.strip()), user_id=user_id,
         expires_at=int(claims["exp"])
     )
     return {"user_id": user_id, "expires_at": int(claims["exp"]), "already": not added}

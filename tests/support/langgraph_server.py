@@ -99,7 +99,7 @@ class LangGraphDevServer:
         store = WorkflowStore(self.db_url)
         try:
             secret = self.dotenv.get(ENV_SECRET) or self.env[ENV_SECRET]
-            return issue_dev_token(user_id, secret=secret, store=store, **kwargs)
+            return issue_dev_token(user_id, secret=secret, backend=store, **kwargs)
         finally:
             store.dispose()
 
