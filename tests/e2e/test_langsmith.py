@@ -34,7 +34,7 @@ OPENAI_KEY = "sk-test"
 SECRETS = (API_KEY, SMTP_PASSWORD, OPENAI_KEY)
 PROJECT = "flowagent-test"
 THREAD = "trace-thread-1"
-NODES = {"reasoner", "tool_validator", "human_review", "executor", "observation_summarizer", "budget_check"}
+NODES = {"read_request", "reasoner", "tool_validator", "human_review", "executor", "observation_summarizer", "budget_check"}
 ROUTERS = {"route_after_reasoner", "route_after_validation", "route_after_review"}
 REMINDER = "李四你好，请审批我的请假申请 task_1，谢谢！"
 SCRIPT: list[Any] = [
@@ -145,7 +145,7 @@ def test_traces_form_one_tree_per_invocation_with_node_model_and_tool_runs_and_n
     # The node runs, named as in DESIGN.md, directly under each root, in execution order.
     first, second = ([c["name"] for c in children(root)] for root in roots)
     assert first == [
-        "reasoner", "tool_validator", "executor", "observation_summarizer", "budget_check",
+        "read_request", "reasoner", "tool_validator", "executor", "observation_summarizer", "budget_check",
         "reasoner", "tool_validator", "human_review",
     ]
     assert second == ["human_review", "executor", "observation_summarizer", "budget_check", "reasoner"]

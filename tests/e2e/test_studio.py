@@ -21,7 +21,8 @@ from tools import CallContext, WorkflowStore, execute_call
 from tools.workflow import TOOLSET
 
 GRAPH_ID = "flowagent"
-NODES = ["reasoner", "tool_validator", "human_review", "executor", "observation_summarizer", "budget_check"]
+NODES = ["read_request", "reasoner", "tool_validator", "ask_person", "human_review", "executor", "observation_summarizer",
+         "budget_check"]
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +100,8 @@ def test_run_stops_at_the_approval_card_and_approve_resumes_it(
         client, thread_id, input={"messages": [{"role": "user", "content": f"批准我的待办 {task}"}]}
     )
     assert nodes == [
-        "reasoner", "tool_validator", "executor", "observation_summarizer", "budget_check", "reasoner", "tool_validator",
+        "read_request", "reasoner", "tool_validator", "executor", "observation_summarizer", "budget_check", "reasoner",
+        "tool_validator",
     ]
     [streamed] = interrupts
 
@@ -158,7 +160,7 @@ def test_reject_in_another_thread_becomes_the_observation_and_sends_nothing(
     nodes, interrupts = stream_updates(
         client, thread_id, input={"messages": [{"role": "user", "content": f"发邮件提醒李四：{text}"}]}
     )
-    assert nodes == ["reasoner", "tool_validator"]
+    assert nodes == ["read_request", "reasoner", "tool_validator"]
     [waiting] = interrupts
     [action] = waiting["value"]["action_requests"]
     card = action["card"]
