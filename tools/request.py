@@ -88,9 +88,9 @@ class Request(TypedDict):
 
 _SENTENCES = re.compile(r"[^。！？!?\n]+[。！？!?]*")
 _QUESTION_END = re.compile(r"([?？]|[吗么呢嘛])\s*[?？。]*\s*$")
-_QUESTION_EN = re.compile(
-    r"^\s*(what|which|who|whom|whose|when|where|why|how|is|are|am|was|were|do|does|did|has|have|had)\b", re.IGNORECASE
-)
+_QUESTION_EN = re.compile(r"^\s*(what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
+"""A wh-word opens a question even without its question mark ("what are my tasks"); a sentence opening with "do",
+"have" or "is" is a question only with one ("Do I have tasks?"), for it may be an order ("Have Li Si approve it.")."""
 # A question that asks the assistant (or anyone) to do something is a request for action: "能帮我批一下吗？",
 # "can you approve it?", "could Li Si sign off on my leave?".
 _REQUEST_CUE = re.compile(
@@ -106,9 +106,17 @@ _CAPABILITY = re.compile(
 )
 
 
+_QUESTION_WORD_ZH = re.compile(r"什么|啥|哪|谁|几|多少|是否|有没有|是不是|怎么样")
+_WANTS_ZH = re.compile(r"想|要|请(?!问)|看看|查|找")
+"""A Chinese question often has no question mark: a question word makes one, unless the sentence also says what the
+person wants done ("我想请假，先看看有哪些流程")."""
+
+
 def _asks_information(sentence: str) -> bool:
     """A sentence that is a question and asks nobody to do anything."""
-    question = bool(_QUESTION_END.search(sentence) or _QUESTION_EN.match(sentence))
+    question = bool(_QUESTION_END.search(sentence) or _QUESTION_EN.match(sentence)) or bool(
+        _QUESTION_WORD_ZH.search(sentence) and not _WANTS_ZH.search(sentence)
+    )
     return question and not _REQUEST_CUE.search(sentence)
 
 

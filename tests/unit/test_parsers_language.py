@@ -55,3 +55,16 @@ def test_quoted_keeps_masked_names():
     """Names are masked for reading numbers, never in the person's own text."""
     said = read_text("提醒李四，内容：请张三审批", today=date(2026, 12, 1), ignore=["张三", "李四"])
     assert said.quoted == ("请张三审批",)
+
+
+def test_a_message_asks_for_information_only_when_every_sentence_is_a_question_nobody_is_asked_to_act_on():
+    from tools.request import kind_of
+
+    for text in ("我有哪些待办？", "李四有几个待办", "Is anything waiting for me?", "what are my tasks",
+                 "张三的假批了吗？", "Who approves leave here?"):
+        assert kind_of(text) == "information", text
+    for text in ("能帮我批一下张三的假吗？", "Can you approve Zhang San's leave?", "Have Li Si approve it.",
+                 "我想请假，先看看有哪些流程", "Do the leave request for me", "Why hasn't Li Si approved? Remind him."):
+        assert kind_of(text) == "action", text
+    for text in ("你都会些啥？", "what can you do?", "How can you help me?", "你能帮我做什么"):
+        assert kind_of(text) == "capability", text
