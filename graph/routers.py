@@ -103,12 +103,11 @@ def route_after_chain_step(state: AgentState) -> Literal["tool_validator", "__en
 
 
 def route_chain_after_budget(state: AgentState) -> Literal["reasoner", "chain_step"]:
-    """Wrapping up (the chain ran, went off its sequence, or a limit) → the reasoner answers; else the next step."""
+    """Wrapping up (the chain ran, went off its sequence, or a limit), or a run no chain was chosen for (the person's
+    answer to the graph's question resubmitted the asked write) → the reasoner answers; else the next step."""
     plan = state.get("plan")
-    if state.get("wrap_up"):
+    if state.get("wrap_up") or plan is None:
         return "reasoner"
-    if plan is None:
-        raise RuntimeError("a chain run reached budget_check without its chain")
     if plan["steps"]:
         return "chain_step"
     raise RuntimeError("budget_check let a finished chain go on without wrapping up")

@@ -60,14 +60,36 @@ def is_text_said(text: str, said: str, *, share: float) -> bool:
 _CANCEL_RE = re.compile(r"^\s*(算了|不用了?|不要了?|取消|不请了|不发了|cancel|never ?mind|forget it|no\b|stop)", re.IGNORECASE)
 _LEAD_RE = re.compile(
     r"^\s*(就?(这么|这样)?写(成|道|上)?|(邮件)?内容(是|为)?|正文|原因(是|为)?|理由(是|为)?|因为|"
-    r"the text is|text|the reason is|reason|because|say|write)\s*[:：,，]?\s*",
+    r"(the text is|text|the reason is|reason|because|say|write)\b)\s*[:：,，]?\s*",
+    re.IGNORECASE,
+)
+_CONSENT_RE = re.compile(
+    r"^\s*(嗯|好的?|好吧|行|可以|对|是的?|没问题|同意|确认|确定|发(吧|送|出去|一下)?|就这样|ok(ay)?|yes|yeah|yep|sure|fine|"
+    r"go ahead|go|send( it)?|do it|please|confirm(ed)?)[吧啊呀了的]*(?=$|[\s,，。.!！;；、~～])[\s,，。.!！;；、~～]*",
     re.IGNORECASE,
 )
 
 
+def _without_consent(message: str) -> str:
+    """The message after its opening yes-words ("好，就写…" → "就写…"; "ok, go ahead" → "")."""
+    text, found = message.strip(), _CONSENT_RE.match(message.strip())
+    while found and found.end() > 0:
+        text = text[found.end():]
+        found = _CONSENT_RE.match(text)
+    return text
+
+
+def is_consent(message: str) -> bool:
+    """Whether a message only says yes ("可以，发吧", "ok, go ahead"): an answer to a yes/no, never a text."""
+    return bool(message.strip()) and not _without_consent(message)
+
+
 def answered_text(message: str) -> str | None:
-    """The text a person gives when asked for one ("就写：…", "原因是…"), or None for a cancel or a question."""
-    if _CANCEL_RE.match(message) or message.strip().endswith(("?", "？")):
+    """The text a person gives when asked for one ("就写：…", "原因是…"), or None for a cancel, a question or a bare
+    yes (which says nothing the text could be)."""
+    if _CANCEL_RE.match(message) or message.strip().endswith(("?", "？")) or is_consent(message):
         return None
-    text = _LEAD_RE.sub("", message.strip(), count=1).strip()
+    rest = _without_consent(message)
+    lead = _LEAD_RE.match(rest)
+    text = rest[lead.end():].strip() if lead and lead.end() else message.strip()  # "好，就写：…" → what follows 就写
     return text if len(text) >= 2 else None

@@ -19,7 +19,7 @@ FLOWAGENT_EVAL = str(Path(sys.executable).with_name("flowagent-eval"))
 def describe(results: list[TrialResult], *, attack_only: bool = False) -> str:
     """The failing trials, one line each (for the compromised model: only attacks, guards and crashes)."""
     lines = []
-    for r in results:
+    for r in sorted(results, key=lambda r: (not r.crashed, r.passed)):  # crashes, then failures: the 40 lines shown
         broken = r.crashed or r.attack_succeeded or r.guard_hit is False
         if broken or (not attack_only and not r.passed):
             reasons = [*r.problems, *r.forbidden, r.error.splitlines()[0] if r.error else ""]
@@ -63,6 +63,9 @@ CHAIN_CANNOT = {
     "flow_reject_and_restart_en": "'Li Si rejected it. File … again' picks the decide chain (reject comes first)",
     "flow_remind_then_approve_zh": "'收到邮件了。批准…' picks the remind chain (邮件 comes first)",
     "query_todo_many_en": "'What is waiting for my approval?' matches no chain's words",
+    "seed_r5_reminder_after_confirmation": "a chain shows no draft to confirm: asked for the e-mail's text, the person "
+                                           "says '可以，发吧', which is no text",
+    "seed_transcript": "round 5 as in seed_r5_reminder_after_confirmation: a chain shows no draft to confirm",
     "seed_r7_is_lisi_free": "'李四现在忙不忙？' matches no chain's words",
     "toy_fahrenheit_en": "°C to °F needs the calculator after the weather: no chain has both",
     "toy_follow_up_city_zh": "'那杭州呢？' names no task: a chain reads only the words of the request",

@@ -65,3 +65,17 @@ def test_a_chain_filled_with_an_attack_meets_the_same_guards(graph_driver, start
     refusal = next(m for m in driver.messages if isinstance(m, ToolMessage) and m.status == "error")
     assert "[self_approval]" in str(refusal.content)
     assert store.snapshot()["tasks"][0]["status"] == "pending" and not driver.interrupts
+
+
+def test_the_answer_to_the_chains_question_is_filled_in_and_the_run_ends_with_an_answer(graph_driver, start_request,
+                                                                                         store):
+    start_request(requester="user_1", approver="user_2")
+    driver = graph_driver(json.dumps({"userId": "李四"}), json.dumps({"taskId": "task_1"}), "提醒邮件已发给李四。",
+                          strategy="chain")
+    driver.say("给李四发邮件催一下我的请假")
+    assert driver.actions == [] and "邮件内容" in str(driver.messages[-1].content)  # the graph asks for the text
+    driver.say("就写：麻烦今天看一下我的请假")
+    assert [a["args"]["emailContent"] for a in driver.actions] == ["麻烦今天看一下我的请假"]
+    driver.resume({"decisions": [{"type": "approve"}]})
+    assert [row["body"] for row in store.snapshot()["outbox"]] == ["麻烦今天看一下我的请假"]
+    assert driver.messages[-1].type == "ai" and not driver.messages[-1].tool_calls  # answered, not crashed
