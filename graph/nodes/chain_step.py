@@ -16,6 +16,7 @@ from graph import prompts
 from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, for_run
 from graph.calls import ModelSource, model_of, new_call_id, tokens_used
 from graph.history import current_request, latest_human_index, person_language
+from graph.models.generation import generate
 from graph.plans import (
     choose_chain,
     parse_args,
@@ -94,7 +95,7 @@ class ChainStep:
         prompt = strategy_prompt(
             self._system, spec.text_signature(), state, session_line(self._store, context, self._clock), instruction
         )
-        raw = model_of(self._model_source, context).invoke(prompt)
+        raw = generate(model_of(self._model_source, context), prompt, "json")
         budget = charge_model_call(budget, tokens_used(raw, prompt))
         args, problem = parse_args(text_of(raw))
         return args, budget, problem

@@ -24,6 +24,7 @@ from graph.history import (
     run_outcome,
     run_results,
 )
+from graph.models.generation import REACT_STOP, generate  # noqa: F401 - REACT_STOP moved there
 from graph.protocols import NO_MODEL_CALL, parse_reply, render_for_text_protocol
 from state.agent import AgentState
 from state.context import Context, Protocol
@@ -33,7 +34,6 @@ from tools.errors import DomainError
 from tools.spec import ToolRegistry
 from tools.toolset import Toolset
 
-REACT_STOP = ["\nObservation:", "Observation:"]
 USER_NAME_TTL_S = 60.0
 """How long the reasoner reuses a user's display name (one store read per model call cost 10 % of a step)."""
 
@@ -228,7 +228,7 @@ class Reasoner:
         if context.protocol == "native":
             raw = self._with_tools(model).invoke(prompt)
         else:
-            raw = model.invoke(prompt, stop=REACT_STOP if context.protocol == "react" else None)
+            raw = generate(model, prompt, context.protocol)
         reply = with_unique_call_ids(parse_reply(raw, context.protocol), state["messages"])
         return reply, charge_model_call(budget, tokens_used(raw, prompt))
 
