@@ -295,9 +295,10 @@ def test_a_failed_llama_cpp_python_build_is_one_clear_error(tmp_path: Path, monk
         ensure_llama_server(progress=lines.append, log_dir=tmp_path, wheel_dir=tmp_path / "wheels")
     log = (tmp_path / "llama-cpp-python-install.log").read_text()
     build = local_model.cpu_build()
-    assert f"CMAKE_ARGS='{build.cmake_args}'" in log
+    assert f"CMAKE_ARGS='{build.cmake_args} -DLLAVA_BUILD=OFF " in log
     assert "-DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" in log
-    assert " wheel --no-deps --no-cache-dir --no-binary llama-cpp-python " in log
+    assert f"-DCMAKE_PROJECT_INCLUDE={tmp_path / 'wheels' / 'flowagent-no-common.cmake'}'" in log
+    assert " wheel -v --no-deps --no-cache-dir --no-binary llama-cpp-python " in log
     assert "llama-cpp-python==0.0.0.dev0" in log
     assert any(line.startswith("building llama.cpp for this CPU") for line in lines), lines
     # Nothing was installed and no wheel was kept, so the next start tries again.
