@@ -59,7 +59,7 @@ def save_record(directory: Path, kind: str, record: dict[str, Any]) -> None:
     records[kind] = record
     try:
         temporary = path.with_suffix(".tmp")
-        temporary.write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
+        temporary.write_text(json.dumps(records, separators=(",", ":")) + "\n", encoding="utf-8")
         temporary.replace(path)
     except OSError as exc:
         logger.warning("could not keep the build's time in %s (%s)", path, exc)
