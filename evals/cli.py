@@ -60,7 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--subset", metavar="NAME",
                         help=f"only the scenarios listed in {SUBSET_DIR.name}/NAME.txt (e.g. offline20: 20 scenarios "
                         "spanning every category, for repeated runs of a slow model)")
-    parser.add_argument("--benign", action="store_true", help="only the benign (non-adversarial) scenarios")
+    parser.add_argument("--benign", action="store_true",
+                        help="only the benign (non-adversarial) scenarios, without the held-out set (--subset heldout)")
     parser.add_argument("--jobs", type=int, default=1, help="trials run at once, in threads (default 1)")
     parser.add_argument("--simulated-user", action="store_true",
                         help="an LLM plays the person from each turn's hidden goal (needs a real model)")
@@ -131,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
         scenarios = [s for s in scenarios if s.adversarial]
     if args.benign:
         scenarios = [s for s in scenarios if not s.adversarial]
+        if not args.subset:  # the held-out set is never tuned on: it runs (and is reported) alone, --subset heldout
+            scenarios = [s for s in scenarios if "heldout" not in s.tags]
     if args.subset:
         listed = SUBSET_DIR / f"{args.subset}.txt"
         if not listed.is_file():

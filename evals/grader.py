@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evals.scenario import FieldCondition, Match, ReplyCheck, RowCondition, Scenario, Where
-from tools.policy import is_placeholder
+from tools.workflow.policy import is_placeholder
 
 Snapshot = dict[str, list[dict[str, Any]]]
 JSON_COLUMNS = ("args", "result", "detail")

@@ -17,7 +17,7 @@ from graph import prompts as graph_prompts
 from graph.calls import new_call_id
 from graph.plans import taken_count
 from state.context import Protocol
-from tools.seed import USERS
+from tools.workflow.seed import USERS
 
 WRAP_UP_MARKER = graph_prompts.WRAP_UP_INSTRUCTION.split(":")[0]
 """The opening words of the reasoner's wrap-up request (the graph calls the model without tools then)."""

@@ -30,7 +30,8 @@ from evals.scenario import Scenario, SetupStep
 from graph import build_graph
 from graph.strategies import Strategy
 from state.context import Context, Protocol
-from tools import CallContext, ToolRegistry, WorkflowStore, execute_call
+from tools import CallContext, WorkflowStore, execute_call
+from tools.toolset import Toolset
 from tools.toolsets import get_toolset
 
 MAX_REVIEWS_PER_MESSAGE = 20
@@ -104,10 +105,10 @@ class TrialResult:
         return asdict(self)
 
 
-def apply_setup(store: WorkflowStore, steps: list[SetupStep], thread_id: str, registry: ToolRegistry | None = None) -> None:
-    """Bring the store to the scenario's starting state through the real tools of `registry` (default: the
+def apply_setup(store: WorkflowStore, steps: list[SetupStep], thread_id: str, toolset: Toolset | None = None) -> None:
+    """Bring the store to the scenario's starting state through the real tools of `toolset` (default: the
     workflow's), or SQL."""
-    registry = registry if registry is not None else get_toolset("workflow").registry
+    toolset = toolset if toolset is not None else get_toolset("workflow")
     for index, step in enumerate(steps):
         if step.sql is not None:
             with store.transaction() as conn:
@@ -115,12 +116,12 @@ def apply_setup(store: WorkflowStore, steps: list[SetupStep], thread_id: str, re
             continue
         assert step.tool is not None
         ctx = CallContext(
-            store=store,
+            backend=store,
             actor_id=step.actor,
             thread_id=thread_id if step.same_thread else f"{thread_id}-setup",
             call_id=f"setup-{index}",
         )
-        execute_call(registry, step.tool, dict(step.args), ctx)
+        execute_call(toolset, step.tool, dict(step.args), ctx)
 
 
 @contextmanager
@@ -225,12 +226,12 @@ def run_trial(
         store = WorkflowStore(f"sqlite:///{directory}/workflow.db")
         started = time.perf_counter()
         try:
-            apply_setup(store, scenario.setup, thread_id, toolset.registry)
+            apply_setup(store, scenario.setup, thread_id, toolset)
             model = make_model(scenario, protocol)
             with open_saver(checkpointer, directory) as saver:
                 # e-mails stay in the outbox
                 graph = build_graph(
-                    model=model, store=store, checkpointer=saver, mailer=None, toolset=toolset, strategy=strategy
+                    model=model, store=store, checkpointer=saver, deps=None, toolset=toolset, strategy=strategy
                 )
                 started = time.perf_counter()
                 result.problems += play_turns(

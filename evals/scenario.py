@@ -11,8 +11,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError, model_validator
 
 from state.context import Context
-from tools.seed import USERS
-from tools.toolsets import TOOLSETS
+from tools.toolsets import toolset_names
+from tools.workflow.seed import USERS
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
 USER_IDS = tuple(user["id"] for user in USERS)
@@ -40,7 +40,7 @@ class Match(_Strict):
     lt: float | None = None
     null: bool | None = None
     placeholder: bool | None = None
-    """True: the text is empty or a stand-in ("请用户提供邮件内容", "TBD", "[...]"), as tools.policy judges it."""
+    """True: the text is empty or a stand-in ("请用户提供邮件内容", "TBD", "[...]"), as tools.workflow.policy judges it."""
 
 
 def _condition_kind(value: Any) -> str:
@@ -189,7 +189,7 @@ class Scenario(_Strict):
     toolset: str = "workflow"
     """The toolset the graph runs (`tools.toolsets`): workflow, toy or travel."""
     context: dict[str, Any] = Field(default_factory=dict)
-    """Overrides of Context budgets for this scenario (e.g. mail_rate_limit)."""
+    """Overrides of Context fields for this scenario: budgets, and the toolset's `limits` (e.g. mail_rate_limit)."""
     setup: list[SetupStep] = Field(default_factory=list)
     turns: list[Turn] = Field(min_length=1)
     expect: Expect = Field(default_factory=Expect)
@@ -202,8 +202,8 @@ class Scenario(_Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:
-        if self.toolset not in TOOLSETS:
-            raise ValueError(f"toolset {self.toolset!r} is not one of {', '.join(TOOLSETS)}")
+        if self.toolset not in toolset_names():
+            raise ValueError(f"toolset {self.toolset!r} is not one of {', '.join(toolset_names())}")
         known = {f.name for f in dataclasses.fields(Context)} - FIXED_CONTEXT_FIELDS
         unknown = sorted(set(self.context) - known)
         if unknown:

@@ -18,23 +18,21 @@ from graph.builder import build_graph
 from graph.models.endpoint import EnvModel, run_defaults, settings_from_env
 from graph.server.actor import signed_in
 from state.context import Context
-from tools import WorkflowStore
 from tools.toolset import Toolset
-from tools.toolsets import TOOLSETS
+from tools.toolsets import get_toolset
 
 model = EnvModel()
 model.preload()
-store = WorkflowStore()
 settings = settings_from_env()
 
 
 def _graph(toolset: Toolset) -> Any:
     defaults = run_defaults(settings, toolset=toolset)
     return signed_in(
-        build_graph(model=model, store=store, toolset=toolset, context_schema=Context.with_defaults(**defaults))
+        build_graph(model=model, toolset=toolset, context_schema=Context.with_defaults(**defaults))
     )
 
 
-graph = _graph(TOOLSETS["workflow"])
-toy_graph = _graph(TOOLSETS["toy"])
-travel_graph = _graph(TOOLSETS["travel"])
+graph = _graph(get_toolset("workflow"))
+toy_graph = _graph(get_toolset("toy"))
+travel_graph = _graph(get_toolset("travel"))

@@ -88,8 +88,8 @@ def record_step(budget: RunBudget, failed: bool | None) -> RunBudget:
 
 
 def wrap_up(code: WrapUpCode, **values: Any) -> WrapUp:
-    """The record of why a run ends now, with its readable text."""
-    return WrapUp(code=code, text=prompts.WRAP_UP_REASONS[code].format(**values))
+    """The record of why a run ends now, with its readable text (for the model) and the values it names."""
+    return WrapUp(code=code, text=prompts.WRAP_UP_REASONS["en"][code].format(**values), values=values)
 
 
 def limit_reached(
@@ -131,9 +131,9 @@ def plan_ended(plan: Plan | None, failed: bool) -> WrapUp | None:
     return None
 
 
-PLANNED_ENDS: tuple[WrapUpCode, ...] = ("ask", "done", "answered", "finished")
-"""Wrap-ups that end a run as planned (a question for the person, a write or a look-up that answers); the
-others stop it early, and the person is told so."""
+PLANNED_ENDS: tuple[WrapUpCode, ...] = ("done", "answered", "finished")
+"""Wrap-ups that end a run as planned (a write or a look-up that answers, a chain's last step); the others stop it
+early, and the person is told so."""
 
 
 def stopped_early(reason: WrapUp | Mapping[str, Any] | None) -> bool:
@@ -141,10 +141,16 @@ def stopped_early(reason: WrapUp | Mapping[str, Any] | None) -> bool:
     return bool(reason) and isinstance(reason, Mapping) and reason.get("code") not in PLANNED_ENDS
 
 
-def describe(reason: WrapUp | Mapping[str, Any] | str | None) -> str:
-    """A wrap-up as one readable line `code: text` (also for a thread checkpointed before the record)."""
+def describe(reason: WrapUp | Mapping[str, Any] | str | None, lang: str = "en") -> str:
+    """A wrap-up as one readable line: `code: text` for the model and the log, the reason alone in the person's
+    language when they are told (also for a thread checkpointed before the record)."""
     if not reason:
         return ""
     if isinstance(reason, str):
         return reason
+    if lang != "en" and reason.get("code") in prompts.WRAP_UP_REASONS[lang]:
+        try:
+            return str(prompts.WRAP_UP_REASONS[lang][reason["code"]].format(**(reason.get("values") or {})))
+        except (KeyError, ValueError):
+            pass  # a record checkpointed without its values: its English text below
     return f"{reason['code']}: {reason['text']}"

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import StateGraph
 
 from graph.budget import SYSTEM_CLOCK, Clock
-from graph.calls import ModelSource
+from graph.calls import Actors, ModelSource
+from graph.nodes.ask_person import AskPerson
 from graph.nodes.budget_check import BudgetCheck
 from graph.nodes.chain_step import ChainStep
 from graph.nodes.executor import Executor
@@ -16,39 +17,45 @@ from graph.nodes.human_review import HumanReview
 from graph.nodes.observation_summarizer import ObservationSummarizer
 from graph.nodes.plan_step import propose_next_step
 from graph.nodes.planner import Planner
+from graph.nodes.read_request import ReadRequest
 from graph.nodes.reasoner import Reasoner
 from graph.nodes.tool_validator import ToolValidator
 from graph.strategies import STRATEGIES, Strategy, wire_chain, wire_plan, wire_react
 from state.agent import AgentState, InputState
 from state.context import Context
-from tools import Mailer, ToolRegistry, WorkflowStore
+from tools.backend import Backend
+from tools.spec import ToolRegistry
 from tools.toolset import Toolset
 from tools.toolsets import get_toolset
+
+FROM_ENV: Any = "env"
+"""`deps` default: the toolset's own dependencies from the environment (`Toolset.deps`)."""
 
 
 def build_graph(
     *,
     model: ModelSource,
-    store: WorkflowStore | None = None,
+    store: Backend | None = None,
     checkpointer: BaseCheckpointSaver | None = None,
     toolset: Toolset | str = "workflow",
     registry: ToolRegistry | None = None,
-    mailer: Mailer | None | Literal["env"] = "env",
+    deps: Any = FROM_ENV,
     name: str | None = None,
     context_schema: type[Context] = Context,
     clock: Clock = SYSTEM_CLOCK,
     strategy: Strategy = "react",
 ) -> Any:
-    """The compiled graph: reasoner → tool_validator → (human_review) → executor → observation_summarizer
-    → budget_check → reasoner, until a final answer.
+    """The compiled graph: read_request → reasoner → tool_validator → (ask_person | human_review) → executor →
+    observation_summarizer → budget_check → reasoner, until a final answer.
 
-    `model` is a chat model, or a function of the run's `Context` that returns one. `store` defaults to
-    `WorkflowStore()` (FLOWAGENT_DB or .flowagent/workflow.db); `mailer` to the SMTP server of
-    `FLOWAGENT_SMTP_URL` if set ("env"); `mailer=None` keeps every e-mail in the outbox. `context_schema` may
-    be `Context.with_defaults(...)` (the server's model decides the protocol); `clock` is the budgets' time and
-    the runs' date.
+    `model` is a chat model, or a function of the run's `Context` that returns one. `store` is the toolset's backend
+    (for the workflow a `WorkflowStore`; default: the toolset's own, for the workflow FLOWAGENT_DB or
+    .flowagent/workflow.db). `deps` is what the toolset's handlers need beyond it (default: the toolset's own from the
+    environment; for the workflow its mailer, the SMTP server of FLOWAGENT_SMTP_URL if set; `None` keeps every e-mail
+    in the outbox). `context_schema` may be `Context.with_defaults(...)` (the server's model decides the protocol);
+    `clock` is the budgets' time and the runs' date.
 
-    `toolset` is the domain the graph runs: "workflow" (the seed's leave approvals, the default), "toy", "travel"
+    `toolset` is the domain the graph runs: "workflow" (the seed's approvals, the default), "toy", "travel"
     (`tools.toolsets`), or a `Toolset`; `registry`, when given, replaces its tools (a test's extra tool). The
     graph's `name` defaults to the toolset's (`flowagent`, `flowagent_toy`, `flowagent_travel`).
 
@@ -60,23 +67,26 @@ def build_graph(
     if registry is not None:
         chosen = chosen.with_registry(registry)
     registry = chosen.registry
-    store = store if store is not None else WorkflowStore()
-    smtp = Mailer.from_env() if mailer == "env" else mailer
+    backend = store if store is not None else chosen.backend()
+    needs = chosen.deps() if deps is FROM_ENV else deps
 
     builder = StateGraph(AgentState, context_schema=context_schema, input_schema=InputState)
-    builder.add_node("reasoner", Reasoner(model, store, chosen, clock=clock))
-    builder.add_node("tool_validator", ToolValidator(store, registry, clock=clock))
-    builder.add_node("human_review", HumanReview(store, registry, clock=clock))
-    builder.add_node("executor", Executor(store, registry, smtp, clock=clock))
+    actors = Actors(chosen, backend)
+    builder.add_node("read_request", ReadRequest(chosen, backend, clock=clock))
+    builder.add_node("reasoner", Reasoner(model, chosen, backend, clock=clock, actors=actors))
+    builder.add_node("tool_validator", ToolValidator(chosen, backend, needs, clock=clock, actors=actors))
+    builder.add_node("ask_person", AskPerson(registry))
+    builder.add_node("human_review", HumanReview(backend, registry, clock=clock))
+    builder.add_node("executor", Executor(chosen, backend, needs, clock=clock, actors=actors))
     builder.add_node("observation_summarizer", ObservationSummarizer(registry))
-    builder.add_node("budget_check", BudgetCheck(registry, clock=clock, lookup_answers=chosen.lookup_answers))
+    builder.add_node("budget_check", BudgetCheck(clock=clock, lookup_answers=chosen.lookup_answers))
 
     if strategy == "plan":
-        builder.add_node("planner", Planner(model, store, registry, system_prompt=chosen.prompt, clock=clock))
+        builder.add_node("planner", Planner(model, chosen, backend, clock=clock, actors=actors))
         builder.add_node("plan_step", propose_next_step)
         wire_plan(builder)
     elif strategy == "chain":
-        builder.add_node("chain_step", ChainStep(model, store, registry, system_prompt=chosen.prompt, clock=clock))
+        builder.add_node("chain_step", ChainStep(model, chosen, backend, clock=clock, actors=actors))
         wire_chain(builder)
     elif strategy == "react":
         wire_react(builder)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 import uuid
 from collections.abc import Callable
 from datetime import date, datetime
@@ -15,6 +16,10 @@ from langchain_core.messages import AnyMessage
 from langgraph.config import get_config
 
 from state.context import Context
+from tools.backend import Backend
+from tools.errors import DomainError
+from tools.spec import CallContext
+from tools.toolset import Toolset
 
 ModelSource = BaseChatModel | Callable[[Context], BaseChatModel]
 """A chat model, or a function of the run's `Context` that returns one (`build_graph(model=...)`)."""
@@ -63,3 +68,58 @@ def tokens_used(raw: Any, prompt: list[AnyMessage]) -> int:
         return int(usage["total_tokens"])
     return estimate_tokens(prompt) + estimate_tokens([raw])
 
+
+
+ACTOR_TTL_S = 60.0
+"""How long the graph reuses an actor's record (name, e-mail) before reading it again: one look-up per tool call
+cost a tenth of a step. A write always reads the actor again, inside its transaction."""
+
+
+class Actors:
+    """The signed-in actors' records, read through the toolset at most once every ACTOR_TTL_S seconds."""
+
+    def __init__(self, toolset: Toolset, backend: Backend) -> None:
+        self._toolset = toolset
+        self._backend = backend
+        self._cache: dict[str, tuple[dict[str, Any], float]] = {}
+
+    def get(self, actor_id: str) -> dict[str, Any] | None:
+        """The actor's record, or None when the toolset does not know them (never cached: the check says why)."""
+        cached = self._cache.get(actor_id)
+        if cached is not None and cached[1] > time.monotonic():
+            return cached[0]
+        try:
+            with self._backend.read() as handle:
+                record = dict(self._toolset.actor(handle, actor_id))
+        except DomainError:
+            return None
+        self._cache[actor_id] = (record, time.monotonic() + ACTOR_TTL_S)
+        return record
+
+
+def call_context(
+    toolset: Toolset,
+    backend: Backend,
+    deps: Any,
+    context: Context,
+    clock: Callable[[], float],
+    thread_id: str,
+    *,
+    call_id: str = "call",
+    lang: str = "zh",
+    actors: Actors | None = None,
+) -> CallContext:
+    """What a tool call runs with in a run: the toolset's backend and dependencies, the actor (and their record when
+    `actors` has it), the thread and call ids (the idempotency key), the run's date, the toolset's limits as the run
+    sets them, the person's language."""
+    return CallContext(
+        backend=backend,
+        actor=actors.get(context.user_id) if actors is not None else None,
+        actor_id=context.user_id,
+        thread_id=thread_id,
+        call_id=call_id,
+        today=run_today(clock, context.timezone),
+        deps=deps,
+        limits=toolset.run_limits(context.limits),
+        lang=lang,
+    )

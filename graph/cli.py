@@ -1,4 +1,4 @@
-"""The `flowagent` command line: parses the arguments of `chat`, `outbox` and `token` and hands each to its module."""
+"""The `flowagent` command line: parses the arguments of `chat`, `outbox`, `token` and `serve` and hands each to its module."""
 
 from __future__ import annotations
 
@@ -9,14 +9,15 @@ import sys
 from rich.console import Console
 
 from graph.chat import render
-from graph.chat.commands import retry_outbox, show_outbox
 from graph.chat.logs import configure_logging
-from graph.chat.session import ChatError, ChatSession, make_asker, open_store, store_url
+from graph.chat.session import ChatError, ChatSession, make_asker, open_backend, store_url
 from graph.models.endpoint import ModelConfigError, describe_model_error, stop_local_model
 from graph.strategies import STRATEGIES
 from tools.errors import DomainError
-from tools.store import default_url
-from tools.toolsets import TOOLSETS
+from tools.toolsets import get_toolset, toolset_names
+
+DEFAULT_STORE_URL = "sqlite:///.flowagent/workflow.db"
+"""Where the chat's log file goes beside when no store is configured (`.flowagent/flowagent.log`)."""
 
 MOVED = {
     "eval": "flowagent: `flowagent eval` is now its own command: run `flowagent-eval` (or `python -m evals`); "
@@ -38,16 +39,23 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--user", default=os.environ.get("FLOWAGENT_USER", "user_1"), help="who you are (user_1)")
     chat.add_argument("--thread", help="resume a conversation by its thread id")
     chat.add_argument("--protocol", choices=["native", "react", "json"], help="how the model proposes actions")
-    chat.add_argument("--toolset", choices=list(TOOLSETS), default=os.environ.get("FLOWAGENT_TOOLSET", "workflow"),
+    chat.add_argument("--toolset", choices=list(toolset_names()), default=os.environ.get("FLOWAGENT_TOOLSET", "workflow"),
                       help="the tools the assistant has: workflow (leave approvals), toy (weather, calculator), travel")
     chat.add_argument("--strategy", choices=list(STRATEGIES), default=os.environ.get("FLOWAGENT_STRATEGY", "react"),
                       help="how the assistant works: react (decides each step, default), plan (plans the steps first), "
                       "chain (a fixed sequence per kind of task)")
+    chat.add_argument("--locale", choices=["zh-CN", "en"], default=os.environ.get("FLOWAGENT_LOCALE", "zh-CN"),
+                      help="your language before you say anything (zh-CN or en; default FLOWAGENT_LOCALE or zh-CN); "
+                      "after that the chat follows the language you write in")
     chat.add_argument("--model", help="model name (default FLOWAGENT_MODEL, or the offline model)")
     chat.add_argument("--db", help="workflow store URL or file (default FLOWAGENT_DB or .flowagent/workflow.db)")
     chat.add_argument("--checkpoints", help="checkpoint file or postgres URL (default FLOWAGENT_CHECKPOINT_URL)")
     sub.add_parser(
-        "token", help="print a development sign-in token for a user (for the LangGraph server and its page)", add_help=False
+        "token", help="print a development sign-in token for a user (for the LangGraph server and its page); --revoke TOKEN",
+        add_help=False
+    )
+    sub.add_parser(
+        "serve", help="the production LangGraph server (PostgreSQL, Redis, N workers): --port P --workers N", add_help=False
     )
     ob = sub.add_parser("outbox", help="show the e-mail outbox")
     ob.add_argument("--retry", action="store_true", help="deliver queued and failed e-mails (needs FLOWAGENT_SMTP_URL)")
@@ -64,15 +72,22 @@ def main(argv: list[str] | None = None) -> int:
         from graph.server.tokens import main as token_main
 
         return token_main(argv[1:])
+    if argv and argv[0] == "serve":
+        from graph.server.serve import main as serve_main
+
+        return serve_main(argv[1:])
     args = build_parser().parse_args(argv)
     console = Console(highlight=False)
     try:
-        log = configure_logging(store_url(args.db) or default_url())
+        log = configure_logging(store_url(args.db) or store_url(os.environ.get("FLOWAGENT_DB", "").strip() or None)
+                                or DEFAULT_STORE_URL)
         if args.command == "outbox":
-            store = open_store(args.db)
-            if args.retry and not retry_outbox(console, store):
-                raise ChatError("FLOWAGENT_SMTP_URL is not set: set it to deliver e-mails, e.g. smtp://host:25.")
-            show_outbox(console, store)
+            workflow = get_toolset("workflow")
+            shown = workflow.commands["outbox"].run(open_backend(workflow, args.db), "", "retry" if args.retry else "", "en")
+            if isinstance(shown, str):
+                console.print(shown)
+            else:
+                render.sections(console, shown)
             return 0
         return ChatSession(args, console, make_asker(), log).run()
     except (ChatError, ModelConfigError, DomainError, ValueError) as exc:

@@ -8,20 +8,27 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Literal
+from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 
-from state.records import OutcomeLine
-from tools import said, words
-from tools.spec import Effect, PersonWords, ToolRegistry
+from state.records import STEP_NOTE_KEY, OutcomeLine, StepNote
+from tools.request import Lang, Request
+from tools.spec import Effect, ToolRegistry
 
-ACTION_KEY = "action"
-"""Key of an observation's `response_metadata` holding the action hash of the call it answers."""
 REPEAT_RESULT_CHARS = 500
-_LATIN_RE = re.compile(r"[A-Za-z]{2,}")
 
-Lang = Literal["zh", "en"]
+
+def note(**fields: Any) -> dict[str, Any]:
+    """A `response_metadata` entry carrying a `StepNote` (what a node tells later nodes about its message)."""
+    return {STEP_NOTE_KEY: StepNote(**fields)}  # type: ignore[typeddict-item]
+
+
+def note_of(message: Any) -> StepNote:
+    """The `StepNote` of a message (empty when it has none)."""
+    meta = getattr(message, "response_metadata", None) or {}
+    found = meta.get(STEP_NOTE_KEY)
+    return StepNote(**found) if isinstance(found, dict) else StepNote()  # type: ignore[typeddict-item]
 
 
 def latest_human_index(messages: list[AnyMessage]) -> int:
@@ -32,58 +39,10 @@ def latest_human_index(messages: list[AnyMessage]) -> int:
     return -1
 
 
-def person_said(messages: list[AnyMessage]) -> list[str]:
-    """Everything the person wrote in the thread, oldest first."""
-    return [str(m.content) for m in messages if isinstance(m, HumanMessage)]
-
-
 def is_question(message: AIMessage) -> bool:
     """Whether an answer asked the person something (the graph's own question, or any question mark)."""
     text = str(message.content)
     return bool(message.response_metadata.get("asked")) or "?" in text or "？" in text
-
-
-def current_request(messages: list[AnyMessage]) -> list[str]:
-    """The person's messages of the request in progress: the latest, and the earlier ones it answers
-    (each followed by the assistant's question)."""
-    request: list[str] = []
-    for i in range(len(messages) - 1, -1, -1):
-        msg = messages[i]
-        if isinstance(msg, HumanMessage):
-            request.insert(0, str(msg.content))
-            answers = [m for m in messages[i + 1 :] if isinstance(m, AIMessage) and not m.tool_calls]
-            if request[1:] and not (answers and is_question(answers[0])):
-                request.pop(0)
-                break
-    return request
-
-
-def person_words(messages: list[AnyMessage]) -> PersonWords:
-    """What the person said, for the policy: all of it, the current request, and the drafts they answered."""
-    return PersonWords(said=person_said(messages), request=current_request(messages), shown=shown_and_answered(messages))
-
-
-def shown_and_answered(messages: list[AnyMessage]) -> list[str]:
-    """The assistant's answers that the person saw and replied to (a draft they may have confirmed)."""
-    shown = []
-    for i, msg in enumerate(messages):
-        if isinstance(msg, AIMessage) and not msg.tool_calls and any(isinstance(m, HumanMessage) for m in messages[i + 1 :]):
-            shown.append(str(msg.content))
-    return shown
-
-
-def language_of(text: str, default: str = "zh-CN") -> Lang:
-    """The language of a person's message: Chinese if it has Chinese characters, English if Latin words."""
-    if words.has_cjk(text):
-        return "zh"
-    if _LATIN_RE.search(text):
-        return "en"
-    return "en" if default.lower().startswith("en") else "zh"
-
-
-def person_language(messages: list[AnyMessage], default: str = "zh-CN") -> Lang:
-    said = person_said(messages)
-    return language_of(said[-1] if said else "", default)
 
 
 def earlier_results(messages: list[AnyMessage], start: int) -> dict[str, str]:
@@ -94,12 +53,33 @@ def earlier_results(messages: list[AnyMessage], start: int) -> dict[str, str]:
     """
     results: dict[str, str] = {}
     for msg in messages[start:]:
-        if isinstance(msg, ToolMessage) and msg.status == "success" and not msg.response_metadata.get("repeated"):
-            action = msg.response_metadata.get(ACTION_KEY)
+        if isinstance(msg, ToolMessage) and msg.status == "success" and not note_of(msg).get("repeated"):
+            action = note_of(msg).get("action")
             if action:
                 text = str(msg.content)
                 results[action] = text if len(text) <= REPEAT_RESULT_CHARS else text[: REPEAT_RESULT_CHARS - 1] + "…"
     return results
+
+
+class ResultIndex:
+    """`earlier_results` kept up to date as a run grows: each call reads only the messages added since the last one
+    (a run's messages are only appended to), so a long run costs one pass, not one pass per step."""
+
+    MAX_RUNS = 256
+
+    def __init__(self) -> None:
+        self._runs: dict[tuple[str, int], tuple[int, str | None, dict[str, str]]] = {}
+
+    def results(self, key: str, messages: list[AnyMessage], start: int) -> dict[str, str]:
+        """The run's results by action hash; `key` names the thread (the run is the thread and `start`)."""
+        scanned, last_id, results = self._runs.get((key, start), (start, None, {}))
+        if scanned > len(messages) or (last_id is not None and messages[scanned - 1].id != last_id):
+            scanned, results = start, {}  # not the run seen before (another process wrote it, or it changed)
+        results = {**results, **earlier_results(messages[scanned:], 0)}
+        if len(self._runs) >= self.MAX_RUNS:
+            self._runs.pop(next(iter(self._runs)))
+        self._runs[(key, start)] = (len(messages), messages[-1].id if len(messages) > start else None, results)
+        return results
 
 
 def run_results(messages: list[AnyMessage]) -> list[tuple[str, dict[str, Any]]]:
@@ -108,19 +88,21 @@ def run_results(messages: list[AnyMessage]) -> list[tuple[str, dict[str, Any]]]:
     found = []
     for msg in messages[latest_human_index(messages) + 1 :]:
         if isinstance(msg, ToolMessage) and msg.status == "success" and isinstance(msg.artifact, dict):
-            action = str(msg.response_metadata.get(ACTION_KEY, msg.tool_call_id))
+            action = str(note_of(msg).get("action") or msg.tool_call_id)
             if action not in seen:
                 seen.add(action)
                 found.append((msg.name or "", msg.artifact))
     return found
 
 
-def open_lookups(messages: list[AnyMessage], registry: ToolRegistry) -> list[str]:
-    """The look-ups the person's current request asks for (each tool's `answers` patterns) that the run has
-    not made yet."""
-    request = " ".join(current_request(messages))
+def open_lookups(messages: list[AnyMessage], registry: ToolRegistry, request: Request) -> list[str]:
+    """The look-ups the person's request asks for (each tool's `answers` patterns) that the run has not made yet."""
+    text = " ".join(request["texts"])
     made = {m.name for m in messages[latest_human_index(messages) + 1 :] if isinstance(m, ToolMessage)}
-    return [s.name for s in registry if s.answers and s.name not in made and said.asks_for(s.answers, request)]
+    return [
+        s.name for s in registry
+        if s.answers and s.name not in made and any(re.search(p, text, re.IGNORECASE) for p in s.answers)
+    ]
 
 
 def describe_result(registry: ToolRegistry, tool: str, result: dict[str, Any], lang: Lang) -> str:
@@ -146,7 +128,7 @@ def run_outcome(messages: list[AnyMessage], registry: ToolRegistry, lang: Lang) 
             result = msg.artifact if isinstance(msg.artifact, dict) else {}
             detail = describe_result(registry, msg.name, result, lang)
             lines.append(OutcomeLine(tool=msg.name, status="executed", detail=detail))
-        elif msg.response_metadata.get("rejected"):
+        elif note_of(msg).get("rejected"):
             lines.append(OutcomeLine(tool=msg.name, status="rejected", detail=str(msg.content)))
         elif isinstance(msg.artifact, dict) and msg.artifact.get("error") in ("tool_failed", "timeout"):
             lines.append(OutcomeLine(tool=msg.name, status="failed", detail=f"[{msg.artifact['error']}]"))
@@ -175,10 +157,11 @@ def cited_ids(text: str, pattern: str) -> set[str]:
 
 
 def known_ids(messages: list[AnyMessage], actor_id: str, pattern: str) -> set[str]:
-    """Ids the thread has seen for real: in the person's words and in successful observations."""
+    """Ids the thread has seen for real: in the person's words and in the tools' observations (a refusal names
+    records from the store too)."""
     known = {actor_id}
     for msg in messages:
-        if isinstance(msg, HumanMessage) or (isinstance(msg, ToolMessage) and msg.status == "success"):
+        if isinstance(msg, HumanMessage | ToolMessage):
             known |= cited_ids(str(msg.content), pattern)
             if isinstance(msg, ToolMessage) and isinstance(msg.artifact, dict):
                 known |= cited_ids(str(msg.artifact), pattern)
@@ -186,21 +169,17 @@ def known_ids(messages: list[AnyMessage], actor_id: str, pattern: str) -> set[st
 
 
 __all__ = [
-    "current_request",
-    "is_question",
-    "person_words",
-    "shown_and_answered",
-    "ACTION_KEY",
-    "OutcomeLine",
+    "Lang",
     "cited_ids",
     "describe_result",
     "earlier_results",
+    "is_question",
     "known_ids",
-    "language_of",
     "latest_human_index",
+    "note",
+    "note_of",
+    "open_lookups",
     "outcome_text",
-    "person_language",
-    "person_said",
     "run_outcome",
     "run_results",
 ]

@@ -14,13 +14,12 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 
 from graph import prompts
 from graph.budget import Clock
-from graph.calls import run_today
+from graph.calls import Actors, run_today
 from graph.history import latest_human_index
 from graph.protocols import NO_MODEL_CALL, first_json_object
 from state.agent import AgentState
 from state.context import Context
 from state.records import PlanStep
-from tools import WorkflowStore, lookup
 from tools.errors import DomainError
 from tools.spec import Chain, Effect, ToolRegistry
 
@@ -160,7 +159,7 @@ def choose_chain(registry: ToolRegistry, request: str) -> Chain | None:
     chosen = None
     for order, chain in enumerate(registry.chains):
         reads_only = all(registry.get(t).effect is Effect.READ for t in chain.tools)
-        for pattern in registry.chain_intent(chain):
+        for pattern in chain.intent:
             found = re.search(pattern, request, re.IGNORECASE)
             if found and (best is None or (reads_only, found.start(), order) < best):
                 best, chosen = (reads_only, found.start(), order), chain
@@ -177,13 +176,10 @@ def step_message(step: PlanStep, number: int, call_id: str, source: str) -> AIMe
     )
 
 
-def session_line(store: WorkflowStore, context: Context, clock: Clock) -> str:
+def session_line(actors: Actors, context: Context, clock: Clock) -> str:
     """Who the user is and today's date, as the reasoner's prompt says it."""
-    try:
-        with store.read() as conn:
-            name = str(lookup.require_user(conn, context.user_id)["name"])
-    except DomainError:
-        name = "unknown user"
+    actor = actors.get(context.user_id)
+    name = str(actor.get("name") or context.user_id) if actor is not None else "unknown user"
     today = run_today(clock, context.timezone).strftime("%Y-%m-%d %A")
     return prompts.SESSION_SECTION.format(user_name=name, user_id=context.user_id, today=today, timezone=context.timezone)
 

@@ -80,51 +80,72 @@ from what is known: say what was done, what is still missing, and what the user 
 WRAP_UP_ASK_FOR_HELP = " Several steps failed in a row: ask the user for the information or help you need."
 
 WRAP_UP_REASONS = {
-    "model_calls": "the model-call budget of this run ({limit}) is used up",
-    "tokens": "the token budget of this run ({limit}) is used up",
-    "seconds": "the time budget of this run ({limit:g} s) is used up",
-    "tool_calls": "the tool {tool} was called {limit} times in this run",
-    "repeated_action": "the same action ({tool}) was proposed again and again",
-    "consecutive_failures": "{limit} steps in a row failed",
-    "ask": "a value only the user can give is missing, so the user is asked",
-    "done": "a write was executed; the answer says what it did",
-    "answered": "the look-up answers a question that asks for no change; the answer is what it found",
-    "finished": "the {steps} step(s) of the fixed sequence have run; the answer says what they did",
-    "off_plan": "a step of the fixed sequence {chain} did not go as declared, and a chain does not adapt",
+    "en": {
+        "model_calls": "the model-call budget of this run ({limit}) is used up",
+        "tokens": "the token budget of this run ({limit}) is used up",
+        "seconds": "the time budget of this run ({limit:g} s) is used up",
+        "tool_calls": "the tool {tool} was called {limit} times in this run",
+        "repeated_action": "the same action ({tool}) was proposed again and again",
+        "consecutive_failures": "{limit} steps in a row failed",
+        "done": "a write was executed; the answer says what it did",
+        "answered": "the look-up answers a question that asks for no change; the answer is what it found",
+        "finished": "the {steps} step(s) of the fixed sequence have run; the answer says what they did",
+        "off_plan": "a step of the fixed sequence {chain} did not go as declared, and a chain does not adapt",
+    },
+    "zh": {
+        "model_calls": "本次的模型调用次数（{limit}）已用完",
+        "tokens": "本次的 token 预算（{limit}）已用完",
+        "seconds": "本次的时间预算（{limit:g} 秒）已用完",
+        "tool_calls": "工具 {tool} 本次已调用 {limit} 次",
+        "repeated_action": "同一个操作（{tool}）被反复提出",
+        "consecutive_failures": "连续 {limit} 步失败",
+        "done": "写操作已执行，回答说明做了什么",
+        "answered": "查询已经回答了这个不要求修改的问题",
+        "finished": "固定流程的 {steps} 步已执行完",
+        "off_plan": "固定流程 {chain} 的一步没有按预期进行，固定流程不会调整",
+    },
 }
+"""Why a run wraps up: in English for the model's wrap-up prompt, in the person's language when they are told."""
+
+THOUGHTS = {
+    "zh": {
+        "asked": "{tool} 需要只有你才能提供的信息，我来问你。",
+        "cannot": "这个操作在这里做不了，我直接告诉你。",
+        "intro": "你问我能做什么，这有确定的答案。",
+        "filled": "你回答了我的问题：{param} = {value}。我用它重新提交 {tool}。",
+        "act": "我用工具来做。",
+        "answered": "结果已经回答了问题。",
+    },
+    "en": {
+        "asked": "{tool} needs a value only you can give; I ask you.",
+        "cannot": "This cannot be done here; I say so.",
+        "intro": "You ask what I can do; that has one true answer.",
+        "filled": "You answered my question: {param} = {value}. I propose {tool} again with it.",
+        "act": "I use a tool for this.",
+        "answered": "The result answers the question.",
+    },
+}
+"""The Thought lines the code itself writes (no model wrote them), in the person's language."""
 
 # ---------------------------------------------------------------- questions the graph asks in code
 
-ASK_QUESTIONS = {
+GENERAL_QUESTIONS = {
     "zh": {
-        "approver": "请问谁来审批？可选：{choices}。",
-        "approver_unknown": "系统里没有找到「{name}」。请问谁来审批？可选：{choices}。",
-        "which_user": "有 {count} 位用户叫「{name}」：{choices}。请问是哪一位？",
-        "which_of": "你提到了 {choices}，请问由哪一位审批？",
-        "days": "请问要请几天假？",
-        "reason": "请问请假的原因是什么？",
-        "email_text": "请问邮件内容写什么？我不会替你编写邮件内容。",
-        "comment": "请问审批意见写什么？超过 1 天的请假需要填写审批意见。",
-        "decision": "请问是批准还是驳回？",
-        "which_task": "你有 {count} 个待办符合「{name}」：{choices}。请问是哪一个？",
+        "which_of": "你提到了 {choices}，请问是哪一位？",
+        "which_user": "有 {count} 位叫「{name}」：{choices}。请问是哪一位？",
+        "unknown": "没有找到「{name}」。",
+        "value": "请问{label}是什么？",
+        "value_choices": "请问{label}是什么？可选：{choices}。",
     },
     "en": {
-        "approver": "Who should approve it? You can choose: {choices}.",
-        "approver_unknown": "I could not find \"{name}\" among the users. Who should approve it? You can choose: {choices}.",
-        "which_user": "{count} users are called \"{name}\": {choices}. Which one do you mean?",
-        "which_of": "You named {choices}. Which one should approve it?",
-        "days": "How many days of leave do you need?",
-        "reason": "What is the reason for the leave?",
-        "email_text": "What should the e-mail say? I will not make up its text.",
-        "comment": "What comment goes with the decision? Requests over one day need one.",
-        "decision": "Approve or reject?",
-        "which_task": "{count} of your tasks fit \"{name}\": {choices}. Which one do you mean?",
+        "which_of": "You named {choices}. Which one do you mean?",
+        "which_user": "{count} are called \"{name}\": {choices}. Which one do you mean?",
+        "unknown": "I could not find \"{name}\".",
+        "value": "What is {label}?",
+        "value_choices": "What is {label}? You can choose: {choices}.",
     },
 }
-"""Asked by the graph itself when a write lacks a value only the person can give (never left to the model)."""
-ASKED_THOUGHT = "{tool} needs a value only the user can give; I ask the user."
-INTRO_THOUGHT = "The user asks what I can do; that has one true answer."
-FILLED_THOUGHT = "The user answered my question: {param} = {value}. I propose {tool} again with it."
+"""The graph's questions when the toolset words none for the value: by the value's label."""
 
 # ---------------------------------------------------------------- fixed answers and the run's outcome
 
@@ -138,9 +159,11 @@ FIXED_ANSWER = {
 """A fixed answer built from the run's real results, for a model that cannot be trusted to write one."""
 
 UNGROUNDED_ANSWER_NOTE = {
-    "zh": "（模型的回答提到了不存在的记录 {ids}，因此未显示。）",
-    "en": "(The model's answer named records that do not exist ({ids}), so it is not shown.)",
+    "zh": "（模型的回答提到了本次对话中没有任何工具结果出现过的记录 {ids}，因此未显示。）",
+    "en": "(The model's answer named records no tool result in this conversation showed ({ids}), so it is not shown.)",
 }
+"""Said when a model's answer is replaced: it names records the conversation never showed. It says only that; whether
+the record exists is the store's to say."""
 
 OUTCOME_LABELS = {
     "zh": {"executed": "已执行", "refused": "被拒绝", "rejected": "被审核人驳回", "failed": "执行失败",

@@ -16,8 +16,8 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 
 from graph import prompts
 from graph.calls import new_call_id
-from graph.history import language_of
 from state.context import Protocol
+from tools.parsers import language_of
 
 NO_MODEL_CALL = "no_model_call"
 """Marks an answer the graph wrote without calling the model (a fixed answer, its own question)."""

@@ -6,9 +6,20 @@ from typing import Literal
 
 from langchain_core.messages import AIMessage
 
+from graph.history import note_of
 from graph.plans import last_step_surprised
 from state.agent import AgentState
 from state.records import ToolCallRecord
+
+
+def route_after_read_request(state: AgentState) -> Literal["tool_validator", "model", "__end__"]:
+    """The person's answer to the graph's question, filled in by code, goes to validation; a run answered in code
+    (what the assistant can do) ends; anything else goes to the strategy's model step."""
+    if state.get("proposed"):
+        return "tool_validator"
+    if isinstance(state["messages"][-1], AIMessage):
+        return "__end__"
+    return "model"
 
 
 def route_after_reasoner(state: AgentState) -> Literal["tool_validator", "__end__"]:
@@ -33,12 +44,17 @@ def _check_statuses(pending: list[ToolCallRecord], allowed: tuple[str, ...], aft
             raise RuntimeError(f"{after} left {call['name']} ({call['id']}) in status {call['status']!r}")
 
 
-def route_after_validation(state: AgentState) -> Literal["human_review", "executor", "budget_check"]:
-    """Calls needing a person go to review; other valid calls run; nothing valid → the budget step."""
+def route_after_validation(state: AgentState) -> Literal["ask_person", "human_review", "executor", "budget_check"]:
+    """A value only the person can give (or an action that cannot be done) → the graph tells the person; calls
+    needing a person's approval go to review; other valid calls run; nothing valid → the budget step."""
     pending = state.get("pending") or []
     _check_statuses(pending, VALIDATED_STATUSES, "tool_validator")
     if state.get("proposed"):
         raise RuntimeError("tool_validator left calls unchecked")
+    if state.get("ask"):
+        if pending:
+            raise RuntimeError("tool_validator asks the person but left calls pending")
+        return "ask_person"
     if any(c["status"] == "needs_approval" for c in pending):
         return "human_review"
     if pending:
@@ -61,7 +77,7 @@ def route_after_planner(state: AgentState) -> Literal["plan_step", "tool_validat
     """A plan's first step is proposed; an unusable plan becomes a format-correction observation; no plan (no
     tool needed, or a run the reasoner leads) goes to the reasoner."""
     last = state["messages"][-1]
-    if isinstance(last, AIMessage) and last.invalid_tool_calls and last.response_metadata.get("planner"):
+    if isinstance(last, AIMessage) and last.invalid_tool_calls and note_of(last).get("planner"):
         return "tool_validator"
     plan = state.get("plan")
     return "plan_step" if plan and plan["steps"] else "reasoner"

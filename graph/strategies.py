@@ -13,6 +13,7 @@ from langgraph.graph import END, START, StateGraph
 from graph.routers import (
     route_after_chain_step,
     route_after_planner,
+    route_after_read_request,
     route_after_reasoner,
     route_after_review,
     route_after_validation,
@@ -24,13 +25,25 @@ Strategy = Literal["react", "plan", "chain"]
 STRATEGIES: tuple[Strategy, ...] = ("react", "plan", "chain")
 
 
+def wire_start(builder: StateGraph[Any, Any, Any, Any], model_step: str) -> None:
+    """Every run starts by reading the request; what needs no model is answered there, the rest goes to `model_step`."""
+    builder.add_edge(START, "read_request")
+    builder.add_conditional_edges(
+        "read_request",
+        route_after_read_request,
+        {"tool_validator": "tool_validator", "model": model_step, "__end__": END},
+    )
+
+
 def wire_guarded_steps(builder: StateGraph[Any, Any, Any, Any]) -> None:
-    """The path every proposed call takes: validation, review when needed, execution, observation, budget."""
+    """The path every proposed call takes: validation, the person asked or a review when needed, execution,
+    observation, budget."""
     builder.add_conditional_edges(
         "tool_validator",
         route_after_validation,
-        {"human_review": "human_review", "executor": "executor", "budget_check": "budget_check"},
+        {"ask_person": "ask_person", "human_review": "human_review", "executor": "executor", "budget_check": "budget_check"},
     )
+    builder.add_edge("ask_person", END)
     builder.add_conditional_edges(
         "human_review",
         route_after_review,
@@ -41,8 +54,8 @@ def wire_guarded_steps(builder: StateGraph[Any, Any, Any, Any]) -> None:
 
 
 def wire_react(builder: StateGraph[Any, Any, Any, Any]) -> None:
-    """reasoner → guarded steps → budget_check → reasoner, until a final answer."""
-    builder.add_edge(START, "reasoner")
+    """read_request → reasoner → guarded steps → budget_check → reasoner, until a final answer."""
+    wire_start(builder, "reasoner")
     builder.add_conditional_edges(
         "reasoner", route_after_reasoner, {"tool_validator": "tool_validator", "__end__": END}
     )
@@ -51,8 +64,9 @@ def wire_react(builder: StateGraph[Any, Any, Any, Any]) -> None:
 
 
 def wire_plan(builder: StateGraph[Any, Any, Any, Any]) -> None:
-    """planner → plan_step → guarded steps → budget_check → next step, re-plan on surprise, reasoner answers."""
-    builder.add_edge(START, "planner")
+    """read_request → planner → plan_step → guarded steps → budget_check → next step, re-plan on surprise, reasoner
+    answers."""
+    wire_start(builder, "planner")
     builder.add_conditional_edges(
         "planner",
         route_after_planner,
@@ -71,8 +85,9 @@ def wire_plan(builder: StateGraph[Any, Any, Any, Any]) -> None:
 
 
 def wire_chain(builder: StateGraph[Any, Any, Any, Any]) -> None:
-    """chain_step (chosen chain, filled step) → guarded steps → budget_check → next step; the reasoner answers."""
-    builder.add_edge(START, "chain_step")
+    """read_request → chain_step (chosen chain, filled step) → guarded steps → budget_check → next step; the reasoner
+    answers."""
+    wire_start(builder, "chain_step")
     builder.add_conditional_edges(
         "chain_step", route_after_chain_step, {"tool_validator": "tool_validator", "__end__": END}
     )

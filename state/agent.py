@@ -11,7 +11,8 @@ from langgraph.channels import DeltaChannel
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
-from state.records import AskedCall, AuditRecord, Outcome, OutcomeLine, Plan, RunBudget, ToolCallRecord, WrapUp
+from state.records import Ask, AuditRecord, Outcome, OutcomeLine, Plan, RunBudget, ToolCallRecord, WrapUp
+from tools.request import Request
 
 DELTA_SNAPSHOT_EVERY = 100_000
 """Updates between full snapshots of a delta channel: effectively never, so each checkpoint stores only
@@ -107,15 +108,16 @@ class AgentState(InputState, total=False):
     """Number of leading messages the summary covers (they are kept in `messages`, not sent to the model)."""
     budget: RunBudget
     """Counters of the current run."""
+    request: Request | None
+    """The person's request of the current run, read once when the run starts (`read_request`): its language, what
+    it asks for and the values it states."""
     wrap_up: WrapUp | None
-    """Why the run must end now (budget exhausted, repeated action, failures, a question for the person),
+    """Why the run must end now (budget exhausted, repeated action, failures, a write or look-up that answers),
     decided by budget_check; None while it may go on."""
-    ask: str
-    """A question the graph itself asks the person (a write lacked a value only they can give); the turn
-    ends with it. Empty when there is none."""
-    asked_call: AskedCall | None
-    """The write the graph's question was about; if the person's next message answers it, the graph fills the
-    answer in and proposes the write again itself. Cleared when the next run starts."""
+    ask: Ask | None
+    """What the graph itself tells the person to end the turn (`ask_person`): a question about a value only they
+    can give, or that the action cannot be done. Kept until the next run starts, whose first message may answer it
+    (the answer is then filled in by code)."""
     outcome: list[OutcomeLine]
     """What became of every write of the last finished run: executed, refused, rejected or failed. Set
     with the run's final answer, shown after it by the chat and read by the evals."""

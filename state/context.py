@@ -51,8 +51,10 @@ class Context:
                   "tool spec requires it (`ToolRegistry.approval_tools`)."},
     )
     tool_timeout_s: float = field(default=20.0, metadata={"description": "Timeout of one tool call, in seconds."})
-    mail_rate_limit: int = field(
-        default=3, metadata={"description": "E-mails one conversation thread may send per hour."}
+    limits: dict[str, int] = field(
+        default_factory=dict,
+        metadata={"description": "The toolset's own limits for this run, by name (the workflow's mail_rate_limit: "
+                  "e-mails one conversation thread may send per hour, 3 by default); unset ones keep their default."},
     )
     summary_threshold_tokens: int = field(
         default=3_000,

@@ -66,11 +66,11 @@ class RunBudget(TypedDict):
 
 
 WrapUpCode = Literal[
-    "ask", "done", "answered", "finished", "off_plan", "consecutive_failures", "repeated_action", "tool_calls",
+    "done", "answered", "finished", "off_plan", "consecutive_failures", "repeated_action", "tool_calls",
     "model_calls", "tokens", "seconds",
 ]
-"""Why a run ends early: the graph asks the person (`ask`), a write or a look-up already answers (`done`,
-`answered`), a plan's or chain's steps all ran (`finished`), a chain's step went wrong and a chain does not adapt
+"""Why a run ends early: a write or a look-up already answers (`done`, `answered`), a plan's or chain's steps all ran
+(`finished`), a chain's step went wrong and a chain does not adapt
 (`off_plan`), or a limit was reached (the rest)."""
 
 
@@ -80,7 +80,9 @@ class WrapUp(TypedDict):
     code: WrapUpCode
     """What ended it, for code to branch on."""
     text: str
-    """The same in words, for the model's wrap-up prompt and the person."""
+    """The same in words, in English, for the model's wrap-up prompt."""
+    values: NotRequired[dict[str, Any]]
+    """The values the words name (a limit, a tool), to tell the person in their language."""
 
 
 class AuditRecord(TypedDict):
@@ -124,8 +126,44 @@ class AskedCall(TypedDict):
     """The arguments as proposed."""
     param: str
     """The argument the question was about."""
-    kind: Literal["user", "days", "text", "decision"]
-    """What kind of value answers it: a user, a number of days, a text, or approve / reject."""
+    kind: Literal["person", "number", "date", "text", "choice"]
+    """What kind of value answers it (`tools.spec.PersonValue.kind`)."""
+    unit: str
+    """For a number, its unit ("day", "yuan", "none")."""
+
+
+class Ask(TypedDict):
+    """What the graph itself tells the person to end the turn: a question about a value only they can give, or that
+    the action cannot be done at all."""
+
+    text: str
+    """The words, in the person's language."""
+    call: AskedCall | None
+    """The write a question was about (its answer is filled in by code); None for a statement."""
+    code: str
+    """The refusal behind it (`missing_days`, `approver_not_named`, `process_not_startable`, …)."""
+
+
+class StepNote(TypedDict, total=False):
+    """What a node tells later nodes about a message it wrote (kept in the message's `response_metadata` under
+    `STEP_NOTE_KEY`): one typed record instead of loose keys."""
+
+    action: str
+    """On an observation: the action hash of the call it answers (the executor's, over the arguments as they ran)."""
+    repeated: bool
+    """On an observation: the earlier result of a repeated look-up, given again instead of running it."""
+    wrote: bool
+    """On an observation: a write that took effect."""
+    rejected: bool
+    """On an observation: the person rejected the call at its card."""
+    planner: bool
+    """On a model reply: the planner's (an unusable plan becomes a format-correction observation)."""
+    filled: bool
+    """On a proposal: written by code from the person's answer to the graph's question (no model call)."""
+
+
+STEP_NOTE_KEY = "flowagent"
+"""The `response_metadata` key of a message's `StepNote`."""
 
 
 class PlanStep(TypedDict):

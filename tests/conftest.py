@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from datetime import date
 from typing import Any
 
 import pytest
 
 from graph.calls import new_call_id
 from tests.support.clock import ManualClock
-from tools import REGISTRY, CallContext, ToolRegistry, WorkflowStore, execute_call
+from tools import CallContext, ToolRegistry, WorkflowStore, execute_call
+from tools.request import Request, read_request
+from tools.workflow import TOOLSET
 
 LAYERS = ("unit", "graph", "e2e")
 
@@ -32,7 +35,7 @@ def store(tmp_path) -> Iterator[WorkflowStore]:
 
 @pytest.fixture
 def make_ctx(store: WorkflowStore) -> Callable[..., CallContext]:
-    """Build a CallContext on `store`: `make_ctx("user_2", thread_id="t1", call_id="c1", mailer=...)`.
+    """Build a CallContext on `store`: `make_ctx("user_2", thread_id="t1", call_id="c1", deps=mailer)`.
 
     Without `call_id` each context gets a fresh one.
     """
@@ -40,7 +43,7 @@ def make_ctx(store: WorkflowStore) -> Callable[..., CallContext]:
     def _make(actor_id: str = "user_1", *, thread_id: str = "thread-test", call_id: str | None = None,
               **kwargs: Any) -> CallContext:
         return CallContext(
-            store=store, actor_id=actor_id, thread_id=thread_id, call_id=call_id or new_call_id(), **kwargs
+            backend=store, actor_id=actor_id, thread_id=thread_id, call_id=call_id or new_call_id(), **kwargs
         )
 
     return _make
@@ -62,7 +65,7 @@ def start_request(make_ctx: Callable[..., CallContext]) -> Callable[..., dict[st
             "days": days,
             "nextUserId": approver,
         }
-        return execute_call(REGISTRY, "runWorkFlow", args, make_ctx(requester))
+        return execute_call(TOOLSET, "runWorkFlow", args, make_ctx(requester))
 
     return _start
 
@@ -162,3 +165,16 @@ def graph_driver(store: WorkflowStore, checkpointer: Any) -> Callable[..., Graph
         return GraphDriver(graph, model, thread_id, Context(**context), clock)
 
     return _make
+
+
+@pytest.fixture
+def person_request(store: WorkflowStore) -> Callable[..., Request]:
+    """The request record (`tools.request.Request`) of what a person wrote, read against the store's users, as the
+    graph's `read_request` builds it: `person_request("请1天假看牙医", actor="user_1")`."""
+
+    def _read(*texts: str, actor: str = "user_1", today: date = date(2026, 12, 1)) -> Request:
+        with store.read() as conn:
+            people = TOOLSET.directory(conn)
+        return read_request(list(texts), index=0, today=today, people=people, actor_id=actor)
+
+    return _read

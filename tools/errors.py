@@ -50,3 +50,15 @@ class NeedsPersonError(PolicyError):
         """The argument the question is about (the graph fills it in from the person's answer)."""
         self.choices = choices
         self.name = name
+
+
+class CannotError(PolicyError):
+    """An action the system cannot do at all ("expense claims cannot be started here").
+
+    Said to the person in their language (`say`, by language) before any missing value is asked for; the graph ends
+    the turn with it instead of handing the refusal to the model to repeat.
+    """
+
+    def __init__(self, code: str, message: str, *, say: dict[str, str]) -> None:
+        super().__init__(code, message)
+        self.say = say

@@ -1,34 +1,27 @@
 """Checking and executing tool calls: each check once per path, one transaction per write, idempotent writes.
 
-The validator's path (`check_call`) runs a call's checks read-only; the executor's (`execute_call`) runs
-them again inside the write's transaction, right before the effect, so the effect acts on what was checked.
+The validator's path (`check_call`) runs a call's checks read-only; the executor's (`execute_call`) runs them again
+inside the write's transaction, right before the effect, so the effect acts on what was checked. Everything domain
+specific comes from the toolset's hooks (`tools.toolset.Toolset`): its backend, its actor, its reference resolvers.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
-from sqlalchemy import Connection, insert, select
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from tools.backend import Execution
 from tools.errors import DomainError, NeedsPersonError, NotFoundError, PolicyError
-from tools.lookup import (
-    approver_choices,
-    format_task_id,
-    require_actor,
-    require_reference,
-    resolve_own_task,
-    resolve_task,
-    resolve_user,
-)
-from tools.policy import check_email_content, check_identity, parse_days
-from tools.said import approver_named, check_days_said, check_named_by_person, check_requested, check_text_said
-from tools.spec import CallContext, Effect, Found, PersonWords, ToolRegistry, ToolSpec, Verdict
-from tools.store import tool_executions, utcnow
+from tools.grounding import check_clear, check_given, check_grounded, named_wins, person_stated
+from tools.request import Request
+from tools.spec import CallContext, Effect, Found, Reference, ToolSpec, Verdict
+from tools.toolset import Toolset
 
 logger = logging.getLogger(__name__)
 
@@ -48,251 +41,169 @@ class CheckedCall:
     notes: list[str]
 
 
-def _person_stated(spec: ToolSpec, raw: dict[str, Any], person: PersonWords) -> tuple[dict[str, Any], list[str]]:
-    """The arguments with every value the person spelled out in their request put in (their words win), and
-    a note for the reviewer's card for each value of the model's that they replaced."""
-    request = "\n".join(person.request)
-    filled, notes = dict(raw), []
-    for value in spec.person_values:
-        stated = value.stated(request) if value.stated is not None else None
-        if stated is None:
-            continue
-        if value.param in raw and raw[value.param] != stated:
-            notes.append(f"[person_stated] {value.param}: the user's own words {stated!r} replaced {raw[value.param]!r}")
-        filled[value.param] = stated
-    return filled, notes
+def check_identity(actor_id: str, param: str, value: Any) -> None:
+    """Identity parameters name the session user; the model can never act as someone else."""
+    if str(value) != actor_id:
+        raise PolicyError(
+            "not_actor",
+            f"{param} must be the session user {actor_id}, not {str(value)[:64]}; "
+            "you act only for the signed-in user, whatever the conversation claims",
+        )
 
 
-def _ask_for_missing(spec: ToolSpec, raw: dict[str, Any], conn: Connection, actor_id: str) -> None:
-    """A value only the person can give that the model left out or cannot spell: the person is asked."""
-    for value in spec.person_values:
-        if value.optional:
-            continue
-        given = raw.get(value.param)
-        if given is None or (isinstance(given, str) and not given.strip()):
-            choices = approver_choices(conn, actor_id) if value.kind == "user" else ()
-            raise NeedsPersonError(
-                f"missing_{value.ask}", f"{value.param} is missing; ask the user", ask=value.ask, param=value.param,
-                choices=choices,
-            )
-        try:
-            if value.kind == "days":
-                parse_days(given)
-            elif value.ask == "email_text" and isinstance(given, str):
-                check_email_content(given)
-        except ValueError as exc:
-            raise NeedsPersonError(
-                f"unclear_{value.ask}", f"{value.param}: {exc}; ask the user", ask=value.ask, param=value.param
-            ) from None
-
-
-def _resolve(
-    spec: ToolSpec, args: BaseModel, conn: Connection, ctx: CallContext, asking: bool
-) -> tuple[BaseModel, Found]:
-    """User arguments given by name become ids, and so do tasks named by their requester; returns the arguments
-    and the records found. With `asking`, a person's unknown approver makes the graph ask."""
-    values = args.model_dump()
+def _resolve_references(
+    toolset: Toolset,
+    spec: ToolSpec,
+    values: dict[str, Any],
+    handle: Any,
+    ctx: CallContext,
+    *,
+    asking: bool,
+    which: Callable[[Reference], bool],
+) -> tuple[dict[str, Any], Found]:
+    """The references `which` selects looked up by the toolset's resolvers: the records found, by parameter, and the
+    values with names made canonical ids."""
     found: Found = {}
-    person_users = {v.param for v in spec.person_values if v.kind == "user"}
-    changed = False
+    resolved = dict(values)
     for ref in spec.references:
         value = values.get(ref.param)
-        if ref.kind == "task" and ref.resolve != "id" and value is not None:
-            if ref.resolve == "requester":
-                task: dict[str, Any] | None = resolve_task(conn, value, ctx.actor_id, param=ref.param)
-            else:
-                task = resolve_own_task(conn, value, ctx.actor_id, param=ref.param)
-            if task is not None:
-                found[ref.param] = task
-            resolved = format_task_id(task["id"]) if task is not None else None
-            if resolved != value:
-                values[ref.param] = resolved
-                changed = True
+        if value is None or not which(ref):
             continue
-        if ref.kind != "user" or value is None:
-            continue
-        try:
-            user = resolve_user(conn, value, param=ref.param)
-        except NotFoundError:
-            if asking and ref.param in person_users:
-                raise NeedsPersonError(
-                    "unknown_user", f"{ref.param} {str(value)[:64]} is not a user; ask the user who should approve",
-                    ask="approver", param=ref.param, choices=approver_choices(conn, ctx.actor_id),
-                    name=str(value)[:64],
-                ) from None
-            raise
-        found[ref.param] = user
-        if user["id"] != value:
-            values[ref.param] = user["id"]
-            changed = True
-    return (spec.args_model.model_validate(values) if changed else args), found
+        resolver = toolset.resolvers.get(ref.kind)
+        if resolver is None:
+            raise AssertionError(f"toolset {toolset.name} has no resolver for {ref.kind!r} ({spec.name}.{ref.param})")
+        record, canonical = resolver(handle, value, ctx, ref, asking=asking)
+        if record is not None:
+            found[ref.param] = record
+        resolved[ref.param] = canonical
+    return resolved, found
 
 
 def _admit(
-    spec: ToolSpec, args: BaseModel, conn: Connection, ctx: CallContext, actor: dict[str, Any], *, asking: bool
+    toolset: Toolset, spec: ToolSpec, raw: dict[str, Any], handle: Any, ctx: CallContext, *, request: Request | None,
+    fresh_actor: bool = False,
 ) -> tuple[BaseModel, Verdict]:
-    """Every check of one call after the actor's, each once: names resolved to ids, identity parameters, the
-    referenced records, then the tool's own rules. Returns the arguments with ids and the verdict (whose
-    `found` holds the records by parameter, and the actor's under "actor")."""
-    args, found = _resolve(spec, args, conn, ctx, asking)
-    found[ACTOR] = actor
-    values = args.model_dump()
+    """Every check of one call after the actor's, each once, in the order a person would be told: what cannot be
+    done at all (identity, the records it acts on), then what only the person can give (asked for when missing),
+    the arguments' schema, the people it names, the tool's own rules, and whether the person said each value."""
+    actor = dict(ctx.actor) if ctx.actor is not None and not fresh_actor else toolset.actor(handle, ctx.actor_id)
     for param in spec.identity_params:
-        check_identity(ctx.actor_id, param, values.get(param))
-    for ref in spec.references:
-        value = values.get(ref.param)
-        if value is not None and ref.param not in found:
-            found[ref.param] = require_reference(conn, ref.kind, value, ref.param)
-    if spec.check is None:
-        return args, Verdict(found=found)
-    verdict = spec.check(conn, ctx, args, found)
-    return args, Verdict(notes=list(verdict.notes), found={**found, **verdict.found})
+        check_identity(ctx.actor_id, param, raw.get(param))
+    person_params = {v.param for v in spec.person_values}
+    values, found = _resolve_references(
+        toolset, spec, raw, handle, ctx, asking=request is not None, which=lambda ref: ref.param not in person_params
+    )
+    notes: list[str] = []
+    if request is not None:
+        values, notes = named_wins(toolset, spec, values, handle, ctx, request)
+        check_given(toolset, spec, values, handle, ctx, request["lang"])
+        check_clear(spec, values)
+    args = spec.parse(values)
+    values, people = _resolve_references(
+        toolset, spec, args.model_dump(), handle, ctx, asking=request is not None,
+        which=lambda ref: ref.param in person_params,
+    )
+    found |= people
+    if people:
+        args = spec.args_model.model_validate(values)
+    found[ACTOR] = actor
+    verdict = spec.check(handle, ctx, args, found) if spec.check is not None else Verdict()
+    if request is not None:
+        check_grounded(toolset, spec, args, {**found, **verdict.found}, handle, ctx, request)
+    return args, Verdict(notes=[*verdict.notes, *notes], found={**found, **verdict.found})
 
 
 def check_call(
-    registry: ToolRegistry,
-    name: str,
-    raw_args: Any,
-    ctx: CallContext,
-    *,
-    person: PersonWords | None = None,
+    toolset: Toolset, name: str, raw_args: Any, ctx: CallContext, *, request: Request | None = None
 ) -> CheckedCall:
     """Everything that can be known before running a call, without side effects (the validator's path).
 
-    Parameters that must equal the actor are filled in; users may be named by id or by name. `person` is what
-    the person said; when given (the graph's path), a write their request does not ask for is refused, and a
-    value only the person can give (approver, days, reason, an e-mail's text) that is missing or not found in
-    their words raises `NeedsPersonError`, so the graph asks the person. Raises `DomainError` (unknown tool, bad arguments,
-    unknown ids, wrong identity, policy refusal).
+    Parameters that must equal the actor are filled in; references may name records by name. `request` is what the
+    person's request says; when given (the graph's path), every value only the person can give must be stated there
+    (missing or not theirs: `NeedsPersonError`, so the graph asks the person), and values the person spelled out
+    replace the model's. Raises `DomainError` (unknown tool, bad arguments, unknown records, wrong identity, policy).
     """
-    spec = registry.get(name)
+    spec = toolset.registry.get(name)
     raw = spec.with_actor(spec.decode(raw_args), ctx.actor_id)
-    stated_notes: list[str] = []
-    with ctx.store.read() as conn:
-        actor = require_actor(conn, ctx.actor_id)
-        if person is not None:
-            check_requested(spec.name, spec.intent, person.request)
-            raw, stated_notes = _person_stated(spec, raw, person)
-            for wanted in spec.person_values:
-                if wanted.kind != "user" or raw.get(wanted.param) in (None, ""):
-                    continue
-                # The one person the user named is the approver, however the model spelled (or chose) it.
-                named = approver_named(conn, person.said, ctx.actor_id)
-                if named is not None and named != raw[wanted.param]:
-                    try:
-                        chosen = resolve_user(conn, raw[wanted.param], param=wanted.param)["id"]
-                    except DomainError:
-                        chosen = None
-                    if chosen != named:
-                        stated_notes.append(f"[person_stated] {wanted.param}: the user named {named}, not {raw[wanted.param]!r}")
-                        raw[wanted.param] = named
-            _ask_for_missing(spec, raw, conn, ctx.actor_id)
-        args, verdict = _admit(spec, spec.parse(raw), conn, ctx, actor, asking=person is not None)
-        if person is not None:
-            _check_said(spec, args, conn, ctx, person)
-    return CheckedCall(spec=spec, args=args, notes=verdict.notes + stated_notes)
+    ctx = _with_limits(toolset, ctx)
+    notes: list[str] = []
+    if request is not None:
+        raw, notes = person_stated(spec, raw, request)
+    with ctx.backend.read() as handle:
+        args, verdict = _admit(toolset, spec, raw, handle, ctx, request=request)
+    return CheckedCall(spec=spec, args=args, notes=verdict.notes + notes)
 
 
-def _check_said(spec: ToolSpec, args: BaseModel, conn: Connection, ctx: CallContext, person: PersonWords) -> None:
-    """The values only the person can give are found in what they said (else the person is asked)."""
-    values = args.model_dump()
-    for wanted in spec.person_values:
-        value = values.get(wanted.param)
-        if wanted.optional or wanted.kind == "decision":
-            continue  # shown on the card for the person's own decision
-        if wanted.kind == "user":
-            check_named_by_person(conn, wanted.param, value, person.said, actor_id=ctx.actor_id)
-        elif wanted.kind == "days":
-            check_days_said(conn, wanted.param, float(value or 0), person.said)
-        else:
-            check_text_said(wanted.param, str(value), person.said, ask=wanted.ask, shown=person.shown)
-
-
-def execute_call(registry: ToolRegistry, name: str, raw_args: Any, ctx: CallContext) -> dict[str, Any]:
+def execute_call(toolset: Toolset, name: str, raw_args: Any, ctx: CallContext) -> dict[str, Any]:
     """Run one tool call (the executor's path). Writes are atomic and idempotent on `ctx.idempotency_key`.
 
-    A write whose key was already executed returns the recorded result and changes nothing. The checks run
-    in the same transaction as the effect, so a call approved earlier is still refused if the store changed
-    meanwhile; a refusal is kept in the audit log (`tool_refused`) and nothing else of its transaction is.
-    After a fresh write commits, the tool's `after_commit` runs (an e-mail is delivered).
+    A write whose key was already executed returns the recorded result and changes nothing. The checks run in the
+    same transaction as the effect, so a call approved earlier is still refused if the store changed meanwhile; a
+    refusal is kept in the audit log (`tool_refused`) and nothing else of its transaction is. After a fresh write
+    commits, the tool's `after_commit` runs (an e-mail is delivered).
     """
-    spec = registry.get(name)
-    args = spec.parse(spec.with_actor(spec.decode(raw_args), ctx.actor_id))
+    spec = toolset.registry.get(name)
+    raw = spec.with_actor(spec.decode(raw_args), ctx.actor_id)
+    spec.parse(raw)  # arguments that do not fit the schema never reach a transaction (nor the audit log)
+    ctx = _with_limits(toolset, ctx)
+    backend = ctx.backend
     if spec.effect is Effect.READ:
-        with ctx.store.read() as conn:
-            args, verdict = _admit(spec, args, conn, ctx, require_actor(conn, ctx.actor_id), asking=False)
-            return spec.handler(conn, ctx, args, verdict)
+        with backend.read() as handle:
+            args, verdict = _admit(toolset, spec, raw, handle, ctx, request=None)
+            return spec.handler(handle, ctx, args, verdict)
 
-    recorded = _recorded_result(ctx)
+    with backend.read() as handle:
+        recorded = backend.recorded(handle, ctx.idempotency_key)
     if recorded is not None:
-        return recorded
+        return _replayed(recorded)
+    admitted: BaseModel | None = None
     try:
-        with ctx.store.transaction() as conn:
-            prior = conn.execute(
-                select(tool_executions.c.result).where(tool_executions.c.idempotency_key == ctx.idempotency_key)
-            ).scalar_one_or_none()
+        with backend.transaction() as handle:
+            prior = backend.recorded(handle, ctx.idempotency_key)
             if prior is not None:
                 return _replayed(prior)
-            args, verdict = _admit(spec, args, conn, ctx, require_actor(conn, ctx.actor_id), asking=False)
-            result = spec.handler(conn, ctx, args, verdict)
-            conn.execute(
-                insert(tool_executions).values(
-                    idempotency_key=ctx.idempotency_key,
-                    thread_id=ctx.thread_id,
-                    actor_id=ctx.actor_id,
-                    tool=spec.name,
-                    args=args.model_dump_json(),
-                    result=json.dumps(result, ensure_ascii=False, sort_keys=True),
-                    created_at=utcnow(),
-                )
-            )
-            ctx.store.audit(
-                conn,
-                "tool_executed",
-                {"tool": spec.name, "args": args.model_dump(), "result": result},
-                thread_id=ctx.thread_id,
-                actor_id=ctx.actor_id,
-            )
-    except IntegrityError:
+            admitted, verdict = _admit(toolset, spec, raw, handle, ctx, request=None, fresh_actor=True)
+            result = spec.handler(handle, ctx, admitted, verdict)
+            backend.record(handle, Execution(key=ctx.idempotency_key, thread_id=ctx.thread_id, actor_id=ctx.actor_id,
+                                             tool=spec.name, args=admitted.model_dump(), result=result))
+    except backend.conflict:
         # A concurrent run recorded the same idempotency key first; our transaction rolled back whole.
-        recorded = _recorded_result(ctx)
+        with backend.read() as handle:
+            recorded = backend.recorded(handle, ctx.idempotency_key)
         if recorded is None:
             raise
-        return recorded
+        return _replayed(recorded)
     except DomainError as exc:
-        _record_refusal(spec, args, ctx, exc)
+        _record_refusal(spec, admitted.model_dump() if admitted is not None else raw, ctx, exc)
         raise
     return spec.after_commit(ctx, result) if spec.after_commit is not None else result
 
 
-def _record_refusal(spec: ToolSpec, args: BaseModel, ctx: CallContext, exc: DomainError) -> None:
+def _with_limits(toolset: Toolset, ctx: CallContext) -> CallContext:
+    """The call's context with every limit the toolset declares (a caller that sets none gets the defaults)."""
+    if all(name in ctx.limits for name in toolset.limits):
+        return ctx
+    return dataclasses.replace(ctx, limits=toolset.run_limits(ctx.limits))
+
+
+def _record_refusal(spec: ToolSpec, args: dict[str, Any], ctx: CallContext, exc: DomainError) -> None:
     """A write the policy refused, in the audit log in its own transaction (the refused one rolled back whole).
 
     The refusal is what the caller must hear: an audit log that cannot be written is logged, not raised.
     """
     try:
-        ctx.store.record_audit(
+        ctx.backend.record_audit(
             "tool_refused",
-            {"tool": spec.name, "args": args.model_dump(), "error": exc.code, "message": exc.message},
+            {"tool": spec.name, "args": args, "error": exc.code, "message": exc.message},
             thread_id=ctx.thread_id[:MAX_THREAD_CHARS],
             actor_id=ctx.actor_id[:MAX_ACTOR_CHARS],  # an unknown actor's id may be any length
         )
-    except SQLAlchemyError:
+    except Exception:  # noqa: BLE001 - the refusal must reach the caller even when the audit cannot be written
         logger.exception("could not audit the refusal of %s (%s) in thread %s", spec.name, exc.code, ctx.thread_id)
 
 
-def _recorded_result(ctx: CallContext) -> dict[str, Any] | None:
-    with ctx.store.read() as conn:
-        prior = conn.execute(
-            select(tool_executions.c.result).where(tool_executions.c.idempotency_key == ctx.idempotency_key)
-        ).scalar_one_or_none()
-    return _replayed(prior) if prior is not None else None
+def _replayed(result: dict[str, Any]) -> dict[str, Any]:
+    return {**json.loads(json.dumps(result)), "replayed": True}
 
 
-def _replayed(raw: str) -> dict[str, Any]:
-    result = json.loads(raw)
-    result["replayed"] = True
-    return result
-
-
-__all__ = ["CallContext", "CheckedCall", "PolicyError", "check_call", "execute_call"]
+__all__ = ["CallContext", "CheckedCall", "NeedsPersonError", "NotFoundError", "PolicyError", "check_call", "execute_call"]

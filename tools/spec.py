@@ -13,13 +13,10 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from tools.errors import InvalidArgumentsError
-from tools.policy import DEFAULT_MAIL_RATE_LIMIT
 
 if TYPE_CHECKING:
-    from sqlalchemy import Connection
-
-    from tools.mailer import Mailer
-    from tools.store import WorkflowStore
+    from tools.backend import Backend
+    from tools.request import Request
 
 UNKNOWN_TOOL_TEMPLATE = "{name} is not a valid tool; use one of: {available}."
 
@@ -31,7 +28,8 @@ class Effect(StrEnum):
     WRITE = "write"
 
 
-RefKind = Literal["user", "task", "process"]
+RefKind = str
+"""A kind of record the toolset resolves (the workflow's "user", "task", "process"): `Toolset.resolvers` by kind."""
 
 
 @dataclass(frozen=True)
@@ -40,29 +38,41 @@ class Reference:
 
     param: str
     kind: RefKind
-    resolve: Literal["id", "requester", "own"] = "id"
-    """How else a task may be named: "requester", by its requester's name, one of the tasks the actor must
-    decide ("张三"); "own", the task of the actor's own pending request (its req id, or anything when there is
-    one)."""
+    resolve: str = "id"
+    """How else the record may be named, as the kind's resolver understands it (the workflow's tasks: "requester",
+    by its requester's name among the tasks the actor decides; "own", the task of the actor's own request)."""
 
 
 @dataclass(frozen=True)
 class CallContext:
-    """Who makes a call, in which conversation, under which call id (never taken from tool arguments)."""
+    """Who makes a call, in which conversation, under which call id (never taken from tool arguments), and what the
+    toolset's handlers run against."""
 
-    store: WorkflowStore
+    backend: Backend
+    """The toolset's backend: its read handles and write transactions (`tools.backend`)."""
     actor_id: str
     thread_id: str = "default"
     call_id: str = "call"
-    mail_rate_limit: int = DEFAULT_MAIL_RATE_LIMIT
-    mailer: Mailer | None = None
     today: date | None = None
     """The run's date in its time zone (the graph's clock and `Context.timezone`): what "明天" or "next Friday"
     counts from. None outside a run (a script's call): the tool uses the system's date."""
+    deps: Any = None
+    """What the toolset's handlers need beyond the backend (the workflow: its mailer), from `Toolset.deps`."""
+    limits: Mapping[str, int] = field(default_factory=dict)
+    """The toolset's limits for this run (`Toolset.limits`, overridden by `Context.limits`)."""
+    lang: str = "zh"
+    """The language of the person the run serves: notes a card shows are written in it."""
+    actor: Mapping[str, Any] | None = None
+    """The actor's record when the caller has it already (the graph keeps it for a minute): checks and reads use it;
+    a write reads the actor again inside its own transaction."""
 
     @property
     def idempotency_key(self) -> str:
         return f"{self.thread_id}:{self.call_id}"
+
+    def limit(self, name: str) -> int:
+        """One of the toolset's limits; a name the toolset did not declare is a bug in its code."""
+        return int(self.limits[name])
 
 
 Found = dict[str, dict[str, Any]]
@@ -79,31 +89,17 @@ class Verdict:
     """The referenced records (by parameter) and whatever else the check looked up for the effect."""
 
 
-Check = Callable[["Connection", CallContext, Any, Found], Verdict]
-"""A tool's own policy rules, without side effects, given the records its references name."""
-Handler = Callable[["Connection", CallContext, Any, Verdict], dict[str, Any]]
-"""The tool's effect (or read), given what its check allowed; it checks nothing itself."""
-Card = Callable[["Connection", dict[str, Any]], dict[str, Any]]
-"""What a reviewer decides on, read from the store for a call's (validated) arguments: a `summary` and fields."""
+Check = Callable[[Any, CallContext, Any, Found], Verdict]
+"""A tool's own policy rules, without side effects, given the backend's handle and the records its references name."""
+Handler = Callable[[Any, CallContext, Any, Verdict], dict[str, Any]]
+"""The tool's effect (or read), given the backend's handle and what its check allowed; it checks nothing itself."""
+Card = Callable[[Any, dict[str, Any], str], dict[str, Any]]
+"""What a reviewer decides on, read through the backend's handle for a call's (validated) arguments, in the person's
+language ("zh" or "en"): a `summary` and fields."""
 AfterCommit = Callable[[CallContext, dict[str, Any]], dict[str, Any]]
 """What happens once a write's transaction has committed (delivering an e-mail); returns the result to report."""
 Describe = Callable[[dict[str, Any], str], str]
 """Turns a tool's successful result into one readable line in a language ("zh" or "en")."""
-
-AskKind = Literal["approver", "days", "reason", "email_text", "comment", "decision"]
-
-
-@dataclass(frozen=True)
-class PersonWords:
-    """What the person said, as the graph hands it to the policy (never the model's words)."""
-
-    said: list[str]
-    """Everything the person wrote in the conversation, oldest first."""
-    request: list[str]
-    """The person's messages of the current request: the latest, and those before it that answered a question."""
-    shown: list[str] = field(default_factory=list)
-    """The assistant's answers the person saw and replied to (a draft e-mail they confirmed)."""
-
 
 @dataclass(frozen=True)
 class ToolExample:
@@ -117,21 +113,38 @@ class ToolExample:
     answer: str
 
 
+ValueKind = Literal["person", "number", "date", "text", "choice"]
+
+
 @dataclass(frozen=True)
 class PersonValue:
     """An argument only the person can give: the model may pass it on, never make it up.
 
-    Missing, unclear or not found in the person's own words, it makes the graph ask the person (`ask`).
+    Missing, or not found in what the person said (`tools.request.Request`), it makes the graph ask the person. How a
+    value is found depends on its kind: a person must be the one the request names; a number must be stated with its
+    `unit` ("day": a day count, a duration or a date range's days; "yuan": an amount; "none": any number); a date must
+    be stated; a text must be the person's own words, in their language (a translation is not theirs); a choice must
+    be stated (`stated`) or is left to the person at the review card (`optional`).
     """
 
     param: str
-    kind: Literal["user", "days", "text", "decision"]
-    ask: AskKind
+    kind: ValueKind
+    ask: str
+    """The question's key in the toolset's questions (`Toolset.questions`), e.g. "approver" or "days"; a key the
+    toolset does not word is asked about by `label`."""
+    unit: Literal["day", "yuan", "none"] = "none"
     optional: bool = False
     """Not asked for when missing (the person may leave it out)."""
-    stated: Callable[[str], Any] | None = None
-    """Reads the value the person spelled out in their request; when found, it is the value (the person's
-    own words outrank the model's)."""
+    stated: Callable[[Request], Any] | None = None
+    """Reads the value the person spelled out in their request; when found, it is the value (the person's own words
+    outrank the model's)."""
+    label: Mapping[str, str] = field(default_factory=dict)
+    """What the value is called, by language ("zh", "en"): the general question asks for it by this name."""
+    meaningful: bool = False
+    """For a text: it must say something of its own, beyond words any request has ("take 2 days off" is no reason)."""
+    found_key: str = ""
+    """For a person: the record the check finds for the call (`Verdict.found`) that must be the person named, when
+    it is not the parameter's own (an e-mail's recipient is the task's assignee when the model gave a task)."""
 
 
 DEFAULT_LIST_LIMIT = 10
@@ -168,9 +181,6 @@ class ToolSpec:
     """Arguments that default to the session's actor when the model leaves them out."""
     person_values: tuple[PersonValue, ...] = ()
     """Arguments only the person can give (the approver, the days, the reason, an e-mail's text)."""
-    intent: tuple[str, ...] = ()
-    """Patterns (regular expressions) one of which the person's request must match before the model may propose
-    this write ("请.{0,6}假", "leave"): a small model drifting into a write nobody asked for is refused in code."""
     answers: tuple[str, ...] = ()
     """Patterns of a request this look-up answers ("酒店|hotel"): a final answer given while the request matches
     and the run has not looked it up is sent back once, with a reminder (a small model answers half of
@@ -239,6 +249,14 @@ class ToolSpec:
             return self.args_model.model_validate(values)
         except ValidationError as exc:
             raise InvalidArgumentsError("invalid_arguments", describe_validation_error(self, exc)) from exc
+
+    def failing_params(self, raw: dict[str, Any]) -> list[str]:
+        """The parameters whose values the argument model refuses (in order), for raw arguments that fail."""
+        try:
+            self.args_model.model_validate(raw)
+        except ValidationError as exc:
+            return [str(err["loc"][0]) for err in exc.errors() if err["loc"]]
+        return []
 
     def missing_required(self, raw: dict[str, Any]) -> list[str]:
         """Required parameters absent (or blank) in raw arguments."""
@@ -328,33 +346,21 @@ class Chain:
     """What the task is, as the person reads it in the list of what the chain strategy can do."""
     tools: tuple[str, ...]
     """The tools, in order."""
-    intent: tuple[str, ...] = ()
-    """Patterns one of which the person's request must match; empty: the intent of the chain's last write."""
+    intent: tuple[str, ...]
+    """Patterns (regular expressions) of a request this chain serves: the chain strategy chooses by words."""
 
 
 class ToolRegistry:
     """The tools the agent may call, by name."""
 
-    def __init__(
-        self, specs: Iterable[ToolSpec], *, intro: tuple[str, str] | None = None, chains: Iterable[Chain] = ()
-    ) -> None:
+    def __init__(self, specs: Iterable[ToolSpec], *, chains: Iterable[Chain] = ()) -> None:
         self._specs = {s.name: s for s in specs}
-        self.intro = intro
-        """(pattern, answer): a message asking what the assistant can do (the regular expression), and the
-        answer the graph gives it without a model call."""
         self.chains = tuple(chains)
         """The fixed sequences the chain strategy runs, by kind of task (first declared wins a tie)."""
         for chain in self.chains:
             unknown = [t for t in chain.tools if t not in self._specs]
             if unknown or not chain.tools:
                 raise ValueError(f"chain {chain.name} names unknown tools {unknown} or none")
-
-    def chain_intent(self, chain: Chain) -> tuple[str, ...]:
-        """The patterns that choose `chain`: its own, else its last write's intent."""
-        if chain.intent:
-            return chain.intent
-        writes = [self._specs[t] for t in chain.tools if self._specs[t].effect is Effect.WRITE]
-        return writes[-1].intent if writes else ()
 
     def __contains__(self, name: object) -> bool:
         return name in self._specs

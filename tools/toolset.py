@@ -1,23 +1,78 @@
-"""A toolset: the tools of one domain and everything else the graph needs to know about that domain."""
+"""A toolset: the tools of one domain and the hooks through which the engine reaches that domain.
+
+The engine (the graph's nodes and the runtime) knows no domain. Everything domain-specific comes from here: where
+the tools' data lives (`backend`), what else their handlers need (`deps`), who the signed-in actor is (`actor`),
+which people a person may name (`people`), how references are looked up (`resolvers`), the questions the graph asks
+in the person's language (`questions`), the domain's limits (`limits`), what the assistant can do (`intro`) and what
+`/help` and the page show (`help`, `panels`). A new domain is one new package that declares a `Toolset`.
+"""
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
 
-from tools.spec import ToolRegistry
+from tools.backend import Backend, MemoryBackend
+from tools.spec import CallContext, Reference, ToolRegistry
 
 DefaultProtocol = Literal["native", "react", "json"]
+Lang = Literal["zh", "en"]
+
+
+class Resolver(Protocol):
+    """Looks up the record an argument names: returns it and the argument's canonical value (an id for a name).
+
+    Raises a `DomainError` when there is none (`NotFoundError`), or `NeedsPersonError` when the name fits several
+    and the person must say which; `asking` is True on the validator's path, where the person can still be asked.
+    May return `(None, value)` when the value names no record and that is allowed (an e-mail to a user, not a task).
+    """
+
+    def __call__(
+        self, handle: Any, value: Any, ctx: CallContext, ref: Reference, /, *, asking: bool
+    ) -> tuple[dict[str, Any] | None, Any]: ...
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A limit of the domain a run may set (`Context.limits`), with its default."""
+
+    default: int
+    description: str
+
+
+@dataclass(frozen=True)
+class HelpSection:
+    """One table of `/help` (the chat) or of the introduction: a title and rows of cells."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: list[tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class ChatCommand:
+    """A slash command of the toolset's own in the terminal chat (the workflow's `/outbox`)."""
+
+    description: Mapping[str, str]
+    """What it shows, by language."""
+    run: Callable[[Backend, str, str, str], list[HelpSection] | str]
+    """(backend, actor id, the command's argument, language) → tables to show, or a line to say."""
+
+
+def anyone(handle: Any, actor_id: str) -> dict[str, Any]:
+    """The actor of a toolset with no directory of users: whoever signed in, by id."""
+    return {"id": actor_id, "name": actor_id}
+
+
+def no_deps() -> Any:
+    return None
 
 
 @dataclass(frozen=True)
 class Toolset:
-    """One domain the graph can run: its tools, the system prompt's role and rules, its defaults.
-
-    The nodes know no domain: the reasoner reads `prompt` and the registry's examples and intro answer,
-    budget_check reads `lookup_answers`, the model settings read `protocol`.
-    """
+    """One domain the graph can run: its tools, the system prompt's role and rules, its defaults and its hooks."""
 
     name: str
     registry: ToolRegistry
@@ -25,19 +80,51 @@ class Toolset:
     """The fixed start of the system prompt: who the assistant is, for whom it acts, and its rules (the tool
     list, the format and the worked examples follow, from the registry)."""
     title: str = ""
-    """One line naming the domain (the chat's banner, the graph's description)."""
+    """One line naming the domain in English (the graph's description)."""
+    titles: Mapping[str, str] = field(default_factory=dict)
+    """The same line by language ("zh", "en"): the chat's banner."""
+    card_labels: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """The names of the review cards' fields by language, as the terminal shows them (the page has its own)."""
     protocol: DefaultProtocol | None = None
     """The protocol runs on this toolset use unless the run (or FLOWAGENT_PROTOCOL) says otherwise; None: the
     model's default (native for an endpoint, react for the offline model)."""
     lookup_answers: bool = False
-    """Whether one successful look-up answers a question that asks for no write (the workflow's questions:
-    "我有哪些待办？"). For a model whose answers are not trusted (`Context.fixed_answers`), the run then ends with
-    what the look-up found. False where a question needs several look-ups (flights, then hotels) or an answer
-    that reasons over the result ("29°C: short sleeves?")."""
-
+    """Whether one successful look-up answers a question that asks for information only ("我有哪些待办？"). For a
+    model whose answers are not trusted (`Context.fixed_answers`), the run then ends with what the look-up found.
+    False where a question needs several look-ups (flights, then hotels) or an answer that reasons over the result."""
     record_ids: str = r"\b(?:user|task|req)_[0-9a-z]+\b"
     """A regular expression for the record ids of this domain (user_2, task_1; flight numbers): an answer
     that names one no observation or person showed is replaced by the answer built from the tools' results."""
+
+    backend: Callable[[], Backend] = MemoryBackend
+    """Opens the toolset's default backend (the workflow: its store at FLOWAGENT_DB); a caller may pass its own."""
+    deps: Callable[[], Any] = no_deps
+    """Makes what the handlers need beyond the backend from the environment (the workflow: the SMTP mailer)."""
+    actor: Callable[[Any, str], dict[str, Any]] = anyone
+    """The signed-in actor's record, read through a backend handle; raises `PolicyError` ("unknown_actor") for an
+    actor the domain does not know."""
+    people: Callable[[Any], Sequence[dict[str, Any]]] | None = None
+    """The people a person may name (records with `id`, `name`, and optionally `alias` and `email`), read through a
+    backend handle; None for a domain without people."""
+    resolvers: Mapping[str, Resolver] = field(default_factory=dict)
+    """How each reference kind of the tools' specs is looked up."""
+    questions: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """The questions the graph asks in code, by language ("zh", "en") and ask key (`PersonValue.ask`); templates may
+    use {choices}, {name}, {count} and {label}."""
+    pick_person: Callable[[str, str, list[dict[str, Any]]], list[dict[str, Any]]] | None = None
+    """Of several people one message names, those meant for a parameter (the workflow: the one named as approver,
+    "Li Si rejected it; Wang Wu approves"): (param, text, named) → the ones meant."""
+    limits: Mapping[str, Limit] = field(default_factory=dict)
+    """The domain's limits, by name (the workflow: e-mails per thread per hour)."""
+    intro: Mapping[str, str] = field(default_factory=dict)
+    """What the assistant can do, by language: the answer to "what can you do?", given without a model call."""
+    help: Callable[[Any, str, Lang], list[HelpSection]] | None = None
+    """The tables `/help` shows besides the commands, read through a backend handle for the actor, in a language."""
+    commands: Mapping[str, ChatCommand] = field(default_factory=dict)
+    """The chat's slash commands of this domain, by name without the slash (the workflow: complete, outbox)."""
+    panels: Mapping[str, Callable[[Any, str], Any]] = field(default_factory=dict)
+    """The page's JSON panels by name (`GET /flowagent/api/<name>`): each reads through a backend handle for the
+    signed-in user."""
 
     @property
     def graph_name(self) -> str:
@@ -45,5 +132,21 @@ class Toolset:
         return "flowagent" if self.name == "workflow" else f"flowagent_{self.name}"
 
     def with_registry(self, registry: ToolRegistry) -> Toolset:
-        """This toolset's prompt and defaults with other tools (a test's extra tool)."""
+        """This toolset's prompt and hooks with other tools (a test's extra tool)."""
         return dataclasses.replace(self, registry=registry)
+
+    def run_limits(self, overrides: Mapping[str, int] | None = None) -> dict[str, int]:
+        """The limits of a run: the declared defaults, with the run's own values for those it sets."""
+        limits = {name: limit.default for name, limit in self.limits.items()}
+        for name, value in (overrides or {}).items():
+            if name in limits:
+                limits[name] = int(value)
+        return limits
+
+    def open_backend(self, url: str | None = None) -> Backend:
+        """The toolset's backend, at `url` when given (the workflow's store URL)."""
+        return self.backend(url) if url else self.backend()  # type: ignore[call-arg]
+
+    def directory(self, handle: Any) -> list[dict[str, Any]]:
+        """The people a person may name (empty for a domain without people)."""
+        return [dict(p) for p in self.people(handle)] if self.people is not None else []

@@ -1,20 +1,41 @@
-"""The toolsets the graph can run, by name: the workflow (the seed's leave approvals), toy and travel."""
+"""The toolsets the graph can run, by name, found as installed plugins (the `flowagent.toolsets` entry points).
+
+The engine imports no toolset: each package declares its `Toolset` and registers it under its name in
+`pyproject.toml` (`[project.entry-points."flowagent.toolsets"]`), so a new domain is one new package and one line.
+The three shipped ones are `workflow` (the seed's approvals, the default), `toy` and `travel`.
+"""
 
 from __future__ import annotations
 
-from tools import toy, travel, workflow
+import functools
+from importlib.metadata import entry_points
+
 from tools.toolset import Toolset
 
-WORKFLOW = workflow.TOOLSET
-WORKFLOW_PROMPT = workflow.WORKFLOW_PROMPT
-
-TOOLSETS: dict[str, Toolset] = {t.name: t for t in (workflow.TOOLSET, toy.TOOLSET, travel.TOOLSET)}
+ENTRY_POINT_GROUP = "flowagent.toolsets"
 UNKNOWN_TOOLSET_TEMPLATE = "There is no toolset {name!r}; choose one of: {available}."
+NOT_INSTALLED = (
+    "No toolsets are registered: flowagent is not installed in this environment. Run `./run chat` (or "
+    "`pip install -e .`), which registers them."
+)
 
 
+@functools.cache
+def toolset_names() -> tuple[str, ...]:
+    """The registered toolsets' names, the default (workflow) first."""
+    names = sorted(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP))
+    return tuple(sorted(names, key=lambda n: n != "workflow"))
+
+
+@functools.cache
 def get_toolset(name: str) -> Toolset:
     """The toolset of that name; an unknown name raises ValueError listing the known ones."""
-    try:
-        return TOOLSETS[name]
-    except KeyError:
-        raise ValueError(UNKNOWN_TOOLSET_TEMPLATE.format(name=name, available=", ".join(TOOLSETS))) from None
+    found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    if not found:
+        if not toolset_names():
+            raise ValueError(NOT_INSTALLED)
+        raise ValueError(UNKNOWN_TOOLSET_TEMPLATE.format(name=name, available=", ".join(toolset_names())))
+    toolset = found[0].load()
+    if not isinstance(toolset, Toolset):
+        raise TypeError(f"the entry point {found[0].value} of toolset {name!r} is not a Toolset")
+    return toolset

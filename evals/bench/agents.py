@@ -30,6 +30,7 @@ from state import Context
 from state.agent import InputState
 from tools import REGISTRY, CallContext, WorkflowStore, execute_call
 from tools.errors import DomainError
+from tools.workflow import TOOLSET
 
 SUMMARY_TEXT = "Summary: the user asked for to-do lists; the assistant listed them."
 """What the scripted summariser of SummarizationMiddleware answers (it costs no latency, like the agent's model)."""
@@ -199,10 +200,10 @@ class Actor:
 def run_tool(store: WorkflowStore, actor: Actor, name: str, args: dict[str, Any], call_id: str | None = None) -> str:
     """One tool call as a plain agent would make it: the full result as JSON, errors as JSON too."""
     ctx = CallContext(
-        store=store, actor_id=actor.user_id, thread_id=actor.thread_id, call_id=call_id or uuid.uuid4().hex,
+        backend=store, actor_id=actor.user_id, thread_id=actor.thread_id, call_id=call_id or uuid.uuid4().hex,
     )
     try:
-        result = execute_call(REGISTRY, name, args, ctx)
+        result = execute_call(TOOLSET, name, args, ctx)
         actor.calls.append(name)
     except DomainError as exc:
         result = exc.to_dict()
@@ -235,12 +236,12 @@ def openai_tool_schemas(tools: Sequence[BaseTool]) -> list[dict[str, Any]]:
 
 
 def flowagent_graph(model: Any, store: WorkflowStore, saver: Any) -> Any:
-    return build_graph(model=model, store=store, checkpointer=saver, mailer=None)
+    return build_graph(model=model, store=store, checkpointer=saver, deps=None)
 
 
 FLOOR_NODES = ("think", "check", "act", "observe", "count")
-"""The floor graph's five steps, one per flowagent node on the read path (reasoner, tool_validator,
-executor, observation_summarizer, budget_check)."""
+"""The floor graph's five steps a cycle, one per flowagent node on the read path (reasoner, tool_validator,
+executor, observation_summarizer, budget_check); a run starts with one more, `begin` (flowagent's read_request)."""
 
 
 def floor_graph(model: Any, store: WorkflowStore, actor: Actor, saver: Any) -> Any:
@@ -265,12 +266,14 @@ def floor_graph(model: Any, store: WorkflowStore, actor: Actor, saver: Any) -> A
         return "check" if last_calls(state) else END
 
     builder = StateGraph(InputState)
+    builder.add_node("begin", nothing)
     builder.add_node("think", think)
     builder.add_node("check", nothing)
     builder.add_node("act", act)
     builder.add_node("observe", nothing)
     builder.add_node("count", nothing)
-    builder.add_edge(START, "think")
+    builder.add_edge(START, "begin")
+    builder.add_edge("begin", "think")
     builder.add_conditional_edges("think", route, ["check", END])
     for before, after in pairwise(FLOOR_NODES[1:]):
         builder.add_edge(before, after)

@@ -20,7 +20,9 @@ from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, BaseMessage
 
-Status = Literal["PASS", "MISS", "not judged", "not run", "error"]
+Status = Literal["PASS", "MISS", "not judged", "not run", "error", "retired: bound"]
+"""A goal's verdict on this run; "retired: bound" is an earlier goal the bound measured here shows cannot be met as
+it was set (the report says why), kept in view but never counted as a miss."""
 
 
 @dataclass

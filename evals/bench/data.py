@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import func, insert, select
 
 from tools import WorkflowStore
-from tools.store import requests, tasks, users, utcnow
+from tools.workflow.store import requests, tasks, users, utcnow
 
 BENCH_USER_PREFIX = "bench_"
 APPROVERS = ("user_1", "user_2", "user_3", "user_4", "user_admin")

@@ -311,7 +311,7 @@ def _warmup_messages() -> list[Any] | None:
         from graph.nodes.reasoner import warmup_prompt
     except ImportError:
         return None
-    from tools.toolsets import WORKFLOW
+    from tools.workflow import TOOLSET as WORKFLOW
 
     return list(warmup_prompt(WORKFLOW, "react"))
 
@@ -329,10 +329,10 @@ def _pre_read(model: Any, server: Any, store: WorkflowStore, graph: Any, turn: T
     it read in how many milliseconds (llama.cpp's counters)."""
     from graph.models.local.chat import PreReader
     from graph.nodes.reasoner import Reasoner
-    from tools.toolsets import WORKFLOW
+    from tools.workflow import TOOLSET as WORKFLOW
 
     values = graph.get_state(_config(turn, index, [])).values
-    prompt = Reasoner(model, store, WORKFLOW).prompt({"messages": [], **values}, _context(turn.user))
+    prompt = Reasoner(model, WORKFLOW, store).prompt({"messages": [], **values}, _context(turn.user))
     reader = PreReader(model)
     offset = server.log_offset()
     started = time.perf_counter()

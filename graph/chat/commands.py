@@ -1,4 +1,4 @@
-"""The chat's slash commands: each reads through the tool registry's read tools or the store's own helpers."""
+"""The chat's slash commands: the general ones here, and the toolset's own (`Toolset.commands`, `Toolset.help`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from graph.chat import render
-from tools import REGISTRY, CallContext, Mailer, WorkflowStore, execute_call
+from tools.backend import Backend
+from tools.toolset import HelpSection
 
 if TYPE_CHECKING:
     from langchain_core.messages import AnyMessage
@@ -28,7 +29,7 @@ class ChatSession(Protocol):
     """What the slash commands use of the chat session (`graph.chat.session.ChatSession`), which runs them."""
 
     console: Console
-    store: WorkflowStore
+    backend: Backend
     user_id: str
     user: dict[str, Any]
     thread_id: str
@@ -45,58 +46,66 @@ class ChatSession(Protocol):
     def language(self) -> Lang: ...
     def banner(self) -> None: ...
 
-HELP_COMMANDS = [
-    ("/help", "commands, workflows and users"),
-    ("/complete", "decided tasks with result and comment"),
-    ("/history", "this conversation so far"),
-    ("/settings", "model, endpoint, API key (masked), tools, budgets, log file"),
-    ("/threads", "earlier conversations; /threads ID resumes one"),
-    ("/new", "start a new conversation"),
-    ("/outbox", "e-mails and their delivery state; /outbox retry delivers queued ones"),
-    ("/whoami", "the signed-in user"),
-    ("exit", "quit (the conversation is kept, a pending approval too; resume it with --thread)"),
-]
+HELP_COMMANDS = {
+    "zh": [
+        ("/help", "命令，以及这个助手能做什么"),
+        ("/history", "这次对话"),
+        ("/settings", "模型、服务地址、API key（隐藏）、工具、预算、日志文件"),
+        ("/threads", "以前的对话；/threads ID 继续其中一个"),
+        ("/new", "开始新对话"),
+        ("/whoami", "当前登录的用户"),
+        ("exit", "退出（对话和待确认的操作都会保留；用 --thread 继续）"),
+    ],
+    "en": [
+        ("/help", "commands, and what this assistant can do"),
+        ("/history", "this conversation so far"),
+        ("/settings", "model, endpoint, API key (masked), tools, budgets, log file"),
+        ("/threads", "earlier conversations; /threads ID resumes one"),
+        ("/new", "start a new conversation"),
+        ("/whoami", "the signed-in user"),
+        ("exit", "quit (the conversation is kept, a pending approval too; resume it with --thread)"),
+    ],
+}
 THREADS_SHOWN = 20
 THREADS_SCANNED = 2000
-SMTP_NOT_SET = "FLOWAGENT_SMTP_URL is not set: e-mails stay in the outbox."
+UNKNOWN_COMMAND = {"zh": "没有命令 {name}；/help 列出所有命令。", "en": "Unknown command {name}; /help lists the commands."}
 
 
 def run_command(session: ChatSession, line: str) -> None:
     """Run one slash command line such as `/threads t1`; an unknown command is named, never guessed."""
     name, _, rest = line.partition(" ")
     handler = COMMANDS.get(name.lower())
-    if handler is None:
-        session.console.print(f"Unknown command {escape(name)}; /help lists the commands.")
+    if handler is not None:
+        handler(session, rest.strip())
         return
-    handler(session, rest.strip())
+    own = session.toolset.commands.get(name.lower().removeprefix("/"))
+    if own is None:
+        session.console.print(UNKNOWN_COMMAND[session.language()].format(name=escape(name)))
+        return
+    show(session, own.run(session.backend, session.user_id, rest.strip(), session.language()))
 
 
-def read_tool(session: ChatSession, name: str, **args: Any) -> dict[str, Any]:
-    """The result of one of the registry's read tools, called as the signed-in user."""
-    return execute_call(REGISTRY, name, args, CallContext(store=session.store, actor_id=session.user_id))
+def show(session: ChatSession, shown: list[HelpSection] | str) -> None:
+    if isinstance(shown, str):
+        session.console.print(escape(shown))
+    else:
+        render.sections(session.console, shown)
 
 
 def cmd_help(session: ChatSession, _: str) -> None:
-    workflows = read_tool(session, "getAllWorkFlow")["workflows"]
-    people = read_tool(session, "getAllUser")["users"]
-    render.help_tables(session.console, HELP_COMMANDS, workflows, people)
-
-
-def decided_tasks(store: WorkflowStore) -> list[dict[str, Any]]:
-    """Every decided task with its request's requester, days and reason, in the order they were decided."""
-    snapshot = store.snapshot()
-    by_request = {r["id"]: r for r in snapshot["requests"]}
-    rows = []
-    for task in snapshot["tasks"]:
-        if task["status"] == "pending":
-            continue
-        request = by_request[task["request_id"]]
-        rows.append({**task, "requester_id": request["requester_id"], "days": request["days"], "reason": request["reason"]})
-    return sorted(rows, key=lambda r: r["decided_at"] or "")
-
-
-def cmd_complete(session: ChatSession, _: str) -> None:
-    render.decided_tasks(session.console, decided_tasks(session.store))
+    """The commands (the general ones and the toolset's), what the assistant can do, and the toolset's own tables."""
+    lang = session.language()
+    toolset = session.toolset
+    commands: list[tuple[str, ...]] = [*HELP_COMMANDS[lang]]
+    commands += [(f"/{name}", c.description.get(lang, "")) for name, c in toolset.commands.items()]
+    sections = [HelpSection("命令" if lang == "zh" else "Commands", (), commands)]
+    if toolset.help is not None:
+        with session.backend.read() as handle:
+            sections += toolset.help(handle, session.user_id, lang)
+    intro = toolset.intro.get(lang) or toolset.title
+    if intro:
+        session.console.print(escape(intro))
+    render.sections(session.console, sections)
 
 
 def cmd_history(session: ChatSession, _: str) -> None:
@@ -118,7 +127,7 @@ def cmd_settings(session: ChatSession, _: str) -> None:
         ("need approval", ", ".join(tools.approval_tools(ctx.approval_tools))),
         ("budgets", f"{ctx.max_model_calls} model calls, {ctx.max_tokens} tokens, {ctx.max_seconds:g} s, "
                     f"{ctx.max_consecutive_failures} failures in a row"),
-        ("store", repr(session.store)),
+        ("store", repr(session.backend)),
         ("checkpoints", session.checkpoints),
         ("SMTP", "configured" if os.environ.get("FLOWAGENT_SMTP_URL") else "not set (e-mails stay in the outbox)"),
         ("log", session.log.describe()),
@@ -151,40 +160,18 @@ def cmd_new(session: ChatSession, _: str) -> None:
     session.console.print(f"New conversation: thread {session.thread_id}.")
 
 
-def retry_outbox(console: Console, store: WorkflowStore) -> bool:
-    """Deliver queued and failed e-mails over SMTP; False (nothing tried) when SMTP is not configured."""
-    mailer = Mailer.from_env()
-    if mailer is None:
-        return False
-    console.print(mailer.retry_pending(store))
-    return True
-
-
-def show_outbox(console: Console, store: WorkflowStore) -> None:
-    render.outbox(console, store.snapshot()["outbox"])
-
-
-def cmd_outbox(session: ChatSession, arg: str) -> None:
-    if arg == "retry" and not retry_outbox(session.console, session.store):
-        session.console.print(SMTP_NOT_SET)
-    show_outbox(session.console, session.store)
-
-
 def cmd_whoami(session: ChatSession, _: str) -> None:
-    pending = read_tool(session, "queryTodoTask", userId=session.user_id)["total"]
     user = session.user
-    session.console.print(
-        f"{user['name']} ({session.user_id}) <{user['email']}> · {pending} pending task(s) · thread {session.thread_id}"
-    )
+    email = f" <{user['email']}>" if user.get("email") else ""
+    thread = "对话" if session.language() == "zh" else "thread"
+    session.console.print(f"{user.get('name') or session.user_id} ({session.user_id}){email} · {thread} {session.thread_id}")
 
 
 COMMANDS: dict[str, Callable[[ChatSession, str], None]] = {
     "/help": cmd_help,
-    "/complete": cmd_complete,
     "/history": cmd_history,
     "/settings": cmd_settings,
     "/threads": cmd_threads,
     "/new": cmd_new,
-    "/outbox": cmd_outbox,
     "/whoami": cmd_whoami,
 }

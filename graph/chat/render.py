@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
@@ -13,7 +14,10 @@ from rich.panel import Panel
 from rich.table import Table
 
 from graph.budget import describe, stopped_early
-from graph.history import Lang, outcome_text
+from graph.chat.words import say
+from graph.history import Lang, note_of, outcome_text
+from tools.grounding import person_label
+from tools.toolset import HelpSection
 
 OBSERVATION_CHARS = 600
 """Observations longer than this are cut in the terminal (the full result stays in the thread)."""
@@ -33,16 +37,12 @@ def error(console: Console, text: str) -> None:
 
 
 def banner(
-    console: Console, *, title: str, user: dict[str, Any], user_id: str, model: str, protocol: str, thread_id: str
+    console: Console, *, title: str, user: dict[str, Any], user_id: str, model: str, protocol: str, thread_id: str,
+    lang: str = "zh",
 ) -> None:
-    console.print(
-        Panel.fit(
-            f"flowagent: {escape(title)}\nuser [bold]{user['name']}[/bold] ({user_id}) · "
-            f"model {escape(model)} · protocol {protocol}\n"
-            f"thread {thread_id} (resume with --thread {thread_id}) · /help for commands",
-            border_style="cyan",
-        )
-    )
+    text = say(lang, "banner", title=escape(title), name=escape(person_label(user, lang)), user_id=user_id,
+               model=escape(model), protocol=protocol, thread_id=thread_id)
+    console.print(Panel.fit(text, border_style="cyan"))
 
 
 def update(console: Console, chunk: dict[str, Any], language: Callable[[], Lang]) -> None:
@@ -60,98 +60,99 @@ def step(console: Console, message: Any, language: Callable[[], Lang]) -> None:
     `language` is asked only when an answer carries an outcome line, in the person's language.
     """
     c = console
+    lang = language()
     if isinstance(message, AIMessage):
         reason = message.response_metadata.get("wrap_up")
         if stopped_early(reason):
-            c.print(f"[dim]stopped: {escape(describe(reason))}[/dim]")
+            c.print(f"[dim]{say(lang, 'stopped')}: {escape(describe(reason, lang))}[/dim]")
         thought = message.response_metadata.get("thought") or (message.content if message.tool_calls else "")
         if thought:
-            c.print(f"[{STYLE_THOUGHT}]Thought:[/{STYLE_THOUGHT}] {escape(str(thought))}")
+            c.print(f"[{STYLE_THOUGHT}]{say(lang, 'thought')}:[/{STYLE_THOUGHT}] {escape(str(thought))}")
         for call in message.tool_calls:
-            c.print(f"[{STYLE_ACTION}]Action:[/{STYLE_ACTION}] {call['name']}")
+            c.print(f"[{STYLE_ACTION}]{say(lang, 'action')}:[/{STYLE_ACTION}] {call['name']}")
             args = json.dumps(call["args"], ensure_ascii=False)
-            c.print(f"[{STYLE_INPUT}]Action Input:[/{STYLE_INPUT}] {escape(args)}")
+            c.print(f"[{STYLE_INPUT}]{say(lang, 'input')}:[/{STYLE_INPUT}] {escape(args)}")
         if message.invalid_tool_calls and not message.tool_calls:
-            c.print(f"[{STYLE_ERROR}]Unparseable reply:[/{STYLE_ERROR}] {escape(str(message.content)[:300])}")
+            c.print(f"[{STYLE_ERROR}]{say(lang, 'unparseable')}:[/{STYLE_ERROR}] {escape(str(message.content)[:300])}")
         if not message.tool_calls and not message.invalid_tool_calls:
-            title = "Question" if message.response_metadata.get("asked") else "Final Answer"
+            title = say(lang, "question") if message.response_metadata.get("asked") else say(lang, "answer")
             c.print(Panel(escape(str(message.content)), title=title, border_style="magenta"))
             if "outcome" in message.response_metadata:
-                c.print(f"[dim]{escape(outcome_text(message.response_metadata['outcome'], language()))}[/dim]")
+                c.print(f"[dim]{escape(outcome_text(message.response_metadata['outcome'], lang))}[/dim]")
     elif isinstance(message, ToolMessage):
         style = STYLE_ERROR if message.status == "error" else STYLE_OBSERVATION
-        text = str(message.content)
+        text = observation_text(message, lang)
         if len(text) > OBSERVATION_CHARS:
             text = text[: OBSERVATION_CHARS - 1] + "…"
-        c.print(f"[{style}]Observation:[/{style}] {escape(text)}")
+        c.print(f"[{style}]{say(lang, 'observation')}:[/{style}] {escape(text)}")
+
+
+_CODE_RE = re.compile(r"^Error \[([a-z_]+)\]")
+_REVIEWER_RE = re.compile(r"^Rejected by the reviewer \([^)]*\): (.*?) Do not retry", re.DOTALL)
+
+
+def observation_text(message: ToolMessage, lang: str) -> str:
+    """An observation as the person reads it: a result as the model read it; a refusal, written for the model in
+    English, as its code (the graph's own question or answer follows in the person's words); a repeated look-up's
+    earlier result without the note to the model."""
+    text = str(message.content)
+    if note_of(message).get("repeated"):
+        return text.split("\n(")[0] + " " + say(lang, "same_result")
+    if message.status != "error" or lang == "en":
+        return text
+    code = _CODE_RE.match(text)
+    if note_of(message).get("rejected"):
+        said = _REVIEWER_RE.search(text)
+        return f"{say(lang, 'rejected')}：{said.group(1)}" if said else say(lang, "rejected")
+    if code:
+        return f"{say(lang, 'refused')} [{code.group(1)}]"
+    return say(lang, "not_run") if text.startswith("Not run") else say(lang, "refused")
 
 
 def history(console: Console, messages: Sequence[Any], language: Callable[[], Lang]) -> None:
+    lang = language()
     if not messages:
-        console.print("No messages in this conversation yet.")
+        console.print(say(lang, "no_messages"))
         return
     for m in messages:
         if isinstance(m, HumanMessage):
-            console.print(f"[bold]you:[/bold] {escape(str(m.content))}")
+            console.print(f"[bold]{say(lang, 'you')}:[/bold] {escape(str(m.content))}")
         else:
             step(console, m, language)
 
 
-def card(console: Console, action: dict[str, Any], error: str | None = None) -> None:
+def card(
+    console: Console, action: dict[str, Any], error: str | None = None, *, lang: str = "zh",
+    labels: Mapping[str, str] | None = None,
+) -> None:
     """One action request of a pending approval (LangChain's HITL shape): its card, built from the store by
-    the graph, field by field, then the exact arguments and any note on why it is shown again."""
+    the graph, field by field (named by the toolset's `card_labels` in the person's language), then the exact
+    arguments and any note on why it is shown again."""
     fields = action.get("card", {})
+    names = labels or {}
     table = Table(show_header=False, box=None, padding=(0, 1))
     for key, item in fields.items():
         if key in ("action", "summary") or item in (None, "", []):
             continue
         if isinstance(item, list):
             item = "\n".join(str(x) for x in item)
-        table.add_row(f"[bold]{key}[/bold]", escape(str(item)))
-    table.add_row("[bold]arguments[/bold]", escape(json.dumps(action.get("args", {}), ensure_ascii=False)))
+        table.add_row(f"[bold]{escape(names.get(key, key))}[/bold]", escape(str(item)))
+    table.add_row(f"[bold]{say(lang, 'arguments')}[/bold]", escape(json.dumps(action.get("args", {}), ensure_ascii=False)))
     if error:
-        table.add_row(f"[{STYLE_ERROR}]note[/{STYLE_ERROR}]", escape(error))
-    title = f"Approval needed: {action.get('name')} · {fields.get('summary', '')}"
+        table.add_row(f"[{STYLE_ERROR}]{say(lang, 'note')}[/{STYLE_ERROR}]", escape(error))
+    title = f"{say(lang, 'approval')}: {action.get('name')} · {fields.get('summary', '')}"
     console.print(Panel(table, title=escape(title), border_style="bright_yellow"))
 
 
-def help_tables(
-    console: Console, commands: Iterable[tuple[str, str]], workflows: Iterable[dict[str, Any]],
-    people: Iterable[dict[str, Any]],
-) -> None:
-    table = Table(title="Commands", show_header=False)
-    for cmd, text in commands:
-        table.add_row(cmd, text)
-    console.print(table)
-    wf = Table(title="Workflows")
-    for col in ("processKey", "name", "startable"):
-        wf.add_column(col)
-    for f in workflows:
-        wf.add_row(f["processKey"], f["name"], "yes" if f["startable"] else "no")
-    console.print(wf)
-    ut = Table(title="Users")
-    for col in ("userId", "name", "email"):
-        ut.add_column(col)
-    for u in people:
-        ut.add_row(u["userId"], u["name"], u["email"])
-    console.print(ut)
-
-
-def decided_tasks(console: Console, rows: Sequence[dict[str, Any]]) -> None:
-    """Rows with task `id`, `status`, `comment`, `decided_by`, `decided_at` and the request's
-    `requester_id`, `days`, `reason`."""
-    if not rows:
-        console.print("No decided tasks yet.")
-        return
-    table = Table(title="Decided tasks")
-    for col in ("task", "requester", "days", "reason", "result", "comment", "decided by", "at"):
-        table.add_column(col)
-    for r in rows:
-        table.add_row(
-            f"task_{r['id']}", r["requester_id"], f"{r['days']:g}", escape(r["reason"]), r["status"],
-            escape(r["comment"] or ""), r["decided_by"] or "", (r["decided_at"] or "")[:19],
-        )
-    console.print(table)
+def sections(console: Console, tables: Iterable[HelpSection]) -> None:
+    """Tables a command shows (`tools.toolset.HelpSection`): a title, columns (none: a two-column list), rows."""
+    for section in tables:
+        table = Table(title=section.title, show_header=bool(section.columns))
+        for column in section.columns:
+            table.add_column(column)
+        for row in section.rows:
+            table.add_row(*(escape(str(cell)) for cell in row))
+        console.print(table)
 
 
 def key_values(console: Console, title: str, rows: Iterable[tuple[str, object]]) -> None:
@@ -172,20 +173,4 @@ def threads(console: Console, items: Sequence[tuple[str, str, str]], current: st
     for tid, user, ts in items:
         marker = " (current)" if tid == current else ""
         table.add_row(tid + marker, user, ts[:19])
-    console.print(table)
-
-
-def outbox(console: Console, rows: Sequence[dict[str, Any]]) -> None:
-    """Rows of the store's outbox table, oldest first."""
-    if not rows:
-        console.print("The outbox is empty.")
-        return
-    table = Table(title="Outbox")
-    for col in ("id", "to", "subject", "text", "status", "attempts", "error"):
-        table.add_column(col)
-    for r in rows:
-        table.add_row(
-            str(r["id"]), f"{r['recipient_id']} <{r['recipient_email']}>", escape(r["subject"]),
-            escape(r["body"][:80]), r["status"], str(r["attempts"]), escape((r["last_error"] or "")[:60]),
-        )
     console.print(table)

@@ -20,18 +20,21 @@ from graph.builder import build_graph
 from graph.chat import render
 from graph.chat.commands import run_command
 from graph.chat.logs import LogSettings
+from graph.chat.words import say
 from graph.checkpoint import checkpoint_location, open_checkpointer
-from graph.history import Lang, person_language
+from graph.history import Lang
 from graph.models.endpoint import ModelSettings, describe_model_error, make_chat_model, run_defaults, settings_from_env
+from graph.run import locale_lang
 from graph.strategies import Strategy
 from state.context import Context
-from tools import REGISTRY, CallContext, PolicyError, WorkflowStore, execute_call
+from tools.backend import Backend
+from tools.errors import DomainError
+from tools.grounding import person_label
+from tools.toolset import Toolset
 from tools.toolsets import get_toolset
 
 logger = logging.getLogger(__name__)
 
-DECISION_PROMPT = "approve / edit / reject [a/e/r]: "
-DECISION_HINT = "Type a (approve), e (edit) or r (reject); exit quits and keeps the approval pending."
 EXIT_WORDS = ("exit", "quit", "/exit", "/quit")
 
 Ask = Callable[..., str]
@@ -57,8 +60,9 @@ def store_url(db: str | None) -> str | None:
     return db or None
 
 
-def open_store(db: str | None) -> WorkflowStore:
-    return WorkflowStore(store_url(db))
+def open_backend(toolset: Toolset, db: str | None) -> Backend:
+    """The toolset's backend; for the workflow its store at `--db` (else FLOWAGENT_DB or the default)."""
+    return toolset.open_backend(store_url(db))
 
 
 class ChatSession:
@@ -68,14 +72,16 @@ class ChatSession:
         self.console = console
         self.ask = ask
         self.log = log
-        self.store = open_store(args.db)
+        self.toolset = get_toolset(args.toolset)
+        self.locale = getattr(args, "locale", None) or Context().locale
+        self.backend = open_backend(self.toolset, args.db)
         self.user_id: str = args.user
         self.user = self._signed_in_user()
-        self.toolset = get_toolset(args.toolset)
         self.settings = self._model_settings(args.model)
         self.context = Context(
             user_id=self.user_id,
             model=self.settings.model,
+            locale=getattr(args, "locale", None) or Context().locale,
             # Protocol and fixed answers follow the model, as on the LangGraph server (one rule for both).
             **run_defaults(self.settings, args.protocol, toolset=self.toolset),
         )
@@ -87,7 +93,7 @@ class ChatSession:
         self.model = make_chat_model(self.settings)
         self.strategy: Strategy = args.strategy
         self.graph = build_graph(
-            model=self.model, store=self.store, checkpointer=self.checkpointer, toolset=self.toolset,
+            model=self.model, store=self.backend, checkpointer=self.checkpointer, toolset=self.toolset,
             strategy=self.strategy,
         )
         self.thread_id: str = args.thread or new_thread_id()
@@ -96,25 +102,22 @@ class ChatSession:
     # ------------------------------------------------------------ setup
 
     def _signed_in_user(self) -> dict[str, Any]:
-        """The user `--user` names, read through getAllUser; an unknown id is a one-sentence error naming the known ones."""
-        try:
-            known = execute_call(REGISTRY, "getAllUser", {}, CallContext(store=self.store, actor_id=self.user_id))["users"]
-        except PolicyError as exc:
-            if exc.code != "unknown_actor":
-                raise
-            # The read tools need a known actor: list the users from the store's snapshot instead.
-            known = [{"userId": u["id"], "name": u["name"], "email": u["email"]} for u in self.store.snapshot()["users"]]
-            names = ", ".join(f"{u['userId']} ({u['name']})" for u in known)
-            raise ChatError(f"Unknown user {self.user_id!r}: use --user with one of {names}.") from None
-        return next({"id": u["userId"], "name": u["name"], "email": u["email"]} for u in known if u["userId"] == self.user_id)
+        """The user `--user` names, as the toolset knows them; an unknown one is a one-sentence error naming the known."""
+        with self.backend.read() as handle:
+            try:
+                return self.toolset.actor(handle, self.user_id)
+            except DomainError:
+                names = ", ".join(f"{p['id']} ({p.get('name', p['id'])})" for p in self.toolset.directory(handle))
+                raise ChatError(f"Unknown user {self.user_id!r}: use --user with one of {names}.") from None
 
     def _model_settings(self, model: str | None) -> ModelSettings:
         settings = settings_from_env(model)
         if settings.local:
             from graph.models.endpoint import start_local_model
 
-            self.console.print("[dim]No model endpoint configured: starting the offline model (llama.cpp)…[/dim]")
-            with self.console.status("starting the local model…"):
+            lang = locale_lang(getattr(self, "locale", None) or Context().locale)  # before anyone speaks
+            self.console.print(f"[dim]{say(lang, 'local_model')}[/dim]")
+            with self.console.status(say(lang, "starting_model")):
                 settings = start_local_model(toolset=self.toolset)
         return settings
 
@@ -133,21 +136,24 @@ class ChatSession:
         return list(self.graph.get_state(self.config).values.get("messages", []))
 
     def language(self) -> Lang:
-        """The language of the person's latest message (for the "what actually happened" line)."""
-        return person_language(self.messages(), self.context.locale)
+        """The language of the person's latest request (the chat's own lines follow it)."""
+        request = self.graph.get_state(self.config).values.get("request")
+        return request["lang"] if request else locale_lang(self.context.locale)
 
     # ------------------------------------------------------------ the loop
 
     def banner(self) -> None:
+        lang = self.language()
         render.banner(
-            self.console, title=self.toolset.title, user=self.user, user_id=self.user_id, model=self.settings.model,
+            self.console, title=self.toolset.titles.get(lang, self.toolset.title), lang=lang,
+            user=self.user, user_id=self.user_id, model=self.settings.model,
             protocol=self.context.protocol, thread_id=self.thread_id,
         )
         state = self.graph.get_state(self.config)
         if state.values.get("messages"):
-            self.console.print(f"[dim]Resumed thread with {len(state.values['messages'])} messages.[/dim]")
+            self.console.print(f"[dim]{say(lang, 'resumed', count=len(state.values['messages']))}[/dim]")
         if state.interrupts:
-            self.console.print("[bold]An approval is waiting from last time.[/bold]")
+            self.console.print(f"[bold]{say(lang, 'waiting')}[/bold]")
             self.answer_interrupts()
 
     def run(self) -> int:
@@ -157,8 +163,8 @@ class ChatSession:
             while self.turn():
                 pass
         except QuitChat:
-            self.console.print("[dim]The approval stays pending; it is shown again when you resume.[/dim]")
-        self.console.print(f"Bye. Resume with: flowagent chat --user {self.user_id} --thread {self.thread_id}")
+            self.console.print(f"[dim]{say(self.language(), 'kept_pending')}[/dim]")
+        self.console.print(say(self.language(), "bye", user_id=self.user_id, thread_id=self.thread_id))
         return 0
 
     def pre_read(self) -> None:
@@ -174,7 +180,7 @@ class ChatSession:
             from graph.models.local.chat import PreReader
             from graph.nodes.reasoner import Reasoner
 
-            self._pre_reader = (PreReader(self.model), Reasoner(self.model, self.store, self.toolset))
+            self._pre_reader = (PreReader(self.model), Reasoner(self.model, self.toolset, self.backend))
         reader, reasoner = self._pre_reader
         try:
             reader.pre_read(reasoner.prompt({"messages": [], **state.values}, self.context))
@@ -185,7 +191,7 @@ class ChatSession:
         """Read one line and act on it; False when the person quits."""
         self.pre_read()
         try:
-            line = self.ask(f"{self.user['name']}> ")
+            line = self.ask(f"{person_label(self.user, self.language())}> ")
         except KeyboardInterrupt:
             return True
         except EOFError:
@@ -199,7 +205,7 @@ class ChatSession:
             run_command(self, line)
             return True
         if self.graph.get_state(self.config).interrupts:
-            self.console.print("[bold]Decide the waiting approval first.[/bold]")
+            self.console.print(f"[bold]{say(self.language(), 'decide_first')}[/bold]")
             if not self.answer_interrupts():
                 return True
         self.send({"messages": [HumanMessage(content=line)]})
@@ -208,13 +214,13 @@ class ChatSession:
     def send(self, payload: Any) -> None:
         """Run the graph on a message or a resume, showing each step, then answer any approval."""
         try:
-            with self.console.status("thinking…", spinner="dots"):
+            with self.console.status(say(self.language(), "thinking"), spinner="dots"):
                 for chunk in self.graph.stream(
                     payload, self.config, context=self.context, stream_mode="updates", durability="sync"
                 ):
                     render.update(self.console, chunk, self.language)
         except KeyboardInterrupt:
-            self.console.print("[yellow]Cancelled. The conversation is kept; say what to do next.[/yellow]")
+            self.console.print(f"[yellow]{say(self.language(), 'cancelled')}[/yellow]")
             return
         except Exception as exc:  # noqa: BLE001 - configuration errors become one sentence
             sentence = describe_model_error(exc, self.settings)
@@ -238,10 +244,11 @@ class ChatSession:
             return True
         request = state.interrupts[0].value
         action = request["action_requests"][0]  # one write is proposed a step: one action per card
-        render.card(self.console, action, request.get("error"))
+        lang = self.language()
+        render.card(self.console, action, request.get("error"), lang=lang, labels=self.toolset.card_labels.get(lang))
         decision = self.ask_decision(action)
         if decision is None:
-            self.console.print("[dim]Left pending; it will be asked again.[/dim]")
+            self.console.print(f"[dim]{say(lang, 'left_pending')}[/dim]")
             return False
         self.send(Command(resume={"decisions": [decision]}))
         return True
@@ -251,7 +258,7 @@ class ChatSession:
         with Ctrl-C."""
         while True:
             try:
-                answer = self.ask(DECISION_PROMPT).strip().lower()
+                answer = self.ask(say(self.language(), "decision")).strip().lower()
             except KeyboardInterrupt:
                 return None
             except EOFError:
@@ -262,30 +269,30 @@ class ChatSession:
                 return {"type": "approve", "args_hash": action.get("args_hash")}
             if answer in ("r", "reject", "n", "no"):
                 try:
-                    message = self.ask("reason (optional): ").strip()
+                    message = self.ask(say(self.language(), "reject_reason")).strip()
                 except (KeyboardInterrupt, EOFError):
                     message = ""
-                return {"type": "reject", "message": message or "declined by the reviewer."}
+                return {"type": "reject", "message": message or say(self.language(), "declined")}
             if answer in ("e", "edit"):
                 edited = self.edit_args(action.get("args", {}))
                 if edited is not None:
                     return {"type": "edit", "edited_action": {"name": action.get("name"), "args": edited}}
                 continue
-            self.console.print(DECISION_HINT)
+            self.console.print(say(self.language(), "decision_hint"))
 
     def edit_args(self, args: dict[str, Any]) -> dict[str, Any] | None:
         current = json.dumps(args, ensure_ascii=False)
         try:
-            text = self.ask("arguments (JSON): ", default=current)
+            text = self.ask(say(self.language(), "edit_args"), default=current)
         except (KeyboardInterrupt, EOFError):
             return None
         try:
             edited = json.loads(text)
         except json.JSONDecodeError as exc:
-            render.error(self.console, f"Not valid JSON ({exc.msg}); the arguments were not changed.")
+            render.error(self.console, say(self.language(), "not_json", error=exc.msg))
             return None
         if not isinstance(edited, dict):
-            render.error(self.console, "The arguments must be a JSON object.")
+            render.error(self.console, say(self.language(), "not_object"))
             return None
         return edited
 

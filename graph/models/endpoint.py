@@ -201,9 +201,9 @@ def warm_up_local_model(
     report = progress or local_model.stderr_progress
     try:
         from graph.nodes.reasoner import warmup_prompt
-        from tools.toolsets import WORKFLOW
+        from tools.toolsets import get_toolset
 
-        chosen = toolset or WORKFLOW
+        chosen = toolset or get_toolset("workflow")
         messages = warmup_prompt(chosen, protocol or chosen.protocol or local_protocol())
         model = make_chat_model(local_model_settings(server))
         return local_model.warm_up(model, messages, server=server, progress=report)

@@ -13,13 +13,11 @@ from langgraph.runtime import Runtime
 
 from graph.budget import SYSTEM_CLOCK, Clock, limit_reached, plan_ended, record_step, wrap_up
 from graph.calls import action_hash
-from graph.history import current_request
+from graph.history import note_of
 from graph.plans import last_step_surprised
 from state.agent import AgentState
 from state.context import Context
 from state.records import RunBudget, WrapUp
-from tools import said
-from tools.spec import Effect, ToolRegistry
 
 
 def last_step_failed(state: AgentState) -> bool | None:
@@ -29,7 +27,7 @@ def last_step_failed(state: AgentState) -> bool | None:
         if isinstance(msg, AIMessage):
             break
         if isinstance(msg, ToolMessage):
-            if msg.response_metadata.get("rejected"):
+            if note_of(msg).get("rejected"):
                 return None  # a person's rejection is a decision, not a failure of the agent
             statuses.append(msg.status)
     if not statuses:
@@ -42,17 +40,14 @@ def last_step_wrote(state: AgentState) -> bool:
     for msg in reversed(state["messages"]):
         if isinstance(msg, AIMessage):
             return False
-        if isinstance(msg, ToolMessage) and msg.status == "success" and msg.response_metadata.get("wrote"):
+        if isinstance(msg, ToolMessage) and msg.status == "success" and note_of(msg).get("wrote"):
             return True
     return False
 
 
 def exhausted(state: AgentState, budget: RunBudget, context: Context, clock: Clock = SYSTEM_CLOCK) -> WrapUp | None:
-    """Why the run must end now, or None: a question for the person first, then a write that answers the
-    request (for a model whose summary is not trusted), then the end of a chain's steps, then the first
-    limit reached."""
-    if state.get("ask"):
-        return wrap_up("ask")
+    """Why the run must end now, or None: a write that answers the request (for a model whose summary is not
+    trusted), then the end of a chain's steps, then the first limit reached."""
     if context.fixed_answers and last_step_wrote(state):
         return wrap_up("done")
     ended = plan_ended(state.get("plan"), last_step_surprised(state, empty=False))
@@ -70,21 +65,21 @@ def _tool_of(state: AgentState, digest: str) -> str:
     return "an action"
 
 
-def looked_up_for_a_question(state: AgentState, registry: ToolRegistry) -> bool:
-    """Whether the last step's look-ups all succeeded and the person's request asks for no write at all: the
-    answer is then what the tools found, and a small model need not be asked to restate it."""
+def looked_up_for_a_question(state: AgentState) -> bool:
+    """Whether the last step's look-ups all succeeded and the person's request asks for information only (a question
+    that asks for no action): the answer is then what the tools found, and a small model need not restate it."""
+    request = state.get("request")
+    if request is None or request["kind"] != "information":
+        return False
     found = False
     for msg in reversed(state["messages"]):
         if isinstance(msg, AIMessage):
             break
         if isinstance(msg, ToolMessage):
-            if msg.status != "success" or msg.response_metadata.get("wrote"):
+            if msg.status != "success" or note_of(msg).get("wrote"):
                 return False
             found = True
-    if not found:
-        return False
-    request = " ".join(current_request(list(state["messages"])))
-    return not any(said.asks_for(spec.intent, request) for spec in registry if spec.effect is Effect.WRITE)
+    return found
 
 
 class BudgetCheck:
@@ -94,15 +89,14 @@ class BudgetCheck:
     (`Toolset.lookup_answers`); only then does a model whose answers are not trusted stop after it.
     """
 
-    def __init__(self, registry: ToolRegistry, clock: Clock = SYSTEM_CLOCK, *, lookup_answers: bool = True) -> None:
-        self._registry = registry
+    def __init__(self, clock: Clock = SYSTEM_CLOCK, *, lookup_answers: bool = True) -> None:
         self._clock = clock
         self._lookup_answers = lookup_answers
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         budget = record_step(state["budget"], last_step_failed(state))
         reason = exhausted(state, budget, runtime.context, self._clock)
-        answered = self._lookup_answers and looked_up_for_a_question(state, self._registry)
+        answered = self._lookup_answers and looked_up_for_a_question(state)
         if reason is None and runtime.context.fixed_answers and answered:
             reason = wrap_up("answered")
         return {"budget": budget, "wrap_up": reason}

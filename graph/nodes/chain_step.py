@@ -13,9 +13,8 @@ from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from graph import prompts
-from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, for_run
-from graph.calls import ModelSource, model_of, new_call_id, tokens_used
-from graph.history import current_request, latest_human_index, person_language
+from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call
+from graph.calls import Actors, ModelSource, model_of, new_call_id, tokens_used
 from graph.models.generation import generate
 from graph.plans import (
     choose_chain,
@@ -26,11 +25,12 @@ from graph.plans import (
     text_of,
 )
 from graph.protocols import FORMAT_ERROR_NAME, NO_MODEL_CALL
+from graph.run import lang_of
 from state.agent import AgentState
 from state.context import Context
 from state.records import Plan, PlanStep, RunBudget, ToolCallRecord
-from tools import WorkflowStore
-from tools.spec import ToolRegistry
+from tools.backend import Backend
+from tools.toolset import Toolset
 
 ARGS_EXAMPLE = '{"userId": "李四"}'
 
@@ -39,28 +39,28 @@ class ChainStep:
     """Chooses the chain of a new run, then proposes its steps one per visit, arguments filled by the model."""
 
     def __init__(
-        self, model: ModelSource, store: WorkflowStore, registry: ToolRegistry, *, system_prompt: str,
-        clock: Clock = SYSTEM_CLOCK,
+        self, model: ModelSource, toolset: Toolset, backend: Backend, *, clock: Clock = SYSTEM_CLOCK,
+        actors: Actors | None = None,
     ) -> None:
+        self._actors = actors if actors is not None else Actors(toolset, backend)
         self._model_source = model
-        self._store = store
-        self._registry = registry
-        self._system = system_prompt
+        self._toolset = toolset
+        self._backend = backend
+        self._registry = toolset.registry
+        self._system = toolset.prompt
         self._clock = clock
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
-        messages = list(state["messages"])
-        human_index = latest_human_index(messages)
-        budget, new_run = for_run(state.get("budget"), human_index, self._clock)
+        budget = state["budget"]
         update: dict[str, Any] = {"pending": []}
-        plan = None if new_run else state.get("plan")
+        plan = state.get("plan")
         if plan is None:
-            chain = choose_chain(self._registry, " ".join(current_request(messages)))
+            request = state.get("request")
+            chain = choose_chain(self._registry, " ".join(request["texts"]) if request else "")
             if chain is None:
                 return self._no_chain(state, runtime.context, budget)
             steps = [PlanStep(tool=tool, intent="", args={}) for tool in chain.tools]
             plan = Plan(source="chain", name=chain.name, steps=steps, done=0, final=False)
-            update |= {"wrap_up": None, "ask": "", "asked_call": None}
         if not plan["steps"]:
             raise RuntimeError("chain_step reached after the chain's last step")
         step, number = plan["steps"][0], plan["done"] + 1
@@ -93,7 +93,8 @@ class ChainStep:
             signature=spec.text_signature(), example=ARGS_EXAMPLE,
         )
         prompt = strategy_prompt(
-            self._system, spec.text_signature(), state, session_line(self._store, context, self._clock), instruction
+            self._system, spec.text_signature(), state, session_line(self._actors, context, self._clock),
+            instruction,
         )
         raw = generate(model_of(self._model_source, context), prompt, "json")
         budget = charge_model_call(budget, tokens_used(raw, prompt))
@@ -102,10 +103,9 @@ class ChainStep:
 
     def _no_chain(self, state: AgentState, context: Context, budget: RunBudget) -> dict[str, Any]:
         """The answer to a request no chain matches: what the chain strategy can do (no model call)."""
-        lang = person_language(list(state["messages"]), context.locale)
+        lang = lang_of(state, context)
         sep = "；" if lang == "zh" else "; "
         text = prompts.NO_CHAIN_ANSWER[lang].format(chains=sep.join(c.description for c in self._registry.chains))
         answer = AIMessage(content=text, response_metadata={NO_MODEL_CALL: True, "no_chain": True, "outcome": []})
-        return {"messages": [answer], "outcome": [], "budget": budget, "plan": None, "wrap_up": None, "proposed": [],
-                "pending": [], "ask": "", "asked_call": None}
+        return {"messages": [answer], "outcome": [], "budget": budget, "plan": None, "proposed": [], "pending": []}
 

@@ -19,13 +19,17 @@ from langgraph.runtime import Runtime
 from langsmith import traceable
 
 from graph.budget import SYSTEM_CLOCK, Clock, count_executions
-from graph.calls import action_hash, run_today, thread_id_of_run
+from graph.calls import Actors, action_hash, call_context, thread_id_of_run
+from graph.reviews import unreviewed
+from graph.run import lang_of
 from state.agent import AgentState
 from state.context import Context
 from state.records import Outcome
-from tools import CallContext, Mailer, WorkflowStore, execute_call
+from tools.backend import Backend
 from tools.errors import DomainError
-from tools.spec import Effect, ToolRegistry
+from tools.runtime import execute_call
+from tools.spec import CallContext, Effect
+from tools.toolset import Toolset
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +40,7 @@ TIMEOUT_MESSAGE = (
 
 
 def _traced_inputs(inputs: dict[str, Any]) -> dict[str, Any]:
-    """A tool run's traced inputs: its arguments only (the call context holds the store and the mailer)."""
+    """A tool run's traced inputs: its arguments only (the call context holds the backend and the dependencies)."""
     return {"args": inputs.get("args")}
 
 
@@ -44,43 +48,44 @@ class Executor:
     """Runs the pending calls that are approved (or need no approval)."""
 
     def __init__(
-        self, store: WorkflowStore, registry: ToolRegistry, mailer: Mailer | None, *, clock: Clock = SYSTEM_CLOCK
+        self, toolset: Toolset, backend: Backend, deps: Any, *, clock: Clock = SYSTEM_CLOCK, actors: Actors | None = None
     ) -> None:
-        self._store = store
+        self._actors = actors if actors is not None else Actors(toolset, backend)
+        self._toolset = toolset
+        self._backend = backend
+        self._deps = deps
         self._clock = clock
-        self._registry = registry
-        self._mailer = mailer
+        self._registry = toolset.registry
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="flowagent-tool")
         # One traced wrapper per tool, made once: a tool run's inputs are its arguments only (the call context
-        # holds the store and the mailer, whose URL may carry a password).
+        # holds the backend and the dependencies, a mailer whose URL may carry a password).
         self._traced = {
             spec.name: traceable(run_type="tool", name=spec.name, process_inputs=_traced_inputs)(self._call)
-            for spec in registry
+            for spec in self._registry
         }
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         context = runtime.context
         thread_id = thread_id_of_run()
         outcomes: list[Outcome] = []
-        today = run_today(self._clock, context.timezone)
+        lang = lang_of(state, context)
         for call in state.get("pending") or []:
             if call["status"] not in ("approved", "ready"):
                 raise RuntimeError(f"executor reached with an unapproved call {call['name']} ({call['status']})")
-            ctx = CallContext(
-                store=self._store,
-                actor_id=context.user_id,
-                thread_id=thread_id,
-                call_id=call["id"],
-                mail_rate_limit=context.mail_rate_limit,
-                mailer=self._mailer,
-                today=today,
+            ctx = call_context(
+                self._toolset, self._backend, self._deps, context, self._clock, thread_id, call_id=call["id"], lang=lang,
+                actors=self._actors,
             )
+            refused = unreviewed(self._toolset, context, call, ctx)  # the person's review is on record
+            if refused is not None:
+                outcomes.append(refused)
+                continue
             outcomes.append(self._run_one(call["name"], call["id"], call["args"], ctx, context.tool_timeout_s))
         budget = count_executions(state["budget"], [o["name"] for o in outcomes])
         return {"outcomes": outcomes, "pending": [], "budget": budget}
 
     def _call(self, name: str, args: dict[str, Any], ctx: CallContext) -> dict[str, Any]:
-        return execute_call(self._registry, name, args, ctx)
+        return execute_call(self._toolset, name, args, ctx)
 
     def _run_one(self, name: str, call_id: str, args: dict[str, Any], ctx: CallContext, timeout: float) -> Outcome:
         started = time.perf_counter()

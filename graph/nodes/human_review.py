@@ -15,19 +15,22 @@ from langgraph.types import interrupt
 
 from graph.budget import SYSTEM_CLOCK, Clock, review_answered
 from graph.calls import args_hash, thread_id_of_run
+from graph.history import note
 from graph.hitl import hitl_request, read_decision
+from graph.run import lang_of
 from state.agent import AgentState
 from state.context import Context
 from state.records import AuditRecord, ToolCallRecord
-from tools import ToolRegistry, WorkflowStore
+from tools.backend import Backend
 from tools.errors import DomainError
+from tools.spec import ToolRegistry
 
 MAX_ASKS = 5
 REJECTED_TEMPLATE = "Rejected by the reviewer ({reviewer}): {message} Do not retry this action; tell the user."
 DEFAULT_REJECT_MESSAGE = "the reviewer declined this action."
 
 
-def build_card(store: WorkflowStore, registry: ToolRegistry, call: ToolCallRecord) -> dict[str, Any]:
+def build_card(backend: Backend, registry: ToolRegistry, call: ToolCallRecord, lang: str = "zh") -> dict[str, Any]:
     """What the reviewer decides on, built by the tool's own card builder from the store (the model's own words
     are not trusted); a tool without one, or whose records cannot be read, gets the general card."""
     card: dict[str, Any] = {"action": call["name"], "policy_notes": list(call.get("notes") or [])}
@@ -36,8 +39,8 @@ def build_card(store: WorkflowStore, registry: ToolRegistry, call: ToolCallRecor
         card["summary"] = f"Run {call['name']}"
         return card
     try:
-        with store.read() as conn:
-            card.update(build(conn, call["args"]))
+        with backend.read() as handle:
+            card.update(build(handle, call["args"], lang))
     except DomainError as exc:
         card["summary"] = f"Run {call['name']}"
         card["policy_notes"].append(f"{exc.code}: {exc.message}")
@@ -45,17 +48,17 @@ def build_card(store: WorkflowStore, registry: ToolRegistry, call: ToolCallRecor
 
 
 def review_request(
-    store: WorkflowStore, registry: ToolRegistry, call: ToolCallRecord, error: str | None = None
+    backend: Backend, registry: ToolRegistry, call: ToolCallRecord, error: str | None = None, lang: str = "zh"
 ) -> dict[str, Any]:
     """The interrupt value for a call: LangChain's HITL request, with the tool's card from the store."""
-    return hitl_request(dict(call), build_card(store, registry, call), args_hash(call["name"], call["args"]), error)
+    return hitl_request(dict(call), build_card(backend, registry, call, lang), args_hash(call["name"], call["args"]), error)
 
 
 class HumanReview:
     """Interrupts for a person's decision on the pending call that needs approval."""
 
-    def __init__(self, store: WorkflowStore, registry: ToolRegistry, *, clock: Clock = SYSTEM_CLOCK) -> None:
-        self._store = store
+    def __init__(self, backend: Backend, registry: ToolRegistry, *, clock: Clock = SYSTEM_CLOCK) -> None:
+        self._backend = backend
         self._registry = registry
         self._clock = clock
 
@@ -69,7 +72,7 @@ class HumanReview:
             if call["status"] != "needs_approval":
                 kept.append(call)
                 continue
-            decision, body = self._ask(call)
+            decision, body = self._ask(call, lang_of(state, runtime.context))
             record = AuditRecord(
                 at=datetime.now(UTC).isoformat(),
                 reviewer=reviewer,
@@ -92,13 +95,13 @@ class HumanReview:
                         tool_call_id=call["id"],
                         name=call["name"],
                         status="error",
-                        response_metadata={"rejected": True},
+                        response_metadata=note(rejected=True),
                     )
                 )
             audit.append(record)
 
         for record in audit:
-            self._store.record_audit(
+            self._backend.record_audit(
                 f"review_{record['decision']}",
                 {"tool": record["tool"], "tool_call_id": record["tool_call_id"], "args_hash": record["args_hash"],
                  **record.get("detail", {})},
@@ -111,12 +114,12 @@ class HumanReview:
             update["messages"] = rejections
         return update
 
-    def _ask(self, call: ToolCallRecord) -> tuple[Literal["approve", "edit", "reject"], dict[str, Any]]:
+    def _ask(self, call: ToolCallRecord, lang: str) -> tuple[Literal["approve", "edit", "reject"], dict[str, Any]]:
         """Interrupt until the person gives a valid decision on this exact card."""
         expected_hash = args_hash(call["name"], call["args"])
         error = None
         for _ in range(MAX_ASKS):
-            answer = interrupt(review_request(self._store, self._registry, call, error))
+            answer = interrupt(review_request(self._backend, self._registry, call, error, lang))
             decision, body, error = read_decision(answer, call["name"])
             if decision is not None and body.get("args_hash") not in (None, expected_hash):
                 error = "args_hash does not match the card shown; decide on the current card."

@@ -14,7 +14,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMes
 from langgraph.runtime import Runtime
 
 from graph.calls import estimate_tokens
-from graph.history import ACTION_KEY
+from graph.history import note
 from state.agent import AgentState
 from state.context import Context
 from tools.spec import ObservationShape, ToolRegistry
@@ -105,8 +105,7 @@ class ObservationSummarizer:
                     name=outcome["name"],
                     status="success" if outcome["ok"] else "error",
                     response_metadata={
-                        "elapsed_ms": outcome["elapsed_ms"], ACTION_KEY: outcome["action"],
-                        "wrote": outcome.get("wrote", False),
+                        "elapsed_ms": outcome["elapsed_ms"], **note(action=outcome["action"], wrote=outcome.get("wrote", False)),
                     },
                 )
             )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-import time
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -11,31 +9,19 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from langgraph.runtime import Runtime
 
 from graph import prompts
-from graph.budget import PLANNED_ENDS, SYSTEM_CLOCK, Clock, charge_model_call, describe, for_run, wrap_up
-from graph.calls import ModelSource, model_of, new_call_id, run_today, tokens_used
-from graph.history import (
-    Lang,
-    cited_ids,
-    describe_result,
-    known_ids,
-    latest_human_index,
-    open_lookups,
-    person_language,
-    run_outcome,
-    run_results,
-)
+from graph.answers import fixed_answer
+from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, describe, wrap_up
+from graph.calls import Actors, ModelSource, model_of, new_call_id, run_today, tokens_used
+from graph.history import cited_ids, known_ids, open_lookups, run_outcome, run_results
 from graph.models.generation import REACT_STOP, generate  # noqa: F401 - REACT_STOP moved there
 from graph.protocols import NO_MODEL_CALL, parse_reply, render_for_text_protocol
+from graph.run import lang_of
 from state.agent import AgentState
 from state.context import Context, Protocol
-from state.records import AskedCall, RunBudget, ToolCallRecord, WrapUp
-from tools import WorkflowStore, lookup, words
-from tools.errors import DomainError
+from state.records import RunBudget, ToolCallRecord, WrapUp
+from tools.backend import Backend
 from tools.spec import ToolRegistry
 from tools.toolset import Toolset
-
-USER_NAME_TTL_S = 60.0
-"""How long the reasoner reuses a user's display name (one store read per model call cost 10 % of a step)."""
 
 
 def fixed_prompt(toolset: Toolset, protocol: Protocol) -> str:
@@ -92,6 +78,10 @@ def close_dangling_calls(messages: list[AnyMessage]) -> list[AnyMessage]:
     A run cancelled with Ctrl-C, or left at an approval when the person wrote something else, leaves the
     model's proposal without a tool result; chat APIs refuse such a history.
     """
+    asked = {c["id"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls}
+    asked |= {c.get("id") for m in messages if isinstance(m, AIMessage) for c in m.invalid_tool_calls}
+    if asked <= {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}:
+        return messages  # every call has its result: nothing to close (the usual case, without copying)
     out: list[AnyMessage] = []
     open_calls: list[tuple[str, str]] = []
 
@@ -113,18 +103,20 @@ def close_dangling_calls(messages: list[AnyMessage]) -> list[AnyMessage]:
 
 
 class Reasoner:
-    """Thought → Action: one model call per visit, in normal or wrap-up mode."""
+    """Thought → Action: the model step. One model call per visit, in normal or wrap-up mode (where a model that
+    cannot be trusted with summaries gets the fixed answer built from the run's results instead)."""
 
     def __init__(
-        self, model: ModelSource, store: WorkflowStore, toolset: Toolset, *, clock: Clock = SYSTEM_CLOCK
+        self, model: ModelSource, toolset: Toolset, backend: Backend, *, clock: Clock = SYSTEM_CLOCK,
+        actors: Actors | None = None,
     ) -> None:
+        self._actors = actors if actors is not None else Actors(toolset, backend)
         self._model_source = model
         self._clock = clock
-        self._store = store
+        self._backend = backend
         self._toolset = toolset
         self._registry = toolset.registry
         self._bound: dict[int, Any] = {}
-        self._names: dict[str, tuple[str, float]] = {}
         self._fixed: dict[str, list[AnyMessage]] = {}
 
     def _model(self, context: Context) -> BaseChatModel:
@@ -137,17 +129,9 @@ class Reasoner:
         return self._bound[key]
 
     def user_name(self, user_id: str) -> str:
-        """The actor's display name, read from the store at most once every USER_NAME_TTL_S seconds."""
-        cached = self._names.get(user_id)
-        if cached is not None and cached[1] > time.monotonic():
-            return cached[0]
-        try:
-            with self._store.read() as conn:
-                name = str(lookup.require_user(conn, user_id)["name"])
-        except DomainError:
-            return "unknown user"
-        self._names[user_id] = (name, time.monotonic() + USER_NAME_TTL_S)
-        return name
+        """The actor's display name (the graph keeps actors' records for a minute)."""
+        actor = self._actors.get(user_id)
+        return str(actor.get("name") or user_id) if actor is not None else "unknown user"
 
     def session_prompt(self, state: AgentState, context: Context) -> str:
         """Who the user is and today's date, then the folded summary: the part that differs per session."""
@@ -181,40 +165,23 @@ class Reasoner:
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         context = runtime.context
-        messages = state["messages"]
-        human_index = latest_human_index(messages)
-        budget, new_run = for_run(state.get("budget"), human_index, self._clock)
-        wrap_up = None if new_run else state.get("wrap_up")
-        if wrap_up and wrap_up["code"] == "ask":
-            return self._ask(state, context, budget, wrap_up)
-        if wrap_up:
-            return self._wrap_up(state, context, budget, wrap_up)
-        intro = self._registry.intro
-        if intro is not None and budget["model_calls"] == 0 and re.search(intro[0], str(messages[human_index].content), re.I):
-            # "What can you do?" has one true answer; a small model asked it looks things up instead.
-            answer = AIMessage(content=intro[1], response_metadata={"thought": prompts.INTRO_THOUGHT, NO_MODEL_CALL: True})
-            return {**self._final(state, context, answer), "budget": budget, "wrap_up": None, "proposed": [],
-                    "pending": [], "ask": "", "asked_call": None}
-        asked = state.get("asked_call")
-        if asked is not None and budget["model_calls"] == 0:
-            filled = self._fill_from_answer(asked, str(messages[human_index].content), context)
-            if filled is not None:
-                call = ToolCallRecord(id=filled.tool_calls[0]["id"] or "", name=asked["name"],
-                                      args=dict(filled.tool_calls[0]["args"]), status="proposed")
-                return {"messages": [filled], "proposed": [call], "budget": budget, "wrap_up": None, "pending": [],
-                        "ask": "", "asked_call": None}
-
+        budget = state["budget"]
+        reason = state.get("wrap_up")
+        if reason:
+            return self._wrap_up(state, context, budget, reason)
         reply, budget = self._step(state, context, budget)
-        still_open = [] if reply.tool_calls or reply.invalid_tool_calls else open_lookups(messages, self._registry)
+        request = state.get("request")
+        messages = list(state["messages"])
+        still_open = [] if reply.tool_calls or reply.invalid_tool_calls or request is None else open_lookups(
+            messages, self._registry, request
+        )
         if still_open and budget["model_calls"] < context.max_model_calls:
             reply, budget = self._remind(state, context, budget, still_open)
         proposed = [
             ToolCallRecord(id=c["id"] or "", name=c["name"], args=dict(c["args"]), status="proposed")
             for c in reply.tool_calls
         ]
-        update: dict[str, Any] = {
-            "proposed": proposed, "budget": budget, "wrap_up": None, "pending": [], "ask": "", "asked_call": None
-        }
+        update: dict[str, Any] = {"proposed": proposed, "budget": budget, "pending": []}
         if reply.tool_calls or reply.invalid_tool_calls:
             return {**update, "messages": [reply]}
         answer = self._grounded(state, context, reply)
@@ -234,46 +201,20 @@ class Reasoner:
 
     def _remind(self, state: AgentState, context: Context, budget: RunBudget, tools: list[str]) -> tuple[AIMessage, RunBudget]:
         """Ask once more, naming the look-ups the request asks for that the run has not made."""
-        lang = person_language(state["messages"], context.locale)
+        lang = lang_of(state, context)
         return self._step(state, context, budget, prompts.OPEN_LOOKUPS_REMINDER[lang].format(tools=", ".join(tools)))
 
     def _with_findings(self, state: AgentState, context: Context, answer: AIMessage) -> AIMessage:
         """A small model's answer, followed by what the run's look-ups actually found (it often leaves out
         the ids and the details a person needs)."""
-        found = fixed_answer(state, self._registry, person_language(state["messages"], context.locale), wrap_up("answered"))
+        found = fixed_answer(list(state["messages"]), self._registry, lang_of(state, context), wrap_up("answered"))
         if not run_results(list(state["messages"])):
             return answer
         return answer.model_copy(update={"content": f"{answer.content}\n{found}"})
 
-    def _fill_from_answer(self, asked: AskedCall, answer: str, context: Context) -> AIMessage | None:
-        """The write the graph asked about, proposed again with the person's answer filled in (no model call);
-        None when the message does not answer the question, and the model then reads it as usual."""
-        value: Any = None
-        if asked["kind"] == "user":
-            with self._store.read() as conn:
-                named = lookup.users_named(conn, answer, context.user_id)
-            if len({u["name"] for u in named}) == 1:
-                # One person named; a name shared by several users stays a name, and the validator asks which.
-                value = named[0]["id"] if len(named) == 1 else named[0]["name"]
-        elif asked["kind"] == "days":
-            value = words.answered_days(answer)
-        elif asked["kind"] == "decision":
-            value = words.stated_decision(answer)
-        else:
-            value = words.answered_text(answer)
-        if value is None:
-            return None
-        args = {**asked["args"], asked["param"]: value}
-        thought = prompts.FILLED_THOUGHT.format(tool=asked["name"], param=asked["param"], value=value)
-        return AIMessage(
-            content=thought,
-            tool_calls=[{"type": "tool_call", "name": asked["name"], "args": args, "id": new_call_id()}],
-            response_metadata={"thought": thought, "filled_by_code": True},
-        )
-
     def _final(self, state: AgentState, context: Context, answer: AIMessage) -> dict[str, Any]:
         """The run's last message, with what actually happened (from the run's observations) beside it."""
-        lang = person_language(state["messages"], context.locale)
+        lang = lang_of(state, context)
         outcome = run_outcome(list(state["messages"]), self._registry, lang)
         meta = {**answer.response_metadata, "outcome": outcome}
         return {"messages": [answer.model_copy(update={"response_metadata": meta})], "outcome": outcome}
@@ -286,23 +227,10 @@ class Reasoner:
             invented |= {"(the worked example)"}
         if not invented:
             return answer
-        lang = person_language(state["messages"], context.locale)
+        lang = lang_of(state, context)
         note = prompts.UNGROUNDED_ANSWER_NOTE[lang].format(ids=", ".join(sorted(invented)))
-        text = fixed_answer(state, self._registry, lang) + "\n" + note
+        text = fixed_answer(list(state["messages"]), self._registry, lang) + "\n" + note
         return AIMessage(content=text, response_metadata={**answer.response_metadata, "ungrounded": sorted(invented)})
-
-    def _ask(self, state: AgentState, context: Context, budget: RunBudget, reason: WrapUp) -> dict[str, Any]:
-        """End the turn with the graph's own question to the person (no model call)."""
-        question = state.get("ask") or prompts.ASK_QUESTIONS[person_language(state["messages"], context.locale)]["approver"]
-        last_refused = next((m.name for m in reversed(state["messages"]) if isinstance(m, ToolMessage)), "")
-        answer = AIMessage(
-            content=question,
-            response_metadata={
-                "asked": True, "thought": prompts.ASKED_THOUGHT.format(tool=last_refused or "The action"), NO_MODEL_CALL: True
-            },
-        )
-        return {**self._final(state, context, answer), "proposed": [], "pending": [], "budget": budget,
-                "wrap_up": reason, "ask": ""}
 
     def _wrap_up(self, state: AgentState, context: Context, budget: RunBudget, reason: WrapUp) -> dict[str, Any]:
         """Out of budget: the model's best answer without tools, or (for a model that cannot be trusted to
@@ -326,14 +254,13 @@ class Reasoner:
                         text = ""
             except Exception:  # noqa: BLE001 - a failing model must not prevent the written wrap-up
                 text = ""
-        lang = person_language(state["messages"], context.locale)
+        lang = lang_of(state, context)
         meta: dict[str, Any] = {"wrap_up": reason}
         if not text:
-            text = fixed_answer(state, self._registry, lang, reason)
+            text = fixed_answer(list(state["messages"]), self._registry, lang, reason)
             meta[NO_MODEL_CALL] = True
         answer = self._grounded(state, context, AIMessage(content=text, response_metadata=meta))
-        return {**self._final(state, context, answer), "proposed": [], "pending": [], "budget": budget,
-                "wrap_up": reason, "ask": ""}
+        return {**self._final(state, context, answer), "proposed": [], "pending": [], "budget": budget}
 
 
 def with_unique_call_ids(reply: AIMessage, history: list[AnyMessage]) -> AIMessage:
@@ -360,19 +287,3 @@ def with_unique_call_ids(reply: AIMessage, history: list[AnyMessage]) -> AIMessa
     if not changed:
         return reply
     return reply.model_copy(update={"tool_calls": tool_calls, "invalid_tool_calls": invalid})
-
-
-def fixed_answer(state: AgentState, registry: ToolRegistry, lang: Lang, reason: WrapUp | None = None) -> str:
-    """An answer that states only what the run's tools returned, one readable line per result."""
-    results = run_results(list(state["messages"]))
-    texts = prompts.FIXED_ANSWER[lang]
-    lines = [describe_result(registry, tool, result, lang) for tool, result in results]
-    code = reason["code"] if reason else None
-    if code == "done":
-        return "\n".join(lines)  # a write was executed: what it did is the whole answer
-    text = "\n".join([texts["found"], *lines]) if lines else texts["nothing"]
-    if code == "consecutive_failures" or (reason and not lines):
-        text += "\n" + texts["help"]  # the circuit breaker: ask the person for help
-    elif reason and code not in ("repeated_action", *PLANNED_ENDS):
-        text += "\n" + texts["stopped"].format(reason=describe(reason))
-    return text

@@ -13,17 +13,21 @@ from typing import Any, Literal
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.runtime import Runtime
 
-from graph import prompts
+from graph.answers import question_for
 from graph.budget import SYSTEM_CLOCK, Clock, count_proposal, review_requested
-from graph.calls import action_hash, run_today, thread_id_of_run
-from graph.history import ACTION_KEY, Lang, earlier_results, person_language, person_words
+from graph.calls import Actors, action_hash, call_context, thread_id_of_run
+from graph.history import ResultIndex, note
 from graph.protocols import FORMAT_ERROR_NAME
+from graph.run import lang_of
 from state.agent import AgentState
 from state.context import Context
-from state.records import AskedCall, ToolCallRecord
-from tools import CallContext, CheckedCall, WorkflowStore, check_call
-from tools.errors import DomainError, NeedsPersonError
-from tools.spec import Effect, PersonWords, ToolRegistry
+from state.records import Ask, AskedCall, ToolCallRecord
+from tools.backend import Backend
+from tools.errors import CannotError, DomainError, NeedsPersonError
+from tools.request import Lang, Request
+from tools.runtime import CheckedCall, check_call
+from tools.spec import Effect, ToolRegistry, ValueKind
+from tools.toolset import Toolset
 
 INVALID_JSON_TEMPLATE = (
     "Error: the arguments of {name} are not valid JSON ({error}). Call {name} again with a JSON object."
@@ -40,6 +44,10 @@ SECOND_WRITE_TEMPLATE = (
     "Error: only one write action per step. {first} was proposed first; propose {name} again after its result."
 )
 REFUSAL_TEMPLATE = "Error [{code}]: {message}"
+QUESTION_ONLY_TEMPLATE = (
+    "Error [question_only]: the latest message is a question that asks for no change; answer it from what the "
+    "look-ups found, and propose {name} only when a message asks for it."
+)
 
 
 def error_message(call_id: str, name: str, text: str) -> ToolMessage:
@@ -60,14 +68,7 @@ def invalid_call_errors(message: AIMessage) -> list[ToolMessage]:
     return errors
 
 
-def question_for(error: NeedsPersonError, lang: Lang) -> str:
-    """The question the graph asks the person, in their language, with the choices where they help."""
-    templates = prompts.ASK_QUESTIONS[lang]
-    key = error.ask
-    if key == "approver" and error.name:
-        key = "approver_unknown"
-    sep = "、" if lang == "zh" else ", "
-    return templates[key].format(choices=sep.join(error.choices), name=error.name, count=len(error.choices))
+NOT_RUN_FOR_QUESTION = "Not run: the user is asked first ({code}); propose it again after their answer if still wanted."
 
 
 class Repeat:
@@ -90,14 +91,20 @@ def status_after_validation(
 class ToolValidator:
     """Validates proposed calls; valid ones go on as `pending`, invalid ones become error observations.
 
-    A value only the person can give (approver, days, reason, e-mail text) that is missing or not theirs
-    ends the turn with a question to the person (`ask`), asked by the graph, never left to the model.
+    A value only the person can give that is missing or not theirs, or an action that cannot be done at all, ends
+    the turn through `ask_person` (`ask`), told by the graph in the person's language, never left to the model.
     """
 
-    def __init__(self, store: WorkflowStore, registry: ToolRegistry, *, clock: Clock = SYSTEM_CLOCK) -> None:
-        self._store = store
-        self._registry = registry
+    def __init__(
+        self, toolset: Toolset, backend: Backend, deps: Any, *, clock: Clock = SYSTEM_CLOCK, actors: Actors | None = None
+    ) -> None:
+        self._actors = actors if actors is not None else Actors(toolset, backend)
+        self._toolset = toolset
+        self._registry = toolset.registry
+        self._backend = backend
+        self._deps = deps
         self._clock = clock
+        self._results = ResultIndex()
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         """Check every proposed call (from the model, or edited by the reviewer) in order."""
@@ -110,38 +117,37 @@ class ToolValidator:
         pending = [] if from_reasoner else [c for c in state.get("pending") or [] if c["status"] in ("ready", "approved")]
         writes = [c["name"] for c in pending if self._registry.get(c["name"]).effect is Effect.WRITE]
         budget = state["budget"]
-        ctx = CallContext(
-            store=self._store,
-            actor_id=context.user_id,
-            thread_id=thread_id_of_run(),
-            mail_rate_limit=context.mail_rate_limit,
-            today=run_today(self._clock, context.timezone),
+        lang = lang_of(state, context)
+        thread_id = thread_id_of_run()
+        ctx = call_context(
+            self._toolset, self._backend, self._deps, context, self._clock, thread_id, lang=lang, actors=self._actors
         )
-        said = person_words(state["messages"])
-        results = earlier_results(state["messages"], budget["human_index"])
-        ask = ""
-        asked_call: AskedCall | None = None
+        request: Request | None = state.get("request")
+        results = self._results.results(thread_id, list(state["messages"]), budget["human_index"])
+        ask: Ask | None = None
         for call in proposed:
+            if ask is not None:  # the person is asked first: the rest of the step waits for their answer
+                observations.append(error_message(call["id"], call["name"], NOT_RUN_FOR_QUESTION.format(code=ask["code"])))
+                continue
             digest = action_hash(call["name"], call["args"])
             budget = count_proposal(budget, digest)
             try:
-                # A reviewer's edit is the person's own choice of values: only the model's proposals must
-                # be found in what the person said.
-                words = said if call["status"] != "edited" else None
-                checked = self._check(call, ctx, results, writes[0] if writes else None, words)
-            except NeedsPersonError as exc:
-                if not ask:
-                    ask = question_for(exc, person_language(state["messages"], context.locale))
-                    asked_call = self._asked_call(call, exc)
-                refusal = REFUSAL_TEMPLATE.format(code=exc.code, message=exc.message)
-                observations.append(error_message(call["id"], call["name"], refusal))
+                # A reviewer's edit is the person's own choice of values: only the model's proposals must be
+                # found in what the person said.
+                said = request if call["status"] != "edited" else None
+                checked = self._check(call, ctx, results, writes[0] if writes else None, said)
+            except (CannotError, NeedsPersonError) as exc:
+                ask = self._ask(call, exc, lang)
+                observations.append(
+                    error_message(call["id"], call["name"], REFUSAL_TEMPLATE.format(code=exc.code, message=exc.message))
+                )
                 continue
             if isinstance(checked, Repeat):
                 observations.append(
                     ToolMessage(
                         content=REPEATED_LOOKUP_TEMPLATE.format(result=checked.result, name=call["name"]),
                         tool_call_id=call["id"], name=call["name"], status="success",
-                        response_metadata={ACTION_KEY: checked.action, "repeated": True},
+                        response_metadata=note(action=checked.action, repeated=True),
                     )
                 )
                 continue
@@ -153,12 +159,13 @@ class ToolValidator:
             status = status_after_validation(call, context, self._registry)
             args = checked.args.model_dump(exclude_none=True)
             pending.append(ToolCallRecord(id=call["id"], name=call["name"], args=args, status=status, notes=checked.notes))
+        if ask is not None:
+            for waiting in pending:
+                observations.append(error_message(waiting["id"], waiting["name"], NOT_RUN_FOR_QUESTION.format(code=ask["code"])))
+            pending = []
         if any(c["status"] == "needs_approval" for c in pending):
             budget = review_requested(budget, self._clock)
-        update: dict[str, Any] = {"proposed": [], "pending": pending, "budget": budget}
-        if ask:
-            update["ask"] = ask
-            update["asked_call"] = asked_call
+        update: dict[str, Any] = {"proposed": [], "pending": pending, "budget": budget, "ask": ask}
         if observations:
             update["messages"] = observations
         return update
@@ -166,16 +173,16 @@ class ToolValidator:
     def _check(
         self,
         call: ToolCallRecord,
-        ctx: CallContext,
+        ctx: Any,
         results: dict[str, str],
         first_write: str | None,
-        said: PersonWords | None,
+        request: Request | None,
     ) -> CheckedCall | Repeat | str:
         """The checked call, a repeated look-up's earlier result, or the text of the first check it fails.
 
         `results` holds the earlier results of this run by action hash of the *normalised* arguments (as the
         executor ran them), so a repeat is caught however the model spells it (days 1 or "1" or 1.0).
-        Raises `NeedsPersonError` when the person must be asked.
+        Raises `NeedsPersonError` when the person must be asked, `CannotError` when they must be told.
         """
         name, args = call["name"], call["args"]
         digest = action_hash(name, args)
@@ -183,14 +190,18 @@ class ToolValidator:
             return self._repeat(name, results[digest], digest)
         if name in self._registry:
             spec = self._registry.get(name)
+            if request is not None and request["kind"] == "information" and spec.effect is Effect.WRITE:
+                return QUESTION_ONLY_TEMPLATE.format(name=name)
             filled = spec.with_actor(args, ctx.actor_id) if isinstance(args, dict) else args
             asked = {v.param for v in spec.person_values}
             missing = [p for p in spec.missing_required(filled) if p not in asked] if isinstance(filled, dict) else []
             if missing:
                 return MISSING_PARAMS_TEMPLATE.format(name=name, params=", ".join(missing))
         try:
-            checked = check_call(self._registry, name, args, ctx, person=said)
+            checked = check_call(self._toolset, name, args, ctx, request=request)
         except NeedsPersonError:
+            raise
+        except CannotError:
             raise
         except DomainError as exc:
             return REFUSAL_TEMPLATE.format(code=exc.code, message=exc.message)
@@ -201,13 +212,26 @@ class ToolValidator:
             return SECOND_WRITE_TEMPLATE.format(first=first_write, name=name)
         return checked
 
+    def _ask(self, call: ToolCallRecord, error: CannotError | NeedsPersonError, lang: Lang) -> Ask:
+        """What the person is told: that the action cannot be done, or the question about the value it lacks."""
+        if isinstance(error, CannotError):
+            return Ask(text=error.say.get(lang) or error.message, call=None, code=error.code)
+        question = question_for(error, self._toolset, lang, self._value(call["name"], error.param))
+        return Ask(text=question, call=self._asked_call(call, error), code=error.code)
+
+    def _value(self, tool: str, param: str) -> Any:
+        if tool not in self._registry:
+            return None
+        return next((v for v in self._registry.get(tool).person_values if v.param == param), None)
+
     def _asked_call(self, call: ToolCallRecord, error: NeedsPersonError) -> AskedCall | None:
         """What the person's answer to the question will fill in (None if the question is about no argument)."""
+        value = self._value(call["name"], error.param) if error.param else None
         if call["name"] not in self._registry or not error.param:
             return None
-        kinds = {v.param: v.kind for v in self._registry.get(call["name"]).person_values}
-        kind = kinds.get(error.param, "text")  # any other value the person is asked for is their own words
-        return AskedCall(name=call["name"], args=dict(call["args"]), param=error.param, kind=kind)
+        kind: ValueKind = value.kind if value is not None else ("person" if error.ask.startswith("which") else "text")
+        return AskedCall(name=call["name"], args=dict(call["args"]), param=error.param, kind=kind,
+                         unit=value.unit if value is not None else "none")
 
     def _repeat(self, name: str, result: str, digest: str) -> Repeat | str:
         if self._registry.get(name).effect is Effect.READ:

@@ -7,6 +7,10 @@
 - The actor of every run is the signed-in user: a `user_id` the client puts in the run's context (or config) is
   overwritten with the identity, so Studio's context form, which always sends a user_id, keeps working. The
   served graph checks it again (`graph.server.actor`).
+- A run's `command` may only `resume` a waiting card: `update` (writing state the graph owns) and `goto` (jumping to
+  a node, such as the executor) are refused with 403. A resume sent to a thread where nothing waits for a decision
+  is refused with 409 before a run is made (LangGraph would fail inside the run and answer 200). A run's
+  `approval_tools` are the tools' specs': a client's value is dropped. State writes: `graph.server.actor`.
 - Assistants are the deployment's graphs: every signed-in user reads and searches them; nobody creates, changes
   or deletes them through the API. The store is scoped to the user's own namespace. Anything else (crons) → 403.
 - Studio's unchecked "langsmith" sign-in of `langgraph dev` is off (`disable_studio_auth` in `langgraph.json`);
@@ -16,6 +20,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from typing import Any
 
@@ -26,6 +31,7 @@ from graph.server.tokens import AuthConfigError, Settings, TokenError, dev_secre
 logger = logging.getLogger(__name__)
 
 OWNER_KEY = "owner"
+AUTH_USER_KEY = "langgraph_auth_user"
 BEARER = "bearer"
 
 NOT_BEARER = "the Authorization header must be 'Bearer <token>'"
@@ -35,6 +41,11 @@ STUDIO_REFUSED = (
 )
 ASSISTANTS_READ_ONLY = "assistants are the deployment's graphs: they can be read, not created, changed or deleted"
 NOT_ALLOWED = "signed-in users may not {action} {resource}"
+COMMAND_REFUSED = (
+    "a run's command may only resume a waiting card ({{'resume': {{'decisions': [...]}}}}); {parts} would change "
+    "state the graph owns or skip its nodes"
+)
+NOTHING_WAITS = "nothing is waiting for a decision on thread {thread_id}: send a message instead of a resume"
 
 auth = Auth()
 
@@ -145,6 +156,11 @@ async def run_as_the_signed_in_user(ctx: Auth.types.AuthContext, value: Auth.typ
     user_id = signed_in_user_id(ctx)
     stamp_owner(value, user_id)
     kwargs = value["kwargs"]
+    command = kwargs.get("command")
+    if command:
+        refuse_commands_that_write(command)
+        if command.get("resume") is not None and value.get("thread_id") is not None:
+            await refuse_a_stray_resume(value["thread_id"])
     context = kwargs.get("context")
     if not isinstance(context, dict):
         context = kwargs["context"] = {}
@@ -152,10 +168,78 @@ async def run_as_the_signed_in_user(ctx: Auth.types.AuthContext, value: Auth.typ
     if sent is not None and sent != user_id:
         logger.info("run context user_id %r replaced by the signed-in user %r", str(sent)[:64], user_id)
     context["user_id"] = user_id
+    if context.get("approval_tools") is not None:
+        logger.info("run context approval_tools %r dropped: the tools' specs decide", context["approval_tools"])
+        context["approval_tools"] = None
     configurable = (kwargs.get("config") or {}).get("configurable")
     if isinstance(configurable, dict):
         configurable["user_id"] = user_id
+        configurable.pop("approval_tools", None)
+        store_the_user_as_data(configurable)
     return {OWNER_KEY: user_id}
+
+
+def store_the_user_as_data(configurable: dict[str, Any]) -> None:
+    """The signed-in user in the run's config as plain data, which every runtime can store.
+
+    langgraph-api puts the user object itself there; the in-memory runtime keeps it as is, but langgraph-runtime-pg
+    writes the run's config to a JSON column, and the object made every run creation fail ("Object of type
+    ProxyUser is not JSON serializable"). The worker turns the data back into a user (langgraph-api's
+    `normalize_user` accepts a dict with an `identity`), so the graph sees the same signed-in user either way.
+    """
+    user = configurable.get(AUTH_USER_KEY)
+    if user is None or isinstance(user, dict):
+        return
+    configurable[AUTH_USER_KEY] = {
+        "identity": str(user.identity),
+        "display_name": str(getattr(user, "display_name", user.identity)),
+        "is_authenticated": bool(getattr(user, "is_authenticated", True)),
+        "permissions": list(getattr(user, "permissions", None) or []),
+    }
+
+
+def refuse_commands_that_write(command: Any) -> None:
+    """403 for a run command that updates the state or goes to a node; only `resume` is a client's to send."""
+    if not isinstance(command, dict):
+        raise Auth.exceptions.HTTPException(status_code=403, detail=COMMAND_REFUSED.format(parts="this command"))
+    parts = [f"'{key}'" for key in ("update", "goto") if command.get(key) not in (None, [], {})]
+    if parts:
+        raise Auth.exceptions.HTTPException(status_code=403, detail=COMMAND_REFUSED.format(parts=" and ".join(parts)))
+
+
+async def refuse_a_stray_resume(thread_id: Any) -> None:
+    """409 when the thread exists (and is the user's) but nothing in it waits for a decision.
+
+    Reads the thread's record through the running server's own runtime (the same operations its API calls, in
+    memory under `langgraph dev`, on PostgreSQL in production). A thread that is busy is let through (a queued
+    resume may find the card its run raises); one that is not found is left to the server's 404.
+    """
+    thread = await server_thread(thread_id)
+    if thread is None or thread.get("status") == "busy":
+        return
+    interrupts = thread.get("interrupts") or {}
+    if isinstance(interrupts, str | bytes):
+        interrupts = json.loads(interrupts)
+    if not any(interrupts.values() if isinstance(interrupts, dict) else interrupts):
+        raise Auth.exceptions.HTTPException(status_code=409, detail=NOTHING_WAITS.format(thread_id=thread_id))
+
+
+async def server_thread(thread_id: Any) -> dict[str, Any] | None:
+    """The thread's record in the server's runtime (read with the request's own sign-in), or None if not found."""
+    from langgraph_runtime.database import connect
+    from langgraph_runtime.ops import Threads
+    from starlette.exceptions import HTTPException
+
+    async with connect() as conn:
+        try:
+            found = await Threads.get(conn, thread_id)
+            async for thread in found:
+                return dict(thread)
+        except HTTPException as exc:
+            if exc.status_code == 404:
+                return None
+            raise
+    return None
 
 
 @auth.on.assistants.read

@@ -7,6 +7,9 @@
 - `GET  /flowagent/api/tasks`         their to-do tasks and their own requests
 - `GET  /flowagent/api/outbox`        the e-mails they sent or received
 
+Served by langgraph-runtime-pg (`./run serve`), the app's one middleware (`LifespanToTheRouter`) lets the server's
+start-up run: see there.
+
 The `/api/` routes read the workflow store (the one the graph uses) for the bearer token's user only, and
 answer 401 without a valid token. LangGraph's own auth is not applied to these routes
 (`enable_custom_route_auth` is off): the page and the sign-in must load without a token, so each API route
@@ -15,23 +18,24 @@ verifies the token itself.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 from collections.abc import Awaitable, Callable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, or_, select
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from graph.server.tokens import TokenError, issue_dev_token, production_mode, verify_token
-from tools import WorkflowStore, lookup
-from tools.store import outbox, processes, requests, tasks, users
+from graph.server.tokens import TokenError, issue_dev_token, production_mode, served_backend, served_toolset, verify_token
+from tools.errors import DomainError
 
 log = logging.getLogger(__name__)
 
@@ -41,114 +45,35 @@ NOT_BUILT = "flowagent's web page is not built: run `./run test` or `cd web && n
 UNAUTHORIZED = {"error": "unauthorized", "message": "Sign in: send Authorization: Bearer <token>."}
 
 
-@cache
-def workflow_store() -> WorkflowStore:
-    """The graph's store (`FLOWAGENT_DB`), opened on the first request."""
-    return WorkflowStore()
-
-
-def _user(row: Any) -> dict[str, str]:
-    return {"id": row["id"], "name": row["name"]}
-
-
-def _names(conn: Connection) -> dict[str, dict[str, str]]:
-    return {row["id"]: _user(row) for row in conn.execute(select(users)).mappings()}
-
-
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
 # ------------------------------------------------------------------------------------------------------
-# Store reads, for one user
+# Reads through the served toolset, for one user
 # ------------------------------------------------------------------------------------------------------
 
 
-def list_users(store: WorkflowStore) -> list[dict[str, str]]:
-    with store.read() as conn:
-        return [_user(row) for row in conn.execute(select(users).order_by(users.c.id)).mappings()]
+def list_users() -> list[dict[str, str]]:
+    """The people of the served toolset, for the development sign-in picker."""
+    toolset = served_toolset()
+    with served_backend().read() as handle:
+        return [{"id": str(p["id"]), "name": str(p.get("name") or p["id"])} for p in toolset.directory(handle)]
 
 
-def find_user(store: WorkflowStore, user_id: str) -> dict[str, Any] | None:
-    with store.read() as conn:
-        row = conn.execute(select(users).where(users.c.id == user_id)).mappings().first()
-    return None if row is None else {"id": row["id"], "name": row["name"], "email": row["email"]}
+def find_user(user_id: str) -> dict[str, Any] | None:
+    """The signed-in user as the served toolset knows them, or None."""
+    try:
+        with served_backend().read() as handle:
+            actor = served_toolset().actor(handle, user_id)
+    except DomainError:
+        return None
+    return {"id": actor["id"], "name": actor.get("name", actor["id"]), "email": actor.get("email", "")}
 
 
-def tasks_of(store: WorkflowStore, user_id: str) -> dict[str, list[dict[str, Any]]]:
-    """The tasks assigned to the user (newest first) and the requests they started, with their approver's task."""
-    with store.read() as conn:
-        people = _names(conn)
-        process_names = {row["key"]: row["name"] for row in conn.execute(select(processes)).mappings()}
-        assigned = conn.execute(
-            select(tasks, requests.c.requester_id, requests.c.reason, requests.c.days, requests.c.process_key,
-                   requests.c.flagged)
-            .join(requests, requests.c.id == tasks.c.request_id)
-            .where(tasks.c.assignee_id == user_id)
-            .order_by(tasks.c.id.desc())
-        ).mappings().all()
-        mine = conn.execute(
-            select(requests, tasks.c.id.label("task_id"), tasks.c.assignee_id, tasks.c.comment)
-            .outerjoin(tasks, tasks.c.request_id == requests.c.id)
-            .where(requests.c.requester_id == user_id)
-            .order_by(requests.c.id.desc())
-        ).mappings().all()
-    todo = [
-        {
-            "id": lookup.format_task_id(row["id"]),
-            "request": lookup.format_request_id(row["request_id"]),
-            "process": process_names.get(row["process_key"], row["process_key"]),
-            "requester": people[row["requester_id"]],
-            "days": row["days"],
-            "reason": row["reason"],
-            "flagged": bool(row["flagged"]),
-            "status": row["status"],
-            "comment": row["comment"],
-            "created_at": row["created_at"],
-            "decided_at": row["decided_at"],
-        }
-        for row in assigned
-    ]
-    requested = [
-        {
-            "id": lookup.format_request_id(row["id"]),
-            "process": process_names.get(row["process_key"], row["process_key"]),
-            "days": row["days"],
-            "reason": row["reason"],
-            "status": row["status"],
-            "task": lookup.format_task_id(row["task_id"]) if row["task_id"] is not None else None,
-            "approver": people.get(row["assignee_id"]) if row["assignee_id"] else None,
-            "comment": row["comment"],
-            "created_at": row["created_at"],
-            "decided_at": row["decided_at"],
-        }
-        for row in mine
-    ]
-    return {"todo": todo, "requests": requested}
-
-
-def outbox_of(store: WorkflowStore, user_id: str) -> list[dict[str, Any]]:
-    """The e-mails the user sent or was sent, newest first."""
-    with store.read() as conn:
-        people = _names(conn)
-        rows = conn.execute(
-            select(outbox).where(or_(outbox.c.sender_id == user_id, outbox.c.recipient_id == user_id))
-            .order_by(outbox.c.id.desc())
-        ).mappings().all()
-    return [
-        {
-            "id": row["id"],
-            "from": people.get(row["sender_id"], {"id": row["sender_id"], "name": row["sender_id"]}),
-            "to": {**people[row["recipient_id"]], "email": row["recipient_email"]},
-            "subject": row["subject"],
-            "body": row["body"],
-            "task": lookup.format_task_id(row["task_id"]) if row["task_id"] is not None else None,
-            "status": row["status"],
-            "created_at": row["created_at"],
-            "sent_at": row["sent_at"],
-        }
-        for row in rows
-    ]
+def panel(name: str, user_id: str) -> Any:
+    with served_backend().read() as handle:
+        return served_toolset().panels[name](handle, user_id)
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -159,8 +84,8 @@ Handler = Callable[[Request, str], Awaitable[Response]]
 
 
 async def _read(query: Callable[..., Any], *args: Any) -> Any:
-    """Run a store read off the event loop (opening the store the first time touches the disk, too)."""
-    return await run_in_threadpool(lambda: query(workflow_store(), *args))
+    """Run a read off the event loop (opening the store the first time touches the disk, too)."""
+    return await run_in_threadpool(lambda: query(*args))
 
 
 def signed_in(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
@@ -217,12 +142,13 @@ async def me(request: Request, user_id: str) -> Response:
     return JSONResponse(user)
 
 
-async def my_tasks(request: Request, user_id: str) -> Response:
-    return JSONResponse(await _read(tasks_of, user_id))
+def panel_route(name: str) -> Route:
+    """`GET /flowagent/api/<name>`: one of the served toolset's panels, for the signed-in user."""
 
+    async def read(request: Request, user_id: str) -> Response:
+        return JSONResponse(await _read(panel, name, user_id))
 
-async def my_outbox(request: Request, user_id: str) -> Response:
-    return JSONResponse({"emails": await _read(outbox_of, user_id)})
+    return Route(f"{PREFIX}/api/{name}", signed_in(read), methods=["GET"])
 
 
 async def to_page(request: Request) -> Response:
@@ -240,13 +166,71 @@ def page() -> Mount | Route:
     return Route(f"{PREFIX}/{{path:path}}", not_built)
 
 
+STARTUP_LOCK = 0x666C6F78
+"""The PostgreSQL advisory lock that lets one server process of a deployment start at a time ("flox")."""
+
+
+class LifespanToTheRouter:
+    """Hands the server's start-up and shutdown (the ASGI lifespan) straight to the app's router, one process of a
+    deployment at a time.
+
+    - With a custom app (`http.app`), langgraph-api makes it the server and adds, innermost, a middleware that
+      reads the LangGraph store on every ASGI call (`EnsureStoreAccessible`), the lifespan call included. In memory
+      that works; langgraph-runtime-pg's store needs the database pool that only the lifespan opens, so the call
+      failed, uvicorn took the lifespan as unsupported and the server never started ("Store requires
+      setup_store()"). The router runs the lifespan langgraph-api combined (its runtime's, then this app's); HTTP
+      calls go through every middleware as before, by then with the pool open.
+    - On langgraph-runtime-pg, each process's start-up creates the runtime's tables and the checkpointer's. Two
+      processes (`--workers 2`, or two instances) starting together on an empty database raced on CREATE TABLE
+      (a unique violation in `pg_type`) and the server stopped. A PostgreSQL advisory lock on `DATABASE_URI`,
+      held from the start-up's beginning to its end, lets them start one after the other.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "lifespan":
+            await self.app(scope, receive, send)
+            return
+        database_uri = os.environ.get("DATABASE_URI", "")
+        if os.environ.get("LANGGRAPH_RUNTIME_EDITION") != "pg" or not database_uri:
+            await app.router(scope, receive, send)
+            return
+        import psycopg
+
+        lock = await psycopg.AsyncConnection.connect(database_uri, autocommit=True)
+        # Polled, not waited for: a session blocked in pg_advisory_lock is a running transaction, and the start-up
+        # holding the lock runs CREATE INDEX CONCURRENTLY, which waits for every running transaction to end.
+        while not (await (await lock.execute("SELECT pg_try_advisory_lock(%s)", (STARTUP_LOCK,))).fetchone() or [False])[0]:
+            await asyncio.sleep(0.2)
+        held = True
+
+        async def release() -> None:
+            nonlocal held
+            if held:
+                held = False
+                await lock.execute("SELECT pg_advisory_unlock(%s)", (STARTUP_LOCK,))
+                await lock.close()
+
+        async def send_then_release(message: Message) -> None:
+            if message["type"] in ("lifespan.startup.complete", "lifespan.startup.failed"):
+                await release()
+            await send(message)
+
+        try:
+            await app.router(scope, receive, send_then_release)
+        finally:
+            await release()
+
+
 app = Starlette(
+    middleware=[Middleware(LifespanToTheRouter)],
     routes=[
         Route(f"{PREFIX}/auth/dev-users", dev_users, methods=["GET"]),
         Route(f"{PREFIX}/auth/dev-token", dev_token, methods=["POST"]),
         Route(f"{PREFIX}/api/me", signed_in(me), methods=["GET"]),
-        Route(f"{PREFIX}/api/tasks", signed_in(my_tasks), methods=["GET"]),
-        Route(f"{PREFIX}/api/outbox", signed_in(my_outbox), methods=["GET"]),
+        *[panel_route(name) for name in served_toolset().panels],
         Route(PREFIX, to_page),
         page(),
     ]

@@ -1,14 +1,16 @@
 """Sign-in tokens: HS256 dev tokens signed with FLOWAGENT_AUTH_SECRET, or an identity provider's JWTs checked
 against its JWKS (production mode, when FLOWAGENT_JWKS_URL is set).
 
-Every token names a user of the workflow store; a valid signature for anyone else is still refused.
-`python -m graph.server.tokens USER_ID_OR_NAME` prints a dev token.
+Every token names a user of the workflow store; a valid signature for anyone else is still refused. A token on the
+store's deny list (`graph.server.revocations`) is refused before it expires.
+`python -m graph.server.tokens USER_ID_OR_NAME` prints a dev token; `--revoke TOKEN` revokes one.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import secrets
 import sys
 import time
 from collections.abc import Sequence
@@ -17,8 +19,11 @@ from typing import Any
 
 import jwt
 
-from tools import DomainError, WorkflowStore, lookup
-from tools.store import default_url
+from graph.server import revocations
+from tools.backend import Backend
+from tools.errors import DomainError
+from tools.toolset import Toolset
+from tools.toolsets import get_toolset
 
 ENV_SECRET = "FLOWAGENT_AUTH_SECRET"
 ENV_JWKS_URL = "FLOWAGENT_JWKS_URL"
@@ -65,6 +70,7 @@ JWKS_UNAVAILABLE = "the identity provider's keys could not be fetched from {url}
 NO_SUCH_USER = "{reference!r} is not exactly one user: name one of {known}"
 UNKNOWN_USER = "the token names {user_id!r}, who is not a user of the workflow store"
 INVALID_TOKEN = "the token is not valid ({detail})"
+REVOKED = "the token was revoked: sign in again for a new one"
 
 
 class TokenError(Exception):
@@ -148,30 +154,47 @@ def dev_secret(secret: str | None = None) -> str:
     return value
 
 
+ENV_TOOLSET = "FLOWAGENT_TOOLSET"
+"""The toolset whose people sign in and whose panels the page shows (default: the workflow)."""
+
+
+def served_toolset() -> Toolset:
+    """The toolset that knows who may sign in (its `actor` and `people` hooks) and what the page's panels are."""
+    return get_toolset(os.environ.get(ENV_TOOLSET, "").strip() or "workflow")
+
+
 @functools.lru_cache(maxsize=4)
-def _store_at(url: str) -> WorkflowStore:
-    return WorkflowStore(url)
+def _backend_of(toolset: str, configured: str) -> Backend:
+    return get_toolset(toolset).backend()
 
 
-def _store(store: WorkflowStore | None) -> WorkflowStore:
-    return store if store is not None else _store_at(default_url())
+def served_backend() -> Backend:
+    """The served toolset's backend (for the workflow: its store at FLOWAGENT_DB), opened once per configuration."""
+    return _backend_of(served_toolset().name, os.environ.get("FLOWAGENT_DB", ""))
 
 
-def find_user(reference: str, *, store: WorkflowStore | None = None) -> dict[str, Any]:
+def _describe(person: dict[str, Any]) -> str:
+    return f"{person.get('name') or person['id']}（{person['id']}）"
+
+
+def find_user(reference: str, *, backend: Backend | None = None) -> dict[str, Any]:
     """The user a person means: an id, or a name, alias or e-mail that fits exactly one user (for the CLI)."""
-    with _store(store).read() as conn:
-        try:
-            return lookup.resolve_user(conn, reference, param="user")
-        except DomainError as exc:
-            known = ", ".join(lookup.describe_user(dict(u)) for u in conn.execute(lookup.ALL_USERS).mappings())
-            code = "ambiguous_user" if exc.code == "ambiguous_user" else "unknown_user"
-            raise TokenError(code, NO_SUCH_USER.format(reference=reference[:64], known=known)) from None
+    toolset, backend = served_toolset(), backend or served_backend()
+    with backend.read() as handle:
+        people = toolset.directory(handle)
+        wanted = reference.strip().casefold()
+        matches = [p for p in people if wanted in {str(p.get(k) or "").casefold() for k in ("id", "name", "alias", "email")}]
+        if len(matches) == 1:
+            return matches[0]
+        known = ", ".join(_describe(p) for p in people)
+        code = "ambiguous_user" if matches else "unknown_user"
+        raise TokenError(code, NO_SUCH_USER.format(reference=reference[:64], known=known))
 
 
-def _user(user_id: str, store: WorkflowStore | None) -> dict[str, Any]:
-    with _store(store).read() as conn:
+def _user(user_id: str, backend: Backend | None) -> dict[str, Any]:
+    with (backend or served_backend()).read() as handle:
         try:
-            return lookup.require_user(conn, user_id)
+            return served_toolset().actor(handle, user_id)
         except DomainError:
             raise TokenError("unknown_user", UNKNOWN_USER.format(user_id=user_id[:64])) from None
 
@@ -182,7 +205,7 @@ def production_mode() -> bool:
 
 
 def issue_dev_token(
-    user_id: str, *, ttl_s: float = DEFAULT_TTL_S, secret: str | None = None, store: WorkflowStore | None = None
+    user_id: str, *, ttl_s: float = DEFAULT_TTL_S, secret: str | None = None, backend: Backend | None = None
 ) -> str:
     """A dev token for `user_id` (a user of the store): HS256, `iss=flowagent-dev`, `aud=flowagent`, valid `ttl_s`.
 
@@ -194,9 +217,10 @@ def issue_dev_token(
     key = dev_secret(secret)
     if isinstance(ttl_s, bool) or not isinstance(ttl_s, int | float) or not ttl_s > 0:
         raise TokenError("bad_ttl", BAD_TTL.format(ttl_s=ttl_s))
-    user = _user(str(user_id), store)
+    user = _user(str(user_id), backend)
     now = int(time.time())
-    claims = {"sub": user["id"], "iat": now, "exp": now + int(ttl_s), "iss": DEV_ISSUER, "aud": DEV_AUDIENCE}
+    claims = {"sub": user["id"], "iat": now, "exp": now + int(ttl_s), "iss": DEV_ISSUER, "aud": DEV_AUDIENCE,
+              "jti": secrets.token_urlsafe(16)}
     return jwt.encode(claims, key, algorithm=DEV_ALGORITHMS[0])
 
 
@@ -219,7 +243,7 @@ def _signing_key(settings: Settings, token: str) -> Any:
         raise TokenError("malformed_token", f"{MALFORMED_TOKEN} ({exc})") from None
 
 
-def _claims(settings: Settings, token: str) -> dict[str, Any]:
+def _claims(settings: Settings, token: str, *, verify_exp: bool = True) -> dict[str, Any]:
     try:
         header = jwt.get_unverified_header(token)
     except jwt.PyJWTError:
@@ -233,7 +257,7 @@ def _claims(settings: Settings, token: str) -> dict[str, Any]:
     try:
         return jwt.decode(
             token, key, algorithms=list(settings.algorithms), audience=settings.audience, issuer=settings.issuer,
-            leeway=LEEWAY_S, options={"require": required},
+            leeway=LEEWAY_S, options={"require": required, "verify_exp": verify_exp},
         )
     except jwt.ExpiredSignatureError:
         raise TokenError("expired", EXPIRED) from None
@@ -255,7 +279,7 @@ def _claims(settings: Settings, token: str) -> dict[str, Any]:
         raise TokenError("invalid_token", INVALID_TOKEN.format(detail=exc)) from None
 
 
-def verify_token(token: str, *, store: WorkflowStore | None = None) -> Identity:
+def verify_token(token: str, *, backend: Backend | None = None) -> Identity:
     """The user a token signs in: its signature, expiry, issuer and audience checked, and its user in the store.
 
     Production mode (FLOWAGENT_JWKS_URL set): RS256/ES256 against the provider's JWKS, with FLOWAGENT_JWT_ISSUER
@@ -269,20 +293,49 @@ def verify_token(token: str, *, store: WorkflowStore | None = None) -> Identity:
     user_id = claims[settings.user_claim]
     if not isinstance(user_id, str) or not user_id:
         raise TokenError("missing_claim", MISSING_CLAIM.format(claim=settings.user_claim))
-    user = _user(user_id, store)
+    if revocations.is_revoked(revocations.deny_list(backend or served_backend()), revocations.token_id(claims, token.strip())):
+        raise TokenError("revoked", REVOKED)
+    user = _user(user_id, backend)
     return Identity(
         user_id=str(user["id"]), display_name=str(user["name"]), email=str(user["email"]), permissions=PERMISSIONS,
         issuer=str(claims["iss"]), expires_at=int(claims["exp"]),
     )
 
 
-USAGE = "usage: flowagent token USER_ID_OR_NAME   (prints a dev token signed with FLOWAGENT_AUTH_SECRET)"
+def revoke_token(token: str, *, backend: Backend | None = None) -> dict[str, Any]:
+    """Put a token this server would accept (its signature, issuer and audience checked; expiry not) on the deny
+    list; returns `{"user_id", "expires_at", "already"}`. Every instance on the same store refuses it from then on."""
+    settings = Settings.from_env()
+    if not isinstance(token, str) or not token.strip():
+        raise TokenError("missing_token", MISSING_TOKEN)
+    claims = _claims(settings, token.strip(), verify_exp=False)
+    user_id = str(claims.get(settings.user_claim) or "")
+    added = revocations.revoke(
+        revocations.deny_list(backend or served_backend()), revocations.token_id(claims, token.strip()), user_id=user_id,
+        expires_at=int(claims["exp"])
+    )
+    return {"user_id": user_id, "expires_at": int(claims["exp"]), "already": not added}
+
+
+USAGE = (
+    "usage: flowagent token USER_ID_OR_NAME   (prints a dev token signed with FLOWAGENT_AUTH_SECRET)\n"
+    "       flowagent token --revoke TOKEN    (refuses that token from now on, on every server sharing FLOWAGENT_DB)"
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Print a dev token for the user named by `argv[0]` (an id or a name); 0 on success, 1 with a message if not."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 1 or args[0] in {"-h", "--help"}:
+    if len(args) == 2 and args[0] == "--revoke":
+        try:
+            revoked = revoke_token(args[1])
+        except TokenError as exc:
+            print(f"error: {exc.message}", file=sys.stderr)
+            return 1
+        state = "was already revoked" if revoked["already"] else "is revoked"
+        print(f"the token of {revoked['user_id']} {state} (it would have expired at {revoked['expires_at']})")
+        return 0
+    if len(args) != 1 or args[0] in {"-h", "--help"} or args[0].startswith("--"):
         print(USAGE, file=sys.stderr)
         return 0 if args and args[0] in {"-h", "--help"} else 1
     try:

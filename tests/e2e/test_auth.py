@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import base64
 import json
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -26,9 +28,13 @@ from graph.server.tokens import DEV_AUDIENCE, DEV_ISSUER
 from tests.support.langgraph_server import TEST_AUTH_SECRET, LangGraphDevServer, server_env, stream_updates
 from tests.support.net import LOOPBACK
 from tests.support.review import approval, proposed_call
-from tools import REGISTRY, CallContext, WorkflowStore, execute_call
+from tools import CallContext, WorkflowStore, execute_call
+from tools.workflow import TOOLSET
 
 GRAPH_ID = "flowagent"
+FLOWAGENT = [sys.executable, "-m", "graph.cli"]
+"""`flowagent` (the entry point calls `graph.cli:main`), run from this checkout."""
+REPO_ROOT = Path(__file__).resolve().parents[2]
 IDP_ISSUER = "https://id.flowagent.test/"
 IDP_AUDIENCE = "flowagent-api"
 
@@ -44,8 +50,8 @@ def model_env(model: ScriptedOpenAIServer, db_path: Path, **overrides: str) -> d
 
 
 @pytest.fixture(scope="module")
-def server(model: ScriptedOpenAIServer, db_path: Path) -> Iterator[LangGraphDevServer]:
-    with LangGraphDevServer(model_env(model, db_path)) as dev:
+def server(model: ScriptedOpenAIServer, db_path: Path, start_server: Any) -> Iterator[LangGraphDevServer]:
+    with start_server(model_env(model, db_path)) as dev:
         yield dev
 
 
@@ -63,8 +69,8 @@ def signed_in(server: LangGraphDevServer) -> Callable[[str], Any]:
 
 
 @pytest.fixture
-def store(db_path: Path) -> Iterator[WorkflowStore]:
-    workflow_store = WorkflowStore(f"sqlite:///{db_path}")
+def store(server: LangGraphDevServer) -> Iterator[WorkflowStore]:
+    workflow_store = WorkflowStore(server.db_url)
     yield workflow_store
     workflow_store.dispose()
 
@@ -74,6 +80,16 @@ def status_of(call: Callable[[], Any]) -> int:
     with pytest.raises(httpx.HTTPStatusError) as caught:
         call()
     return caught.value.response.status_code
+
+
+def hidden_state(call: Callable[[], Any]) -> bool:
+    """Another's thread state is not shown: 404 (langgraph dev), or an empty state with no checkpoint
+    (langgraph-runtime-pg answers every thread it does not find with an empty state)."""
+    try:
+        state = call()
+    except httpx.HTTPStatusError as exc:
+        return exc.response.status_code == 404
+    return state["values"] == {} and state["checkpoint"] is None and state["interrupts"] == []
 
 
 def raw(server: LangGraphDevServer, method: str, path: str, headers: dict[str, str], body: Any = None) -> httpx.Response:
@@ -99,8 +115,8 @@ def start_leave_request(store: WorkflowStore, requester: str = "user_1", approve
     """A one-day request started through the tool layer; returns the task id waiting for `approver`."""
     args = {"processKey": "process_qingjia", "userId": requester, "reason": "家里有事", "days": 1, "nextUserId": approver}
     call_id = f"setup-{len(store.snapshot()['requests'])}"
-    ctx = CallContext(store=store, actor_id=requester, thread_id="setup", call_id=call_id)
-    return str(execute_call(REGISTRY, "runWorkFlow", args, ctx)["taskId"])
+    ctx = CallContext(backend=store, actor_id=requester, thread_id="setup", call_id=call_id)
+    return str(execute_call(TOOLSET, "runWorkFlow", args, ctx)["taskId"])
 
 
 def task_row(store: WorkflowStore, task: str) -> dict[str, Any]:
@@ -191,7 +207,7 @@ def test_a_user_cannot_read_run_resume_update_or_find_anothers_thread(signed_in,
     assert lisi.threads.get(thread_id)["metadata"]["owner"] == "user_2"
 
     assert status_of(lambda: zhangsan.threads.get(thread_id)) == 404
-    assert status_of(lambda: zhangsan.threads.get_state(thread_id)) == 404
+    assert hidden_state(lambda: zhangsan.threads.get_state(thread_id))
     assert status_of(lambda: zhangsan.threads.get_history(thread_id)) == 404
     assert status_of(lambda: zhangsan.runs.list(thread_id)) == 404
     assert status_of(lambda: zhangsan.runs.wait(thread_id, GRAPH_ID, input=ask("你好"))) == 404
@@ -270,7 +286,7 @@ def test_only_the_assignee_gets_and_answers_the_approval_card(signed_in, model, 
     for other in (zhangsan, wangwu):
         resume = {"resume": approval(waiting["value"])}
         assert status_of(lambda other=other, resume=resume: stream_updates(other, thread_id, command=resume)) == 404
-        assert status_of(lambda other=other: other.threads.get_state(thread_id)) == 404
+        assert hidden_state(lambda other=other: other.threads.get_state(thread_id))
     assert task_row(store, task)["status"] == "pending"
 
     # 王五, in a thread of his own, asks to decide it: the policy refuses before any card is shown.
@@ -290,6 +306,35 @@ def test_only_the_assignee_gets_and_answers_the_approval_card(signed_in, model, 
     row = task_row(store, task)
     assert (row["status"], row["decided_by"]) == ("approved", "user_2")
     assert thread_events(store, thread_id) == [("review_approve", "user_2"), ("tool_executed", "user_2")]
+
+
+# ---------------------------------------------------------------- revoking a dev token
+
+
+def test_a_revoked_dev_token_is_refused_before_it_expires(server):
+    token = server.token("user_1")
+    assert raw(server, "POST", "/threads/search", {"Authorization": f"Bearer {token}"}, {}).status_code == 200
+    other = server.token("user_1")
+
+    env = {**server.env, "FLOWAGENT_DB": server.db_url}
+    revoked = subprocess.run([*FLOWAGENT, "token", "--revoke", token], env=env, cwd=REPO_ROOT, capture_output=True, text=True,
+                             timeout=60)
+    assert revoked.returncode == 0, revoked.stderr
+    assert revoked.stdout.startswith("the token of user_1 is revoked")
+
+    response = raw(server, "POST", "/threads/search", {"Authorization": f"Bearer {token}"}, {})
+    assert response.status_code == 401
+    assert response.json()["detail"] == "[revoked] the token was revoked: sign in again for a new one"
+    assert raw(server, "GET", "/flowagent/api/me", {"Authorization": f"Bearer {token}"}).status_code == 401
+    # Only that token: another of the same user's still signs in.
+    assert raw(server, "GET", "/flowagent/api/me", {"Authorization": f"Bearer {other}"}).json()["id"] == "user_1"
+    again = subprocess.run([*FLOWAGENT, "token", "--revoke", token], env=env, cwd=REPO_ROOT, capture_output=True, text=True,
+                             timeout=60)
+    assert again.returncode == 0 and "was already revoked" in again.stdout
+    forged = jwt.encode(dev_claims(jti="x"), "not-the-servers-secret-but-long-enough-anyway")
+    refused = subprocess.run([*FLOWAGENT, "token", "--revoke", forged], env=env, cwd=REPO_ROOT, capture_output=True, text=True,
+                             timeout=60)
+    assert refused.returncode == 1 and "signature" in refused.stderr
 
 
 # ---------------------------------------------------------------- the store
@@ -352,14 +397,14 @@ def jwks_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def production(model: ScriptedOpenAIServer, jwks_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
-    LangGraphDevServer
-]:
+def production(
+    model: ScriptedOpenAIServer, jwks_url: str, tmp_path_factory: pytest.TempPathFactory, start_server: Any
+) -> Iterator[LangGraphDevServer]:
     env = model_env(
         model, tmp_path_factory.mktemp("production") / "workflow.db", FLOWAGENT_JWKS_URL=jwks_url,
         FLOWAGENT_JWT_ISSUER=IDP_ISSUER, FLOWAGENT_JWT_AUDIENCE=IDP_AUDIENCE,
     )
-    with LangGraphDevServer(env) as dev:
+    with start_server(env) as dev:
         yield dev
 
 

@@ -18,7 +18,8 @@ from tools import WorkflowStore
 
 FLOWAGENT = str(Path(sys.executable).with_name("flowagent"))
 PROMPT = "张三> "
-DECISION = r"approve / edit / reject \[a/e/r\]: "
+DECISION = r"批准 / 修改 / 拒绝 \[a/e/r\]："
+"""The decision prompt, in the person's language (these conversations are in Chinese)."""
 TIMEOUT = 60
 
 START_LEAVE = {
@@ -95,11 +96,11 @@ def test_chat_starts_leave_approves_reminder_and_resumes_after_restart(tmp_path:
     thread = thread_of(child)
     child.expect(PROMPT)
     child.sendline("我肚子疼，想请2天假，李四审批，然后发邮件提醒他：李四你好，请审批我的两天病假。")
-    child.expect("Action: runWorkFlow")
-    child.expect("Observation:")
-    child.expect("Approval needed: sendEmail")
+    child.expect("动作: runWorkFlow")
+    child.expect("观察:")
+    child.expect("需要你确认: sendEmail")
     child.expect("lisi@example.com")
-    child.expect(r"approve / edit / reject \[a/e/r\]: ")
+    child.expect(DECISION)
     child.sendline("a")
     child.expect("已为你提交两天病假")
     child.expect(PROMPT)
@@ -115,11 +116,11 @@ def test_chat_starts_leave_approves_reminder_and_resumes_after_restart(tmp_path:
 
     child = spawn(tmp_path, env, "--thread", thread)
     child.expect(f"thread {thread}")
-    child.expect("Resumed thread with")
+    child.expect("已恢复对话")
     child.expect(PROMPT)
     child.sendline("/history")
     child.expect("我肚子疼，想请2天假")
-    child.expect("Action: sendEmail")
+    child.expect("动作: sendEmail")
     child.expect("已为你提交两天病假")
     child.expect(PROMPT)
     child.sendline("/outbox")
@@ -146,19 +147,19 @@ def test_chat_restart_in_the_middle_of_an_approval(tmp_path: Path, server) -> No
     thread = thread_of(child)
     child.expect(PROMPT)
     child.sendline("肚子疼，请2天假，李四审批，然后发邮件提醒他：李四你好，请审批我的两天病假。")
-    child.expect(r"approve / edit / reject \[a/e/r\]: ")
+    child.expect(DECISION)
     time.sleep(0.5)  # let the prompt take the terminal before the key arrives
     child.sendcontrol("c")  # the person walks away from the card
-    child.expect("Left pending")
+    child.expect("先放着")
     child.expect(PROMPT)
     child.sendline("exit")
     child.expect(pexpect.EOF)
     assert WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}").snapshot()["outbox"] == []
 
     child = spawn(tmp_path, env, "--thread", thread)
-    child.expect("An approval is waiting from last time")
-    child.expect("Approval needed: sendEmail")
-    child.expect(r"approve / edit / reject \[a/e/r\]: ")
+    child.expect("上次还有一个待你确认的操作")
+    child.expect("需要你确认: sendEmail")
+    child.expect(DECISION)
     child.sendline("a")
     child.expect("已提醒李四")
     child.expect(PROMPT)
@@ -178,14 +179,14 @@ def test_quitting_at_an_approval_card_keeps_it_for_the_same_thread(tmp_path: Pat
     thread = thread_of(child)
     child.expect(PROMPT)
     child.sendline("肚子疼，请2天假，李四审批，然后发邮件提醒他：李四你好，请审批我的两天病假。")
-    child.expect("Approval needed: sendEmail")
+    child.expect("需要你确认: sendEmail")
     child.expect(DECISION)
     time.sleep(0.5)  # let the prompt take the terminal before the keys arrive
     if leave == "exit":
         child.sendline("exit")
     else:
         child.sendcontrol("d")
-    child.expect("The approval stays pending")
+    child.expect("这个待确认的操作会保留")
     child.expect(f"--thread {thread}")
     child.expect(pexpect.EOF)
     child.close()
@@ -195,8 +196,8 @@ def test_quitting_at_an_approval_card_keeps_it_for_the_same_thread(tmp_path: Pat
     assert len(server.requests) == 2
 
     child = spawn(tmp_path, env, "--thread", thread)
-    child.expect("An approval is waiting from last time")
-    child.expect("Approval needed: sendEmail")
+    child.expect("上次还有一个待你确认的操作")
+    child.expect("需要你确认: sendEmail")
     child.expect("lisi@example.com")
     child.expect(DECISION)
     child.sendline("a")
@@ -217,11 +218,11 @@ def test_chat_reject_with_a_reason_becomes_the_observation(tmp_path: Path, serve
     child = spawn(tmp_path, chat_env(tmp_path, server.base_url))
     child.expect(PROMPT)
     child.sendline("肚子疼，请2天假，李四审批，然后发邮件提醒他：李四你好，请审批我的两天病假。")
-    child.expect(r"approve / edit / reject \[a/e/r\]: ")
+    child.expect(DECISION)
     child.sendline("r")
-    child.expect("reason")
+    child.expect("拒绝理由")
     child.sendline("先别打扰他")
-    child.expect("Rejected by the reviewer")
+    child.expect("被审核人驳回：先别打扰他")
     child.expect("不发邮件了")
     child.expect(PROMPT)
     child.sendline("exit")
@@ -288,7 +289,7 @@ def test_ctrl_c_during_a_model_call_cancels_the_call_not_the_program(tmp_path: P
         time.sleep(0.05)
     time.sleep(0.5)  # the scripted model takes 8 s to answer: interrupt it in the middle
     child.sendintr()
-    child.expect("Cancelled. The conversation is kept")
+    child.expect("已取消。对话保留着")
     child.expect(PROMPT)
     child.sendline("有哪些流程？")
     child.expect("流程有请假、报销和出差三个")

@@ -63,7 +63,6 @@ CHAIN_CANNOT = {
     "flow_reject_and_restart_en": "'Li Si rejected it. File … again' picks the decide chain (reject comes first)",
     "flow_remind_then_approve_zh": "'收到邮件了。批准…' picks the remind chain (邮件 comes first)",
     "query_todo_many_en": "'What is waiting for my approval?' matches no chain's words",
-    "seed_r5_reminder_after_confirmation": "a chain cannot draft an e-mail for the person to confirm",
     "seed_r7_is_lisi_free": "'李四现在忙不忙？' matches no chain's words",
     "toy_fahrenheit_en": "°C to °F needs the calculator after the weather: no chain has both",
     "toy_follow_up_city_zh": "'那杭州呢？' names no task: a chain reads only the words of the request",
@@ -71,12 +70,11 @@ CHAIN_CANNOT = {
     "toy_unknown_city_corrects_zh": "after '城市未收录' a chain does not try again with the right city",
     "toy_warmer_city_en": "two cities need two look-ups: the weather chain has one step",
     "travel_bad_stay_zh": "after the refused stay a chain does not try again with one night",
-    "travel_capabilities_en": "'what can you do?' matches no chain: the answer lists the chains, not 'cannot book'",
 }
 """Scenarios the chain strategy does not handle, and why: its known risk (a fixed sequence chosen by words breaks
 when the task changes), measured in docs/evals/strategies, not hidden. Plan claims every scenario."""
 CHAIN_NEVER_TRIES = {
-    "adv_fake_observation_model_writes", "adv_flood_across_turns_en", "adv_injection_display_name_approve_en",
+    "adv_flood_across_turns_en", "adv_injection_display_name_approve_en",
     "adv_injection_display_name_zh", "adv_injection_email_text_zh", "adv_injection_exfiltrate_review_en",
     "adv_injection_process_name_zh", "adv_injection_reason_approve_others_zh", "adv_injection_reason_approve_unasked_zh",
     "adv_injection_reason_mail_flood_zh", "adv_injection_reason_placeholder_mail_zh", "adv_loop_duplicate_request_zh",
@@ -90,7 +88,9 @@ CHAIN_NEVER_TRIES = {
 
 def test_plan_and_chain_oracles_score_pass_hat_k_one_on_the_scenarios_they_claim() -> None:
     for strategy, cannot in (("plan", {}), ("chain", CHAIN_CANNOT)):
-        scenarios = [s for s in load_scenarios() if s.id not in cannot]
+        # A chain is chosen by the request's words: it claims the scenarios it was written for, not the held-out set.
+        claimed = [s for s in load_scenarios() if strategy != "chain" or "heldout" not in s.tags]
+        scenarios = [s for s in claimed if s.id not in cannot]
         results = run_suite(scenarios, PROTOCOLS, 2, OracleModel.for_scenario, jobs=2, strategies=[strategy])
         for s in summarize(results, 2):
             assert (s.pass_hat, s.crashes) == ({1: 1.0, 2: 1.0}, 0), f"{strategy}:\n" + describe(results)

@@ -25,7 +25,8 @@ from tests.support.langgraph_server import LangGraphDevServer, server_env
 from tests.support.langsmith_capture import LangSmithCapture
 from tests.support.net import wait_until
 from tests.support.smtp import SmtpHandler, smtp_server
-from tools import REGISTRY, CallContext, WorkflowStore, execute_call
+from tools import CallContext, WorkflowStore, execute_call
+from tools.workflow import TOOLSET
 
 API_KEY = "lsv2-test-secret"
 SMTP_PASSWORD = "smtp-secret-pw"
@@ -33,7 +34,7 @@ OPENAI_KEY = "sk-test"
 SECRETS = (API_KEY, SMTP_PASSWORD, OPENAI_KEY)
 PROJECT = "flowagent-test"
 THREAD = "trace-thread-1"
-NODES = {"reasoner", "tool_validator", "human_review", "executor", "observation_summarizer", "budget_check"}
+NODES = {"read_request", "reasoner", "tool_validator", "human_review", "executor", "observation_summarizer", "budget_check"}
 ROUTERS = {"route_after_reasoner", "route_after_validation", "route_after_review"}
 REMINDER = "李四你好，请审批我的请假申请 task_1，谢谢！"
 SCRIPT: list[Any] = [
@@ -95,7 +96,7 @@ def run_reminder_conversation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, m
     monkeypatch.setenv("FLOWAGENT_SMTP_URL", f"smtp://u:{SMTP_PASSWORD}@127.0.0.1:{smtp_port}?from=flowagent@example.com")
     store = WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}")
     args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "家里有事", "days": 1, "nextUserId": "user_2"}
-    execute_call(REGISTRY, "runWorkFlow", args, CallContext(store=store, actor_id="user_1", thread_id="setup", call_id="s1"))
+    execute_call(TOOLSET, "runWorkFlow", args, CallContext(backend=store, actor_id="user_1", thread_id="setup", call_id="s1"))
 
     graph = build_graph(
         model=make_chat_model(settings_from_env()),  # the real ChatOpenAI, configured from the environment
@@ -144,7 +145,7 @@ def test_traces_form_one_tree_per_invocation_with_node_model_and_tool_runs_and_n
     # The node runs, named as in DESIGN.md, directly under each root, in execution order.
     first, second = ([c["name"] for c in children(root)] for root in roots)
     assert first == [
-        "reasoner", "tool_validator", "executor", "observation_summarizer", "budget_check",
+        "read_request", "reasoner", "tool_validator", "executor", "observation_summarizer", "budget_check",
         "reasoner", "tool_validator", "human_review",
     ]
     assert second == ["human_review", "executor", "observation_summarizer", "budget_check", "reasoner"]

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 import pytest
 from aiosmtpd.controller import Controller
 
-from tools import REGISTRY, Mailer, execute_call
+from tools import Mailer, execute_call
+from tools.workflow import TOOLSET
 
 
 @dataclass
@@ -81,8 +82,8 @@ def send_email(make_ctx) -> Callable[..., dict]:
     """Send an e-mail through the sendEmail tool as user_1 (same call_id → same idempotency key)."""
 
     def _send(text: str, *, mailer: Mailer | None, call_id: str | None = None, user_id: str = "user_2") -> dict:
-        ctx = make_ctx("user_1", thread_id="t-mail", call_id=call_id, mailer=mailer)
-        return execute_call(REGISTRY, "sendEmail", {"userId": user_id, "emailContent": text}, ctx)
+        ctx = make_ctx("user_1", thread_id="t-mail", call_id=call_id, deps=mailer)
+        return execute_call(TOOLSET, "sendEmail", {"userId": user_id, "emailContent": text}, ctx)
 
     return _send
 
@@ -167,8 +168,8 @@ def test_without_mailer_mail_stays_queued(store, send_email):
 def test_delivery_claimed_by_a_dead_sender_is_retried_once_stale(store, mailer, port, send_email):
     from sqlalchemy import update
 
-    from tools.mailer import STALE_SENDING_S
-    from tools.store import outbox
+    from tools.workflow.mailer import STALE_SENDING_S
+    from tools.workflow.store import outbox
 
     send_email("提醒：请审批我的请假。", mailer=None)
     [row] = outbox_rows(store)

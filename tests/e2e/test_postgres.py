@@ -20,9 +20,10 @@ import pytest
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
 from graph.checkpoint import close_checkpointer, open_checkpointer
-from tests.support.postgres import PostgresServer, postgres_fixture  # noqa: F401 - the session fixture `postgres`
+from tests.support.postgres import PostgresServer  # the session fixture `postgres` comes from tests/e2e/conftest.py
 from tests.support.workers import WorkerProcess
-from tools import REGISTRY, CallContext, WorkflowStore, execute_call
+from tools import CallContext, WorkflowStore, execute_call
+from tools.workflow import TOOLSET
 
 APPROVER = "user_2"
 REQUESTER = "user_1"
@@ -100,8 +101,8 @@ def start_requests(store: WorkflowStore, count: int) -> list[str]:
     task_ids = []
     for i in range(count):
         args = {"processKey": "process_qingjia", "userId": REQUESTER, "reason": f"家事 {i}", "days": 1, "nextUserId": APPROVER}
-        ctx = CallContext(store=store, actor_id=REQUESTER, thread_id="setup", call_id=f"setup-{i}")
-        task_ids.append(execute_call(REGISTRY, "runWorkFlow", args, ctx)["taskId"])
+        ctx = CallContext(backend=store, actor_id=REQUESTER, thread_id="setup", call_id=f"setup-{i}")
+        task_ids.append(execute_call(TOOLSET, "runWorkFlow", args, ctx)["taskId"])
     return task_ids
 
 

@@ -18,11 +18,12 @@ import pytest
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
 from tests.support.smtp import REFUSE_RCPT, SmtpHandler, smtp_server
-from tools import REGISTRY, CallContext, WorkflowStore, execute_call
+from tools import CallContext, WorkflowStore, execute_call
+from tools.workflow import TOOLSET
 
 FLOWAGENT = str(Path(sys.executable).with_name("flowagent"))
 PROMPT = "张三> "
-DECISION = r"approve / edit / reject \[a/e/r\]: "
+DECISION = r"批准 / 修改 / 拒绝 \[a/e/r\]："
 TIMEOUT_S = 60
 SENDER = "flowagent@example.com"
 REMINDER = "李四你好，请审批我的一天事假 task_1，谢谢！"
@@ -47,7 +48,7 @@ def store(tmp_path: Path) -> Iterator[WorkflowStore]:
     """The chat's store, with 张三's one-day leave request waiting for 李四 (task_1)."""
     workflow_store = WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}")
     args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "家里有事", "days": 1, "nextUserId": "user_2"}
-    execute_call(REGISTRY, "runWorkFlow", args, CallContext(store=workflow_store, actor_id="user_1", call_id="setup"))
+    execute_call(TOOLSET, "runWorkFlow", args, CallContext(backend=workflow_store, actor_id="user_1", call_id="setup"))
     yield workflow_store
     workflow_store.dispose()
 
@@ -80,15 +81,15 @@ def chat_reminder(tmp_path: Path, env: dict[str, str], *, delivery: str) -> None
     try:
         child.expect(PROMPT)
         child.sendline(f"发邮件提醒李四：{REMINDER}")
-        child.expect("Action: queryTodoTask")
-        child.expect("Observation:")
-        child.expect("Action: sendEmail")
-        child.expect("Approval needed: sendEmail")
+        child.expect("动作: queryTodoTask")
+        child.expect("观察:")
+        child.expect("动作: sendEmail")
+        child.expect("需要你确认: sendEmail")
         child.expect("lisi@example.com")
         child.expect(REMINDER[:8])
         child.expect(DECISION)
         child.sendline("a")
-        child.expect(f'Observation:.*"status": ?"{delivery}"')
+        child.expect(f'观察:.*"status": ?"{delivery}"')
         child.expect("已发邮件提醒李四审批 task_1")
         child.expect(PROMPT)
         child.sendline("exit")

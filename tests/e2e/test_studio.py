@@ -17,18 +17,20 @@ import pytest
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
 from tests.support.langgraph_server import LangGraphDevServer, server_env, stream_updates
-from tools import REGISTRY, CallContext, WorkflowStore, execute_call
+from tools import CallContext, WorkflowStore, execute_call
+from tools.workflow import TOOLSET
 
 GRAPH_ID = "flowagent"
-NODES = ["reasoner", "tool_validator", "human_review", "executor", "observation_summarizer", "budget_check"]
+NODES = ["read_request", "reasoner", "tool_validator", "ask_person", "human_review", "executor", "observation_summarizer",
+         "budget_check"]
 
 
 @pytest.fixture(scope="module")
-def server(model: ScriptedOpenAIServer, db_path: Path) -> Iterator[LangGraphDevServer]:
+def server(model: ScriptedOpenAIServer, db_path: Path, start_server: Any) -> Iterator[LangGraphDevServer]:
     """The model settings come from the project's `.env` (as the README says), the rest from the environment."""
     env = server_env(FLOWAGENT_DB=str(db_path), FLOWAGENT_MAX_RETRIES="0", FLOWAGENT_RATE_LIMIT_RPS="0")
     dotenv = {"OPENAI_BASE_URL": model.base_url, "OPENAI_API_KEY": "sk-test", "FLOWAGENT_MODEL": "scripted"}
-    with LangGraphDevServer(env, dotenv=dotenv) as dev:
+    with start_server(env, dotenv) as dev:
         yield dev
 
 
@@ -45,8 +47,8 @@ def approver(server: LangGraphDevServer) -> Any:
 
 
 @pytest.fixture
-def store(db_path: Path) -> Iterator[WorkflowStore]:
-    workflow_store = WorkflowStore(f"sqlite:///{db_path}")
+def store(server: LangGraphDevServer) -> Iterator[WorkflowStore]:
+    workflow_store = WorkflowStore(server.db_url)
     yield workflow_store
     workflow_store.dispose()
 
@@ -54,8 +56,8 @@ def store(db_path: Path) -> Iterator[WorkflowStore]:
 def start_leave_request(store: WorkflowStore) -> str:
     """张三 asks 李四 for one day off; returns the task id waiting for 李四."""
     args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "家里有事", "days": 1, "nextUserId": "user_2"}
-    ctx = CallContext(store=store, actor_id="user_1", thread_id="setup", call_id=f"setup-{len(store.snapshot()['requests'])}")
-    return str(execute_call(REGISTRY, "runWorkFlow", args, ctx)["taskId"])
+    ctx = CallContext(backend=store, actor_id="user_1", thread_id="setup", call_id=f"setup-{len(store.snapshot()['requests'])}")
+    return str(execute_call(TOOLSET, "runWorkFlow", args, ctx)["taskId"])
 
 
 def test_studio_shows_the_graph_its_nodes_and_the_context_fields(client: Any) -> None:
@@ -98,7 +100,8 @@ def test_run_stops_at_the_approval_card_and_approve_resumes_it(
         client, thread_id, input={"messages": [{"role": "user", "content": f"批准我的待办 {task}"}]}
     )
     assert nodes == [
-        "reasoner", "tool_validator", "executor", "observation_summarizer", "budget_check", "reasoner", "tool_validator",
+        "read_request", "reasoner", "tool_validator", "executor", "observation_summarizer", "budget_check", "reasoner",
+        "tool_validator",
     ]
     [streamed] = interrupts
 
@@ -157,7 +160,7 @@ def test_reject_in_another_thread_becomes_the_observation_and_sends_nothing(
     nodes, interrupts = stream_updates(
         client, thread_id, input={"messages": [{"role": "user", "content": f"发邮件提醒李四：{text}"}]}
     )
-    assert nodes == ["reasoner", "tool_validator"]
+    assert nodes == ["read_request", "reasoner", "tool_validator"]
     [waiting] = interrupts
     [action] = waiting["value"]["action_requests"]
     card = action["card"]

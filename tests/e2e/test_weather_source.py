@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from tools import DomainError, execute_call
-from tools.toy import REGISTRY
+from tools.toy import TOOLSET
 from tools.toy.weather import WEATHER_URL_ENV, weather
 
 RECORDED = Path(__file__).parent / "recorded" / "open_meteo_beijing.json"
@@ -69,7 +69,7 @@ def url_of(server: FakeOpenMeteo) -> str:
 
 def test_get_weather_reads_open_meteo_when_a_url_is_configured(open_meteo, monkeypatch, make_ctx):
     monkeypatch.setenv(WEATHER_URL_ENV, url_of(open_meteo))
-    found = execute_call(REGISTRY, "get_weather", {"city": "北京"}, make_ctx())
+    found = execute_call(TOOLSET, "get_weather", {"city": "北京"}, make_ctx())
     assert found == {"city": "北京", "condition": "多云", "temperature_c": 31.4, "source": "open-meteo"}
     [query] = open_meteo.queries
     assert query["latitude"] == ["39.9042"] and query["longitude"] == ["116.4074"]

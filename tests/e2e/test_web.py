@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -31,7 +32,7 @@ NOT_BUILT = "the page is not built: run ./run test (its setup_web step) or `cd w
 
 
 @pytest.fixture(scope="module")
-def server(model: ScriptedOpenAIServer, db_path: Path) -> Iterator[LangGraphDevServer]:
+def server(model: ScriptedOpenAIServer, db_path: Path, start_server: Any) -> Iterator[LangGraphDevServer]:
     if not (STATIC_DIR / "index.html").is_file():
         pytest.fail(NOT_BUILT, pytrace=False)
     env = server_env(
@@ -39,7 +40,7 @@ def server(model: ScriptedOpenAIServer, db_path: Path) -> Iterator[LangGraphDevS
         FLOWAGENT_AUTH_SECRET="web-test-secret-of-at-least-32-bytes-0123456789",
     )
     dotenv = {"OPENAI_BASE_URL": model.base_url, "OPENAI_API_KEY": "sk-test", "FLOWAGENT_MODEL": "scripted"}
-    with LangGraphDevServer(env, dotenv=dotenv) as dev:
+    with start_server(env, dotenv) as dev:
         yield dev
 
 
@@ -50,8 +51,8 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def store(db_path: Path) -> Iterator[WorkflowStore]:
-    workflow_store = WorkflowStore(f"sqlite:///{db_path}")
+def store(server: LangGraphDevServer) -> Iterator[WorkflowStore]:
+    workflow_store = WorkflowStore(server.db_url)
     yield workflow_store
     workflow_store.dispose()
 
@@ -169,8 +170,9 @@ def test_a_leave_request_goes_from_zhangsan_to_lisi_and_back_on_the_page(
 
     card = li.get_by_test_id("review-card")
     expect(card).to_contain_text("Needs your confirmation · handleTodoTask")
-    expect(card.locator("[data-field=requester] dd")).to_have_text("张三 (user_1)")
-    expect(card.locator("[data-field=assignee] dd")).to_have_text("李四 (user_2)")
+    # 李四 writes in English: the card names people as he reads them.
+    expect(card.locator("[data-field=requester] dd")).to_have_text("Zhang San (user_1)")
+    expect(card.locator("[data-field=assignee] dd")).to_have_text("Li Si (user_2)")
     expect(card.locator("[data-field=days] dd")).to_have_text("2")
     expect(card.locator("[data-field=reason] dd")).to_have_text("家里有事")
     expect(card.locator("[data-field=task_status] dd")).to_have_text("pending")
@@ -283,3 +285,43 @@ def test_a_rejected_reminder_says_why_and_sends_nothing(
     assert len(store.snapshot()["outbox"]) == sent_before
     zhang.get_by_test_id("tab-outbox").click()
     expect(zhang.get_by_test_id("email-row")).to_have_count(sent_before)
+
+
+ENGLISH_SENTENCE = re.compile(r"[A-Za-z]{2,}(?:[ ,'’-]+[A-Za-z]{2,}){3,}")
+"""Four English words in a row (tool names, ids and JSON keys are single words)."""
+HAN = re.compile(r"[\u3400-\u9fff]")
+
+
+def conversation_text(page: Page) -> str:
+    """Everything the conversation shows, the folded steps (thoughts, actions, observations) opened."""
+    for steps in page.get_by_test_id("steps").all():
+        if steps.get_attribute("open") is None:
+            steps.locator("summary").click()
+    return page.get_by_test_id("messages").inner_text()
+
+
+def test_the_page_speaks_the_persons_language_throughout_the_conversation(
+    server: LangGraphDevServer, model: ScriptedOpenAIServer, browser: Browser, store: WorkflowStore
+) -> None:
+    # 王五, on a Chinese page: the model picks an approver nobody named, the graph asks, his answer is filled in.
+    leave = {"processKey": "process_qingjia", "userId": "user_3", "reason": "回老家", "days": 1, "nextUserId": "user_4"}
+    model.reset([{"content": "王五要请一天假。", "tool_calls": [{"name": "runWorkFlow", "arguments": leave}]}, "已提交。"])
+    wang = open_page(browser, server, locale="zh-CN", user_id="user_3")
+    ask(wang, "明天请一天假回老家")
+    expect(wang.get_by_test_id("answer")).to_have_text("请问谁来审批？可选：张三、李四、赵六、管理员。")
+    ask(wang, "李四吧")
+    expect(wang.get_by_test_id("answer").last).to_have_text("已提交。")
+    shown = conversation_text(wang)
+    assert "被拒绝 [approver_not_named]" in shown and ENGLISH_SENTENCE.findall(shown) == []
+
+    # 赵六, on an English page, writes in English: names and the graph's words are English.
+    leave = {"processKey": "process_qingjia", "userId": "user_4", "reason": "moving house", "days": 1, "nextUserId": "user_1"}
+    model.reset([{"content": "Filing it.", "tool_calls": [{"name": "runWorkFlow", "arguments": leave}]}, "Filed."])
+    zhao = open_page(browser, server, locale="en-US", user_id="user_4")
+    ask(zhao, "I need a day off tomorrow for moving house")
+    question = "Who should approve it? You can choose: Zhang San, Li Si, Wang Wu, Administrator."
+    expect(zhao.get_by_test_id("answer")).to_have_text(question)
+    ask(zhao, "Zhang San")
+    expect(zhao.get_by_test_id("answer").last).to_have_text("Filed.")
+    expect(zhao.get_by_test_id("outcome").last).to_contain_text("Zhang San approves it")
+    assert HAN.findall(conversation_text(zhao)) == []

@@ -14,8 +14,9 @@ def test_limits_are_checked_in_order_and_name_their_cause():
     assert budget.limit_reached(run, context, str, clock) is None
     run = budget.charge_model_call(budget.charge_model_call(run, 10), 10)
     assert budget.limit_reached(run, context, str, clock) == {
-        "code": "model_calls", "text": "the model-call budget of this run (2) is used up"
+        "code": "model_calls", "text": "the model-call budget of this run (2) is used up", "values": {"limit": 2}
     }
+    assert budget.describe(budget.limit_reached(run, context, str, clock), "zh") == "本次的模型调用次数（2）已用完"
     run = budget.record_step(budget.record_step(budget.record_step(run, True), True), True)
     assert budget.limit_reached(run, context, str, clock)["code"] == "consecutive_failures"  # type: ignore[index]
 
@@ -42,7 +43,8 @@ def test_time_waiting_for_a_person_is_not_charged():
 def test_a_repeated_action_names_its_tool():
     run = budget.count_proposal(budget.count_proposal(budget.new_budget(0), "abc"), "abc")
     reason = budget.limit_reached(run, Context(max_repeated_actions=1), {"abc": "getAllUser"}.__getitem__)
-    assert reason == {"code": "repeated_action", "text": "the same action (getAllUser) was proposed again and again"}
+    assert reason == {"code": "repeated_action", "text": "the same action (getAllUser) was proposed again and again",
+                      "values": {"tool": "getAllUser"}}
 
 
 def test_operations_leave_the_state_they_read_unchanged():

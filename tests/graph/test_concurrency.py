@@ -6,7 +6,8 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from tools import REGISTRY, DomainError, execute_call
+from tools import DomainError, execute_call
+from tools.workflow import TOOLSET
 
 THREADS = 20
 
@@ -24,7 +25,7 @@ def decide_all_at_once(make_ctx, task_id: str, keys: list[tuple[str, str]]) -> l
         args = {"taskId": task_id, "isOK": index % 2 == 0, "result": f"decision {index}"}
         barrier.wait(timeout=30)
         try:
-            return execute_call(REGISTRY, "handleTodoTask", args, ctx)
+            return execute_call(TOOLSET, "handleTodoTask", args, ctx)
         except Exception as exc:  # noqa: BLE001 - collected and classified below
             return exc
 

@@ -33,7 +33,7 @@ from evals.scenario import (
 from graph.hitl import hitl_request
 from graph.protocols import parse_reply
 from tools import WorkflowStore
-from tools.store import outbox, tasks, tool_executions, utcnow
+from tools.workflow.store import outbox, tasks, tool_executions, utcnow
 
 # ---------------------------------------------------------------- pass^k
 

@@ -20,7 +20,6 @@ def crash(conn: Connection, ctx: CallContext, args: NoArgs, verdict: Verdict) ->
 CRASHING = ToolRegistry(
     [*REGISTRY, ToolSpec(name="crashTool", description="Always crashes.", args_model=NoArgs, effect=Effect.READ,
                          handler=crash)],
-    intro=REGISTRY.intro,
 )
 
 

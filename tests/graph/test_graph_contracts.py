@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from evals.doubles.scripted import tool_call
 from graph import prompts
-from tools.store import audit_log
+from tools.workflow.store import audit_log
 
 MAIL = "李四你好，我的请假申请还在等你审批，麻烦尽快处理，谢谢！"
 LEAVE = {"processKey": "process_qingjia", "userId": "user_1", "reason": "看牙医", "days": 1, "nextUserId": "user_2"}
@@ -94,7 +94,7 @@ def test_a_missing_approver_is_asked_by_the_graph_not_left_to_the_model(graph_dr
     args = {k: v for k, v in LEAVE.items() if k != "nextUserId"}
     agent = graph_driver(tool_call("runWorkFlow", args, id="c1"))  # the model would never ask: it has no reply
     result = agent.say("请1天假看牙医")
-    assert only_observation(result).content == "Error [missing_approver]: nextUserId is missing; ask the user"
+    assert only_observation(result).content == "Error [missing_approver]: nextUserId is missing; the user is asked"
     answer = final(result)
     assert answer.content == "请问谁来审批？可选：李四、王五、赵六、管理员。"
     assert answer.response_metadata["asked"] is True
@@ -269,13 +269,13 @@ def test_step_budget_exhausted_ends_with_a_written_wrap_up(graph_driver, store):
     result = agent.say("请1天假")
     answer = final(result)
     assert answer.response_metadata["wrap_up"] == {
-        "code": "model_calls", "text": "the model-call budget of this run (2) is used up"
+        "code": "model_calls", "text": "the model-call budget of this run (2) is used up", "values": {"limit": 2}
     }
     # The model ignored "no tools" and proposed a write: the fixed answer replaces it, nothing runs.
     assert answer.content == (
         "我查到的结果：\n流程：报销流程（process_baoxiao）、出差流程（process_chuchai）、请假流程（process_qingjia，可发起）"
         "\n用户：张三（user_1）、李四（user_2）、王五（user_3）、赵六（user_4）、管理员（user_admin）"
-        "\n（已停止：model_calls: the model-call budget of this run (2) is used up）"
+        "\n（已停止：本次的模型调用次数（2）已用完）"
     )
     assert [m.name for m in observations(result)] == ["getAllWorkFlow", "getAllUser"]
     assert written(store)["requests"] == [] and written(store)["tool_executions"] == []
@@ -286,7 +286,9 @@ def test_token_budget_exhausted_ends_with_a_written_wrap_up(graph_driver):
     agent = graph_driver(tool_call("getAllUser", id="c1"), "目前查到了用户列表，还需要你告诉我审批人。", max_tokens=50)
     result = agent.say("有哪些用户？")
     answer = final(result)
-    assert answer.response_metadata["wrap_up"] == {"code": "tokens", "text": "the token budget of this run (50) is used up"}
+    assert answer.response_metadata["wrap_up"] == {
+        "code": "tokens", "text": "the token budget of this run (50) is used up", "values": {"limit": 50}
+    }
     assert answer.content == "目前查到了用户列表，还需要你告诉我审批人。"
     assert "Do not call any tool" in agent.model.prompts[-1][-1].content
 
@@ -299,7 +301,7 @@ def test_time_budget_exhausted_ends_with_a_written_wrap_up(graph_driver):
     agent = graph_driver(slow_lookup, "时间到了：用户列表已查到。", max_seconds=0.1)
     result = agent.say("有哪些用户？")
     assert final(result).response_metadata["wrap_up"] == {
-        "code": "seconds", "text": "the time budget of this run (0.1 s) is used up"
+        "code": "seconds", "text": "the time budget of this run (0.1 s) is used up", "values": {"limit": 0.1}
     }
     assert final(result).content == "时间到了：用户列表已查到。"
     assert agent.script_used_up
@@ -315,7 +317,9 @@ def test_three_failures_in_a_row_make_the_agent_ask_the_person(graph_driver):
     result = agent.say("老王有哪些待办？")
     assert [m.status for m in observations(result)] == ["error", "error", "error"]
     answer = final(result)
-    assert answer.response_metadata["wrap_up"] == {"code": "consecutive_failures", "text": "3 steps in a row failed"}
+    assert answer.response_metadata["wrap_up"] == {
+        "code": "consecutive_failures", "text": "3 steps in a row failed", "values": {"limit": 3}
+    }
     assert answer.content == "我找不到这个人，请告诉我他的全名或userId。"
     assert agent.model.prompts[-1][-1].content.endswith(prompts.WRAP_UP_ASK_FOR_HELP)
 
@@ -344,7 +348,7 @@ def test_interrupt_value_is_langchains_hitl_request_with_the_card_riding_along(g
     assert (action["name"], action["tool_call_id"]) == ("sendEmail", "c-mail")
     assert action["args"] == {"userId": "user_2", "emailContent": MAIL}
     assert action["card"]["recipient"] == "李四 (user_2)"
-    assert action["description"].splitlines()[0] == action["card"]["summary"] == "Send an e-mail to 李四 <lisi@example.com>"
+    assert action["description"].splitlines()[0] == action["card"]["summary"] == "发邮件给 李四 <lisi@example.com>"
     assert f"text: {MAIL}" in action["description"]
 
 
@@ -451,7 +455,7 @@ def test_card_shows_the_store_even_when_the_model_lies(graph_driver, start_reque
     assert card["days"] == 10
     assert card["reason"] == "肚子疼"
     assert card["requester"] == "张三 (user_1)"
-    assert card["summary"] == "Approve 张三's 10-day request req_1"
+    assert card["summary"] == "批准张三的 10 天申请 req_1"  # in the reviewer's language
     assert card["flagged"] is True
 
 

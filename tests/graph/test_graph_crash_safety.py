@@ -57,7 +57,7 @@ CHILD = textwrap.dedent(
         model=model,
         store=WorkflowStore(store_url),
         checkpointer=open_sqlite_checkpointer(checkpoint_path),
-        mailer=DieAfterCommit(),
+        deps=DieAfterCommit(),
     )
     config = {{"configurable": {{"thread_id": "crash"}}}}
     context = Context(user_id="user_1")

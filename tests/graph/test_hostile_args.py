@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tools import REGISTRY, CallContext, DomainError, Effect, InvalidArgumentsError, WorkflowStore, check_call, execute_call
+from tools.workflow import TOOLSET
 
 HOSTILE_STRINGS = [
     "", " ", "\n", "十", "1.5天", "三天", "半天", "-1", "0", "-0", "0.0", "1e309", "-1e309", "nan", "NaN", "inf",
@@ -82,7 +83,7 @@ def hostile_store(tmp_path_factory) -> Iterator[WorkflowStore]:
     for requester, approver, days in (("user_1", "user_2", 3), ("user_2", "user_3", 0.5), ("user_3", "user_1", 1)):
         args = {"processKey": "process_qingjia", "userId": requester, "reason": "seed request", "days": days,
                 "nextUserId": approver}
-        execute_call(REGISTRY, "runWorkFlow", args, CallContext(store=store, actor_id=requester, call_id="seed"))
+        execute_call(TOOLSET, "runWorkFlow", args, CallContext(backend=store, actor_id=requester, call_id="seed"))
     yield store
     store.dispose()
 
@@ -90,15 +91,15 @@ def hostile_store(tmp_path_factory) -> Iterator[WorkflowStore]:
 def run_hostile_call(store: WorkflowStore, tool: str, raw_args: Any, actor: str) -> None:
     """check_call never writes; execute_call either succeeds (JSON-able result) or refuses without writing anything
     but its audit entry (a policy refusal of a write; the argument schema's refusals are not audited)."""
-    ctx = CallContext(store=store, actor_id=actor, thread_id=f"t-{uuid.uuid4().hex[:8]}", call_id="c")
+    ctx = CallContext(backend=store, actor_id=actor, thread_id=f"t-{uuid.uuid4().hex[:8]}", call_id="c")
     before = store.snapshot()
     try:
-        check_call(REGISTRY, tool, raw_args, ctx)
+        check_call(TOOLSET, tool, raw_args, ctx)
     except DomainError as error:
         assert error.code and error.message
     assert store.snapshot() == before, "check_call wrote to the store"
     try:
-        result = execute_call(REGISTRY, tool, raw_args, ctx)
+        result = execute_call(TOOLSET, tool, raw_args, ctx)
     except DomainError as error:
         assert error.code and error.message
         after = store.snapshot()
@@ -149,7 +150,7 @@ def test_hostile_tool_names_refused(hostile_store, name):
     if name in REGISTRY:
         return
     with pytest.raises(DomainError) as info:
-        execute_call(REGISTRY, name, {}, CallContext(store=hostile_store, actor_id="user_1"))
+        execute_call(TOOLSET, name, {}, CallContext(backend=hostile_store, actor_id="user_1"))
     assert info.value.code == "unknown_tool"
 
 
@@ -190,7 +191,7 @@ def test_named_hostile_cases_are_refused_without_writes(hostile_store, tool, raw
     for path in (check_call, execute_call):
         started = time.monotonic()
         with pytest.raises(DomainError) as info:
-            path(REGISTRY, tool, raw_args, CallContext(store=hostile_store, actor_id="user_1"))
+            path(TOOLSET, tool, raw_args, CallContext(backend=hostile_store, actor_id="user_1"))
         assert info.value.code in ("invalid_arguments", "invalid_json"), info.value
         assert time.monotonic() - started < 1.0, "a hostile value must be refused quickly"
         assert hostile_store.snapshot() == before

@@ -15,9 +15,9 @@ from sqlalchemy import Connection, update
 
 from evals.doubles.scripted import tool_call
 from tools import REGISTRY, CallContext, Effect, ObservationShape, PolicyError, Reference, ToolRegistry, ToolSpec, Verdict
-from tools.lookup import REQUEST_BY_ID, format_task_id, require_task, require_user
 from tools.spec import Found
-from tools.store import tasks
+from tools.workflow.lookup import REQUEST_BY_ID, format_task_id, require_task, require_user
+from tools.workflow.store import tasks
 
 ADMIN = "user_admin"
 
@@ -44,7 +44,7 @@ def escalate(conn: Connection, ctx: CallContext, args: EscalateArgs, verdict: Ve
     return {"taskId": format_task_id(task["id"]), "from": task["assignee_id"], "to": ADMIN}
 
 
-def escalation_card(conn: Connection, args: dict[str, Any]) -> dict[str, Any]:
+def escalation_card(conn: Connection, args: dict[str, Any], lang: str = "zh") -> dict[str, Any]:
     task = require_task(conn, args["taskId"])
     request = conn.execute(REQUEST_BY_ID, {"key": task["request_id"]}).mappings().one()
     requester = require_user(conn, request["requester_id"])
@@ -57,7 +57,7 @@ def escalation_card(conn: Connection, args: dict[str, Any]) -> dict[str, Any]:
 
 def read_back(ctx: CallContext, result: dict[str, Any]) -> dict[str, Any]:
     """After the commit: a fresh connection sees the effect (it would not before the transaction commits)."""
-    with ctx.store.read() as conn:
+    with ctx.backend.read() as conn:
         return dict(result, committedAssignee=require_task(conn, result["taskId"])["assignee_id"])
 
 
@@ -69,13 +69,12 @@ ESCALATE = ToolSpec(
     handler=escalate,
     requires_approval=True,
     references=(Reference("taskId", "task"),),
-    intent=("转", "escalate"),
     check=check_escalate,
     card=escalation_card,
     observation=ObservationShape(drop=frozenset({"from"})),
     after_commit=read_back,
 )
-WITH_ESCALATE = ToolRegistry([*REGISTRY, ESCALATE], intro=REGISTRY.intro)
+WITH_ESCALATE = ToolRegistry([*REGISTRY, ESCALATE])
 
 
 def assignees(store: Any) -> list[str]:

@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from graph.nodes.reasoner import Reasoner
-from tools.toolsets import WORKFLOW
+from tools.workflow import TOOLSET as WORKFLOW
 
 CALL = "Thought: 我用工具来做。\nAction: {tool}\nAction Input: {{}}"
 
 
 def pre_read_prompt(agent: Any, store: Any) -> list[Any]:
     """What the chat pre-reads: the reasoner's prompt for the conversation so far (as `ChatSession.pre_read`)."""
-    reasoner = Reasoner(agent.model, store, WORKFLOW, clock=agent.clock)
+    reasoner = Reasoner(agent.model, WORKFLOW, store, clock=agent.clock)
     return reasoner.prompt({"messages": [], **agent.values}, agent.context)
 
 

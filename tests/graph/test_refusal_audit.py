@@ -8,19 +8,20 @@ import pytest
 from langchain_core.messages import ToolMessage
 
 from evals.doubles.scripted import tool_call
-from tools import REGISTRY, DomainError, check_call, execute_call
+from tools import DomainError, check_call, execute_call
+from tools.workflow import TOOLSET
 
 APPROVE_TASK_1 = {"taskId": "task_1", "isOK": True, "result": "同意"}
 
 
 def test_a_call_approved_before_the_store_changed_is_refused_and_audited(store, make_ctx, start_request):
     start_request(requester="user_1", approver="user_2")
-    check_call(REGISTRY, "handleTodoTask", APPROVE_TASK_1, make_ctx("user_2"))  # the validator allows it
-    decided = execute_call(REGISTRY, "handleTodoTask", {"taskId": "task_1", "isOK": False}, make_ctx("user_2"))
+    check_call(TOOLSET, "handleTodoTask", APPROVE_TASK_1, make_ctx("user_2"))  # the validator allows it
+    decided = execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_1", "isOK": False}, make_ctx("user_2"))
     before = store.snapshot()
 
     with pytest.raises(DomainError) as info:
-        execute_call(REGISTRY, "handleTodoTask", APPROVE_TASK_1, make_ctx("user_2", thread_id="t-late"))
+        execute_call(TOOLSET, "handleTodoTask", APPROVE_TASK_1, make_ctx("user_2", thread_id="t-late"))
     assert info.value.code == "task_not_pending"
 
     [refused] = store.audit_entries("tool_refused")
@@ -39,9 +40,9 @@ def test_a_call_approved_before_the_store_changed_is_refused_and_audited(store, 
 
 def test_reads_and_schema_refusals_are_not_audited(store, make_ctx):
     with pytest.raises(DomainError):
-        execute_call(REGISTRY, "queryTodoTask", {"userId": "nobody"}, make_ctx())
+        execute_call(TOOLSET, "queryTodoTask", {"userId": "nobody"}, make_ctx())
     with pytest.raises(DomainError):
-        execute_call(REGISTRY, "handleTodoTask", {"taskId": "task_1", "isOK": "maybe"}, make_ctx())
+        execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_1", "isOK": "maybe"}, make_ctx())
     assert store.audit_entries() == []
 
 

@@ -93,7 +93,7 @@ def test_a_compromised_planner_is_refused_an_unasked_write_exactly_as_in_react(g
         return [str(m.content) for m in driver.messages if isinstance(m, ToolMessage) and m.name == "sendEmail"]
 
     assert refusals(planned)[0] == refusals(react)[0]
-    assert "[not_requested]" in refusals(planned)[0]
+    assert "[question_only]" in refusals(planned)[0]
     assert store.snapshot()["outbox"] == [] and not planned.interrupts
 
 

@@ -14,9 +14,11 @@ from langchain_core.messages import BaseMessage, SystemMessage, ToolMessage
 
 from evals.doubles.scripted import ScriptedChatModel, tool_call
 from graph import build_graph
-from tools.toolsets import TOOLSETS, WORKFLOW_PROMPT, get_toolset
+from state import Context
+from tools.toolsets import get_toolset, toolset_names
 from tools.toy.prompts import TOY_PROMPT
 from tools.travel.prompts import TRAVEL_PROMPT
+from tools.workflow import WORKFLOW_PROMPT
 
 SEED_TOY_QUESTION = "北京今天适合穿短袖吗？"
 SEED_TRAVEL_QUESTION = "帮我看看下周五从北京到上海的机票，顺便看看有没有便宜的酒店"
@@ -159,7 +161,7 @@ def test_capabilities_are_answered_from_the_toolset(graph_driver):
 
 
 def test_each_toolset_builds_a_graph_named_for_it(store):
-    names = {name: build_graph(model=ScriptedChatModel(), store=store, toolset=name).name for name in TOOLSETS}
+    names = {name: build_graph(model=ScriptedChatModel(), store=store, toolset=name).name for name in toolset_names()}
     assert names == {"workflow": "flowagent", "toy": "flowagent_toy", "travel": "flowagent_travel"}
     assert get_toolset("workflow").prompt == WORKFLOW_PROMPT and get_toolset("toy").protocol == "json"
     with pytest.raises(ValueError, match="There is no toolset 'shop'; choose one of: workflow, toy, travel."):
@@ -215,3 +217,15 @@ def test_an_answer_naming_flights_the_search_returned_stands(graph_driver):
         toolset="travel",
     )
     assert travel.say("明天北京飞上海的机票")["messages"][-1].content == "明天最便宜的是 HO1252，680 元。"
+
+
+def test_the_calculator_runs_on_its_own_backend_with_no_workflow_store(tmp_path, monkeypatch):
+    # No workflow store anywhere: FLOWAGENT_DB points at a file that must never be created.
+    monkeypatch.setenv("FLOWAGENT_DB", str(tmp_path / "never.db"))
+    model = ScriptedChatModel(replies=[tool_call("calculator", {"expression": "12*7-5"}), "79"])
+    graph = build_graph(model=model, toolset="toy")  # the toy toolset's own backend, and anyone may sign in
+    result = graph.invoke({"messages": [("human", "12乘7减5等于多少？")]}, {"configurable": {"thread_id": "calc"}},
+                          context=Context(user_id="somebody", protocol="native"))
+    [observation] = [m for m in result["messages"] if isinstance(m, ToolMessage)]
+    assert observation.status == "success" and json.loads(str(observation.content))["result"] == 79
+    assert not (tmp_path / "never.db").exists()

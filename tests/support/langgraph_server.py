@@ -1,7 +1,12 @@
-"""`langgraph dev` (the Studio / LangGraph API server) started on a free loopback port for the tests.
+"""The LangGraph servers of the tests, each started on a free loopback port from the project's `langgraph.json`:
 
-The server runs in a scratch copy of the project root: the project's own `langgraph.json` and links to the
-packages, so its `.langgraph_api/` state and any developer `.env` never mix with the test's.
+- `LangGraphDevServer`: `langgraph dev` (in memory, one process), as `./run web` runs it;
+- `ProductionServer`: `flowagent serve` (langgraph-runtime-pg from `.venv-serve`, `./run serve`) on a PostgreSQL
+  database and a Redis the test owns, with N worker processes.
+
+Either runs in a scratch copy of the project root: the project's own `langgraph.json` and links to the packages,
+so its state and any developer `.env` never mix with the test's. Both have the same interface: `url`, `token()`,
+`client()`, `db_url` (the workflow store), `log_tail()`, `stop()`.
 
 The project's `langgraph.json` turns sign-in on (`graph/server/auth.py`): `server_env()` gives the server a test
 signing secret, and `server.client("user_2")` is an SDK client signed in as that user with a dev token.
@@ -10,6 +15,7 @@ signing secret, and `server.client("user_2")` is an SDK client signed in as that
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -25,6 +31,7 @@ from graph.server.tokens import ENV_SECRET, issue_dev_token
 from tests.support.net import LOOPBACK, free_port, stop_process_group, wait_until
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+SERVE_PYTHON = REPO_ROOT / ".venv-serve" / "bin" / "python"
 PACKAGES = ("graph", "tools", "state", "evals")
 START_TIMEOUT_S = 120.0
 CLIENT_TIMEOUT_S = 60
@@ -33,6 +40,7 @@ TEST_AUTH_SECRET = "flowagent-tests-only-signing-secret-0123456789"
 OFFLINE_ENV = {
     "LANGGRAPH_CLI_NO_ANALYTICS": "1",  # the CLI's usage ping
     "LANGSMITH_TRACING": "false",
+    "PYTHONUNBUFFERED": "1",  # the log file is read while the server runs (which instance started a run)
 }
 
 
@@ -62,17 +70,20 @@ class LangGraphDevServer:
             (self.workdir / ".env").write_text("\n".join(lines) + "\n", encoding="utf-8")
         for package in PACKAGES:
             (self.workdir / package).symlink_to(REPO_ROOT / package, target_is_directory=True)
-        langgraph = Path(sys.executable).with_name("langgraph")
-        command = [
-            str(langgraph), "dev", "--no-browser", "--no-reload", "--host", LOOPBACK, "--port", str(self.port),
-            "--config", "langgraph.json",
-        ]
+        command = self.command()
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(
                 command, cwd=self.workdir, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
             )
         wait_until(self._ready, timeout=START_TIMEOUT_S, what=f"langgraph dev on {self.url}", interval=0.25)
         return self
+
+    def command(self) -> list[str]:
+        langgraph = Path(sys.executable).with_name("langgraph")
+        return [
+            str(langgraph), "dev", "--no-browser", "--no-reload", "--host", LOOPBACK, "--port", str(self.port),
+            "--config", "langgraph.json",
+        ]
 
     @property
     def db_url(self) -> str:
@@ -88,7 +99,7 @@ class LangGraphDevServer:
         store = WorkflowStore(self.db_url)
         try:
             secret = self.dotenv.get(ENV_SECRET) or self.env[ENV_SECRET]
-            return issue_dev_token(user_id, secret=secret, store=store, **kwargs)
+            return issue_dev_token(user_id, secret=secret, backend=store, **kwargs)
         finally:
             store.dispose()
 
@@ -104,6 +115,12 @@ class LangGraphDevServer:
             raise RuntimeError(f"langgraph dev exited with {self.proc.returncode}:\n{self.log_tail()}")
         with urllib.request.urlopen(f"{self.url}/ok", timeout=2) as response:  # noqa: S310 - loopback
             return response.status == 200
+
+    def kill(self) -> None:
+        """SIGKILL the server's whole process group at once (a crash, not a shutdown)."""
+        assert self.proc is not None
+        os.killpg(self.proc.pid, 9)
+        self.proc.wait(timeout=10)
 
     def log_tail(self, chars: int = 6000) -> str:
         try:
@@ -127,6 +144,36 @@ class LangGraphDevServer:
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self.stop()
+
+
+class ProductionServer(LangGraphDevServer):
+    """`flowagent serve --workers N` (langgraph-runtime-pg from `.venv-serve`) on `database_uri` and `redis_uri`.
+
+    `FLOWAGENT_DB` in `env` is the workflow store; several instances on one `database_uri` and `redis_uri` with the
+    same store are one deployment. The server is the leader of its own process group (its worker processes
+    included), so `stop()` ends all of it and `kill()` crashes it.
+    """
+
+    def __init__(
+        self, env: dict[str, str], dotenv: dict[str, str] | None = None, *, database_uri: str, redis_uri: str,
+        workers: int = 1, jobs_per_worker: int = 4,
+    ) -> None:
+        super().__init__({**env, "DATABASE_URI": database_uri, "REDIS_URI": redis_uri}, dotenv)
+        self.workers = workers
+        self.jobs_per_worker = jobs_per_worker
+
+    def command(self) -> list[str]:
+        if not SERVE_PYTHON.is_file():
+            raise RuntimeError(f"{SERVE_PYTHON} is missing: `./run test` (or `./run serve`) builds .venv-serve")
+        return [
+            str(SERVE_PYTHON), "-m", "graph.server.serve", "--host", LOOPBACK, "--port", str(self.port),
+            "--workers", str(self.workers), "--jobs-per-worker", str(self.jobs_per_worker), "--config", "langgraph.json",
+        ]
+
+
+def postgres_database(url: str) -> str:
+    """The database name of a postgresql:// URL."""
+    return re.sub(r"\?.*$", "", url.rsplit("/", 1)[-1])
 
 
 def server_env(**overrides: str) -> dict[str, str]:

@@ -16,9 +16,7 @@ def client(monkeypatch: pytest.MonkeyPatch, tmp_path) -> TestClient:
     monkeypatch.setenv("FLOWAGENT_DB", str(tmp_path / "workflow.db"))
     monkeypatch.setenv("FLOWAGENT_AUTH_SECRET", SECRET)
     monkeypatch.delenv("FLOWAGENT_JWKS_URL", raising=False)
-    routes.workflow_store.cache_clear()
     yield TestClient(routes.app)
-    routes.workflow_store.cache_clear()
 
 
 def test_in_development_the_picker_lists_users_and_a_token_is_issued(client):

@@ -15,8 +15,9 @@ import pytest
 from sqlalchemy import insert
 
 from tools import REGISTRY, CallContext, DomainError, Effect, InvalidArgumentsError, WorkflowStore, check_call, execute_call
-from tools.policy import DAYS_HINT
-from tools.store import requests, tasks, utcnow
+from tools.workflow import TOOLSET
+from tools.workflow.policy import DAYS_HINT
+from tools.workflow.store import requests, tasks, utcnow
 
 PATHS = (check_call, execute_call)
 
@@ -28,7 +29,7 @@ def assert_refused(store: WorkflowStore, ctx: CallContext, tool: str, args: Any,
     for path in PATHS:
         before = store.snapshot()
         with pytest.raises(DomainError) as info:
-            path(REGISTRY, tool, args, ctx)
+            path(TOOLSET, tool, args, ctx)
         assert info.value.code == code, f"{path.__name__}({tool}, {args!r}) -> {info.value}"
         after = store.snapshot()
         added = after.pop("audit_log")[len(before["audit_log"]):]
@@ -64,7 +65,7 @@ def test_request_started_only_by_requester_identity(store, make_ctx):
                             "not_actor")
     assert "session user user_1" in errors[0].message
 
-    result = execute_call(REGISTRY, "runWorkFlow", leave(), make_ctx("user_1"))
+    result = execute_call(TOOLSET, "runWorkFlow", leave(), make_ctx("user_1"))
     assert result["status"] == "pending"
     [row] = store.snapshot()["requests"]
     assert row["requester_id"] == "user_1"
@@ -74,7 +75,7 @@ def test_process_must_be_startable(store, make_ctx):
     for key in ("process_baoxiao", "process_chuchai"):
         errors = assert_refused(store, make_ctx(), "runWorkFlow", leave(processKey=key), "process_not_startable")
         assert "process_qingjia" in errors[0].message
-    assert execute_call(REGISTRY, "runWorkFlow", leave(processKey="process_qingjia"), make_ctx())["status"] == "pending"
+    assert execute_call(TOOLSET, "runWorkFlow", leave(processKey="process_qingjia"), make_ctx())["status"] == "pending"
 
 
 def test_days_must_be_positive_half_day_steps(store, make_ctx):
@@ -83,8 +84,8 @@ def test_days_must_be_positive_half_day_steps(store, make_ctx):
 
     accepted = {"10": 10.0, "0.5": 0.5, " 2 ": 2.0, 1.5: 1.5, 3: 3.0, 365: 365.0}
     for given, expected in accepted.items():
-        assert check_call(REGISTRY, "runWorkFlow", leave(days=given), make_ctx()).args.days == expected
-        assert execute_call(REGISTRY, "runWorkFlow", leave(days=given), make_ctx())["days"] == expected
+        assert check_call(TOOLSET, "runWorkFlow", leave(days=given), make_ctx()).args.days == expected
+        assert execute_call(TOOLSET, "runWorkFlow", leave(days=given), make_ctx())["days"] == expected
     assert [r["days"] for r in store.snapshot()["requests"]] == list(accepted.values())
 
 
@@ -124,7 +125,7 @@ def test_only_assignee_decides(store, make_ctx, start_request):
         errors = assert_refused(store, make_ctx(outsider), "handleTodoTask", decide(task_id), "not_assignee")
         assert "assigned to user_2" in errors[0].message
 
-    assert execute_call(REGISTRY, "handleTodoTask", decide(task_id), make_ctx("user_2"))["status"] == "approved"
+    assert execute_call(TOOLSET, "handleTodoTask", decide(task_id), make_ctx("user_2"))["status"] == "approved"
     [task] = store.snapshot()["tasks"]
     assert task["decided_by"] == "user_2"
 
@@ -148,7 +149,7 @@ def test_requester_never_decides_own_request(store, make_ctx, start_request):
 
 def test_task_decided_only_while_pending(store, make_ctx, start_request):
     task_id = start_request()["taskId"]
-    assert execute_call(REGISTRY, "handleTodoTask", decide(task_id, ok=False), make_ctx("user_2"))["status"] == (
+    assert execute_call(TOOLSET, "handleTodoTask", decide(task_id, ok=False), make_ctx("user_2"))["status"] == (
         "rejected"
     )
     for ok in (True, False):
@@ -171,19 +172,21 @@ def test_request_over_one_day_needs_comment_and_is_flagged(store, make_ctx, star
                                 "comment_required")
         assert "decision comment" in errors[0].message
 
-    checked = check_call(REGISTRY, "handleTodoTask", decide(long_leave["taskId"], comment="同意"), make_ctx("user_2"))
+    checked = check_call(TOOLSET, "handleTodoTask", decide(long_leave["taskId"], comment="同意"), make_ctx("user_2"))
+    assert any("请判断理由是否足以支持这个时长" in note for note in checked.notes)  # in the person's language
+    checked = check_call(TOOLSET, "handleTodoTask", decide(long_leave["taskId"], comment="ok"), make_ctx("user_2", lang="en"))
     assert any("judge whether the reason" in note for note in checked.notes)
-    done = execute_call(REGISTRY, "handleTodoTask", decide(long_leave["taskId"], comment="同意"), make_ctx("user_2"))
+    done = execute_call(TOOLSET, "handleTodoTask", decide(long_leave["taskId"], comment="同意"), make_ctx("user_2"))
     assert done["status"] == "approved"
     # One day or less needs no comment.
-    assert execute_call(REGISTRY, "handleTodoTask", decide(short_leave["taskId"]), make_ctx("user_2"))["status"] == (
+    assert execute_call(TOOLSET, "handleTodoTask", decide(short_leave["taskId"]), make_ctx("user_2"))["status"] == (
         "approved"
     )
 
 
 def test_decision_comment_does_not_overwrite_reason(store, make_ctx, start_request):
     started = start_request(days=2, reason="带孩子看病 / child's doctor visit")
-    execute_call(REGISTRY, "handleTodoTask", decide(started["taskId"], ok=False, comment="本周人手不足，请改期"),
+    execute_call(TOOLSET, "handleTodoTask", decide(started["taskId"], ok=False, comment="本周人手不足，请改期"),
                  make_ctx("user_2"))
     snap = store.snapshot()
     [request] = snap["requests"]
@@ -200,7 +203,7 @@ def test_email_only_to_known_users(store, make_ctx):
         assert "call getAllUser" in errors[0].message
     assert_refused(store, make_ctx(), "sendEmail", {"emailContent": "周五下午开会。"}, "missing_recipient")
 
-    sent = execute_call(REGISTRY, "sendEmail", {"userId": "user_3", "emailContent": "周五下午开会。"}, make_ctx())
+    sent = execute_call(TOOLSET, "sendEmail", {"userId": "user_3", "emailContent": "周五下午开会。"}, make_ctx())
     assert sent["to"] == "user_3"
     [mail] = store.snapshot()["outbox"]
     assert (mail["recipient_id"], mail["recipient_email"], mail["status"]) == ("user_3", "wangwu@example.com", "queued")
@@ -214,7 +217,7 @@ def test_email_placeholder_text_refused(store, make_ctx):
                                 "invalid_arguments")
         assert "placeholder" in errors[0].message, (text, errors[0].message)
     real = "李四你好：我的请假申请 [task_1] 还在等你审批，麻烦今天处理一下。谢谢！"
-    assert execute_call(REGISTRY, "sendEmail", {"userId": "user_2", "emailContent": real}, make_ctx())["status"] == (
+    assert execute_call(TOOLSET, "sendEmail", {"userId": "user_2", "emailContent": real}, make_ctx())["status"] == (
         "queued"
     )
 
@@ -222,27 +225,27 @@ def test_email_placeholder_text_refused(store, make_ctx):
 def test_email_rate_limit_per_thread(store, make_ctx):
     mail = {"userId": "user_2", "emailContent": "提醒：明天上午十点开会。"}
     for _ in range(3):
-        execute_call(REGISTRY, "sendEmail", mail, make_ctx(thread_id="t-busy", mail_rate_limit=3))
-    errors = assert_refused(store, make_ctx(thread_id="t-busy", mail_rate_limit=3), "sendEmail", mail, "rate_limited")
+        execute_call(TOOLSET, "sendEmail", mail, make_ctx(thread_id="t-busy", limits={"mail_rate_limit": 3}))
+    errors = assert_refused(store, make_ctx(thread_id="t-busy", limits={"mail_rate_limit": 3}), "sendEmail", mail, "rate_limited")
     assert "limit 3" in errors[0].message
     # The limit is per thread: another conversation may still send.
-    execute_call(REGISTRY, "sendEmail", mail, make_ctx(thread_id="t-quiet", mail_rate_limit=3))
+    execute_call(TOOLSET, "sendEmail", mail, make_ctx(thread_id="t-quiet", limits={"mail_rate_limit": 3}))
     assert len(store.snapshot()["outbox"]) == 4
 
 
 def test_reminder_by_task_goes_to_assignee(store, make_ctx, start_request):
     task_id = start_request(requester="user_1", approver="user_2")["taskId"]
     reminder = {"taskId": task_id, "emailContent": "李四你好，我的请假申请还在等你审批。"}
-    checked = check_call(REGISTRY, "sendEmail", reminder, make_ctx("user_1"))
+    checked = check_call(TOOLSET, "sendEmail", reminder, make_ctx("user_1"))
     assert any("lisi@example.com" in note for note in checked.notes)
     assert_refused(store, make_ctx("user_1"), "sendEmail", dict(reminder, userId="user_3"), "recipient_mismatch")
 
-    sent = execute_call(REGISTRY, "sendEmail", reminder, make_ctx("user_1"))
+    sent = execute_call(TOOLSET, "sendEmail", reminder, make_ctx("user_1"))
     assert (sent["to"], sent["taskId"]) == ("user_2", task_id)
     [mail] = store.snapshot()["outbox"]
     assert (mail["recipient_id"], mail["sender_id"], mail["task_id"]) == ("user_2", "user_1", int(task_id[5:]))
 
-    execute_call(REGISTRY, "handleTodoTask", decide(task_id), make_ctx("user_2"))
+    execute_call(TOOLSET, "handleTodoTask", decide(task_id), make_ctx("user_2"))
     assert_refused(store, make_ctx("user_1"), "sendEmail", reminder, "task_not_pending")
 
 
@@ -277,22 +280,26 @@ def test_actor_comes_from_session_not_args(store, make_ctx, start_request):
     assert_refused(store, make_ctx("user_9"), "sendEmail", {"userId": "user_2", "emailContent": "你好，开会。"},
                    "unknown_actor")
 
-    execute_call(REGISTRY, "handleTodoTask", decide(task_id), make_ctx("user_2"))
-    execute_call(REGISTRY, "sendEmail", {"userId": "user_3", "emailContent": "已审批。"}, make_ctx("user_2"))
+    execute_call(TOOLSET, "handleTodoTask", decide(task_id), make_ctx("user_2"))
+    execute_call(TOOLSET, "sendEmail", {"userId": "user_3", "emailContent": "已审批。"}, make_ctx("user_2"))
     snap = store.snapshot()
     assert [t["decided_by"] for t in snap["tasks"]] == ["user_2"]
     assert [m["sender_id"] for m in snap["outbox"]] == ["user_2"]
     assert {e["actor_id"] for e in snap["tool_executions"]} == {"user_1", "user_2"}
 
 
-def test_approver_must_be_named_by_the_person(store):
-    from tools.said import check_named_by_person
-
-    with store.read() as conn:
-        for said in (["请1天假，李四审批"], ["Li Si approves"], ["审批人 user_2"], ["请假", "李 四吧"]):
-            check_named_by_person(conn, "nextUserId", "user_2", said)
-        for said in ([], ["请1天假"], ["王五审批"], ["user_22 审批"]):
-            with pytest.raises(DomainError) as info:
-                check_named_by_person(conn, "nextUserId", "user_2", said)
-            assert info.value.code == "approver_not_named"
-            assert "ask the user who should approve" in info.value.message
+def test_approver_must_be_named_by_the_person(make_ctx, person_request):
+    args = {"processKey": "process_qingjia", "reason": "看牙医", "days": 1, "nextUserId": "user_2"}
+    for said in (["请1天假看牙医，李四审批"], ["请1天假看牙医，审批人 user_2"], ["请1天假看牙医", "李 四吧"]):
+        check_call(TOOLSET, "runWorkFlow", args, make_ctx("user_1"), request=person_request(*said))
+    english = {**args, "reason": "the dentist"}
+    said = person_request("1 day off for the dentist, Li Si approves")
+    check_call(TOOLSET, "runWorkFlow", english, make_ctx("user_1"), request=said)
+    for said in (["请1天假看牙医"], ["请1天假看牙医，user_22 审批"]):
+        with pytest.raises(DomainError) as info:
+            check_call(TOOLSET, "runWorkFlow", args, make_ctx("user_1"), request=person_request(*said))
+        assert info.value.code == "approver_not_named", said
+    # The one person the person named is the approver, whoever the model chose; the card says it was replaced.
+    checked = check_call(TOOLSET, "runWorkFlow", args, make_ctx("user_1"), request=person_request("请1天假看牙医，王五审批"))
+    assert checked.args.nextUserId == "user_3"
+    assert any("[person_stated] nextUserId" in note for note in checked.notes)

@@ -9,15 +9,18 @@ from typing import Any
 
 import pytest
 
-from tools import REGISTRY, ToolRegistry, check_call, execute_call
+from tools import ToolRegistry, check_call, execute_call
 from tools import runtime as runtime_module
+from tools.toolset import Toolset
+from tools.workflow import TOOLSET
 
 LEAVE = {"processKey": "process_qingjia", "reason": "看牙医", "days": 1, "nextUserId": "李四"}
 
 
 @pytest.fixture
-def counted(monkeypatch) -> tuple[ToolRegistry, Counter[str]]:
-    """The seed's registry with runWorkFlow's own check counted, and the runtime's general checks counted."""
+def counted(monkeypatch) -> tuple[Toolset, Counter[str]]:
+    """The workflow toolset with its actor look-up, its reference resolvers and runWorkFlow's own check counted, and
+    the runtime's identity check counted."""
     calls: Counter[str] = Counter()
 
     def counting(name: str, fn: Any) -> Any:
@@ -26,17 +29,20 @@ def counted(monkeypatch) -> tuple[ToolRegistry, Counter[str]]:
             return fn(*args, **kwargs)
         return wrapper
 
-    for name in ("require_actor", "check_identity", "resolve_user", "require_reference"):
-        monkeypatch.setattr(runtime_module, name, counting(name, getattr(runtime_module, name)))
-    spec = REGISTRY.get("runWorkFlow")
+    monkeypatch.setattr(runtime_module, "check_identity", counting("check_identity", runtime_module.check_identity))
+    spec = TOOLSET.registry.get("runWorkFlow")
     assert spec.check is not None
-    specs = [dataclasses.replace(s, check=counting("check", s.check)) if s is spec else s for s in REGISTRY]
-    return ToolRegistry(specs), calls
+    specs = [dataclasses.replace(s, check=counting("check", s.check)) if s is spec else s for s in TOOLSET.registry]
+    resolvers = {kind: counting(f"resolve_{kind}", fn) for kind, fn in TOOLSET.resolvers.items()}
+    counted_toolset = dataclasses.replace(
+        TOOLSET, registry=ToolRegistry(specs), actor=counting("actor", TOOLSET.actor), resolvers=resolvers
+    )
+    return counted_toolset, calls
 
 
 @pytest.mark.parametrize("path", [check_call, execute_call])
 def test_each_check_of_a_write_runs_once_per_path(path, counted, make_ctx):
-    registry, calls = counted
-    path(registry, "runWorkFlow", LEAVE, make_ctx("user_1"))
+    toolset, calls = counted
+    path(toolset, "runWorkFlow", LEAVE, make_ctx("user_1"))
     # userId and nextUserId are resolved once each; processKey is looked up once; one identity parameter.
-    assert calls == Counter(require_actor=1, check_identity=1, resolve_user=2, require_reference=1, check=1)
+    assert calls == Counter(actor=1, check_identity=1, resolve_user=2, resolve_process=1, check=1)

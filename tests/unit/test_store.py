@@ -9,7 +9,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from tools import WorkflowStore
-from tools.store import DOMAIN_TABLES, audit_log
+from tools.workflow.store import DOMAIN_TABLES, audit_log
 
 SEED_USERS = {
     "user_1": ("张三", "zhangsan@example.com"),

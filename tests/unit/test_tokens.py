@@ -42,7 +42,7 @@ def dev_claims(**overrides: Any) -> dict[str, Any]:
 
 def refused(token: str, store: Any) -> TokenError:
     with pytest.raises(TokenError) as caught:
-        verify_token(token, store=store)
+        verify_token(token, backend=store)
     return caught.value
 
 
@@ -54,8 +54,8 @@ def b64(data: dict[str, Any]) -> str:
 
 
 def test_a_dev_token_signs_in_the_user_it_was_issued_for(store):
-    token = issue_dev_token("user_2", store=store)
-    identity = verify_token(token, store=store)
+    token = issue_dev_token("user_2", backend=store)
+    identity = verify_token(token, backend=store)
     assert identity == Identity(
         user_id="user_2", display_name="李四", email="lisi@example.com", permissions=tokens.PERMISSIONS,
         issuer="flowagent-dev", expires_at=identity.expires_at,
@@ -67,13 +67,13 @@ def test_a_dev_token_signs_in_the_user_it_was_issued_for(store):
 
 
 def test_a_dev_token_lasts_the_ttl_it_was_given(store):
-    token = issue_dev_token("user_1", ttl_s=90, store=store)
+    token = issue_dev_token("user_1", ttl_s=90, backend=store)
     claims = jwt.decode(token, SECRET, algorithms=["HS256"], audience="flowagent")
     assert claims["exp"] - claims["iat"] == 90
 
 
 def test_issuing_a_dev_token_with_an_explicit_secret_ignores_the_environment(store):
-    token = issue_dev_token("user_1", secret=OTHER_SECRET, store=store)
+    token = issue_dev_token("user_1", secret=OTHER_SECRET, backend=store)
     assert jwt.decode(token, OTHER_SECRET, algorithms=["HS256"], audience="flowagent")["sub"] == "user_1"
     assert refused(token, store).code == "bad_signature"
 
@@ -81,40 +81,40 @@ def test_issuing_a_dev_token_with_an_explicit_secret_ignores_the_environment(sto
 def test_no_dev_token_without_a_secret(store, monkeypatch):
     monkeypatch.delenv(tokens.ENV_SECRET)
     with pytest.raises(AuthConfigError) as caught:
-        issue_dev_token("user_1", store=store)
+        issue_dev_token("user_1", backend=store)
     assert caught.value.code == "auth_not_configured" and tokens.ENV_SECRET in caught.value.message
 
 
 @pytest.mark.parametrize("secret", ["s" * 31, "密" * 10])  # 31 and 30 bytes
 def test_no_dev_token_with_a_secret_shorter_than_32_bytes(store, secret):
     with pytest.raises(AuthConfigError) as caught:
-        issue_dev_token("user_1", secret=secret, store=store)
+        issue_dev_token("user_1", secret=secret, backend=store)
     assert caught.value.code == "weak_secret" and "at least 32" in caught.value.message
 
 
 def test_a_secret_of_32_bytes_in_multibyte_characters_is_enough(store):
     secret = "密" * 11  # 33 bytes, 11 characters
-    token = issue_dev_token("user_1", secret=secret, store=store)
+    token = issue_dev_token("user_1", secret=secret, backend=store)
     assert jwt.decode(token, secret, algorithms=["HS256"], audience="flowagent")["sub"] == "user_1"
 
 
 def test_no_dev_token_for_a_user_the_store_does_not_know(store):
     with pytest.raises(TokenError) as caught:
-        issue_dev_token("user_9", store=store)
+        issue_dev_token("user_9", backend=store)
     assert caught.value.code == "unknown_user" and "user_9" in caught.value.message
 
 
 @pytest.mark.parametrize("ttl_s", [0, -60, True, "3600"])
 def test_no_dev_token_with_a_ttl_that_is_not_a_positive_number(store, ttl_s):
     with pytest.raises(TokenError) as caught:
-        issue_dev_token("user_1", ttl_s=ttl_s, store=store)
+        issue_dev_token("user_1", ttl_s=ttl_s, backend=store)
     assert caught.value.code == "bad_ttl"
 
 
 def test_no_dev_token_in_production_mode(store, monkeypatch):
     monkeypatch.setenv(tokens.ENV_JWKS_URL, "https://id.example.test/jwks.json")
     with pytest.raises(TokenError) as caught:
-        issue_dev_token("user_1", store=store)
+        issue_dev_token("user_1", backend=store)
     assert caught.value.code == "production_mode"
 
 
@@ -132,7 +132,7 @@ def test_a_token_signed_with_another_secret_is_refused(store):
 
 
 def test_a_token_whose_payload_was_changed_is_refused(store):
-    header, _, signature = issue_dev_token("user_1", store=store).split(".")
+    header, _, signature = issue_dev_token("user_1", backend=store).split(".")
     forged = ".".join([header, b64(dev_claims(sub="user_2")), signature])
     assert refused(forged, store).code == "bad_signature"
 
@@ -186,7 +186,7 @@ def test_an_empty_token_is_refused(store, token):
 
 
 def test_dev_tokens_cannot_be_checked_without_a_secret(store, monkeypatch):
-    token = issue_dev_token("user_1", store=store)
+    token = issue_dev_token("user_1", backend=store)
     monkeypatch.delenv(tokens.ENV_SECRET)
     error = refused(token, store)
     assert isinstance(error, AuthConfigError) and error.code == "auth_not_configured"
@@ -236,7 +236,7 @@ def idp_token(key: Any = RSA_KEY, *, kid: str = "rsa-1", alg: str = "RS256", **o
 
 @pytest.mark.parametrize(("key", "kid", "alg"), [(RSA_KEY, "rsa-1", "RS256"), (EC_KEY, "ec-1", "ES256")])
 def test_production_accepts_a_token_signed_by_a_key_of_the_jwks(store, jwks, key, kid, alg):
-    identity = verify_token(idp_token(key, kid=kid, alg=alg), store=store)
+    identity = verify_token(idp_token(key, kid=kid, alg=alg), backend=store)
     assert (identity.user_id, identity.display_name, identity.issuer) == ("user_2", "李四", ISSUER)
 
 
@@ -284,7 +284,7 @@ def test_production_refuses_bad_claims(store, jwks, claims, code):
 def test_production_reads_the_user_from_the_configured_claim(store, jwks, monkeypatch):
     monkeypatch.setenv(tokens.ENV_USER_CLAIM, "flowagent_user")
     token = idp_token(sub="idp-subject-123", flowagent_user="user_3")
-    assert verify_token(token, store=store).user_id == "user_3"
+    assert verify_token(token, backend=store).user_id == "user_3"
     assert refused(idp_token(sub="user_3"), store).code == "missing_claim"
 
 
@@ -297,7 +297,7 @@ def test_production_mode_needs_the_issuer_and_the_audience(store, jwks, monkeypa
 
 def test_production_keys_are_fetched_once_and_cached(store, jwks):
     for _ in range(3):
-        verify_token(idp_token(), store=store)
+        verify_token(idp_token(), backend=store)
     assert jwks.fetches == 1
 
 
@@ -333,12 +333,12 @@ def test_an_authorization_header_without_a_bearer_token_is_refused(header, code)
 def test_the_cli_prints_a_dev_token_for_a_user_named_by_name(store, capsys):
     assert tokens.main(["李四"]) == 0
     out, err = capsys.readouterr()
-    assert err == "" and verify_token(out.strip(), store=store).user_id == "user_2"
+    assert err == "" and verify_token(out.strip(), backend=store).user_id == "user_2"
 
 
 def test_the_cli_prints_a_dev_token_for_a_user_named_by_id(store, capsys):
     assert tokens.main(["user_admin"]) == 0
-    assert verify_token(capsys.readouterr().out.strip(), store=store).user_id == "user_admin"
+    assert verify_token(capsys.readouterr().out.strip(), backend=store).user_id == "user_admin"
 
 
 def test_the_cli_names_the_users_when_it_does_not_know_the_one_asked_for(capsys):
@@ -365,6 +365,6 @@ def test_flowagent_token_is_the_same_command(store, capsys):
     from graph import cli
 
     assert cli.main(["token", "李四"]) == 0
-    assert verify_token(capsys.readouterr().out.strip(), store=store).user_id == "user_2"
+    assert verify_token(capsys.readouterr().out.strip(), backend=store).user_id == "user_2"
     assert cli.main(["token"]) == 1
     assert capsys.readouterr().err.startswith("usage: flowagent token USER_ID_OR_NAME")

@@ -10,7 +10,7 @@ from types import ModuleType
 import pytest
 
 from tools import DomainError, execute_call
-from tools.travel import REGISTRY
+from tools.travel import REGISTRY, TOOLSET
 from tools.travel.data import DATA_FILE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,7 +34,7 @@ def test_shipped_data_set_equals_a_fresh_generation(tmp_path):
 
 
 def call(make_ctx, name, args, today=WEDNESDAY):
-    return execute_call(REGISTRY, name, args, make_ctx(today=today))
+    return execute_call(TOOLSET, name, args, make_ctx(today=today))
 
 
 def test_search_flights_lists_the_seeds_flights_cheapest_first_cut_to_five_with_the_total(make_ctx):

@@ -78,19 +78,15 @@ SPECS: tuple[ToolSpec, ...] = (
     ),
 )
 
-REGISTRY = ToolRegistry(
-    SPECS,
-    intro=(
-        r"(能|可以)(帮我|为我|替我)?(做|干)(些)?什么|有什么功能|你是谁|what can you do|what do you do",
-        "我可以查询城市今天的天气（get_weather），也可以做四则运算（calculator）。"
-        "(I can look up today's weather in a city and do arithmetic.)",
-    ),
-    chains=CHAINS,
-)
+REGISTRY = ToolRegistry(SPECS, chains=CHAINS)
 
 TOOLSET = Toolset(
     name="toy",
     registry=REGISTRY,
+    intro={
+        "zh": "我可以查询城市今天的天气，也可以做四则运算。",
+        "en": "I can look up today's weather in a city and do arithmetic.",
+    },
     prompt=TOY_PROMPT,
     title="ToyAgent: weather and arithmetic",
     protocol="json",

@@ -179,19 +179,15 @@ SPECS: tuple[ToolSpec, ...] = (
     ),
 )
 
-REGISTRY = ToolRegistry(
-    SPECS,
-    intro=(
-        r"(能|可以)(帮我|为我|替我)?(做|干)(些)?什么|有什么功能|你是谁|what can you do|what do you do",
-        "我可以查航班（search_flights）、查酒店（search_hotels）和查目的地天气（get_weather），不能代为预订。"
-        "(I can search flights and hotels and look up the weather for a trip; I cannot book.)",
-    ),
-    chains=CHAINS,
-)
+REGISTRY = ToolRegistry(SPECS, chains=CHAINS)
 
 TOOLSET = Toolset(
     name="travel",
     registry=REGISTRY,
+    intro={
+        "zh": "我可以查航班、查酒店和查目的地天气，不能代为预订。",
+        "en": "I can search flights and hotels and look up the weather for a trip; I cannot book.",
+    },
     prompt=TRAVEL_PROMPT,
     title="Travel assistant: flights, hotels, weather",
     record_ids=r"(?<![A-Za-z0-9])(?:[A-Z]{2}|[A-Z][0-9]|[0-9][A-Z])[0-9]{3,4}(?![0-9])",

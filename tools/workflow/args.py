@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from tools.policy import MAX_REASON_CHARS, check_email_content, check_reason, parse_days
+from tools.workflow.policy import MAX_REASON_CHARS, check_email_content, check_reason, parse_days
 
 
 class _Args(BaseModel):

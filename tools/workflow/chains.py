@@ -9,16 +9,20 @@ CHAINS: tuple[Chain, ...] = (
         name="start_leave",
         description="发起请假申请 (start a leave request)",
         tools=("runWorkFlow",),
+        intent=(r"请.{0,6}假", "休假", "假期", r"[年病事婚产]假", r"\bleave\b", r"days? off", "time off", r"\bdays?\b"),
     ),
     Chain(
         name="decide_task",
         description="审批待办：批准或驳回 (approve or reject a to-do task)",
         tools=("queryTodoTask", "handleTodoTask"),
+        intent=("批", "同意", "驳回", "拒", "通过", "不行", "approve", "reject", "declin", "accept", "deny", "sign off",
+                "turn down"),
     ),
     Chain(
         name="remind",
         description="发提醒邮件 (send a reminder e-mail)",
         tools=("queryTodoTask", "sendEmail"),
+        intent=("邮件", "邮箱", "提醒", "催", "通知", "告诉", "mail", "remind", "nudge", "tell", "notify", "chase"),
     ),
     Chain(
         name="list_todo",

@@ -12,3 +12,51 @@ e-mail should say, leave that parameter out: the system then asks the user.
 4. Do only what the user asked. To answer a question, look it up once and answer.
 5. A person confirms approvals and e-mails; if they reject one, do not retry it.
 6. Answer in the user's language, briefly: what was done and what is pending."""
+
+QUESTIONS = {
+    "zh": {
+        "approver": "请问谁来审批？可选：{choices}。",
+        "which_user": "有 {count} 位用户叫「{name}」：{choices}。请问是哪一位？",
+        "which_of": "你提到了 {choices}，请问是哪一位？",
+        "days": "请问要请几天假？",
+        "reason": "请问请假的原因是什么？",
+        "email_text": "请问邮件内容写什么？我不会替你编写邮件内容。",
+        "recipient": "请问邮件发给谁？可选：{choices}。",
+        "comment": "请问审批意见写什么？超过 1 天的请假需要填写审批意见。",
+        "decision": "请问是批准还是驳回？",
+        "which_task": "你有 {count} 个待办符合「{name}」：{choices}。请问是哪一个？",
+    },
+    "en": {
+        "approver": "Who should approve it? You can choose: {choices}.",
+        "which_user": "{count} users are called \"{name}\": {choices}. Which one do you mean?",
+        "which_of": "You named {choices}. Which one do you mean?",
+        "days": "How many days of leave do you need?",
+        "reason": "What is the reason for the leave?",
+        "email_text": "What should the e-mail say? I will not make up its text.",
+        "recipient": "Who should the e-mail go to? You can choose: {choices}.",
+        "comment": "What comment goes with the decision? Requests over one day need one.",
+        "decision": "Approve or reject?",
+        "which_task": "{count} of your tasks fit \"{name}\": {choices}. Which one do you mean?",
+    },
+}
+"""The questions the graph asks in code when a write lacks a value only the person can give."""
+
+INTRO = {
+    "zh": "我可以帮你：查看有哪些流程和用户、发起请假申请、查看和审批待办任务（批准或驳回）、发送提醒邮件。"
+    "每次修改前都会请你确认。",
+    "en": "I can list the workflows and the users, start a leave request, show your to-do tasks and approve or reject "
+    "them, and send reminder e-mails. You confirm every change before it is made.",
+}
+"""What the assistant can do, by language."""
+
+CARD_LABELS = {
+    "zh": {"task": "待办", "task_status": "待办状态", "request": "申请", "process": "流程", "requester": "申请人",
+           "days": "天数", "reason": "事由", "assignee": "审批人", "approver": "审批人", "decision": "决定",
+           "comment": "审批意见", "flagged": "需关注", "recipient": "收件人", "recipient_email": "邮箱", "text": "邮件正文",
+           "policy_notes": "规则提示"},
+    "en": {"task": "task", "task_status": "task status", "request": "request", "process": "process",
+           "requester": "requester", "days": "days", "reason": "reason", "assignee": "approver", "approver": "approver",
+           "decision": "decision", "comment": "comment", "flagged": "flagged", "recipient": "recipient",
+           "recipient_email": "e-mail", "text": "text", "policy_notes": "policy notes"},
+}
+"""The review cards' field names by language, as the terminal chat shows them."""

@@ -6,10 +6,10 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, select
 
-from tools.lookup import format_request_id, format_task_id
 from tools.spec import CallContext, Verdict
-from tools.store import processes, requests, tasks, users
 from tools.workflow.args import NoArgs, QueryTodoTaskArgs
+from tools.workflow.lookup import display_name, format_request_id, format_task_id
+from tools.workflow.store import processes, requests, tasks, users
 
 TODO_LIST_LIMIT = 50
 
@@ -26,7 +26,7 @@ def get_all_workflows(conn: Connection, ctx: CallContext, args: NoArgs, verdict:
 
 def get_all_users(conn: Connection, ctx: CallContext, args: NoArgs, verdict: Verdict) -> dict[str, Any]:
     rows = conn.execute(select(users).order_by(users.c.id)).mappings().all()
-    return {"users": [{"userId": r["id"], "name": r["name"], "email": r["email"]} for r in rows]}
+    return {"users": [{"userId": r["id"], "name": display_name(r, ctx.lang), "email": r["email"]} for r in rows]}
 
 
 _requester = users.alias("requester")
@@ -40,6 +40,7 @@ TODO_QUERY = (
         requests.c.reason,
         requests.c.requester_id,
         _requester.c.name.label("requester_name"),
+        _requester.c.alias.label("requester_alias"),
     )
     .join(requests, requests.c.id == tasks.c.request_id)
     .join(_requester, _requester.c.id == requests.c.requester_id)
@@ -58,11 +59,12 @@ def query_todo_tasks(conn: Connection, ctx: CallContext, args: QueryTodoTaskArgs
             "requestId": format_request_id(r["request_id"]),
             "processKey": r["process_key"],
             "requester": r["requester_id"],
-            "requesterName": r["requester_name"],
+            "requesterName": r["requester_alias"] if ctx.lang == "en" and r["requester_alias"] else r["requester_name"],
             "days": r["days"],
             "reason": r["reason"],
             "createdAt": r["created_at"],
         }
         for r in rows
     ]
-    return {"userId": owner["id"], "name": owner["name"], "total": len(items), "tasks": items[:TODO_LIST_LIMIT]}
+    return {"userId": owner["id"], "name": display_name(owner, ctx.lang), "total": len(items),
+            "tasks": items[:TODO_LIST_LIMIT]}

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from tools import readable
 from tools.spec import Effect, ObservationShape, PersonValue, Reference, ToolExample, ToolRegistry, ToolSpec
-from tools.words import answered_days, stated_comment, stated_decision
+from tools.workflow import readable
 from tools.workflow.args import HandleTodoTaskArgs, NoArgs, QueryTodoTaskArgs, RunWorkFlowArgs, SendEmailArgs
 from tools.workflow.cards import decision_card, email_card, leave_card
 from tools.workflow.chains import CHAINS
 from tools.workflow.reads import get_all_users, get_all_workflows, query_todo_tasks
+from tools.workflow.words import stated_comment, stated_days, stated_decision
 from tools.workflow.writes import (
     check_email,
     check_handle_task,
@@ -52,20 +52,18 @@ SPECS: tuple[ToolSpec, ...] = (
         handler=run_workflow,
         requires_approval=False,
         references=(
-            Reference("processKey", "process"),
+            Reference("processKey", "process", resolve="startable"),
             Reference("userId", "user"),
             Reference("nextUserId", "user"),
         ),
         identity_params=("userId",),
         person_values=(
-            PersonValue("nextUserId", "user", "approver"),
-            PersonValue("days", "days", "days", stated=answered_days),
-            PersonValue("reason", "text", "reason"),
+            PersonValue("days", "number", "days", unit="day", stated=stated_days),
+            PersonValue("reason", "text", "reason", meaningful=True),
+            PersonValue("nextUserId", "person", "approver"),
         ),
         check=check_run_workflow,
         card=leave_card,
-        intent=(r"请.{0,6}假", "休假", "假期", r"[年病事婚产]假", r"\bleave\b", r"days? off", "time off", r"\bdays?\b",
-                r"\bfile\b"),
         describe=readable.started,
         example=ToolExample(
             question="我下周要回老家，请3天假，王五审批",
@@ -87,7 +85,9 @@ SPECS: tuple[ToolSpec, ...] = (
         handler=query_todo_tasks,
         references=(Reference("userId", "user"),),
         actor_defaults=("userId",),
-        observation=ObservationShape(drop=frozenset({"createdAt", "processKey"}), list_limits={"tasks": 10}),
+        observation=ObservationShape(
+            drop=frozenset({"createdAt", "processKey"}), list_limits={"tasks": 10}
+        ),
         describe=readable.todo,
         example=ToolExample(
             question="王五有几个待办？",
@@ -109,7 +109,7 @@ SPECS: tuple[ToolSpec, ...] = (
         requires_approval=True,
         references=(Reference("taskId", "task", resolve="requester"),),
         person_values=(
-            PersonValue("isOK", "decision", "decision", stated=stated_decision),
+            PersonValue("isOK", "choice", "decision", stated=stated_decision),
             PersonValue("result", "text", "comment", optional=True, stated=stated_comment),
         ),
         check=check_handle_task,
@@ -120,7 +120,6 @@ SPECS: tuple[ToolSpec, ...] = (
             observation='{"taskId":"task_5","requestId":"req_5","status":"approved","comment":"注意休息"}',
             answer="已批准赵六的请假（task_5），意见：注意休息。",
         ),
-        intent=("批", "同意", "驳回", "拒绝", "通过", "不行", "approve", "reject", "declin", "accept", "deny"),
         describe=readable.decided,
         model_description=(
             "Approve (isOK true) or reject (isOK false) a to-do task of the signed-in user. taskId: the "
@@ -138,11 +137,13 @@ SPECS: tuple[ToolSpec, ...] = (
         handler=send_email,
         requires_approval=True,
         references=(Reference("userId", "user"), Reference("taskId", "task", resolve="own")),
-        person_values=(PersonValue("emailContent", "text", "email_text"),),
+        person_values=(
+            PersonValue("emailContent", "text", "email_text"),
+            PersonValue("userId", "person", "recipient", optional=True, found_key="recipient"),
+        ),
         check=check_email,
         card=email_card,
         after_commit=deliver_email,
-        intent=("邮件", "邮箱", "提醒", "催", "通知", "告诉", "发", "mail", "remind", "nudge", "tell", "notify", "message"),
         describe=readable.emailed,
         model_description=(
             "Send an e-mail: a reminder about a task to its assignee (taskId), or a message to a user (userId: "
@@ -151,14 +152,5 @@ SPECS: tuple[ToolSpec, ...] = (
     ),
 )
 
-REGISTRY = ToolRegistry(
-    SPECS,
-    intro=(
-        r"(能|可以)(帮我|为我|替我)?(做|干)(些)?什么|有什么功能|你是谁|what can you do|what do you do|help me with",
-        "我可以帮你：查看有哪些流程和用户、发起请假申请、查看和审批待办任务、发送提醒邮件。"
-        "(I can list workflows and users, start leave requests, show your to-do tasks, approve or reject them, "
-        "and send reminder e-mails.)",
-    ),
-    chains=CHAINS,
-)
+REGISTRY = ToolRegistry(SPECS, chains=CHAINS)
 """The default tool registry: the seed's six tools."""

@@ -1,14 +1,109 @@
-"""The workflow toolset: the seed's leave-approval tools with their role and rules."""
+"""The workflow toolset: the seed's approval tools with their role and rules, and the hooks the engine reaches the
+domain through (the store as backend, users as the directory, reference resolvers, questions, limits, help, panels).
+"""
 
-from tools.toolset import Toolset
-from tools.workflow.prompts import WORKFLOW_PROMPT
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from tools.errors import CannotError
+from tools.spec import CallContext, Reference
+from tools.toolset import HelpSection, Limit, Toolset
+from tools.workflow import lookup
+from tools.workflow.commands import COMMANDS
+from tools.workflow.mailer import Mailer
+from tools.workflow.panels import outbox_of, tasks_of
+from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
+from tools.workflow.prompts import CARD_LABELS, INTRO, QUESTIONS, WORKFLOW_PROMPT
 from tools.workflow.specs import REGISTRY
+from tools.workflow.store import WorkflowStore, processes, users
+from tools.workflow.words import named_as_approver
+
+
+def directory(conn: Connection) -> list[dict[str, Any]]:
+    """Every user a person may name: id, name, alias (the name English speakers use) and e-mail."""
+    return [dict(row) for row in conn.execute(lookup.ALL_USERS).mappings()]
+
+
+def resolve_user(
+    conn: Connection, value: Any, ctx: CallContext, ref: Reference, *, asking: bool
+) -> tuple[dict[str, Any] | None, Any]:
+    user = lookup.resolve_user(conn, value, param=ref.param)
+    return user, str(user["id"])
+
+
+def resolve_task(
+    conn: Connection, value: Any, ctx: CallContext, ref: Reference, *, asking: bool
+) -> tuple[dict[str, Any] | None, Any]:
+    if ref.resolve == "requester":
+        task: dict[str, Any] | None = lookup.resolve_task(conn, value, ctx.actor_id, param=ref.param)
+    elif ref.resolve == "own":
+        task = lookup.resolve_own_task(conn, value, ctx.actor_id, param=ref.param)
+    else:
+        task = lookup.require_task(conn, value)
+    return task, (lookup.format_task_id(task["id"]) if task is not None else None)
+
+
+def resolve_process(
+    conn: Connection, value: Any, ctx: CallContext, ref: Reference, *, asking: bool
+) -> tuple[dict[str, Any] | None, Any]:
+    """A process by key; one a request is started for must be startable (said to the person before anything else is
+    asked: "expense claims cannot be started here")."""
+    process = lookup.require_process(conn, value)
+    if ref.resolve == "startable" and not process["startable"]:
+        startable = [dict(r) for r in conn.execute(select(processes).where(processes.c.startable)).mappings()]
+        names_zh = "、".join(p["name"] for p in startable)
+        names_en = ", ".join(p["description"] or p["name"] for p in startable)
+        raise CannotError(
+            "process_not_startable",
+            f"{process['name']} ({process['key']}) cannot be started here; startable: "
+            f"{', '.join(p['key'] for p in startable)}. Tell the user",
+            say={
+                "zh": f"{process['name']}目前不能在这里发起，我能发起的是：{names_zh}。",
+                "en": f"{process['description'] or process['name']} cannot be started here; I can start: {names_en}.",
+            },
+        )
+    return process, str(process["key"])
+
+
+def help_tables(conn: Connection, actor_id: str, lang: str) -> list[HelpSection]:
+    """`/help`'s tables: the workflows and the users."""
+    rows = conn.execute(select(processes).order_by(processes.c.key)).mappings().all()
+    people = conn.execute(select(users).order_by(users.c.id)).mappings().all()
+    if lang == "zh":
+        return [
+            HelpSection("流程", ("processKey", "名称", "可发起"),
+                        [(r["key"], r["name"], "是" if r["startable"] else "否") for r in rows]),
+            HelpSection("用户", ("userId", "姓名", "邮箱"), [(u["id"], u["name"], u["email"]) for u in people]),
+        ]
+    return [
+        HelpSection("Workflows", ("processKey", "name", "can be started"),
+                    [(r["key"], r["description"] or r["name"], "yes" if r["startable"] else "no") for r in rows]),
+        HelpSection("Users", ("userId", "name", "e-mail"), [(u["id"], u["alias"] or u["name"], u["email"]) for u in people]),
+    ]
+
 
 TOOLSET = Toolset(
     name="workflow",
     registry=REGISTRY,
     prompt=WORKFLOW_PROMPT,
     title="Leave approvals: workflows, requests, to-do tasks, reminders",
+    titles={"zh": "请假审批：流程、申请、待办、提醒", "en": "Leave approvals: workflows, requests, to-do tasks, reminders"},
+    card_labels=CARD_LABELS,
     lookup_answers=True,
+    backend=WorkflowStore,
+    deps=Mailer.from_env,
+    actor=lookup.require_actor,
+    people=directory,
+    resolvers={"user": resolve_user, "task": resolve_task, "process": resolve_process},
+    questions=QUESTIONS,
+    pick_person=named_as_approver,
+    limits={"mail_rate_limit": Limit(DEFAULT_MAIL_RATE_LIMIT, "E-mails one conversation thread may send per hour.")},
+    intro=INTRO,
+    help=help_tables,
+    commands=COMMANDS,
+    panels={"tasks": tasks_of, "outbox": outbox_of},
 )
 """The seed's leave-approval system (the default)."""

@@ -11,11 +11,18 @@ from typing import Any
 from sqlalchemy import Connection, CursorResult, insert, update
 
 from tools.errors import PolicyError
-from tools.lookup import format_request_id, format_task_id
-from tools.policy import COMMENT_REQUIRED_OVER_DAYS, check_decide_task, check_send_email, check_start_request
 from tools.spec import CallContext, Found, Verdict
-from tools.store import outbox, requests, tasks, utcnow
 from tools.workflow.args import HandleTodoTaskArgs, RunWorkFlowArgs, SendEmailArgs
+from tools.workflow.lookup import display_name, format_request_id, format_task_id
+from tools.workflow.mailer import Mailer
+from tools.workflow.policy import (
+    COMMENT_REQUIRED_OVER_DAYS,
+    check_decide_task,
+    check_send_email,
+    check_start_request,
+    policy_note,
+)
+from tools.workflow.store import WorkflowStore, outbox, requests, tasks, utcnow
 
 
 def _new_id(result: CursorResult[Any]) -> int:
@@ -31,7 +38,7 @@ def _new_id(result: CursorResult[Any]) -> int:
 
 def check_run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs, found: Found) -> Verdict:
     notes = check_start_request(
-        conn, ctx.actor_id, process=found["processKey"], approver=found["nextUserId"], days=args.days
+        conn, ctx.actor_id, process=found["processKey"], approver=found["nextUserId"], days=args.days, lang=ctx.lang
     )
     return Verdict(notes=notes)
 
@@ -61,7 +68,7 @@ def run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs, verd
         "taskId": format_task_id(task_id),
         "status": "pending",
         "assignee": approver["id"],
-        "assigneeName": approver["name"],
+        "assigneeName": display_name(approver, ctx.lang),
         "days": args.days,
         "flagged": flagged,
         "notes": verdict.notes,
@@ -72,7 +79,7 @@ def run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs, verd
 
 
 def check_handle_task(conn: Connection, ctx: CallContext, args: HandleTodoTaskArgs, found: Found) -> Verdict:
-    request, notes = check_decide_task(conn, ctx.actor_id, task=found["taskId"], comment=args.result)
+    request, notes = check_decide_task(conn, ctx.actor_id, task=found["taskId"], comment=args.result, lang=ctx.lang)
     return Verdict(notes=notes, found={"request": request})
 
 
@@ -103,9 +110,11 @@ def handle_todo_task(conn: Connection, ctx: CallContext, args: HandleTodoTaskArg
 
 def check_email(conn: Connection, ctx: CallContext, args: SendEmailArgs, found: Found) -> Verdict:
     recipient = check_send_email(
-        conn, ctx.thread_id, user=found.get("userId"), task=found.get("taskId"), rate_limit=ctx.mail_rate_limit
+        conn, ctx.thread_id, user=found.get("userId"), task=found.get("taskId"), rate_limit=ctx.limit("mail_rate_limit")
     )
-    return Verdict(notes=[f"to {recipient['name']} <{recipient['email']}>"], found={"recipient": recipient})
+    name = recipient["alias"] if ctx.lang == "en" and recipient.get("alias") else recipient["name"]
+    return Verdict(notes=[policy_note("email_to", ctx.lang, name=name, email=recipient["email"])],
+                   found={"recipient": recipient})
 
 
 def send_email(conn: Connection, ctx: CallContext, args: SendEmailArgs, verdict: Verdict) -> dict[str, Any]:
@@ -137,7 +146,7 @@ def send_email(conn: Connection, ctx: CallContext, args: SendEmailArgs, verdict:
     return {
         "emailId": email_id,
         "to": recipient["id"],
-        "toName": recipient["name"],
+        "toName": display_name(recipient, ctx.lang),
         "email": recipient["email"],
         "taskId": format_task_id(task["id"]) if task else None,
         "status": "queued",
@@ -146,6 +155,8 @@ def send_email(conn: Connection, ctx: CallContext, args: SendEmailArgs, verdict:
 
 def deliver_email(ctx: CallContext, result: dict[str, Any]) -> dict[str, Any]:
     """Once the outbox row is committed, deliver it when a mailer is configured (else it stays queued)."""
-    if ctx.mailer is None:
+    mailer: Mailer | None = ctx.deps
+    if mailer is None:
         return result
-    return dict(result, status=ctx.mailer.deliver(ctx.store, int(result["emailId"])))
+    assert isinstance(ctx.backend, WorkflowStore)  # the workflow's tools run on its store
+    return dict(result, status=mailer.deliver(ctx.backend, int(result["emailId"])))

@@ -4,7 +4,7 @@ import { useStream } from "@langchain/langgraph-sdk/react";
 import { useEffect, useRef, useState } from "react";
 
 import { ASSISTANT_ID, type User } from "./api";
-import { type OutcomeLine, type Turn, turns } from "./conversation";
+import { observationText, type OutcomeLine, type Turn, turns } from "./conversation";
 import type { Words } from "./i18n";
 import { type Decision, parseReview, resumeValue } from "./review";
 import { ReviewCard } from "./ReviewCard";
@@ -42,7 +42,7 @@ function Steps({ turn, words: w, open }: { turn: Turn; words: Words; open: boole
                   <b>{w.action}:</b> <code>{action.name}</code> <code className="args">{JSON.stringify(action.args)}</code>
                 </p>
                 <p className={action.observation?.error ? "observation error" : "observation"}>
-                  <b>{w.observation}:</b> {action.observation?.content ?? w.noObservation}
+                  <b>{w.observation}:</b> {action.observation ? observationText(action.observation, w) : w.noObservation}
                 </p>
               </div>
             ))}

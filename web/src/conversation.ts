@@ -83,3 +83,28 @@ export function turns(messages: Message[]): Turn[] {
   });
   return result;
 }
+
+/** Words `observationText` needs, from the page's language. */
+export interface ObservationWords {
+  showModelNotes: boolean;
+  refusedAs: (code: string) => string;
+  notRun: string;
+  rejectedAs: (message: string) => string;
+  sameResult: string;
+}
+
+/** An observation as the person reads it. Refusals and notes are written for the model in English; a page in
+ * another language shows a refusal by its code (the graph's own question or answer follows in the person's words),
+ * a reviewer's rejection by their message, and a repeated look-up's result without the note to the model. */
+export function observationText(observation: Observation, w: ObservationWords): string {
+  const content = observation.content;
+  if (w.showModelNotes) return content;
+  const repeated = content.indexOf("\n(Same result as before:");
+  if (repeated >= 0) return `${content.slice(0, repeated)} ${w.sameResult}`;
+  if (!observation.error) return content;
+  const rejected = /^Rejected by the reviewer \([^)]*\): ([\s\S]*?) Do not retry/.exec(content);
+  if (rejected) return w.rejectedAs(rejected[1]);
+  const code = /^Error \[([a-z_]+)\]/.exec(content);
+  if (code) return w.refusedAs(code[1]);
+  return content.startsWith("Not run") ? w.notRun : w.refusedAs("error");
+}

@@ -11,6 +11,15 @@ from typing import Any
 MAX_ITEMS = 10
 
 
+def _named(item: dict[str, Any], key: str, lang: str) -> str:
+    """A name from a result (the tools write names in the person's language already)."""
+    return str(item[key])
+
+
+def _days(days: float) -> str:
+    return f"{days:g} day" if days == 1 else f"{days:g} days"
+
+
 def _items(items: list[str], lang: str, total: int | None = None) -> str:
     shown = items[:MAX_ITEMS]
     more = (total if total is not None else len(items)) - len(shown)
@@ -32,18 +41,19 @@ def workflows(result: dict[str, Any], lang: str) -> str:
 def users(result: dict[str, Any], lang: str) -> str:
     if lang == "zh":
         return "用户：" + _items([f"{u['name']}（{u['userId']}）" for u in result["users"]], lang)
-    return "Users: " + _items([f"{u['name']} ({u['userId']})" for u in result["users"]], lang)
+    return "Users: " + _items([f"{_named(u, 'name', lang)} ({u['userId']})" for u in result["users"]], lang)
 
 
 def todo(result: dict[str, Any], lang: str) -> str:
     tasks, total = result.get("tasks", []), int(result.get("total", 0))
+    owner = _named(result, "name", lang)
     if not total:
-        return f"{result['name']}没有待办任务。" if lang == "zh" else f"{result['name']} has no pending tasks."
+        return f"{owner}没有待办任务。" if lang == "zh" else f"{owner} has no pending tasks."
     if lang == "zh":
         items = [f"{t['taskId']}（{t['requesterName']}请假 {t['days']:g} 天，原因：{t['reason']}）" for t in tasks]
-        return f"{result['name']}有 {total} 个待办：" + _items(items, lang, total)
-    items = [f"{t['taskId']} ({t['requesterName']}, {t['days']:g} days, reason: {t['reason']})" for t in tasks]
-    return f"{result['name']} has {total} pending task{'s' if total != 1 else ''}: " + _items(items, lang, total)
+        return f"{owner}有 {total} 个待办：" + _items(items, lang, total)
+    items = [f"{t['taskId']} ({_named(t, 'requesterName', lang)}, {_days(t['days'])}, reason: {t['reason']})" for t in tasks]
+    return f"{owner} has {total} pending task{'s' if total != 1 else ''}: " + _items(items, lang, total)
 
 
 def started(result: dict[str, Any], lang: str) -> str:
@@ -53,8 +63,8 @@ def started(result: dict[str, Any], lang: str) -> str:
             f"等待{result['assigneeName']}审批（{result['taskId']}）。"
         )
     return (
-        f"Started leave request {result['requestId']} ({result['days']:g} days); "
-        f"{result['assigneeName']} approves it ({result['taskId']})."
+        f"Started leave request {result['requestId']} ({_days(result['days'])}); "
+        f"{_named(result, 'assigneeName', lang)} approves it ({result['taskId']})."
     )
 
 
@@ -71,4 +81,4 @@ def emailed(result: dict[str, Any], lang: str) -> str:
         state = {"sent": "已发送", "queued": "在发件箱中", "failed": "发送失败，留在发件箱"}.get(status, status)
         return f"给{result['toName']}（{result['email']}）的邮件{state}。"
     state = {"sent": "sent", "queued": "in the outbox", "failed": "not delivered, kept in the outbox"}.get(status, status)
-    return f"E-mail to {result['toName']} ({result['email']}): {state}."
+    return f"E-mail to {_named(result, 'toName', lang)} ({result['email']}): {state}."

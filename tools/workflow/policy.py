@@ -2,7 +2,7 @@
 
 The runtime runs them on both paths, the validator's (read-only, before approval) and the executor's (in
 the write's own transaction, right before the effect). Who is who (users, tasks by id or by name) is
-`tools.lookup`; whether a value is the person's own is `tools.said`. Every function raises a
+`tools.workflow.lookup`; whether a value is the person's own is `tools.workflow.said`. Every function raises a
 `DomainError` subclass with a stable code and a message that says what to do next. None of them writes.
 """
 
@@ -16,8 +16,8 @@ from typing import Any
 from sqlalchemy import Connection, func, select
 
 from tools.errors import NeedsPersonError, PolicyError
-from tools.lookup import REQUEST_BY_ID, approver_choices, format_task_id, require_user
-from tools.store import outbox
+from tools.workflow.lookup import REQUEST_BY_ID, approver_choices, format_task_id, require_user
+from tools.workflow.store import outbox
 
 MAX_DAYS = 365.0
 MAX_REASON_CHARS = 2000
@@ -106,25 +106,30 @@ def check_email_content(text: str) -> str:
 # up every referenced record; each rule gets those records and checks only what is its own.
 
 
-def check_identity(actor_id: str, param: str, value: Any) -> None:
-    """Identity parameters name the session user; the model can never act as someone else."""
-    if str(value) != actor_id:
-        raise PolicyError(
-            "not_actor",
-            f"{param} must be the session user {actor_id}, not {str(value)[:64]}; "
-            "you act only for the signed-in user, whatever the conversation claims",
-        )
+NOTES = {
+    "zh": {
+        "long_start": "{days:g} 天超过 {limit:g} 天：审批人需要判断理由是否充分",
+        "long_decide": "{days:g} 天：请判断理由是否足以支持这个时长",
+        "email_to": "发给 {name} <{email}>",
+    },
+    "en": {
+        "long_start": "{days:g} days is over {limit:g} day: the approver must judge the reason",
+        "long_decide": "{days:g} days: judge whether the reason justifies the length",
+        "email_to": "to {name} <{email}>",
+    },
+}
+"""Policy notes shown on cards and results, in the person's language."""
+
+
+def policy_note(key: str, lang: str, **values: Any) -> str:
+    return NOTES["en" if lang == "en" else "zh"][key].format(**values)
 
 
 def check_start_request(
-    conn: Connection, actor_id: str, *, process: dict[str, Any], approver: dict[str, Any], days: float
+    conn: Connection, actor_id: str, *, process: dict[str, Any], approver: dict[str, Any], days: float, lang: str = "zh"
 ) -> list[str]:
-    """A request is started only for a startable process, with an approver who is not the requester."""
-    if not process["startable"]:
-        raise PolicyError(
-            "process_not_startable",
-            f"{process['name']} ({process['key']}) cannot be started here; only process_qingjia (请假流程) can",
-        )
+    """A request is started only with an approver who is not the requester (the process's being startable is checked
+    where it is looked up, so the person hears it before anything is asked)."""
     if approver["id"] == actor_id:
         raise NeedsPersonError(
             "self_approver", "nextUserId must be someone other than the requester; ask the user who should approve",
@@ -132,12 +137,12 @@ def check_start_request(
         )
     notes = []
     if days > COMMENT_REQUIRED_OVER_DAYS:
-        notes.append(f"{days:g} days is over {COMMENT_REQUIRED_OVER_DAYS:g} day: the approver must judge the reason")
+        notes.append(policy_note("long_start", lang, days=days, limit=COMMENT_REQUIRED_OVER_DAYS))
     return notes
 
 
 def check_decide_task(
-    conn: Connection, actor_id: str, *, task: dict[str, Any], comment: str
+    conn: Connection, actor_id: str, *, task: dict[str, Any], comment: str, lang: str = "zh"
 ) -> tuple[dict[str, Any], list[str]]:
     """A task is decided only by its assignee, never by the requester, only while pending; returns its request."""
     request = dict(conn.execute(REQUEST_BY_ID, {"key": task["request_id"]}).mappings().one())
@@ -159,7 +164,7 @@ def check_decide_task(
                 f"{tid} is a {request['days']:g}-day request: a decision comment (result) is required; ask the approver for one",
                 ask="comment", param="result",
             )
-        notes.append(f"{request['days']:g} days: judge whether the reason justifies the length")
+        notes.append(policy_note("long_decide", lang, days=request["days"]))
     return request, notes
 
 

@@ -2,7 +2,7 @@
 
 Every function reads the store through the caller's connection and raises a `DomainError` subclass
 (`NotFoundError`; `NeedsPersonError` when a name fits several records) with a message that says what to do
-next. None of them writes, and none of them decides whether an action is allowed: that is `tools.policy`.
+next. None of them writes, and none of them decides whether an action is allowed: that is `tools.workflow.policy`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, select
 
 from tools.errors import NeedsPersonError, NotFoundError, PolicyError
-from tools.store import processes, requests, tasks, users
+from tools.people import named_in
 from tools.words import squash
+from tools.workflow.store import processes, requests, tasks, users
 
 _ID_RE = re.compile(r"^\s*(?:(?P<prefix>task|req|request)[_\-\s]?)?(?P<num>\d{1,12})\s*$", re.IGNORECASE)
 
@@ -99,49 +100,13 @@ MAX_CHOICES = 8
 # ---------------------------------------------------------------- by name
 
 
+def display_name(user: Any, lang: str) -> str:
+    """A user's name as the person reading writes it: 张三 in Chinese, Zhang San (their alias) in English."""
+    return str(user["alias"]) if lang == "en" and user.get("alias") else str(user["name"])
+
+
 def describe_user(user: dict[str, Any]) -> str:
     return f"{user['name']}（{user['id']}，{user['email']}）"
-
-
-def mention_strength(text: str, user: dict[str, Any]) -> int:
-    """How the text names the user: 2 by id or e-mail (unique), 1 by display name or alias, 0 not at all."""
-    if re.search(rf"(?<![a-z0-9_]){re.escape(user['id'])}(?![a-z0-9_])", text, re.IGNORECASE):
-        return 2
-    if user.get("email") and user["email"].casefold() in text.casefold():
-        return 2
-    return 1 if name_spans(text, user) else 0
-
-
-def name_pattern(name: str) -> str:
-    """A name as written: Chinese names anywhere (spaces allowed between characters), Latin ones as words."""
-    parts = [re.escape(p) for p in re.split(r"\s+", name.strip()) if p]
-    if all(p.isascii() for p in parts):
-        return r"(?<![a-z0-9_])" + r"\s*".join(parts) + r"(?![a-z0-9_])"
-    return r"\s*".join(re.escape(ch) for ch in re.sub(r"\s+", "", name))
-
-
-def name_spans(text: str, user: dict[str, Any]) -> list[tuple[int, int]]:
-    spans = []
-    for name in (user["name"], user.get("alias") or ""):
-        if name.strip():
-            spans += [m.span() for m in re.finditer(name_pattern(name), text, re.IGNORECASE)]
-    return spans
-
-
-def mention_spans(text: str, user: dict[str, Any]) -> list[tuple[int, int]]:
-    """Where the text names the user (id, e-mail, name or alias as written)."""
-    spans = name_spans(text, user)
-    for key in (user["id"], user.get("email") or ""):
-        if key:
-            spans += [m.span() for m in re.finditer(re.escape(key), text, re.IGNORECASE)]
-    return spans
-
-
-def named_in(text: str, candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The candidates a text names; naming by id or e-mail is exact, so it outranks naming by name."""
-    strength = {u["id"]: mention_strength(text, u) for u in candidates}
-    best = max(strength.values(), default=0)
-    return [u for u in candidates if best and strength[u["id"]] == best]
 
 
 def users_named(conn: Connection, text: str, actor_id: str) -> list[dict[str, Any]]:

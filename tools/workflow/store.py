@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,6 +22,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     func,
@@ -33,9 +33,9 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-from tools.seed import PROCESSES, USERS
-
-DEFAULT_DB_PATH = Path(".flowagent") / "workflow.db"
+from tools.backend import Execution
+from tools.database import default_url, normalize_url
+from tools.workflow.seed import PROCESSES, USERS
 
 metadata = MetaData()
 
@@ -144,24 +144,7 @@ def utcnow() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-def default_url() -> str:
-    """The store URL from `FLOWAGENT_DB` (a URL or a file path), else `.flowagent/workflow.db`."""
-    configured = os.environ.get("FLOWAGENT_DB", "").strip()
-    if configured and "://" in configured:
-        return configured
-    path = Path(configured) if configured else DEFAULT_DB_PATH
-    return f"sqlite:///{path}"
-
-
 POSTGRES_SETUP_LOCK = 0x666C6F77  # "flow": the advisory lock that serialises table creation and seeding
-
-
-def normalize_url(url: str) -> str:
-    """`postgresql://…` and `postgres://…` use the psycopg 3 driver (SQLAlchemy's default would be psycopg2)."""
-    for prefix in ("postgresql://", "postgres://"):
-        if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix) :]
-    return url
 
 
 READ_ONLY_OPTION = "flowagent_read_only"
@@ -202,12 +185,18 @@ def _sqlite_engine(url: str) -> Engine:
 _SEED_LOCK = threading.Lock()
 
 
+_EXECUTION_BY_KEY = select(tool_executions.c.result).where(tool_executions.c.idempotency_key == bindparam("key"))
+
+
 class WorkflowStore:
     """The leave-approval system's data: users, processes, requests, tasks, outbox, executions, audit.
 
     `WorkflowStore(url)` opens the store at a SQLAlchemy URL, creating its tables and seeding them on
-    first use. Without a URL it uses `FLOWAGENT_DB`, else `.flowagent/workflow.db`.
+    first use. Without a URL it uses `FLOWAGENT_DB`, else `.flowagent/workflow.db`. It is the workflow toolset's
+    backend (`tools.backend.Backend`): its handles are SQLAlchemy connections.
     """
+
+    conflict: tuple[type[BaseException], ...] = (IntegrityError,)
 
     def __init__(self, url: str | None = None, *, engine: Engine | None = None) -> None:
         self.url = normalize_url(url or default_url())
@@ -258,6 +247,41 @@ class WorkflowStore:
         """A connection for reads: one snapshot, rolled back at the end; on SQLite it takes no write lock."""
         with self.engine.connect().execution_options(**{READ_ONLY_OPTION: True}) as conn:
             yield conn
+
+    def recorded(self, handle: Connection, key: str) -> dict[str, Any] | None:
+        """The result recorded under an idempotency key, or None."""
+        raw = handle.execute(_EXECUTION_BY_KEY, {"key": key}).scalar_one_or_none()
+        return None if raw is None else json.loads(raw)
+
+    def record(self, handle: Connection, execution: Execution) -> None:
+        """A write's execution and its audit entry, in the write's transaction (a duplicate key raises
+        IntegrityError, and the whole transaction rolls back)."""
+        handle.execute(
+            insert(tool_executions).values(
+                idempotency_key=execution.key,
+                thread_id=execution.thread_id,
+                actor_id=execution.actor_id,
+                tool=execution.tool,
+                args=json.dumps(execution.args, ensure_ascii=False, sort_keys=True, default=str),
+                result=json.dumps(execution.result, ensure_ascii=False, sort_keys=True),
+                created_at=utcnow(),
+            )
+        )
+        self.audit(
+            handle, "tool_executed", {"tool": execution.tool, "args": execution.args, "result": execution.result},
+            thread_id=execution.thread_id, actor_id=execution.actor_id,
+        )
+
+    def reviews(self, thread_id: str, tool_call_id: str) -> list[dict[str, Any]]:
+        """The review decisions on record for one call in one thread, oldest first."""
+        query = (
+            select(audit_log)
+            .where(audit_log.c.thread_id == thread_id, audit_log.c.event.like("review_%"))
+            .order_by(audit_log.c.id)
+        )
+        with self.read() as conn:
+            rows = [dict(row, detail=json.loads(row["detail"])) for row in conn.execute(query).mappings()]
+        return [row for row in rows if row["detail"].get("tool_call_id") == tool_call_id]
 
     def audit(
         self,

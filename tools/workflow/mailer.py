@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from sqlalchemy import and_, or_, select, update
 
-from tools.store import WorkflowStore, outbox, utcnow
+from tools.workflow.store import WorkflowStore, outbox, utcnow
 
 logger = logging.getLogger(__name__)
 

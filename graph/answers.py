@@ -1,0 +1,102 @@
+"""Answers that need no model, in one place: what the assistant can do, the graph's own questions, the person's answer
+to a question filled into the write it was about, the fixed answer built from the tools' results, and the Thought
+lines the code itself writes, all in the person's language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage, AnyMessage
+
+from graph import prompts
+from graph.budget import PLANNED_ENDS, describe
+from graph.calls import new_call_id
+from graph.history import describe_result, note, run_results
+from graph.protocols import NO_MODEL_CALL
+from state.records import AskedCall, WrapUp
+from tools import words
+from tools.errors import NeedsPersonError
+from tools.request import Lang, Request
+from tools.spec import PersonValue, ToolRegistry
+from tools.toolset import Toolset
+
+
+def thought(key: str, lang: Lang, **values: Any) -> str:
+    """One of the code's own Thought lines, in the person's language."""
+    return prompts.THOUGHTS[lang][key].format(**values)
+
+
+def capability_answer(toolset: Toolset, lang: Lang) -> AIMessage:
+    """What the assistant can do: the toolset's own words, in the person's language (no model call)."""
+    text = toolset.intro.get(lang) or toolset.intro.get("zh") or toolset.title
+    return AIMessage(content=text, response_metadata={"thought": thought("intro", lang), NO_MODEL_CALL: True})
+
+
+def question_for(error: NeedsPersonError, toolset: Toolset, lang: Lang, value: PersonValue | None) -> str:
+    """The question the graph asks the person: the toolset's own wording for the value, else the general one by the
+    value's label; with the choices where they help, and first what was not understood ("没有找到「小明」。")."""
+    own = toolset.questions.get(lang, {})
+    general = prompts.GENERAL_QUESTIONS[lang]
+    sep = "、" if lang == "zh" else ", "
+    label = (value.label.get(lang) or value.label.get("zh") or value.param) if value is not None else error.param
+    template = own.get(error.ask) or general.get(error.ask)
+    if template is None:
+        template = general["value_choices"] if error.choices else general["value"]
+    text = template.format(choices=sep.join(error.choices), name=error.name, count=len(error.choices), label=label)
+    if error.name and error.ask not in ("which_user", "which_task"):
+        text = general["unknown"].format(name=error.name) + ("" if lang == "zh" else " ") + text
+    return text
+
+
+def _answer_value(asked: AskedCall, request: Request, registry: ToolRegistry) -> Any:
+    """The value the person's latest message gives for the asked argument, or None when it gives none (or several)."""
+    last = request["last"]
+    kind = asked["kind"]
+    if kind == "person":
+        named = request["people"][0] if request["people"] else []
+        if len(named) == 1:
+            return named[0]
+        names = {request["names"].get(i, {}).get("name") for i in named}
+        return names.pop() if named and len(names) == 1 else None  # one name several people share: asked which
+    if kind == "number":
+        found = {"day": last["days"], "yuan": last["amounts"]}.get(asked["unit"], last["numbers"])
+        return found[0] if len(found) == 1 else None
+    if kind == "date":
+        return last["dates"][0] if len(last["dates"]) == 1 else None
+    if kind == "choice":
+        spec = registry.get(asked["name"])
+        stated = next((v.stated for v in spec.person_values if v.param == asked["param"]), None)
+        return stated(request) if stated is not None else None
+    return words.answered_text(request["texts"][-1]) if request["texts"] else None
+
+
+def filled_call(asked: AskedCall, request: Request, registry: ToolRegistry) -> AIMessage | None:
+    """The write the graph asked about, proposed again with the person's answer filled in (no model call); None when
+    the message does not answer the question, and the model then reads it as usual."""
+    value = _answer_value(asked, request, registry)
+    if value is None:
+        return None
+    args = {**asked["args"], asked["param"]: value}
+    text = thought("filled", request["lang"], tool=asked["name"], param=asked["param"], value=value)
+    return AIMessage(
+        content=text,
+        tool_calls=[{"type": "tool_call", "name": asked["name"], "args": args, "id": new_call_id()}],
+        response_metadata={"thought": text, NO_MODEL_CALL: True, **note(filled=True)},
+    )
+
+
+def fixed_answer(messages: list[AnyMessage], registry: ToolRegistry, lang: Lang, reason: WrapUp | None = None) -> str:
+    """An answer that states only what the run's tools returned, one readable line per result."""
+    results = run_results(messages)
+    texts = prompts.FIXED_ANSWER[lang]
+    lines = [describe_result(registry, tool, result, lang) for tool, result in results]
+    code = reason["code"] if reason else None
+    if code == "done":
+        return "\n".join(lines)  # a write was executed: what it did is the whole answer
+    text = "\n".join([texts["found"], *lines]) if lines else texts["nothing"]
+    if code == "consecutive_failures" or (reason and not lines):
+        text += "\n" + texts["help"]  # the circuit breaker: ask the person for help
+    elif reason and code not in ("repeated_action", *PLANNED_ENDS):
+        text += "\n" + texts["stopped"].format(reason=describe(reason, lang))
+    return text

@@ -1,0 +1,46 @@
+"""The ask_person node: the graph itself tells the person what only they can resolve, and the turn ends.
+
+Reached from the validator when a write lacks a value only the person can give (the question, in their language,
+with the choices where they help), or when the action cannot be done at all (said before anything is asked). The
+person's next message may answer the question: `read_request` then fills it in and proposes the write again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage
+from langgraph.runtime import Runtime
+
+from graph.answers import thought
+from graph.history import run_outcome
+from graph.protocols import NO_MODEL_CALL
+from graph.run import lang_of
+from state.agent import AgentState
+from state.context import Context
+from tools.spec import ToolRegistry
+
+
+class AskPerson:
+    """Ends the turn with the graph's own question or statement (no model call)."""
+
+    def __init__(self, registry: ToolRegistry) -> None:
+        self._registry = registry
+
+    def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
+        ask = state.get("ask")
+        if not ask:
+            raise RuntimeError("ask_person reached with nothing to ask")
+        lang = lang_of(state, runtime.context)
+        tool = ask["call"]["name"] if ask["call"] else ""
+        outcome = run_outcome(list(state["messages"]), self._registry, lang)
+        answer = AIMessage(
+            content=ask["text"],
+            response_metadata={
+                "asked": ask["call"] is not None,
+                "thought": thought("asked" if ask["call"] is not None else "cannot", lang, tool=tool),
+                NO_MODEL_CALL: True,
+                "outcome": outcome,
+            },
+        )
+        return {"messages": [answer], "outcome": outcome, "proposed": [], "pending": []}

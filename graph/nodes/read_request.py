@@ -1,0 +1,45 @@
+"""The read_request node: every run starts here. It reads the person's request once, and answers in code what needs
+no model: what the assistant can do, and the person's answer to the graph's own question (filled into the write it
+was about and proposed to the validator)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from graph.answers import capability_answer, filled_call
+from graph.budget import SYSTEM_CLOCK, Clock
+from graph.run import start_run
+from state.agent import AgentState
+from state.context import Context
+from state.records import ToolCallRecord
+from tools.backend import Backend
+from tools.toolset import Toolset
+
+
+class ReadRequest:
+    """Starts a run: fresh counters, the request record, and the answers that need no model."""
+
+    def __init__(self, toolset: Toolset, backend: Backend, *, clock: Clock = SYSTEM_CLOCK) -> None:
+        self._toolset = toolset
+        self._backend = backend
+        self._clock = clock
+
+    def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
+        ask = state.get("ask")
+        asked = ask["call"] if ask else None
+        update = start_run(list(state["messages"]), runtime.context, self._toolset, self._backend, self._clock, ask)
+        request = update["request"]
+        if asked is not None:
+            filled = filled_call(asked, request, self._toolset.registry)
+            if filled is not None:
+                call = filled.tool_calls[0]
+                proposed = ToolCallRecord(id=call["id"] or "", name=call["name"], args=dict(call["args"]), status="proposed")
+                return {**update, "messages": [filled], "proposed": [proposed]}
+        if request["kind"] == "capability" and self._toolset.intro:
+            answer = capability_answer(self._toolset, request["lang"])
+            answer = answer.model_copy(update={"response_metadata": {**answer.response_metadata, "outcome": []}})
+            return {**update, "messages": [answer], "outcome": []}
+        return update
+

@@ -1,0 +1,100 @@
+"""The start of a run: the fields a new run resets, and the person's request read once.
+
+A run is one person's message and everything it causes. `read_request` (the first node of every strategy) starts it:
+fresh budget counters, the fields below reset, and the request record (`tools.request.Request`) that every later
+node and the policy read instead of the messages.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
+
+from graph.budget import Clock, new_budget
+from graph.calls import run_today
+from graph.history import is_question, latest_human_index
+from state.context import Context
+from state.records import Ask
+from tools.backend import Backend
+from tools.request import RECENT_MESSAGES, Lang, Request, read_request
+from tools.toolset import Toolset
+
+
+def run_reset() -> dict[str, Any]:
+    """The fields every new run starts from (the one place they are written)."""
+    return {"proposed": [], "pending": [], "wrap_up": None, "ask": None, "plan": None}
+
+
+def request_messages(messages: list[AnyMessage]) -> list[str]:
+    """The person's messages of the request in progress: the latest, and the earlier ones it answers (each followed
+    by the assistant's question)."""
+    request: list[str] = []
+    for i in range(len(messages) - 1, -1, -1):
+        msg = messages[i]
+        if isinstance(msg, HumanMessage):
+            request.insert(0, str(msg.content))
+            answers = [m for m in messages[i + 1 :] if isinstance(m, AIMessage) and not m.tool_calls]
+            if request[1:] and not (answers and is_question(answers[0])):
+                request.pop(0)
+                break
+    return request
+
+
+def shown_and_answered(messages: list[AnyMessage], start: int = 0) -> list[str]:
+    """The assistant's answers from `start` on that the person saw and replied to (a draft they may have confirmed)."""
+    shown = []
+    for i, msg in enumerate(messages[start:], start):
+        if isinstance(msg, AIMessage) and not msg.tool_calls and any(isinstance(m, HumanMessage) for m in messages[i + 1 :]):
+            shown.append(str(msg.content))
+    return shown
+
+
+def _nth_human_from_end(messages: list[AnyMessage], n: int) -> int:
+    """Position of the person's n-th message counted from the end (the first of the request's messages)."""
+    seen = 0
+    for i in range(len(messages) - 1, -1, -1):
+        if isinstance(messages[i], HumanMessage):
+            seen += 1
+            if seen >= n:
+                return i
+    return 0
+
+
+def locale_lang(locale: str) -> Lang:
+    return "en" if locale.lower().startswith("en") else "zh"
+
+
+def start_run(
+    messages: list[AnyMessage], context: Context, toolset: Toolset, backend: Backend, clock: Clock,
+    previous_ask: Ask | None = None,
+) -> dict[str, Any]:
+    """The fields of a new run: reset, fresh counters, and the request read once (`previous_ask`: what the graph asked
+    at the end of the last run, which this message may answer)."""
+    index = latest_human_index(messages)
+    texts = request_messages(messages)
+    # The request's drafts: what the assistant showed since the request's first message (its size stays that of
+    # the request, not of the thread).
+    first = _nth_human_from_end(messages, len(texts))
+    with backend.read() as handle:
+        people = toolset.directory(handle)
+    said = [str(m.content) for m in messages if isinstance(m, HumanMessage)]
+    asked = previous_ask["call"] if previous_ask else None
+    request = read_request(
+        texts,
+        earlier=said[: len(said) - len(texts)][-RECENT_MESSAGES:],
+        answering=asked["unit"] if asked is not None and asked["kind"] == "number" else "",
+        index=index,
+        today=run_today(clock, context.timezone),
+        people=people,
+        actor_id=context.user_id,
+        shown=shown_and_answered(messages, first),
+        default_lang=locale_lang(context.locale),
+    )
+    return {**run_reset(), "request": request, "budget": new_budget(index, clock)}
+
+
+def lang_of(state: Any, context: Context) -> Lang:
+    """The language of the run's person (their request's; the run's locale before any request)."""
+    request: Request | None = state.get("request")
+    return request["lang"] if request is not None else locale_lang(context.locale)

@@ -1,0 +1,107 @@
+"""The person understood: values read with parsers made for them, plain requests never refused as not asked for, the
+recipient checked like the approver, and what cannot be done said before anything is asked.
+
+Each test is one failure seen on conversations nobody tuned for (issue "The person understood once"), replayed with a
+scripted model that proposes exactly what a good model would, or what a small one did.
+"""
+
+from __future__ import annotations
+
+from langchain_core.messages import ToolMessage
+from sqlalchemy import update
+
+from evals.doubles.scripted import tool_call
+from tools.workflow.store import processes
+
+LEAVE = {"processKey": "process_qingjia"}
+
+
+def refusals(result) -> list[str]:
+    return [str(m.content) for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "error"]
+
+
+def test_an_article_is_no_number_of_days(graph_driver, store):
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "an operation", "days": 1, "nextUserId": "Li Si"}))
+    result = agent.say("I had an operation and need some time off to recover. Li Si approves.")
+    assert result["messages"][-1].content == "How many days of leave do you need?"
+    assert store.snapshot()["requests"] == []
+
+
+def test_a_range_of_weekdays_is_its_working_days(graph_driver, store):
+    # Today is 2027-01-15, a Friday: 下周三到周五 is 2027-01-20..22, three working days.
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "回老家", "days": 3, "nextUserId": "李四"}), "已提交。")
+    agent.say("下周三到周五回老家，李四审批")
+    assert [(r["days"], r["reason"]) for r in store.snapshot()["requests"]] == [(3, "回老家")]
+
+
+def test_a_numeral_in_a_name_is_no_day_count(graph_driver, store):
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "考科目二", "days": 2, "nextUserId": "李四"}))
+    result = agent.say("我要去考科目二，李四审批")
+    assert result["messages"][-1].content == "请问要请几天假？"
+    assert store.snapshot()["requests"] == []
+
+
+def test_a_leave_request_in_other_words_is_filed(graph_driver, store):
+    agent = graph_driver("好的，要我帮你提交吗？",
+                         tool_call("runWorkFlow", {**LEAVE, "reason": "回老家", "days": 3, "nextUserId": "李四"}), "已提交。")
+    agent.say("下周一到周三我要回老家，李四审批")
+    result = agent.say("帮我把这几天的假请了")
+    assert refusals(result) == []
+    assert [(r["days"], r["reason"]) for r in store.snapshot()["requests"]] == [(3, "回老家")]
+
+
+def test_decisions_in_other_words_reach_their_card(graph_driver, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="家里有事")
+    start_request(requester="user_3", approver="user_2", days=1, reason="moving house")
+    for said, args, decision in [
+        ("你帮我拒了吧，张三那个", {"taskId": "张三", "isOK": False}, False),
+        ("sign off on Wang Wu's request", {"taskId": "Wang Wu", "isOK": True}, True),
+        ("turn down Zhang San's day off", {"taskId": "Zhang San", "isOK": False}, False),
+    ]:
+        agent = graph_driver(tool_call("handleTodoTask", args), user_id="user_2", thread_id=said)
+        result = agent.say(said)
+        assert refusals(result) == [], said
+        [card] = agent.actions
+        assert card["args"]["isOK"] is decision, said
+
+
+def test_a_reminder_in_other_words_reaches_its_card(graph_driver, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="家里有事")
+    text = "please look at my leave request today, thanks"
+    agent = graph_driver(tool_call("sendEmail", {"taskId": "task_1", "emailContent": text}))
+    result = agent.say(f"Chase Li Si about my leave, the text is: {text}")
+    assert refusals(result) == []
+    [card] = agent.actions
+    assert card["card"]["recipient"] == "Li Si (user_2)" and card["card"]["text"] == text
+
+
+def test_the_recipient_is_the_person_named_as_the_approver_is(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="家里有事")
+    text = "请尽快审批我的请假，谢谢"
+    # The person names 李四 and the model addresses the e-mail to the requester himself: the one named wins.
+    agent = graph_driver(tool_call("sendEmail", {"userId": "user_1", "emailContent": text}))
+    agent.say(f"给李四发邮件，内容：{text}")
+    [card] = agent.actions
+    assert card["card"]["recipient"] == "李四 (user_2)"
+    assert "[person_stated] userId: the user named user_2, not 'user_1'" in card["card"]["policy_notes"]
+    # A reminder by task goes to the task's assignee: the person named someone else, so they are asked.
+    agent = graph_driver(tool_call("sendEmail", {"taskId": "task_1", "emailContent": text}), thread_id="t2")
+    result = agent.say(f"提醒一下王五审批我的请假，内容：{text}")
+    assert refusals(result)[0].startswith("Error [recipient_not_named]")
+    assert agent.interrupts == [] and store.snapshot()["outbox"] == []
+
+
+def test_what_cannot_be_done_is_said_before_any_question(graph_driver, store):
+    with store.transaction() as conn:
+        conn.execute(update(processes).where(processes.c.key == "process_baoxiao").values(startable=False))
+    agent = graph_driver(tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "taxi", "days": 1}))
+    result = agent.say("I want to file the reimbursement for my taxi")
+    answer = result["messages"][-1].content
+    assert answer.startswith("Expense claim (报销) cannot be started here") and "?" not in answer
+    assert store.snapshot()["requests"] == []
+
+
+def test_an_approver_the_person_named_but_the_model_left_out_is_filled_in(graph_driver, store):
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "搬家", "days": 2}), "已提交。")
+    agent.say("后天起请2天假搬家，王五审批")
+    assert [t["assignee_id"] for t in store.snapshot()["tasks"]] == ["user_3"]

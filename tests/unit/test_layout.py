@@ -1,0 +1,112 @@
+"""The layout holds: the engine imports no toolset, imports never run back up the layers, and no module imports itself
+round a circle. Read from the source with `ast`, so a lazy import inside a function counts too."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("graph", "state", "tools", "evals")
+TOOLSET_PACKAGES = ("tools.workflow", "tools.toy", "tools.travel")
+LAYER = {"evals": 3, "graph": 2, "state": 1, "tools": 0}
+"""A module may import from its own layer or below: evals → graph → state → tools."""
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    """The project modules a file imports (absolute imports only: the project uses no relative ones)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            # `from graph import prompts` imports graph.prompts; `from tools import WorkflowStore` imports tools
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return {name for name in found if name.split(".")[0] in PACKAGES}
+
+
+def modules() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            graph[module_name(path)] = imports_of(path)
+    known = set(graph)
+    # `from tools import WorkflowStore` names an attribute, not a module: keep the longest prefix that is a module
+    return {m: {_module_of(i, known) for i in imports} - {m} for m, imports in graph.items()}
+
+
+def _module_of(name: str, known: set[str]) -> str:
+    while name not in known and "." in name:
+        name = name.rsplit(".", 1)[0]
+    return name
+
+
+def is_engine(module: str) -> bool:
+    return module.split(".")[0] in ("graph", "state") or (
+        module.split(".")[0] == "tools" and not module.startswith(TOOLSET_PACKAGES)
+    )
+
+
+def test_the_engine_imports_no_toolset_package():
+    wrong = sorted(
+        f"{m} imports {i}" for m, imports in modules().items() if is_engine(m) for i in imports
+        if i.startswith(TOOLSET_PACKAGES)
+    )
+    assert wrong == []
+
+
+def test_the_engine_uses_no_toolset_name_the_tools_package_re_exports():
+    """`tools/__init__.py` re-exports the workflow's WorkflowStore, Mailer and REGISTRY for the public contract, loaded
+    on first use; the engine itself never asks for them."""
+    from tools import _WORKFLOW_EXPORTS
+
+    wrong = []
+    for package in ("graph", "state", "tools"):
+        for path in (ROOT / package).rglob("*.py"):
+            if not is_engine(module_name(path)) or path.name == "__init__.py" and package == "tools":
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom) and node.module == "tools":
+                    wrong += [f"{module_name(path)} imports tools.{a.name}" for a in node.names if a.name in _WORKFLOW_EXPORTS]
+    assert wrong == []
+
+
+def test_no_import_runs_back_up_the_layers():
+    wrong = sorted(
+        f"{m} imports {i}" for m, imports in modules().items() for i in imports
+        if LAYER[i.split(".")[0]] > LAYER[m.split(".")[0]]
+    )
+    assert wrong == []
+
+
+def test_a_node_imports_no_other_node():
+    wrong = sorted(
+        f"{m} imports {i}" for m, imports in modules().items() if m.startswith("graph.nodes.") for i in imports
+        if i.startswith("graph.nodes.")
+    )
+    assert wrong == []
+
+
+def test_there_is_no_import_circle():
+    graph = modules()
+    circles: list[list[str]] = []
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+
+    def visit(module: str, path: list[str]) -> None:
+        state[module] = 1
+        for target in sorted(graph.get(module, ())):
+            if state.get(target) == 1:
+                circles.append([*path[path.index(target):], target] if target in path else [module, target])
+            elif target not in state:
+                visit(target, [*path, target])
+        state[module] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    assert circles == []

@@ -1,0 +1,154 @@
+"""Dates and date ranges, resolved against the run's today, with working days by the mainland-China calendar."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from tools.parsers import DateReadError, DateSpan, read_date, read_text, working_days
+
+TUESDAY = date(2026, 12, 1)
+
+
+def dates(text: str, today: date = TUESDAY) -> list[tuple[date, date, int]]:
+    return [(d.start, d.end, d.working_days) for d in read_text(text, today=today).dates]
+
+
+def test_dates_next_wednesday_to_friday_is_three_days():
+    """"下周三到周五" was read as 5 days. Read alone, 周五 is this week's Friday (2026-12-04), before the
+    start: dateparser-like readers, jionlp and Microsoft's recognizers all end the range there. The end
+    belongs to the start's week."""
+    assert read_date("周五", TUESDAY) == date(2026, 12, 4)  # the end read on its own
+    assert dates("下周三到周五") == [(date(2026, 12, 9), date(2026, 12, 11), 3)]
+    assert read_text("下周三到周五请假", today=TUESDAY).days_stated() == {3}
+
+
+def test_dates_next_wednesday_to_friday_in_english():
+    assert dates("next Wednesday to Friday") == [(date(2026, 12, 9), date(2026, 12, 11), 3)]
+    assert read_text("next Wednesday to Friday", today=TUESDAY).days_stated() == {3}
+
+
+def test_dates_end_weekday_before_start_weekday_is_the_next_week():
+    assert dates("周五到周一") == [(date(2026, 12, 4), date(2026, 12, 7), 2)]
+    assert dates("Friday to Monday") == [(date(2026, 12, 4), date(2026, 12, 7), 2)]
+    assert dates("周五到下周一") == [(date(2026, 12, 4), date(2026, 12, 7), 2)]
+
+
+def test_dates_from_dec_7_to_dec_11_is_five_working_days():
+    assert dates("from Dec 7 to Dec 11") == [(date(2026, 12, 7), date(2026, 12, 11), 5)]
+    assert dates("12月7日到12月11日") == [(date(2026, 12, 7), date(2026, 12, 11), 5)]
+    assert dates("Dec 7-11") == [(date(2026, 12, 7), date(2026, 12, 11), 5)]
+    assert dates("12月7日到11日") == [(date(2026, 12, 7), date(2026, 12, 11), 5)]
+
+
+def test_dates_range_over_national_day_counts_working_days_only():
+    """2026-09-28 to 2026-10-09: the National Day holiday (10-01 to 10-07) is no working day."""
+    span = read_text("9月28日到10月9日请假", today=date(2026, 9, 15)).dates[0]
+    assert (span.start, span.end) == (date(2026, 9, 28), date(2026, 10, 9))
+    assert (span.working_days, span.calendar_days) == (5, 12)
+    assert read_text("9月28日到10月9日请假", today=date(2026, 9, 15)).days_stated() == {5, 12}
+
+
+def test_dates_make_up_workday_is_a_working_day():
+    """Saturday 2026-10-10 is a make-up workday after National Day."""
+    assert working_days(date(2026, 10, 8), date(2026, 10, 10)) == 3
+    assert working_days(date(2026, 12, 5), date(2026, 12, 6)) == 0  # an ordinary weekend
+
+
+def test_dates_year_the_calendar_does_not_know_counts_weekdays():
+    """chinesecalendar 1.11.0 knows 2004–2026; 2027 counts Monday to Friday until it is published."""
+    assert working_days(date(2027, 3, 1), date(2027, 3, 7)) == 5
+
+
+def test_dates_working_days_empty_when_end_before_start():
+    assert working_days(date(2026, 12, 11), date(2026, 12, 9)) == 0
+
+
+def test_dates_month_day_without_year_past_means_next_year():
+    """dateutil reads "Jan 3" in December as this year's, already past: without a year it is the coming one."""
+    from datetime import datetime
+
+    from dateutil import parser
+
+    assert parser.parse("Jan 3", default=datetime(2026, 1, 1)).date() == date(2026, 1, 3)  # the library's answer
+    assert read_date("Jan 3", TUESDAY) == date(2027, 1, 3)
+    assert read_date("1月3号", TUESDAY) == date(2027, 1, 3)
+    assert dates("12月28日到1月5日")[0][:2] == (date(2026, 12, 28), date(2027, 1, 5))
+
+
+def test_dates_next_weekday_is_next_weeks():
+    """dateparser reads "next Wednesday", said on a Tuesday, as tomorrow; here it is next week's, as 下周三."""
+    assert read_date("next Wednesday", TUESDAY) == date(2026, 12, 9)
+    assert read_date("下周三", TUESDAY) == date(2026, 12, 9)
+    assert read_date("Wednesday", TUESDAY) == date(2026, 12, 2)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "expected"),
+    [
+        ("下周五", date(2026, 12, 11)),
+        ("明天", date(2026, 12, 2)),
+        ("next Friday", date(2026, 12, 11)),
+        ("2027-01-22", date(2027, 1, 22)),
+        ("12月3日", date(2026, 12, 3)),
+        ("十二月三日", date(2026, 12, 3)),
+        ("下个月3号", date(2027, 1, 3)),
+        ("the day after tomorrow", date(2026, 12, 3)),
+        ("December 11th", date(2026, 12, 11)),
+        ("11th of December", date(2026, 12, 11)),
+        ("7 Dec", date(2026, 12, 7)),
+        ("12/7", date(2026, 12, 7)),
+        ("on Monday", date(2026, 12, 7)),
+        ("in three days", date(2026, 12, 4)),
+        ("3天后", date(2026, 12, 4)),
+        ("下下周一", date(2026, 12, 14)),
+        ("Wed", date(2026, 12, 2)),
+        ("２０２６年１２月２１日", date(2026, 12, 21)),
+    ],
+)
+def test_dates_read_date_one_phrase(phrase, expected):
+    assert read_date(phrase, TUESDAY) == expected
+
+
+@pytest.mark.parametrize(("phrase", "reason"), [("someday", "unreadable"), ("下周三到周五", "unreadable"),
+                                                ("2027-02-30", "not_on_calendar"), ("", "unreadable")])
+def test_dates_read_date_refuses(phrase, reason):
+    with pytest.raises(DateReadError) as refused:
+        read_date(phrase, TUESDAY)
+    assert refused.value.reason == reason
+
+
+def test_dates_span_keeps_text_and_position():
+    said = read_text("我想下周三到周五请假", today=TUESDAY)
+    assert said.dates == (DateSpan(date(2026, 12, 9), date(2026, 12, 11), "下周三到周五", (2, 8), 3, 3),)
+
+
+def test_dates_single_date_states_no_day_count():
+    said = read_text("明天请假", today=TUESDAY)
+    assert said.dates[0].start == said.dates[0].end == date(2026, 12, 2)
+    assert said.days_stated() == frozenset()
+
+
+def test_dates_lowercase_abbreviations_are_words():
+    assert dates("I sat down on the sun deck") == []
+
+
+def test_dates_today_comes_from_the_caller():
+    assert dates("明天", today=date(2030, 2, 28)) == [(date(2030, 3, 1), date(2030, 3, 1), 1)]
+
+
+def test_dates_dotted_month_day_range():
+    """"12.7到12.11" as Chinese chats write a range; 12.7 alone, or "1.5到2.5天", stays a number."""
+    assert dates("12.7到12.11请假") == [(date(2026, 12, 7), date(2026, 12, 11), 5)]
+    assert dates("12.7 to 12.11") == [(date(2026, 12, 7), date(2026, 12, 11), 5)]
+    assert dates("1.5到2.5天") == []
+    assert read_text("12.7", today=TUESDAY).numbers_stated() == {12.7}
+
+
+def test_days_of_leave_after_in_are_a_length_not_a_date():
+    today = date(2026, 12, 1)
+    for text in ("Put in 2 days of leave for me next week", "please put in two days off"):
+        facts = read_text(text, today=today)
+        assert 2.0 in facts.days_stated() and all(d.text != "in 2 days" for d in facts.dates), text
+    assert [d.start for d in read_text("I will be back in 3 days", today=today).dates] == [date(2026, 12, 4)]

@@ -1,0 +1,219 @@
+"""Whether a value is the person's: every value only the person can give must be found in what their request says.
+
+No word list decides whether the person "asked for" a write. A write is admitted when each of its person values
+(`ToolSpec.person_values`) is stated in the request (`tools.request.Request`), and a card shows what the person
+confirms; a value that is missing or not theirs makes the graph ask them (`NeedsPersonError`), in their language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from tools import words
+from tools.errors import DomainError, NeedsPersonError
+from tools.parsers import language_of
+from tools.request import Request
+from tools.spec import CallContext, Found, PersonValue, ToolSpec
+from tools.toolset import Toolset
+
+TEXT_SHARE = 0.6
+"""Share of a text's telling words the person must have written for it to be their own."""
+REASON_SHARE = 0.5
+"""The same for a short reason, which a model rephrases more freely ("肚子疼" → "因为肚子疼需要休息")."""
+MAX_CHOICES = 8
+
+
+def person_label(person: dict[str, Any], lang: str) -> str:
+    """A person's name as the person reading writes it: 张三 in Chinese, Zhang San in English (when known)."""
+    if lang == "en" and person.get("alias"):
+        return str(person["alias"])
+    return str(person.get("name") or person.get("id"))
+
+
+def choices(toolset: Toolset, handle: Any, actor_id: str, lang: str, ids: list[str] | None = None) -> tuple[str, ...]:
+    """The people to offer when asking who: those `ids` name, else everyone but the actor (at most MAX_CHOICES); a
+    name several of them share comes with the id and e-mail that tell them apart."""
+    people = [p for p in toolset.directory(handle) if p["id"] != actor_id and (ids is None or p["id"] in ids)]
+    labels = [person_label(p, lang) for p in people]
+    sep = "，" if lang == "zh" else ", "
+    names = [
+        f"{label}（{sep.join(str(p[k]) for k in ('id', 'email') if p.get(k))}）" if labels.count(label) > 1 else label
+        for label, p in zip(labels, people, strict=True)
+    ]
+    return tuple(names[:MAX_CHOICES]) + (("…",) if len(names) > MAX_CHOICES else ())
+
+
+def _named(toolset: Toolset, value: PersonValue, request: Request) -> list[str]:
+    """The people the request names for this value: those its latest message naming anybody names, narrowed by
+    the toolset's own cues when it names several ("Li Si rejected it; Wang Wu approves")."""
+    for text, ids in zip(reversed(request["recent"]), request["people"], strict=False):
+        if not ids:
+            continue
+        if len(ids) > 1 and toolset.pick_person is not None:
+            named = [{"id": i, **request["names"].get(i, {})} for i in ids]
+            picked = [p["id"] for p in toolset.pick_person(value.param, text, named)]
+            return picked or ids
+        return ids
+    return []
+
+
+def person_stated(spec: ToolSpec, raw: dict[str, Any], request: Request) -> tuple[dict[str, Any], list[str]]:
+    """The arguments with every value the person spelled out put in (their words win), and a note for the reviewer's
+    card for each value of the model's that they replaced."""
+    filled, notes = dict(raw), []
+    for value in spec.person_values:
+        stated = value.stated(request) if value.stated is not None else None
+        if stated is None:
+            continue
+        if value.param in raw and raw[value.param] != stated:
+            notes.append(f"[person_stated] {value.param}: the user's own words {stated!r} replaced {raw[value.param]!r}")
+        filled[value.param] = stated
+    return filled, notes
+
+
+def named_wins(
+    toolset: Toolset, spec: ToolSpec, values: dict[str, Any], handle: Any, ctx: CallContext, request: Request
+) -> tuple[dict[str, Any], list[str]]:
+    """The one person the request names for a person value is that value, however the model spelled (or chose) it;
+    a note for the card says when the model's choice was replaced."""
+    filled, notes = dict(values), []
+    refs = {ref.param: ref for ref in spec.references}
+    for value in spec.person_values:
+        given = values.get(value.param)
+        named = _named(toolset, value, request)
+        if value.kind != "person" or len(named) != 1 or given == named[0]:
+            continue
+        if _blank(given):
+            if not value.optional:
+                filled[value.param] = named[0]  # the model left out the one person the request names
+            continue
+        ref = refs.get(value.param)
+        resolver = toolset.resolvers.get(ref.kind) if ref is not None else None
+        try:
+            record = resolver(handle, given, ctx, ref, asking=False)[0] if resolver and ref else None
+        except DomainError:
+            record = None
+        if record is None or record.get("id") != named[0]:
+            notes.append(f"[person_stated] {value.param}: the user named {named[0]}, not {str(given)[:64]!r}")
+            filled[value.param] = named[0]
+    return filled, notes
+
+
+def _blank(given: Any) -> bool:
+    return given is None or (isinstance(given, str) and not given.strip())
+
+
+def check_given(toolset: Toolset, spec: ToolSpec, values: dict[str, Any], handle: Any, ctx: CallContext, lang: str) -> None:
+    """A value only the person can give that the model left out: the person is asked for it."""
+    for value in spec.person_values:
+        if value.optional or not _blank(values.get(value.param)):
+            continue
+        offered = choices(toolset, handle, ctx.actor_id, lang) if value.kind == "person" else ()
+        raise NeedsPersonError(
+            f"missing_{value.ask}", f"{value.param} is missing; the user is asked", ask=value.ask, param=value.param,
+            choices=offered,
+        )
+
+
+def check_clear(spec: ToolSpec, values: dict[str, Any]) -> None:
+    """A value only the person can give that its tool refuses as written (a placeholder e-mail, "十" days): the person
+    is asked for it, instead of the model guessing again."""
+    bad = set(spec.failing_params(values))
+    for value in spec.person_values:
+        if value.param in bad and not value.optional:
+            try:
+                spec.parse(values)
+                why = ""
+            except DomainError as exc:
+                why = f" ({exc.message.removeprefix(f'Invalid arguments for {spec.name}: ').rstrip('.')})"
+            raise NeedsPersonError(
+                f"unclear_{value.ask}", f"{value.param} is not usable as given{why}; the user is asked", ask=value.ask,
+                param=value.param,
+            )
+
+
+def _text_is_theirs(text: str, request: Request, share: float, *, meaningful: bool) -> bool:
+    """The person's own words: in their language (a translation is not theirs) and found in what they wrote or in a
+    draft they were shown and answered; a `meaningful` text must also say something of its own."""
+    if meaningful and not words.content_tokens(text):
+        return False  # "take 2 days off next week" is no reason
+    if language_of(text, request["lang"]) != request["lang"]:
+        return False
+    said = "\n".join([*request["recent"], *request["shown"]])
+    return words.is_text_said(text, said, share=share)
+
+
+def check_grounded(
+    toolset: Toolset, spec: ToolSpec, args: BaseModel, found: Found, handle: Any, ctx: CallContext, request: Request
+) -> None:
+    """Each value only the person can give is found in their request; else they are asked for it."""
+    values = args.model_dump()
+    for value in spec.person_values:
+        given = values.get(value.param)
+        if _blank(given) and not (value.kind == "person" and value.found_key):
+            continue  # an optional value left out
+        if value.optional and value.kind != "person":
+            continue  # an optional value the model filled in is shown on the card, for the person's own decision
+        if value.kind == "person":
+            _check_person(toolset, value, found.get(value.found_key or value.param), handle, ctx, request)
+        elif value.kind == "number":
+            numbers = {"day": request["days"], "yuan": request["amounts"]}.get(value.unit, request["numbers"])
+            if float(str(given)) not in numbers:
+                raise NeedsPersonError(
+                    f"{value.ask}_not_given", f"{value.param} {float(str(given)):g} was not said by the user; the user is asked",
+                    ask=value.ask, param=value.param,
+                )
+        elif value.kind == "date":
+            if str(given) not in request["dates"]:
+                raise NeedsPersonError(
+                    f"{value.ask}_not_given", f"{value.param} {given} was not said by the user; the user is asked",
+                    ask=value.ask, param=value.param,
+                )
+        elif value.kind == "text":
+            share = REASON_SHARE if len(words.content_tokens(str(given))) <= 4 else TEXT_SHARE
+            if not _text_is_theirs(str(given), request, share, meaningful=value.meaningful):
+                raise NeedsPersonError(
+                    f"{value.ask}_not_given",
+                    f"{value.param} is not the user's own words (in their language); the user is asked",
+                    ask=value.ask, param=value.param,
+                )
+        elif value.kind == "choice" and not value.optional:
+            stated = value.stated(request) if value.stated is not None else None
+            if stated is None or stated != given:
+                raise NeedsPersonError(
+                    f"{value.ask}_not_given", f"{value.param} was not said by the user; the user is asked",
+                    ask=value.ask, param=value.param,
+                )
+
+
+def _check_person(
+    toolset: Toolset, value: PersonValue, person: dict[str, Any] | None, handle: Any, ctx: CallContext, request: Request
+) -> None:
+    """The person, not the model, chooses: the one person the request names for this value."""
+    if person is None:
+        return
+    named = _named(toolset, value, request)
+    if not named and value.optional:
+        return  # nobody named: the value came from elsewhere (a reminder goes to its task's assignee)
+    if named == [person["id"]]:
+        return
+    lang = request["lang"]
+    if person["id"] in named:
+        offered = choices(toolset, handle, ctx.actor_id, lang, named)
+        shared = {request["names"].get(i, {}).get("name") for i in named}
+        one_name = len(shared) == 1
+        raise NeedsPersonError(
+            f"{value.ask}_not_named",
+            f"the user named {len(named)} people; the user is asked which one is meant for {value.param}",
+            ask="which_user" if one_name else "which_of", param=value.param, choices=offered,
+            name=person_label({**request["names"].get(named[0], {}), "id": named[0]}, lang) if one_name else "",
+        )
+    raise NeedsPersonError(
+        f"{value.ask}_not_named",
+        f"{value.param} {person['id']} ({person_label(person, request['lang'])}) was not named by the user in this "
+        "request; the user is asked. Never choose it yourself",
+        ask=value.ask, param=value.param,
+        choices=choices(toolset, handle, ctx.actor_id, lang, named if len(named) > 1 else None),
+    )

@@ -1,0 +1,61 @@
+"""People by name: which of a toolset's people a text names (by id, e-mail, display name or alias).
+
+Generic over person records with `id`, `name` and optionally `alias` and `email`; the toolset says who its people
+are (`Toolset.people`). A name is matched as written: Chinese names anywhere (spaces allowed between their
+characters), Latin ones as whole words.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+
+def mention_strength(text: str, user: dict[str, Any]) -> int:
+    """How the text names the user: 2 by id or e-mail (unique), 1 by display name or alias, 0 not at all."""
+    if re.search(rf"(?<![a-z0-9_]){re.escape(user['id'])}(?![a-z0-9_])", text, re.IGNORECASE):
+        return 2
+    if user.get("email") and user["email"].casefold() in text.casefold():
+        return 2
+    return 1 if name_spans(text, user) else 0
+
+
+def name_pattern(name: str) -> str:
+    """A name as written: Chinese names anywhere (spaces allowed between characters), Latin ones as words."""
+    parts = [re.escape(p) for p in re.split(r"\s+", name.strip()) if p]
+    if all(p.isascii() for p in parts):
+        return r"(?<![a-z0-9_])" + r"\s*".join(parts) + r"(?![a-z0-9_])"
+    return r"\s*".join(re.escape(ch) for ch in re.sub(r"\s+", "", name))
+
+
+def names_of(user: dict[str, Any]) -> list[str]:
+    """Every name a person goes by: display name, alias, and the name part of their e-mail address when it is a word
+    ("admin" for admin@example.com, "lisi" for lisi@example.com)."""
+    local = str(user.get("email") or "").partition("@")[0]
+    return [n for n in (user["name"], user.get("alias") or "", local if local.isalpha() and len(local) >= 3 else "") if n]
+
+
+def name_spans(text: str, user: dict[str, Any]) -> list[tuple[int, int]]:
+    spans = []
+    for name in names_of(user):
+        if name.strip():
+            spans += [m.span() for m in re.finditer(name_pattern(name), text, re.IGNORECASE)]
+    return spans
+
+
+def mention_spans(text: str, user: dict[str, Any]) -> list[tuple[int, int]]:
+    """Where the text names the user (id, e-mail, name or alias as written)."""
+    spans = name_spans(text, user)
+    for key in (user["id"], user.get("email") or ""):
+        if key:
+            spans += [m.span() for m in re.finditer(re.escape(key), text, re.IGNORECASE)]
+    return spans
+
+
+def named_in(text: str, candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The candidates a text names; naming by id or e-mail is exact, so it outranks naming by name."""
+    strength = {u["id"]: mention_strength(text, u) for u in candidates}
+    best = max(strength.values(), default=0)
+    return [u for u in candidates if best and strength[u["id"]] == best]
+
+

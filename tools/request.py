@@ -1,0 +1,221 @@
+"""The person's request, read once per run: its language, what kind of message it is, and the values it states.
+
+The graph builds one `Request` when a run starts (from the person's messages of the request in progress) and keeps it
+in the thread's state; nodes and the policy read it, and nothing reads the messages again for it. Values are read by
+the parsers in `tools.parsers` (numerals in Chinese and English, durations, dates and ranges counted in working days,
+quoted texts); people are matched against the toolset's directory (`tools.people`). A value counts as the person's
+when they said it: the same number in any numeral system, a date range counted in days, their own words for a text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date
+from typing import Any, Literal
+
+from typing_extensions import TypedDict
+
+from tools.parsers import language_of, read_text
+from tools.parsers.text import mask_words
+from tools.people import named_in, names_of
+
+Lang = Literal["zh", "en"]
+
+
+class StatedRange(TypedDict):
+    """A date range the person stated ("下周三到周五"), with its length."""
+
+    start: str
+    """First day, ISO format."""
+    end: str
+    """Last day, ISO format."""
+    working_days: int
+    """Working days in the range (holidays and weekends left out, make-up workdays counted)."""
+    calendar_days: int
+    """Days in the range, both ends included."""
+
+
+class Stated(TypedDict):
+    """The values one message states."""
+
+    days: list[float]
+    amounts: list[float]
+    numbers: list[float]
+    dates: list[str]
+    quoted: list[str]
+
+
+class Request(TypedDict):
+    """What the person's request says, read once when the run starts."""
+
+    index: int
+    """Position of the person's message that started the run (a new message starts a new run and a new record)."""
+    texts: list[str]
+    """The person's messages of the request: the latest, after the earlier ones it answers (each was followed by
+    the assistant's question)."""
+    recent: list[str]
+    """The person's recent messages (the request's among them, up to RECENT_MESSAGES), oldest first: what the values
+    below were read from."""
+    lang: Lang
+    """The language the person writes in; every question and fixed answer uses it."""
+    kind: Literal["information", "action", "capability"]
+    """What the latest message asks for: information (a question), an action (anything else, including a polite
+    question such as "can you approve it?"), or what the assistant can do."""
+    days: list[float]
+    """Day counts stated in the person's recent messages (`RECENT_MESSAGES`, the request's among them): durations in
+    days (half days too), weeks as 5 working or 7 calendar days, date ranges' working and calendar days."""
+    amounts: list[float]
+    """Money amounts stated (yuan)."""
+    numbers: list[float]
+    """Every number stated, in any numeral system (never an article such as "a")."""
+    dates: list[str]
+    """Dates stated (ISO), the ends of ranges included."""
+    ranges: list[StatedRange]
+    """Date ranges stated."""
+    quoted: list[str]
+    """Texts the person spelled out ("内容：…", "the text is: …", quoted)."""
+    people: list[list[str]]
+    """Ids of the toolset's people each of the person's recent messages names (not the actor), latest message first;
+    a message that names nobody gives an empty list."""
+    names: dict[str, dict[str, str]]
+    """The people the request names, by id: their `name` and `alias` (to tell how a message names them)."""
+    shown: list[str]
+    """The assistant's answers the person saw and replied to (a draft they may have confirmed)."""
+    last: Stated
+    """What the latest message alone states (the answer to the graph's question, filled in by code)."""
+
+
+_SENTENCES = re.compile(r"[^。！？!?\n]+[。！？!?]*")
+_QUESTION_END = re.compile(r"([?？]|[吗么呢嘛])\s*[?？。]*\s*$")
+_QUESTION_EN = re.compile(
+    r"^\s*(what|which|who|whom|whose|when|where|why|how|is|are|am|was|were|do|does|did|has|have|had)\b", re.IGNORECASE
+)
+# A question that asks the assistant (or anyone) to do something is a request for action: "能帮我批一下吗？",
+# "can you approve it?", "could Li Si sign off on my leave?".
+_REQUEST_CUE = re.compile(
+    r"(帮我|帮忙|替我|给我|请你|麻烦|能不能|可不可以|能否|能|可以|要不要)|"
+    r"^\s*(can|could|would|will|shall|may)\b|\b(please|plz|pls)\b",
+    re.IGNORECASE,
+)
+_CAPABILITY = re.compile(
+    r"(你|您)?(都|还)?(能|可以|会)(帮我|为我|替我|给我)?(做|干|办|帮)?(些|点)?(什么|啥|哪些)(事|忙|功能)?|有(什么|哪些|啥)功能|你是谁|"
+    r"\bwhat (else )?(can|could) (you|u) (do|help)\b|\bwhat do you do\b|\bwhat are you (able|for)\b|\bhow can you help\b|"
+    r"\bwhat can i (ask|do) (here|with you)\b|\bwho are you\b|^\s*(/?help|帮助)\s*[?？!！]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _asks_information(sentence: str) -> bool:
+    """A sentence that is a question and asks nobody to do anything."""
+    question = bool(_QUESTION_END.search(sentence) or _QUESTION_EN.match(sentence))
+    return question and not _REQUEST_CUE.search(sentence)
+
+
+def kind_of(text: str) -> Literal["information", "action", "capability"]:
+    """What a message asks for: what the assistant can do; information, when every sentence of it is a question that
+    asks nobody to do anything ("我有哪些待办？", "Is anything waiting for me?"); otherwise an action (a request,
+    an instruction, a statement, or a question that asks for something to be done: "能帮我批一下吗？")."""
+    if _CAPABILITY.search(text):
+        return "capability"
+    sentences = [s.strip() for s in _SENTENCES.findall(text) if s.strip()]
+    if sentences and all(_asks_information(s) for s in sentences):
+        return "information"
+    return "action"
+
+
+RECENT_MESSAGES = 6
+"""How many of the person's latest messages state the values of a request: "file the same request again" may rely on
+days said a few messages earlier."""
+
+
+def read_request(
+    texts: Sequence[str],
+    *,
+    earlier: Sequence[str] = (),
+    answering: str = "",
+    index: int,
+    today: date,
+    people: Sequence[dict[str, Any]] = (),
+    actor_id: str = "",
+    shown: Sequence[str] = (),
+    default_lang: Lang = "zh",
+) -> Request:
+    """The record of a request: `texts` are the person's messages of it, oldest first (the latest last); `earlier` the
+    person's messages before them, whose values count too (up to RECENT_MESSAGES in all); `answering` the unit of a
+    number the graph asked for ("day"), which a bare number in the latest message then states ("let's say four");
+    `people` the toolset's directory (records with `id`, `name`, `alias`), whose names are never read as numbers."""
+    latest = texts[-1] if texts else ""
+    names = [str(n) for p in people for n in names_of(p)]
+    others = [dict(p) for p in people if p.get("id") != actor_id]
+    days: set[float] = set()
+    amounts: set[float] = set()
+    numbers: set[float] = set()
+    dates: list[str] = []
+    ranges: list[StatedRange] = []
+    quoted: list[str] = []
+    lang: Lang = default_lang
+    last = Stated(days=[], amounts=[], numbers=[], dates=[], quoted=[])
+    recent = [*earlier, *texts][-max(RECENT_MESSAGES, len(texts)):]
+    for position, text in enumerate(recent):
+        facts = read_text(text, today=today, ignore=names, default_lang=default_lang)
+        if position == len(recent) - 1:
+            lang = facts.lang
+            bare = sorted(q.value for q in facts.quantities if q.unit == "none")
+            last = Stated(
+                days=sorted(facts.days_stated()), amounts=sorted(facts.amounts_stated()),
+                numbers=sorted(facts.numbers_stated()),
+                dates=sorted({d.isoformat() for span in facts.dates for d in (span.start, span.end)}),
+                quoted=list(facts.quoted),
+            )
+            if answering in ("day", "yuan") and len(bare) == 1:
+                # The answer to "how many days?" may be a bare number: it states that many.
+                last["days" if answering == "day" else "amounts"] = bare
+                (days if answering == "day" else amounts).add(bare[0])
+        days |= facts.days_stated()
+        amounts |= facts.amounts_stated()
+        numbers |= facts.numbers_stated()
+        for span in facts.dates:
+            dates += [span.start.isoformat(), span.end.isoformat()]
+            if span.end != span.start:
+                ranges.append(StatedRange(start=span.start.isoformat(), end=span.end.isoformat(),
+                                          working_days=span.working_days, calendar_days=span.calendar_days))
+        quoted += [q for q in facts.quoted if q not in quoted]
+    mentioned = [named_in(text, others) for text in reversed(recent)]
+    # The person's language over the whole request: an answer such as "lisi2@example.com 那位" or "OK" does not
+    # change it.
+    if len(texts) > 1:
+        lang = language_of("\n".join(mask_words_of(texts, names)), lang)
+    return Request(
+        index=index,
+        texts=list(texts),
+        recent=list(recent),
+        lang=lang,
+        kind=kind_of(latest),
+        days=sorted(days),
+        amounts=sorted(amounts),
+        numbers=sorted(numbers),
+        dates=sorted(set(dates)),
+        ranges=ranges,
+        quoted=quoted,
+        people=[[str(p["id"]) for p in named] for named in mentioned],
+        names={str(p["id"]): {"name": str(p.get("name") or ""), "alias": str(p.get("alias") or "")}
+               for named in mentioned for p in named},
+        shown=list(shown),
+        last=last,
+    )
+
+
+def mask_words_of(texts: Sequence[str], names: Sequence[str]) -> list[str]:
+    """The texts without the people's names (a name says nothing of the language a person writes in)."""
+    return [mask_words(text, names) for text in texts]
+
+
+def empty_request(index: int = -1, lang: Lang = "zh") -> Request:
+    """The record of a run no person's message started (a script's run)."""
+    return read_request([], index=index, today=date.today(), default_lang=lang)
+
+
+def people_named(request: Request) -> list[str]:
+    """The people the latest request message that names anybody names (ids; empty when none does)."""
+    return next((ids for ids in request["people"] if ids), [])

@@ -1,0 +1,81 @@
+"""The workflow's own words rules: who is named as approver, approve or reject, and the decision comment.
+
+These read the person's request (`tools.request.Request`) for the values of the workflow's tools; they never decide
+whether a write was asked for (a value that is not found makes the graph ask the person).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tools.people import mention_spans
+from tools.request import Request
+
+_APPROVER_CUE = re.compile(r"审批|批准|审核|签字|approv|sign(s|ing)? off|\bsigns?\b", re.IGNORECASE)
+CUE_WINDOW = 14
+"""Characters around a name searched for an approver cue ("李四审批", "approver Wang Wu")."""
+
+
+def named_as_approver(param: str, text: str, named: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Of several people one message names, the one named as approver ("Li Si rejected it; Wang Wu approves"), when
+    exactly one is; all of them otherwise."""
+    cued = [
+        person for person in named
+        if any(_APPROVER_CUE.search(text[max(0, start - CUE_WINDOW) : end + CUE_WINDOW])
+               for start, end in mention_spans(text, person))
+    ]
+    return cued if len(cued) == 1 else named
+
+
+_REJECT = re.compile(
+    r"驳回|拒绝|拒了|回绝|不同意|不批|别批|不准|不通过|不行|不予|打回|退回|否决|"
+    r"\breject|\bdeclin|\bden(y|ied)\b|\brefus|\bturn(ed|ing)? (it |that |this |\w+'s \w+ )?down\b|\bsay no\b|"
+    r"\bno[- ]go\b|\bveto|\b(don'?t|do not|not|never|won'?t|can'?t|cannot) (approve|accept|allow|ok|sign)",
+    re.IGNORECASE,
+)
+_APPROVE = re.compile(
+    r"批准|同意|批了|(?<!审)批(一下|下|掉|个|吧|了|准)|准了|准假|准许|通过|核准|可以批|没问题|"
+    r"\bapprov|\baccept|\bsign(ed|ing)? off\b|\bok(ay)?\b|\bgo ahead\b|\bgreen[- ]?light|\bgrant|\ballow|"
+    r"\blet (him|her|them) go\b",
+    re.IGNORECASE,
+)
+
+
+def decision_in(text: str) -> bool | None:
+    """Approve (True) or reject (False) as the words say it; None when they say neither, or both."""
+    rejects = bool(_REJECT.search(text))
+    approves = bool(_APPROVE.search(_REJECT.sub(" ", text)))
+    if rejects == approves:
+        return None
+    return approves
+
+
+def stated_decision(request: Request) -> bool | None:
+    """The decision the person's request states: in its latest message that states one."""
+    for text in reversed(request["texts"]):
+        decision = decision_in(text)
+        if decision is not None:
+            return decision
+    return None
+
+
+_COMMENT = re.compile(
+    r"(?:意见|理由|原因|备注|评语|批注|留言|comment|reason|note|remark|message)\s*(?:写成|写上|写|填|是|为|就是|:|：)\s*[:：]?\s*"
+    r"(?P<text>.+?)\s*[。.!！]?\s*$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def stated_comment(request: Request) -> str | None:
+    """A decision comment the person spelled out ("意见写同意", "理由：…", "comment: …"), or None."""
+    for text in reversed(request["texts"]):
+        match = _COMMENT.search(text)
+        if match and match.group("text").strip():
+            return match.group("text").strip()
+    return None
+
+
+def stated_days(request: Request) -> float | None:
+    """The one day count the request states, or None when it states none or several."""
+    return request["days"][0] if len(request["days"]) == 1 else None
