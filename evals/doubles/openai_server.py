@@ -314,6 +314,12 @@ class _HTTPServer(ThreadingHTTPServer):
         self.owner = owner
         super().__init__(address, _Handler)
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that closes a stream early (a reply cut at its complete call) is no error."""
+        if isinstance(sys.exc_info()[1], BrokenPipeError | ConnectionResetError):
+            return
+        super().handle_error(request, client_address)
+
 
 # --------------------------------------------------------------------------------------------------------
 # Public API

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 import uuid
@@ -31,6 +32,8 @@ from tools.errors import DomainError
 from tools.grounding import person_label
 from tools.toolset import Toolset
 from tools.toolsets import get_toolset
+
+logger = logging.getLogger(__name__)
 
 EXIT_WORDS = ("exit", "quit", "/exit", "/quit")
 
@@ -94,6 +97,7 @@ class ChatSession:
             strategy=self.strategy,
         )
         self.thread_id: str = args.thread or new_thread_id()
+        self._pre_reader: Any = None
 
     # ------------------------------------------------------------ setup
 
@@ -163,8 +167,29 @@ class ChatSession:
         self.console.print(say(self.language(), "bye", user_id=self.user_id, thread_id=self.thread_id))
         return 0
 
+    def pre_read(self) -> None:
+        """While the person types, have the offline model read the conversation the next question will follow
+        (`graph.models.local.chat.PreReader`): the question then costs only its own tokens. For the react
+        strategy on a text protocol, whose prompt is the reasoner's; nothing while an approval waits."""
+        if not self.settings.local or self.strategy != "react" or self.context.protocol == "native":
+            return
+        state = self.graph.get_state(self.config)
+        if state.interrupts:
+            return
+        if self._pre_reader is None:
+            from graph.models.local.chat import PreReader
+            from graph.nodes.reasoner import Reasoner
+
+            self._pre_reader = (PreReader(self.model), Reasoner(self.model, self.toolset, self.backend))
+        reader, reasoner = self._pre_reader
+        try:
+            reader.pre_read(reasoner.prompt({"messages": [], **state.values}, self.context))
+        except Exception:  # noqa: BLE001 - an optimisation: the question works without it
+            logger.exception("could not pre-read the conversation")
+
     def turn(self) -> bool:
         """Read one line and act on it; False when the person quits."""
+        self.pre_read()
         try:
             line = self.ask(f"{person_label(self.user, self.language())}> ")
         except KeyboardInterrupt:

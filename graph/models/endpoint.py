@@ -93,8 +93,9 @@ def settings_from_env(model: str | None = None) -> ModelSettings:
 
 
 def make_chat_model(settings: ModelSettings) -> BaseChatModel:
-    """A langchain-openai client for the settings (timeouts, retries with backoff, a rate limiter)."""
-    from langchain_openai import ChatOpenAI
+    """A langchain-openai client for the settings (timeouts, retries with backoff, a rate limiter); a text
+    protocol's reply stops at its complete call (`graph.models.cut_openai.CallCutChatOpenAI`)."""
+    from graph.models.cut_openai import CallCutChatOpenAI
 
     limiter = (
         InMemoryRateLimiter(requests_per_second=settings.requests_per_second, check_every_n_seconds=0.05)
@@ -104,7 +105,7 @@ def make_chat_model(settings: ModelSettings) -> BaseChatModel:
     kwargs: dict[str, Any] = dict(settings.extra)
     if settings.stop:
         kwargs["stop"] = list(settings.stop)
-    return ChatOpenAI(
+    return CallCutChatOpenAI(
         model=settings.model,
         # Explicit, so an empty OPENAI_BASE_URL in the environment is never read by the SDK itself.
         base_url=settings.base_url or OPENAI_DEFAULT_BASE_URL,

@@ -15,6 +15,7 @@ from langgraph.runtime import Runtime
 from graph import prompts
 from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call
 from graph.calls import Actors, ModelSource, model_of, new_call_id, tokens_used
+from graph.models.generation import generate
 from graph.plans import (
     choose_chain,
     parse_args,
@@ -95,7 +96,7 @@ class ChainStep:
             self._system, spec.text_signature(), state, session_line(self._actors, context, self._clock),
             instruction,
         )
-        raw = model_of(self._model_source, context).invoke(prompt)
+        raw = generate(model_of(self._model_source, context), prompt, "json")
         budget = charge_model_call(budget, tokens_used(raw, prompt))
         args, problem = parse_args(text_of(raw))
         return args, budget, problem

@@ -17,6 +17,7 @@ from graph import prompts
 from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call
 from graph.calls import Actors, ModelSource, model_of, new_call_id, tokens_used
 from graph.history import note
+from graph.models.generation import generate
 from graph.plans import (
     MAX_PLAN_STEPS,
     parse_plan,
@@ -62,7 +63,7 @@ class Planner:
             self._system, self._registry.text_list(), state, session_line(self._actors, context, self._clock),
             instruction,
         )
-        raw = model_of(self._model_source, context).invoke(prompt)
+        raw = generate(model_of(self._model_source, context), prompt, "json")
         budget = charge_model_call(budget, tokens_used(raw, prompt))
         steps, problem, thought = parse_plan(text_of(raw), self._registry)
         update: dict[str, Any] = {

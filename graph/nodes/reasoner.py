@@ -13,6 +13,7 @@ from graph.answers import fixed_answer
 from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, describe, wrap_up
 from graph.calls import Actors, ModelSource, model_of, new_call_id, run_today, tokens_used
 from graph.history import cited_ids, known_ids, open_lookups, run_outcome, run_results
+from graph.models.generation import REACT_STOP, generate  # noqa: F401 - REACT_STOP moved there
 from graph.protocols import NO_MODEL_CALL, parse_reply, render_for_text_protocol
 from graph.run import lang_of
 from state.agent import AgentState
@@ -21,8 +22,6 @@ from state.records import RunBudget, ToolCallRecord, WrapUp
 from tools.backend import Backend
 from tools.spec import ToolRegistry
 from tools.toolset import Toolset
-
-REACT_STOP = ["\nObservation:", "Observation:"]
 
 
 def fixed_prompt(toolset: Toolset, protocol: Protocol) -> str:
@@ -196,7 +195,7 @@ class Reasoner:
         if context.protocol == "native":
             raw = self._with_tools(model).invoke(prompt)
         else:
-            raw = model.invoke(prompt, stop=REACT_STOP if context.protocol == "react" else None)
+            raw = generate(model, prompt, context.protocol)
         reply = with_unique_call_ids(parse_reply(raw, context.protocol), state["messages"])
         return reply, charge_model_call(budget, tokens_used(raw, prompt))
 

@@ -295,9 +295,10 @@ def test_a_failed_llama_cpp_python_build_is_one_clear_error(tmp_path: Path, monk
         ensure_llama_server(progress=lines.append, log_dir=tmp_path, wheel_dir=tmp_path / "wheels")
     log = (tmp_path / "llama-cpp-python-install.log").read_text()
     build = local_model.cpu_build()
-    assert f"CMAKE_ARGS='{build.cmake_args}'" in log
+    assert f"CMAKE_ARGS='{build.cmake_args} -DLLAVA_BUILD=OFF " in log
     assert "-DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" in log
-    assert " wheel --no-deps --no-cache-dir --no-binary llama-cpp-python " in log
+    assert f"-DCMAKE_PROJECT_INCLUDE={tmp_path / 'wheels' / 'flowagent-no-common.cmake'}'" in log
+    assert " wheel -v --no-deps --no-cache-dir --no-binary llama-cpp-python " in log
     assert "llama-cpp-python==0.0.0.dev0" in log
     assert any(line.startswith("building llama.cpp for this CPU") for line in lines), lines
     # Nothing was installed and no wheel was kept, so the next start tries again.
@@ -473,7 +474,7 @@ def test_the_warm_up_is_the_start_of_the_chats_real_prompts(smollm2_server: Loca
     chat = chat_models.make_chat_model(chat_models.local_model_settings(smollm2_server))
     store = WorkflowStore(f"sqlite:///{tmp_path}/workflow.db")
     try:
-        reasoner = Reasoner(chat, store, WORKFLOW)
+        reasoner = Reasoner(chat, WORKFLOW, store)
         state = {"messages": [HumanMessage("有哪些流程？")]}
         prompt = reasoner.prompt(state, Context(user_id="user_2", protocol="react"))  # type: ignore[arg-type]
     finally:
@@ -483,3 +484,46 @@ def test_the_warm_up_is_the_start_of_the_chats_real_prompts(smollm2_server: Loca
     [first] = smollm2_server.timings_since(offset)
     # Everything but the warm-up's own ending ("<|im_end|>", the "你好" turn, the assistant header) was reused.
     assert first.prefix_hit is not None and first.prefix_hit >= warm.prompt_tokens_read - 15, (warm, first)
+
+
+def test_after_the_pre_read_a_question_reads_only_its_own_tokens(smollm2_server: LocalServer, tmp_path: Path) -> None:
+    """The chat's pre-read (`ChatSession.pre_read`) of a conversation with an answer in it, then the reasoner's
+    real prompt for the next question: llama.cpp reads only the question and the turn markers."""
+    from langchain_core.messages import AIMessage, ToolMessage
+
+    from graph.models import endpoint as chat_models
+    from graph.models.local.chat import PreReader
+    from graph.nodes.reasoner import Reasoner
+    from state import Context
+    from tools import WorkflowStore
+    from tools.workflow import TOOLSET as WORKFLOW
+
+    chat = chat_models.make_chat_model(chat_models.local_model_settings(smollm2_server))
+    store = WorkflowStore(f"sqlite:///{tmp_path}/workflow.db")
+    call = {"type": "tool_call", "name": "getAllUser", "args": {}, "id": "call_1"}
+    history = [
+        HumanMessage("有哪些用户？"),
+        AIMessage("我用工具来做。", tool_calls=[call], response_metadata={
+            "raw": "Thought: 我用工具来做。\nAction: getAllUser\nAction Input: {}", "protocol": "react"}),
+        ToolMessage('{"users": [{"userId": "user_1", "name": "张三"}, {"userId": "user_2", "name": "李四"}]}',
+                    tool_call_id="call_1", name="getAllUser"),
+        AIMessage("用户：张三（user_1）、李四（user_2）", response_metadata={"no_model_call": True}),
+    ]
+    context = Context(user_id="user_2", protocol="react")
+    try:
+        reasoner = Reasoner(chat, WORKFLOW, store)
+        ahead = reasoner.prompt({"messages": history}, context)  # type: ignore[arg-type]
+        asked = reasoner.prompt({"messages": [*history, HumanMessage("有哪些流程？")]}, context)  # type: ignore[arg-type]
+    finally:
+        store.dispose()
+    assert asked[: len(ahead)] == ahead
+    reader = PreReader(chat)
+    offset = smollm2_server.log_offset()
+    reader.pre_read(ahead)
+    reader.wait(timeout=300)
+    [pre] = smollm2_server.timings_since(offset)
+    offset = smollm2_server.log_offset()
+    chat.invoke(asked, extra_body={"max_tokens": 2})
+    [question] = smollm2_server.timings_since(offset)
+    assert question.prompt_tokens_read <= 30, (pre, question)  # the question and the turn markers only
+    assert question.prefix_hit is not None and question.prefix_hit >= pre.prefix_hit + pre.prompt_tokens_read - 5

@@ -43,10 +43,34 @@ llama_perf_context_print: prompt eval time =    9000.00 ms /   300 tokens (   30
 
 def test_the_timings_parser_on_real_log_lines() -> None:
     assert [r.as_dict() for r in parse_timings(REAL_LOG)] == [
-        {"prompt_tokens_read": 38, "prompt_ms": 7810.29, "generated_tokens": 0, "generation_ms": 0.0, "prefix_hit": 0},
+        {"prompt_tokens_read": 38, "prompt_ms": 7810.29, "generated_tokens": 0, "generation_ms": 0.0, "prefix_hit": 0,
+         "cut": False},
         # llama.cpp prints "1 tokens" and "1 runs" when there were none.
-        {"prompt_tokens_read": 0, "prompt_ms": 0.0, "generated_tokens": 0, "generation_ms": 0.0, "prefix_hit": None},
+        {"prompt_tokens_read": 0, "prompt_ms": 0.0, "generated_tokens": 0, "generation_ms": 0.0, "prefix_hit": None,
+         "cut": False},
         {"prompt_tokens_read": 43, "prompt_ms": 3326.32, "generated_tokens": 5, "generation_ms": 1059.56,
-         "prefix_hit": 235},
+         "prefix_hit": 235, "cut": False},
     ]  # the last request's report is incomplete, so it is not counted yet
     assert parse_timings("") == []
+
+
+# A stream the client closed at the complete call (llama-cpp-python 0.3.36, Qwen, 2026-12-01), then a request
+# that ended on its own and whose client closed only after it was done.
+CUT_LOG = """\
+Llama.generate: 1150 prefix-match hit, remaining 128 prompt tokens to eval
+disconnected
+Disconnected from client (via refresh/close) Address(host='127.0.0.1', port=33536)
+Llama.generate: 1080 prefix-match hit, remaining 53 prompt tokens to eval
+llama_perf_context_print: prompt eval time =    1340.11 ms /    53 tokens (   25.29 ms per token,    39.55 tokens per second)
+llama_perf_context_print:        eval time =    8259.13 ms /    20 runs   (  412.96 ms per token,     2.42 tokens per second)
+llama_perf_context_print:       total time =    9600.00 ms /    73 tokens
+disconnected
+Disconnected from client (via refresh/close) Address(host='127.0.0.1', port=50578)
+"""
+
+
+def test_a_request_cut_by_its_client_is_a_record_with_only_the_prompt_tokens_read() -> None:
+    cut, ended = parse_timings(CUT_LOG)
+    assert (cut.cut, cut.prompt_tokens_read, cut.prefix_hit, cut.generated_tokens) == (True, 128, 1150, 0)
+    assert cut.prompt_ms != cut.prompt_ms  # NaN: llama.cpp printed no counters
+    assert (ended.cut, ended.prompt_tokens_read, ended.generated_tokens) == (False, 53, 20)

@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import re
+import shlex
 import subprocess
 import sys
 import threading
@@ -21,6 +22,7 @@ import time
 from pathlib import Path
 from typing import IO
 
+from graph.models.local.build_progress import BuildProgress, cpu_kind, load_record, save_record
 from graph.models.local.cache import default_log_dir, default_wheel_dir, locked
 from graph.models.local.cpu import LLAMA_CPP_PYTHON_VERSION, CpuBuild, cpu_build, usable_cpus
 from graph.models.local.errors import LocalModelError, Progress, pip_error_line, stderr_progress
@@ -40,6 +42,34 @@ _SERVER_MODULES = (
 
 BUILD_MARKER = "flowagent-llama-build.json"
 """Written into the environment beside the installed llama-cpp-python: the `CpuBuild` it was built for."""
+
+SERVER_ONLY_ARGS = (
+    "-DLLAVA_BUILD=OFF",
+    "-DLLAMA_BUILD_TESTS=OFF",
+    "-DLLAMA_BUILD_EXAMPLES=OFF",
+    "-DLLAMA_BUILD_TOOLS=OFF",
+    "-DLLAMA_BUILD_SERVER=OFF",
+    "-DLLAMA_BUILD_APP=OFF",
+)
+"""What llama-cpp-python's CMakeLists.txt lets a build leave out: the multimodal library (libmtmd, loaded only by
+its llava chat handlers), and llama.cpp's tests, examples, tools, server and app (already off when llama.cpp is
+built as a subproject; said explicitly). Not part of `CpuBuild.key`: a wheel with more in it serves as well."""
+
+_NO_COMMON = """\
+# flowagent: llama-cpp-python's CMakeLists.txt forces LLAMA_BUILD_COMMON ON, but neither its bindings nor its
+# server load libllama-common (nor cpp-httplib, built only for it). Included after every project() call
+# (CMAKE_PROJECT_INCLUDE), so after llama.cpp's own, where this switches it off again before llama.cpp reads it.
+set(LLAMA_BUILD_COMMON OFF CACHE BOOL "llama.cpp common library (not used by llama-cpp-python)" FORCE)
+"""
+
+
+def build_args(build: CpuBuild, wheels: Path) -> str:
+    """``CMAKE_ARGS`` of the build: the CPU's options (`CpuBuild.cmake_args`) and only what the server needs
+    (`SERVER_ONLY_ARGS`, and llama.cpp's common library left out through a project include kept in ``wheels``)."""
+    include = wheels / "flowagent-no-common.cmake"
+    if not include.is_file() or include.read_text(encoding="utf-8") != _NO_COMMON:
+        include.write_text(_NO_COMMON, encoding="utf-8")
+    return " ".join([build.cmake_args, *SERVER_ONLY_ARGS, shlex.quote(f"-DCMAKE_PROJECT_INCLUDE={include}")])
 
 
 def _installed_build_key(prefix: str) -> str | None:
@@ -95,8 +125,10 @@ def ensure_llama_server(
 
     The wheel is built once per `CpuBuild.key` into ``wheel_dir/KEY`` (``~/.cache/flowagent/wheels``), with
     pip's own cache off: pip keys its cache by the source archive alone, so it would hand a wheel built for
-    one CPU to another.  Building takes about five minutes on two cores; a second environment on the same
-    CPU installs the kept wheel in seconds.  The full pip log is kept in ``log_dir``.
+    one CPU to another.  Only what the server needs is built (`build_args`); a bar shows the build's progress and
+    the time left, from the last build on this kind of CPU (`build_progress`, its record kept beside the wheels).
+    A second environment on the same CPU installs the kept wheel in seconds.  The full pip log is kept in
+    ``log_dir``.
     """
     report = progress or stderr_progress
     python = sys.executable
@@ -111,7 +143,7 @@ def ensure_llama_server(
     with locked(wheels, "flowagent-llama-cpp-python-build"):
         if _llama_server_importable(python, build):
             return build
-        _install_llama_server(python, build, wheels, logs, report, heartbeat)
+        _install_llama_server(python, build, wheels, logs, report, heartbeat, default_progress=progress is None)
     return build
 
 
@@ -120,8 +152,12 @@ def _kept_wheel(wheels: Path) -> Path | None:
     return found[-1] if found else None
 
 
-def _run_pip(cmd: list[str], env: dict[str, str], log: IO[str], report: Progress, heartbeat: float, what: str) -> int:
-    """Run one pip command, its output to the log (and its main lines as progress); returns the exit code."""
+def _run_pip(
+    cmd: list[str], env: dict[str, str], log: IO[str], report: Progress, heartbeat: float, what: str,
+    bar: BuildProgress | None = None,
+) -> int:
+    """Run one pip command, its output to the log (and its main lines as progress, or the build's lines to
+    ``bar``); returns the exit code."""
     log.write(f"$ CMAKE_ARGS='{env.get('CMAKE_ARGS', '')}' {' '.join(cmd)}\n")
     started = time.monotonic()
     try:
@@ -138,6 +174,9 @@ def _run_pip(cmd: list[str], env: dict[str, str], log: IO[str], report: Progress
         for raw in stream:
             line = raw.rstrip()
             log.write(line + "\n")
+            if bar is not None:
+                bar.feed(line)
+                continue
             stripped = line.strip()
             if stripped.startswith(("Building wheel", "Successfully", "Processing ")):
                 report(f"pip: {stripped}")
@@ -146,35 +185,48 @@ def _run_pip(cmd: list[str], env: dict[str, str], log: IO[str], report: Progress
     reader.start()
     while True:
         try:
-            process.wait(timeout=heartbeat)
+            process.wait(timeout=1.0 if bar is not None else heartbeat)
             break
         except subprocess.TimeoutExpired:
-            report(f"still {what} ({time.monotonic() - started:.0f} s so far)")
+            if bar is not None:
+                bar.tick()
+            else:
+                report(f"still {what} ({time.monotonic() - started:.0f} s so far)")
     reader.join()
+    if bar is not None:
+        bar.done()
     return process.returncode
 
 
 def _install_llama_server(
-    python: str, build: CpuBuild, wheels: Path, logs: Path, report: Progress, heartbeat: float
+    python: str, build: CpuBuild, wheels: Path, logs: Path, report: Progress, heartbeat: float,
+    *, default_progress: bool = False,
 ) -> None:
     log_path = logs / "llama-cpp-python-install.log"
     started = time.monotonic()
     pip = [python, "-m", "pip", "--disable-pip-version-check", "--no-input"]
-    env = dict(os.environ, CMAKE_ARGS=build.cmake_args, CMAKE_BUILD_PARALLEL_LEVEL=str(usable_cpus()))
+    env = dict(os.environ, CMAKE_ARGS=build_args(build, wheels.parent), CMAKE_BUILD_PARALLEL_LEVEL=str(usable_cpus()))
     with log_path.open("w", encoding="utf-8", buffering=1) as log:
         if _kept_wheel(wheels) is None:
             features = ", ".join(build.features) or "no vector extensions"
-            report(
-                f"building llama.cpp for this CPU ({build.model}: {features}; never AMX) "
-                "- about 5 minutes the first time, kept for later"
-            )
+            kind = cpu_kind(build.model, usable_cpus())
+            record = load_record(wheels.parent, kind)
+            took = (f"the last build on this kind of CPU took {record['seconds'] / 60:.1f} minutes"
+                    if record else "several minutes the first time")
+            report(f"building llama.cpp for this CPU ({build.model}: {features}; never AMX), only what the server "
+                   f"needs - {took}; kept for later")
+            bar = BuildProgress.for_this_terminal(kind=kind, record=record, report=report, default=default_progress,
+                                                  every=heartbeat)
             code = _run_pip(
-                [*pip, "wheel", "--no-deps", "--no-cache-dir", "--no-binary", "llama-cpp-python", "--progress-bar=off",
-                 "-w", str(wheels), f"llama-cpp-python=={LLAMA_CPP_PYTHON_VERSION}"],
-                env, log, report, heartbeat, "building llama.cpp",
+                [*pip, "wheel", "-v", "--no-deps", "--no-cache-dir", "--no-binary", "llama-cpp-python",
+                 "--progress-bar=off", "-w", str(wheels), f"llama-cpp-python=={LLAMA_CPP_PYTHON_VERSION}"],
+                env, log, report, heartbeat, "building llama.cpp", bar,
             )
             if code != 0 or _kept_wheel(wheels) is None:
                 _raise_install_error(code, log_path)
+            seconds = bar.elapsed()
+            save_record(wheels.parent, kind, bar.as_record(seconds, load=os.getloadavg()))
+            report(f"built llama.cpp in {seconds / 60:.1f} minutes ({bar.steps} compile steps)")
         wheel = _kept_wheel(wheels)
         assert wheel is not None
         code = _run_pip(

@@ -6,6 +6,8 @@ llama-cpp-python's ``chatml-function-calling`` format is broken for multi-turn a
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -14,6 +16,8 @@ from typing import Any, Literal
 from graph.models.local.errors import Progress, stderr_progress
 from graph.models.local.server import LocalServer
 from graph.models.local.timings import RequestTimings
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -92,3 +96,46 @@ def warm_up(
     if server is not None and timings:
         server.warm_up = timings[-1]
     return timings[-1] if timings else None
+
+
+class PreReader:
+    """Has the local server read, in the background, the prompt a conversation's next question starts with.
+
+    llama.cpp keeps the last request's tokens, so a request whose prompt starts with them reads only what
+    follows. After an answer, the next question's prompt is the conversation so far plus the question: sent
+    ahead with a 1-token reply while the person types (`warm_up`), the conversation is read then, and the
+    question reads only its own tokens. One request at a time; a prompt already read is not sent again. A person
+    who sends before it is done waits at most for the rest of that reading, which the question needed anyway.
+    """
+
+    def __init__(self, model: Any) -> None:
+        self._model = model
+        self._thread: threading.Thread | None = None
+        self._last: str | None = None
+        self.done: list[float] = []
+        """Seconds each finished pre-read took (for the bench and the log)."""
+
+    def pre_read(self, messages: Sequence[Any]) -> threading.Thread | None:
+        """Start reading ``messages`` in the background; None when that prompt was read last or one is running."""
+        key = repr([(type(m).__name__, m.content) for m in messages])
+        if key == self._last or (self._thread is not None and self._thread.is_alive()):
+            return None
+        self._last = key
+        self._thread = threading.Thread(target=self._read, args=(list(messages),), name="flowagent-pre-read", daemon=True)
+        self._thread.start()
+        return self._thread
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Until the running pre-read is done (the bench's stand-in for a person typing)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def _read(self, messages: list[Any]) -> None:
+        started = time.monotonic()
+        try:
+            self._model.invoke(messages, extra_body={"max_tokens": 1})
+        except Exception as exc:  # noqa: BLE001 - a failed pre-read only costs the next question its speed
+            logger.info("the pre-read failed (%s: %s); the next question reads its whole prompt", type(exc).__name__, exc)
+            self._last = None
+            return
+        self.done.append(time.monotonic() - started)

@@ -23,6 +23,10 @@ class RequestTimings:
     prefix_hit: int | None
     """Prompt tokens reused from the previous request without reading them again; 0 when none were, None when
     the whole prompt was already cached (llama-cpp-python does not print its length then)."""
+    cut: bool = False
+    """The client closed the stream before the reply ended (a reply cut at its complete call,
+    `graph.models.generation`): llama.cpp printed no counters, so only ``prompt_tokens_read`` is known and the
+    times are NaN and ``generated_tokens`` 0 (the client's own figures say how much it received)."""
 
     @property
     def total_ms(self) -> float:
@@ -35,6 +39,7 @@ class RequestTimings:
             "generated_tokens": self.generated_tokens,
             "generation_ms": self.generation_ms,
             "prefix_hit": self.prefix_hit,
+            "cut": self.cut,
         }
 
 
@@ -56,6 +61,8 @@ def parse_timings(log_text: str) -> list[RequestTimings]:
         llama_perf_context_print:       total time = ...
 
     llama.cpp prints at least 1 token or run even when there were none; 0 ms with 1 counts as none here.
+    A request whose client closed the stream first logs ``disconnected`` instead of the counters: it is a record
+    with ``cut=True``.
     """
     records: list[RequestTimings] = []
     prefix: int | None = 0
@@ -71,6 +78,12 @@ def parse_timings(log_text: str) -> list[RequestTimings]:
             prefix, remaining, prompt, generation = None, 0, None, None
             continue
         if "prefix-match found but partial kv removal not supported" in line:
+            prefix, remaining, prompt, generation = 0, None, None, None
+            continue
+        if line.strip() == "disconnected" and remaining is not None and generation is None:
+            nan = float("nan")
+            records.append(RequestTimings(prompt_tokens_read=remaining, prompt_ms=nan, generated_tokens=0,
+                                          generation_ms=nan, prefix_hit=prefix, cut=True))
             prefix, remaining, prompt, generation = 0, None, None, None
             continue
         perf = _PERF.search(line)
