@@ -265,7 +265,7 @@ def _step(task: Any, names: set[str]) -> StepDef:
     if not any(rules.values()):
         raise DeployError(
             "no_assignee_rule",
-            f"User task {_describe(task)} has no one to decide it: set camunda:assignee (e.g. \"${{nextUserId}}\"), "
+            f"{_describe(task)} has no one to decide it: set camunda:assignee (e.g. \"${{nextUserId}}\"), "
             f"camunda:candidateUsers or camunda:candidateGroups.",
             element_id=task_id,
         )
@@ -278,12 +278,12 @@ def _step(task: Any, names: set[str]) -> StepDef:
                     check(unwrap(entry), names)
                 except ExpressionError as exc:
                     raise DeployError(
-                        "bad_assignee", f"User task {_describe(task)}: camunda:{attr} {exc}", element_id=task_id
+                        "bad_assignee", f"{_describe(task)}: camunda:{attr} {exc}", element_id=task_id
                     ) from None
             elif not USER_ID.match(entry):
                 raise DeployError(
                     "bad_assignee",
-                    f"User task {_describe(task)}: camunda:{attr} entry {entry!r} is neither an id nor a ${{...}} "
+                    f"{_describe(task)}: camunda:{attr} entry {entry!r} is neither an id nor a ${{...}} "
                     f"expression on the instance data.",
                     element_id=task_id,
                 )
@@ -374,17 +374,28 @@ def _flows(process: Any, nodes: dict[str, Any], names: set[str]) -> tuple[Flow, 
     return tuple(flows)
 
 
-def _graph(nodes: dict[str, Any], flows: tuple[Flow, ...]) -> None:
+def _start_event(nodes: dict[str, Any], key: str) -> Any:
+    """The one start event (and there is an end event), or the refusal."""
     starts = [node_id for node_id, element in nodes.items() if _tag(element) == "startEvent"]
     if not starts:
-        raise DeployError("no_start_event", "The process has no start event; add one (with the start form) and connect it.")
+        raise DeployError(
+            "no_start_event", f"Process `{key}` has no start event; add one (with the start form) and connect it.",
+            element_id=key,
+        )
     if len(starts) > 1:
         raise DeployError(
-            "several_start_events", f"The process has {len(starts)} start events ({', '.join(starts)}); keep one.",
+            "several_start_events", f"Process `{key}` has {len(starts)} start events ({', '.join(starts)}); keep one.",
             element_id=starts[1],
         )
     if not any(_tag(element) == "endEvent" for element in nodes.values()):
-        raise DeployError("no_end_event", "The process has no end event; add one and connect the last step to it.")
+        raise DeployError(
+            "no_end_event", f"Process `{key}` has no end event; add one and connect the last step to it.", element_id=key
+        )
+    return nodes[starts[0]]
+
+
+def _graph(nodes: dict[str, Any], flows: tuple[Flow, ...], key: str) -> None:
+    starts = [_start_event(nodes, key).get("id")]
     outgoing: dict[str, list[Flow]] = {node_id: [] for node_id in nodes}
     incoming: dict[str, list[Flow]] = {node_id: [] for node_id in nodes}
     for flow in flows:
@@ -475,12 +486,11 @@ def load(xml: str | bytes, *, schema: bool = True) -> Loaded:
     process = _process(root)
     key = process.get("id")
     nodes = _elements(process)
-    starts = [element for element in nodes.values() if _tag(element) == "startEvent"]
-    fields = _form(starts[0]) if len(starts) == 1 else ()
+    fields = _form(_start_event(nodes, key))
     names = {f.id for f in fields} | set(RESERVED_NAMES)
     steps = tuple(_step(element, names) for element in nodes.values() if _tag(element) == "userTask")
     flows = _flows(process, nodes, names)
-    _graph(nodes, flows)
+    _graph(nodes, flows, key)
     if schema:
         try:
             schema_validator().validate(root)
