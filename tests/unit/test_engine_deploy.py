@@ -156,6 +156,8 @@ INVALID = {
         "Flow_decided",
     ),
     "no_outgoing_flow": (_without_flow(VALID, "Flow_purchasing_decided"), "Task_purchasing"),
+    "reserved_id": (VALID.replace('"Start_caigou"', '"Start"'), "Start"),  # SpiffWorkflow's own start task is "Start"
+    "duplicate_id": (VALID.replace('id="Gateway_purchasing"', 'id="Gateway_amount"'), "Gateway_amount"),
     "reserved_field": (VALID.replace('id="item" label="采购物品"', 'id="requester" label="申请人"'), "requester"),
 }
 

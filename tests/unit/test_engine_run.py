@@ -322,3 +322,48 @@ def test_the_groups_seed_leaves_an_edited_group_alone(tmp_path: Path):
         assert tables.members_of(conn, "hr") == ["user_3", "user_admin"]
         assert tables.groups_of(conn, "user_4") == ["finance"]
     db.dispose()
+
+
+# ---------------------------------------------------------------- parallel branches
+
+PARALLEL_BPMN = """<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
+    xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="Definitions_huiqian" targetNamespace="http://bpmn.io/schema/bpmn">
+  <bpmn:process id="process_huiqian" name="会签" isExecutable="true">
+    <bpmn:startEvent id="Start_huiqian">
+      <bpmn:extensionElements>
+        <camunda:formData><camunda:formField id="topic" label="事项" type="string" /></camunda:formData>
+      </bpmn:extensionElements>
+    </bpmn:startEvent>
+    <bpmn:parallelGateway id="Split" />
+    <bpmn:userTask id="Task_legal" name="法务会签" camunda:candidateUsers="user_2, ${nextUserId}" />
+    <bpmn:userTask id="Task_finance" name="财务会签" camunda:candidateGroups="finance" />
+    <bpmn:parallelGateway id="Join" />
+    <bpmn:endEvent id="End_huiqian" />
+    <bpmn:sequenceFlow id="Flow_split" sourceRef="Start_huiqian" targetRef="Split" />
+    <bpmn:sequenceFlow id="Flow_legal" sourceRef="Split" targetRef="Task_legal" />
+    <bpmn:sequenceFlow id="Flow_finance" sourceRef="Split" targetRef="Task_finance" />
+    <bpmn:sequenceFlow id="Flow_legal_done" sourceRef="Task_legal" targetRef="Join" />
+    <bpmn:sequenceFlow id="Flow_finance_done" sourceRef="Task_finance" targetRef="Join" />
+    <bpmn:sequenceFlow id="Flow_end" sourceRef="Join" targetRef="End_huiqian" />
+  </bpmn:process>
+</bpmn:definitions>
+"""
+
+
+def test_parallel_branches_wait_for_each_other_and_candidate_users_resolve_expressions(db: Engine, engine: SpiffEngine):
+    with db.begin() as conn:
+        engine.deploy(conn, PARALLEL_BPMN)
+    started = start(db, engine, "process_huiqian", {"topic": "合同", "nextUserId": "user_3"})
+    legal, finance = started.tasks
+    assert (legal.candidate_users, finance.candidate_groups) == (("user_2", "user_3"), ("finance",))
+    assert [t.id for t in tasks_for(db, engine, "user_3")] == [legal.id]
+    first = complete(db, engine, legal.id, "user_3")
+    assert first.status == "running" and first.events == () and [t.id for t in first.tasks] == [finance.id]
+    marks = instance(db, engine, started.instance_id).diagram
+    assert "Flow_legal_done" in marks.done and marks.current == ("Task_finance",)
+    second = complete(db, engine, finance.id, "user_4", comment="预算已核")
+    assert second.status == "approved"
+    view = instance(db, engine, started.instance_id)
+    assert [h.step for h in view.history] == ["法务会签", "财务会签"]
+    assert {"Flow_legal_done", "Flow_finance_done", "Join", "End_huiqian"} <= set(view.diagram.done)

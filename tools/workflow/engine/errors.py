@@ -32,12 +32,12 @@ class DeployError(EngineError):
     """A BPMN file refused at deploy time; nothing was stored.
 
     Codes: `not_xml`, `not_bpmn`, `no_process`, `several_processes`, `process_without_id`, `bad_process_id`,
-    `not_executable`, `unsupported_element`, `element_without_id`, `duplicate_id`, `no_start_event`,
+    `not_executable`, `unsupported_element`, `element_without_id`, `duplicate_id`, `reserved_id`, `no_start_event`,
     `several_start_events`, `no_end_event`, `dangling_flow`, `no_outgoing_flow`, `no_incoming_flow`,
     `unreachable`, `no_assignee_rule`, `bad_assignee`, `unknown_field_type`, `bad_field_id`, `duplicate_field`,
     `reserved_field`, `enum_without_values`, `unknown_constraint`, `bad_constraint`, `bad_condition`,
     `unsafe_condition`, `unknown_name`, `missing_condition`, `bad_default_flow`, `condition_outside_gateway`,
-    `schema_invalid`, `invalid_bpmn`.
+    `schema_invalid`, `invalid_bpmn`, and `deploy_conflict` (the same key deployed concurrently).
     """
 
     def __init__(self, code: str, message: str, *, element_id: str = "") -> None:

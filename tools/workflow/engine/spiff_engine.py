@@ -29,9 +29,10 @@ from SpiffWorkflow.bpmn.workflow import BpmnWorkflow
 from SpiffWorkflow.exceptions import SpiffWorkflowException
 from SpiffWorkflow.util.task import TaskState
 from sqlalchemy import Connection, Row, and_, func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
 
 from tools.workflow.engine import forms, tables
-from tools.workflow.engine.errors import EngineError
+from tools.workflow.engine.errors import DeployError, EngineError
 from tools.workflow.engine.expressions import evaluate, is_wrapped, split_entries, unwrap
 from tools.workflow.engine.interface import (
     Completed,
@@ -140,11 +141,18 @@ class SpiffEngine:
         if only_if_changed and latest is not None and latest.sha256 == sha:
             return Deployed(key=model.key, version=latest.version, name=model.name, created=False)
         version = (latest.version if latest is not None else 0) + 1
-        conn.execute(
-            insert(d).values(
-                key=model.key, version=version, name=model.name, bpmn_xml=xml, sha256=sha, created_at=self._now()
+        try:
+            conn.execute(
+                insert(d).values(
+                    key=model.key, version=version, name=model.name, bpmn_xml=xml, sha256=sha, created_at=self._now()
+                )
             )
-        )
+        except IntegrityError:
+            raise DeployError(
+                "deploy_conflict",
+                f"Version {version} of {model.key} was deployed by someone else meanwhile; roll back and deploy again.",
+                element_id=model.key,
+            ) from None
         return Deployed(key=model.key, version=version, name=model.name)
 
     def definitions(self, conn: Connection) -> list[Definition]:
@@ -470,11 +478,14 @@ class SpiffEngine:
     def _marks(workflow: BpmnWorkflow, model: ProcessModel) -> DiagramMarks:
         done: set[str] = set()
         current: set[str] = set()
+        joins: set[str] = set()  # parallel gateways reached (done, or waiting for their other branches)
         steps: set[tuple[str, str]] = set()  # (from, to) node pairs the token went along
         for task in workflow.get_tasks():
             element = getattr(task.task_spec, "bpmn_id", None)
             if element not in model.nodes:
                 continue
+            if model.nodes[element] == "parallelGateway" and task.state in (TaskState.COMPLETED, TaskState.WAITING):
+                joins.add(element)
             if task.state == TaskState.COMPLETED:
                 done.add(element)
             elif task.state == TaskState.READY and task.task_spec.manual:
@@ -486,7 +497,11 @@ class SpiffEngine:
                 parent = parent.parent
             if parent is not None:
                 steps.add((parent.task_spec.bpmn_id, element))
-        taken = {flow.id for flow in model.flows if (flow.source, flow.target) in steps}
+        # SpiffWorkflow hangs a join under one of its incoming branches only; every finished branch reached it.
+        taken = {
+            flow.id for flow in model.flows
+            if (flow.source, flow.target) in steps or (flow.target in joins and flow.source in done)
+        }
         upcoming = model.next_nodes(current) - done - current
         order = list(model.nodes) + [flow.id for flow in model.flows]
         return DiagramMarks(

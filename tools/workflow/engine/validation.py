@@ -6,7 +6,8 @@ The checks run in this order, each refusal a `DeployError(code, message, element
    (`no_process`, `several_processes`) with an id (`process_without_id`, `bad_process_id`) and
    `isExecutable="true"` (`not_executable`).
 2. Elements: only what this engine runs (start and end events without event definitions, user tasks, exclusive
-   and parallel gateways, sequence flows; `unsupported_element` otherwise), every one with a unique id.
+   and parallel gateways, sequence flows; `unsupported_element` otherwise), every one with a unique id
+   (`element_without_id`, `duplicate_id`) that is not one SpiffWorkflow uses itself (`reserved_id`: Start, End).
 3. The start form (`camunda:formData` on the start event): field ids usable as Python names and not the
    engine's own (`bad_field_id`, `duplicate_field`, `reserved_field`), known types (`unknown_field_type`), enum
    values (`enum_without_values`), known constraints with valid configs (`unknown_constraint`, `bad_constraint`).
@@ -59,6 +60,9 @@ UNSUPPORTED_HINTS = {
     "task": "a task without a type does nothing here; make it a user task with an assignee",
     "manualTask": "make it a user task with an assignee",
 }
+SPIFF_NAMES = frozenset({"Start", "End", "Root"})
+SPIFF_SUFFIXES = (".EndJoin", ".BoundaryEventSplit", ".BoundaryEventJoin", "[child]")
+"""Task spec names SpiffWorkflow makes itself; a BPMN element with one of them breaks the workflow it builds."""
 PROCESS_ID = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$")
 FIELD_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 USER_ID = re.compile(r"^[\w.@-]{1,64}$")
@@ -326,6 +330,13 @@ def _elements(process: Any) -> dict[str, Any]:
         if not element_id:
             raise DeployError(
                 "element_without_id", f"A <bpmn:{tag}> ({_clean(element.get('name'))}) has no id; give it one.",
+            )
+        if element_id in SPIFF_NAMES or element_id.endswith(SPIFF_SUFFIXES):
+            raise DeployError(
+                "reserved_id",
+                f"Id `{element_id}` is a name SpiffWorkflow gives its own tasks (Start, End, Root, *.EndJoin, ...); "
+                f"rename the element, e.g. `{element_id.replace('.', '_')}_1`.",
+                element_id=element_id,
             )
         if element_id in ids:
             raise DeployError("duplicate_id", f"Id `{element_id}` is used twice; ids must be unique.", element_id=element_id)
