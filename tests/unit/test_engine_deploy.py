@@ -197,3 +197,26 @@ def test_a_refused_deploy_leaves_earlier_versions_alone(db: Engine, engine: Spif
         versions = conn.execute(select(tables.deployments.c.version)).scalars().all()
         assert versions == [1]
         assert engine.definitions(conn)[0].version == 1
+
+
+def test_a_camunda_literal_in_a_condition_is_told_to_use_python(db: Engine, engine: SpiffEngine):
+    with db.begin() as conn, pytest.raises(DeployError) as refused:
+        engine.deploy(conn, VALID.replace("not approved</bpmn", "approved == false</bpmn", 1))
+    assert (refused.value.code, refused.value.element_id) == ("unknown_name", "Flow_no")
+    assert "false → False" in refused.value.message
+
+
+def test_a_file_saved_by_camunda_modeler_with_its_extra_attributes_deploys(db: Engine, engine: SpiffEngine):
+    modeler = (
+        VALID.replace(
+            'targetNamespace="http://bpmn.io/schema/bpmn"',
+            'targetNamespace="http://bpmn.io/schema/bpmn" xmlns:modeler="http://camunda.org/schema/modeler/1.0" '
+            'exporter="Camunda Modeler" exporterVersion="5.20.0" modeler:executionPlatform="Camunda Platform" '
+            'modeler:executionPlatformVersion="7.20.0"',
+        )
+        .replace('isExecutable="true"', 'isExecutable="true" camunda:historyTimeToLive="180"')
+        .replace('name="主管审批"', 'name="主管审批" camunda:formKey="embedded:app:forms/approve.html"')
+    )
+    with db.begin() as conn:
+        assert engine.deploy(conn, modeler).version == 1
+        assert [s.element_id for s in engine.definitions(conn)[0].steps] == ["Task_manager", "Task_purchasing"]

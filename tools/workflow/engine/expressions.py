@@ -113,10 +113,13 @@ def check(expression: str, names: set[str] | None = None) -> set[str]:
     if names is not None:
         unknown = sorted(read - names)
         if unknown:
+            literals = {"true": "True", "false": "False", "null": "None"}
+            python = [f"{word} → {literals[word]}" for word in unknown if word in literals]
+            hint = f" Write Python literals: {', '.join(python)}." if python else ""
             raise ExpressionError(
                 "unknown_name",
                 f"`{expression}` reads {', '.join(unknown)}, which the instance data does not have; it has "
-                f"{', '.join(sorted(names))}.",
+                f"{', '.join(sorted(names))}.{hint}",
             )
     return read
 
