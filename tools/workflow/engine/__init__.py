@@ -23,6 +23,8 @@ from tools.workflow.engine.interface import (
     FormField,
     InstanceEnded,
     InstanceView,
+    NextStep,
+    Preview,
     ProcessEngine,
     Started,
     StepDef,
@@ -51,7 +53,7 @@ from tools.workflow.engine.tables import (
 __all__ = [
     "ENGINE_TABLES", "PROCESSES_DIR", "SEED_FILES", "SEED_GROUPS", "Choice", "Completed", "Decision", "Definition",
     "DeployError", "Deployed", "DiagramMarks", "EngineError", "Event", "FormError", "FormField", "InstanceEnded",
-    "InstanceView", "ProcessEngine", "SpiffEngine", "Started", "StepDef", "TaskReady", "TaskView", "create_tables",
+    "InstanceView", "NextStep", "Preview", "ProcessEngine", "SpiffEngine", "Started", "StepDef", "TaskReady", "TaskView", "create_tables",
     "deploy_seed_processes", "format_instance_id", "format_task_id", "groups_of", "members_of", "metadata",
     "parse_instance_id", "parse_task_id", "seed", "seed_groups", "set_group",
 ]

@@ -95,6 +95,8 @@ class FormField(Record):
     """A date that may not be before the `today` given to `start` (`notPast`)."""
     default: str | None = None
     """`defaultValue`, used when the value is not given; None: no default."""
+    unit: str = ""
+    """What a number counts (`camunda:property id="unit"`): "day" (days of leave), "yuan" (an amount), or ""."""
 
 
 @dataclass(frozen=True)
@@ -291,6 +293,40 @@ class Completed(Record):
 
 
 @dataclass(frozen=True)
+class NextStep(Record):
+    """A user task a decision would lead to, with whom it would be offered to."""
+
+    element_id: str
+    """The user task's BPMN id."""
+    step: str
+    """Its name (人事审批)."""
+    step_en: str
+    """Its English name, or ""."""
+    assignee: str | None
+    """The assignee it would have, resolved on the instance data."""
+    candidate_users: tuple[str, ...]
+    """The candidate users it would have."""
+    candidate_groups: tuple[str, ...]
+    """The candidate groups it would have."""
+
+
+@dataclass(frozen=True)
+class Preview(Record):
+    """What deciding a task would do, worked out on a copy of the instance (nothing is stored)."""
+
+    task_id: str
+    """The task."""
+    approved: bool
+    """The decision previewed."""
+    ends: bool
+    """True when the decision ends the request."""
+    outcome: InstanceStatus
+    """The instance's status after it: running, or approved/rejected when it ends."""
+    next: tuple[NextStep, ...]
+    """The user tasks it would make ready (empty when it ends, or when only other branches are still open)."""
+
+
+@dataclass(frozen=True)
 class DiagramMarks(Record):
     """BPMN element ids for a viewer (bpmn-js markers): what is done, what waits, what may come next."""
 
@@ -399,4 +435,10 @@ class ProcessEngine(Protocol):
 
     def instance(self, conn: Connection, instance_id: str) -> InstanceView:
         """An instance's status, data, history, current steps, diagram marks and BPMN XML."""
+        ...
+
+    def preview(self, conn: Connection, task_id: str, *, approved: bool) -> Preview:
+        """What deciding a ready task would do (the gateways evaluated on a copy of the instance data with the
+        decision set): the steps it makes ready, or the end. Nothing is stored; `task_not_pending` when the task
+        is no longer ready. An engine that cannot tell may raise `EngineError("preview_unavailable", ...)`."""
         ...

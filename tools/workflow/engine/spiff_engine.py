@@ -44,7 +44,9 @@ from tools.workflow.engine.interface import (
     InstanceEnded,
     InstanceStatus,
     InstanceView,
+    NextStep,
     Outcome,
+    Preview,
     Started,
     TaskReady,
     TaskStatus,
@@ -52,7 +54,7 @@ from tools.workflow.engine.interface import (
 )
 from tools.workflow.engine.model import ProcessModel
 from tools.workflow.engine.spiff import dumps, loads, new_workflow
-from tools.workflow.engine.validation import load
+from tools.workflow.engine.validation import Loaded, load
 
 TASK_PREFIX = "task_"
 INSTANCE_PREFIX = "req_"
@@ -101,21 +103,41 @@ def read_bpmn(bpmn: str | Path) -> str:
     return bpmn
 
 
+class _LoadedCache:
+    """Valid BPMN documents by the SHA-256 of their XML, shared by every engine in the process.
+
+    A deployment's XML never changes, and checking it (the BPMN schema, SpiffWorkflow's parser) costs tens of
+    milliseconds: a store that deploys the seed processes again, or an instance that starts, reuses the check.
+    Only documents that passed the full check (schema included) are kept, so a cache hit is as good as a check.
+    """
+
+    MAX_ENTRIES = 256
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, Loaded] = {}
+        self._lock = threading.Lock()
+
+    def get(self, xml: str, sha: str | None = None) -> Loaded:
+        sha = sha or hashlib.sha256(xml.encode("utf-8")).hexdigest()
+        with self._lock:
+            found = self._loaded.get(sha)
+        if found is None:
+            found = load(xml)
+            with self._lock:
+                if len(self._loaded) >= self.MAX_ENTRIES:
+                    self._loaded.pop(next(iter(self._loaded)))
+                self._loaded[sha] = found
+        return found
+
+
+_LOADED = _LoadedCache()
+
+
 class _ModelCache:
     """Process models by the SHA-256 of their XML (a deployment's XML never changes)."""
 
-    def __init__(self) -> None:
-        self._models: dict[str, ProcessModel] = {}
-        self._lock = threading.Lock()
-
     def get(self, sha: str, xml: str) -> ProcessModel:
-        with self._lock:
-            found = self._models.get(sha)
-        if found is None:
-            found = load(xml, schema=False).model
-            with self._lock:
-                self._models[sha] = found
-        return found
+        return _LOADED.get(xml, sha).model
 
 
 class SpiffEngine:
@@ -132,8 +154,8 @@ class SpiffEngine:
 
     def deploy(self, conn: Connection, bpmn: str | Path, *, only_if_changed: bool = False) -> Deployed:
         xml = read_bpmn(bpmn)
-        model = load(xml).model
         sha = hashlib.sha256(xml.encode("utf-8")).hexdigest()
+        model = _LOADED.get(xml, sha).model
         d = tables.deployments
         latest = conn.execute(
             select(d.c.version, d.c.sha256).where(d.c.key == model.key).order_by(d.c.version.desc()).limit(1)
@@ -188,7 +210,7 @@ class SpiffEngine:
         if not isinstance(requester, str) or not requester.strip():
             raise EngineError("invalid_requester", f"requester must be a user id, not {requester!r}.")
         deployment = self._deployment(conn, key)
-        loaded = load(deployment.bpmn_xml, schema=False)
+        loaded = _LOADED.get(deployment.bpmn_xml, deployment.sha256)
         model = loaded.model
         values = forms.validate(model.fields, dict(data), today=today or self.clock().date())
         instance_data: dict[str, Any] = {**values, "requester": requester.strip()}
@@ -325,6 +347,44 @@ class SpiffEngine:
             task=decided_view, instance_id=format_instance_id(instance.id), status=status,
             tasks=tuple(self._view(header, r, history) for r in all_ready), events=tuple(events),
         )
+
+    def preview(self, conn: Connection, task_id: str, *, approved: bool) -> Preview:
+        row = self._task_row(conn, task_id)
+        tid = format_task_id(row.id)
+        if row.status != "ready":
+            raise EngineError("task_not_pending", f"Task {tid} is {row.status}, not pending: it was already decided.")
+        instance = conn.execute(select(tables.instances).where(tables.instances.c.id == row.instance_id)).one()
+        data: dict[str, Any] = json.loads(instance.data)
+        workflow = loads(instance.state)
+        spiff_task = self._spiff_task(workflow, row.spiff_task_id)
+        if spiff_task is None or spiff_task.state != TaskState.READY:
+            raise EngineError("task_not_pending", f"Task {tid} is not pending any more.")
+        # The copy's data: the decision as it would be recorded (the comment is not known yet and routes nothing
+        # in the data contract's conditions but its own).
+        data.update(approved=approved, comment="", history=[*data.get("history", []), {"task_id": tid, "approved": approved}])
+        spiff_task.data.update(data)
+        try:
+            spiff_task.run()
+        except SpiffWorkflowException as exc:
+            raise _process_error(exc) from None
+        self._run(workflow)
+        ends = workflow.is_completed()
+        others = {r.spiff_task_id for r in conn.execute(
+            select(tables.tasks.c.spiff_task_id).where(
+                tables.tasks.c.instance_id == instance.id, tables.tasks.c.status == "ready", tables.tasks.c.id != row.id
+            )
+        )}
+        steps = []
+        for item in self._ready(workflow, data):
+            if str(item.task.id) in others:
+                continue  # a parallel branch already waiting: not this decision's doing
+            spec = item.task.task_spec
+            steps.append(NextStep(
+                element_id=spec.bpmn_id, step=spec.bpmn_name or spec.bpmn_id, step_en=str(spec.extensions.get("label_en", "")),
+                assignee=item.assignee, candidate_users=tuple(item.users), candidate_groups=tuple(item.groups),
+            ))
+        outcome: InstanceStatus = ("approved" if approved else "rejected") if ends else "running"
+        return Preview(task_id=tid, approved=approved, ends=ends, outcome=outcome, next=tuple(steps))
 
     # ---------------------------------------------------------------- instances
 

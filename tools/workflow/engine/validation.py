@@ -233,7 +233,7 @@ def _form_field(element: Any, seen: set[str]) -> FormField:
     default = element.get("defaultValue")
     return FormField(
         id=field_id, label=label, label_en=_property(element, "label_en"), type=kind, choices=tuple(choices),
-        default=default if default not in (None, "") else None, **values,
+        default=default if default not in (None, "") else None, unit=_property(element, "unit"), **values,
     )
 
 
