@@ -24,7 +24,7 @@ def test_a_chain_runs_its_fixed_steps_with_the_arguments_the_model_fills_in(grap
     driver.say(f"给李四发邮件提醒他审批我的请假，内容：{MAIL}")
     assert [a["name"] for a in driver.actions] == ["sendEmail"]
     driver.resume({"decisions": [{"type": "approve"}]})
-    assert [row["body"] for row in store.snapshot()["outbox"]] == [MAIL]
+    assert [row["body"] for row in store.snapshot()["emails"]] == [MAIL]
     calls = [c["name"] for m in driver.messages if m.type == "ai" for c in m.tool_calls]
     assert calls == ["queryTodoTask", "sendEmail"]
     assert [p.split(" for step")[0].split()[-1] for p in fill_prompts(driver)] == ["queryTodoTask", "sendEmail"]

@@ -65,6 +65,9 @@ instances = Table(
     Column("created_at", String(40), nullable=False),
     Column("updated_at", String(40), nullable=False),
     Column("ended_at", String(40)),
+    # Ids are never reused (SQLite's AUTOINCREMENT; PostgreSQL's sequences never go back): a request id in an old
+    # e-mail or conversation names one request forever, and stores carried over from the seed's tables keep theirs.
+    sqlite_autoincrement=True,
 )
 
 tasks = Table(
@@ -87,6 +90,7 @@ tasks = Table(
     Column("decided_at", String(40)),
     UniqueConstraint("instance_id", "spiff_task_id", name="uq_process_tasks_instance_spiff_task"),
     Index("ix_process_tasks_status", "status"),
+    sqlite_autoincrement=True,
 )
 
 task_offers = Table(
