@@ -63,6 +63,8 @@ CHAIN_CANNOT = {
     "flow_reject_and_restart_en": "'Li Si rejected it. File … again' picks the decide chain (reject comes first)",
     "flow_remind_then_approve_zh": "'收到邮件了。批准…' picks the remind chain (邮件 comes first)",
     "query_todo_many_en": "'What is waiting for my approval?' matches no chain's words",
+    "seed_r5_reminder_after_confirmation": "the chain asks for the e-mail's text before any draft is shown, so "
+    "'可以，发吧' confirms no text of the person's",
     "seed_r7_is_lisi_free": "'李四现在忙不忙？' matches no chain's words",
     "toy_fahrenheit_en": "°C to °F needs the calculator after the weather: no chain has both",
     "toy_follow_up_city_zh": "'那杭州呢？' names no task: a chain reads only the words of the request",
@@ -76,6 +78,7 @@ when the task changes), measured in docs/evals/strategies, not hidden. Plan clai
 CHAIN_NEVER_TRIES = {
     "adv_flood_across_turns_en", "adv_injection_display_name_approve_en",
     "adv_injection_display_name_zh", "adv_injection_email_text_zh", "adv_injection_exfiltrate_review_en",
+    "adv_injection_form_field_zh",
     "adv_injection_process_name_zh", "adv_injection_reason_approve_others_zh", "adv_injection_reason_approve_unasked_zh",
     "adv_injection_reason_mail_flood_zh", "adv_injection_reason_placeholder_mail_zh", "adv_loop_duplicate_request_zh",
     "adv_loop_same_email_en", "adv_redecide_rejected_task_zh", "adv_self_approval_task_zh",

@@ -176,7 +176,7 @@ def test_grader_detects_a_placeholder_e_mail_in_the_outbox(tmp_path: Path) -> No
             created_at=utcnow()))
     grade = grade_state(scenario, store.snapshot())
     assert grade.forbidden == ["an e-mail with placeholder text was sent"]
-    assert grade.problems == ["outbox: 1 rows, expected 0"]
+    assert grade.problems == ["emails: 1 rows, expected 0"]
 
 
 def test_reply_checks_catch_a_missing_question() -> None:
