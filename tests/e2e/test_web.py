@@ -171,8 +171,11 @@ def test_a_leave_request_goes_from_zhangsan_to_lisi_and_back_on_the_page(
 
     card = li.get_by_test_id("review-card")
     expect(card).to_contain_text("Needs your confirmation · handleTodoTask")
-    expect(card.locator("[data-field=requester] dd")).to_have_text("张三 (user_1)")
-    expect(card.locator("[data-field=assignee] dd")).to_have_text("李四 (user_2)")
+    # The card is in the reviewer's language (李四 writes English): names as English speakers write them.
+    expect(card.locator("[data-field=requester] dd")).to_have_text("Zhang San (user_1)")
+    expect(card.locator("[data-field=assignee] dd")).to_have_text("Li Si (user_2)")
+    expect(card.locator("[data-field=step] dd")).to_have_text("Approver's decision")
+    expect(card.locator("[data-field=on_approve] dd")).to_have_text("approving ends the request (approved)")
     expect(card.locator("[data-field=days] dd")).to_have_text("2")
     expect(card.locator("[data-field=reason] dd")).to_have_text("家里有事")
     expect(card.locator("[data-field=task_status] dd")).to_have_text("pending")
@@ -296,10 +299,9 @@ def test_a_long_leave_shows_its_diagram_with_the_hr_step_current(
     """张三's 5-day leave, approved by 李四, waits for HR: his page draws the process (bpmn-js) with the approver's step
     done, HR's current and the end next; 管理员 sees the HR step in his to-do list."""
     args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "回老家", "days": 5, "nextUserId": "user_2"}
-    started = execute_call(TOOLSET, "runWorkFlow", args, CallContext(backend=store, actor_id="user_1"))
-    decided = execute_call(TOOLSET, "handleTodoTask",
-                           {"taskId": started["taskId"], "isOK": True, "result": "同意"},
-                           CallContext(backend=store, actor_id="user_2"))
+    started = execute_call(TOOLSET, "runWorkFlow", args, CallContext(backend=store, actor_id="user_1", call_id="long-1"))
+    decided = execute_call(TOOLSET, "handleTodoTask", {"taskId": started["taskId"], "isOK": True, "result": "同意"},
+                           CallContext(backend=store, actor_id="user_2", call_id="long-2"))
     [hr] = decided["next"]
     status, tasks = api(server, "/flowagent/api/tasks", token=token_of(server, "user_1"))
     [mine] = [r for r in tasks["requests"] if r["id"] == started["requestId"]]
@@ -319,7 +321,7 @@ def test_a_long_leave_shows_its_diagram_with_the_hr_step_current(
     expect(diagram.locator("g.djs-element[data-element-id=Task_approve]")).to_have_class(re.compile(r"\bfa-done\b"))
     expect(diagram.locator("g.djs-element[data-element-id=EndEvent_approved]")).to_have_class(re.compile(r"\bfa-next\b"))
     expect(diagram.locator("g.djs-element[data-element-id=Flow_qingjia_to_hr]")).to_have_class(re.compile(r"\bfa-done\b"))
-    expect(diagram.get_by_text("人事审批")).to_be_visible()  # the BPMN's own labels, drawn
+    expect(diagram.get_by_text("人事审批", exact=True)).to_be_visible()  # the BPMN's own labels, drawn
     assert fits_the_screen(zhang)
     zhang.screenshot(path=str(shots / "diagram.png"), full_page=True)
 
