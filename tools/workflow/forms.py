@@ -116,14 +116,10 @@ def check_form(definition: Definition, args: dict[str, Any], today: date | None)
     try:
         return engine_forms.validate(definition.fields, form_data(args), today=today or date.today())
     except FormError as exc:
-        if exc.code == "missing_field":
-            form_field = next((f for f in definition.fields if f.id == exc.field), None)
+        if exc.code == "missing_field":  # the graph asked for it already; a caller without a person is told
             value = next((v for v in person_values(definition) if v.param == param_of(exc.field)), None)
-            raise NeedsPersonError(
-                f"missing_{value.ask if value else exc.field}", f"{exc.message}", ask=value.ask if value else "form_text",
-                param=param_of(exc.field), value=value,
-                choices=value.option_names("zh") if value and value.choices and form_field else (),
-            ) from None
+            ask = value.ask if value is not None else "form_text"
+            raise NeedsPersonError(f"missing_{ask}", exc.message, ask=ask, param=param_of(exc.field), value=value) from None
         fields = ", ".join(f"{f.id} ({f.label})" for f in definition.fields)
         raise PolicyError(
             exc.code, f"{exc.message} The form of {definition.key} has: {fields}; put its fields other than days and "

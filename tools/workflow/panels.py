@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from sqlalchemy import Connection, or_, select
@@ -17,7 +16,7 @@ from tools.workflow.engine import Definition, FormField, format_instance_id, for
 from tools.workflow.engine import tables as t
 from tools.workflow.lookup import engine_of
 from tools.workflow.store import outbox, users
-from tools.workflow.views import REQUEST_STATUS, is_flagged, task_status
+from tools.workflow.views import REQUEST_STATUS, is_flagged
 
 REQUESTS_SHOWN = 20
 TASKS_SHOWN = 50
@@ -153,4 +152,4 @@ def outbox_of(conn: Connection, user_id: str) -> dict[str, list[dict[str, Any]]]
     ]}
 
 
-__all__ = ["diagrams_of", "json", "outbox_of", "task_status", "tasks_of"]
+__all__ = ["diagrams_of", "outbox_of", "tasks_of"]

@@ -42,6 +42,11 @@ def _form_words(form: dict[str, Any], lang: str) -> str:
     return ("，" if lang == "zh" else ", ").join(values)[:120]
 
 
+def _task_form(task: dict[str, Any]) -> dict[str, Any]:
+    """A to-do item's form data: its days and reason, then the rest of its form."""
+    return {**{k: task[k] for k in ("days", "reason") if task.get(k) is not None}, **(task.get("form") or {})}
+
+
 def workflows(result: dict[str, Any], lang: str) -> str:
     if lang == "zh":
         names = []
@@ -70,13 +75,13 @@ def todo(result: dict[str, Any], lang: str) -> str:
     if lang == "zh":
         items = [
             f"{t['taskId']}（{t['requesterName']}的{str(t.get('process', '')).removesuffix('流程')}，{t.get('step', '')}："
-            f"{_form_words(t.get('form') or {}, lang)}）"
+            f"{_form_words(_task_form(t), lang)}）"
             for t in tasks
         ]
         return f"{owner}有 {total} 个待办：" + _items(items, lang, total)
     items = [
         f"{t['taskId']} ({_named(t, 'requesterName', lang)}, {t.get('process', '')}, {t.get('step', '')}: "
-        f"{_form_words(t.get('form') or {}, lang)})"
+        f"{_form_words(_task_form(t), lang)})"
         for t in tasks
     ]
     return f"{owner} has {total} pending task{'s' if total != 1 else ''}: " + _items(items, lang, total)

@@ -58,12 +58,14 @@ def todo_item(task: TaskView, people: dict[str, dict[str, Any]], lang: str) -> d
         "requester": task.requester,
         "requesterName": requester["name"],
         "requesterNameEn": requester.get("alias") or "",
-        "form": task.form,
         "createdAt": task.created_at,
     }
     for key in ("days", "reason"):
         if key in task.form:
             item[key] = task.form[key]
+    others = {k: v for k, v in task.form.items() if k not in ("days", "reason")}
+    if others:  # a form beyond the leave's days and reason: the decider reads it all (an amount, a destination)
+        item["form"] = others
     if task.candidate_groups and not task.assignee:
         item["groups"] = list(task.candidate_groups)
     return item

@@ -93,7 +93,7 @@ SPECS: tuple[ToolSpec, ...] = (
         references=(Reference("userId", "user"),),
         actor_defaults=("userId",),
         observation=ObservationShape(
-            drop=frozenset({"createdAt", "processKey", "nameEn", "requesterNameEn", "form"}), list_limits={"tasks": 10}
+            drop=frozenset({"createdAt", "processKey", "nameEn", "requesterNameEn"}), list_limits={"tasks": 10}
         ),
         describe=readable.todo,
         example=ToolExample(
