@@ -79,6 +79,18 @@ def test_every_deployed_process_starts_with_its_own_form(store, make_ctx):
     assert [r["process_key"] for r in store.snapshot()["requests"]] == ["process_baoxiao", "process_chuchai"]
 
 
+def test_the_seeds_days_and_reason_are_left_out_for_a_process_without_them(store, make_ctx):
+    """A trip has no `days` field: a model that says how long it lasts changes nothing (the card says so)."""
+    trip = leave(processKey="process_chuchai", days=3, fields={"destination": "上海", "startDate": "2099-12-09",
+                                                               "endDate": "2099-12-11"})
+    checked = check_call(TOOLSET, "runWorkFlow", trip, make_ctx())
+    assert "[form] days is not a field of process_chuchai: left out" in checked.notes
+    started = execute_call(TOOLSET, "runWorkFlow", trip, make_ctx())
+    assert "days" not in started and started["form"]["destination"] == "上海"
+    [request] = store.snapshot()["requests"]
+    assert request["days"] is None and request["flagged"] is True  # three calendar days, from its dates
+
+
 def test_a_form_value_out_of_range_is_refused_in_the_forms_words(store, make_ctx):
     cases = [
         (leave(processKey="process_baoxiao", days=None, fields={"amount": -5, "category": "餐饮"}), "out_of_range",
@@ -89,8 +101,6 @@ def test_a_form_value_out_of_range_is_refused_in_the_forms_words(store, make_ctx
                                                                 "endDate": "2099-12-07"}), "out_of_range", "before"),
         (leave(processKey="process_chuchai", days=None, fields={"destination": "上海", "startDate": "2000-01-03",
                                                                 "endDate": "2000-01-04"}), "out_of_range", "past"),
-        (leave(processKey="process_chuchai", fields={"destination": "上海", "startDate": "2099-12-09",
-                                                     "endDate": "2099-12-10"}), "unknown_field", "days"),
         (leave(fields={"color": "red"}), "unknown_field", "color"),
     ]
     for args, code, words in cases:

@@ -101,20 +101,31 @@ def form_person_values(handle: Any, ctx: CallContext, values: dict[str, Any], fo
     return person_values(process["definition"])
 
 
-def form_data(args: dict[str, Any]) -> dict[str, Any]:
-    """The start form's values from runWorkFlow's arguments: `days`, `reason` and `fields`, left-out ones dropped."""
+def form_data(args: dict[str, Any], definition: Definition | None = None) -> dict[str, Any]:
+    """The start form's values from runWorkFlow's arguments: `days`, `reason` and `fields`, left-out ones dropped.
+
+    `days` and `reason` are the seed's parameters: a process whose form has no such field does not take them (a
+    model that says how many days a trip lasts changes nothing), so with `definition` they are left out for it.
+    """
     data = {k: v for k, v in (args.get("fields") or {}).items() if v is not None}
+    own = {f.id for f in definition.fields} if definition is not None else set(TOP_LEVEL)
     for key in TOP_LEVEL:
-        if args.get(key) is not None:
+        if args.get(key) is not None and key in own:
             data[key] = args[key]
     return data
+
+
+def unused_params(args: dict[str, Any], definition: Definition) -> list[str]:
+    """The seed's parameters given for a process whose form has no such field (left out, said on the card)."""
+    own = {f.id for f in definition.fields}
+    return [key for key in TOP_LEVEL if args.get(key) is not None and key not in own]
 
 
 def check_form(definition: Definition, args: dict[str, Any], today: date | None) -> dict[str, Any]:
     """The form's values checked by the engine's own rules (types, bounds, steps, choices, dates in order and not
     past): the normalised values, or a readable refusal naming the field."""
     try:
-        return engine_forms.validate(definition.fields, form_data(args), today=today or date.today())
+        return engine_forms.validate(definition.fields, form_data(args, definition), today=today or date.today())
     except FormError as exc:
         if exc.code == "missing_field":  # the graph asked for it already; a caller without a person is told
             value = next((v for v in person_values(definition) if v.param == param_of(exc.field)), None)

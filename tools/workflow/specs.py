@@ -77,10 +77,11 @@ SPECS: tuple[ToolSpec, ...] = (
             answer="已为你发起3天的请假申请（req_7），等待王五审批（task_7）。",
         ),
         model_description=(
-            "Start a request for the signed-in user. processKey: process_qingjia (leave), process_baoxiao (expense), "
-            "process_chuchai (trip), or another from getAllWorkFlow. reason: why, in the user's words. days: leave "
-            "days (0.5, 1, 3). fields: the other form fields, e.g. {\"amount\": 6000, \"category\": \"差旅\"}. "
-            "nextUserId: the approver the user named (李四, or a userId)."
+            "Start a request for the signed-in user. processKey: process_qingjia for leave (请假), process_baoxiao "
+            "for an expense claim (报销), process_chuchai for a business trip (出差). reason: why, in the user's words. "
+            "days: leave only (0.5, 1, 3). fields: an expense's {\"amount\": 6000, \"category\": \"差旅\"}, a trip's "
+            "{\"destination\": \"上海\", \"startDate\": \"下周一\", \"endDate\": \"下周三\"}. nextUserId: the approver "
+            "the user named (李四, or a userId)."
         ),
     ),
     ToolSpec(

@@ -16,7 +16,7 @@ from tools.errors import PolicyError
 from tools.spec import CallContext, Found, Verdict
 from tools.workflow.args import HandleTodoTaskArgs, RunWorkFlowArgs, SendEmailArgs
 from tools.workflow.engine import EngineError, TaskView, groups_of, parse_task_id
-from tools.workflow.forms import check_form, form_data
+from tools.workflow.forms import check_form, form_data, unused_params
 from tools.workflow.lookup import engine_of, offered_to
 from tools.workflow.mailer import Mailer
 from tools.workflow.notify import deliver_all, notify
@@ -54,6 +54,8 @@ def check_run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs
         conn, ctx.actor_id, process=found["processKey"], approver=found["nextUserId"],
         days=duration_days(form, definition.fields), lang=ctx.lang,
     )
+    unused = unused_params(args.model_dump(), definition)
+    notes += [f"[form] {key} is not a field of {definition.key}: left out" for key in unused]
     return Verdict(notes=notes, found={"form": form})
 
 
@@ -64,7 +66,7 @@ def run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs, verd
     try:
         started = engine.start(
             conn, args.processKey, requester=ctx.actor_id,
-            data={**form_data(args.model_dump()), "nextUserId": approver["id"]}, today=ctx.today,
+            data={**form_data(args.model_dump(), definition), "nextUserId": approver["id"]}, today=ctx.today,
         )
     except EngineError as exc:
         raise _refusal(exc) from None
