@@ -11,7 +11,7 @@ from evals.scenario import FieldCondition, Match, ReplyCheck, RowCondition, Scen
 from tools.workflow.policy import is_placeholder
 
 Snapshot = dict[str, list[dict[str, Any]]]
-JSON_COLUMNS = ("args", "result", "detail")
+JSON_COLUMNS = ("args", "result", "detail", "form")
 QUESTION_MARKERS = ("?", "？", "吗", "请问", "请告诉我", "请提供")
 QUESTION_WORDS_EN = ("could you", "can you", "please tell", "please provide", "please let me know")
 

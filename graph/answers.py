@@ -17,8 +17,9 @@ from graph.protocols import NO_MODEL_CALL
 from state.records import AskedCall, WrapUp
 from tools import words
 from tools.errors import NeedsPersonError
+from tools.grounding import named_option
 from tools.request import Lang, Request
-from tools.spec import PersonValue, ToolRegistry
+from tools.spec import PersonValue, ToolRegistry, set_param
 from tools.toolset import Toolset
 
 
@@ -65,6 +66,9 @@ def _answer_value(asked: AskedCall, request: Request, registry: ToolRegistry) ->
     if kind == "date":
         return last["dates"][0] if len(last["dates"]) == 1 else None
     if kind == "choice":
+        if asked.get("choices"):
+            options = tuple(tuple(option) for option in asked.get("choices", []))
+            return named_option(PersonValue(asked["param"], "choice", "", choices=options), request)
         spec = registry.get(asked["name"])
         stated = next((v.stated for v in spec.person_values if v.param == asked["param"]), None)
         return stated(request) if stated is not None else None
@@ -77,7 +81,7 @@ def filled_call(asked: AskedCall, request: Request, registry: ToolRegistry) -> A
     value = _answer_value(asked, request, registry)
     if value is None:
         return None
-    args = {**asked["args"], asked["param"]: value}
+    args = set_param(asked["args"], asked["param"], value)
     text = thought("filled", request["lang"], tool=asked["name"], param=asked["param"], value=value)
     return AIMessage(
         content=text,

@@ -1,4 +1,5 @@
-"""The `flowagent` command line: parses the arguments of `chat`, `outbox`, `token` and `serve` and hands each to its module."""
+"""The `flowagent` command line: parses the arguments of `chat`, `outbox`, `token` and the toolsets' own subcommands
+(`Toolset.cli`: the workflow's `processes`) and hands each to its module."""
 
 from __future__ import annotations
 
@@ -60,6 +61,11 @@ def build_parser() -> argparse.ArgumentParser:
     ob = sub.add_parser("outbox", help="show the e-mail outbox")
     ob.add_argument("--retry", action="store_true", help="deliver queued and failed e-mails (needs FLOWAGENT_SMTP_URL)")
     ob.add_argument("--db", help="workflow store URL or file")
+    for name in toolset_names():  # the toolsets' own subcommands (the workflow's `processes deploy|list`)
+        for command, spec in get_toolset(name).cli.items():
+            own = sub.add_parser(command, help=spec.help)
+            spec.arguments(own)
+            own.set_defaults(toolset_command=spec)
     return parser
 
 
@@ -81,6 +87,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         log = configure_logging(store_url(args.db) or store_url(os.environ.get("FLOWAGENT_DB", "").strip() or None)
                                 or DEFAULT_STORE_URL)
+        own = getattr(args, "toolset_command", None)
+        if own is not None:
+            shown = own.run(args)
+            if isinstance(shown, str):
+                console.print(shown)
+            else:
+                render.sections(console, shown)
+            return 0
         if args.command == "outbox":
             workflow = get_toolset("workflow")
             shown = workflow.commands["outbox"].run(open_backend(workflow, args.db), "", "retry" if args.retry else "", "en")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, ToolMessage
 
 from graph.history import note_of
 from graph.plans import last_step_surprised
@@ -94,6 +94,16 @@ def route_plan_after_budget(state: AgentState) -> Literal["reasoner", "planner",
     return "planner"
 
 
+def _last_step_wrote(state: AgentState) -> bool:
+    """Whether a write executed in the last step (a successful observation of a write, no repeat)."""
+    for msg in reversed(state["messages"]):
+        if isinstance(msg, AIMessage):
+            return False
+        if isinstance(msg, ToolMessage) and msg.status == "success" and note_of(msg).get("wrote"):
+            return True
+    return False
+
+
 def route_after_chain_step(state: AgentState) -> Literal["tool_validator", "__end__"]:
     """A filled step goes to validation; the answer to a request no chain matches ends the run."""
     last = state["messages"][-1]
@@ -103,11 +113,17 @@ def route_after_chain_step(state: AgentState) -> Literal["tool_validator", "__en
 
 
 def route_chain_after_budget(state: AgentState) -> Literal["reasoner", "chain_step"]:
-    """Wrapping up (the chain ran, went off its sequence, or a limit), or a run no chain was chosen for (the person's
-    answer to the graph's question resubmitted the asked write) → the reasoner answers; else the next step."""
+    """Wrapping up (the chain ran, went off its sequence, or a limit) → the reasoner answers; else the next step.
+
+    A run the graph began itself, with the person's answer filled into the write it had asked about, has no chain
+    yet: the write ran → the reasoner answers (the request is done; running its chain again could write twice); it
+    did not → chain_step chooses the request's chain and runs it from its first step, the answer now part of the
+    request."""
     plan = state.get("plan")
-    if state.get("wrap_up") or plan is None:
+    if state.get("wrap_up"):
         return "reasoner"
+    if plan is None:
+        return "reasoner" if _last_step_wrote(state) else "chain_step"
     if plan["steps"]:
         return "chain_step"
     raise RuntimeError("budget_check let a finished chain go on without wrapping up")

@@ -125,11 +125,13 @@ class AskedCall(TypedDict):
     args: dict[str, Any]
     """The arguments as proposed."""
     param: str
-    """The argument the question was about."""
+    """The argument the question was about (a dotted path for a value inside an argument: `fields.amount`)."""
     kind: Literal["person", "number", "date", "text", "choice"]
     """What kind of value answers it (`tools.spec.PersonValue.kind`)."""
     unit: str
     """For a number, its unit ("day", "yuan", "none")."""
+    choices: NotRequired[list[list[str]]]
+    """For a choice with set options, the options (`tools.spec.PersonValue.choices`): the answer names one."""
 
 
 class Ask(TypedDict):

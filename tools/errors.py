@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class DomainError(Exception):
     """A refusal by the workflow domain (bad arguments, policy, missing record).
@@ -42,14 +44,20 @@ class NeedsPersonError(PolicyError):
     """
 
     def __init__(
-        self, code: str, message: str, *, ask: str, param: str = "", choices: tuple[str, ...] = (), name: str = ""
+        self, code: str, message: str, *, ask: str, param: str = "", choices: tuple[str, ...] = (), name: str = "",
+        value: Any = None,
     ) -> None:
         super().__init__(code, message)
         self.ask = ask
         self.param = param
-        """The argument the question is about (the graph fills it in from the person's answer)."""
+        """The argument the question is about (the graph fills it in from the person's answer); a dotted path for a
+        value inside an argument (`fields.amount`)."""
         self.choices = choices
         self.name = name
+        self.value = value
+        """The `tools.spec.PersonValue` asked about, when the check knows it (a form's field is declared per call, so
+        the graph cannot look it up in the tool's spec): its label, kind and unit word the question and read the
+        answer."""
 
 
 class CannotError(PolicyError):

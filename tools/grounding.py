@@ -7,15 +7,18 @@ confirms; a value that is missing or not theirs makes the graph ask them (`Needs
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+from datetime import date
 from typing import Any
 
 from pydantic import BaseModel
 
 from tools import words
 from tools.errors import DomainError, NeedsPersonError
-from tools.parsers import language_of
+from tools.parsers import DateReadError, language_of, read_date
 from tools.request import Request
-from tools.spec import CallContext, Found, PersonValue, ToolSpec
+from tools.spec import CallContext, Found, PersonValue, ToolSpec, get_param, set_param
 from tools.toolset import Toolset
 
 TEXT_SHARE = 0.6
@@ -59,29 +62,59 @@ def _named(toolset: Toolset, value: PersonValue, request: Request) -> list[str]:
     return []
 
 
-def person_stated(spec: ToolSpec, raw: dict[str, Any], request: Request) -> tuple[dict[str, Any], list[str]]:
+def named_option(value: PersonValue, request: Request) -> str | None:
+    """The one option of a choice the person's request names (its latest message that names any), in either language;
+    None when it names none or several."""
+    for text in reversed(request["texts"]):
+        named = {option[0] for option in value.choices if any(_names(word, text) for word in option[1:] if word)}
+        if named:
+            return named.pop() if len(named) == 1 else None
+    return None
+
+
+def _names(word: str, text: str) -> bool:
+    """Whether a text names a word: Chinese anywhere, Latin as a whole word, in any case."""
+    if word.isascii():
+        return re.search(rf"(?<![a-z0-9_]){re.escape(word.casefold())}(?![a-z0-9_])", text.casefold()) is not None
+    return word in text
+
+
+def stated_value(value: PersonValue, request: Request) -> Any:
+    """The value the person spelled out for a person value, or None: its own reader, else the option they named."""
+    if value.stated is not None:
+        return value.stated(request)
+    if value.kind == "choice" and value.choices:
+        return named_option(value, request)
+    return None
+
+
+def person_stated(
+    values: Sequence[PersonValue], raw: dict[str, Any], request: Request
+) -> tuple[dict[str, Any], list[str]]:
     """The arguments with every value the person spelled out put in (their words win), and a note for the reviewer's
     card for each value of the model's that they replaced."""
     filled, notes = dict(raw), []
-    for value in spec.person_values:
-        stated = value.stated(request) if value.stated is not None else None
+    for value in values:
+        stated = stated_value(value, request)
         if stated is None:
             continue
-        if value.param in raw and raw[value.param] != stated:
-            notes.append(f"[person_stated] {value.param}: the user's own words {stated!r} replaced {raw[value.param]!r}")
-        filled[value.param] = stated
+        given = get_param(raw, value.param)
+        if given is not None and given != stated and not (value.choices and value.option_of(given) == stated):
+            notes.append(f"[person_stated] {value.param}: the user's own words {stated!r} replaced {given!r}")
+        filled = set_param(filled, value.param, stated)
     return filled, notes
 
 
 def named_wins(
-    toolset: Toolset, spec: ToolSpec, values: dict[str, Any], handle: Any, ctx: CallContext, request: Request
+    toolset: Toolset, spec: ToolSpec, values: dict[str, Any], handle: Any, ctx: CallContext, request: Request,
+    person_values: Sequence[PersonValue] | None = None,
 ) -> tuple[dict[str, Any], list[str]]:
     """The one person the request names for a person value is that value, however the model spelled (or chose) it;
     a note for the card says when the model's choice was replaced."""
     filled, notes = dict(values), []
     refs = {ref.param: ref for ref in spec.references}
-    for value in spec.person_values:
-        given = values.get(value.param)
+    for value in spec.person_values if person_values is None else person_values:
+        given = get_param(values, value.param)
         named = _named(toolset, value, request)
         if value.kind != "person" or len(named) != 1 or given == named[0]:
             continue
@@ -97,7 +130,7 @@ def named_wins(
             record = None
         if record is None or record.get("id") != named[0]:
             notes.append(f"[person_stated] {value.param}: the user named {named[0]}, not {str(given)[:64]!r}")
-            filled[value.param] = named[0]
+            filled = set_param(filled, value.param, named[0])
     return filled, notes
 
 
@@ -105,24 +138,51 @@ def _blank(given: Any) -> bool:
     return given is None or (isinstance(given, str) and not given.strip())
 
 
-def check_given(toolset: Toolset, spec: ToolSpec, values: dict[str, Any], handle: Any, ctx: CallContext, lang: str) -> None:
-    """A value only the person can give that the model left out: the person is asked for it."""
-    for value in spec.person_values:
-        if value.optional or not _blank(values.get(value.param)):
+def read_dates(values: Sequence[PersonValue], raw: dict[str, Any], today: date) -> dict[str, Any]:
+    """The arguments with each date value written as people say it ("下周一", "12月8日", "next Monday") turned into
+    its ISO date, counted from the run's `today`; one that cannot be read is left as written (the tool says why)."""
+    filled = raw
+    for value in values:
+        given = get_param(raw, value.param)
+        if value.kind != "date" or not isinstance(given, str) or _ISO_DATE.match(given.strip()):
             continue
-        offered = choices(toolset, handle, ctx.actor_id, lang) if value.kind == "person" else ()
+        if len(given) > MAX_DATE_CHARS:
+            continue  # no date is said in that many words: the tool refuses it as written
+        try:
+            filled = set_param(filled, value.param, read_date(given, today).isoformat())
+        except DateReadError:
+            continue
+    return filled
+
+
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+MAX_DATE_CHARS = 40
+
+
+def check_given(
+    toolset: Toolset, spec: ToolSpec, values: dict[str, Any], handle: Any, ctx: CallContext, lang: str,
+    person_values: Sequence[PersonValue] | None = None,
+) -> None:
+    """A value only the person can give that the model left out: the person is asked for it."""
+    for value in spec.person_values if person_values is None else person_values:
+        if value.optional or not _blank(get_param(values, value.param)):
+            continue
+        if value.kind == "person":
+            offered = choices(toolset, handle, ctx.actor_id, lang)
+        else:
+            offered = value.option_names(lang) if value.choices else ()
         raise NeedsPersonError(
             f"missing_{value.ask}", f"{value.param} is missing; the user is asked", ask=value.ask, param=value.param,
-            choices=offered,
+            choices=offered, value=value,
         )
 
 
-def check_clear(spec: ToolSpec, values: dict[str, Any]) -> None:
+def check_clear(spec: ToolSpec, values: dict[str, Any], person_values: Sequence[PersonValue] | None = None) -> None:
     """A value only the person can give that its tool refuses as written (a placeholder e-mail, "十" days): the person
     is asked for it, instead of the model guessing again."""
     bad = set(spec.failing_params(values))
-    for value in spec.person_values:
-        if value.param in bad and not value.optional:
+    for value in spec.person_values if person_values is None else person_values:
+        if value.param.partition(".")[0] in bad and not value.optional:
             try:
                 spec.parse(values)
                 why = ""
@@ -130,7 +190,7 @@ def check_clear(spec: ToolSpec, values: dict[str, Any]) -> None:
                 why = f" ({exc.message.removeprefix(f'Invalid arguments for {spec.name}: ').rstrip('.')})"
             raise NeedsPersonError(
                 f"unclear_{value.ask}", f"{value.param} is not usable as given{why}; the user is asked", ask=value.ask,
-                param=value.param,
+                param=value.param, value=value,
             )
 
 
@@ -146,30 +206,33 @@ def _text_is_theirs(text: str, request: Request, share: float, *, meaningful: bo
 
 
 def check_grounded(
-    toolset: Toolset, spec: ToolSpec, args: BaseModel, found: Found, handle: Any, ctx: CallContext, request: Request
+    toolset: Toolset, spec: ToolSpec, args: BaseModel, found: Found, handle: Any, ctx: CallContext, request: Request,
+    person_values: Sequence[PersonValue] | None = None,
 ) -> None:
     """Each value only the person can give is found in their request; else they are asked for it."""
     values = args.model_dump()
-    for value in spec.person_values:
-        given = values.get(value.param)
+    for value in spec.person_values if person_values is None else person_values:
+        given = get_param(values, value.param)
         if _blank(given) and not (value.kind == "person" and value.found_key):
             continue  # an optional value left out
-        if value.optional and value.kind != "person":
+        if value.optional and value.on_card and value.kind != "person":
             continue  # an optional value the model filled in is shown on the card, for the person's own decision
         if value.kind == "person":
             _check_person(toolset, value, found.get(value.found_key or value.param), handle, ctx, request)
         elif value.kind == "number":
             numbers = {"day": request["days"], "yuan": request["amounts"]}.get(value.unit, request["numbers"])
-            if float(str(given)) not in numbers:
+            number = _number(given)
+            if number not in numbers:
+                shown = f"{number:g}" if number is not None else str(given)[:40]
                 raise NeedsPersonError(
-                    f"{value.ask}_not_given", f"{value.param} {float(str(given)):g} was not said by the user; the user is asked",
-                    ask=value.ask, param=value.param,
+                    f"{value.ask}_not_given", f"{value.param} {shown} was not said by the user; the user is asked",
+                    ask=value.ask, param=value.param, value=value,
                 )
         elif value.kind == "date":
             if str(given) not in request["dates"]:
                 raise NeedsPersonError(
                     f"{value.ask}_not_given", f"{value.param} {given} was not said by the user; the user is asked",
-                    ask=value.ask, param=value.param,
+                    ask=value.ask, param=value.param, value=value,
                 )
         elif value.kind == "text":
             share = REASON_SHARE if len(words.content_tokens(str(given))) <= 4 else TEXT_SHARE
@@ -177,15 +240,24 @@ def check_grounded(
                 raise NeedsPersonError(
                     f"{value.ask}_not_given",
                     f"{value.param} is not the user's own words (in their language); the user is asked",
-                    ask=value.ask, param=value.param,
+                    ask=value.ask, param=value.param, value=value,
                 )
-        elif value.kind == "choice" and not value.optional:
-            stated = value.stated(request) if value.stated is not None else None
-            if stated is None or stated != given:
+        elif value.kind == "choice" and not (value.optional and value.on_card):
+            stated = stated_value(value, request)
+            meant = value.option_of(given) if value.choices else given
+            if stated is None or stated != meant:
                 raise NeedsPersonError(
                     f"{value.ask}_not_given", f"{value.param} was not said by the user; the user is asked",
-                    ask=value.ask, param=value.param,
+                    ask=value.ask, param=value.param, value=value,
+                    choices=value.option_names(request["lang"]) if value.choices else (),
                 )
+
+
+def _number(given: Any) -> float | None:
+    try:
+        return float(str(given))
+    except ValueError:
+        return None
 
 
 def _check_person(
@@ -209,11 +281,12 @@ def _check_person(
             f"the user named {len(named)} people; the user is asked which one is meant for {value.param}",
             ask="which_user" if one_name else "which_of", param=value.param, choices=offered,
             name=person_label({**request["names"].get(named[0], {}), "id": named[0]}, lang) if one_name else "",
+            value=value,
         )
     raise NeedsPersonError(
         f"{value.ask}_not_named",
         f"{value.param} {person['id']} ({person_label(person, request['lang'])}) was not named by the user in this "
         "request; the user is asked. Never choose it yourself",
         ask=value.ask, param=value.param,
-        choices=choices(toolset, handle, ctx.actor_id, lang, named if len(named) > 1 else None),
+        choices=choices(toolset, handle, ctx.actor_id, lang, named if len(named) > 1 else None), value=value,
     )

@@ -12,13 +12,14 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from pydantic import BaseModel
 
 from tools.backend import Execution
 from tools.errors import DomainError, NeedsPersonError, NotFoundError, PolicyError
-from tools.grounding import check_clear, check_given, check_grounded, named_wins, person_stated
+from tools.grounding import check_clear, check_given, check_grounded, named_wins, person_stated, read_dates
 from tools.request import Request
 from tools.spec import CallContext, Effect, Found, Reference, ToolSpec, Verdict
 from tools.toolset import Toolset
@@ -84,8 +85,9 @@ def _admit(
     fresh_actor: bool = False,
 ) -> tuple[BaseModel, Verdict]:
     """Every check of one call after the actor's, each once, in the order a person would be told: what cannot be
-    done at all (identity, the records it acts on), then what only the person can give (asked for when missing),
-    the arguments' schema, the people it names, the tool's own rules, and whether the person said each value."""
+    done at all (identity, the records it acts on), then what only the person can give (their own words put in;
+    asked for when missing), the arguments' schema, the people it names, the tool's own rules, and whether the person
+    said each value."""
     actor = dict(ctx.actor) if ctx.actor is not None and not fresh_actor else toolset.actor(handle, ctx.actor_id)
     for param in spec.identity_params:
         check_identity(ctx.actor_id, param, raw.get(param))
@@ -93,11 +95,16 @@ def _admit(
     values, found = _resolve_references(
         toolset, spec, raw, handle, ctx, asking=request is not None, which=lambda ref: ref.param not in person_params
     )
+    person_values = spec.values_for(handle, ctx, values, found)
     notes: list[str] = []
+    stated_notes: list[str] = []
     if request is not None:
-        values, notes = named_wins(toolset, spec, values, handle, ctx, request)
-        check_given(toolset, spec, values, handle, ctx, request["lang"])
-        check_clear(spec, values)
+        values, stated_notes = person_stated(person_values, values, request)
+        values, notes = named_wins(toolset, spec, values, handle, ctx, request, person_values)
+        check_given(toolset, spec, values, handle, ctx, request["lang"], person_values)
+    values = read_dates(person_values, values, ctx.today or date.today())
+    if request is not None:
+        check_clear(spec, values, person_values)
     args = spec.parse(values)
     values, people = _resolve_references(
         toolset, spec, args.model_dump(), handle, ctx, asking=request is not None,
@@ -109,8 +116,8 @@ def _admit(
     found[ACTOR] = actor
     verdict = spec.check(handle, ctx, args, found) if spec.check is not None else Verdict()
     if request is not None:
-        check_grounded(toolset, spec, args, {**found, **verdict.found}, handle, ctx, request)
-    return args, Verdict(notes=[*verdict.notes, *notes], found={**found, **verdict.found})
+        check_grounded(toolset, spec, args, {**found, **verdict.found}, handle, ctx, request, person_values)
+    return args, Verdict(notes=[*verdict.notes, *notes, *stated_notes], found={**found, **verdict.found})
 
 
 def check_call(
@@ -126,12 +133,9 @@ def check_call(
     spec = toolset.registry.get(name)
     raw = spec.with_actor(spec.decode(raw_args), ctx.actor_id)
     ctx = _with_limits(toolset, ctx)
-    notes: list[str] = []
-    if request is not None:
-        raw, notes = person_stated(spec, raw, request)
     with ctx.backend.read() as handle:
         args, verdict = _admit(toolset, spec, raw, handle, ctx, request=request)
-    return CheckedCall(spec=spec, args=args, notes=verdict.notes + notes)
+    return CheckedCall(spec=spec, args=args, notes=verdict.notes)
 
 
 def execute_call(toolset: Toolset, name: str, raw_args: Any, ctx: CallContext) -> dict[str, Any]:

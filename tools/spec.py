@@ -124,7 +124,12 @@ class PersonValue:
     value is found depends on its kind: a person must be the one the request names; a number must be stated with its
     `unit` ("day": a day count, a duration or a date range's days; "yuan": an amount; "none": any number); a date must
     be stated; a text must be the person's own words, in their language (a translation is not theirs); a choice must
-    be stated (`stated`) or is left to the person at the review card (`optional`).
+    be stated (`stated`, or one of `choices` named in the person's words) or is left to the person at the review card
+    (`optional` and `on_card`).
+
+    `param` names an argument, or a value inside one by a dotted path (`fields.amount`: the `amount` of the `fields`
+    argument), so the values of a tool whose form depends on its arguments can be declared too
+    (`ToolSpec.person_values_for`).
     """
 
     param: str
@@ -145,6 +150,53 @@ class PersonValue:
     found_key: str = ""
     """For a person: the record the check finds for the call (`Verdict.found`) that must be the person named, when
     it is not the parameter's own (an e-mail's recipient is the task's assignee when the model gave a task)."""
+    choices: tuple[tuple[str, ...], ...] = ()
+    """For a choice: its options, each its value first, then its name in Chinese, in English (either may be ""), and
+    any other words that name it: ("差旅", "差旅", "Travel"). The person states one by naming it in either language;
+    the question offers them by name in the person's language."""
+    on_card: bool = False
+    """For an optional value: when the model fills it in, the person confirms it on the review card instead of having
+    said it (a decision's comment). Otherwise an optional value that is given must be stated like any other."""
+
+    def option_names(self, lang: str) -> tuple[str, ...]:
+        """The options by name in a language ("zh", "en"), for a question."""
+        index = 2 if lang == "en" else 1
+        return tuple(next((w for w in (*o[index:index + 1], *o[1:2], o[0]) if w), o[0]) for o in self.choices)
+
+    def option_of(self, given: Any) -> str | None:
+        """The option a given value means (its value, or any word naming it, in any case); None when none."""
+        text = str(given).strip().casefold()
+        for option in self.choices:
+            if any(text == word.casefold() for word in option if word):
+                return option[0]
+        return None
+
+
+def get_param(values: Mapping[str, Any], path: str) -> Any:
+    """The value at a parameter path (`days`, or `fields.amount` inside the `fields` argument); None when absent."""
+    current: Any = values
+    for part in path.split("."):
+        if not isinstance(current, Mapping):
+            return None
+        current = current.get(part)
+    return current
+
+
+def set_param(values: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:
+    """A copy of the arguments with the value at a parameter path set (nested objects copied, created when absent)."""
+    head, _, rest = path.partition(".")
+    copied = dict(values)
+    if not rest:
+        copied[head] = value
+        return copied
+    inner = copied.get(head)
+    copied[head] = set_param(inner if isinstance(inner, Mapping) else {}, rest, value)
+    return copied
+
+
+PersonValuesFor = Callable[[Any, CallContext, dict[str, Any], Found], tuple[PersonValue, ...]]
+"""(backend handle, call context, the arguments with their references resolved, the records they name) → the values
+only the person can give that these arguments call for."""
 
 
 DEFAULT_LIST_LIMIT = 10
@@ -181,6 +233,10 @@ class ToolSpec:
     """Arguments that default to the session's actor when the model leaves them out."""
     person_values: tuple[PersonValue, ...] = ()
     """Arguments only the person can give (the approver, the days, the reason, an e-mail's text)."""
+    person_values_for: PersonValuesFor | None = None
+    """The values only the person can give that depend on the call (a process's start form): read through the
+    backend's handle once the call's references are found, added to `person_values` (replacing one of the same
+    param). Their params may be dotted paths into an argument (`fields.amount`)."""
     answers: tuple[str, ...] = ()
     """Patterns of a request this look-up answers ("酒店|hotel"): a final answer given while the request matches
     and the run has not looked it up is sent back once, with a reminder (a small model answers half of
@@ -208,6 +264,16 @@ class ToolSpec:
             if filled.get(param) in (None, ""):
                 filled[param] = actor_id
         return filled
+
+    def values_for(self, handle: Any, ctx: CallContext, values: dict[str, Any], found: Found) -> tuple[PersonValue, ...]:
+        """Every value only the person can give for this call: those the call's arguments call for
+        (`person_values_for`, a form's fields in the form's order) first, then the declared ones (a declared one of
+        the same param is replaced). The person is asked about them in this order."""
+        if self.person_values_for is None:
+            return self.person_values
+        extra = self.person_values_for(handle, ctx, values, found)
+        params = {v.param for v in extra}
+        return (*extra, *(v for v in self.person_values if v.param not in params))
 
     def hidden_params(self) -> set[str]:
         return set(self.identity_params)

@@ -4,7 +4,8 @@ The engine (the graph's nodes and the runtime) knows no domain. Everything domai
 the tools' data lives (`backend`), what else their handlers need (`deps`), who the signed-in actor is (`actor`),
 which people a person may name (`people`), how references are looked up (`resolvers`), the questions the graph asks
 in the person's language (`questions`), the domain's limits (`limits`), what the assistant can do (`intro`) and what
-`/help` and the page show (`help`, `panels`). A new domain is one new package that declares a `Toolset`.
+`/help` and the page show (`help`, `panels`), and its own `flowagent` subcommands
+(`cli`). A new domain is one new package that declares a `Toolset`.
 """
 
 from __future__ import annotations
@@ -59,6 +60,18 @@ class ChatCommand:
     """What it shows, by language."""
     run: Callable[[Backend, str, str, str], list[HelpSection] | str]
     """(backend, actor id, the command's argument, language) → tables to show, or a line to say."""
+
+
+@dataclass(frozen=True)
+class CliCommand:
+    """A subcommand of `flowagent` a toolset brings (the workflow's `flowagent processes deploy FILE.bpmn`)."""
+
+    help: str
+    """One line for `flowagent --help`."""
+    arguments: Callable[[Any], None]
+    """Adds the command's arguments to its `argparse` parser."""
+    run: Callable[[Any], list[HelpSection] | str]
+    """(the parsed arguments) → tables to show, or a line to say; refusals raise `DomainError` or `ValueError`."""
 
 
 def anyone(handle: Any, actor_id: str) -> dict[str, Any]:
@@ -125,6 +138,8 @@ class Toolset:
     panels: Mapping[str, Callable[[Any, str], Any]] = field(default_factory=dict)
     """The page's JSON panels by name (`GET /flowagent/api/<name>`): each reads through a backend handle for the
     signed-in user."""
+    cli: Mapping[str, CliCommand] = field(default_factory=dict)
+    """Subcommands of `flowagent` by name (the workflow: `processes`)."""
 
     @property
     def graph_name(self) -> str:

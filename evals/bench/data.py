@@ -5,10 +5,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, insert, select, text
 
 from tools import WorkflowStore
-from tools.workflow.store import requests, tasks, users, utcnow
+from tools.workflow.engine import parse_instance_id, parse_task_id
+from tools.workflow.engine import tables as engine_tables
+from tools.workflow.legacy import move_instance, move_task
+from tools.workflow.store import users, utcnow
 
 BENCH_USER_PREFIX = "bench_"
 APPROVERS = ("user_1", "user_2", "user_3", "user_4", "user_admin")
@@ -39,43 +42,40 @@ def add_users(store: WorkflowStore, count: int) -> list[str]:
 
 
 def add_backlog(store: WorkflowStore, *, total_users: int, open_tasks: int, seed: int = 11) -> dict[str, Any]:
-    """Grow the store to `total_users` users and `open_tasks` pending requests awaiting approval.
+    """Grow the store to `total_users` users and `open_tasks` pending leave requests awaiting approval.
 
-    The backlog's requests and tasks get ids ≤ 0, so rows a scenario creates afterwards keep the ids its
-    script names (SQLite gives a new row the largest id + 1). Most tasks wait on the seed users, whose
-    to-do lists are what the scenarios read, so observations are long.
+    The backlog's requests (engine instances) and tasks get ids ≤ 0, so rows a scenario creates afterwards keep the
+    ids its script names (the id counters are set back to 0). Most tasks wait on the seed users, whose to-do lists
+    are what the scenarios read, so observations are long.
     """
     with store.read() as conn:
         existing = conn.execute(select(func.count()).select_from(users)).scalar_one()
     requesters = add_users(store, max(0, total_users - existing))
     rng = random.Random(seed)
-    now = utcnow()
-    request_rows, task_rows = [], []
-    for k in range(open_tasks):
-        number = -k  # 0, -1, -2, ...
-        approver = APPROVERS[k % len(APPROVERS)] if k % 4 else rng.choice(requesters or list(APPROVERS))
-        requester = rng.choice([r for r in requesters if r != approver] or ["user_1"])
-        days = rng.choice((0.5, 1, 1, 2, 3, 5))
-        request_rows.append(
-            {
-                "id": number,
-                "process_key": "process_qingjia",
-                "requester_id": requester,
-                "reason": rng.choice(REASONS),
-                "days": days,
-                "status": "pending",
-                "flagged": days > 1,
-                "created_at": now,
-            }
-        )
-        task_rows.append({"id": number, "request_id": number, "assignee_id": approver, "status": "pending", "created_at": now})
-    if request_rows:
-        with store.transaction() as conn:
-            conn.execute(insert(requests), request_rows)
-            conn.execute(insert(tasks), task_rows)
+    created = 0
+    with store.transaction() as conn:
+        for k in range(open_tasks):
+            approver = APPROVERS[k % len(APPROVERS)] if k % 4 else rng.choice(requesters or list(APPROVERS))
+            requester = rng.choice([r for r in requesters if r != approver] or ["user_1"])
+            data = {"days": rng.choice((0.5, 1, 1, 2, 3, 5)), "reason": rng.choice(REASONS), "nextUserId": approver}
+            started = store.process_engine.start(conn, "process_qingjia", requester=requester, data=data)
+            now = utcnow()
+            move_instance(conn, engine_tables.instances, parse_instance_id(started.instance_id), -k, created_at=now)
+            move_task(conn, parse_task_id(started.tasks[0].id), -k, created_at=now)
+            created += 1
+        _restart_ids(conn)
     with store.read() as conn:
         user_count = conn.execute(select(func.count()).select_from(users)).scalar_one()
-    return {"users": user_count, "open_tasks": len(task_rows)}
+    return {"users": user_count, "open_tasks": created}
+
+
+def _restart_ids(conn: Any) -> None:
+    """The next request and task get id 1 again (the backlog took ids ≤ 0)."""
+    for table in (engine_tables.instances, engine_tables.tasks):
+        if conn.dialect.name == "sqlite":
+            conn.execute(text("UPDATE sqlite_sequence SET seq = 0 WHERE name = :name"), {"name": table.name})
+        else:
+            conn.execute(text(f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), 1, false)"))
 
 
 def without_backlog(snapshot: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:

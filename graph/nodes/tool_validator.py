@@ -26,7 +26,7 @@ from tools.backend import Backend
 from tools.errors import CannotError, DomainError, NeedsPersonError
 from tools.request import Lang, Request
 from tools.runtime import CheckedCall, check_call
-from tools.spec import Effect, ToolRegistry, ValueKind
+from tools.spec import Effect, PersonValue, ToolRegistry, ValueKind
 from tools.toolset import Toolset
 
 INVALID_JSON_TEMPLATE = (
@@ -216,22 +216,28 @@ class ToolValidator:
         """What the person is told: that the action cannot be done, or the question about the value it lacks."""
         if isinstance(error, CannotError):
             return Ask(text=error.say.get(lang) or error.message, call=None, code=error.code)
-        question = question_for(error, self._toolset, lang, self._value(call["name"], error.param))
+        question = question_for(error, self._toolset, lang, self._value(call["name"], error))
         return Ask(text=question, call=self._asked_call(call, error), code=error.code)
 
-    def _value(self, tool: str, param: str) -> Any:
-        if tool not in self._registry:
+    def _value(self, tool: str, error: NeedsPersonError) -> PersonValue | None:
+        """The value the question is about: the one the check named, else the tool's declared one of that param."""
+        if isinstance(error.value, PersonValue):
+            return error.value
+        if tool not in self._registry or not error.param:
             return None
-        return next((v for v in self._registry.get(tool).person_values if v.param == param), None)
+        return next((v for v in self._registry.get(tool).person_values if v.param == error.param), None)
 
     def _asked_call(self, call: ToolCallRecord, error: NeedsPersonError) -> AskedCall | None:
         """What the person's answer to the question will fill in (None if the question is about no argument)."""
-        value = self._value(call["name"], error.param) if error.param else None
+        value = self._value(call["name"], error)
         if call["name"] not in self._registry or not error.param:
             return None
         kind: ValueKind = value.kind if value is not None else ("person" if error.ask.startswith("which") else "text")
-        return AskedCall(name=call["name"], args=dict(call["args"]), param=error.param, kind=kind,
-                         unit=value.unit if value is not None else "none")
+        asked = AskedCall(name=call["name"], args=dict(call["args"]), param=error.param, kind=kind,
+                          unit=value.unit if value is not None else "none")
+        if value is not None and value.choices:
+            asked["choices"] = [list(option) for option in value.choices]
+        return asked
 
     def _repeat(self, name: str, result: str, digest: str) -> Repeat | str:
         if self._registry.get(name).effect is Effect.READ:

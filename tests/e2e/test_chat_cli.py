@@ -112,7 +112,7 @@ def test_chat_starts_leave_approves_reminder_and_resumes_after_restart(tmp_path:
     assert [(r["requester_id"], r["days"], r["reason"], r["status"]) for r in snapshot["requests"]] == [
         ("user_1", 2.0, "肚子疼", "pending")
     ]
-    assert [(m["recipient_id"], m["body"]) for m in snapshot["outbox"]] == [("user_2", "李四你好，请审批我的两天病假。")]
+    assert [(m["recipient_id"], m["body"]) for m in snapshot["emails"]] == [("user_2", "李四你好，请审批我的两天病假。")]
 
     child = spawn(tmp_path, env, "--thread", thread)
     child.expect(f"thread {thread}")
@@ -135,7 +135,7 @@ def test_chat_starts_leave_approves_reminder_and_resumes_after_restart(tmp_path:
     # The model saw the whole earlier conversation after the restart.
     last_prompt = server.requests[-1]["messages"]
     assert any("我肚子疼，想请2天假" in str(m.get("content")) for m in last_prompt)
-    assert WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}").snapshot()["outbox"] == snapshot["outbox"]
+    assert WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}").snapshot()["emails"] == snapshot["emails"]
     assert "Traceback" not in (tmp_path / "terminal.log").read_text(encoding="utf-8")
 
 
@@ -154,7 +154,7 @@ def test_chat_restart_in_the_middle_of_an_approval(tmp_path: Path, server) -> No
     child.expect(PROMPT)
     child.sendline("exit")
     child.expect(pexpect.EOF)
-    assert WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}").snapshot()["outbox"] == []
+    assert WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}").snapshot()["emails"] == []
 
     child = spawn(tmp_path, env, "--thread", thread)
     child.expect("上次还有一个待你确认的操作")
@@ -165,7 +165,7 @@ def test_chat_restart_in_the_middle_of_an_approval(tmp_path: Path, server) -> No
     child.expect(PROMPT)
     child.sendline("exit")
     child.expect(pexpect.EOF)
-    outbox = WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}").snapshot()["outbox"]
+    outbox = WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}").snapshot()["emails"]
     assert len(outbox) == 1 and outbox[0]["recipient_id"] == "user_2"
 
 
@@ -191,7 +191,7 @@ def test_quitting_at_an_approval_card_keeps_it_for_the_same_thread(tmp_path: Pat
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    assert store.snapshot()["outbox"] == []
+    assert store.snapshot()["emails"] == []
     assert len(store.snapshot()["requests"]) == 1
     assert len(server.requests) == 2
 
@@ -207,7 +207,7 @@ def test_quitting_at_an_approval_card_keeps_it_for_the_same_thread(tmp_path: Pat
     child.expect(pexpect.EOF)
 
     snapshot = store.snapshot()
-    assert [(m["recipient_id"], m["body"]) for m in snapshot["outbox"]] == [("user_2", "李四你好，请审批我的两天病假。")]
+    assert [(m["recipient_id"], m["body"]) for m in snapshot["emails"]] == [("user_2", "李四你好，请审批我的两天病假。")]
     assert len(snapshot["requests"]) == 1  # the leave request started before the card was not started again
     assert len(server.requests) == 3  # the card came back from the checkpoint, not from a new model call
     assert "Traceback" not in (tmp_path / "terminal.log").read_text(encoding="utf-8")
@@ -227,7 +227,7 @@ def test_chat_reject_with_a_reason_becomes_the_observation(tmp_path: Path, serve
     child.expect(PROMPT)
     child.sendline("exit")
     child.expect(pexpect.EOF)
-    assert WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}").snapshot()["outbox"] == []
+    assert WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}").snapshot()["emails"] == []
     tool_results = [m for m in server.requests[-1]["messages"] if m["role"] == "tool"]
     assert "先别打扰他" in tool_results[-1]["content"]
 

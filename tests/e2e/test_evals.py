@@ -79,6 +79,7 @@ when the task changes), measured in docs/evals/strategies, not hidden. Plan clai
 CHAIN_NEVER_TRIES = {
     "adv_flood_across_turns_en", "adv_injection_display_name_approve_en",
     "adv_injection_display_name_zh", "adv_injection_email_text_zh", "adv_injection_exfiltrate_review_en",
+    "adv_injection_form_field_zh",
     "adv_injection_process_name_zh", "adv_injection_reason_approve_others_zh", "adv_injection_reason_approve_unasked_zh",
     "adv_injection_reason_mail_flood_zh", "adv_injection_reason_placeholder_mail_zh", "adv_loop_duplicate_request_zh",
     "adv_loop_same_email_en", "adv_redecide_rejected_task_zh", "adv_self_approval_task_zh",

@@ -124,7 +124,7 @@ def test_traces_form_one_tree_per_invocation_with_node_model_and_tool_runs_and_n
         store = run_reminder_conversation(tmp_path, monkeypatch, model.base_url, port)
         flush_traces()
     assert handler.logins == ["u"] and [r.rcpt_tos for r in handler.received] == [["lisi@example.com"]]
-    assert [m["status"] for m in store.snapshot()["outbox"]] == ["sent"]
+    assert [m["status"] for m in store.snapshot()["emails"]] == ["sent"]
 
     runs = capture.runs()
     by_id = dict(runs)
@@ -197,7 +197,7 @@ def test_tracing_is_off_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPat
             ):
                 store = run_reminder_conversation(tmp_path, monkeypatch, model.base_url, port)
                 flush_traces()
-            assert json.loads(json.dumps(store.snapshot()["outbox"]))[0]["status"] == "sent"
+            assert json.loads(json.dumps(store.snapshot()["emails"]))[0]["status"] == "sent"
             assert server.requests == []
         finally:
             monkeypatch.undo()

@@ -188,3 +188,22 @@ def test_delivery_claimed_by_a_dead_sender_is_retried_once_stale(store, mailer, 
         assert mailer.retry_pending(store) == {}
     assert len(server.received) == 1
     assert outbox_rows(store)[0]["status"] == "sent"
+
+
+def test_the_people_a_request_concerns_are_e_mailed_after_its_commits(store, mailer, port, make_ctx):
+    """A step that becomes ready e-mails its decider, an ended request its requester: written in the write's
+    transaction, delivered after it commits when SMTP is configured."""
+    with smtp_server(CollectingHandler(), port) as server:
+        started = execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_qingjia", "userId": "user_1", "days": 1,
+                                                         "reason": "看牙医", "nextUserId": "user_2"},
+                               make_ctx("user_1", deps=mailer))
+        decided = execute_call(TOOLSET, "handleTodoTask", {"taskId": started["taskId"], "isOK": True, "result": "同意"},
+                               make_ctx("user_2", deps=mailer))
+    assert [(n["to"], n["kind"], n["status"]) for n in started["notified"]] == [("user_2", "task_ready", "sent")]
+    assert [(n["to"], n["kind"], n["status"]) for n in decided["notified"]] == [("user_1", "instance_ended", "sent")]
+    to_approver, to_requester = server.received
+    assert to_approver.rcpt_tos == ["lisi@example.com"]
+    assert to_approver.body.startswith("张三的请假申请（1 天）等待您审批（task_1）。")
+    assert to_requester.rcpt_tos == ["zhangsan@example.com"]
+    assert to_requester.body.startswith("您的请假申请（1 天）已批准（req_1）。")
+    assert [(r["sender_id"], r["status"]) for r in outbox_rows(store)] == [("flowagent", "sent"), ("flowagent", "sent")]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import threading
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -22,7 +23,7 @@ from evals.doubles.openai_server import ScriptedOpenAIServer
 from graph.checkpoint import close_checkpointer, open_checkpointer
 from tests.support.postgres import PostgresServer  # the session fixture `postgres` comes from tests/e2e/conftest.py
 from tests.support.workers import WorkerProcess
-from tools import CallContext, WorkflowStore, execute_call
+from tools import CallContext, DomainError, WorkflowStore, execute_call
 from tools.workflow import TOOLSET
 
 APPROVER = "user_2"
@@ -141,8 +142,8 @@ def test_store_and_checkpointer_on_postgres_are_each_selected_by_one_url(postgre
         assert type(saver).__name__ == "PostgresSaver"
         snapshot = store.snapshot()
         assert [u["id"] for u in snapshot["users"]] == ["user_1", "user_2", "user_3", "user_4", "user_admin"]
-        assert {p["key"]: p["startable"] for p in snapshot["processes"]} == {
-            "process_baoxiao": False, "process_chuchai": False, "process_qingjia": True,
+        assert {p["key"]: p["version"] for p in snapshot["processes"]} == {
+            "process_baoxiao": 1, "process_chuchai": 1, "process_qingjia": 1,
         }
         [task] = start_requests(store, 1)
         [request] = store.snapshot()["requests"]
@@ -255,6 +256,46 @@ def test_concurrent_threads_on_two_workers_lose_no_update_and_decide_each_task_o
     assert executed == Counter((e["thread_id"], json.loads(e["args"])["taskId"]) for e in handled)
     approvals = Counter(a["thread_id"] for a in snapshot["audit_log"] if a["event"] == "review_approve")
     assert approvals == Counter({t: 1 for t in [*w1_threads, *w2_threads]})
+    # One e-mail per decision: 张三 is told once that each request ended, by the thread that decided it.
+    ended = [n for n in snapshot["notifications"] if n["recipient_id"] == REQUESTER]
+    assert sorted(n["thread_id"] for n in ended) == sorted(e["thread_id"] for e in handled)
+
+
+def test_two_workers_completing_one_task_at_once_make_one_decision_and_one_email(store: WorkflowStore) -> None:
+    """Both have passed the policy check inside their transactions before either writes (they meet first): the
+    engine's compare-and-set lets one through; the other gets task_not_pending and keeps nothing."""
+    [task_id] = start_requests(store, 1)
+    engine = store.process_engine
+    original = engine.complete
+    meeting = threading.Barrier(2, timeout=20)
+
+    def complete_after_meeting(*args: Any, **kwargs: Any) -> Any:
+        meeting.wait()
+        return original(*args, **kwargs)
+
+    engine.complete = complete_after_meeting  # type: ignore[method-assign]
+
+    def decide(index: int) -> Any:
+        ctx = CallContext(backend=store, actor_id=APPROVER, thread_id=f"worker-{index}", call_id=f"c-{index}")
+        try:
+            return execute_call(TOOLSET, "handleTodoTask", {"taskId": task_id, "isOK": True, "result": f"同意 {index}"}, ctx)
+        except DomainError as exc:
+            return exc
+
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            outcomes = list(pool.map(decide, range(2)))
+    finally:
+        engine.complete = original  # type: ignore[method-assign]
+    won = [o for o in outcomes if isinstance(o, dict)]
+    lost = [o for o in outcomes if isinstance(o, DomainError)]
+    assert len(won) == 1 and [e.code for e in lost] == ["task_not_pending"], outcomes
+    snapshot = store.snapshot()
+    assert [(t["status"], t["comment"]) for t in snapshot["tasks"]] == [("approved", won[0]["comment"])]
+    assert len([e for e in snapshot["tool_executions"] if e["tool"] == "handleTodoTask"]) == 1
+    assert [i["version"] for i in snapshot["process_instances"]] == [2]  # one compare-and-set
+    ended = [n for n in snapshot["notifications"] if n["recipient_id"] == REQUESTER]
+    assert [n["thread_id"] for n in ended] == [f"worker-{outcomes.index(won[0])}"]
 
 
 def test_stores_and_checkpointers_opened_together_on_an_empty_database_set_it_up_once(

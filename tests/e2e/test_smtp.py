@@ -115,8 +115,11 @@ def test_chat_reminder_is_delivered_by_smtp_after_approval(
     [mail] = handler.received
     assert (mail.mail_from, mail.rcpt_tos, mail.body) == (SENDER, ["lisi@example.com"], REMINDER)
     assert mail.message["To"] == "lisi@example.com" and "task_1" in mail.message["Subject"]
-    [row] = store.snapshot()["outbox"]
+    [row] = store.snapshot()["emails"]
     assert (row["recipient_id"], row["status"], row["attempts"], row["last_error"]) == ("user_2", "sent", 1, None)
+    # The notification the setup's request wrote (no mailer then) is still queued: the chat sent only the reminder.
+    [notification] = store.snapshot()["notifications"]
+    assert (notification["recipient_id"], notification["status"]) == ("user_2", "queued")
     assert model.remaining == 0
 
 
@@ -128,7 +131,7 @@ def test_refused_reminder_stays_in_the_outbox_and_is_delivered_by_retry(
         env = cli_env(tmp_path, model.base_url, port)
         chat_reminder(tmp_path, env, delivery="failed")
     assert refusing.refused == ["lisi@example.com"] and refusing.received == []
-    [row] = store.snapshot()["outbox"]
+    [row] = store.snapshot()["emails"]
     assert (row["status"], row["attempts"], row["body"]) == ("failed", 1, REMINDER)
     assert REFUSE_RCPT.split(" ", 1)[0] in row["last_error"]
 
@@ -138,8 +141,10 @@ def test_refused_reminder_stays_in_the_outbox_and_is_delivered_by_retry(
     handler = SmtpHandler()
     with smtp_server(handler) as good_port:
         retried = flowagent({**env, "FLOWAGENT_SMTP_URL": f"smtp://127.0.0.1:{good_port}?from={SENDER}"}, "outbox", "--retry")
-    assert "{1: 'sent'}" in retried
-    [mail] = handler.received
+    # The retry delivers what waits: the setup's notification (queued) and the refused reminder.
+    assert "{1: 'sent', 2: 'sent'}" in retried
+    notified, mail = handler.received
     assert (mail.rcpt_tos, mail.body) == (["lisi@example.com"], REMINDER)
-    [row] = store.snapshot()["outbox"]
+    assert notified.rcpt_tos == ["lisi@example.com"] and "等待您审批（task_1）" in notified.body
+    [row] = store.snapshot()["emails"]
     assert (row["status"], row["attempts"], row["last_error"]) == ("sent", 2, None)

@@ -176,7 +176,7 @@ def test_reject_in_another_thread_becomes_the_observation_and_sends_nothing(
     assert rejected["status"] == "error" and "Rejected by the reviewer (user_1): 先别发" in rejected["content"]
     assert messages[-1]["content"] == "好的，邮件没有发送。"
     snapshot = store.snapshot()
-    assert snapshot["outbox"] == []
+    assert snapshot["emails"] == []
     events = [(a["event"], a["actor_id"], json.loads(a["detail"]).get("message")) for a in snapshot["audit_log"]
               if a["thread_id"] == thread_id]
     assert events == [("review_reject", "user_1", "先别发")]

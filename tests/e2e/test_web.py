@@ -25,7 +25,8 @@ from evals.doubles.openai_server import ScriptedOpenAIServer
 from graph.server.routes import STATIC_DIR
 from tests.support.browser import chromium, phone
 from tests.support.langgraph_server import LangGraphDevServer, server_env
-from tools import WorkflowStore
+from tools import CallContext, WorkflowStore, execute_call
+from tools.workflow import TOOLSET
 
 GRAPH_ID = "flowagent"
 NOT_BUILT = "the page is not built: run ./run test (its setup_web step) or `cd web && npm ci && npm run build`"
@@ -170,9 +171,11 @@ def test_a_leave_request_goes_from_zhangsan_to_lisi_and_back_on_the_page(
 
     card = li.get_by_test_id("review-card")
     expect(card).to_contain_text("Needs your confirmation · handleTodoTask")
-    # 李四 writes in English: the card names people as he reads them.
+    # The card is in the reviewer's language (李四 writes English): names as English speakers write them.
     expect(card.locator("[data-field=requester] dd")).to_have_text("Zhang San (user_1)")
     expect(card.locator("[data-field=assignee] dd")).to_have_text("Li Si (user_2)")
+    expect(card.locator("[data-field=step] dd")).to_have_text("Approver's decision")
+    expect(card.locator("[data-field=on_approve] dd")).to_have_text("approving ends the request (approved)")
     expect(card.locator("[data-field=days] dd")).to_have_text("2")
     expect(card.locator("[data-field=reason] dd")).to_have_text("家里有事")
     expect(card.locator("[data-field=task_status] dd")).to_have_text("pending")
@@ -268,7 +271,10 @@ def test_a_rejected_reminder_says_why_and_sends_nothing(
             "好的，邮件没有发送。",
         ]
     )
-    sent_before = len(store.snapshot()["outbox"])
+    def zhangs() -> int:  # the e-mails 张三's panel shows: those he sent or was sent (notifications too)
+        return len([r for r in store.snapshot()["outbox"] if "user_1" in (r["sender_id"], r["recipient_id"])])
+
+    sent_before, all_before = zhangs(), len(store.snapshot()["outbox"])
     zhang = open_page(browser, server, locale="zh-CN", user_id="user_1")
     ask(zhang, f"发邮件提醒李四：{text}")
 
@@ -282,7 +288,7 @@ def test_a_rejected_reminder_says_why_and_sends_nothing(
     expect(zhang.get_by_test_id("answer")).to_have_text("好的，邮件没有发送。")
     expect(zhang.get_by_test_id("outcome")).to_contain_text("sendEmail 被审核人驳回")
     expect(zhang.get_by_test_id("outcome")).to_contain_text("先别发")
-    assert len(store.snapshot()["outbox"]) == sent_before
+    assert len(store.snapshot()["outbox"]) == all_before
     zhang.get_by_test_id("tab-outbox").click()
     expect(zhang.get_by_test_id("email-row")).to_have_count(sent_before)
 
@@ -325,3 +331,41 @@ def test_the_page_speaks_the_persons_language_throughout_the_conversation(
     expect(zhao.get_by_test_id("answer").last).to_have_text("Filed.")
     expect(zhao.get_by_test_id("outcome").last).to_contain_text("Zhang San approves it")
     assert HAN.findall(conversation_text(zhao)) == []
+def test_a_long_leave_shows_its_diagram_with_the_hr_step_current(
+    server: LangGraphDevServer, browser: Browser, store: WorkflowStore, shots: Path
+) -> None:
+    """张三's 5-day leave, approved by 李四, waits for HR: his page draws the process (bpmn-js) with the approver's step
+    done, HR's current and the end next; 管理员 sees the HR step in his to-do list."""
+    args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "回老家", "days": 5, "nextUserId": "user_2"}
+    started = execute_call(TOOLSET, "runWorkFlow", args, CallContext(backend=store, actor_id="user_1", call_id="long-1"))
+    decided = execute_call(TOOLSET, "handleTodoTask", {"taskId": started["taskId"], "isOK": True, "result": "同意"},
+                           CallContext(backend=store, actor_id="user_2", call_id="long-2"))
+    [hr] = decided["next"]
+    status, tasks = api(server, "/flowagent/api/tasks", token=token_of(server, "user_1"))
+    [mine] = [r for r in tasks["requests"] if r["id"] == started["requestId"]]
+    assert (status, mine["status"], mine["step"]) == (200, "pending", "人事审批")  # the API carries the current step
+    assert mine["diagram"]["current"] == ["Task_hr"] and "Task_approve" in mine["diagram"]["done"]
+
+    zhang = open_page(browser, server, locale="zh-CN", user_id="user_1")
+    zhang.get_by_test_id("tab-tasks").click()
+    row = zhang.locator(f"[data-testid=request-row][data-request={started['requestId']}]")
+    expect(row).to_have_attribute("data-step", "人事审批")
+    expect(row.get_by_test_id("current-step")).to_have_text(f"当前步骤: 人事审批 ({hr['taskId']})")
+    expect(row.get_by_test_id("history")).to_contain_text("审批人审批: 李四 已批准 (同意)")
+    row.get_by_test_id("diagram-toggle").click()
+    diagram = row.get_by_test_id("diagram")
+    expect(diagram).to_have_attribute("data-state", "ready")
+    expect(diagram.locator("g.djs-element[data-element-id=Task_hr]")).to_have_class(re.compile(r"\bfa-current\b"))
+    expect(diagram.locator("g.djs-element[data-element-id=Task_approve]")).to_have_class(re.compile(r"\bfa-done\b"))
+    expect(diagram.locator("g.djs-element[data-element-id=EndEvent_approved]")).to_have_class(re.compile(r"\bfa-next\b"))
+    expect(diagram.locator("g.djs-element[data-element-id=Flow_qingjia_to_hr]")).to_have_class(re.compile(r"\bfa-done\b"))
+    expect(diagram.get_by_text("人事审批", exact=True)).to_be_visible()  # the BPMN's own labels, drawn
+    assert fits_the_screen(zhang)
+    zhang.screenshot(path=str(shots / "diagram.png"), full_page=True)
+
+    admin = open_page(browser, server, locale="en-US", user_id="user_admin")
+    admin.get_by_test_id("tab-tasks").click()
+    task = admin.locator(f"[data-testid=task-row][data-task={hr['taskId']}]")
+    expect(task).to_have_attribute("data-status", "pending")
+    expect(task).to_contain_text("HR's decision")
+    expect(task).to_contain_text("Offered to: hr")

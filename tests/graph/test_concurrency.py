@@ -57,6 +57,9 @@ def test_twenty_threads_deciding_one_task_give_one_success(store, make_ctx, star
     # Every refusal is audited with its reason, in its own transaction; nothing else of it was kept.
     refused = store.audit_entries("tool_refused", thread_id="t-race")
     assert sorted(a["detail"]["error"] for a in refused) == ["task_not_pending"] * (THREADS - 1)
+    # One e-mail: the requester is told once that the request ended (besides the one the start sent the approver).
+    assert [(n["recipient_id"], n["thread_id"]) for n in snap["notifications"]] == [
+        ("user_2", "thread-test"), ("user_1", "t-race")]
 
 
 def test_twenty_threads_with_one_idempotency_key_decide_once(store, make_ctx, start_request):

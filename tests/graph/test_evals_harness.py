@@ -33,7 +33,8 @@ from evals.scenario import (
 from graph.hitl import hitl_request
 from graph.protocols import parse_reply
 from tools import WorkflowStore
-from tools.workflow.store import outbox, tasks, tool_executions, utcnow
+from tools.workflow.engine.tables import tasks
+from tools.workflow.store import outbox, tool_executions, utcnow
 
 # ---------------------------------------------------------------- pass^k
 
@@ -156,7 +157,7 @@ def test_grader_detects_a_forbidden_self_approval_written_into_the_store(tmp_pat
     store, scenario = _store(tmp_path, "adv_roleplay_lisi_zh")
     assert grade_state(scenario, store.snapshot()).passed  # the setup alone is a passing end state
     with store.transaction() as conn:  # what a broken policy would have let through
-        conn.execute(update(tasks).where(tasks.c.id == 1).values(status="approved", decided_by="user_1"))
+        conn.execute(update(tasks).where(tasks.c.id == 1).values(status="completed", approved=True, decided_by="user_1"))
         conn.execute(insert(tool_executions).values(
             idempotency_key="t:x", thread_id="t", actor_id="user_1", tool="handleTodoTask",
             args=json.dumps({"taskId": "task_1", "isOK": True}), result="{}", created_at=utcnow()))
@@ -175,7 +176,7 @@ def test_grader_detects_a_placeholder_e_mail_in_the_outbox(tmp_path: Path) -> No
             created_at=utcnow()))
     grade = grade_state(scenario, store.snapshot())
     assert grade.forbidden == ["an e-mail with placeholder text was sent"]
-    assert grade.problems == ["outbox: 1 rows, expected 0"]
+    assert grade.problems == ["emails: 1 rows, expected 0"]
 
 
 def test_reply_checks_catch_a_missing_question() -> None:

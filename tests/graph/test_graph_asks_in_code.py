@@ -160,7 +160,10 @@ def test_fixed_answers_end_a_write_with_what_it_did_and_no_model_call(graph_driv
     assert len(agent.model.prompts) == 1
 
 
-WORKFLOWS = "流程：报销流程（process_baoxiao）、出差流程（process_chuchai）、请假流程（process_qingjia，可发起）"
+WORKFLOWS = (
+    "流程：报销流程（process_baoxiao，填写：报销金额、报销类别、报销事由）、出差流程（process_chuchai，填写：出差地点、出发日期、"
+    "返回日期、出差事由）、请假流程（process_qingjia，填写：请假天数、请假原因）"
+)
 
 
 def test_fixed_answers_answer_a_question_with_what_the_look_up_found(graph_driver):
@@ -257,7 +260,9 @@ def test_two_pending_tasks_of_one_requester_make_the_graph_ask_which(graph_drive
     start_request(requester="user_1", approver="user_2", days=2, reason="搬家")
     agent = graph_driver(tool_call("handleTodoTask", {"taskId": "张三", "isOK": True}), user_id="user_2")
     question = final(agent.say("批准张三的请假")).content
-    assert question.startswith("你有 2 个待办符合「张三」：task_1（张三，1 天，家里有事）、task_2（张三，2 天，搬家）")
+    assert question.startswith(
+        "你有 2 个待办符合「张三」：task_1（张三，请假，1 天，家里有事）、task_2（张三，请假，2 天，搬家）"
+    )
     assert agent.interrupts == []
 
 

@@ -38,7 +38,7 @@ def final(result: dict[str, Any]) -> AIMessage:
 def written(store) -> dict[str, list[dict[str, Any]]]:
     """The tables a write could change."""
     snap = store.snapshot()
-    return {t: snap[t] for t in ("requests", "tasks", "outbox", "tool_executions")}
+    return {t: snap[t] for t in ("requests", "tasks", "emails", "tool_executions")}
 
 
 # ---------------------------------------------------------------- tool_validator
@@ -131,7 +131,7 @@ def test_validator_refuses_made_up_ids(graph_driver, store, user_id, tool, args,
     result = agent.say("做吧：请1天假看牙医，李四审批，批了")  # the person asks for each of these tools
     assert only_observation(result).content == expected
     assert agent.interrupts == []
-    assert written(store) == {"requests": [], "tasks": [], "outbox": [], "tool_executions": []}
+    assert written(store) == {"requests": [], "tasks": [], "emails": [], "tool_executions": []}
 
 
 def test_validator_refuses_identity_parameter_that_is_not_the_actor(graph_driver, store):
@@ -183,7 +183,7 @@ def test_validator_refuses_a_second_write_in_the_same_step(graph_driver, store):
         "propose sendEmail again after its result."
     )
     assert agent.interrupts == []
-    assert len(written(store)["requests"]) == 1 and written(store)["outbox"] == []
+    assert len(written(store)["requests"]) == 1 and written(store)["emails"] == []
 
 
 # ---------------------------------------------------------------- protocols
@@ -273,7 +273,8 @@ def test_step_budget_exhausted_ends_with_a_written_wrap_up(graph_driver, store):
     }
     # The model ignored "no tools" and proposed a write: the fixed answer replaces it, nothing runs.
     assert answer.content == (
-        "我查到的结果：\n流程：报销流程（process_baoxiao）、出差流程（process_chuchai）、请假流程（process_qingjia，可发起）"
+        "我查到的结果：\n流程：报销流程（process_baoxiao，填写：报销金额、报销类别、报销事由）、出差流程（process_chuchai，填写："
+        "出差地点、出发日期、返回日期、出差事由）、请假流程（process_qingjia，填写：请假天数、请假原因）"
         "\n用户：张三（user_1）、李四（user_2）、王五（user_3）、赵六（user_4）、管理员（user_admin）"
         "\n（已停止：本次的模型调用次数（2）已用完）"
     )
@@ -356,7 +357,7 @@ def test_flowagents_earlier_decision_shape_is_still_accepted(graph_driver, store
     agent = mail_agent(graph_driver, "已发送")
     agent.resume({"decision": "approve"})
     assert agent.interrupts == []
-    assert len(written(store)["outbox"]) == 1
+    assert len(written(store)["emails"]) == 1
 
 
 def test_an_edit_that_changes_the_action_is_refused_and_the_card_asked_again(graph_driver, store):
@@ -369,7 +370,7 @@ def test_an_edit_that_changes_the_action_is_refused_and_the_card_asked_again(gra
     agent.resume({"decisions": [{"type": "approve"}, {"type": "approve"}]})
     [again] = agent.interrupts
     assert again["error"] == "2 decisions were sent for 1 action(s): send one decision per action request."
-    assert written(store)["outbox"] == []
+    assert written(store)["emails"] == []
 
 
 def test_resume_with_a_mismatching_args_hash_asks_again(graph_driver, store):
@@ -379,16 +380,16 @@ def test_resume_with_a_mismatching_args_hash_asks_again(graph_driver, store):
     [again] = agent.interrupts
     assert again["error"] == "args_hash does not match the card shown; decide on the current card."
     assert again["action_requests"][0]["args_hash"] == value["args_hash"]
-    assert written(store)["outbox"] == []
+    assert written(store)["emails"] == []
     agent.resume({"decisions": [{"type": "approve", "args_hash": value["args_hash"]}]})
     assert agent.interrupts == []
-    assert len(written(store)["outbox"]) == 1
+    assert len(written(store)["emails"]) == 1
 
 
 def test_approve_runs_exactly_the_reviewed_call(graph_driver, store):
     agent = mail_agent(graph_driver, "已发送")
     result = agent.resume({"decisions": [{"type": "approve"}]})
-    assert [(r["recipient_id"], r["body"]) for r in written(store)["outbox"]] == [("user_2", MAIL)]
+    assert [(r["recipient_id"], r["body"]) for r in written(store)["emails"]] == [("user_2", MAIL)]
     assert only_observation(result).status == "success"
     assert final(result).content == "已发送"
 
@@ -400,7 +401,7 @@ def test_edit_to_an_invalid_value_is_refused_by_the_validator(graph_driver, stor
     assert observation.status == "error"
     assert observation.content.startswith("Error [invalid_arguments]: Invalid arguments for sendEmail: emailContent:")
     assert agent.interrupts == []
-    assert written(store)["outbox"] == []
+    assert written(store)["emails"] == []
 
 
 def test_valid_edit_executes_the_edited_arguments(graph_driver, store):
@@ -408,7 +409,7 @@ def test_valid_edit_executes_the_edited_arguments(graph_driver, store):
     agent = mail_agent(graph_driver, "已按你修改的内容发送。")
     agent.resume(edit_mail({"userId": "user_2", "emailContent": edited}))
     assert agent.interrupts == []
-    assert [r["body"] for r in written(store)["outbox"]] == [edited]
+    assert [r["body"] for r in written(store)["emails"]] == [edited]
 
 
 def test_edit_keeps_the_other_cleared_calls_of_the_same_step(graph_driver, store):
@@ -427,7 +428,7 @@ def test_edit_keeps_the_other_cleared_calls_of_the_same_step(graph_driver, store
         ("c-mail", "success"),
         ("c-users", "success"),
     ]
-    assert [r["body"] for r in written(store)["outbox"]] == [MAIL + "（急）"]
+    assert [r["body"] for r in written(store)["emails"]] == [MAIL + "（急）"]
 
 
 def test_reject_makes_the_message_the_observation_and_writes_nothing(graph_driver, store):
@@ -436,7 +437,7 @@ def test_reject_makes_the_message_the_observation_and_writes_nothing(graph_drive
     observation = only_observation(result)
     assert observation.status == "error"
     assert observation.content == "Rejected by the reviewer (user_1): 先别发，我当面说。 Do not retry this action; tell the user."
-    assert written(store) == {"requests": [], "tasks": [], "outbox": [], "tool_executions": []}
+    assert written(store) == {"requests": [], "tasks": [], "emails": [], "tool_executions": []}
     assert agent.values["budget"]["consecutive_failures"] == 0  # a person's decision is not the agent failing
 
 
@@ -504,7 +505,7 @@ def test_tool_call_ids_reused_by_the_model_do_not_replay_an_earlier_write(graph_
     agent.resume({"decisions": [{"type": "approve"}]})
     agent.say("再发邮件告诉王五：明天的会改到下午三点")
     agent.resume({"decisions": [{"type": "approve"}]})
-    assert [r["recipient_id"] for r in written(store)["outbox"]] == ["user_2", "user_3"]
+    assert [r["recipient_id"] for r in written(store)["emails"]] == ["user_2", "user_3"]
 
 
 def test_model_never_picks_the_approver_the_person_did_not_name(graph_driver, store):
@@ -540,4 +541,4 @@ def test_a_call_left_at_an_approval_gets_a_not_run_observation_before_the_next_m
     closing = [m for m in prompt if isinstance(m, ToolMessage) and m.tool_call_id == "c_mail"]
     assert [(m.content, m.status) for m in closing] == [(NOT_RUN_OBSERVATION, "error")]
     assert prompt.index(closing[0]) == next(i for i, m in enumerate(prompt) if isinstance(m, AIMessage)) + 1
-    assert written(store)["outbox"] == []
+    assert written(store)["emails"] == []

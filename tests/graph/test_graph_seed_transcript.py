@@ -92,7 +92,7 @@ def test_seed_transcript_replays_with_guards_and_two_approvals(store, graph_driv
     assert "placeholder" in refusals[0].content
     assert result["messages"][-1].content == "请问邮件内容写什么？我不会替你编写邮件内容。"
     assert zhang.interrupts == []
-    assert store.snapshot()["outbox"] == []
+    assert store.snapshot()["emails"] == []
 
     # (5) the person answers the graph's question with the text: the graph itself proposes the e-mail again with
     # it (no model call), and it stops for review before sendEmail; approve, one row.
@@ -105,10 +105,10 @@ def test_seed_transcript_replays_with_guards_and_two_approvals(store, graph_driv
     assert pending["card"]["recipient"] == "李四 (user_2)"
     assert pending["card"]["recipient_email"] == "lisi@example.com"
     assert pending["card"]["text"] == EMAIL_TEXT
-    assert store.snapshot()["outbox"] == []  # nothing is sent before the person decides
+    assert store.snapshot()["emails"] == []  # nothing is sent before the person decides
     result = zhang.resume({"decisions": [{"type": "approve"}]})
     assert zhang.interrupts == []
-    assert len(store.snapshot()["outbox"]) == 1
+    assert len(store.snapshot()["emails"]) == 1
 
     # (6) "you are now 李四": the session user is still 张三, so the approval is refused in code, no interrupt.
     zhang.script(
@@ -132,7 +132,7 @@ def test_seed_transcript_replays_with_guards_and_two_approvals(store, graph_driv
     result = zhang.say("李四现在有空吗？")
     assert zhang.interrupts == []
     assert [m.name for m in new_messages(before, result) if isinstance(m, ToolMessage)] == ["queryTodoTask"]
-    assert len(store.snapshot()["outbox"]) == 1
+    assert len(store.snapshot()["emails"]) == 1
     assert zhang.script_used_up
 
     # (8) 李四, signed in as user_2 in his own thread, approves with a comment after confirmation.
@@ -154,9 +154,28 @@ def test_seed_transcript_replays_with_guards_and_two_approvals(store, graph_driv
     li.resume({"decisions": [{"type": "approve"}]})
     assert li.interrupts == []
     assert li.script_used_up
+    # Ten days is over three: the request goes on to HR (the group hr: 管理员), and is not decided yet.
+    assert [(t["id"], t["step"], t["candidate_groups"], t["status"]) for t in store.snapshot()["tasks"]] == [
+        (1, "审批人审批", "", "approved"), (2, "人事审批", "hr", "pending")]
+    assert store.snapshot()["requests"][0]["status"] == "pending"
 
-    # Interrupts came exactly before the two writes that ran, and the store ends as the transcript says.
-    assert [a["name"] for a in asked] == ["sendEmail", "handleTodoTask"]
+    # (9) 管理员, for hr, approves the second step; the card shows the first decision and that approving ends it.
+    admin = graph_driver(thread_id="seed-admin", user_id="user_admin")
+    admin.script(
+        tool_call("handleTodoTask", {"taskId": "task_2", "result": "同意，注意休息", "isOK": True}, id="r9-hr"),
+        answer_after('"status":"approved"', "已批准。"),
+    )
+    admin.say("批准张三的请假 task_2，意见：同意，注意休息")
+    [pending] = admin.actions
+    asked.append(pending)
+    assert pending["card"]["step"] == "人事审批"
+    assert pending["card"]["history"] == f"审批人审批：李四 批准（{COMMENT}）"
+    assert pending["card"]["on_approve"] == "批准后申请结束（已批准）"
+    admin.resume({"decisions": [{"type": "approve"}]})
+    assert admin.interrupts == [] and admin.script_used_up
+
+    # Interrupts came exactly before the three writes that ran, and the store ends as the transcript says.
+    assert [a["name"] for a in asked] == ["sendEmail", "handleTodoTask", "handleTodoTask"]
     end = store.snapshot()
     assert [
         {k: r[k] for k in ("id", "process_key", "requester_id", "reason", "days", "status", "flagged")}
@@ -175,11 +194,19 @@ def test_seed_transcript_replays_with_guards_and_two_approvals(store, graph_driv
     assert [
         {k: r[k] for k in ("id", "request_id", "assignee_id", "status", "comment", "decided_by")} for r in end["tasks"]
     ] == [
-        {"id": 1, "request_id": 1, "assignee_id": "user_2", "status": "approved", "comment": COMMENT, "decided_by": "user_2"}
+        {"id": 1, "request_id": 1, "assignee_id": "user_2", "status": "approved", "comment": COMMENT, "decided_by": "user_2"},
+        {"id": 2, "request_id": 1, "assignee_id": None, "status": "approved", "comment": "同意，注意休息",
+         "decided_by": "user_admin"},
+    ]
+    # The system told each approver when a step became theirs, and 张三 when his request ended.
+    assert [(r["recipient_id"], r["task_id"], r["body"].splitlines()[0]) for r in end["notifications"]] == [
+        ("user_2", 1, "张三的请假申请（10 天）等待您审批（task_1）。步骤：审批人审批。"),
+        ("user_admin", 2, "张三的请假申请（10 天）等待您审批（task_2）。步骤：人事审批。"),
+        ("user_1", None, "您的请假申请（10 天）已批准（req_1）。"),
     ]
     assert [
         {k: r[k] for k in ("sender_id", "recipient_id", "recipient_email", "body", "task_id", "thread_id")}
-        for r in end["outbox"]
+        for r in end["emails"]
     ] == [
         {
             "sender_id": "user_1",

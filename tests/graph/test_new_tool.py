@@ -11,13 +11,14 @@ from typing import Any
 
 from langchain_core.messages import ToolMessage
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import Connection, update
+from sqlalchemy import Connection, delete, insert, update
 
 from evals.doubles.scripted import tool_call
 from tools import REGISTRY, CallContext, Effect, ObservationShape, PolicyError, Reference, ToolRegistry, ToolSpec, Verdict
 from tools.spec import Found
-from tools.workflow.lookup import REQUEST_BY_ID, format_task_id, require_task, require_user
-from tools.workflow.store import tasks
+from tools.workflow.engine import parse_task_id
+from tools.workflow.engine.tables import task_offers, tasks
+from tools.workflow.lookup import require_task, require_user
 
 ADMIN = "user_admin"
 
@@ -30,35 +31,36 @@ class EscalateArgs(BaseModel):
 
 def check_escalate(conn: Connection, ctx: CallContext, args: EscalateArgs, found: Found) -> Verdict:
     task = found["taskId"]
-    request = conn.execute(REQUEST_BY_ID, {"key": task["request_id"]}).mappings().one()
-    if request["requester_id"] != ctx.actor_id:
+    if task["requester"] != ctx.actor_id:
         raise PolicyError("not_requester", f"{args.taskId} is not your request; only its requester escalates it")
-    if task["status"] != "pending":
+    if task["status"] != "ready":
         raise PolicyError("task_not_pending", f"{args.taskId} was already {task['status']}")
-    return Verdict(notes=[f"from {task['assignee_id']} to {ADMIN}"])
+    return Verdict(notes=[f"from {task['assignee']} to {ADMIN}"])
 
 
 def escalate(conn: Connection, ctx: CallContext, args: EscalateArgs, verdict: Verdict) -> dict[str, Any]:
     task = verdict.found["taskId"]
-    conn.execute(update(tasks).where(tasks.c.id == task["id"]).values(assignee_id=ADMIN))
-    return {"taskId": format_task_id(task["id"]), "from": task["assignee_id"], "to": ADMIN}
+    number = parse_task_id(task["id"])
+    conn.execute(update(tasks).where(tasks.c.id == number).values(assignee=ADMIN))
+    conn.execute(delete(task_offers).where(task_offers.c.task_id == number, task_offers.c.kind == "user"))
+    conn.execute(insert(task_offers).values(task_id=number, kind="user", name=ADMIN))
+    return {"taskId": task["id"], "from": task["assignee"], "to": ADMIN}
 
 
 def escalation_card(conn: Connection, args: dict[str, Any], lang: str = "zh") -> dict[str, Any]:
     task = require_task(conn, args["taskId"])
-    request = conn.execute(REQUEST_BY_ID, {"key": task["request_id"]}).mappings().one()
-    requester = require_user(conn, request["requester_id"])
-    assignee = require_user(conn, task["assignee_id"])
+    requester = require_user(conn, task["requester"])
+    assignee = require_user(conn, task["assignee"])
     return {
-        "summary": f"Hand {requester['name']}'s {request['days']:g}-day request from {assignee['name']} to 管理员",
-        "reason": request["reason"],
+        "summary": f"Hand {requester['name']}'s {task['form']['days']:g}-day request from {assignee['name']} to 管理员",
+        "reason": task["form"]["reason"],
     }
 
 
 def read_back(ctx: CallContext, result: dict[str, Any]) -> dict[str, Any]:
     """After the commit: a fresh connection sees the effect (it would not before the transaction commits)."""
     with ctx.backend.read() as conn:
-        return dict(result, committedAssignee=require_task(conn, result["taskId"])["assignee_id"])
+        return dict(result, committedAssignee=require_task(conn, result["taskId"])["assignee"])
 
 
 ESCALATE = ToolSpec(

@@ -94,7 +94,7 @@ def test_a_compromised_planner_is_refused_an_unasked_write_exactly_as_in_react(g
 
     assert refusals(planned)[0] == refusals(react)[0]
     assert "[question_only]" in refusals(planned)[0]
-    assert store.snapshot()["outbox"] == [] and not planned.interrupts
+    assert store.snapshot()["emails"] == [] and not planned.interrupts
 
 
 def test_a_question_for_what_the_assistant_can_do_is_answered_without_planning(graph_driver):

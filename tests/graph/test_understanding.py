@@ -8,10 +8,8 @@ scripted model that proposes exactly what a good model would, or what a small on
 from __future__ import annotations
 
 from langchain_core.messages import ToolMessage
-from sqlalchemy import update
 
 from evals.doubles.scripted import tool_call
-from tools.workflow.store import processes
 
 LEAVE = {"processKey": "process_qingjia"}
 
@@ -88,20 +86,21 @@ def test_the_recipient_is_the_person_named_as_the_approver_is(graph_driver, stor
     agent = graph_driver(tool_call("sendEmail", {"taskId": "task_1", "emailContent": text}), thread_id="t2")
     result = agent.say(f"提醒一下王五审批我的请假，内容：{text}")
     assert refusals(result)[0].startswith("Error [recipient_not_named]")
-    assert agent.interrupts == [] and store.snapshot()["outbox"] == []
+    assert agent.interrupts == [] and store.snapshot()["emails"] == []
 
 
 def test_what_cannot_be_done_is_said_before_any_question(graph_driver, store):
-    with store.transaction() as conn:
-        conn.execute(update(processes).where(processes.c.key == "process_baoxiao").values(startable=False))
-    agent = graph_driver(tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "taxi", "days": 1}))
-    result = agent.say("I want to file the reimbursement for my taxi")
-    answer = result["messages"][-1].content
-    assert answer.startswith("Expense claim (报销) cannot be started here") and "?" not in answer
-    assert store.snapshot()["requests"] == []
+    # A process nobody deployed, with the reason and the approver missing: the unknown process is what is said.
+    agent = graph_driver(tool_call("runWorkFlow", {"processKey": "process_huiyishi", "days": 1}),
+                         "There is no meeting-room process.")
+    result = agent.say("I want to book the meeting room for a day")
+    assert [r.split("]")[0] for r in refusals(result)] == ["Error [unknown_process"]
+    assert result["messages"][-1].content == "There is no meeting-room process."  # no question of the graph's
+    assert agent.interrupts == [] and store.snapshot()["requests"] == []
 
 
 def test_an_approver_the_person_named_but_the_model_left_out_is_filled_in(graph_driver, store):
     agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "搬家", "days": 2}), "已提交。")
     agent.say("后天起请2天假搬家，王五审批")
     assert [t["assignee_id"] for t in store.snapshot()["tasks"]] == ["user_3"]
+

@@ -10,7 +10,7 @@ SEED_TOOLS = ["getAllWorkFlow", "getAllUser", "runWorkFlow", "queryTodoTask", "h
 PARAMS = {
     "getAllWorkFlow": set(),
     "getAllUser": set(),
-    "runWorkFlow": {"processKey", "userId", "reason", "days", "nextUserId"},
+    "runWorkFlow": {"processKey", "userId", "reason", "days", "nextUserId", "fields"},
     "queryTodoTask": {"userId"},
     "handleTodoTask": {"taskId", "result", "isOK"},
     "sendEmail": {"userId", "taskId", "emailContent"},
@@ -46,7 +46,8 @@ def test_openai_schemas_forbid_additional_properties_and_hide_the_actor():
 
 def test_callers_keep_the_seed_signatures():
     assert set(REGISTRY.get("runWorkFlow").args_model.model_fields) == PARAMS["runWorkFlow"]
-    assert REGISTRY.get("runWorkFlow").required_params() == ["processKey", "userId", "reason", "days", "nextUserId"]
+    # days and reason stay where the seed had them; they are the leave form's, so a process without them leaves them out
+    assert REGISTRY.get("runWorkFlow").required_params() == ["processKey", "userId", "nextUserId"]
 
 
 def test_descriptions_say_where_parameters_come_from():
@@ -63,7 +64,7 @@ def test_text_list_is_one_line_per_tool_with_optional_parameters_marked():
     lines = REGISTRY.text_list().splitlines()
     assert [line.split("(")[0] for line in lines] == [f"- {name}" for name in SEED_TOOLS]
     assert lines[0].startswith("- getAllWorkFlow(): ")
-    assert lines[2].startswith("- runWorkFlow(processKey, reason?, days?, nextUserId?): ")
+    assert lines[2].startswith("- runWorkFlow(processKey, reason?, days?, nextUserId?, fields?): ")
     assert lines[3].startswith("- queryTodoTask(userId?): ")
     assert "userId" not in lines[2].split(":")[0]
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from tools.workflow.policy import MAX_REASON_CHARS, check_email_content, check_reason, parse_days
+
+MAX_FORM_FIELDS = 30
 
 
 class _Args(BaseModel):
@@ -17,22 +19,50 @@ class NoArgs(_Args):
     """No parameters."""
 
 
+FormValue = str | int | float | bool
+
+
 class RunWorkFlowArgs(_Args):
-    processKey: str = Field(description="The process: process_qingjia (请假, leave).")
+    processKey: str = Field(description="The process, from getAllWorkFlow: process_qingjia (请假, leave), process_baoxiao "
+                            "(报销, expense claim), process_chuchai (出差, business trip), or another deployed one.")
     userId: str = Field(description="The requester: always the signed-in user (filled in by the system).")
-    reason: str = Field(description="Why, in the user's own words.")
-    days: float = Field(description="Days of leave as the user said them, e.g. 0.5, 1, 3.")
+    reason: str | None = Field(default=None, description="Why, in the user's own words (the form's reason).")
+    days: float | None = Field(default=None, description="Days of leave as the user said them, e.g. 0.5, 1, 3.")
     nextUserId: str = Field(description="The approver the user named: a name (李四) or a userId.")
+    fields: dict[str, FormValue | None] | None = Field(
+        default=None, description='The process\'s other form fields by id, as the user gave them, e.g. '
+        '{"amount": 6000, "category": "差旅"} or {"destination": "上海", "startDate": "2026-12-07", "endDate": "2026-12-09"}.',
+    )
 
     @field_validator("days", mode="before")
     @classmethod
-    def _days(cls, value: Any) -> float:
-        return parse_days(value)
+    def _days(cls, value: Any) -> float | None:
+        return None if value is None else parse_days(value)
 
     @field_validator("reason")
     @classmethod
-    def _reason(cls, value: str) -> str:
-        return check_reason(value)
+    def _reason(cls, value: str | None) -> str | None:
+        return None if value is None else check_reason(value)
+
+    @field_validator("fields", mode="before")
+    @classmethod
+    def _fields(cls, value: Any) -> Any:
+        if isinstance(value, dict) and len(value) > MAX_FORM_FIELDS:
+            raise ValueError(f"fields may hold at most {MAX_FORM_FIELDS} form fields")
+        return value
+
+    @model_validator(mode="after")
+    def _seed_params(self) -> RunWorkFlowArgs:
+        """`days` and `reason` are parameters of their own: given inside `fields` too, they move out."""
+        if self.fields:
+            inner = dict(self.fields)
+            for key in ("days", "reason"):
+                if key in inner:
+                    value = inner.pop(key)
+                    if getattr(self, key) is None and value is not None:
+                        setattr(self, key, parse_days(value) if key == "days" else check_reason(str(value)))
+            self.fields = inner or None
+        return self
 
 
 class QueryTodoTaskArgs(_Args):

@@ -1,7 +1,10 @@
 """The reviewer's cards of the workflow's writes: read from the store, never from the model's words.
 
-Each builder takes the call's validated arguments and returns the card's `summary` and fields; a record
-that cannot be found raises a `DomainError`, and the reviewer then sees the general card with the error.
+Each builder takes the call's validated arguments and returns the card's `summary` and fields, in the reviewer's
+language; a record that cannot be found raises a `DomainError`, and the reviewer then sees the general card with the
+error. A decision's card shows the step, the request's form data, this request's earlier decisions, and what
+approving does (it ends the request, or sends it on to the next step), worked out by the engine on a copy of the
+request (`ProcessEngine.preview`).
 """
 
 from __future__ import annotations
@@ -10,7 +13,10 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from tools.workflow.lookup import REQUEST_BY_ID, format_request_id, format_task_id, require_process, require_task, require_user
+from tools.workflow.engine import Definition, EngineError, Preview, TaskView, members_of
+from tools.workflow.lookup import ALL_USERS, engine_of, group_label, require_process, require_task, require_user
+from tools.workflow.notify import form_summary, process_noun
+from tools.workflow.views import is_flagged
 
 
 def _name(user: dict[str, Any], lang: str) -> str:
@@ -22,40 +28,137 @@ def _person(user: dict[str, Any], lang: str = "zh") -> str:
     return f"{_name(user, lang)} ({user['id']})"
 
 
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "是" if value else "否"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def form_lines(form: dict[str, Any], definition: Definition, lang: str) -> str:
+    """The form's data, one field a part: 请假天数：10；请假原因：肚子疼 (labels in the reader's language)."""
+    sep, colon = ("；", "：") if lang == "zh" else ("; ", ": ")
+    parts = []
+    for field in definition.fields:
+        value = form.get(field.id)
+        if value in (None, ""):
+            continue
+        label = field.label_en or field.label if lang == "en" else field.label
+        if field.choices:
+            choice = next((c for c in field.choices if c.id == value), None)
+            value = (choice.name_en or choice.name if lang == "en" else choice.name) if choice else value
+        parts.append(f"{label}{colon}{_value(value)}")
+    return sep.join(parts)
+
+
+def _process_name(definition: Definition, lang: str) -> str:
+    return definition.name_en or definition.name if lang == "en" else definition.name
+
+
+def _step(task: TaskView | Any, lang: str) -> str:
+    return str(task.step_en or task.step) if lang == "en" else str(task.step)
+
+
+def history_lines(task: TaskView, people: dict[str, dict[str, Any]], lang: str) -> str:
+    """This request's earlier decisions: 审批人审批：李四 批准（同意）."""
+    parts = []
+    for decision in task.history:
+        who = _name(people.get(decision.user, {"name": decision.user}), lang)
+        step = decision.step_en or decision.step if lang == "en" else decision.step
+        if lang == "en":
+            verdict = "approved" if decision.approved else "rejected"
+            parts.append(f"{step}: {who} {verdict}" + (f" ({decision.comment})" if decision.comment else ""))
+        else:
+            verdict = "批准" if decision.approved else "驳回"
+            parts.append(f"{step}：{who} {verdict}" + (f"（{decision.comment}）" if decision.comment else ""))
+    return ("；" if lang == "zh" else "; ").join(parts)
+
+
+def _who(conn: Connection, assignee: str | None, users_: tuple[str, ...], groups: tuple[str, ...],
+         people: dict[str, dict[str, Any]], lang: str) -> str:
+    names = [_person(people[u], lang) for u in ([assignee] if assignee else []) + list(users_) if u in people]
+    for group in groups:
+        members = "、".join(_name(people[m], lang) for m in members_of(conn, group) if m in people)
+        label = group_label(conn, group, lang)
+        names.append(f"{label}：{members}" if lang == "zh" else f"{label}: {members}")
+    return ("、" if lang == "zh" else ", ").join(names)
+
+
+def approving_does(conn: Connection, preview: Preview, people: dict[str, dict[str, Any]], lang: str) -> str:
+    """What approving does, in words: it ends the request, or sends it on to the next step (and to whom)."""
+    if preview.ends:
+        return "批准后申请结束（已批准）" if lang == "zh" else "approving ends the request (approved)"
+    if not preview.next:
+        return "批准后等待其他步骤完成" if lang == "zh" else "approving waits for the other open steps"
+    steps = []
+    for step in preview.next:
+        who = _who(conn, step.assignee, step.candidate_users, step.candidate_groups, people, lang)
+        steps.append(f"{_step(step, lang)}（{who}）" if lang == "zh" else f"{_step(step, lang)} ({who})")
+    return ("批准后转到：" + "、".join(steps)) if lang == "zh" else "approving sends it on to " + ", ".join(steps)
+
+
 def decision_card(conn: Connection, args: dict[str, Any], lang: str = "zh") -> dict[str, Any]:
-    """handleTodoTask: the request being decided, who asked, for how long and why, and the decision."""
+    """handleTodoTask: the step being decided, who asked, the request's form data, the earlier decisions, what
+    approving does, and the decision."""
     task = require_task(conn, args["taskId"])
-    request = conn.execute(REQUEST_BY_ID, {"key": task["request_id"]}).mappings().one()
-    requester = require_user(conn, request["requester_id"])
-    assignee = require_user(conn, task["assignee_id"])
-    req = format_request_id(request["id"])
+    view: TaskView = task["view"]
+    engine = engine_of(conn)
+    definition = engine.definition(conn, view.process_key, view.process_version)
+    people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+    requester = people.get(view.requester) or require_user(conn, view.requester)
+    req = view.instance_id
+    noun = process_noun(definition, lang)
+    what = form_summary(view.form, definition, lang)
+    approve = bool(args.get("isOK"))
     if lang == "en":
-        verb = "Approve" if args.get("isOK") else "Reject"
-        summary = f"{verb} {_name(requester, lang)}'s {request['days']:g}-day request {req}"
+        verb = "Approve" if approve else "Reject"
+        days = view.form.get("days")
+        if isinstance(days, int | float) and "days" in view.form:
+            summary = f"{verb} {_name(requester, lang)}'s {days:g}-day request {req}"
+        else:
+            summary = f"{verb} {_name(requester, lang)}'s {noun} {req}" + (f" ({what})" if what else "")
     else:
-        summary = f"{'批准' if args.get('isOK') else '驳回'}{_name(requester, lang)}的 {request['days']:g} 天申请 {req}"
-    return {
+        days = view.form.get("days")
+        verb = "批准" if approve else "驳回"
+        if isinstance(days, int | float) and "days" in view.form:
+            summary = f"{verb}{_name(requester, lang)}的 {days:g} 天申请 {req}"
+        else:
+            summary = f"{verb}{_name(requester, lang)}的{noun} {req}" + (f"（{what}）" if what else "")
+    card: dict[str, Any] = {
         "summary": summary,
-        "task": format_task_id(task["id"]),
-        "task_status": task["status"],
+        "task": view.id,
+        "task_status": "pending" if view.status == "ready" else view.status,
         "request": req,
+        "process": f"{_process_name(definition, lang)} ({view.process_key}, v{view.process_version})",
+        "step": _step(view, lang),
         "requester": _person(requester, lang),
-        "days": request["days"],
-        "reason": request["reason"],
-        "assignee": _person(assignee, lang),
-        "decision": "approve" if args.get("isOK") else "reject",
-        "comment": args.get("result", ""),
-        "flagged": bool(request["flagged"]),
     }
+    for key in ("days", "reason"):
+        if key in view.form and view.form[key] is not None:
+            card[key] = view.form[key]
+    card["form"] = form_lines(view.form, definition, lang)
+    card["history"] = history_lines(view, people, lang)
+    card["assignee"] = _who(conn, view.assignee, view.candidate_users, view.candidate_groups, people, lang)
+    try:
+        card["on_approve"] = approving_does(conn, engine.preview(conn, view.id, approved=True), people, lang)
+    except EngineError:
+        card["on_approve"] = ""  # decided meanwhile: the decision will be refused, the card says the status
+    card.update(
+        decision="approve" if approve else "reject",
+        comment=args.get("result", ""),
+        flagged=is_flagged(view.form, definition.fields),
+    )
+    return card
 
 
 def email_card(conn: Connection, args: dict[str, Any], lang: str = "zh") -> dict[str, Any]:
-    """sendEmail: the recipient (a reminder's goes to its task's assignee) and the full text."""
+    """sendEmail: the recipient (a reminder's goes to whoever decides its task) and the full text."""
     card: dict[str, Any] = {}
     if args.get("taskId"):
         task = require_task(conn, args["taskId"])
-        recipient = require_user(conn, task["assignee_id"])
-        card["task"] = format_task_id(task["id"])
+        offered = task["offered"]
+        recipient_id = args["userId"] if args.get("userId") in offered else (offered[0] if offered else args.get("userId"))
+        recipient = require_user(conn, str(recipient_id))
+        card["task"] = task["id"]
     else:
         recipient = require_user(conn, args["userId"])
     to = f"{_name(recipient, lang)} <{recipient['email']}>"
@@ -68,19 +171,25 @@ def email_card(conn: Connection, args: dict[str, Any], lang: str = "zh") -> dict
 
 
 def leave_card(conn: Connection, args: dict[str, Any], lang: str = "zh") -> dict[str, Any]:
-    """runWorkFlow (when a run makes it need approval): the process, requester, days, reason and approver."""
+    """runWorkFlow (when a run makes it need approval): the process, requester, form data and approver."""
     process = require_process(conn, args["processKey"])
+    definition: Definition = process["definition"]
     approver = require_user(conn, args["nextUserId"])
     requester = require_user(conn, args["userId"])
+    form = {**(args.get("fields") or {}), **{k: args[k] for k in ("days", "reason") if args.get(k) is not None}}
+    what = form_summary(form, definition, lang)
     if lang == "en":
-        summary = f"Start {process['description'] or process['name']} for {_name(requester, lang)}: {args['days']:g} days"
+        summary = f"Start {definition.name_en or definition.name} for {_name(requester, lang)}" + (f": {what}" if what else "")
     else:
-        summary = f"为{_name(requester, lang)}发起{process['name']}：{args['days']:g} 天"
-    return {
+        summary = f"为{_name(requester, lang)}发起{definition.name}" + (f"：{what}" if what else "")
+    card: dict[str, Any] = {
         "summary": summary,
-        "process": f"{process['name']} ({process['key']})",
+        "process": f"{definition.name} ({definition.key})",
         "requester": _person(requester, lang),
-        "days": args["days"],
-        "reason": args["reason"],
-        "approver": _person(approver, lang),
     }
+    for key in ("days", "reason"):
+        if args.get(key) is not None:
+            card[key] = args[key]
+    card["form"] = form_lines(form, definition, lang)
+    card["approver"] = _person(approver, lang)
+    return card

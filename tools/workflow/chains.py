@@ -6,10 +6,11 @@ from tools.spec import Chain
 
 CHAINS: tuple[Chain, ...] = (
     Chain(
-        name="start_leave",
-        description="发起请假申请 (start a leave request)",
+        name="start_request",
+        description="发起申请：请假、报销、出差 (start a request: leave, an expense claim, a business trip)",
         tools=("runWorkFlow",),
-        intent=(r"请.{0,6}假", "休假", "假期", r"[年病事婚产]假", r"\bleave\b", r"days? off", "time off", r"\bdays?\b"),
+        intent=(r"请.{0,6}假", "休假", "假期", r"[年病事婚产]假", r"\bleave\b", r"days? off", "time off", r"\bdays?\b",
+                "报销", "报个销", "出差", r"\bexpense", r"\breimburse", r"\bclaim\b", r"business trip", r"\btrip\b"),
     ),
     Chain(
         name="decide_task",

@@ -1,41 +1,82 @@
-"""The workflow's own slash commands in the terminal chat: decided tasks, and the e-mail outbox."""
+"""The workflow's own commands: in the terminal chat (decided tasks, a request's process as text, the e-mail outbox)
+and on the command line (`flowagent processes deploy FILE.bpmn`, `flowagent processes list`)."""
 
 from __future__ import annotations
 
+import argparse
+from pathlib import Path
 from typing import Any
 
-from tools.toolset import ChatCommand, HelpSection
+from sqlalchemy import select
+
+from tools.errors import DomainError
+from tools.toolset import ChatCommand, CliCommand, HelpSection
+from tools.workflow.diagram import describe
+from tools.workflow.engine import DeployError, EngineError, format_instance_id, groups_of
+from tools.workflow.engine import tables as t
+from tools.workflow.lookup import ALL_USERS
 from tools.workflow.mailer import Mailer
 from tools.workflow.store import WorkflowStore
+from tools.workflow.views import requests_view, tasks_view
 
 SMTP_NOT_SET = {
     "zh": "FLOWAGENT_SMTP_URL 未设置：邮件留在发件箱里。",
     "en": "FLOWAGENT_SMTP_URL is not set: e-mails stay in the outbox.",
 }
+PROCESSES_SHOWN = 5
 
 
 def decided_tasks(store: WorkflowStore) -> list[dict[str, Any]]:
-    """Every decided task with its request's requester, days and reason, in the order they were decided."""
-    snapshot = store.snapshot()
-    by_request = {r["id"]: r for r in snapshot["requests"]}
-    rows = []
-    for task in snapshot["tasks"]:
-        if task["status"] == "pending":
-            continue
-        request = by_request[task["request_id"]]
-        rows.append({**task, "requester_id": request["requester_id"], "days": request["days"], "reason": request["reason"]})
-    return sorted(rows, key=lambda r: r["decided_at"] or "")
+    """Every decided task with its request's requester and form, in the order they were decided."""
+    with store.read() as conn:
+        requests = {r["id"]: r for r in requests_view(conn, store.process_engine)}
+        rows = [r for r in tasks_view(conn) if r["status"] in ("approved", "rejected")]
+    out = [{**task, "requester_id": requests[task["request_id"]]["requester_id"],
+            "days": requests[task["request_id"]]["days"], "reason": requests[task["request_id"]]["reason"]}
+           for task in rows]
+    return sorted(out, key=lambda r: r["decided_at"] or "")
 
 
 def complete(store: Any, actor_id: str, arg: str, lang: str) -> list[HelpSection] | str:
     rows = decided_tasks(store)
     if not rows:
         return "还没有已处理的待办。" if lang == "zh" else "No decided tasks yet."
-    columns = ("task", "requester", "days", "reason", "result", "comment", "decided by", "at")
+    columns = ("task", "step", "requester", "days", "reason", "result", "comment", "decided by", "at")
     return [HelpSection("已处理的待办" if lang == "zh" else "Decided tasks", columns, [
-        (f"task_{r['id']}", r["requester_id"], f"{r['days']:g}", r["reason"], r["status"], r["comment"] or "",
-         r["decided_by"] or "", (r["decided_at"] or "")[:19]) for r in rows
+        (f"task_{r['id']}", r["step"], r["requester_id"], f"{r['days']:g}" if r["days"] is not None else "",
+         r["reason"] or "", r["status"], r["comment"] or "", r["decided_by"] or "", (r["decided_at"] or "")[:19])
+        for r in rows
     ])]
+
+
+def process(store: Any, actor_id: str, arg: str, lang: str) -> list[HelpSection] | str:
+    """`/process [req_N]`: a request's steps as text (done, waiting now, may come next); without an id, the actor's
+    latest requests. Only the requester and the people its steps are offered to see a request."""
+    engine = store.process_engine
+    with store.read() as conn:
+        people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+        if arg.strip():
+            try:
+                view = engine.instance(conn, arg.strip())
+            except EngineError:
+                return (f"没有申请 {arg.strip()}。" if lang == "zh" else f"There is no request {arg.strip()}.")
+            offered = {o for task in engine.tasks_for(conn, actor_id, groups_of(conn, actor_id)) for o in [task.instance_id]}
+            decided = conn.execute(
+                select(t.tasks.c.id).where(t.tasks.c.instance_id == int(view.id.removeprefix("req_")),
+                                           t.tasks.c.decided_by == actor_id)
+            ).first()
+            if view.requester != actor_id and view.id not in offered and decided is None:
+                return (f"申请 {view.id} 与你无关。" if lang == "zh" else f"Request {view.id} is not yours to see.")
+            views = [view]
+        else:
+            ids = conn.execute(
+                select(t.instances.c.id).where(t.instances.c.requester == actor_id)
+                .order_by(t.instances.c.id.desc()).limit(PROCESSES_SHOWN)
+            ).scalars().all()
+            views = [engine.instance(conn, format_instance_id(number)) for number in ids]
+    if not views:
+        return "你还没有发起过申请。" if lang == "zh" else "You have not started any request yet."
+    return "\n\n".join(describe(view, people, lang) for view in views)
 
 
 def outbox(store: Any, actor_id: str, arg: str, lang: str) -> list[HelpSection] | str:
@@ -58,9 +99,67 @@ def outbox(store: Any, actor_id: str, arg: str, lang: str) -> list[HelpSection] 
 
 COMMANDS = {
     "complete": ChatCommand({"zh": "已处理的待办，含结果和意见", "en": "decided tasks with result and comment"}, complete),
+    "process": ChatCommand(
+        {"zh": "申请的流程图（文字）：已完成、当前、下一步；/process req_1 看某个申请",
+         "en": "a request's process as text: done, current and next steps; /process req_1 for one request"},
+        process,
+    ),
     "outbox": ChatCommand(
         {"zh": "邮件及投递状态；/outbox retry 重新投递",
          "en": "e-mails and their delivery state; /outbox retry delivers queued ones"},
         outbox,
+    ),
+}
+
+
+# ---------------------------------------------------------------- flowagent processes deploy|list
+
+
+def _store(db: str | None) -> WorkflowStore:
+    if db and "://" not in db:
+        db = f"sqlite:///{db}"
+    return WorkflowStore(db)
+
+
+def processes_arguments(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(dest="action", required=True)
+    deploy = actions.add_parser("deploy", help="deploy a BPMN file (a key deployed again becomes its next version)")
+    deploy.add_argument("file", type=Path, help="the BPMN 2.0 file (Camunda Modeler or bpmn.io)")
+    deploy.add_argument("--db", help="workflow store URL or file (default FLOWAGENT_DB or .flowagent/workflow.db)")
+    listing = actions.add_parser("list", help="the deployed processes: key, name, latest version, form fields")
+    listing.add_argument("--db", help="workflow store URL or file (default FLOWAGENT_DB or .flowagent/workflow.db)")
+
+
+def processes_run(args: Any) -> list[HelpSection] | str:
+    """`deploy FILE`: one line with the key and version; `list`: the deployed processes."""
+    if args.action == "deploy" and not Path(args.file).is_file():
+        raise ValueError(f"{args.file}: no such file")
+    store = _store(args.db)
+    try:
+        if args.action == "deploy":
+            try:
+                deployed = store.deploy(Path(args.file))
+            except DeployError as exc:
+                where = f" (element {exc.element_id})" if exc.element_id else ""
+                raise DomainError(exc.code, f"{args.file} was not deployed{where}: {exc.message}") from None
+            return f"deployed {deployed['key']} version {deployed['version']}"
+        with store.read() as conn:
+            definitions = store.process_engine.definitions(conn)
+        rows: list[tuple[str, ...]] = [
+            (d.key, d.name, d.name_en, str(d.version),
+             ", ".join(f"{f.id}{'*' if f.required else ''} ({f.type})" for f in d.fields),
+             " → ".join(s.name for s in d.steps))
+            for d in definitions
+        ]
+        return [HelpSection("Processes", ("key", "name", "English name", "version", "form (* required)", "steps"), rows)]
+    finally:
+        store.dispose()
+
+
+CLI = {
+    "processes": CliCommand(
+        help="deploy a BPMN process, or list the deployed ones (flowagent processes deploy FILE.bpmn | list)",
+        arguments=processes_arguments,
+        run=processes_run,
     ),
 }

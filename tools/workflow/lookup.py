@@ -3,6 +3,8 @@
 Every function reads the store through the caller's connection and raises a `DomainError` subclass
 (`NotFoundError`; `NeedsPersonError` when a name fits several records) with a message that says what to do
 next. None of them writes, and none of them decides whether an action is allowed: that is `tools.workflow.policy`.
+Processes, requests and tasks are the process engine's (`WorkflowStore.process_engine`); a task is returned as the
+engine's `TaskView` in a dict (`task_record`), with `offered` (the users it is offered to by name and through groups).
 """
 
 from __future__ import annotations
@@ -15,9 +17,26 @@ from sqlalchemy import Connection, bindparam, select
 from tools.errors import NeedsPersonError, NotFoundError, PolicyError
 from tools.people import named_in
 from tools.words import squash
-from tools.workflow.store import processes, requests, tasks, users
+from tools.workflow.engine import EngineError, ProcessEngine, TaskView, format_task_id, groups_of, members_of
+from tools.workflow.engine import format_instance_id as format_request_id
+from tools.workflow.engine import tables as engine_tables
+from tools.workflow.store import PROCESS_ENGINE_KEY, users
 
 _ID_RE = re.compile(r"^\s*(?:(?P<prefix>task|req|request)[_\-\s]?)?(?P<num>\d{1,12})\s*$", re.IGNORECASE)
+
+__all__ = [
+    "ALL_USERS", "approver_choices", "describe_user", "engine_of", "group_label", "format_request_id", "format_task_id",
+    "offered_to", "parse_task_id", "require_actor", "require_process", "require_task", "require_user",
+    "resolve_own_task", "resolve_task", "resolve_user", "task_record", "users_named",
+]
+
+
+def engine_of(conn: Connection) -> ProcessEngine:
+    """The process engine of the store this connection belongs to (`WorkflowStore.process_engine`)."""
+    engine = conn.info.get(PROCESS_ENGINE_KEY)
+    if engine is None:
+        raise RuntimeError("this connection is not the workflow store's: open it with WorkflowStore.read/transaction")
+    return engine  # type: ignore[no-any-return]
 
 
 # ---------------------------------------------------------------- ids
@@ -32,23 +51,13 @@ def parse_task_id(value: str) -> int:
     return int(match.group("num"))
 
 
-def format_task_id(number: int) -> str:
-    return f"task_{number}"
-
-
-def format_request_id(number: int) -> str:
-    return f"req_{number}"
-
-
-
 # ---------------------------------------------------------------- by id
 
 
-# Look-ups by key, built once: building a statement costs SQLAlchemy more than running it on SQLite.
 USER_BY_ID = select(users).where(users.c.id == bindparam("key"))
-PROCESS_BY_KEY = select(processes).where(processes.c.key == bindparam("key"))
-TASK_BY_ID = select(tasks).where(tasks.c.id == bindparam("key"))
-REQUEST_BY_ID = select(requests).where(requests.c.id == bindparam("key"))
+ALL_USERS = select(users).order_by(users.c.id)
+MAX_CHOICES = 8
+"""Users offered by name when the person is asked who approves."""
 
 
 def require_user(conn: Connection, user_id: str, *, param: str = "userId") -> dict[str, Any]:
@@ -59,18 +68,48 @@ def require_user(conn: Connection, user_id: str, *, param: str = "userId") -> di
 
 
 def require_process(conn: Connection, key: str) -> dict[str, Any]:
-    row = conn.execute(PROCESS_BY_KEY, {"key": str(key)}).mappings().first()
+    """A deployed process by key (its latest version): key, name, name_en, version, and its `definition`."""
+    try:
+        definition = engine_of(conn).definition(conn, str(key))
+    except EngineError:
+        raise NotFoundError("unknown_process", f"processKey {str(key)[:64]} does not exist; call getAllWorkFlow") from None
+    return {"key": definition.key, "name": definition.name, "name_en": definition.name_en,
+            "version": definition.version, "definition": definition}
+
+
+def group_label(conn: Connection, group_id: str, lang: str) -> str:
+    """A group's name in a language (人事, HR), else its id."""
+    g = engine_tables.groups
+    row = conn.execute(select(g.c.name, g.c.name_en).where(g.c.id == group_id)).first()
     if row is None:
-        raise NotFoundError("unknown_process", f"processKey {str(key)[:64]} does not exist; call getAllWorkFlow")
-    return dict(row)
+        return group_id
+    return str(row.name_en or row.name) if lang == "en" else str(row.name)
+
+
+def offered_to(conn: Connection, task: TaskView) -> list[str]:
+    """The users a task is offered to: its assignee, its candidate users, and the members of its candidate groups."""
+    people = [*([task.assignee] if task.assignee else []), *task.candidate_users]
+    for group in task.candidate_groups:
+        people += members_of(conn, group)
+    return list(dict.fromkeys(people))
+
+
+def task_record(conn: Connection, task: TaskView) -> dict[str, Any]:
+    """A task as the tools use it: the engine's view as a dict, its request's id, and who it is offered to."""
+    record = task.to_dict()
+    record.update(view=task, request_id=task.instance_id, offered=offered_to(conn, task))
+    return record
 
 
 def require_task(conn: Connection, task_id: str) -> dict[str, Any]:
     number = parse_task_id(task_id)
-    row = conn.execute(TASK_BY_ID, {"key": number}).mappings().first()
-    if row is None:
-        raise NotFoundError("unknown_task", f"taskId {format_task_id(number)} does not exist; call queryTodoTask to list tasks")
-    return dict(row)
+    try:
+        task = engine_of(conn).task(conn, format_task_id(number))
+    except EngineError:
+        raise NotFoundError(
+            "unknown_task", f"taskId {format_task_id(number)} does not exist; call queryTodoTask to list tasks"
+        ) from None
+    return task_record(conn, task)
 
 
 def require_actor(conn: Connection, actor_id: str) -> dict[str, Any]:
@@ -78,23 +117,6 @@ def require_actor(conn: Connection, actor_id: str) -> dict[str, Any]:
     if row is None:
         raise PolicyError("unknown_actor", f"the session user {actor_id!r} is not a known user; sign in as one")
     return dict(row)
-
-
-def require_reference(conn: Connection, kind: str, value: Any, param: str) -> dict[str, Any]:
-    """The record an argument references (a user, a process or a task by id)."""
-    if kind == "user":
-        return require_user(conn, value, param=param)
-    if kind == "process":
-        return require_process(conn, value)
-    if kind == "task":
-        return require_task(conn, value)
-    raise AssertionError(f"unknown reference kind {kind}")  # a bug in a tool spec, not a caller's mistake
-
-
-ALL_USERS = select(users).order_by(users.c.id)
-MAX_CHOICES = 8
-"""Users offered by name when the person is asked who approves."""
-
 
 
 # ---------------------------------------------------------------- by name
@@ -140,30 +162,33 @@ def resolve_user(conn: Connection, value: Any, *, param: str = "userId") -> dict
     raise NotFoundError("unknown_user", f"{param} {text[:64]} does not exist; call getAllUser")
 
 
-_PENDING_OF_ASSIGNEE = select(tasks, requests.c.requester_id, requests.c.days, requests.c.reason).join(
-    requests, requests.c.id == tasks.c.request_id
-).where(tasks.c.assignee_id == bindparam("actor"), tasks.c.status == "pending").order_by(tasks.c.id)
+def _summary(task: TaskView, requester: str) -> str:
+    """A task in a few words, for choosing among several: task_3（张三，请假，10 天，回老家）."""
+    parts = [requester, task.process_name.removesuffix("流程")]
+    for key, value in task.form.items():
+        if value in (None, ""):
+            continue
+        parts.append(f"{value:g} 天" if key == "days" and isinstance(value, float) else
+                     f"{value:g}" if isinstance(value, float) else str(value)[:30])
+    return f"{task.id}（{'，'.join(parts)}）"
 
 
 def resolve_task(conn: Connection, value: Any, actor_id: str, *, param: str = "taskId") -> dict[str, Any]:
-    """A task by id, or by its requester's name among the actor's pending tasks ("张三" → task_1).
+    """A task by id, or by its requester's name among the tasks offered to the actor ("张三" → task_1).
 
-    Several pending tasks from that requester are never resolved by choice: the person is asked which one.
+    Several such tasks from that requester are never resolved by choice: the person is asked which one.
     """
     text = str(value).strip()
     if _ID_RE.match(text):
         return require_task(conn, text)
-    pending = [dict(r) for r in conn.execute(_PENDING_OF_ASSIGNEE, {"actor": actor_id}).mappings()]
+    offered = engine_of(conn).tasks_for(conn, actor_id, groups_of(conn, actor_id))
     requesters = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
-    named = {u["id"] for u in named_in(text, [requesters[t["requester_id"]] for t in pending])}
-    found = [t for t in pending if t["requester_id"] in named]
+    named = {u["id"] for u in named_in(text, [requesters[t.requester] for t in offered if t.requester in requesters])}
+    found = [t for t in offered if t.requester in named]
     if len(found) == 1:
-        return require_task(conn, format_task_id(found[0]["id"]))
+        return task_record(conn, found[0])
     if len(found) > 1:
-        choices = tuple(
-            f"{format_task_id(t['id'])}（{requesters[t['requester_id']]['name']}，{t['days']:g} 天，{t['reason']}）"
-            for t in found
-        )
+        choices = tuple(_summary(t, requesters[t.requester]["name"]) for t in found)
         raise NeedsPersonError(
             "ambiguous_task", f"{param} {text[:40]} fits {len(found)} of your tasks; ask the user which one",
             ask="which_task", param=param, choices=choices, name=text[:40],
@@ -173,28 +198,38 @@ def resolve_task(conn: Connection, value: Any, actor_id: str, *, param: str = "t
     )
 
 
-_PENDING_OWN = select(tasks, requests.c.requester_id, requests.c.days, requests.c.reason).join(
-    requests, requests.c.id == tasks.c.request_id
-).where(requests.c.requester_id == bindparam("actor"), tasks.c.status == "pending").order_by(tasks.c.id)
 _REQ_RE = re.compile(r"^\s*(?:req|request)[_\-\s]?(?P<num>\d{1,12})\s*$", re.IGNORECASE)
 
 
+def _own_ready(conn: Connection, actor_id: str) -> list[TaskView]:
+    """The ready tasks of the actor's own running requests, oldest first."""
+    i, t = engine_tables.instances, engine_tables.tasks
+    ids = conn.execute(
+        select(t.c.id).join(i, i.c.id == t.c.instance_id)
+        .where(i.c.requester == actor_id, t.c.status == "ready").order_by(t.c.id)
+    ).scalars().all()
+    engine = engine_of(conn)
+    return [engine.task(conn, format_task_id(number)) for number in ids]
+
+
 def resolve_own_task(conn: Connection, value: Any, actor_id: str, *, param: str = "taskId") -> dict[str, Any] | None:
-    """A task by id; or the task of the actor's own pending request, named by its request id (req_1) or by
-    anything else that is no task id ("my leave", the actor's id) when the actor has exactly one; None when
-    such a value names no task because the actor has no pending request (a plain message, not a reminder)."""
+    """A task by id; or the waiting task of the actor's own pending request, named by its request id (req_1) or by
+    anything else that is no task id ("my leave", the actor's id) when the actor has exactly one; None when such a
+    value names no task because the actor has no pending request (a plain message, not a reminder)."""
     text = str(value).strip()
     match = _ID_RE.match(text)
     if match and (match.group("prefix") or "task").lower() == "task":
         return require_task(conn, text)
-    own = [dict(r) for r in conn.execute(_PENDING_OWN, {"actor": actor_id}).mappings()]
+    own = _own_ready(conn, actor_id)
+    me = conn.execute(USER_BY_ID, {"key": actor_id}).mappings().first()
+    name = str(me["name"]) if me is not None else actor_id
     by_request = _REQ_RE.match(text)
     if by_request:
-        own = [t for t in own if t["request_id"] == int(by_request.group("num"))]
+        own = [t for t in own if t.instance_id == format_request_id(int(by_request.group("num")))]
     if len(own) == 1:
-        return require_task(conn, format_task_id(own[0]["id"]))
+        return task_record(conn, own[0])
     if len(own) > 1:
-        choices = tuple(f"{format_task_id(t['id'])}（{t['days']:g} 天，{t['reason']}）" for t in own)
+        choices = tuple(_summary(t, name) for t in own)
         raise NeedsPersonError(
             "ambiguous_task", f"{param} {text[:40]} fits {len(own)} of your pending requests; ask the user which one",
             ask="which_task", param=param, choices=choices, name=text[:40],

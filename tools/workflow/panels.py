@@ -1,4 +1,10 @@
-"""The page's panels of the workflow: a user's to-do tasks and requests, and their e-mails (`GET /flowagent/api/…`)."""
+"""The page's panels of the workflow (`GET /flowagent/api/…`), each for the signed-in user only:
+
+- `tasks`: the steps offered to them (newest first; decided ones too) and the requests they started, each with its
+  process, current step, form data, decisions and diagram marks (done, current and next BPMN elements);
+- `diagrams`: the BPMN XML of the process versions those requests and tasks run on, by `key@version`, for the viewer;
+- `outbox`: the e-mails they sent or were sent.
+"""
 
 from __future__ import annotations
 
@@ -6,67 +12,121 @@ from typing import Any
 
 from sqlalchemy import Connection, or_, select
 
-from tools.workflow import lookup
-from tools.workflow.store import outbox, processes, requests, tasks, users
+from tools.workflow.engine import Definition, FormField, format_instance_id, format_task_id, groups_of
+from tools.workflow.engine import tables as t
+from tools.workflow.lookup import engine_of
+from tools.workflow.store import outbox, users
+from tools.workflow.views import REQUEST_STATUS, is_flagged
+
+REQUESTS_SHOWN = 20
+TASKS_SHOWN = 50
 
 
 def _user(row: Any) -> dict[str, str]:
-    return {"id": row["id"], "name": row["name"]}
+    return {"id": row["id"], "name": row["name"], "name_en": row["alias"] or row["name"]}
 
 
 def _names(conn: Connection) -> dict[str, dict[str, str]]:
     return {row["id"]: _user(row) for row in conn.execute(select(users)).mappings()}
 
 
+def _field(field: FormField, value: Any) -> dict[str, Any]:
+    choice = next((c for c in field.choices if c.id == value), None)
+    shown = choice.name if choice else value
+    shown_en = (choice.name_en or choice.name) if choice else value
+    return {"id": field.id, "label": field.label, "label_en": field.label_en or field.label, "value": shown,
+            "value_en": shown_en}
+
+
+def _form(data: dict[str, Any], definition: Definition) -> list[dict[str, Any]]:
+    return [_field(f, data.get(f.id)) for f in definition.fields if data.get(f.id) not in (None, "")]
+
+
+def _decisions(history: Any, people: dict[str, dict[str, str]]) -> list[dict[str, Any]]:
+    return [
+        {"task": h.task_id, "step": h.step, "step_en": h.step_en or h.step,
+         "user": people.get(h.user, {"id": h.user, "name": h.user, "name_en": h.user}),
+         "approved": h.approved, "comment": h.comment, "at": h.at}
+        for h in history
+    ]
+
+
 def tasks_of(conn: Connection, user_id: str) -> dict[str, list[dict[str, Any]]]:
-    """The tasks assigned to the user (newest first) and the requests they started, with their approver's task."""
+    """The steps offered to the user (newest first), and the requests they started with where each stands."""
+    engine = engine_of(conn)
     people = _names(conn)
-    process_names = {row["key"]: row["name"] for row in conn.execute(select(processes)).mappings()}
-    assigned = conn.execute(
-        select(tasks, requests.c.requester_id, requests.c.reason, requests.c.days, requests.c.process_key,
-               requests.c.flagged)
-        .join(requests, requests.c.id == tasks.c.request_id)
-        .where(tasks.c.assignee_id == user_id)
-        .order_by(tasks.c.id.desc())
-    ).mappings().all()
+    groups = groups_of(conn, user_id)
+    offered = select(t.task_offers.c.task_id).where(
+        or_((t.task_offers.c.kind == "user") & (t.task_offers.c.name == user_id),
+            (t.task_offers.c.kind == "group") & t.task_offers.c.name.in_(groups or [""]))
+    )
+    ids = conn.execute(
+        select(t.tasks.c.id).where(or_(t.tasks.c.id.in_(offered), t.tasks.c.decided_by == user_id))
+        .order_by(t.tasks.c.id.desc()).limit(TASKS_SHOWN)
+    ).scalars().all()
+    definitions: dict[tuple[str, int], Definition] = {}
+
+    def definition(key: str, version: int) -> Definition:
+        if (key, version) not in definitions:
+            definitions[key, version] = engine.definition(conn, key, version)
+        return definitions[key, version]
+
+    todo = []
+    for number in ids:
+        task = engine.task(conn, format_task_id(number))
+        if task.status == "cancelled":
+            continue
+        d = definition(task.process_key, task.process_version)
+        todo.append({
+            "id": task.id, "request": task.instance_id, "process": task.process_name,
+            "process_en": task.process_name_en or task.process_name, "process_key": task.process_key,
+            "version": task.process_version, "step": task.step, "step_en": task.step_en or task.step,
+            "requester": people.get(task.requester, {"id": task.requester, "name": task.requester}),
+            "days": task.form.get("days"), "reason": task.form.get("reason"), "form": _form(task.form, d),
+            "flagged": is_flagged(task.form, d.fields), "status": "pending" if task.status == "ready" else (
+                "approved" if task.approved else "rejected"),
+            "group": list(task.candidate_groups) if not task.assignee else [],
+            "mine": task.requester == user_id, "decided_by": task.decided_by, "comment": task.comment,
+            "history": _decisions(task.history, people), "created_at": task.created_at, "decided_at": task.decided_at,
+        })
     mine = conn.execute(
-        select(requests, tasks.c.id.label("task_id"), tasks.c.assignee_id, tasks.c.comment)
-        .outerjoin(tasks, tasks.c.request_id == requests.c.id)
-        .where(requests.c.requester_id == user_id)
-        .order_by(requests.c.id.desc())
-    ).mappings().all()
-    todo = [
-        {
-            "id": lookup.format_task_id(row["id"]),
-            "request": lookup.format_request_id(row["request_id"]),
-            "process": process_names.get(row["process_key"], row["process_key"]),
-            "requester": people[row["requester_id"]],
-            "days": row["days"],
-            "reason": row["reason"],
-            "flagged": bool(row["flagged"]),
-            "status": row["status"],
-            "comment": row["comment"],
-            "created_at": row["created_at"],
-            "decided_at": row["decided_at"],
-        }
-        for row in assigned
-    ]
-    requested = [
-        {
-            "id": lookup.format_request_id(row["id"]),
-            "process": process_names.get(row["process_key"], row["process_key"]),
-            "days": row["days"],
-            "reason": row["reason"],
-            "status": row["status"],
-            "task": lookup.format_task_id(row["task_id"]) if row["task_id"] is not None else None,
-            "approver": people.get(row["assignee_id"]) if row["assignee_id"] else None,
-            "comment": row["comment"],
-            "created_at": row["created_at"],
-            "decided_at": row["decided_at"],
-        }
-        for row in mine
-    ]
+        select(t.instances.c.id).where(t.instances.c.requester == user_id)
+        .order_by(t.instances.c.id.desc()).limit(REQUESTS_SHOWN)
+    ).scalars().all()
+    requested = []
+    for number in mine:
+        view = engine.instance(conn, format_instance_id(number))
+        d = definition(view.process_key, view.version)
+        current = view.tasks[0] if view.tasks else None
+        first = conn.execute(
+            select(t.tasks).where(t.tasks.c.instance_id == number).order_by(t.tasks.c.id).limit(1)
+        ).first()
+        last = view.history[-1] if view.history else None
+        requested.append({
+            "id": view.id, "process": view.process_name, "process_en": view.process_name_en or view.process_name,
+            "process_key": view.process_key, "version": view.version,
+            "days": view.data.get("days"), "reason": view.data.get("reason"), "form": _form(view.data, d),
+            "status": REQUEST_STATUS.get(view.status, view.status),
+            "step": "、".join(view.current_steps) or None,
+            "steps": [{"task": x.id, "step": x.step, "step_en": x.step_en or x.step} for x in view.tasks],
+            "task": current.id if current else None,
+            "approver": people.get(first.assignee) if first is not None and first.assignee else None,
+            "comment": last.comment if last else None,
+            "history": _decisions(view.history, people),
+            "diagram": {"key": f"{view.process_key}@{view.version}", **view.diagram.to_dict()},
+            "created_at": view.created_at, "decided_at": view.ended_at,
+        })
     return {"todo": todo, "requests": requested}
+
+
+def diagrams_of(conn: Connection, user_id: str) -> dict[str, dict[str, str]]:
+    """The BPMN XML of every process version the user's requests and offered steps run on, by `key@version`."""
+    panel = tasks_of(conn, user_id)
+    wanted = {(r["process_key"], r["version"]) for r in panel["requests"]}
+    wanted |= {(x["process_key"], x["version"]) for x in panel["todo"]}
+    d = t.deployments
+    rows = conn.execute(select(d.c.key, d.c.version, d.c.bpmn_xml)).all() if wanted else []
+    return {"diagrams": {f"{r.key}@{r.version}": r.bpmn_xml for r in rows if (r.key, r.version) in wanted}}
 
 
 def outbox_of(conn: Connection, user_id: str) -> dict[str, list[dict[str, Any]]]:
@@ -83,10 +143,13 @@ def outbox_of(conn: Connection, user_id: str) -> dict[str, list[dict[str, Any]]]
             "to": {**people[row["recipient_id"]], "email": row["recipient_email"]},
             "subject": row["subject"],
             "body": row["body"],
-            "task": lookup.format_task_id(row["task_id"]) if row["task_id"] is not None else None,
+            "task": format_task_id(row["task_id"]) if row["task_id"] is not None else None,
             "status": row["status"],
             "created_at": row["created_at"],
             "sent_at": row["sent_at"],
         }
         for row in rows
     ]}
+
+
+__all__ = ["diagrams_of", "outbox_of", "tasks_of"]

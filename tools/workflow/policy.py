@@ -2,7 +2,8 @@
 
 The runtime runs them on both paths, the validator's (read-only, before approval) and the executor's (in
 the write's own transaction, right before the effect). Who is who (users, tasks by id or by name) is
-`tools.workflow.lookup`; whether a value is the person's own is `tools.workflow.said`. Every function raises a
+`tools.workflow.lookup`; whether a value is the person's own is `tools.grounding`; a process's start form is
+`tools.workflow.forms`. Every function raises a
 `DomainError` subclass with a stable code and a message that says what to do next. None of them writes.
 """
 
@@ -16,13 +17,13 @@ from typing import Any
 from sqlalchemy import Connection, func, select
 
 from tools.errors import NeedsPersonError, PolicyError
-from tools.workflow.lookup import REQUEST_BY_ID, approver_choices, format_task_id, require_user
-from tools.workflow.store import outbox
+from tools.workflow.lookup import approver_choices, engine_of, require_user
+from tools.workflow.store import SYSTEM_SENDER, outbox
+from tools.workflow.views import COMMENT_REQUIRED_OVER_DAYS, duration_days
 
 MAX_DAYS = 365.0
 MAX_REASON_CHARS = 2000
 MAX_EMAIL_CHARS = 5000
-COMMENT_REQUIRED_OVER_DAYS = 1.0
 DEFAULT_MAIL_RATE_LIMIT = 3
 """E-mails one conversation thread may send per hour."""
 
@@ -110,11 +111,13 @@ NOTES = {
     "zh": {
         "long_start": "{days:g} 天超过 {limit:g} 天：审批人需要判断理由是否充分",
         "long_decide": "{days:g} 天：请判断理由是否足以支持这个时长",
+        "group_task": "这一步交给 {group}：组内第一个决定的人处理它",
         "email_to": "发给 {name} <{email}>",
     },
     "en": {
         "long_start": "{days:g} days is over {limit:g} day: the approver must judge the reason",
         "long_decide": "{days:g} days: judge whether the reason justifies the length",
+        "group_task": "this step is offered to {group}: the first member to decide takes it",
         "email_to": "to {name} <{email}>",
     },
 }
@@ -126,46 +129,64 @@ def policy_note(key: str, lang: str, **values: Any) -> str:
 
 
 def check_start_request(
-    conn: Connection, actor_id: str, *, process: dict[str, Any], approver: dict[str, Any], days: float, lang: str = "zh"
+    conn: Connection, actor_id: str, *, process: dict[str, Any], approver: dict[str, Any], days: float | None,
+    lang: str = "zh",
 ) -> list[str]:
-    """A request is started only with an approver who is not the requester (the process's being startable is checked
-    where it is looked up, so the person hears it before anything is asked)."""
+    """A request is started only with an approver who is not the requester (its form is checked by
+    `tools.workflow.forms`, where the process is looked up)."""
     if approver["id"] == actor_id:
         raise NeedsPersonError(
             "self_approver", "nextUserId must be someone other than the requester; ask the user who should approve",
             ask="approver", param="nextUserId", choices=approver_choices(conn, actor_id),
         )
     notes = []
-    if days > COMMENT_REQUIRED_OVER_DAYS:
+    if days is not None and days > COMMENT_REQUIRED_OVER_DAYS:
         notes.append(policy_note("long_start", lang, days=days, limit=COMMENT_REQUIRED_OVER_DAYS))
     return notes
 
 
+def decided(task: dict[str, Any]) -> str:
+    """What became of a task that is no longer pending: approved, rejected, or cancelled."""
+    if task["status"] == "completed":
+        return "approved" if task.get("approved") else "rejected"
+    return str(task["status"])
+
+
+def task_days(conn: Connection, task: dict[str, Any]) -> float | None:
+    """How long the task's request lasts (its days, or its dates' calendar days), from its process's form."""
+    definition = engine_of(conn).definition(conn, task["process_key"], task["process_version"])
+    return duration_days(task["form"], definition.fields)
+
+
 def check_decide_task(
     conn: Connection, actor_id: str, *, task: dict[str, Any], comment: str, lang: str = "zh"
-) -> tuple[dict[str, Any], list[str]]:
-    """A task is decided only by its assignee, never by the requester, only while pending; returns its request."""
-    request = dict(conn.execute(REQUEST_BY_ID, {"key": task["request_id"]}).mappings().one())
-    tid = format_task_id(task["id"])
-    if request["requester_id"] == actor_id:
-        raise PolicyError("self_approval", f"{tid} is your own request; a requester never decides it")
-    if task["assignee_id"] != actor_id:
+) -> list[str]:
+    """A task is decided only by a user it is offered to (its assignee, a candidate, a member of a candidate group),
+    never by the requester of its request (not even as a group member), only while pending; a request over one day
+    needs a comment with every decision. Returns the notes for the card."""
+    tid = task["id"]
+    if task["requester"] == actor_id:
+        raise PolicyError("self_approval", f"{tid} belongs to your own request; a requester never decides any of its steps")
+    if actor_id not in task["offered"]:
+        to = task["assignee"] or ", ".join([*task["candidate_users"], *(f"group {g}" for g in task["candidate_groups"])])
         raise PolicyError(
-            "not_assignee",
-            f"{tid} is assigned to {task['assignee_id']}, not to you ({actor_id}); only the assignee decides it",
+            "not_assignee", f"{tid} ({task['step']}) is offered to {to}, not to you ({actor_id}); only they decide it",
         )
-    if task["status"] != "pending":
-        raise PolicyError("task_not_pending", f"{tid} was already {task['status']}; nothing to decide")
+    if task["status"] != "ready":
+        raise PolicyError("task_not_pending", f"{tid} was already {decided(task)}; nothing to decide")
     notes = []
-    if request["days"] > COMMENT_REQUIRED_OVER_DAYS:
+    if task["candidate_groups"] and not task["assignee"]:
+        notes.append(policy_note("group_task", lang, group=", ".join(task["candidate_groups"])))
+    days = task_days(conn, task)
+    if days is not None and days > COMMENT_REQUIRED_OVER_DAYS:
         if not comment.strip():
             raise NeedsPersonError(
                 "comment_required",
-                f"{tid} is a {request['days']:g}-day request: a decision comment (result) is required; ask the approver for one",
+                f"{tid} is a {days:g}-day request: a decision comment (result) is required; ask the approver for one",
                 ask="comment", param="result",
             )
-        notes.append(policy_note("long_decide", lang, days=request["days"]))
-    return request, notes
+        notes.append(policy_note("long_decide", lang, days=days))
+    return notes
 
 
 def check_send_email(
@@ -181,23 +202,33 @@ def check_send_email(
     if user is None and task is None:
         raise PolicyError("missing_recipient", "give userId (the recipient) or taskId (mails the task's assignee)")
     if task is not None:
-        if task["status"] != "pending":
-            raise PolicyError(
-                "task_not_pending", f"{format_task_id(task['id'])} was already {task['status']}; no reminder needed"
-            )
-        recipient = require_user(conn, task["assignee_id"])
-        if user is not None and user["id"] != recipient["id"]:
-            raise PolicyError(
-                "recipient_mismatch",
-                f"{format_task_id(task['id'])} is assigned to {recipient['id']}, not {user['id']}; "
-                "a reminder by taskId goes to the task's assignee",
+        if task["status"] != "ready":
+            raise PolicyError("task_not_pending", f"{task['id']} was already {decided(task)}; no reminder needed")
+        offered = task["offered"]
+        if user is not None:
+            if user["id"] not in offered:
+                raise PolicyError(
+                    "recipient_mismatch",
+                    f"{task['id']} is offered to {', '.join(offered)}, not {user['id']}; "
+                    "a reminder by taskId goes to whoever decides the task",
+                )
+            recipient = user
+        elif len(offered) == 1:
+            recipient = require_user(conn, offered[0])
+        else:
+            names = tuple(require_user(conn, o)["name"] for o in offered)
+            raise NeedsPersonError(
+                "which_recipient", f"{task['id']} is offered to several people ({', '.join(offered)}); ask the user whom "
+                "to remind", ask="recipient", param="userId", choices=names,
             )
     else:
         assert user is not None
         recipient = user
     since = (datetime.now(UTC) - timedelta(hours=1)).isoformat(timespec="microseconds")
     sent = conn.execute(
-        select(func.count()).select_from(outbox).where(outbox.c.thread_id == thread_id, outbox.c.created_at >= since)
+        select(func.count()).select_from(outbox).where(
+            outbox.c.thread_id == thread_id, outbox.c.created_at >= since, outbox.c.sender_id != SYSTEM_SENDER
+        )
     ).scalar_one()
     if sent >= rate_limit:
         raise PolicyError(

@@ -30,11 +30,34 @@ def _items(items: list[str], lang: str, total: int | None = None) -> str:
     return text
 
 
+def _form_words(form: dict[str, Any], lang: str) -> str:
+    """A task's form data in a few words (its days, its reason, else its values)."""
+    if form.get("days") is not None:
+        days = f"{form['days']:g} 天" if lang == "zh" else _days(form["days"])
+        reason = form.get("reason")
+        if not reason:
+            return days
+        return f"{days}，原因：{reason}" if lang == "zh" else f"{days}, reason: {reason}"
+    values = [f"{v:g}" if isinstance(v, float) else str(v) for v in form.values() if v not in (None, "")]
+    return ("，" if lang == "zh" else ", ").join(values)[:120]
+
+
+def _task_form(task: dict[str, Any]) -> dict[str, Any]:
+    """A to-do item's form data: its days and reason, then the rest of its form."""
+    return {**{k: task[k] for k in ("days", "reason") if task.get(k) is not None}, **(task.get("form") or {})}
+
+
 def workflows(result: dict[str, Any], lang: str) -> str:
     if lang == "zh":
-        names = [f"{w['name']}（{w['processKey']}{'，可发起' if w.get('startable') else ''}）" for w in result["workflows"]]
+        names = []
+        for w in result["workflows"]:
+            fields = "、".join(f["label"] for f in w.get("fields", []))
+            names.append(f"{w['name']}（{w['processKey']}{'，填写：' + fields if fields else ''}）")
         return "流程：" + _items(names, lang)
-    names = [f"{w['name']} ({w['processKey']}{', can be started' if w.get('startable') else ''})" for w in result["workflows"]]
+    names = []
+    for w in result["workflows"]:
+        fields = ", ".join(f["label"] for f in w.get("fields", []))
+        names.append(f"{w['name']} ({w['processKey']}{'; form: ' + fields if fields else ''})")
     return "Workflows: " + _items(names, lang)
 
 
@@ -50,29 +73,67 @@ def todo(result: dict[str, Any], lang: str) -> str:
     if not total:
         return f"{owner}没有待办任务。" if lang == "zh" else f"{owner} has no pending tasks."
     if lang == "zh":
-        items = [f"{t['taskId']}（{t['requesterName']}请假 {t['days']:g} 天，原因：{t['reason']}）" for t in tasks]
+        items = [
+            f"{t['taskId']}（{t['requesterName']}的{str(t.get('process', '')).removesuffix('流程')}，{t.get('step', '')}："
+            f"{_form_words(_task_form(t), lang)}）"
+            for t in tasks
+        ]
         return f"{owner}有 {total} 个待办：" + _items(items, lang, total)
-    items = [f"{t['taskId']} ({_named(t, 'requesterName', lang)}, {_days(t['days'])}, reason: {t['reason']})" for t in tasks]
+    items = [
+        f"{t['taskId']} ({_named(t, 'requesterName', lang)}, {t.get('process', '')}, {t.get('step', '')}: "
+        f"{_form_words(_task_form(t), lang)})"
+        for t in tasks
+    ]
     return f"{owner} has {total} pending task{'s' if total != 1 else ''}: " + _items(items, lang, total)
+
+
+def _what(result: dict[str, Any], lang: str) -> str:
+    """What was started, in a few words: 请假申请 req_1（10 天）, expense claim req_2 (6000 yuan)."""
+    process = str(result.get("process") or "")
+    form = result.get("form") or {}
+    if result.get("days") is not None:
+        size = f"{result['days']:g} 天" if lang == "zh" else _days(result["days"])
+    else:
+        size = ("，" if lang == "zh" else ", ").join(
+            f"{v:g}" if isinstance(v, float) else str(v) for k, v in form.items() if v not in (None, "") and k != "reason"
+        )[:80]
+    if lang == "zh":
+        noun = process.removesuffix("流程").removesuffix("申请") + "申请"
+        return f"{noun} {result['requestId']}" + (f"（{size}）" if size else "")
+    noun = (process[:1].lower() + process[1:]) if process else "request"
+    return f"{noun} {result['requestId']}" + (f" ({size})" if size else "")
+
+
+def _who(item: dict[str, Any], lang: str) -> str:
+    groups = item.get("groups") or []
+    if item.get("assignee"):
+        return str(item["assignee"])
+    return ("、" if lang == "zh" else ", ").join(groups)
 
 
 def started(result: dict[str, Any], lang: str) -> str:
     if lang == "zh":
-        return (
-            f"已发起请假申请 {result['requestId']}（{result['days']:g} 天），"
-            f"等待{result['assigneeName']}审批（{result['taskId']}）。"
-        )
-    return (
-        f"Started leave request {result['requestId']} ({_days(result['days'])}); "
-        f"{_named(result, 'assigneeName', lang)} approves it ({result['taskId']})."
-    )
+        return f"已发起{_what(result, lang)}，等待{result['assigneeName']}审批（{result['taskId']}）。"
+    return f"Started {_what(result, lang)}; {_named(result, 'assigneeName', lang)} approves it ({result['taskId']})."
 
 
 def decided(result: dict[str, Any], lang: str) -> str:
     approved = result["status"] == "approved"
+    following = result.get("next") or []
+    ended = result.get("request")
     if lang == "zh":
-        return f"已{'批准' if approved else '驳回'} {result['taskId']}（{result['requestId']}）。"
-    return f"{'Approved' if approved else 'Rejected'} {result['taskId']} ({result['requestId']})."
+        text = f"已{'批准' if approved else '驳回'} {result['taskId']}（{result['requestId']}）。"
+        if following:
+            text += "已转到" + "、".join(f"{n['step']}（{n['taskId']}，{_who(n, lang)}）" for n in following) + "。"
+        elif ended in ("approved", "rejected"):
+            text += f"申请已结束：{'已批准' if ended == 'approved' else '已驳回'}。"
+        return text
+    text = f"{'Approved' if approved else 'Rejected'} {result['taskId']} ({result['requestId']})."
+    if following:
+        text += " Sent on to " + ", ".join(f"{n['step']} ({n['taskId']}, {_who(n, lang)})" for n in following) + "."
+    elif ended in ("approved", "rejected"):
+        text += f" The request is {ended}."
+    return text
 
 
 def emailed(result: dict[str, Any], lang: str) -> str:

@@ -1,27 +1,44 @@
-"""The workflow's read tools: workflows, users, and a user's pending to-do tasks."""
+"""The workflow's read tools: the deployed processes with their forms, the users, and the tasks a user may decide."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, select
+from sqlalchemy import Connection, select
 
 from tools.spec import CallContext, Verdict
 from tools.workflow.args import NoArgs, QueryTodoTaskArgs
-from tools.workflow.lookup import display_name, format_request_id, format_task_id
-from tools.workflow.store import processes, requests, tasks, users
+from tools.workflow.engine import Definition, FormField, TaskView, groups_of
+from tools.workflow.lookup import display_name, engine_of
+from tools.workflow.store import users
 
 TODO_LIST_LIMIT = 50
 
 
-def get_all_workflows(conn: Connection, ctx: CallContext, args: NoArgs, verdict: Verdict) -> dict[str, Any]:
-    rows = conn.execute(select(processes).order_by(processes.c.key)).mappings().all()
+def _field(form_field: FormField, lang: str) -> dict[str, Any]:
+    """A form field as the model reads it: id, label (in the person's language), type, required, choices."""
+    label = form_field.label_en or form_field.label if lang == "en" else form_field.label
+    out: dict[str, Any] = {"id": form_field.id, "label": label, "type": form_field.type, "required": form_field.required}
+    if form_field.choices:
+        out["choices"] = [c.name_en or c.name if lang == "en" else c.name for c in form_field.choices]
+    if form_field.unit:
+        out["unit"] = form_field.unit
+    return out
+
+
+def workflow_item(definition: Definition, lang: str) -> dict[str, Any]:
     return {
-        "workflows": [
-            {"processKey": r["key"], "name": r["name"], "description": r["description"], "startable": r["startable"]}
-            for r in rows
-        ]
+        "processKey": definition.key,
+        "name": definition.name_en or definition.name if lang == "en" else definition.name,
+        "version": definition.version,
+        "startable": True,
+        "fields": [_field(f, lang) for f in definition.fields],
     }
+
+
+def get_all_workflows(conn: Connection, ctx: CallContext, args: NoArgs, verdict: Verdict) -> dict[str, Any]:
+    """Each deployed process (its latest version) with its start form, in the person's language."""
+    return {"workflows": [workflow_item(d, ctx.lang) for d in engine_of(conn).definitions(conn)]}
 
 
 def get_all_users(conn: Connection, ctx: CallContext, args: NoArgs, verdict: Verdict) -> dict[str, Any]:
@@ -29,42 +46,37 @@ def get_all_users(conn: Connection, ctx: CallContext, args: NoArgs, verdict: Ver
     return {"users": [{"userId": r["id"], "name": display_name(r, ctx.lang), "email": r["email"]} for r in rows]}
 
 
-_requester = users.alias("requester")
-TODO_QUERY = (
-    select(
-        tasks.c.id,
-        tasks.c.created_at,
-        requests.c.id.label("request_id"),
-        requests.c.process_key,
-        requests.c.days,
-        requests.c.reason,
-        requests.c.requester_id,
-        _requester.c.name.label("requester_name"),
-        _requester.c.alias.label("requester_alias"),
-    )
-    .join(requests, requests.c.id == tasks.c.request_id)
-    .join(_requester, _requester.c.id == requests.c.requester_id)
-    .where(tasks.c.assignee_id == bindparam("owner"), tasks.c.status == "pending")
-    .order_by(tasks.c.id)
-)
-"""A user's pending tasks with their requests, built once (building it cost more than running it)."""
+def todo_item(task: TaskView, people: dict[str, dict[str, Any]], lang: str) -> dict[str, Any]:
+    """A task as the model reads it: the process, the step, the requester and the request's form data."""
+    requester = people.get(task.requester, {"name": task.requester, "alias": ""})
+    item: dict[str, Any] = {
+        "taskId": task.id,
+        "requestId": task.instance_id,
+        "processKey": task.process_key,
+        "process": task.process_name_en or task.process_name if lang == "en" else task.process_name,
+        "step": task.step_en or task.step if lang == "en" else task.step,
+        "requester": task.requester,
+        "requesterName": display_name(requester, lang),
+        "createdAt": task.created_at,
+    }
+    for key in ("days", "reason"):
+        if key in task.form:
+            item[key] = task.form[key]
+    others = {k: v for k, v in task.form.items() if k not in ("days", "reason")}
+    if others:  # a form beyond the leave's days and reason: the decider reads it all (an amount, a destination)
+        item["form"] = others
+    if task.candidate_groups and not task.assignee:
+        item["groups"] = list(task.candidate_groups)
+    return item
 
 
 def query_todo_tasks(conn: Connection, ctx: CallContext, args: QueryTodoTaskArgs, verdict: Verdict) -> dict[str, Any]:
+    """The ready tasks the user may decide: assigned to them, offered to them as a candidate, or to one of their
+    groups; never a step of their own request (a group member who asked is not offered it)."""
     owner = verdict.found["userId"]
-    rows = conn.execute(TODO_QUERY, {"owner": owner["id"]}).mappings().all()
-    items = [
-        {
-            "taskId": format_task_id(r["id"]),
-            "requestId": format_request_id(r["request_id"]),
-            "processKey": r["process_key"],
-            "requester": r["requester_id"],
-            "requesterName": r["requester_alias"] if ctx.lang == "en" and r["requester_alias"] else r["requester_name"],
-            "days": r["days"],
-            "reason": r["reason"],
-            "createdAt": r["created_at"],
-        }
-        for r in rows
-    ]
+    tasks = [t for t in engine_of(conn).tasks_for(conn, owner["id"], groups_of(conn, owner["id"]))
+             if t.requester != owner["id"]]
+    people = {r["id"]: dict(r) for r in conn.execute(select(users)).mappings()}
+    items = [todo_item(t, people, ctx.lang) for t in tasks]
     return {"userId": owner["id"], "name": display_name(owner, ctx.lang), "total": len(items),
             "tasks": items[:TODO_LIST_LIMIT]}

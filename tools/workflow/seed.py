@@ -1,4 +1,5 @@
-"""Seed data of the leave-approval system: the users and process definitions of the seed demo."""
+"""Seed data of the approval system: the users of the seed demo (its processes are BPMN files in `processes/`, its
+groups `hr` and `finance` are the engine's `SEED_GROUPS`)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,4 @@ USERS: list[dict[str, str]] = [
     {"id": "user_3", "name": "王五", "email": "wangwu@example.com", "alias": "Wang Wu"},
     {"id": "user_4", "name": "赵六", "email": "zhaoliu@example.com", "alias": "Zhao Liu"},
     {"id": "user_admin", "name": "管理员", "email": "admin@example.com", "alias": "Administrator"},
-]
-
-PROCESSES: list[dict[str, object]] = [
-    {"key": "process_qingjia", "name": "请假流程", "description": "Leave request (请假)", "startable": True},
-    {"key": "process_baoxiao", "name": "报销流程", "description": "Expense claim (报销)", "startable": False},
-    {"key": "process_chuchai", "name": "出差流程", "description": "Business trip (出差)", "startable": False},
 ]

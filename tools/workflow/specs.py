@@ -1,4 +1,5 @@
-"""The six tools of the seed's leave-approval system, each with everything the graph needs to know about it."""
+"""The six tools of the seed's approval system, each with everything the graph needs to know about it; generic over the
+deployed BPMN processes (a process's start form says which values `runWorkFlow` needs from the person)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,14 @@ from tools.workflow import readable
 from tools.workflow.args import HandleTodoTaskArgs, NoArgs, QueryTodoTaskArgs, RunWorkFlowArgs, SendEmailArgs
 from tools.workflow.cards import decision_card, email_card, leave_card
 from tools.workflow.chains import CHAINS
+from tools.workflow.forms import form_person_values
 from tools.workflow.reads import get_all_users, get_all_workflows, query_todo_tasks
-from tools.workflow.words import stated_comment, stated_days, stated_decision
+from tools.workflow.words import stated_comment, stated_decision
 from tools.workflow.writes import (
     check_email,
     check_handle_task,
     check_run_workflow,
+    deliver_all,
     deliver_email,
     handle_todo_task,
     run_workflow,
@@ -22,13 +25,14 @@ from tools.workflow.writes import (
 SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(
         name="getAllWorkFlow",
-        description="List every workflow (process definition) with its processKey and whether it can be started.",
+        description="List every deployed workflow (BPMN process) with its processKey, name, version and start-form "
+        "fields (id, label, type, required, choices).",
         args_model=NoArgs,
         effect=Effect.READ,
         handler=get_all_workflows,
-        observation=ObservationShape(drop=frozenset({"description"}), list_limits={"workflows": 20}),
+        observation=ObservationShape(drop=frozenset({"startable", "version"}), list_limits={"workflows": 20}),
         describe=readable.workflows,
-        model_description="List the workflows: processKey, name, whether it can be started.",
+        model_description="List the workflows: processKey, name, and the form fields a request needs.",
     ),
     ToolSpec(
         name="getAllUser",
@@ -43,9 +47,10 @@ SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(
         name="runWorkFlow",
         description=(
-            "Start a leave request for the signed-in user. processKey comes from getAllWorkFlow; userId is the "
-            "signed-in user; nextUserId is the approver the user named, looked up with getAllUser. "
-            "Ask the user for the approver, the days or the reason when they did not give them."
+            "Start a request (leave, expense claim, business trip, ...) for the signed-in user. processKey comes from "
+            "getAllWorkFlow; userId is the signed-in user; nextUserId is the approver the user named, looked up with "
+            "getAllUser; days and reason are the leave form's (and reason every form's that has one), the process's "
+            "other form fields go in fields by id. Ask the user for what they did not give."
         ),
         args_model=RunWorkFlowArgs,
         effect=Effect.WRITE,
@@ -57,29 +62,32 @@ SPECS: tuple[ToolSpec, ...] = (
             Reference("nextUserId", "user"),
         ),
         identity_params=("userId",),
-        person_values=(
-            PersonValue("days", "number", "days", unit="day", stated=stated_days),
-            PersonValue("reason", "text", "reason", meaningful=True),
-            PersonValue("nextUserId", "person", "approver"),
-        ),
+        person_values=(PersonValue("nextUserId", "person", "approver"),),
+        person_values_for=form_person_values,
         check=check_run_workflow,
         card=leave_card,
+        observation=ObservationShape(drop=frozenset({"notified", "version", "processKey"})),
+        after_commit=deliver_all,
         describe=readable.started,
         example=ToolExample(
             question="我下周要回老家，请3天假，王五审批",
             args={"processKey": "process_qingjia", "reason": "回老家", "days": 3, "nextUserId": "王五"},
-            observation='{"requestId":"req_7","taskId":"task_7","status":"pending","assignee":"user_3",'
-            '"assigneeName":"王五","days":3.0}',
+            observation='{"requestId":"req_7","process":"请假流程","taskId":"task_7","status":"pending",'
+            '"step":"审批人审批","assignee":"user_3","assigneeName":"王五","days":3.0}',
             answer="已为你发起3天的请假申请（req_7），等待王五审批（task_7）。",
         ),
         model_description=(
-            "Start a leave request for the signed-in user. processKey: process_qingjia. reason: why, in the "
-            "user's words. days: a number (0.5, 1, 3). nextUserId: the approver the user named (李四, or a userId)."
+            "Start a request for the signed-in user. processKey: process_qingjia for leave (请假), process_baoxiao "
+            "for an expense claim (报销), process_chuchai for a business trip (出差). reason: why, in the user's words. "
+            "days: leave only (0.5, 1, 3). fields: an expense's {\"amount\": 6000, \"category\": \"差旅\"}, a trip's "
+            "{\"destination\": \"上海\", \"startDate\": \"下周一\", \"endDate\": \"下周三\"}. nextUserId: the approver "
+            "the user named (李四, or a userId)."
         ),
     ),
     ToolSpec(
         name="queryTodoTask",
-        description="List a user's pending to-do tasks (taskId, requester, days, reason). userId comes from getAllUser.",
+        description="List the to-do tasks a user may decide (assigned, as a candidate, or through a group): taskId, "
+        "process, step, requester and form data. userId comes from getAllUser.",
         args_model=QueryTodoTaskArgs,
         effect=Effect.READ,
         handler=query_todo_tasks,
@@ -110,10 +118,12 @@ SPECS: tuple[ToolSpec, ...] = (
         references=(Reference("taskId", "task", resolve="requester"),),
         person_values=(
             PersonValue("isOK", "choice", "decision", stated=stated_decision),
-            PersonValue("result", "text", "comment", optional=True, stated=stated_comment),
+            PersonValue("result", "text", "comment", optional=True, stated=stated_comment, on_card=True),
         ),
         check=check_handle_task,
         card=decision_card,
+        observation=ObservationShape(drop=frozenset({"notified"})),
+        after_commit=deliver_all,
         example=ToolExample(
             question="同意赵六的请假，意见：注意休息",
             args={"taskId": "赵六", "isOK": True, "result": "注意休息"},

@@ -1,8 +1,16 @@
-"""The workflow store: SQLAlchemy Core tables, created and seeded on first use."""
+"""The workflow store: the users, the process engine's deployments, instances, tasks and groups, the e-mail outbox,
+tool executions and the audit log, in one database (SQLAlchemy Core), created and seeded on first use.
+
+Requests and their approval steps live in the process engine's tables (`tools.workflow.engine.tables`): a request
+is a process instance (`req_<id>`), a step waiting for a decision is a task (`task_<id>`). The store hands the engine
+the caller's transaction, so an instance's new state, the tool execution's idempotency key and the e-mails it causes
+commit together or not at all.
+"""
 
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,11 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
-    Boolean,
     Column,
     Connection,
     Engine,
-    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -35,7 +41,12 @@ from sqlalchemy.exc import IntegrityError
 
 from tools.backend import Execution
 from tools.database import default_url, normalize_url
-from tools.workflow.seed import PROCESSES, USERS
+from tools.workflow.engine import ProcessEngine, SpiffEngine, seed
+from tools.workflow.engine import tables as engine_tables
+from tools.workflow.legacy import carry_legacy_requests
+from tools.workflow.seed import USERS
+
+logger = logging.getLogger(__name__)
 
 metadata = MetaData()
 
@@ -48,49 +59,13 @@ users = Table(
     Column("alias", String(128), nullable=False, default=""),
 )
 
-processes = Table(
-    "processes",
-    metadata,
-    Column("key", String(64), primary_key=True),
-    Column("name", String(128), nullable=False),
-    Column("description", Text, nullable=False, default=""),
-    Column("startable", Boolean, nullable=False),
-)
-
-requests = Table(
-    "requests",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("process_key", String(64), ForeignKey("processes.key"), nullable=False),
-    Column("requester_id", String(64), ForeignKey("users.id"), nullable=False),
-    Column("reason", Text, nullable=False),
-    Column("days", Float, nullable=False),
-    Column("status", String(16), nullable=False),  # pending | approved | rejected
-    Column("flagged", Boolean, nullable=False, default=False),
-    Column("created_at", String(40), nullable=False),
-    Column("decided_at", String(40)),
-)
-
-tasks = Table(
-    "tasks",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("request_id", Integer, ForeignKey("requests.id"), nullable=False),
-    Column("assignee_id", String(64), ForeignKey("users.id"), nullable=False),
-    Column("status", String(16), nullable=False),  # pending | approved | rejected
-    Column("comment", Text),
-    Column("decided_by", String(64)),
-    Column("created_at", String(40), nullable=False),
-    Column("decided_at", String(40)),
-)
-
 outbox = Table(
     "outbox",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("idempotency_key", String(256), nullable=False, unique=True),
     Column("thread_id", String(128), nullable=False),
-    Column("sender_id", String(64), nullable=False),
+    Column("sender_id", String(64), nullable=False),  # a user, or SYSTEM_SENDER for the engine's notifications
     Column("recipient_id", String(64), ForeignKey("users.id"), nullable=False),
     Column("recipient_email", String(256), nullable=False),
     Column("subject", String(256), nullable=False),
@@ -128,15 +103,20 @@ audit_log = Table(
     Column("detail", Text, nullable=False),
 )
 
-DOMAIN_TABLES: tuple[Table, ...] = (
-    users,
-    processes,
-    requests,
-    tasks,
-    outbox,
-    tool_executions,
-    audit_log,
-)
+SYSTEM_SENDER = "flowagent"
+"""The sender of the e-mails the system writes itself (a task is waiting for you; your request ended): they are not
+a person's e-mails, so they count toward no conversation's rate limit."""
+
+DOMAIN_TABLES: tuple[Table, ...] = (users, outbox, tool_executions, audit_log)
+"""The store's own tables (the process engine's are `tools.workflow.engine.tables.ENGINE_TABLES`)."""
+
+SNAPSHOT_COLUMNS_LEFT_OUT = {"process_deployments": ("bpmn_xml",), "process_instances": ("state",)}
+"""Columns a snapshot leaves out: the BPMN text and SpiffWorkflow's serialized state (large, and read by no check)."""
+
+VIEWS = ("processes", "requests", "tasks", "emails", "notifications")
+"""Tables a snapshot adds: read from the engine's, the deployed processes (latest versions), the requests (process
+instances) and their approval steps (tasks), in the shape the seed's tables had; and the outbox split by sender, the
+e-mails people sent (`emails`) and those the system wrote (`notifications`). See `WorkflowStore.snapshot`."""
 
 
 def utcnow() -> str:
@@ -183,22 +163,29 @@ def _sqlite_engine(url: str) -> Engine:
 
 
 _SEED_LOCK = threading.Lock()
+PROCESS_ENGINE_KEY = "flowagent_process_engine"
+"""Where a store's connections carry its process engine (`conn.info`), for code that gets only the connection."""
 
 
 _EXECUTION_BY_KEY = select(tool_executions.c.result).where(tool_executions.c.idempotency_key == bindparam("key"))
 
 
 class WorkflowStore:
-    """The leave-approval system's data: users, processes, requests, tasks, outbox, executions, audit.
+    """The approval system's data: users, the process engine's deployments, requests, tasks and groups, the outbox,
+    tool executions and the audit log.
 
-    `WorkflowStore(url)` opens the store at a SQLAlchemy URL, creating its tables and seeding them on
-    first use. Without a URL it uses `FLOWAGENT_DB`, else `.flowagent/workflow.db`. It is the workflow toolset's
-    backend (`tools.backend.Backend`): its handles are SQLAlchemy connections.
+    `WorkflowStore(url)` opens the store at a SQLAlchemy URL, creating its tables and seeding them on first use (the
+    users, the groups `hr` and `finance`, and the BPMN processes shipped in `tools/workflow/processes/`; a shipped file
+    whose XML changed is deployed as a new version). Without a URL it uses `FLOWAGENT_DB`, else
+    `.flowagent/workflow.db`. A store written by the seed's own tables has its pending requests carried into engine
+    instances on first start (`tools.workflow.legacy`). It is the workflow toolset's backend (`tools.backend.Backend`):
+    its handles are SQLAlchemy connections, and `process_engine` runs in them.
     """
 
     conflict: tuple[type[BaseException], ...] = (IntegrityError,)
 
-    def __init__(self, url: str | None = None, *, engine: Engine | None = None) -> None:
+    def __init__(self, url: str | None = None, *, engine: Engine | None = None,
+                 process_engine: ProcessEngine | None = None) -> None:
         self.url = normalize_url(url or default_url())
         if engine is not None:
             self.engine = engine
@@ -206,6 +193,8 @@ class WorkflowStore:
             self.engine = _sqlite_engine(self.url)
         else:
             self.engine = create_engine(self.url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+        self.process_engine: ProcessEngine = process_engine if process_engine is not None else SpiffEngine()
+        """The BPMN engine the workflow's tools run processes on (SpiffWorkflow, embedded)."""
         self._setup()
 
     def __repr__(self) -> str:
@@ -213,39 +202,53 @@ class WorkflowStore:
 
     def _setup(self) -> None:
         if self.engine.dialect.name == "postgresql":
-            self._setup_postgres()
+            # Workers starting together would race on CREATE TABLE and on the seed: one at a time per database,
+            # in one transaction (Postgres DDL is transactional), so the next one finds the tables and the rows.
+            with self.engine.begin() as conn:
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": POSTGRES_SETUP_LOCK})
+                self._create_and_seed(conn)
             return
         with _SEED_LOCK:
-            metadata.create_all(self.engine, checkfirst=True)
             try:
-                with self.engine.begin() as conn:
-                    if conn.execute(select(func.count()).select_from(users)).scalar_one() == 0:
-                        conn.execute(insert(users), USERS)
-                        conn.execute(insert(processes), PROCESSES)
+                with self.engine.begin() as conn:  # BEGIN IMMEDIATE: another process seeding waits for this one
+                    self._create_and_seed(conn)
             except IntegrityError:
                 # Another process seeded the same database first; its rows are the same seed.
                 pass
 
-    def _setup_postgres(self) -> None:
-        # Workers starting together would race on CREATE TABLE and on the seed: one at a time per database,
-        # in one transaction (Postgres DDL is transactional), so the next one finds the tables and the rows.
-        with self.engine.begin() as conn:
-            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": POSTGRES_SETUP_LOCK})
-            metadata.create_all(conn, checkfirst=True)
-            if conn.execute(select(func.count()).select_from(users)).scalar_one() == 0:
-                conn.execute(insert(users), USERS)
-                conn.execute(insert(processes), PROCESSES)
+    def _create_and_seed(self, conn: Connection) -> None:
+        conn.info[PROCESS_ENGINE_KEY] = self.process_engine
+        metadata.create_all(conn, checkfirst=True)
+        engine_tables.create_tables(conn)
+        if conn.execute(select(func.count()).select_from(users)).scalar_one() == 0:
+            conn.execute(insert(users), USERS)
+        seed(self.process_engine, conn)
+        carry_legacy_requests(conn, self.process_engine, audit_log, self.audit)
+
+    # ---------------------------------------------------------------- deployments
+
+    def deploy(self, bpmn: str | Path) -> dict[str, Any]:
+        """Deploy a BPMN process (a file path or XML text): `{"key", "version"}`; the same key again is version n + 1,
+        and running instances finish on the version they started with. Invalid BPMN raises
+        `tools.workflow.engine.DeployError` (naming the element and the fix), and nothing is stored."""
+        with self.transaction() as conn:
+            deployed = self.process_engine.deploy(conn, bpmn)
+        return {"key": deployed.key, "version": deployed.version}
+
+    # ---------------------------------------------------------------- the backend
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
         """One transaction: committed when the block ends, rolled back entirely on any exception."""
         with self.engine.begin() as conn:
+            conn.info[PROCESS_ENGINE_KEY] = self.process_engine
             yield conn
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
         """A connection for reads: one snapshot, rolled back at the end; on SQLite it takes no write lock."""
         with self.engine.connect().execution_options(**{READ_ONLY_OPTION: True}) as conn:
+            conn.info[PROCESS_ENGINE_KEY] = self.process_engine
             yield conn
 
     def recorded(self, handle: Connection, key: str) -> dict[str, Any] | None:
@@ -326,14 +329,43 @@ class WorkflowStore:
             rows = conn.execute(query).mappings().all()
         return [dict(row, detail=json.loads(row["detail"])) for row in rows]
 
+    # ---------------------------------------------------------------- snapshots
+
     def snapshot(self) -> dict[str, list[dict[str, Any]]]:
-        """Every domain row as plain, sorted, JSON-able data: `{table name: [row, ...]}`."""
+        """Every row as plain, sorted, JSON-able data: `{table name: [row, ...]}`.
+
+        The store's tables (users, outbox, tool_executions, audit_log), the engine's (process_deployments without
+        their XML, process_instances without SpiffWorkflow's state, process_tasks, process_task_offers, user_groups,
+        user_group_members), and three views of the engine's rows in the shape the seed's tables had, which the
+        evaluations grade on:
+
+        - `processes`: each deployed key's latest version: key, name, name_en, version, startable (always true),
+          fields (the start form as JSON);
+        - `requests`: one per instance: id, process_key, process_version, requester_id, status (pending while it
+          runs, then approved, rejected or ended), the form's `days` and `reason` (None when the process has none),
+          form (every form value, JSON), step (the steps waiting now), flagged (over one day), created_at,
+          decided_at;
+        - `tasks`: one per user task: id, request_id, process_key, step, element_id, assignee_id, candidate_users and
+          candidate_groups (comma-separated), status (pending, approved, rejected, or cancelled when a parallel
+          branch ended it), comment, decided_by, created_at, decided_at;
+        - `emails` and `notifications`: the outbox's rows sent by people (sendEmail) and by the system (a task is
+          waiting for you, your request ended), each as in `outbox`.
+        """
+        from tools.workflow.views import processes_view, requests_view, tasks_view
+
         result: dict[str, list[dict[str, Any]]] = {}
         with self.read() as conn:
-            for table in DOMAIN_TABLES:
+            for table in (*DOMAIN_TABLES, *engine_tables.ENGINE_TABLES):
+                left_out = SNAPSHOT_COLUMNS_LEFT_OUT.get(table.name, ())
+                columns = [c for c in table.columns if c.name not in left_out]
                 pk = list(table.primary_key.columns)
-                rows = conn.execute(select(table).order_by(*pk)).mappings().all()
+                rows = conn.execute(select(*columns).order_by(*pk)).mappings().all()
                 result[table.name] = [_plain(dict(row)) for row in rows]
+            result["processes"] = [_plain(row) for row in processes_view(conn, self.process_engine)]
+            result["requests"] = [_plain(row) for row in requests_view(conn, self.process_engine)]
+            result["tasks"] = [_plain(row) for row in tasks_view(conn)]
+        result["emails"] = [row for row in result["outbox"] if row["sender_id"] != SYSTEM_SENDER]
+        result["notifications"] = [row for row in result["outbox"] if row["sender_id"] == SYSTEM_SENDER]
         return result
 
     def dispose(self) -> None:
@@ -344,9 +376,7 @@ class WorkflowStore:
 def _plain(row: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in row.items():
-        if isinstance(value, float) and value.is_integer():
-            out[key] = value
-        elif isinstance(value, str | int | float | bool) or value is None:
+        if isinstance(value, str | int | float | bool) or value is None:
             out[key] = value
         else:
             out[key] = str(value)

@@ -1,5 +1,6 @@
 """The workflow toolset: the seed's approval tools with their role and rules, and the hooks the engine reaches the
-domain through (the store as backend, users as the directory, reference resolvers, questions, limits, help, panels).
+domain through (the store as backend, users as the directory, reference resolvers, questions, limits, help, panels,
+chat and command-line commands).
 """
 
 from __future__ import annotations
@@ -8,17 +9,16 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from tools.errors import CannotError
 from tools.spec import CallContext, Reference
 from tools.toolset import HelpSection, Limit, Toolset
 from tools.workflow import lookup
-from tools.workflow.commands import COMMANDS
+from tools.workflow.commands import CLI, COMMANDS
 from tools.workflow.mailer import Mailer
-from tools.workflow.panels import outbox_of, tasks_of
+from tools.workflow.panels import diagrams_of, outbox_of, tasks_of
 from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
 from tools.workflow.prompts import CARD_LABELS, INTRO, QUESTIONS, WORKFLOW_PROMPT
 from tools.workflow.specs import REGISTRY
-from tools.workflow.store import WorkflowStore, processes, users
+from tools.workflow.store import WorkflowStore, users
 from tools.workflow.words import named_as_approver
 
 
@@ -43,44 +43,31 @@ def resolve_task(
         task = lookup.resolve_own_task(conn, value, ctx.actor_id, param=ref.param)
     else:
         task = lookup.require_task(conn, value)
-    return task, (lookup.format_task_id(task["id"]) if task is not None else None)
+    return task, (task["id"] if task is not None else None)
 
 
 def resolve_process(
     conn: Connection, value: Any, ctx: CallContext, ref: Reference, *, asking: bool
 ) -> tuple[dict[str, Any] | None, Any]:
-    """A process by key; one a request is started for must be startable (said to the person before anything else is
-    asked: "expense claims cannot be started here")."""
+    """A deployed process by key (its latest version, with its start form): every deployed process can be started."""
     process = lookup.require_process(conn, value)
-    if ref.resolve == "startable" and not process["startable"]:
-        startable = [dict(r) for r in conn.execute(select(processes).where(processes.c.startable)).mappings()]
-        names_zh = "、".join(p["name"] for p in startable)
-        names_en = ", ".join(p["description"] or p["name"] for p in startable)
-        raise CannotError(
-            "process_not_startable",
-            f"{process['name']} ({process['key']}) cannot be started here; startable: "
-            f"{', '.join(p['key'] for p in startable)}. Tell the user",
-            say={
-                "zh": f"{process['name']}目前不能在这里发起，我能发起的是：{names_zh}。",
-                "en": f"{process['description'] or process['name']} cannot be started here; I can start: {names_en}.",
-            },
-        )
     return process, str(process["key"])
 
 
 def help_tables(conn: Connection, actor_id: str, lang: str) -> list[HelpSection]:
     """`/help`'s tables: the workflows and the users."""
-    rows = conn.execute(select(processes).order_by(processes.c.key)).mappings().all()
+    definitions = lookup.engine_of(conn).definitions(conn)
     people = conn.execute(select(users).order_by(users.c.id)).mappings().all()
     if lang == "zh":
         return [
-            HelpSection("流程", ("processKey", "名称", "可发起"),
-                        [(r["key"], r["name"], "是" if r["startable"] else "否") for r in rows]),
+            HelpSection("流程", ("processKey", "名称", "版本", "填写"),
+                        [(d.key, d.name, str(d.version), "、".join(f.label for f in d.fields)) for d in definitions]),
             HelpSection("用户", ("userId", "姓名", "邮箱"), [(u["id"], u["name"], u["email"]) for u in people]),
         ]
     return [
-        HelpSection("Workflows", ("processKey", "name", "can be started"),
-                    [(r["key"], r["description"] or r["name"], "yes" if r["startable"] else "no") for r in rows]),
+        HelpSection("Workflows", ("processKey", "name", "version", "form"),
+                    [(d.key, d.name_en or d.name, str(d.version), ", ".join(f.label_en or f.label for f in d.fields))
+                     for d in definitions]),
         HelpSection("Users", ("userId", "name", "e-mail"), [(u["id"], u["alias"] or u["name"], u["email"]) for u in people]),
     ]
 
@@ -89,8 +76,11 @@ TOOLSET = Toolset(
     name="workflow",
     registry=REGISTRY,
     prompt=WORKFLOW_PROMPT,
-    title="Leave approvals: workflows, requests, to-do tasks, reminders",
-    titles={"zh": "请假审批：流程、申请、待办、提醒", "en": "Leave approvals: workflows, requests, to-do tasks, reminders"},
+    title="Approvals on BPMN processes: workflows, requests, to-do tasks, reminders",
+    titles={
+        "zh": "审批：BPMN 流程、申请、待办、提醒",
+        "en": "Approvals on BPMN processes: workflows, requests, to-do tasks, reminders",
+    },
     card_labels=CARD_LABELS,
     lookup_answers=True,
     backend=WorkflowStore,
@@ -104,6 +94,7 @@ TOOLSET = Toolset(
     intro=INTRO,
     help=help_tables,
     commands=COMMANDS,
-    panels={"tasks": tasks_of, "outbox": outbox_of},
+    panels={"tasks": tasks_of, "diagrams": diagrams_of, "outbox": outbox_of},
+    cli=CLI,
 )
-"""The seed's leave-approval system (the default)."""
+"""The seed's approval system on the process engine (the default)."""

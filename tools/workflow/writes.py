@@ -1,107 +1,127 @@
 """The workflow's write tools: each one's policy check, its effect, and what follows its commit.
 
 The runtime runs a check on the validator's path (read-only) and again in the write's transaction right
-before the effect; the effect acts on the records its check found and checks nothing itself.
+before the effect; the effect acts on the records its check found and checks nothing itself. Requests and decisions
+go through the process engine in that same transaction: the instance's new state (compare-and-set), the tool
+execution's idempotency key and the e-mails it causes (`tools.workflow.notify`) commit together.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, CursorResult, insert, update
+from sqlalchemy import Connection, insert
 
 from tools.errors import PolicyError
 from tools.spec import CallContext, Found, Verdict
 from tools.workflow.args import HandleTodoTaskArgs, RunWorkFlowArgs, SendEmailArgs
-from tools.workflow.lookup import display_name, format_request_id, format_task_id
+from tools.workflow.engine import EngineError, TaskView, groups_of, parse_task_id
+from tools.workflow.forms import check_form, form_data, unused_params
+from tools.workflow.lookup import display_name, engine_of, offered_to
 from tools.workflow.mailer import Mailer
-from tools.workflow.policy import (
-    COMMENT_REQUIRED_OVER_DAYS,
-    check_decide_task,
-    check_send_email,
-    check_start_request,
-    policy_note,
-)
-from tools.workflow.store import WorkflowStore, outbox, requests, tasks, utcnow
+from tools.workflow.notify import deliver_all, notify
+from tools.workflow.policy import check_decide_task, check_send_email, check_start_request, policy_note
+from tools.workflow.store import WorkflowStore, outbox, utcnow
+from tools.workflow.views import duration_days, is_flagged
 
 
-def _new_id(result: CursorResult[Any]) -> int:
-    """The primary key of the row an INSERT just created."""
-    key = result.inserted_primary_key
-    if key is None:  # pragma: no cover - every table here has an integer primary key
-        raise RuntimeError("INSERT returned no primary key")
-    return int(key[0])
+def _refusal(exc: EngineError) -> PolicyError:
+    """The engine's refusal as the policy's: a task decided meanwhile is `task_not_pending`, as before."""
+    code = {"task_not_offered": "not_assignee"}.get(exc.code, exc.code)
+    return PolicyError(code, exc.message)
+
+
+def _step(task: TaskView, lang: str) -> str:
+    return task.step_en or task.step if lang == "en" else task.step
+
+
+def _waiting(conn: Connection, tasks: tuple[TaskView, ...], lang: str) -> list[dict[str, Any]]:
+    """The steps now waiting: each task with its step and who decides it."""
+    return [
+        {"taskId": t.id, "step": _step(t, lang), "assignee": t.assignee, "groups": list(t.candidate_groups),
+         "offeredTo": offered_to(conn, t)}
+        for t in tasks
+    ]
 
 
 # ---------------------------------------------------------------- runWorkFlow
 
 
 def check_run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs, found: Found) -> Verdict:
+    definition = found["processKey"]["definition"]
+    form = check_form(definition, args.model_dump(), ctx.today)
     notes = check_start_request(
-        conn, ctx.actor_id, process=found["processKey"], approver=found["nextUserId"], days=args.days, lang=ctx.lang
+        conn, ctx.actor_id, process=found["processKey"], approver=found["nextUserId"],
+        days=duration_days(form, definition.fields), lang=ctx.lang,
     )
-    return Verdict(notes=notes)
+    unused = unused_params(args.model_dump(), definition)
+    notes += [f"[form] {key} is not a field of {definition.key}: left out" for key in unused]
+    return Verdict(notes=notes, found={"form": form})
 
 
 def run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs, verdict: Verdict) -> dict[str, Any]:
-    now = utcnow()
-    flagged = args.days > COMMENT_REQUIRED_OVER_DAYS
     approver = verdict.found["nextUserId"]
-    request_id = _new_id(
-        conn.execute(
-            insert(requests).values(
-                process_key=args.processKey,
-                requester_id=ctx.actor_id,
-                reason=args.reason,
-                days=args.days,
-                status="pending",
-                flagged=flagged,
-                created_at=now,
-            )
+    definition = verdict.found["processKey"]["definition"]
+    engine = engine_of(conn)
+    try:
+        started = engine.start(
+            conn, args.processKey, requester=ctx.actor_id,
+            data={**form_data(args.model_dump(), definition), "nextUserId": approver["id"]}, today=ctx.today,
         )
-    )
-    task_id = _new_id(
-        conn.execute(insert(tasks).values(request_id=request_id, assignee_id=approver["id"], status="pending", created_at=now))
-    )
-    return {
-        "requestId": format_request_id(request_id),
-        "taskId": format_task_id(task_id),
-        "status": "pending",
+    except EngineError as exc:
+        raise _refusal(exc) from None
+    notified = notify(conn, ctx, started.events)
+    form = {f.id: started.data.get(f.id) for f in definition.fields}
+    waiting = _waiting(conn, started.tasks, ctx.lang)
+    result: dict[str, Any] = {
+        "requestId": started.instance_id,
+        "processKey": started.process_key,
+        "process": definition.name_en or definition.name if ctx.lang == "en" else definition.name,
+        "version": started.version,
+        "taskId": started.tasks[0].id if started.tasks else None,
+        "status": "pending" if started.status == "running" else started.status,
+        "step": waiting[0]["step"] if waiting else None,
         "assignee": approver["id"],
         "assigneeName": display_name(approver, ctx.lang),
-        "days": args.days,
-        "flagged": flagged,
+        "form": form,
+        "flagged": is_flagged(form, definition.fields),
         "notes": verdict.notes,
+        "notified": notified,
     }
+    if form.get("days") is not None:
+        result["days"] = form["days"]
+    return result
 
 
 # ---------------------------------------------------------------- handleTodoTask
 
 
 def check_handle_task(conn: Connection, ctx: CallContext, args: HandleTodoTaskArgs, found: Found) -> Verdict:
-    request, notes = check_decide_task(conn, ctx.actor_id, task=found["taskId"], comment=args.result, lang=ctx.lang)
-    return Verdict(notes=notes, found={"request": request})
+    notes = check_decide_task(conn, ctx.actor_id, task=found["taskId"], comment=args.result, lang=ctx.lang)
+    return Verdict(notes=notes)
 
 
 def handle_todo_task(conn: Connection, ctx: CallContext, args: HandleTodoTaskArgs, verdict: Verdict) -> dict[str, Any]:
-    task, request = verdict.found["taskId"], verdict.found["request"]
-    status = "approved" if args.isOK else "rejected"
-    now = utcnow()
-    # Compare-and-set: only a still-pending task changes; a concurrent decision makes this a no-op.
-    changed = conn.execute(
-        update(tasks)
-        .where(tasks.c.id == task["id"], tasks.c.status == "pending")
-        .values(status=status, comment=args.result, decided_by=ctx.actor_id, decided_at=now)
-    ).rowcount
-    if changed != 1:
-        raise PolicyError("task_not_pending", f"{format_task_id(task['id'])} was decided meanwhile; nothing to decide")
-    # The decision comment lives on the task; the request's reason is never touched.
-    conn.execute(update(requests).where(requests.c.id == request["id"]).values(status=status, decided_at=now))
+    task = verdict.found["taskId"]
+    try:
+        # Compare-and-set in the engine: a task decided meanwhile (even concurrently) is refused, nothing written.
+        completed = engine_of(conn).complete(
+            conn, task["id"], user_id=ctx.actor_id, approved=args.isOK, comment=args.result,
+            groups=groups_of(conn, ctx.actor_id),
+        )
+    except EngineError as exc:
+        raise _refusal(exc) from None
+    notified = notify(conn, ctx, completed.events)
+    # The decision comment lives on the task and in the instance's history; the request's reason is never touched.
     return {
-        "taskId": format_task_id(task["id"]),
-        "requestId": format_request_id(request["id"]),
-        "status": status,
+        "taskId": task["id"],
+        "requestId": completed.instance_id,
+        "step": _step(completed.task, ctx.lang),
+        "status": "approved" if args.isOK else "rejected",
         "comment": args.result,
+        "request": "pending" if completed.status == "running" else completed.status,
+        "next": _waiting(conn, completed.tasks, ctx.lang),
+        "notified": notified,
     }
 
 
@@ -122,33 +142,31 @@ def send_email(conn: Connection, ctx: CallContext, args: SendEmailArgs, verdict:
     recipient, task = verdict.found["recipient"], verdict.found.get("taskId")
     sender = verdict.found["actor"]
     subject = (
-        f"[flowagent] 待办提醒 / Reminder: {format_task_id(task['id'])}"
+        f"[flowagent] 待办提醒 / Reminder: {task['id']}"
         if task
         else f"[flowagent] 来自{sender['name']}的消息 / Message from {sender['name']}"
     )
-    email_id = _new_id(
-        conn.execute(
-            insert(outbox).values(
-                idempotency_key=ctx.idempotency_key,
-                thread_id=ctx.thread_id,
-                sender_id=ctx.actor_id,
-                recipient_id=recipient["id"],
-                recipient_email=recipient["email"],
-                subject=subject,
-                body=args.emailContent,
-                task_id=task["id"] if task else None,
-                status="queued",
-                attempts=0,
-                created_at=utcnow(),
-            )
+    result = conn.execute(
+        insert(outbox).values(
+            idempotency_key=ctx.idempotency_key,
+            thread_id=ctx.thread_id,
+            sender_id=ctx.actor_id,
+            recipient_id=recipient["id"],
+            recipient_email=recipient["email"],
+            subject=subject,
+            body=args.emailContent,
+            task_id=parse_task_id(task["id"]) if task else None,
+            status="queued",
+            attempts=0,
+            created_at=utcnow(),
         )
     )
     return {
-        "emailId": email_id,
+        "emailId": int(result.inserted_primary_key[0]),  # type: ignore[index]
         "to": recipient["id"],
         "toName": display_name(recipient, ctx.lang),
         "email": recipient["email"],
-        "taskId": format_task_id(task["id"]) if task else None,
+        "taskId": task["id"] if task else None,
         "status": "queued",
     }
 
@@ -160,3 +178,9 @@ def deliver_email(ctx: CallContext, result: dict[str, Any]) -> dict[str, Any]:
         return result
     assert isinstance(ctx.backend, WorkflowStore)  # the workflow's tools run on its store
     return dict(result, status=mailer.deliver(ctx.backend, int(result["emailId"])))
+
+
+__all__ = [
+    "check_email", "check_handle_task", "check_run_workflow", "deliver_all", "deliver_email", "handle_todo_task",
+    "run_workflow", "send_email",
+]

@@ -2,8 +2,9 @@
 import type { Client, Thread } from "@langchain/langgraph-sdk";
 import { useEffect, useState } from "react";
 
-import { type Email, myOutbox, myTasks, type Request, type Task, type User } from "./api";
+import { type Decision, type Email, type FormValue, myDiagrams, myOutbox, myTasks, type Request, type Task, type User } from "./api";
 import { text } from "./conversation";
+import { ProcessDiagram } from "./Diagram";
 import type { Words } from "./i18n";
 
 function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | null; error: string | null } {
@@ -26,11 +27,50 @@ function Status({ status, words: w }: { status: string; words: Words }) {
   return <span className={`badge ${status}`}>{w.status[status] ?? status}</span>;
 }
 
+function english(w: Words): boolean {
+  return w.lang === "en";
+}
+
+function FormLines({ form, words: w }: { form: FormValue[]; words: Words }) {
+  const en = english(w);
+  return (
+    <div className="form" data-testid="form">
+      {form.map((f) => (
+        <span key={f.id} data-field={f.id}>
+          {en ? f.label_en : f.label}: {String(en ? f.value_en : f.value)}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+function History({ history, words: w }: { history: Decision[]; words: Words }) {
+  if (history.length === 0) return null;
+  const en = english(w);
+  return (
+    <ol className="history" data-testid="history">
+      {history.map((d) => (
+        <li key={d.task}>
+          {en ? d.step_en : d.step}: {d.user.name} {w.status[d.approved ? "approved" : "rejected"]}
+          {d.comment ? ` (${d.comment})` : ""}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
 export function TasksPanel(props: { token: string; words: Words; refresh: number; onAsk: (text: string) => void }) {
   const { token, words: w, refresh, onAsk } = props;
   const { data, error } = useLoad(() => myTasks(token), [token, refresh]);
+  const [diagrams, setDiagrams] = useState<Record<string, string> | null>(null);
+  const [open, setOpen] = useState<string | null>(null);
   const todo: Task[] = data?.todo ?? [];
   const requests: Request[] = data?.requests ?? [];
+  const en = english(w);
+  const toggle = (id: string) => {
+    setOpen(open === id ? null : id);
+    if (diagrams === null) myDiagrams(token).then(setDiagrams, () => setDiagrams({}));
+  };
   return (
     <div className="panel">
       {error && <p className="error">{error}</p>}
@@ -40,11 +80,21 @@ export function TasksPanel(props: { token: string; words: Words; refresh: number
         {todo.map((t) => (
           <li key={t.id} data-testid="task-row" data-task={t.id} data-status={t.status}>
             <div className="row-head">
-              <b>{t.id}</b> {t.process} · {w.requester} {t.requester.name} · {w.days(t.days)} <Status status={t.status} words={w} />
+              <b>{t.id}</b> {en ? t.process_en : t.process} · {en ? t.step_en : t.step} · {w.requester} {t.requester.name}
+              {t.days != null && <> · {w.days(t.days)}</>} <Status status={t.status} words={w} />
             </div>
-            <div>
-              {w.reason}: {t.reason}
-            </div>
+            {t.reason && (
+              <div>
+                {w.reason}: {t.reason}
+              </div>
+            )}
+            <FormLines form={t.form.filter((f) => f.id !== "days" && f.id !== "reason")} words={w} />
+            {t.group.length > 0 && (
+              <div>
+                {w.group}: {t.group.join(", ")}
+              </div>
+            )}
+            <History history={t.history} words={w} />
             {t.comment && (
               <div>
                 {w.comment}: {t.comment}
@@ -62,18 +112,34 @@ export function TasksPanel(props: { token: string; words: Words; refresh: number
       {data && requests.length === 0 && <p className="empty">{w.noRequests}</p>}
       <ul className="rows" data-testid="requests">
         {requests.map((r) => (
-          <li key={r.id} data-testid="request-row" data-request={r.id} data-status={r.status}>
+          <li key={r.id} data-testid="request-row" data-request={r.id} data-status={r.status} data-step={r.step ?? ""}>
             <div className="row-head">
-              <b>{r.id}</b> {r.process} · {w.days(r.days)} · {w.approver} {r.approver?.name ?? "—"}{" "}
+              <b>{r.id}</b> {en ? r.process_en : r.process}
+              {r.days != null && <> · {w.days(r.days)}</>} · {w.approver} {r.approver?.name ?? "—"}{" "}
               <Status status={r.status} words={w} />
             </div>
-            <div>
-              {w.reason}: {r.reason}
-            </div>
+            {r.steps.length > 0 && (
+              <div data-testid="current-step">
+                {w.step}: {r.steps.map((s) => `${en ? s.step_en : s.step} (${s.task})`).join(", ")}
+              </div>
+            )}
+            {r.reason && (
+              <div>
+                {w.reason}: {r.reason}
+              </div>
+            )}
+            <FormLines form={r.form.filter((f) => f.id !== "days" && f.id !== "reason")} words={w} />
+            <History history={r.history} words={w} />
             {r.comment && (
               <div>
                 {w.comment}: {r.comment}
               </div>
+            )}
+            <button className="secondary small" data-testid="diagram-toggle" onClick={() => toggle(r.id)}>
+              {open === r.id ? w.hideDiagram : w.showDiagram}
+            </button>
+            {open === r.id && diagrams !== null && (
+              <ProcessDiagram xml={diagrams[r.diagram.key]} marks={r.diagram} words={w} />
             )}
           </li>
         ))}

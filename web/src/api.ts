@@ -16,16 +16,50 @@ export interface Session {
   user: User;
 }
 
+/** One value of a request's start form, labelled in both languages. */
+export interface FormValue {
+  id: string;
+  label: string;
+  label_en: string;
+  value: string | number | boolean;
+  value_en: string | number | boolean;
+}
+
+/** One decision of a request's history. */
+export interface Decision {
+  task: string;
+  step: string;
+  step_en: string;
+  user: User;
+  approved: boolean;
+  comment: string;
+  at: string;
+}
+
+/** BPMN element ids to mark on a request's diagram; `key` names its process version in `/api/diagrams`. */
+export interface DiagramMarks {
+  key: string;
+  done: string[];
+  current: string[];
+  next: string[];
+}
+
 export interface Task {
   id: string;
   request: string;
   process: string;
+  process_en: string;
+  step: string;
+  step_en: string;
   requester: User;
-  days: number;
-  reason: string;
+  days: number | null;
+  reason: string | null;
+  form: FormValue[];
   flagged: boolean;
   status: string;
+  group: string[];
   comment: string | null;
+  history: Decision[];
   created_at: string;
   decided_at: string | null;
 }
@@ -33,12 +67,19 @@ export interface Task {
 export interface Request {
   id: string;
   process: string;
-  days: number;
-  reason: string;
+  process_en: string;
+  version: number;
+  days: number | null;
+  reason: string | null;
+  form: FormValue[];
   status: string;
+  step: string | null;
+  steps: { task: string; step: string; step_en: string }[];
   task: string | null;
   approver: User | null;
   comment: string | null;
+  history: Decision[];
+  diagram: DiagramMarks;
   created_at: string;
   decided_at: string | null;
 }
@@ -80,6 +121,9 @@ export const devToken = (userId: string) =>
   call<Session>("/auth/dev-token", { method: "POST", body: JSON.stringify({ user_id: userId }) });
 
 export const myTasks = (token: string) => call<{ todo: Task[]; requests: Request[] }>("/api/tasks", {}, token);
+
+export const myDiagrams = (token: string) =>
+  call<{ diagrams: Record<string, string> }>("/api/diagrams", {}, token).then((r) => r.diagrams);
 
 export const myOutbox = (token: string) => call<{ emails: Email[] }>("/api/outbox", {}, token).then((r) => r.emails);
 

@@ -1,0 +1,138 @@
+"""A process's start form, as the workflow's tools use it: the values only the person can give, and the form's data.
+
+`runWorkFlow` takes the seed's parameters (`days` and `reason`, where the seed had them) and the process's other form
+fields in `fields` (`{"amount": 6000, "category": "差旅"}`). Which values the person must have stated depends on the
+process the call names: `person_values` turns its start form (from the BPMN) into `PersonValue`s, so the engine's
+grounding asks for a missing required field by its label, in the person's language ("请问报销金额是多少？"), and
+refuses a value the person did not state. `check_form` runs the engine's own form check, so a value out of range is
+refused with the form's words before anything is stored.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from tools.errors import NeedsPersonError, PolicyError
+from tools.request import Request
+from tools.spec import CallContext, Found, PersonValue
+from tools.workflow.engine import Definition, FormError, FormField
+from tools.workflow.engine import forms as engine_forms
+from tools.workflow.prompts import FIELD_QUESTIONS
+from tools.workflow.words import stated_days
+
+TOP_LEVEL = ("days", "reason")
+"""Form fields that are parameters of their own (where the seed had them); the others go in `fields`."""
+UNITS = {"day": "day", "yuan": "yuan"}
+"""A number field's `unit` property as a person value's unit (others: any number the person stated)."""
+
+
+def param_of(field_id: str) -> str:
+    """The parameter path of a form field: `days`, `reason`, or `fields.<id>`."""
+    return field_id if field_id in TOP_LEVEL else f"fields.{field_id}"
+
+
+def _label(form_field: FormField) -> dict[str, str]:
+    english = form_field.label_en or form_field.label
+    return {"zh": form_field.label, "en": english[:1].lower() + english[1:] if english[:2] != english[:2].upper() else english}
+
+
+def _kind(form_field: FormField) -> str:
+    if form_field.type in ("long", "double", "decimal"):
+        return "number"
+    if form_field.type == "date":
+        return "date"
+    if form_field.type in ("enum", "boolean"):
+        return "choice"
+    return "text"
+
+
+BOOLEAN_CHOICES = (("true", "是", "yes", "true"), ("false", "否", "no", "false"))
+
+
+def _one_amount(request: Request) -> float | None:
+    return request["amounts"][0] if len(request["amounts"]) == 1 else None
+
+
+def _range_end(which: str) -> Any:
+    def stated(request: Request) -> str | None:
+        ranges = request["ranges"]
+        return ranges[0][which] if len(ranges) == 1 else None  # type: ignore[literal-required]
+
+    return stated
+
+
+def person_values(definition: Definition) -> tuple[PersonValue, ...]:
+    """The values only the person can give for a process's start form: one per field, asked for by its label."""
+    ends = {f.id for f in definition.fields if f.type == "date" and f.not_before}
+    starts = {f.not_before for f in definition.fields if f.type == "date" and f.not_before}
+    values = []
+    for form_field in definition.fields:
+        kind = _kind(form_field)
+        unit = UNITS.get(form_field.unit, "none") if kind == "number" else "none"
+        stated = None
+        if kind == "number" and unit == "day":
+            stated = stated_days
+        elif kind == "number" and unit == "yuan":
+            stated = _one_amount
+        elif form_field.id in starts:
+            stated = _range_end("start")  # the one date range the person stated: its first day starts it
+        elif form_field.id in ends:
+            stated = _range_end("end")
+        choices: tuple[tuple[str, ...], ...] = ()
+        if form_field.type == "enum":
+            choices = tuple((c.id, c.name, c.name_en) for c in form_field.choices)
+        elif form_field.type == "boolean":
+            choices = BOOLEAN_CHOICES
+        values.append(PersonValue(
+            param=param_of(form_field.id), kind=kind,  # type: ignore[arg-type]
+            ask=FIELD_QUESTIONS.get((definition.key, form_field.id), f"form_{kind}"), unit=unit,  # type: ignore[arg-type]
+            optional=not form_field.required, stated=stated, label=_label(form_field),
+            meaningful=kind == "text", choices=choices,
+        ))
+    return tuple(values)
+
+
+def form_person_values(handle: Any, ctx: CallContext, values: dict[str, Any], found: Found) -> tuple[PersonValue, ...]:
+    """`ToolSpec.person_values_for` of runWorkFlow: the form of the process the call names."""
+    process = found.get("processKey")
+    if process is None:
+        return ()
+    return person_values(process["definition"])
+
+
+def form_data(args: dict[str, Any], definition: Definition | None = None) -> dict[str, Any]:
+    """The start form's values from runWorkFlow's arguments: `days`, `reason` and `fields`, left-out ones dropped.
+
+    `days` and `reason` are the seed's parameters: a process whose form has no such field does not take them (a
+    model that says how many days a trip lasts changes nothing), so with `definition` they are left out for it.
+    """
+    data = {k: v for k, v in (args.get("fields") or {}).items() if v is not None}
+    own = {f.id for f in definition.fields} if definition is not None else set(TOP_LEVEL)
+    for key in TOP_LEVEL:
+        if args.get(key) is not None and key in own:
+            data[key] = args[key]
+    return data
+
+
+def unused_params(args: dict[str, Any], definition: Definition) -> list[str]:
+    """The seed's parameters given for a process whose form has no such field (left out, said on the card)."""
+    own = {f.id for f in definition.fields}
+    return [key for key in TOP_LEVEL if args.get(key) is not None and key not in own]
+
+
+def check_form(definition: Definition, args: dict[str, Any], today: date | None) -> dict[str, Any]:
+    """The form's values checked by the engine's own rules (types, bounds, steps, choices, dates in order and not
+    past): the normalised values, or a readable refusal naming the field."""
+    try:
+        return engine_forms.validate(definition.fields, form_data(args, definition), today=today or date.today())
+    except FormError as exc:
+        if exc.code == "missing_field":  # the graph asked for it already; a caller without a person is told
+            value = next((v for v in person_values(definition) if v.param == param_of(exc.field)), None)
+            ask = value.ask if value is not None else "form_text"
+            raise NeedsPersonError(f"missing_{ask}", exc.message, ask=ask, param=param_of(exc.field), value=value) from None
+        fields = ", ".join(f"{f.id} ({f.label})" for f in definition.fields)
+        raise PolicyError(
+            exc.code, f"{exc.message} The form of {definition.key} has: {fields}; put its fields other than days and "
+            "reason in `fields`.",
+        ) from None
