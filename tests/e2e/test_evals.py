@@ -65,7 +65,6 @@ CHAIN_CANNOT = {
     "query_todo_many_en": "'What is waiting for my approval?' matches no chain's words",
     "seed_r5_reminder_after_confirmation": "a chain shows no draft to confirm: asked for the e-mail's text, the person "
                                            "says '可以，发吧', which is no text",
-    "seed_transcript": "round 5 as in seed_r5_reminder_after_confirmation: a chain shows no draft to confirm",
     "seed_r7_is_lisi_free": "'李四现在忙不忙？' matches no chain's words",
     "toy_fahrenheit_en": "°C to °F needs the calculator after the weather: no chain has both",
     "toy_follow_up_city_zh": "'那杭州呢？' names no task: a chain reads only the words of the request",
