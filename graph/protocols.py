@@ -16,6 +16,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 
 from graph import prompts
 from graph.calls import new_call_id
+from graph.jsonscan import scan_value
 from state.context import Protocol
 from tools.parsers import language_of
 
@@ -47,26 +48,9 @@ def _first_json_object(text: str) -> tuple[Any, str | None]:
     start = text.find("{")
     if start < 0:
         return None, "no JSON object found"
-    depth, in_str, esc = 0, False, False
-    for i in range(start, len(text)):
-        ch = text[i]
-        if in_str:
-            if esc:
-                esc = False
-            elif ch == "\\":
-                esc = True
-            elif ch == '"':
-                in_str = False
-            continue
-        if ch == '"':
-            in_str = True
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                candidate = text[start : i + 1]
-                return _loads_lenient(candidate)
+    end, depth, in_str = scan_value(text, start)
+    if end is not None:
+        return _loads_lenient(text[start:end])
     if not in_str and depth > 0:
         # A small model often stops right before the last brace: close it, and keep it only if it parses.
         value, problem = _loads_lenient(text[start:].rstrip() + "}" * depth)

@@ -29,6 +29,8 @@ from typing import Any, Literal
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage
 
+from graph.jsonscan import scan_value
+
 ReplyKind = Literal["react", "json"]
 """What a reply holds: `react` text (Thought / Action / Action Input, or Final Answer), or one JSON value."""
 
@@ -61,26 +63,7 @@ def generation_limits(kind: ReplyKind | None) -> dict[str, Any]:
 
 def _value_end(text: str, start: int) -> int | None:
     """The index just after the JSON object or array that opens at ``text[start]``, once it is closed."""
-    depth, in_str, esc = 0, False, False
-    for i in range(start, len(text)):
-        ch = text[i]
-        if in_str:
-            if esc:
-                esc = False
-            elif ch == "\\":
-                esc = True
-            elif ch == '"':
-                in_str = False
-            continue
-        if ch == '"':
-            in_str = True
-        elif ch in "{[":
-            depth += 1
-        elif ch in "}]":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-    return None
+    return scan_value(text, start).end
 
 
 def _skip_fence(text: str, start: int) -> int | None:
