@@ -15,7 +15,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from graph import prompts
 from graph.budget import Clock
 from graph.calls import Actors, run_today
-from graph.history import latest_human_index
+from graph.history import latest_human_index, note_of
 from graph.protocols import NO_MODEL_CALL, first_json_object
 from state.agent import AgentState
 from state.context import Context
@@ -109,6 +109,16 @@ def is_empty_result(result: Any) -> bool:
         return False
     lists = [v for v in result.values() if isinstance(v, list)]
     return bool(lists) and not any(lists)
+
+
+def last_step_wrote(state: AgentState) -> bool:
+    """Whether a write executed in the last step (its observation is a success that is no repeat)."""
+    for msg in reversed(state["messages"]):
+        if isinstance(msg, AIMessage):
+            return False
+        if isinstance(msg, ToolMessage) and msg.status == "success" and note_of(msg).get("wrote"):
+            return True
+    return False
 
 
 def last_step_surprised(state: AgentState, *, empty: bool = True) -> bool:

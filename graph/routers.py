@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.messages import AIMessage
 
 from graph.history import note_of
-from graph.plans import last_step_surprised
+from graph.plans import last_step_surprised, last_step_wrote
 from state.agent import AgentState
 from state.records import ToolCallRecord
 
@@ -94,16 +94,6 @@ def route_plan_after_budget(state: AgentState) -> Literal["reasoner", "planner",
     return "planner"
 
 
-def _last_step_wrote(state: AgentState) -> bool:
-    """Whether a write executed in the last step (a successful observation of a write, no repeat)."""
-    for msg in reversed(state["messages"]):
-        if isinstance(msg, AIMessage):
-            return False
-        if isinstance(msg, ToolMessage) and msg.status == "success" and note_of(msg).get("wrote"):
-            return True
-    return False
-
-
 def route_after_chain_step(state: AgentState) -> Literal["tool_validator", "__end__"]:
     """A filled step goes to validation; the answer to a request no chain matches ends the run."""
     last = state["messages"][-1]
@@ -123,7 +113,7 @@ def route_chain_after_budget(state: AgentState) -> Literal["reasoner", "chain_st
     if state.get("wrap_up"):
         return "reasoner"
     if plan is None:
-        return "reasoner" if _last_step_wrote(state) else "chain_step"
+        return "reasoner" if last_step_wrote(state) else "chain_step"
     if plan["steps"]:
         return "chain_step"
     raise RuntimeError("budget_check let a finished chain go on without wrapping up")

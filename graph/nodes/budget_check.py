@@ -14,7 +14,7 @@ from langgraph.runtime import Runtime
 from graph.budget import SYSTEM_CLOCK, Clock, limit_reached, plan_ended, record_step, wrap_up
 from graph.calls import action_hash
 from graph.history import note_of
-from graph.plans import last_step_surprised
+from graph.plans import last_step_surprised, last_step_wrote
 from state.agent import AgentState
 from state.context import Context
 from state.records import RunBudget, WrapUp
@@ -33,16 +33,6 @@ def last_step_failed(state: AgentState) -> bool | None:
     if not statuses:
         return None
     return all(s == "error" for s in statuses)
-
-
-def last_step_wrote(state: AgentState) -> bool:
-    """Whether a write executed in the last step (its observation is a success that is no repeat)."""
-    for msg in reversed(state["messages"]):
-        if isinstance(msg, AIMessage):
-            return False
-        if isinstance(msg, ToolMessage) and msg.status == "success" and note_of(msg).get("wrote"):
-            return True
-    return False
 
 
 def exhausted(state: AgentState, budget: RunBudget, context: Context, clock: Clock = SYSTEM_CLOCK) -> WrapUp | None:
