@@ -45,6 +45,8 @@ SCRIPT: list[Any] = [
     },
     "已发邮件提醒李四审批 task_1。",
 ]
+MODEL_RUN = "CallCutChatOpenAI"
+"""The model's runs are named by its client: ChatOpenAI that stops a text-protocol reply at its complete call."""
 
 # The local SMTP server requires a password without TLS on purpose (loopback only): the password is the secret.
 pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
@@ -155,7 +157,7 @@ def test_traces_form_one_tree_per_invocation_with_node_model_and_tool_runs_and_n
     for run in runs.values():
         parent = by_id.get(run.get("parent_run_id") or "", {}).get("name")
         if run["run_type"] == "llm":
-            assert (run["name"], parent) == ("ChatOpenAI", "reasoner")
+            assert (run["name"], parent) == (MODEL_RUN, "reasoner")
         if run["run_type"] == "tool":
             assert parent == "executor"
         if run["name"] in ROUTERS:
@@ -229,7 +231,7 @@ def test_studio_runs_carry_user_and_thread_on_every_run(tmp_path: Path) -> None:
     [root] = [r for r in runs.values() if not r.get("parent_run_id")]
     assert root["name"] == "flowagent" and root["session_name"] == PROJECT
     names = {r["name"] for r in runs.values()}
-    assert NODES - {"human_review"} | {"ChatOpenAI", "queryTodoTask"} <= names
+    assert NODES - {"human_review"} | {MODEL_RUN, "queryTodoTask"} <= names
     for run in runs.values():
         metadata = run["extra"]["metadata"]
         assert (metadata.get("thread_id"), metadata.get("user_id")) == (thread_id, "user_2"), run["name"]
