@@ -104,3 +104,15 @@ def test_an_approver_the_person_named_but_the_model_left_out_is_filled_in(graph_
     agent.say("后天起请2天假搬家，王五审批")
     assert [t["assignee_id"] for t in store.snapshot()["tasks"]] == ["user_3"]
 
+
+
+def test_the_requester_as_approver_is_asked_with_names_in_the_persons_language(graph_driver, store):
+    # The model names the requester himself as approver: the question offers the others, as the person writes names.
+    leave = {**LEAVE, "userId": "user_1", "reason": "moving house", "days": 1, "nextUserId": "user_1"}
+    agent = graph_driver(tool_call("runWorkFlow", leave))
+    result = agent.say("I need a day off tomorrow for moving house")
+    assert result["messages"][-1].content == "Who should approve it? You can choose: Li Si, Wang Wu, Zhao Liu, Administrator."
+    agent = graph_driver(tool_call("runWorkFlow", {**leave, "reason": "搬家"}), thread_id="zh")
+    result = agent.say("明天请一天假搬家")
+    assert result["messages"][-1].content == "请问谁来审批？可选：李四、王五、赵六、管理员。"
+    assert store.snapshot()["requests"] == []

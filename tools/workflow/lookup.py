@@ -239,6 +239,7 @@ def resolve_own_task(conn: Connection, value: Any, actor_id: str, *, param: str 
     raise NotFoundError("unknown_task", f"{param} {text[:40]!r} is not a task id (they look like task_1); call queryTodoTask")
 
 
-def approver_choices(conn: Connection, actor_id: str) -> tuple[str, ...]:
-    names = [u["name"] for u in conn.execute(ALL_USERS).mappings() if u["id"] != actor_id]
+def approver_choices(conn: Connection, actor_id: str, lang: str = "zh") -> tuple[str, ...]:
+    """Everyone but the requester, named as the person reading writes names (张三 / Zhang San)."""
+    names = [display_name(u, lang) for u in conn.execute(ALL_USERS).mappings() if u["id"] != actor_id]
     return tuple(names[:MAX_CHOICES]) + (("…",) if len(names) > MAX_CHOICES else ())

@@ -137,7 +137,7 @@ def check_start_request(
     if approver["id"] == actor_id:
         raise NeedsPersonError(
             "self_approver", "nextUserId must be someone other than the requester; ask the user who should approve",
-            ask="approver", param="nextUserId", choices=approver_choices(conn, actor_id),
+            ask="approver", param="nextUserId", choices=approver_choices(conn, actor_id, lang),
         )
     notes = []
     if days is not None and days > COMMENT_REQUIRED_OVER_DAYS:
