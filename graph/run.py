@@ -67,12 +67,13 @@ def locale_lang(locale: str) -> Lang:
 
 def start_run(
     messages: list[AnyMessage], context: Context, toolset: Toolset, backend: Backend, clock: Clock,
-    previous_ask: Ask | None = None,
+    previous_ask: Ask | None = None, *, alone: bool = False,
 ) -> dict[str, Any]:
     """The fields of a new run: reset, fresh counters, and the request read once (`previous_ask`: what the graph asked
-    at the end of the last run, which this message may answer)."""
+    at the end of the last run, which this message may answer; `alone`: the latest message is a request of its own,
+    as when another user was asked the last question)."""
     index = latest_human_index(messages)
-    texts = request_messages(messages)
+    texts = request_messages(messages)[-1:] if alone else request_messages(messages)
     # The request's drafts: what the assistant showed since the request's first message (its size stays that of
     # the request, not of the thread).
     first = _nth_human_from_end(messages, len(texts))

@@ -144,6 +144,8 @@ class Ask(TypedDict):
     """The write a question was about (its answer is filled in by code); None for a statement."""
     code: str
     """The refusal behind it (`missing_days`, `approver_not_named`, `process_not_startable`, …)."""
+    asked: NotRequired[str]
+    """Who was asked (the signed-in user): only their next message answers it; another user's starts anew."""
 
 
 class StepNote(TypedDict, total=False):

@@ -28,8 +28,13 @@ class ReadRequest:
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         ask = state.get("ask")
+        another = ask is not None and ask.get("asked", runtime.context.user_id) != runtime.context.user_id
+        if another:
+            ask = None  # the question was put to another user: this message neither answers it nor continues it
         asked = ask["call"] if ask else None
-        update = start_run(list(state["messages"]), runtime.context, self._toolset, self._backend, self._clock, ask)
+        update = start_run(
+            list(state["messages"]), runtime.context, self._toolset, self._backend, self._clock, ask, alone=another
+        )
         request = update["request"]
         if asked is not None:
             filled = filled_call(asked, request, self._toolset.registry)

@@ -137,7 +137,7 @@ class ToolValidator:
                 said = request if call["status"] != "edited" else None
                 checked = self._check(call, ctx, results, writes[0] if writes else None, said)
             except (CannotError, NeedsPersonError) as exc:
-                ask = self._ask(call, exc, lang)
+                ask = Ask(**self._ask(call, exc, lang), asked=ctx.actor_id)
                 observations.append(
                     error_message(call["id"], call["name"], REFUSAL_TEMPLATE.format(code=exc.code, message=exc.message))
                 )

@@ -116,3 +116,14 @@ def test_the_requester_as_approver_is_asked_with_names_in_the_persons_language(g
     result = agent.say("明天请一天假搬家")
     assert result["messages"][-1].content == "请问谁来审批？可选：李四、王五、赵六、管理员。"
     assert store.snapshot()["requests"] == []
+
+
+def test_a_question_put_to_one_user_is_never_answered_by_another(graph_driver, store):
+    # 王五 is asked for his reason; 李四, next in the same thread, speaks of deciding: nothing of 王五's is filled in.
+    leave = {**LEAVE, "reason": "请假", "days": 0.5, "nextUserId": "李四"}  # userId left out: the actor
+    agent = graph_driver(tool_call("runWorkFlow", leave), "你没有待办。", user_id="user_3")
+    result = agent.say("周四下午请半天假，李四审批")
+    assert result["messages"][-1].content == "请问请假的原因是什么？"
+    result = agent.say("王五的半天假没问题，批了吧", user_id="user_2")
+    assert not any(m.tool_calls for m in result["messages"][-1:] if m.type == "ai")
+    assert store.snapshot()["requests"] == [] and agent.interrupts == []
