@@ -64,7 +64,10 @@ def test_a_message_asks_for_information_only_when_every_sentence_is_a_question_n
                  "张三的假批了吗？", "Who approves leave here?"):
         assert kind_of(text) == "information", text
     for text in ("能帮我批一下张三的假吗？", "Can you approve Zhang San's leave?", "Have Li Si approve it.",
-                 "我想请假，先看看有哪些流程", "Do the leave request for me", "Why hasn't Li Si approved? Remind him."):
+                 "我想请假，先看看有哪些流程", "Do the leave request for me", "Why hasn't Li Si approved? Remind him.",
+                 # "can you" after a clause: still a request (phrasings written for this test)
+                 "Quick one, could you approve Zhang San's leave?", "My leave for Friday, would you file it?",
+                 "I'm sick today, will you put in a day of leave for me?"):
         assert kind_of(text) == "action", text
     for text in ("你都会些啥？", "what can you do?", "How can you help me?", "你能帮我做什么"):
         assert kind_of(text) == "capability", text
