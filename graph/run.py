@@ -83,7 +83,7 @@ def start_run(
     asked = previous_ask["call"] if previous_ask else None
     request = read_request(
         texts,
-        earlier=said[: len(said) - len(texts)][-RECENT_MESSAGES:],
+        earlier=[] if alone else said[: len(said) - len(texts)][-RECENT_MESSAGES:],  # another user's words state nothing
         answering=asked["unit"] if asked is not None and asked["kind"] == "number" else "",
         index=index,
         today=run_today(clock, context.timezone),

@@ -127,3 +127,14 @@ def test_a_question_put_to_one_user_is_never_answered_by_another(graph_driver, s
     result = agent.say("王五的半天假没问题，批了吧", user_id="user_2")
     assert not any(m.tool_calls for m in result["messages"][-1:] if m.type == "ai")
     assert store.snapshot()["requests"] == [] and agent.interrupts == []
+
+
+def test_a_number_another_user_said_is_not_the_persons(graph_driver, store):
+    # 王五 said "half a day" and was asked his reason; 李四's own request names no days: 王五's 0.5 is not his.
+    asked = {**LEAVE, "reason": "请假", "days": 0.5, "nextUserId": "李四"}
+    guess = {**LEAVE, "reason": "搬家", "days": 0.5, "nextUserId": "王五"}
+    agent = graph_driver(tool_call("runWorkFlow", asked), tool_call("runWorkFlow", guess), user_id="user_3")
+    agent.say("周四下午请半天假，李四审批")
+    result = agent.say("我也要请假搬家，王五审批", user_id="user_2")
+    assert refusals(result)[-1].startswith("Error [days_not_given]")
+    assert store.snapshot()["requests"] == []
