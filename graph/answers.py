@@ -36,18 +36,27 @@ def capability_answer(toolset: Toolset, lang: Lang) -> AIMessage:
 
 def question_for(error: NeedsPersonError, toolset: Toolset, lang: Lang, value: PersonValue | None) -> str:
     """The question the graph asks the person: the toolset's own wording for the value, else the general one by the
-    value's label; with the choices where they help, and first what was not understood ("没有找到「小明」。")."""
+    value's label; with the choices where they help, and first what was not understood ("没有找到「小明」。"). The
+    call's other values the person must still give (`NeedsPersonError.also`) are asked in the same turn."""
+    text = _question(error.ask, error.choices, error.name, toolset, lang, value, error.param)
+    if error.name and error.ask not in ("which_user", "which_task"):
+        text = prompts.GENERAL_QUESTIONS[lang]["unknown"].format(name=error.name) + ("" if lang == "zh" else " ") + text
+    for other, offered in error.also:
+        text += ("" if lang == "zh" else " ") + _question(other.ask, offered, "", toolset, lang, other, other.param)
+    return text
+
+
+def _question(
+    ask: str, offered: tuple[str, ...], name: str, toolset: Toolset, lang: Lang, value: PersonValue | None, param: str
+) -> str:
     own = toolset.questions.get(lang, {})
     general = prompts.GENERAL_QUESTIONS[lang]
     sep = "、" if lang == "zh" else ", "
-    label = (value.label.get(lang) or value.label.get("zh") or value.param) if value is not None else error.param
-    template = own.get(error.ask) or general.get(error.ask)
+    label = (value.label.get(lang) or value.label.get("zh") or value.param) if value is not None else param
+    template = own.get(ask) or general.get(ask)
     if template is None:
-        template = general["value_choices"] if error.choices else general["value"]
-    text = template.format(choices=sep.join(error.choices), name=error.name, count=len(error.choices), label=label)
-    if error.name and error.ask not in ("which_user", "which_task"):
-        text = general["unknown"].format(name=error.name) + ("" if lang == "zh" else " ") + text
-    return text
+        template = general["value_choices"] if offered else general["value"]
+    return template.format(choices=sep.join(offered), name=name, count=len(offered), label=label)
 
 
 def _answer_value(asked: AskedCall, request: Request, registry: ToolRegistry) -> Any:

@@ -25,9 +25,6 @@ Final Answer: the answer to the user, from the observations
 
 Example exchanges follow; then the real conversation starts."""
 
-EXAMPLE_THOUGHTS = ("我用工具来做。", "结果已经回答了问题。")
-"""The thoughts of the worked examples (their questions and answers are Chinese, like most people's)."""
-
 SESSION_PROMPT = (
     "The real conversation starts here.\nSigned-in user: {user_name} (userId {user_id}). Today is {today} ({timezone})."
 )

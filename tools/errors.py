@@ -58,6 +58,9 @@ class NeedsPersonError(PolicyError):
         """The `tools.spec.PersonValue` asked about, when the check knows it (a form's field is declared per call, so
         the graph cannot look it up in the tool's spec): its label, kind and unit word the question and read the
         answer."""
+        self.also: tuple[tuple[Any, tuple[str, ...]], ...] = ()
+        """The call's other values only the person can give that are missing or not theirs either, each with the
+        choices to offer: asked in the same question, so "I want to take leave" is asked for everything at once."""
 
 
 class CannotError(PolicyError):

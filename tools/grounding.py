@@ -212,45 +212,80 @@ def check_grounded(
     """Each value only the person can give is found in their request; else they are asked for it."""
     values = args.model_dump()
     for value in spec.person_values if person_values is None else person_values:
+        _check_value(toolset, value, values, found, handle, ctx, request)
+
+
+def unstated(
+    toolset: Toolset, spec: ToolSpec, values: dict[str, Any], found: Found, handle: Any, ctx: CallContext,
+    request: Request, person_values: Sequence[PersonValue] | None = None,
+) -> list[tuple[PersonValue, tuple[str, ...]]]:
+    """Every value only the person can give that is missing or not found in their request, each with the choices to
+    offer (no exception): what one question asks for together."""
+    open_values: list[tuple[PersonValue, tuple[str, ...]]] = []
+    for value in spec.person_values if person_values is None else person_values:
         given = get_param(values, value.param)
-        if _blank(given) and not (value.kind == "person" and value.found_key):
-            continue  # an optional value left out
-        if value.optional and value.on_card and value.kind != "person":
-            continue  # an optional value the model filled in is shown on the card, for the person's own decision
-        if value.kind == "person":
-            _check_person(toolset, value, found.get(value.found_key or value.param), handle, ctx, request)
-        elif value.kind == "number":
-            numbers = {"day": request["days"], "yuan": request["amounts"]}.get(value.unit, request["numbers"])
-            number = _number(given)
-            if number not in numbers:
-                shown = f"{number:g}" if number is not None else str(given)[:40]
-                raise NeedsPersonError(
-                    f"{value.ask}_not_given", f"{value.param} {shown} was not said by the user; the user is asked",
-                    ask=value.ask, param=value.param, value=value,
-                )
-        elif value.kind == "date":
-            if str(given) not in request["dates"]:
-                raise NeedsPersonError(
-                    f"{value.ask}_not_given", f"{value.param} {given} was not said by the user; the user is asked",
-                    ask=value.ask, param=value.param, value=value,
-                )
-        elif value.kind == "text":
-            share = REASON_SHARE if len(words.content_tokens(str(given))) <= 4 else TEXT_SHARE
-            if not _text_is_theirs(str(given), request, share, meaningful=value.meaningful):
-                raise NeedsPersonError(
-                    f"{value.ask}_not_given",
-                    f"{value.param} is not the user's own words (in their language); the user is asked",
-                    ask=value.ask, param=value.param, value=value,
-                )
-        elif value.kind == "choice" and not (value.optional and value.on_card):
-            stated = stated_value(value, request)
-            meant = value.option_of(given) if value.choices else given
-            if stated is None or stated != meant:
-                raise NeedsPersonError(
-                    f"{value.ask}_not_given", f"{value.param} was not said by the user; the user is asked",
-                    ask=value.ask, param=value.param, value=value,
-                    choices=value.option_names(request["lang"]) if value.choices else (),
-                )
+        if _blank(given):
+            if value.optional:
+                continue
+            if value.kind == "person":
+                offered = choices(toolset, handle, ctx.actor_id, request["lang"])
+            else:
+                offered = value.option_names(request["lang"]) if value.choices else ()
+            open_values.append((value, offered))
+            continue
+        try:
+            _check_value(toolset, value, values, found, handle, ctx, request)
+        except NeedsPersonError as exc:
+            open_values.append((value, exc.choices))
+        except DomainError:
+            continue  # a value the tool refuses for another reason: the refusal says so when it is proposed again
+    return open_values
+
+
+def _check_value(
+    toolset: Toolset, value: PersonValue, values: dict[str, Any], found: Found, handle: Any, ctx: CallContext,
+    request: Request,
+) -> None:
+    """One value only the person can give is found in their request; else `NeedsPersonError` asks for it."""
+    given = get_param(values, value.param)
+    if _blank(given) and not (value.kind == "person" and value.found_key):
+        return  # an optional value left out
+    if value.optional and value.on_card and value.kind != "person":
+        return  # an optional value the model filled in is shown on the card, for the person's own decision
+    if value.kind == "person":
+        _check_person(toolset, value, found.get(value.found_key or value.param), handle, ctx, request)
+    elif value.kind == "number":
+        numbers = {"day": request["days"], "yuan": request["amounts"]}.get(value.unit, request["numbers"])
+        number = _number(given)
+        if number not in numbers:
+            shown = f"{number:g}" if number is not None else str(given)[:40]
+            raise NeedsPersonError(
+                f"{value.ask}_not_given", f"{value.param} {shown} was not said by the user; the user is asked",
+                ask=value.ask, param=value.param, value=value,
+            )
+    elif value.kind == "date":
+        if str(given) not in request["dates"]:
+            raise NeedsPersonError(
+                f"{value.ask}_not_given", f"{value.param} {given} was not said by the user; the user is asked",
+                ask=value.ask, param=value.param, value=value,
+            )
+    elif value.kind == "text":
+        share = REASON_SHARE if len(words.content_tokens(str(given))) <= 4 else TEXT_SHARE
+        if not _text_is_theirs(str(given), request, share, meaningful=value.meaningful):
+            raise NeedsPersonError(
+                f"{value.ask}_not_given",
+                f"{value.param} is not the user's own words (in their language); the user is asked",
+                ask=value.ask, param=value.param, value=value,
+            )
+    elif value.kind == "choice" and not (value.optional and value.on_card):
+        stated = stated_value(value, request)
+        meant = value.option_of(given) if value.choices else given
+        if stated is None or stated != meant:
+            raise NeedsPersonError(
+                f"{value.ask}_not_given", f"{value.param} was not said by the user; the user is asked",
+                ask=value.ask, param=value.param, value=value,
+                choices=value.option_names(request["lang"]) if value.choices else (),
+            )
 
 
 def _number(given: Any) -> float | None:

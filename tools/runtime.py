@@ -19,7 +19,15 @@ from pydantic import BaseModel
 
 from tools.backend import Execution
 from tools.errors import DomainError, NeedsPersonError, NotFoundError, PolicyError
-from tools.grounding import check_clear, check_given, check_grounded, named_wins, person_stated, read_dates
+from tools.grounding import (
+    check_clear,
+    check_given,
+    check_grounded,
+    named_wins,
+    person_stated,
+    read_dates,
+    unstated,
+)
 from tools.request import Request
 from tools.spec import CallContext, Effect, Found, Reference, ToolSpec, Verdict
 from tools.toolset import Toolset
@@ -101,22 +109,29 @@ def _admit(
     if request is not None:
         values, stated_notes = person_stated(person_values, values, request)
         values, notes = named_wins(toolset, spec, values, handle, ctx, request, person_values)
-        check_given(toolset, spec, values, handle, ctx, request["lang"], person_values)
-    values = read_dates(person_values, values, ctx.today or date.today())
-    if request is not None:
-        check_clear(spec, values, person_values)
-    args = spec.parse(values)
-    values, people = _resolve_references(
-        toolset, spec, args.model_dump(), handle, ctx, asking=request is not None,
-        which=lambda ref: ref.param in person_params,
-    )
-    found |= people
-    if people:
-        args = spec.args_model.model_validate(values)
-    found[ACTOR] = actor
-    verdict = spec.check(handle, ctx, args, found) if spec.check is not None else Verdict()
-    if request is not None:
-        check_grounded(toolset, spec, args, {**found, **verdict.found}, handle, ctx, request, person_values)
+    try:
+        if request is not None:
+            check_given(toolset, spec, values, handle, ctx, request["lang"], person_values)
+        values = read_dates(person_values, values, ctx.today or date.today())
+        if request is not None:
+            check_clear(spec, values, person_values)
+        args = spec.parse(values)
+        values, people = _resolve_references(
+            toolset, spec, args.model_dump(), handle, ctx, asking=request is not None,
+            which=lambda ref: ref.param in person_params,
+        )
+        found |= people
+        if people:
+            args = spec.args_model.model_validate(values)
+        found[ACTOR] = actor
+        verdict = spec.check(handle, ctx, args, found) if spec.check is not None else Verdict()
+        if request is not None:
+            check_grounded(toolset, spec, args, {**found, **verdict.found}, handle, ctx, request, person_values)
+    except NeedsPersonError as exc:
+        if request is not None:  # the person is asked once for everything the call still lacks
+            others = unstated(toolset, spec, values, found, handle, ctx, request, person_values)
+            exc.also = tuple((value, offered) for value, offered in others if value.param != exc.param)
+        raise
     return args, Verdict(notes=[*verdict.notes, *notes, *stated_notes], found={**found, **verdict.found})
 
 

@@ -109,8 +109,13 @@ class ToolExample:
     question: str
     args: dict[str, Any]
     observation: str
-    """The tool's (compact) result, as the model would read it."""
+    """The tool's (compact) result, as the model would read it. It carries no record ids: a small model copies an
+    example's ids into later calls ("remind Li Si about my request" → taskId req_7), and the ids a real result
+    shows are the only ones it should use."""
     answer: str
+    lang: str = "zh"
+    """The language of the question and answer: a person writing English is shown the English example, so the
+    model copies English values (a reason in a Chinese example is copied as a translation, which is not theirs)."""
 
 
 ValueKind = Literal["person", "number", "date", "text", "choice"]
@@ -254,8 +259,9 @@ class ToolSpec:
     """A readable line for a successful result: what a fixed answer and the run's outcome say."""
     model_description: str = ""
     """What the model reads about the tool (defaults to `description`): only what it needs to call it."""
-    example: ToolExample | None = None
-    """A worked example for text-protocol models (every tool's example is shown, in registry order)."""
+    examples: tuple[ToolExample, ...] = ()
+    """Worked examples for text-protocol models, at most one per language: each tool's example in the person's
+    language is shown (else its first), in registry order."""
 
     def with_actor(self, raw: dict[str, Any], actor_id: str) -> dict[str, Any]:
         """The arguments with the actor filled in where the model may (or must) leave it out."""
@@ -456,9 +462,15 @@ class ToolRegistry:
     def text_list(self) -> str:
         return "\n".join(s.text_signature() for s in self._specs.values())
 
-    def examples(self) -> list[tuple[ToolSpec, ToolExample]]:
-        """The tools' worked examples, in registry order."""
-        return [(spec, spec.example) for spec in self._specs.values() if spec.example is not None]
+    def examples(self, lang: str | None = None) -> list[tuple[ToolSpec, ToolExample]]:
+        """The tools' worked examples in registry order: each tool's one in `lang` (else its first), or with no
+        `lang` every example of every language."""
+        if lang is None:
+            return [(spec, example) for spec in self._specs.values() for example in spec.examples]
+        return [
+            (spec, next((e for e in spec.examples if e.lang == lang), spec.examples[0]))
+            for spec in self._specs.values() if spec.examples
+        ]
 
     def approval_required(self) -> list[str]:
         """The tools whose spec says a person confirms every call."""

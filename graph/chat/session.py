@@ -118,7 +118,7 @@ class ChatSession:
             lang = locale_lang(getattr(self, "locale", None) or Context().locale)  # before anyone speaks
             self.console.print(f"[dim]{say(lang, 'local_model')}[/dim]")
             with self.console.status(say(lang, "starting_model")):
-                settings = start_local_model(toolset=self.toolset)
+                settings = start_local_model(toolset=self.toolset, lang=lang)
         return settings
 
     @property

@@ -15,6 +15,7 @@ from graph.models.local import LOCAL_API_KEY
 from state.context import Context, Protocol
 
 if TYPE_CHECKING:
+    from tools.parsers import Lang
     from tools.toolset import Toolset
 
 DEFAULT_MODEL = "gpt-4o-mini"
@@ -123,12 +124,14 @@ _local_server: Any = None
 
 
 def start_local_model(
-    *, protocol: Protocol | None = None, progress: Callable[[str], None] | None = None, toolset: Toolset | None = None
+    *, protocol: Protocol | None = None, progress: Callable[[str], None] | None = None, toolset: Toolset | None = None,
+    lang: Lang = "zh",
 ) -> ModelSettings:
     """Make sure the offline model's weights and llama.cpp server exist, start it, and return its settings.
 
     A server started here first reads the fixed start of the system prompt of `toolset` (default: the workflow)
-    (`warm_up_local_model`), so that a person's first question does not wait for it.
+    with its worked examples in `lang` (`warm_up_local_model`), so that a person's first question does not wait
+    for it.
     """
     global _local_server
     from graph.models import local as local_model
@@ -139,7 +142,7 @@ def start_local_model(
             local_model.ensure_llama_server(progress=progress)
             server = local_model.start_local_server(path, progress=progress)
             _local_server = server
-            warm_up_local_model(server, protocol=protocol, progress=progress, toolset=toolset)
+            warm_up_local_model(server, protocol=protocol, progress=progress, toolset=toolset, lang=lang)
         return local_model_settings(_local_server)
 
 
@@ -189,9 +192,10 @@ def run_defaults(settings: ModelSettings, protocol: str | None = None, *, toolse
 
 def warm_up_local_model(
     server: Any, *, protocol: Protocol | None = None, progress: Callable[[str], None] | None = None,
-    toolset: Toolset | None = None,
+    toolset: Toolset | None = None, lang: Lang = "zh",
 ) -> Any:
-    """Have the local server read the fixed start of every system prompt once, through the chat's own client.
+    """Have the local server read the fixed start of every system prompt once (its worked examples in `lang`, the
+    language the person is expected to write), through the chat's own client.
 
     Returns the server's timings of that request (`graph.models.local.RequestTimings`), or None when it
     could not be done: a failed warm-up only costs the first question its speed, so it never stops the chat.
@@ -204,7 +208,7 @@ def warm_up_local_model(
         from tools.toolsets import get_toolset
 
         chosen = toolset or get_toolset("workflow")
-        messages = warmup_prompt(chosen, protocol or chosen.protocol or local_protocol())
+        messages = warmup_prompt(chosen, protocol or chosen.protocol or local_protocol(), lang)
         model = make_chat_model(local_model_settings(server))
         return local_model.warm_up(model, messages, server=server, progress=report)
     except Exception as exc:  # noqa: BLE001 - see the docstring

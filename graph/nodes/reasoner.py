@@ -20,6 +20,7 @@ from state.agent import AgentState
 from state.context import Context, Protocol
 from state.records import RunBudget, ToolCallRecord, WrapUp
 from tools.backend import Backend
+from tools.parsers import Lang
 from tools.spec import ToolRegistry
 from tools.toolset import Toolset
 
@@ -36,14 +37,15 @@ def fixed_prompt(toolset: Toolset, protocol: Protocol) -> str:
     return text
 
 
-def example_exchange(registry: ToolRegistry, protocol: Protocol) -> list[AnyMessage]:
-    """The registry's worked examples as real exchanges in the protocol's own format: question, action,
-    observation (with the same nudge real observations get), final answer. Empty for native calling."""
+def example_exchange(registry: ToolRegistry, protocol: Protocol, lang: Lang = "zh") -> list[AnyMessage]:
+    """The registry's worked examples in the person's language as real exchanges in the protocol's own format:
+    question, action, observation (with the same nudge real observations get), final answer. Empty for native
+    calling."""
     if protocol == "native":
         return []
-    act, answered = prompts.EXAMPLE_THOUGHTS
+    act, answered = prompts.THOUGHTS[lang]["act"], prompts.THOUGHTS[lang]["answered"]
     history: list[AnyMessage] = []
-    for n, (spec, example) in enumerate(registry.examples()):
+    for n, (spec, example) in enumerate(registry.examples(lang)):
         call_id = f"example_{n}"
         history += [
             HumanMessage(content=example.question),
@@ -54,16 +56,21 @@ def example_exchange(registry: ToolRegistry, protocol: Protocol) -> list[AnyMess
     return render_for_text_protocol(history, protocol)
 
 
-def fixed_messages(toolset: Toolset, protocol: Protocol) -> list[AnyMessage]:
-    """The start of every prompt, the same for every user, day and turn: the fixed system prompt, and for
-    text protocols the worked example. A local model's prompt cache keeps it across conversations."""
-    return [SystemMessage(content=fixed_prompt(toolset, protocol)), *example_exchange(toolset.registry, protocol)]
+def fixed_messages(toolset: Toolset, protocol: Protocol, lang: Lang = "zh") -> list[AnyMessage]:
+    """The start of every prompt, the same for every user, day and turn in a language: the fixed system prompt,
+    and for text protocols the worked examples. A local model's prompt cache keeps it across conversations."""
+    return [
+        SystemMessage(content=fixed_prompt(toolset, protocol)), *example_exchange(toolset.registry, protocol, lang)
+    ]
 
 
-def warmup_prompt(toolset: Toolset, protocol: Protocol) -> list[AnyMessage]:
-    """A prompt that starts with the fixed start of every real prompt: sent once, it fills a local model's
-    prompt cache, so a person's first question reads only its own tokens."""
-    return [*fixed_messages(toolset, protocol), HumanMessage(content="你好")]
+def warmup_prompt(toolset: Toolset, protocol: Protocol, lang: Lang = "zh") -> list[AnyMessage]:
+    """A prompt that starts with the fixed start of every real prompt in a language: sent once, it fills a local
+    model's prompt cache, so a person's first question reads only its own tokens."""
+    return [*fixed_messages(toolset, protocol, lang), HumanMessage(content=WARMUP_GREETING[lang])]
+
+
+WARMUP_GREETING: dict[Lang, str] = {"zh": "你好", "en": "Hello"}
 
 
 NOT_RUN_OBSERVATION = (
@@ -117,7 +124,7 @@ class Reasoner:
         self._toolset = toolset
         self._registry = toolset.registry
         self._bound: dict[int, Any] = {}
-        self._fixed: dict[str, list[AnyMessage]] = {}
+        self._fixed: dict[tuple[str, Lang], list[AnyMessage]] = {}
 
     def _model(self, context: Context) -> BaseChatModel:
         return model_of(self._model_source, context)
@@ -154,9 +161,10 @@ class Reasoner:
             fixed = fixed_prompt(self._toolset, context.protocol)
             messages: list[AnyMessage] = [SystemMessage(content=fixed + session), *recent]
         else:
-            start = self._fixed.get(context.protocol)
+            lang = lang_of(state, context)
+            start = self._fixed.get((context.protocol, lang))
             if start is None:
-                start = self._fixed[context.protocol] = fixed_messages(self._toolset, context.protocol)
+                start = self._fixed[(context.protocol, lang)] = fixed_messages(self._toolset, context.protocol, lang)
             recent = render_for_text_protocol(recent, context.protocol)
             messages = [*start, SystemMessage(content=session), *recent]
         if extra:

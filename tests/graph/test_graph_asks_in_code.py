@@ -149,7 +149,21 @@ def test_a_write_in_a_request_that_states_none_of_its_values_is_asked_about_not_
     # No word list decides whether a write was asked for: its values are not the person's, so the person is asked.
     agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "nextUserId": "李四"}))
     result = agent.say("帮我把这几天的假请了")
-    assert final(result).content == "请问要请几天假？"
+    # Nothing it proposed was said, so everything is asked for at once: days, reason, and who approves.
+    assert final(result).content == "请问要请几天假？请问请假的原因是什么？请问谁来审批？可选：李四、王五、赵六、管理员。"
+    assert store.snapshot()["requests"] == []
+
+
+def test_a_request_that_states_nothing_is_asked_for_everything_in_one_question(graph_driver, store):
+    # The model names the requester as his own approver and makes up the rest: the one question asks for all three,
+    # in the person's language.
+    agent = graph_driver(
+        tool_call("runWorkFlow", {**LEAVE, "reason": "personal matters", "days": 1, "nextUserId": "user_4"}),
+        fixed_answers=True,
+    )
+    question = final(agent.say("I'd like some time off please.", user_id="user_4")).content
+    assert question.startswith("Who should approve it? You can choose: Zhang San, Li Si, Wang Wu, Administrator.")
+    assert "How many days of leave do you need?" in question and "What is the reason for the leave?" in question
     assert store.snapshot()["requests"] == []
 
 

@@ -54,12 +54,18 @@ SPECS: tuple[ToolSpec, ...] = (
         answers=(r"天气|气温|冷|热|短袖|穿什么|weather",),
         describe=describe_weather,
         model_description="Today's weather in a city (sky, temperature in °C). city: 北京, 上海, Shanghai …",
-        example=ToolExample(
+        examples=(ToolExample(
             question="上海今天冷吗？",
             args={"city": "上海"},
             observation='{"city":"上海","condition":"多云","temperature_c":25,"source":"table"}',
             answer="上海今天多云，气温 25°C，不冷。",
-        ),
+        ), ToolExample(
+            question="Is it cold in Shanghai today?",
+            args={"city": "Shanghai"},
+            observation='{"city":"上海","condition":"多云","temperature_c":25,"source":"table"}',
+            answer="Shanghai is cloudy today at 25°C: not cold.",
+            lang="en",
+        )),
     ),
     ToolSpec(
         name="calculator",
@@ -69,12 +75,18 @@ SPECS: tuple[ToolSpec, ...] = (
         handler=calculate,
         describe=describe_calculation,
         model_description="Compute arithmetic. expression: numbers with + - * / // % ** and parentheses, e.g. (29-26)*2.",
-        example=ToolExample(
+        examples=(ToolExample(
             question="12 乘以 7 再减 5 是多少？",
             args={"expression": "12*7-5"},
             observation='{"expression":"12*7-5","result":79}',
             answer="12 × 7 − 5 = 79。",
-        ),
+        ), ToolExample(
+            question="What is 12 times 7 minus 5?",
+            args={"expression": "12*7-5"},
+            observation='{"expression":"12*7-5","result":79}',
+            answer="12 × 7 − 5 = 79.",
+            lang="en",
+        )),
     ),
 )
 

@@ -140,13 +140,13 @@ SPECS: tuple[ToolSpec, ...] = (
         describe=describe_flights,
         model_description="Flights, cheapest first. origin, destination: cities (北京, 上海). date: as the user said it "
         "(下周五, 明天, next Friday) or YYYY-MM-DD.",
-        example=ToolExample(
+        examples=(ToolExample(
             question="后天从广州飞成都有什么航班？",
             args={"origin": "广州", "destination": "成都", "date": "后天"},
             observation='{"origin":"广州","destination":"成都","date":"2025-06-13","flights":[{"flight":'
             '"3U1234","airline":"四川航空","route":"CAN→CTU","departs":"07:40","arrives":"10:05","price":760}],"total":1}',
             answer="后天广州飞成都有 1 个航班：3U1234，07:40 起飞，760元。",
-        ),
+        ),),
     ),
     ToolSpec(
         name="search_hotels",
@@ -159,13 +159,13 @@ SPECS: tuple[ToolSpec, ...] = (
         describe=describe_hotels,
         model_description="Hotels, cheapest first. city. check_in: as the user said it (下周五, 明天) or YYYY-MM-DD. "
         "check_out: optional, default the next day.",
-        example=ToolExample(
+        examples=(ToolExample(
             question="明天在杭州住一晚，有便宜的酒店吗？",
             args={"city": "杭州", "check_in": "明天"},
             observation='{"city":"杭州","nights":1,"hotels":[{"name":"如家酒店（杭州西湖区店）","stars":2,'
             '"price_per_night":190,"total_price":190,"rating":4.5}],"total":1}',
             answer="明天杭州最便宜的是如家酒店（杭州西湖区店），190元一晚，评分4.5。",
-        ),
+        ),),
     ),
     ToolSpec(
         name="get_weather",

@@ -69,12 +69,23 @@ SPECS: tuple[ToolSpec, ...] = (
         observation=ObservationShape(drop=frozenset({"notified", "version", "processKey"})),
         after_commit=deliver_all,
         describe=readable.started,
-        example=ToolExample(
-            question="我下周要回老家，请3天假，王五审批",
-            args={"processKey": "process_qingjia", "reason": "回老家", "days": 3, "nextUserId": "王五"},
-            observation='{"requestId":"req_7","process":"请假流程","taskId":"task_7","status":"pending",'
-            '"step":"审批人审批","assignee":"user_3","assigneeName":"王五","days":3.0}',
-            answer="已为你发起3天的请假申请（req_7），等待王五审批（task_7）。",
+        examples=(
+            ToolExample(
+                question="我下周要回老家，请3天假，王五审批",
+                args={"processKey": "process_qingjia", "reason": "回老家", "days": 3, "nextUserId": "王五"},
+                observation='{"process":"请假流程","status":"pending","step":"审批人审批","assigneeName":"王五",'
+                '"days":3.0}',
+                answer="已为你发起3天的请假申请，等待王五审批。",
+            ),
+            ToolExample(
+                question="I'm going back to my hometown next week, please file 3 days of leave, Wang Wu approves",
+                args={"processKey": "process_qingjia", "reason": "going back to my hometown", "days": 3,
+                      "nextUserId": "Wang Wu"},
+                observation='{"process":"Leave request","status":"pending","step":"Approver\'s decision",'
+                '"assigneeName":"Wang Wu","days":3.0}',
+                answer="Your 3-day leave request is filed and waits for Wang Wu's approval.",
+                lang="en",
+            ),
         ),
         model_description=(
             "Start a request for the signed-in user. processKey: process_qingjia for leave (请假), process_baoxiao "
@@ -97,11 +108,20 @@ SPECS: tuple[ToolSpec, ...] = (
             drop=frozenset({"createdAt", "processKey"}), list_limits={"tasks": 10}
         ),
         describe=readable.todo,
-        example=ToolExample(
-            question="王五有几个待办？",
-            args={"userId": "王五"},
-            observation='{"userId":"user_3","name":"王五","total":0,"tasks":[]}',
-            answer="王五目前没有待办任务。",
+        examples=(
+            ToolExample(
+                question="王五有几个待办？",
+                args={"userId": "王五"},
+                observation='{"name":"王五","total":0,"tasks":[]}',
+                answer="王五目前没有待办任务。",
+            ),
+            ToolExample(
+                question="How many to-dos does Wang Wu have?",
+                args={"userId": "Wang Wu"},
+                observation='{"name":"Wang Wu","total":0,"tasks":[]}',
+                answer="Wang Wu has no pending tasks.",
+                lang="en",
+            ),
         ),
         model_description="List a user's pending to-do tasks. userId: a name or userId; leave it out for the signed-in user.",
     ),
@@ -124,11 +144,21 @@ SPECS: tuple[ToolSpec, ...] = (
         card=decision_card,
         observation=ObservationShape(drop=frozenset({"notified"})),
         after_commit=deliver_all,
-        example=ToolExample(
-            question="同意赵六的请假，意见：注意休息",
-            args={"taskId": "赵六", "isOK": True, "result": "注意休息"},
-            observation='{"taskId":"task_5","requestId":"req_5","status":"approved","comment":"注意休息"}',
-            answer="已批准赵六的请假（task_5），意见：注意休息。",
+        examples=(
+            ToolExample(
+                question="同意赵六的请假，意见：注意休息",
+                args={"taskId": "赵六", "isOK": True, "result": "注意休息"},
+                observation='{"step":"审批人审批","status":"approved","comment":"注意休息","request":"approved"}',
+                answer="已批准赵六的请假，意见：注意休息。",
+            ),
+            ToolExample(
+                question="Approve Zhao Liu's leave, comment: get well soon",
+                args={"taskId": "Zhao Liu", "isOK": True, "result": "get well soon"},
+                observation='{"step":"Approver\'s decision","status":"approved","comment":"get well soon",'
+                '"request":"approved"}',
+                answer="Zhao Liu's leave is approved, with your comment: get well soon.",
+                lang="en",
+            ),
         ),
         describe=readable.decided,
         model_description=(
