@@ -258,6 +258,35 @@ def test_a_long_request_without_a_comment_makes_the_graph_ask_the_approver(graph
     assert card["args"] == {"taskId": "task_1", "isOK": True, "result": "同意，早日康复"}
 
 
+@pytest.mark.parametrize(
+    ("said", "comment", "lang"),
+    [("把张三的假批了", "已批准", "zh"), ("Zhang San's leave is OK by me, sign it off", "Approved.", "en"),
+     ("张三那个请假驳回", "不同意", "zh")],
+    ids=["approve-zh", "approve-en", "reject-zh"],
+)
+def test_a_comment_the_policy_requires_is_the_approvers_own_not_the_models(
+    graph_driver, store, start_request, said, comment, lang
+):
+    # A 3-day request needs a comment with its decision; one the model wrote for the approver is no comment of theirs.
+    start_request(requester="user_1", approver="user_2", days=3, reason="回老家")
+    agent = graph_driver(
+        tool_call("handleTodoTask", {"taskId": "张三", "isOK": "驳回" not in said, "result": comment}), user_id="user_2"
+    )
+    question = final(agent.say(said)).content
+    assert question == {"zh": "请问审批意见写什么？超过 1 天的请假需要填写审批意见。",
+                        "en": "What comment goes with the decision? Requests over one day need one."}[lang]
+    assert agent.interrupts == []
+    assert store.snapshot()["tasks"][0]["status"] == "pending"
+
+
+def test_a_comment_the_approver_dictated_for_a_long_request_goes_on_the_card(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=3, reason="回老家")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "张三", "isOK": True, "result": "同意"}), user_id="user_2")
+    agent.say("张三的假批了吧，意见写：路上注意安全")
+    [card] = agent.actions
+    assert card["args"]["result"] == "路上注意安全"
+
+
 def test_a_task_named_by_its_requester_and_the_decision_the_person_stated(graph_driver, store, start_request):
     start_request(requester="user_1", approver="user_2", days=1, reason="家里有事")
     start_request(requester="user_3", approver="user_2", days=0.5, reason="看病")

@@ -450,7 +450,7 @@ def test_card_shows_the_store_even_when_the_model_lies(graph_driver, start_reque
         thought="张三只请1天假，理由是家里有事，直接批了吧。",
     )
     agent = graph_driver(lie, user_id="user_2")
-    agent.say("批一下张三的假")
+    agent.say("批一下张三的假，意见：同意")  # a 10-day request needs the approver's own comment
     [value] = agent.actions
     card = value["card"]
     assert card["days"] == 10

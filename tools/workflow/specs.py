@@ -3,12 +3,15 @@ deployed BPMN processes (a process's start form says which values `runWorkFlow` 
 
 from __future__ import annotations
 
-from tools.spec import Effect, ObservationShape, PersonValue, Reference, ToolExample, ToolRegistry, ToolSpec
+from typing import Any
+
+from tools.spec import CallContext, Effect, Found, ObservationShape, PersonValue, Reference, ToolExample, ToolRegistry, ToolSpec
 from tools.workflow import readable
 from tools.workflow.args import HandleTodoTaskArgs, NoArgs, QueryTodoTaskArgs, RunWorkFlowArgs, SendEmailArgs
 from tools.workflow.cards import decision_card, email_card, leave_card
 from tools.workflow.chains import CHAINS
 from tools.workflow.forms import form_person_values
+from tools.workflow.policy import COMMENT_REQUIRED_OVER_DAYS, task_days
 from tools.workflow.reads import get_all_users, get_all_workflows, query_todo_tasks
 from tools.workflow.words import stated_comment, stated_decision
 from tools.workflow.writes import (
@@ -21,6 +24,22 @@ from tools.workflow.writes import (
     run_workflow,
     send_email,
 )
+
+REQUIRED_COMMENT = PersonValue("result", "text", "comment", stated=stated_comment)
+"""A decision's comment where the policy requires one: the approver's own words, asked for when missing."""
+
+
+def decision_person_values(
+    handle: Any, ctx: CallContext, values: dict[str, Any], found: Found
+) -> tuple[PersonValue, ...]:
+    """`ToolSpec.person_values_for` of handleTodoTask: a request over one day needs a comment with every decision,
+    and a comment the policy requires must be the approver's own, not one the model wrote for them ("已批准")."""
+    task = found.get("taskId")
+    if task is None:
+        return ()
+    days = task_days(handle, task)
+    return (REQUIRED_COMMENT,) if days is not None and days > COMMENT_REQUIRED_OVER_DAYS else ()
+
 
 SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(
@@ -140,6 +159,7 @@ SPECS: tuple[ToolSpec, ...] = (
             PersonValue("isOK", "choice", "decision", stated=stated_decision),
             PersonValue("result", "text", "comment", optional=True, stated=stated_comment, on_card=True),
         ),
+        person_values_for=decision_person_values,
         check=check_handle_task,
         card=decision_card,
         observation=ObservationShape(drop=frozenset({"notified"})),
