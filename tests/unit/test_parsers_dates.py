@@ -152,3 +152,44 @@ def test_days_of_leave_after_in_are_a_length_not_a_date():
         facts = read_text(text, today=today)
         assert 2.0 in facts.days_stated() and all(d.text != "in 2 days" for d in facts.dates), text
     assert [d.start for d in read_text("I will be back in 3 days", today=today).dates] == [date(2026, 12, 4)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'll be away Tuesday to Thursday next week", "next week from Tuesday to Thursday", "out Tue to Thu next week",
+     "next week, Tuesday through Thursday"],
+)
+def test_dates_next_week_said_once_places_both_ends_of_a_range(text):
+    """"Tuesday to Thursday next week" read the start alone, this Tuesday: eight working days instead of three."""
+    assert dates(text) == [(date(2026, 12, 8), date(2026, 12, 10), 3)]
+    assert read_text(text, today=TUESDAY).days_stated() == {3}
+
+
+@pytest.mark.parametrize(
+    ("text", "monday"),
+    [("I need all of next week off", date(2026, 12, 7)), ("the whole of next week", date(2026, 12, 7)),
+     ("off for the entire following week", date(2026, 12, 7)), ("the week after next, all of it", date(2026, 12, 14)),
+     ("整个下周都请假", date(2026, 12, 7)), ("下周一整周都不在", date(2026, 12, 7)),
+     ("下下个星期整周休假", date(2026, 12, 14))],
+)
+def test_dates_a_whole_week_is_monday_to_sunday_five_working_days(text, monday):
+    [span] = read_text(text, today=TUESDAY).dates
+    assert (span.start, span.end, span.working_days, span.calendar_days) == (monday, monday.replace(day=monday.day + 6), 5, 7)
+    assert read_text(text, today=TUESDAY).days_stated() == {5, 7}
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [("Thursday and Friday off", {2}), ("周四周五两天", {2}), ("周一、周三和周五请假", {3}),
+     ("Monday, Wednesday and Friday please", {3}), ("Dec 7 and Dec 8", {2}), ("12月7日和12月9日", {2})],
+)
+def test_dates_a_list_of_dates_states_how_many_days_it_names(text, days):
+    assert read_text(text, today=TUESDAY).days_stated() == days
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Friday", "周四跟李四说一下", "Thursday, then the report is due", "周五前批一下", "this Monday's meeting and Friday's"],
+)
+def test_dates_a_date_alone_or_dates_in_other_words_state_no_count(text):
+    assert read_text(text, today=TUESDAY).days_stated() == set()

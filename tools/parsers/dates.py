@@ -80,8 +80,25 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "week_en",
         re.compile(
-            rf"\b(?:(?P<pre>next|this\s+coming|this|coming|last)\s+)?(?P<wd>{_EN_DAYS})\b\.?(?P<nw>\s+next\s+week\b)?",
+            rf"\b(?:(?P<nwb>next\s+week)\s*,?\s*(?:on\s+|from\s+)?|(?P<pre>next|this\s+coming|this|coming|last)\s+)?"
+            rf"(?P<wd>{_EN_DAYS})\b\.?(?P<nw>\s+next\s+week\b)?",
             re.I,
+        ),
+    ),
+    # A whole week ("all of next week", "the whole week after next", "整个下周", "下周一整周"): Monday to Sunday.
+    (
+        "whole_week_en",
+        re.compile(
+            r"\b(?:(?:all|the\s+whole|the\s+entire|whole|entire|the\s+full|full)\s+(?:of\s+)?(?:the\s+)?"
+            r"(?P<w>next|this|coming|following)\s+week|the\s+(?:whole\s+|entire\s+)?week\s+after\s+next)\b",
+            re.I,
+        ),
+    ),
+    (
+        "whole_week_zh",
+        re.compile(
+            r"整个?(?P<pre>下下|下|这|本)个?(?:周|星期|礼拜)"
+            r"|(?P<pre2>下下|下|这|本)个?(?:周|星期|礼拜)(?:一整周|整周|全周|一整个星期|整个星期|一整个礼拜|整个礼拜)"
         ),
     ),
     ("iso", re.compile(r"(?<![\d.])(?P<y>\d{4})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?![\d])")),
@@ -141,6 +158,8 @@ class _Found:
     weekday: int | None = None  # a bare weekday ("周五", "Friday"): re-read in the range start's week
     month_day: tuple[int, int] | None = None  # a month-day without a year: re-read in the range start's year
     day_of_month: int | None = None  # a bare day ("5号"): re-read in the range start's month
+    until: date | None = None  # a phrase that is a range by itself (a whole week): its last day
+    scopes_range: bool = False  # "… to Thursday next week": the week it names is the range start's week too
 
 
 def _number(text: str) -> int:
@@ -200,6 +219,14 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> _Found | None:
         word = re.sub(r"\s+", " ", m.group().lower())
         offset = 2 if "after" in word else _REL_DAYS[word]
         return _Found(kind, start, end, today + timedelta(days=offset))
+    if kind in ("whole_week_en", "whole_week_zh"):
+        if kind == "whole_week_en":
+            word = (m["w"] or "").lower()
+            weeks = 2 if not word else 0 if word == "this" else 1
+        else:
+            weeks = _WEEKS_AHEAD[m["pre"] or m["pre2"]]
+        monday = _week_day(today, 0, weeks)
+        return _Found(kind, start, end, monday, until=monday + timedelta(days=6))
     if kind in ("week_zh", "week_en"):
         wd_text = m["wd"]
         if kind == "week_zh":
@@ -211,9 +238,11 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> _Found | None:
                 return None  # "sat", "sun", "wed" in lower case are words; "Sat", "Wed" are days
             weekday = _WEEKDAY_EN[wd_text[:3].lower()]
             pre = (m["pre"] or "").lower().split()[-1] if m["pre"] else ""
-            ahead = 1 if m["nw"] else _WEEKS_AHEAD.get(pre)
-        bare = not m["pre"] and not (kind == "week_en" and m["nw"])
-        return _Found(kind, start, end, _week_day(today, weekday, ahead), weekday=weekday if bare else None)
+            ahead = 1 if m["nw"] or m["nwb"] else _WEEKS_AHEAD.get(pre)
+        english = kind == "week_en"
+        bare = not m["pre"] and not (english and (m["nw"] or m["nwb"]))
+        return _Found(kind, start, end, _week_day(today, weekday, ahead), weekday=weekday if bare else None,
+                      scopes_range=english and bool(m["nw"]))
     if kind == "iso":
         return _Found(kind, start, end, _safe_date(int(m["y"]), int(m["m"]), int(m["d"])))
     if kind == "ymd_zh":
@@ -300,6 +329,10 @@ def find_dates(text: str, today: date, original: str | None = None) -> list[Date
             continue
         lead = _RANGE_LEAD_RE.search(text[: first.start])
         begin = lead.start() if lead else first.start
+        if first.until is not None:
+            spans.append(_span(original, first.day, first.until, (begin, first.end)))
+            i += 1
+            continue
         if i + 1 < len(singles):
             second = singles[i + 1]
             between = text[first.end : second.start]
@@ -309,9 +342,13 @@ def find_dates(text: str, today: date, original: str | None = None) -> list[Date
                 and second.day is not None
                 and (connector.group().strip().lower() != "and" or (lead and "between" in lead.group().lower()))
             ):
-                end = _end_after(first.day, second)
-                if end is not None and end >= first.day:
-                    spans.append(_span(original, first.day, end, (begin, second.end)))
+                begin_day = first.day
+                if first.weekday is not None and second.scopes_range and second.day is not None:
+                    # "Tuesday to Thursday next week": both ends are in next week
+                    begin_day = second.day - timedelta(days=second.day.weekday() - first.weekday)
+                end = _end_after(begin_day, second)
+                if end is not None and end >= begin_day:
+                    spans.append(_span(original, begin_day, end, (begin, second.end)))
                     i += 2
                     continue
         if first.kind in ("iso", "ymd_zh", "md_en", "dm_en", "numeric", "month_rel", "day_zh"):
@@ -330,6 +367,29 @@ def find_dates(text: str, today: date, original: str | None = None) -> list[Date
         spans.append(_span(original, first.day, first.day, (first.start, first.end)))
         i += 1
     return spans
+
+
+_LIST_JOIN_RE = re.compile(r"\s*(?:,|，|、|/|&|\band\b|\bplus\b|和|及|与|跟|还有)?\s*(?:on\s+)?", re.I)
+
+
+def listed_days(text: str, spans: list[DateSpan]) -> list[int]:
+    """How many days each list of single dates states ("Thursday and Friday", "周四周五", "周一、周三和周五"): a
+    list of two or more dates joined only by commas, "and" or 和 (or nothing, as Chinese writes 周四周五) states as
+    many days as it names."""
+    counts: list[int] = []
+    run: list[DateSpan] = []
+    for span in [*spans, None]:
+        joined = (
+            span is not None and run and span.start == span.end
+            and _LIST_JOIN_RE.fullmatch(text[run[-1].at[1] : span.at[0]]) is not None
+        )
+        if joined and span is not None:
+            run.append(span)
+            continue
+        if len(run) > 1:
+            counts.append(len({s.start for s in run}))
+        run = [span] if span is not None and span.start == span.end else []
+    return counts
 
 
 def read_date(text: str, today: date) -> date:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from tools.parsers.dates import DateSpan, find_dates
+from tools.parsers.dates import DateSpan, find_dates, listed_days
 from tools.parsers.language import Lang, language_of
 from tools.parsers.quantities import Quantity, find_quantities
 from tools.parsers.quoted import find_quoted
@@ -24,10 +24,13 @@ class TextFacts:
     quantities: tuple[Quantity, ...]
     dates: tuple[DateSpan, ...]
     quoted: tuple[str, ...]
+    listed: tuple[int, ...] = ()
+    """How many days each list of dates names ("Thursday and Friday": 2)."""
 
     def days_stated(self) -> frozenset[float]:
-        """Every day count stated: durations in days (half days too), a week as 5 working or 7 calendar days, and
-        each date range's working and calendar day counts (a single date states no count)."""
+        """Every day count stated: durations in days (half days too), a week as 5 working or 7 calendar days,
+        each date range's working and calendar day counts, and how many dates a list names (a single date states
+        no count)."""
         days: set[float] = set()
         for quantity in self.quantities:
             if quantity.unit == "day":
@@ -37,6 +40,7 @@ class TextFacts:
         for span in self.dates:
             if span.end > span.start:
                 days.update(float(n) for n in (span.working_days, span.calendar_days) if n > 0)
+        days.update(float(n) for n in self.listed)
         return frozenset(d for d in days if d > 0)
 
     def amounts_stated(self) -> frozenset[float]:
@@ -60,4 +64,5 @@ def read_text(text: str, *, today: date, ignore: Sequence[str] = (), default_lan
         quantities=tuple(quantities),
         dates=tuple(dates),
         quoted=tuple(find_quoted(folded)),
+        listed=tuple(listed_days(masked, dates)),
     )
