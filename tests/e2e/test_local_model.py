@@ -234,10 +234,10 @@ def test_the_chat_warms_the_local_model_up_through_its_own_client(
     from graph.models import endpoint as chat_models
     from graph.nodes import reasoner
 
-    asked: list[tuple[object, str]] = []
+    asked: list[tuple[object, str, str]] = []
 
-    def warmup_prompt(toolset: object, protocol: str) -> list[BaseMessage]:
-        asked.append((toolset, protocol))
+    def warmup_prompt(toolset: object, protocol: str, lang: str = "zh") -> list[BaseMessage]:
+        asked.append((toolset, protocol, lang))
         return [SystemMessage(FIXED), HumanMessage("你好")]
 
     monkeypatch.setattr(reasoner, "warmup_prompt", warmup_prompt, raising=False)
@@ -247,7 +247,7 @@ def test_the_chat_warms_the_local_model_up_through_its_own_client(
     assert warm is not None and warm.prompt_tokens_read > 150
     from tools.workflow import TOOLSET as WORKFLOW
 
-    assert asked == [(WORKFLOW, "react")]
+    assert asked == [(WORKFLOW, "react", "zh")]  # the worked examples in the language expected by default
     settings = chat_models.local_model_settings(smollm2_server)
     offset = smollm2_server.log_offset()
     chat_models.make_chat_model(settings).invoke(
@@ -256,7 +256,7 @@ def test_the_chat_warms_the_local_model_up_through_its_own_client(
     [first] = smollm2_server.timings_since(offset)
     assert first.prompt_tokens_read < 60, first
 
-    def broken(toolset: object, protocol: str) -> list[BaseMessage]:
+    def broken(toolset: object, protocol: str, lang: str = "zh") -> list[BaseMessage]:
         raise RuntimeError("no prompt today")
 
     monkeypatch.setattr(reasoner, "warmup_prompt", broken)

@@ -25,6 +25,7 @@ from tools.workflow.writes import (
     send_email,
 )
 
+DECISION = PersonValue("isOK", "choice", "decision", stated=stated_decision)
 REQUIRED_COMMENT = PersonValue("result", "text", "comment", stated=stated_comment)
 """A decision's comment where the policy requires one: the approver's own words, asked for when missing."""
 
@@ -38,7 +39,8 @@ def decision_person_values(
     if task is None:
         return ()
     days = task_days(handle, task)
-    return (REQUIRED_COMMENT,) if days is not None and days > COMMENT_REQUIRED_OVER_DAYS else ()
+    # the decision is still asked about first: "approve or reject?" comes before "with what comment?"
+    return (DECISION, REQUIRED_COMMENT) if days is not None and days > COMMENT_REQUIRED_OVER_DAYS else ()
 
 
 SPECS: tuple[ToolSpec, ...] = (
@@ -156,7 +158,7 @@ SPECS: tuple[ToolSpec, ...] = (
         requires_approval=True,
         references=(Reference("taskId", "task", resolve="requester"),),
         person_values=(
-            PersonValue("isOK", "choice", "decision", stated=stated_decision),
+            DECISION,
             PersonValue("result", "text", "comment", optional=True, stated=stated_comment, on_card=True),
         ),
         person_values_for=decision_person_values,
