@@ -66,17 +66,10 @@ def named_option(value: PersonValue, request: Request) -> str | None:
     """The one option of a choice the person's request names (its latest message that names any), in either language;
     None when it names none or several."""
     for text in reversed(request["texts"]):
-        named = {option[0] for option in value.choices if any(_names(word, text) for word in option[1:] if word)}
+        named = {option[0] for option in value.choices if any(words.names(word, text) for word in option[1:] if word)}
         if named:
             return named.pop() if len(named) == 1 else None
     return None
-
-
-def _names(word: str, text: str) -> bool:
-    """Whether a text names a word: Chinese anywhere, Latin as a whole word, in any case."""
-    if word.isascii():
-        return re.search(rf"(?<![a-z0-9_]){re.escape(word.casefold())}(?![a-z0-9_])", text.casefold()) is not None
-    return word in text
 
 
 def stated_value(value: PersonValue, request: Request) -> Any:

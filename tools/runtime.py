@@ -100,6 +100,7 @@ def _admit(
     for param in spec.identity_params:
         check_identity(ctx.actor_id, param, raw.get(param))
     person_params = {v.param for v in spec.person_values}
+    named_notes = _named_records(toolset, spec, raw, handle, request) if request is not None else []
     values, found = _resolve_references(
         toolset, spec, raw, handle, ctx, asking=request is not None, which=lambda ref: ref.param not in person_params
     )
@@ -132,7 +133,26 @@ def _admit(
             others = unstated(toolset, spec, values, found, handle, ctx, request, person_values)
             exc.also = tuple((value, offered) for value, offered in others if value.param != exc.param)
         raise
-    return args, Verdict(notes=[*verdict.notes, *notes, *stated_notes], found={**found, **verdict.found})
+    return args, Verdict(notes=[*verdict.notes, *notes, *stated_notes, *named_notes], found={**found, **verdict.found})
+
+
+def _named_records(toolset: Toolset, spec: ToolSpec, raw: dict[str, Any], handle: Any, request: Request) -> list[str]:
+    """Puts in, in place, the one record of each reference the person's request names (`Toolset.named_record`: a
+    leave request is the leave process, whichever the model chose); a note for the card for each replaced value."""
+    if toolset.named_record is None:
+        return []
+    notes = []
+    for ref in spec.references:
+        if ref.param in spec.identity_params:
+            continue
+        named = toolset.named_record(handle, ref.kind, request["texts"])
+        given = raw.get(ref.param)
+        if named is None or given == named:
+            continue
+        if given not in (None, ""):
+            notes.append(f"[person_stated] {ref.param}: the user named {named}, not {str(given)[:64]!r}")
+        raw[ref.param] = named
+    return notes
 
 
 def check_call(

@@ -124,6 +124,10 @@ class Toolset:
     questions: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     """The questions the graph asks in code, by language ("zh", "en") and ask key (`PersonValue.ask`); templates may
     use {choices}, {name}, {count} and {label}."""
+    named_record: Callable[[Any, str, Sequence[str]], str | None] | None = None
+    """The one record of a reference kind the person's messages name (the workflow: the process, by its words:
+    请假, "time off", 报销): (backend handle, reference kind, the request's messages, latest last) → its id, or None
+    when they name none or several. The model's choice gives way to it, as it does to the person named as approver."""
     pick_person: Callable[[str, str, list[dict[str, Any]]], list[dict[str, Any]]] | None = None
     """Of several people one message names, those meant for a parameter (the workflow: the one named as approver,
     "Li Si rejected it; Wang Wu approves"): (param, text, named) → the ones meant."""

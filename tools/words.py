@@ -93,3 +93,10 @@ def answered_text(message: str) -> str | None:
     lead = _LEAD_RE.match(rest)
     text = rest[lead.end():].strip() if lead and lead.end() else message.strip()  # "好，就写：…" → what follows 就写
     return text if len(text) >= 2 else None
+
+
+def names(word: str, text: str) -> bool:
+    """Whether a text names a word: Chinese anywhere, Latin as a whole word, in any case."""
+    if word.isascii():
+        return re.search(rf"(?<![a-z0-9_]){re.escape(word.casefold())}(?![a-z0-9_])", text.casefold()) is not None
+    return word in text

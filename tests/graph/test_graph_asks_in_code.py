@@ -395,3 +395,33 @@ def test_an_action_input_missing_its_last_brace_is_closed():
     parsed = parse_react('Thought: 请假。\nAction: runWorkFlow\nAction Input: {"processKey": "process_qingjia", "days": 1')
     assert parsed.problem is None
     assert parsed.calls[0]["args"] == {"processKey": "process_qingjia", "days": 1}
+
+
+@pytest.mark.parametrize(
+    ("said", "lang"),
+    [("I'd like two days off on Thursday and Friday to move house, Li Si approves", "en"),
+     ("明天后天休假两天，家里装修，李四审批", "zh"),
+     ("Could you put in a sick day for me tomorrow? Fever. Li Si approves.", "en")],
+    ids=["days-off-en", "休假-zh", "sick-day-en"],
+)
+def test_a_leave_request_is_the_leave_process_whichever_process_the_model_chose(graph_driver, store, said, lang):
+    # The model chose the business-trip process for a request for time off: the process the person named wins.
+    days = 1 if "sick" in said else 2
+    reason = {"en": "Fever" if days == 1 else "to move house", "zh": "家里装修"}[lang]
+    agent = graph_driver(
+        tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": reason, "days": days, "nextUserId": "Li Si"}),
+        "ok",
+    )
+    agent.say(said)
+    [request] = store.snapshot()["requests"]
+    assert (request["process_key"], request["days"]) == ("process_qingjia", days)
+
+
+def test_a_request_naming_two_processes_keeps_the_models_choice_and_its_checks(graph_driver, store):
+    # "报销出差的车票" names both an expense and a trip: nothing is replaced; the expense form asks for its amount.
+    agent = graph_driver(
+        tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "出差的车票", "nextUserId": "李四"})
+    )
+    answer = final(agent.say("帮我报销上周出差的车票，李四审批")).content
+    assert "报销金额" in answer
+    assert store.snapshot()["requests"] == []

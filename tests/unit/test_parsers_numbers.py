@@ -200,3 +200,13 @@ def test_digits_in_identifiers_e_mails_and_addresses_are_no_numbers():
         assert read_text(text, today=today).numbers_stated() == frozenset(), text
     assert read_text("请3days假", today=today).numbers_stated() == {3.0}
     assert read_text("lisi2@example.com 那位", today=today).lang == "zh"
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [("can you put in a sick day for tomorrow", {1}), ("I need two sick days", {2}), ("take a personal day", {1}),
+     ("book 3 vacation days", {3}), ("a holiday day would be nice", {1})],
+)
+def test_days_a_kind_of_day_off_is_a_day(text, days):
+    """"a sick day" is one day as much as "a day" is: the kind of day between the article and the unit."""
+    assert facts(text).days_stated() == days

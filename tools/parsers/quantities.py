@@ -31,7 +31,8 @@ class Quantity:
 
 _ZH_UNITS = r"个?工作日|个?工作天|天|个?星期|个?礼拜|周(?![一二三四五六日天末])|个月|月|个?小时|个?钟头|个钟|块钱|块|元|圆"
 _EN_UNITS = (
-    r"(?:(?:working|business|calendar|full|whole)[\s-]+)?(?:days?|weeks?|months?)|hours?|hrs?|"
+    r"(?:(?:working|business|calendar|full|whole|sick|personal|vacation|holiday|annual|leave)[\s-]+)?"
+    r"(?:days?|weeks?|months?)|hours?|hrs?|"
     r"yuan|rmb|cny|kuai"
 )
 _ZH_AFTER_RE = re.compile(rf"\s*(?P<ge>个)?(?P<half1>半)?(?P<unit>{_ZH_UNITS})(?P<half2>半(?![夜路价]))?")
@@ -42,7 +43,8 @@ _MONEY_BEFORE_RE = re.compile(r"(?:[¥￥]|\b(?:rmb|cny))\s*$", re.IGNORECASE)
 _ZH_HALF_RE = re.compile(r"半个?(?P<unit>天|日|个?星期|个?礼拜|周|月|小时|钟头|工作日)")
 _EN_HALF_RE = re.compile(r"\bhalf[\s-]+(?:an?[\s-]+)?(?P<unit>day|hour|week|month)s?\b", re.IGNORECASE)
 _EN_ARTICLE_RE = re.compile(
-    r"\b(?P<art>an?)[\s-]+(?:(?:full|whole|single|extra|working|business)[\s-]+)?(?P<unit>day|hour|week|month)s?\b"
+    r"\b(?P<art>an?)[\s-]+(?:(?:full|whole|single|extra|working|business|sick|personal|vacation|holiday|annual|leave)"
+    r"[\s-]+)?(?P<unit>day|hour|week|month)s?\b"
     r"(?P<half>\s+and\s+a\s+half\b)?",
     re.IGNORECASE,
 )

@@ -5,14 +5,17 @@ chat and command-line commands).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Connection, select
 
+from tools import words
 from tools.spec import CallContext, Reference
 from tools.toolset import HelpSection, Limit, Toolset
 from tools.workflow import lookup
 from tools.workflow.commands import CLI, COMMANDS
+from tools.workflow.engine import Definition
 from tools.workflow.mailer import Mailer
 from tools.workflow.panels import diagrams_of, outbox_of, tasks_of
 from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
@@ -54,6 +57,23 @@ def resolve_process(
     return process, str(process["key"])
 
 
+def named_record(conn: Connection, kind: str, texts: Sequence[str]) -> str | None:
+    """`Toolset.named_record`: the one deployed process the request's latest message naming any names, by its
+    name (请假流程, 请假, "Leave request") or its words (the BPMN's `words`: "time off", 报销); None otherwise."""
+    if kind != "process":
+        return None
+    definitions = lookup.engine_of(conn).definitions(conn)
+    for text in reversed(texts):
+        keys = {d.key for d in definitions if any(words.names(w, text) for w in _process_words(d) if w)}
+        if keys:
+            return keys.pop() if len(keys) == 1 else None
+    return None
+
+
+def _process_words(definition: Definition) -> tuple[str, ...]:
+    return (*definition.words, definition.name, definition.name.removesuffix("流程"), definition.name_en)
+
+
 def help_tables(conn: Connection, actor_id: str, lang: str) -> list[HelpSection]:
     """`/help`'s tables: the workflows and the users."""
     definitions = lookup.engine_of(conn).definitions(conn)
@@ -88,6 +108,7 @@ TOOLSET = Toolset(
     actor=lookup.require_actor,
     people=directory,
     resolvers={"user": resolve_user, "task": resolve_task, "process": resolve_process},
+    named_record=named_record,
     questions=QUESTIONS,
     pick_person=named_as_approver,
     limits={"mail_rate_limit": Limit(DEFAULT_MAIL_RATE_LIMIT, "E-mails one conversation thread may send per hour.")},

@@ -133,6 +133,8 @@ class Definition(Record):
     """The start form, in the order the BPMN lists it."""
     steps: tuple[StepDef, ...]
     """The user tasks, in document order."""
+    words: tuple[str, ...] = ()
+    """Words a person names the process by, in either language ("请假", "time off"; the BPMN's `words` property)."""
 
 
 @dataclass(frozen=True)

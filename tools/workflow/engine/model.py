@@ -39,6 +39,8 @@ class ProcessModel:
     nodes: dict[str, str]
     """Flow node id → its BPMN tag without namespace (userTask, exclusiveGateway, ...)."""
     flows: tuple[Flow, ...]
+    words: tuple[str, ...] = ()
+    """Words a person names the process by, in either language (`camunda:property name="words"`, comma-separated)."""
 
     def field(self, field_id: str) -> FormField | None:
         return next((f for f in self.fields if f.id == field_id), None)
@@ -71,5 +73,6 @@ class ProcessModel:
 
     def definition(self, version: int) -> Definition:
         return Definition(
-            key=self.key, name=self.name, name_en=self.name_en, version=version, fields=self.fields, steps=self.steps
+            key=self.key, name=self.name, name_en=self.name_en, version=version, fields=self.fields, steps=self.steps,
+            words=self.words,
         )

@@ -523,6 +523,7 @@ def load(xml: str | bytes, *, schema: bool = True) -> Loaded:
         steps=steps,
         nodes={node_id: _tag(element) for node_id, element in nodes.items()},
         flows=flows,
+        words=tuple(w.strip() for w in re.split(r"[,，、]", _property(process, "words")) if w.strip()),
     )
     return Loaded(model=model, spec=spec, subprocess_specs=subprocess_specs)
 
