@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from tools import words
 from tools.backend import Execution
 from tools.errors import DomainError, NeedsPersonError, NotFoundError, PolicyError
 from tools.grounding import (
@@ -149,6 +150,8 @@ def _named_records(toolset: Toolset, spec: ToolSpec, raw: dict[str, Any], handle
         given = raw.get(ref.param)
         if named is None or given == named:
             continue
+        if isinstance(given, str) and given and any(words.names(given, text) for text in request["texts"]):
+            continue  # the person wrote that record themselves ("process_nianjia"): its own checks answer them
         if given not in (None, ""):
             notes.append(f"[person_stated] {ref.param}: the user named {named}, not {str(given)[:64]!r}")
         raw[ref.param] = named

@@ -425,3 +425,13 @@ def test_a_request_naming_two_processes_keeps_the_models_choice_and_its_checks(g
     answer = final(agent.say("帮我报销上周出差的车票，李四审批")).content
     assert "报销金额" in answer
     assert store.snapshot()["requests"] == []
+
+
+def test_a_process_the_person_wrote_out_is_not_replaced_by_the_one_their_words_name(graph_driver, store):
+    # The person spelled out a key that does not exist: its refusal answers them, not a leave request they never saw.
+    agent = graph_driver(
+        tool_call("runWorkFlow", {"processKey": "process_kaoqin", "reason": "回家", "days": 2, "nextUserId": "李四"}), "好的"
+    )
+    result = agent.say("请用 process_kaoqin 流程帮我请2天假，李四审批，回家")
+    assert "[unknown_process]" in observations(result)[-1].content
+    assert store.snapshot()["requests"] == []
