@@ -16,7 +16,8 @@ from pydantic import BaseModel
 
 from tools import words
 from tools.errors import DomainError, NeedsPersonError
-from tools.parsers import DateReadError, language_of, read_date
+from tools.parsers import DateReadError, language_of, read_date, read_text
+from tools.parsers.text import mask_spans, mask_words
 from tools.request import Request
 from tools.spec import CallContext, Found, PersonValue, ToolSpec, get_param, set_param
 from tools.toolset import Toolset
@@ -187,15 +188,23 @@ def check_clear(spec: ToolSpec, values: dict[str, Any], person_values: Sequence[
             )
 
 
-def _text_is_theirs(text: str, request: Request, share: float, *, meaningful: bool) -> bool:
+def _text_is_theirs(text: str, request: Request, share: float, *, meaningful: bool, today: date) -> bool:
     """The person's own words: in their language (a translation is not theirs) and found in what they wrote or in a
-    draft they were shown and answered; a `meaningful` text must also say something of its own."""
-    if meaningful and not words.content_tokens(text):
+    draft they were shown and answered; a `meaningful` text must also say something of its own, beyond the dates
+    and the people it names ("this Friday", "approver Zhao Liu" is no reason)."""
+    if meaningful and not words.content_tokens(_without_dates_and_people(text, request, today)):
         return False  # "take 2 days off next week" is no reason
     if language_of(text, request["lang"]) != request["lang"]:
         return False
     said = "\n".join([*request["recent"], *request["shown"]])
     return words.is_text_said(text, said, share=share)
+
+
+def _without_dates_and_people(text: str, request: Request, today: date) -> str:
+    """The text with its date phrases and the names of the people the request names blanked out."""
+    names = [n for person in request["names"].values() for n in (person.get("name"), person.get("alias")) if n]
+    masked = mask_words(text, names)
+    return mask_spans(masked, [span.at for span in read_text(masked, today=today).dates])
 
 
 def check_grounded(
@@ -264,7 +273,7 @@ def _check_value(
             )
     elif value.kind == "text":
         share = REASON_SHARE if len(words.content_tokens(str(given))) <= 4 else TEXT_SHARE
-        if not _text_is_theirs(str(given), request, share, meaningful=value.meaningful):
+        if not _text_is_theirs(str(given), request, share, meaningful=value.meaningful, today=ctx.today or date.today()):
             raise NeedsPersonError(
                 f"{value.ask}_not_given",
                 f"{value.param} is not the user's own words (in their language); the user is asked",

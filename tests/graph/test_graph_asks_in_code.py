@@ -435,3 +435,24 @@ def test_a_process_the_person_wrote_out_is_not_replaced_by_the_one_their_words_n
     result = agent.say("请用 process_kaoqin 流程帮我请2天假，李四审批，回家")
     assert "[unknown_process]" in observations(result)[-1].content
     assert store.snapshot()["requests"] == []
+
+
+@pytest.mark.parametrize(
+    ("said", "reason", "question"),
+    [("2 days leave next Monday and Tuesday please, approver Li Si", "next Monday and Tuesday",
+      "What is the reason for the leave?"),
+     ("Off this Thursday, one day, Li Si approves", "Thursday, Li Si", "What is the reason for the leave?"),
+     ("下周一周二请两天假，李四审批", "下周一周二", "请问请假的原因是什么？")],
+    ids=["dates-en", "date-and-approver-en", "dates-zh"],
+)
+def test_a_reason_made_of_the_requests_dates_and_people_is_no_reason(graph_driver, store, said, reason, question):
+    days = 1 if "one day" in said else 2
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": reason, "days": days, "nextUserId": "李四"}))
+    assert final(agent.say(said)).content == question
+    assert store.snapshot()["requests"] == []
+
+
+def test_a_reason_that_names_a_date_is_still_a_reason(graph_driver, store):
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "下周一去医院复查", "days": 1, "nextUserId": "李四"}), "好")
+    agent.say("下周一去医院复查，请一天假，李四审批")
+    assert [r["reason"] for r in store.snapshot()["requests"]] == ["下周一去医院复查"]
