@@ -456,3 +456,13 @@ def test_a_reason_that_names_a_date_is_still_a_reason(graph_driver, store):
     agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "下周一去医院复查", "days": 1, "nextUserId": "李四"}), "好")
     agent.say("下周一去医院复查，请一天假，李四审批")
     assert [r["reason"] for r in store.snapshot()["requests"]] == ["下周一去医院复查"]
+
+
+def test_a_decision_that_cannot_be_made_is_refused_before_any_comment_is_asked(graph_driver, store, start_request):
+    # The requester of a 3-day request tries to approve it: no comment could make that allowed, so none is asked.
+    start_request(requester="user_1", approver="user_2", days=3, reason="回老家")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True}), "你不能审批自己的申请。")
+    result = agent.say("帮我把这个申请批了")
+    assert "[self_approval]" in observations(result)[-1].content
+    assert "审批意见" not in final(result).content
+    assert store.snapshot()["tasks"][0]["status"] == "pending"

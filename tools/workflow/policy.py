@@ -158,6 +158,11 @@ def task_days(conn: Connection, task: dict[str, Any]) -> float | None:
     return duration_days(task["form"], definition.fields)
 
 
+def may_decide(task: dict[str, Any], actor_id: str) -> bool:
+    """Whether the actor may decide the task at all (`check_decide_task` says why not)."""
+    return task["requester"] != actor_id and actor_id in task["offered"] and task["status"] == "ready"
+
+
 def check_decide_task(
     conn: Connection, actor_id: str, *, task: dict[str, Any], comment: str, lang: str = "zh"
 ) -> list[str]:

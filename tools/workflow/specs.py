@@ -11,7 +11,7 @@ from tools.workflow.args import HandleTodoTaskArgs, NoArgs, QueryTodoTaskArgs, R
 from tools.workflow.cards import decision_card, email_card, leave_card
 from tools.workflow.chains import CHAINS
 from tools.workflow.forms import form_person_values
-from tools.workflow.policy import COMMENT_REQUIRED_OVER_DAYS, task_days
+from tools.workflow.policy import COMMENT_REQUIRED_OVER_DAYS, may_decide, task_days
 from tools.workflow.reads import get_all_users, get_all_workflows, query_todo_tasks
 from tools.workflow.words import stated_comment, stated_decision
 from tools.workflow.writes import (
@@ -36,8 +36,8 @@ def decision_person_values(
     """`ToolSpec.person_values_for` of handleTodoTask: a request over one day needs a comment with every decision,
     and a comment the policy requires must be the approver's own, not one the model wrote for them ("已批准")."""
     task = found.get("taskId")
-    if task is None:
-        return ()
+    if task is None or not may_decide(task, ctx.actor_id):
+        return ()  # what cannot be done at all is said before anything is asked (the policy refuses it)
     days = task_days(handle, task)
     # the decision is still asked about first: "approve or reject?" comes before "with what comment?"
     return (DECISION, REQUIRED_COMMENT) if days is not None and days > COMMENT_REQUIRED_OVER_DAYS else ()
