@@ -272,6 +272,8 @@ def _check_value(
                 ask=value.ask, param=value.param, value=value,
             )
     elif value.kind == "text":
+        if value.stated is not None and given == value.stated(request):
+            return  # the text the person spelled out ("comment: 同意"), in whatever language they wrote it
         share = REASON_SHARE if len(words.content_tokens(str(given))) <= 4 else TEXT_SHARE
         if not _text_is_theirs(str(given), request, share, meaningful=value.meaningful, today=ctx.today or date.today()):
             raise NeedsPersonError(

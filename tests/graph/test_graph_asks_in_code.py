@@ -466,3 +466,11 @@ def test_a_decision_that_cannot_be_made_is_refused_before_any_comment_is_asked(g
     assert "[self_approval]" in observations(result)[-1].content
     assert "审批意见" not in final(result).content
     assert store.snapshot()["tasks"][0]["status"] == "pending"
+
+
+def test_a_comment_the_approver_spelled_out_is_theirs_in_any_language(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=2, reason="家里有事")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "同意"}), user_id="user_2")
+    agent.say("Approve task_1, comment: 同意")
+    [card] = agent.actions
+    assert card["args"]["result"] == "同意"
