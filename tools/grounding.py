@@ -161,14 +161,17 @@ def check_given(
     for value in spec.person_values if person_values is None else person_values:
         if value.optional or not _blank(get_param(values, value.param)):
             continue
-        if value.kind == "person":
-            offered = choices(toolset, handle, ctx.actor_id, lang)
-        else:
-            offered = value.option_names(lang) if value.choices else ()
         raise NeedsPersonError(
             f"missing_{value.ask}", f"{value.param} is missing; the user is asked", ask=value.ask, param=value.param,
-            choices=offered, value=value,
+            choices=_offered(toolset, value, handle, ctx, lang), value=value,
         )
+
+
+def _offered(toolset: Toolset, value: PersonValue, handle: Any, ctx: CallContext, lang: str) -> tuple[str, ...]:
+    """The options to offer when asking for a missing value: the people one may name, or the choice's options."""
+    if value.kind == "person":
+        return choices(toolset, handle, ctx.actor_id, lang)
+    return value.option_names(lang) if value.choices else ()
 
 
 def check_clear(spec: ToolSpec, values: dict[str, Any], person_values: Sequence[PersonValue] | None = None) -> None:
@@ -227,13 +230,8 @@ def unstated(
     for value in spec.person_values if person_values is None else person_values:
         given = get_param(values, value.param)
         if _blank(given):
-            if value.optional:
-                continue
-            if value.kind == "person":
-                offered = choices(toolset, handle, ctx.actor_id, request["lang"])
-            else:
-                offered = value.option_names(request["lang"]) if value.choices else ()
-            open_values.append((value, offered))
+            if not value.optional:
+                open_values.append((value, _offered(toolset, value, handle, ctx, request["lang"])))
             continue
         try:
             _check_value(toolset, value, values, found, handle, ctx, request)
