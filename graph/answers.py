@@ -107,6 +107,10 @@ def fixed_answer(messages: list[AnyMessage], registry: ToolRegistry, lang: Lang,
     code = reason["code"] if reason else None
     if code == "done":
         return "\n".join(lines)  # a write was executed: what it did is the whole answer
+    if code == "declined":  # the person said no at the card: say so, not what a model guesses happened
+        values = reason.get("values", {}) if reason else {}
+        declined = texts["declined"].format(tool=values.get("tool", ""))
+        return "\n".join([texts["found"], *lines, declined]) if lines else declined
     text = "\n".join([texts["found"], *lines]) if lines else texts["nothing"]
     if code == "consecutive_failures" or (reason and not lines):
         text += "\n" + texts["help"]  # the circuit breaker: ask the person for help

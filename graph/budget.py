@@ -131,9 +131,9 @@ def plan_ended(plan: Plan | None, failed: bool) -> WrapUp | None:
     return None
 
 
-PLANNED_ENDS: tuple[WrapUpCode, ...] = ("done", "answered", "finished")
-"""Wrap-ups that end a run as planned (a write or a look-up that answers, a chain's last step); the others stop it
-early, and the person is told so."""
+PLANNED_ENDS: tuple[WrapUpCode, ...] = ("done", "declined", "answered", "finished")
+"""Wrap-ups that end a run as planned (a write or a look-up that answers, a write the person declined, a chain's last
+step); the others stop it early, and the person is told so."""
 
 
 def stopped_early(reason: WrapUp | Mapping[str, Any] | None) -> bool:

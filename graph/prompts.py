@@ -85,6 +85,7 @@ WRAP_UP_REASONS = {
         "repeated_action": "the same action ({tool}) was proposed again and again",
         "consecutive_failures": "{limit} steps in a row failed",
         "done": "a write was executed; the answer says what it did",
+        "declined": "the person declined {tool} at its confirmation; it was not done",
         "answered": "the look-up answers a question that asks for no change; the answer is what it found",
         "finished": "the {steps} step(s) of the fixed sequence have run; the answer says what they did",
         "off_plan": "a step of the fixed sequence {chain} did not go as declared, and a chain does not adapt",
@@ -97,6 +98,7 @@ WRAP_UP_REASONS = {
         "repeated_action": "同一个操作（{tool}）被反复提出",
         "consecutive_failures": "连续 {limit} 步失败",
         "done": "写操作已执行，回答说明做了什么",
+        "declined": "你在确认时拒绝了 {tool}，它没有执行",
         "answered": "查询已经回答了这个不要求修改的问题",
         "finished": "固定流程的 {steps} 步已执行完",
         "off_plan": "固定流程 {chain} 的一步没有按预期进行，固定流程不会调整",
@@ -148,10 +150,13 @@ GENERAL_QUESTIONS = {
 
 FIXED_ANSWER = {
     "zh": {"found": "我查到的结果：", "nothing": "这次没有查到结果，也没有做任何修改。",
-           "stopped": "（已停止：{reason}）", "help": "我连续几步都没能完成。请问能补充缺少的信息，或换个说法吗？"},
+           "stopped": "（已停止：{reason}）", "help": "我连续几步都没能完成。请问能补充缺少的信息，或换个说法吗？",
+           "declined": "好的，{tool} 没有执行：你在确认时拒绝了它。如果要换个做法，请告诉我。"},
     "en": {"found": "Here is what I found:", "nothing": "I found nothing and changed nothing this time.",
            "stopped": "(Stopped: {reason})", "help": "Several steps in a row failed. Could you give the missing "
-           "details, or say it another way?"},
+           "details, or say it another way?",
+           "declined": "OK, {tool} was not done: you declined it at the confirmation. Tell me if you want it done "
+           "another way."},
 }
 """A fixed answer built from the run's real results, for a model that cannot be trusted to write one."""
 

@@ -66,10 +66,11 @@ class RunBudget(TypedDict):
 
 
 WrapUpCode = Literal[
-    "done", "answered", "finished", "off_plan", "consecutive_failures", "repeated_action", "tool_calls",
+    "done", "declined", "answered", "finished", "off_plan", "consecutive_failures", "repeated_action", "tool_calls",
     "model_calls", "tokens", "seconds",
 ]
-"""Why a run ends early: a write or a look-up already answers (`done`, `answered`), a plan's or chain's steps all ran
+"""Why a run ends early: a write or a look-up already answers (`done`, `answered`), the person declined the
+step's write at its card (`declined`), a plan's or chain's steps all ran
 (`finished`), a chain's step went wrong and a chain does not adapt
 (`off_plan`), or a limit was reached (the rest)."""
 

@@ -35,11 +35,25 @@ def last_step_failed(state: AgentState) -> bool | None:
     return all(s == "error" for s in statuses)
 
 
+def last_step_declined(state: AgentState) -> list[str]:
+    """The writes the person declined at their cards in the last step (none: the step had no card declined)."""
+    declined: list[str] = []
+    for msg in reversed(state["messages"]):
+        if isinstance(msg, AIMessage):
+            break
+        if isinstance(msg, ToolMessage) and note_of(msg).get("rejected") and msg.name:
+            declined.insert(0, msg.name)
+    return declined
+
+
 def exhausted(state: AgentState, budget: RunBudget, context: Context, clock: Clock = SYSTEM_CLOCK) -> WrapUp | None:
-    """Why the run must end now, or None: a write that answers the request (for a model whose summary is not
-    trusted), then the end of a chain's steps, then the first limit reached."""
+    """Why the run must end now, or None: a write that answers the request or one the person declined (for a model
+    whose summary is not trusted), then the end of a chain's steps, then the first limit reached."""
     if context.fixed_answers and last_step_wrote(state):
         return wrap_up("done")
+    declined = last_step_declined(state) if context.fixed_answers else []
+    if declined:
+        return wrap_up("declined", tool=", ".join(dict.fromkeys(declined)))
     ended = plan_ended(state.get("plan"), last_step_surprised(state, empty=False))
     if ended is not None:
         return ended

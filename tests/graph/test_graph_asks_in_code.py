@@ -174,6 +174,19 @@ def test_fixed_answers_end_a_write_with_what_it_did_and_no_model_call(graph_driv
     assert len(agent.model.prompts) == 1
 
 
+def test_fixed_answers_say_a_declined_card_was_not_done_with_no_model_call(graph_driver, store, start_request):
+    # A small model, told the person said no, has written "已拒绝张三的请假申请" when nothing was decided. What the
+    # code knows is the answer: the card was declined, nothing was done, and the task still waits.
+    start_request(requester="user_1", approver="user_2", days=1, reason="看牙")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "result": "不同意", "isOK": False}),
+                         "已拒绝张三的请假申请。", fixed_answers=True)
+    agent.say("驳回张三的请假，意见：不同意", user_id="user_2")
+    answer = final(agent.resume({"decisions": [{"type": "reject", "message": "先不处理"}]}))
+    assert answer.content == "好的，handleTodoTask 没有执行：你在确认时拒绝了它。如果要换个做法，请告诉我。"
+    assert len(agent.model.prompts) == 1
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
+
+
 WORKFLOWS = (
     "流程：报销流程（process_baoxiao，填写：报销金额、报销类别、报销事由）、出差流程（process_chuchai，填写：出差地点、出发日期、"
     "返回日期、出差事由）、请假流程（process_qingjia，填写：请假天数、请假原因）"
@@ -401,8 +414,9 @@ def test_an_action_input_missing_its_last_brace_is_closed():
     ("said", "lang"),
     [("I'd like two days off on Thursday and Friday to move house, Li Si approves", "en"),
      ("明天后天休假两天，家里装修，李四审批", "zh"),
-     ("Could you put in a sick day for me tomorrow? Fever. Li Si approves.", "en")],
-    ids=["days-off-en", "休假-zh", "sick-day-en"],
+     ("Could you put in a sick day for me tomorrow? Fever. Li Si approves.", "en"),
+     ("周四周五帮我请两天假，家里装修，李四审批", "zh")],
+    ids=["days-off-en", "休假-zh", "sick-day-en", "请两天假-zh"],
 )
 def test_a_leave_request_is_the_leave_process_whichever_process_the_model_chose(graph_driver, store, said, lang):
     # The model chose the business-trip process for a request for time off: the process the person named wins.
