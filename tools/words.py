@@ -100,3 +100,20 @@ def names(word: str, text: str) -> bool:
     if word.isascii():
         return re.search(rf"(?<![a-z0-9_]){re.escape(word.casefold())}(?![a-z0-9_])", text.casefold()) is not None
     return word in text
+
+
+# How much or how long, as Chinese puts it inside a verb and its object: 请【半天】假, 出【三天】差, 请【个】假, 休【两周的】假.
+_AMOUNT_INSIDE = (
+    r"(?:[零〇一二两三四五六七八九十百几多半\d.]+\s*(?:个半|个|天|日|周|星期|礼拜|个月|月|小时|钟头|晚|趟|次|回)?半?|个|趟|次)的?"
+)
+
+
+def names_term(word: str, text: str) -> bool:
+    """Whether a text names a term, also when Chinese splits a two-character verb and its object with how much or
+    how long (a 离合词: 请假 in 请半天假 and 请个假, 出差 in 出三天差). Only an amount may stand between: 请他休假
+    names 休假, not 请假."""
+    if names(word, text):
+        return True
+    if len(word) != 2 or word.isascii():
+        return False
+    return re.search(re.escape(word[0]) + _AMOUNT_INSIDE + re.escape(word[1]), text) is not None

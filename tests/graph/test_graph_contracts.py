@@ -128,7 +128,7 @@ def test_a_missing_approver_is_asked_by_the_graph_not_left_to_the_model(graph_dr
 )
 def test_validator_refuses_made_up_ids(graph_driver, store, user_id, tool, args, expected):
     agent = graph_driver(tool_call(tool, args, id="c1"), "好的", user_id=user_id)
-    result = agent.say("做吧：请1天假看牙医，李四审批，批了")  # the person asks for each of these tools
+    result = agent.say("做吧：发起申请，1天，看牙医，李四审批，批了")  # asks for each of these tools, naming no process
     assert only_observation(result).content == expected
     assert agent.interrupts == []
     assert written(store) == {"requests": [], "tasks": [], "emails": [], "tool_executions": []}

@@ -59,12 +59,13 @@ def resolve_process(
 
 def named_record(conn: Connection, kind: str, texts: Sequence[str]) -> str | None:
     """`Toolset.named_record`: the one deployed process the request's latest message naming any names, by its
-    name (请假流程, 请假, "Leave request") or its words (the BPMN's `words`: "time off", 报销); None otherwise."""
+    name (请假流程, 请假, "Leave request") or its words (the BPMN's `words`: "time off", 报销; 请半天假 names 请假);
+    None otherwise."""
     if kind != "process":
         return None
     definitions = lookup.engine_of(conn).definitions(conn)
     for text in reversed(texts):
-        keys = {d.key for d in definitions if any(words.names(w, text) for w in _process_words(d) if w)}
+        keys = {d.key for d in definitions if any(words.names_term(w, text) for w in _process_words(d) if w)}
         if keys:
             return keys.pop() if len(keys) == 1 else None
     return None

@@ -1,0 +1,26 @@
+"""Whether a text names a term (a process's words): Chinese splits a verb and its object with how much or how long.
+
+The phrasings were written for this test; none is taken from a scenario."""
+
+from __future__ import annotations
+
+import pytest
+
+from tools.words import names_term
+
+
+@pytest.mark.parametrize(
+    ("term", "text"),
+    [("请假", "老板，我下周一想请半天假"), ("请假", "能帮我请个假吗"), ("请假", "请3天假回老家"), ("出差", "月底要出两趟差"),
+     ("出差", "下周出五天的差"), ("休假", "想休一周假")],
+)
+def test_a_verb_and_its_object_split_by_an_amount_still_name_the_term(term, text):
+    assert names_term(term, text)
+
+
+@pytest.mark.parametrize(
+    ("term", "text"),
+    [("请假", "请问假如下雨怎么办"), ("请假", "请你看一下假条"), ("出差", "出了点差错"), ("请假", "请他休假")],
+)
+def test_only_an_amount_may_split_a_term(term, text):
+    assert not names_term(term, text)
