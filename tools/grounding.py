@@ -191,12 +191,15 @@ def check_clear(spec: ToolSpec, values: dict[str, Any], person_values: Sequence[
             )
 
 
-def _text_is_theirs(text: str, request: Request, share: float, *, meaningful: bool, today: date) -> bool:
+def _text_is_theirs(text: str, request: Request, share: float, *, meaningful: bool, today: date,
+                    filler: re.Pattern[str] | None = None) -> bool:
     """The person's own words: in their language (a translation is not theirs) and found in what they wrote or in a
     draft they were shown and answered; a `meaningful` text must also say something of its own, beyond the dates
-    and the people it names ("this Friday", "approver Zhao Liu" is no reason)."""
-    if meaningful and not words.content_tokens(_without_dates_and_people(text, request, today)):
-        return False  # "take 2 days off next week" is no reason
+    and the people it names ("this Friday", "approver Zhao Liu" is no reason) and the value's `filler` words."""
+    if meaningful:
+        own = _without_dates_and_people(text, request, today)
+        if not words.content_tokens(filler.sub(" ", own) if filler else own):
+            return False  # "take 2 days off next week" is no reason; "批了" is no comment
     if language_of(text, request["lang"]) != request["lang"]:
         return False
     said = "\n".join([*request["recent"], *request["shown"]])
@@ -273,7 +276,8 @@ def _check_value(
         if value.stated is not None and given == value.stated(request):
             return  # the text the person spelled out ("comment: 同意"), in whatever language they wrote it
         share = REASON_SHARE if len(words.content_tokens(str(given))) <= 4 else TEXT_SHARE
-        if not _text_is_theirs(str(given), request, share, meaningful=value.meaningful, today=ctx.today or date.today()):
+        if not _text_is_theirs(str(given), request, share, meaningful=value.meaningful, today=ctx.today or date.today(),
+                               filler=value.filler):
             raise NeedsPersonError(
                 f"{value.ask}_not_given",
                 f"{value.param} is not the user's own words (in their language); the user is asked",

@@ -4,6 +4,7 @@ plain-text list)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
@@ -152,6 +153,9 @@ class PersonValue:
     """What the value is called, by language ("zh", "en"): the general question asks for it by this name."""
     meaningful: bool = False
     """For a text: it must say something of its own, beyond words any request has ("take 2 days off" is no reason)."""
+    filler: re.Pattern[str] | None = None
+    """For a meaningful text: words that say nothing of this value's own (a comment that only says the decision, "批了",
+    "fine with me", is the decision, not a comment)."""
     found_key: str = ""
     """For a person: the record the check finds for the call (`Verdict.found`) that must be the person named, when
     it is not the parameter's own (an e-mail's recipient is the task's assignee when the model gave a task)."""

@@ -274,8 +274,11 @@ def test_a_long_request_without_a_comment_makes_the_graph_ask_the_approver(graph
 @pytest.mark.parametrize(
     ("said", "comment", "lang"),
     [("把张三的假批了", "已批准", "zh"), ("Zhang San's leave is OK by me, sign it off", "Approved.", "en"),
-     ("张三那个请假驳回", "不同意", "zh")],
-    ids=["approve-zh", "approve-en", "reject-zh"],
+     ("张三那个请假驳回", "不同意", "zh"),
+     # the person's own words, but only the decision: no comment says more than the decision it goes with
+     ("张三的假我这边批了", "批了", "zh"), ("Zhang San's leave is fine with me, approve it",
+                                         "Zhang San's leave is fine with me", "en"), ("张三的请假驳回吧", "驳回", "zh")],
+    ids=["approve-zh", "approve-en", "reject-zh", "decision-only-zh", "decision-only-en", "reject-only-zh"],
 )
 def test_a_comment_the_policy_requires_is_the_approvers_own_not_the_models(
     graph_driver, store, start_request, said, comment, lang

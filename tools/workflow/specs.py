@@ -13,7 +13,7 @@ from tools.workflow.chains import CHAINS
 from tools.workflow.forms import form_person_values
 from tools.workflow.policy import COMMENT_REQUIRED_OVER_DAYS, may_decide, task_days
 from tools.workflow.reads import get_all_users, get_all_workflows, query_todo_tasks
-from tools.workflow.words import stated_comment, stated_decision
+from tools.workflow.words import DECISION_ONLY, stated_comment, stated_decision
 from tools.workflow.writes import (
     check_email,
     check_handle_task,
@@ -26,8 +26,9 @@ from tools.workflow.writes import (
 )
 
 DECISION = PersonValue("isOK", "choice", "decision", stated=stated_decision)
-REQUIRED_COMMENT = PersonValue("result", "text", "comment", stated=stated_comment)
-"""A decision's comment where the policy requires one: the approver's own words, asked for when missing."""
+REQUIRED_COMMENT = PersonValue("result", "text", "comment", stated=stated_comment, meaningful=True, filler=DECISION_ONLY)
+"""A decision's comment where the policy requires one: the approver's own words, asked for when missing, saying more
+than the decision ("批了" is the decision, not its comment) unless the person spelled it out ("意见：同意")."""
 
 
 def decision_person_values(

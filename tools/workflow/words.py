@@ -42,6 +42,15 @@ _APPROVE = re.compile(
 )
 
 
+DECISION_ONLY = re.compile(
+    rf"(?:{_REJECT.pattern}|{_APPROVE.pattern})[a-z]*|"
+    r"可以|好的|好|行|准|批|\b(fine|good|sure|yes|no|ok(ay)?|agreed?|approved?|rejected?|with|by|me|him|her|them)\b",
+    re.IGNORECASE,
+)
+"""Words that only say the decision (同意, 批了, "approved", "fine with me"): a comment made of them alone says nothing
+more than the decision it goes with."""
+
+
 def decision_in(text: str) -> bool | None:
     """Approve (True) or reject (False) as the words say it; None when they say neither, or both."""
     rejects = bool(_REJECT.search(text))
