@@ -193,3 +193,41 @@ def test_dates_a_list_of_dates_states_how_many_days_it_names(text, days):
 )
 def test_dates_a_date_alone_or_dates_in_other_words_state_no_count(text):
     assert read_text(text, today=TUESDAY).days_stated() == set()
+
+
+D = date(2026, 12, 1).replace
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("Off from the 8th to the 10th, my cousin's wedding", [(D(day=8), D(day=10), 3)]),
+     ("leave between the 14th and the 16th", [(D(day=14), D(day=16), 3)]),
+     ("could I have the 9th off", [(D(day=9), D(day=9), 1)]),
+     ("the 3rd of December", [(D(day=3), D(day=3), 1)]),
+     ("the 28th to the 2nd", [(D(day=28), date(2027, 1, 2), working_days(D(day=28), date(2027, 1, 2)))])],
+)
+def test_dates_a_day_of_the_month_with_its_article_is_a_date_like_8hao(text, expected):
+    assert dates(text) == expected
+
+
+@pytest.mark.parametrize("text", ["meeting room on the 2nd floor", "this is my 3rd request", "the 4th quarter"])
+def test_dates_an_ordinal_before_a_noun_is_no_date(text):
+    assert dates(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("away 7 to 9 December", (D(day=7), D(day=9), 3)), ("14-16 Dec please", (D(day=14), D(day=16), 3)),
+     ("between the 4th and the 6th of January", (date(2027, 1, 4), date(2027, 1, 6), 3))],
+)
+def test_dates_two_days_before_their_month_are_a_range_in_that_month(text, expected):
+    assert dates(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [("next Thu and Fri off", (10, 11)), ("下周二、周四请假", (8, 10)), ("Monday and Wednesday next week", (7, 9)),
+     ("下周一，还有周三", (7, 9)), ("this Friday and Monday", (4, 7))],
+)
+def test_dates_a_list_of_weekdays_is_in_the_week_said_once(text, days):
+    assert [(s, e) for s, e, _ in dates(text)] == [(D(day=d), D(day=d)) for d in days]

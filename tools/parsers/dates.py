@@ -19,7 +19,7 @@ project's rules, which no library tried follows (docs/parsers.md):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from typing import Literal
 
@@ -122,6 +122,27 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
+    # A day of the month in English, with its article ("the 8th", "from the 8th to the 10th"): like 8号. Followed
+    # by a word, only by one that starts a new part of the sentence ("the 2nd floor" is no date).
+    (
+        "day_en",
+        re.compile(
+            r"\bthe\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b"
+            r"(?!\s+(?!(?:to|till|until|through|thru|and|or|for|because|as|since|so|but|off|please|if|when|i|we|my|"
+            r"is|will|would|next|this|at|in|on|from)\b)[a-z])",
+            re.I,
+        ),
+    ),
+    # Two days of one month, the month written once after them ("7 to 9 December", "14-16 Dec"): a range by itself.
+    (
+        "days_month_en",
+        re.compile(
+            rf"\b(?P<btw>between\s+)?(?:the\s+)?(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s*"
+            rf"(?:-|–|—|to|until|till|through|thru|(?(btw)and|(?!)))\s*(?:the\s+)?"
+            rf"(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MONTHS})\b\.?(?:,?\s+(?P<y>\d{{4}})\b)?",
+            re.I,
+        ),
+    ),
     (
         "numeric",
         re.compile(r"(?<![\d/.])(?P<m>\d{1,2})/(?P<d>\d{1,2})(?![\d/])(?!\s*(?:days?|hours?|天|小时))", re.I),
@@ -204,6 +225,7 @@ def _read_english(phrase: str, today: date, has_year: bool) -> tuple[date | None
     """An English or numeric month-day read by dateutil; without a year, the coming one."""
     from dateutil import parser  # 20 ms to import: loaded on the first English date
 
+    phrase = re.sub(r"^\s*the\s+", "", phrase, flags=re.I)  # "the 8th of December": dateutil reads no article
     try:
         read = parser.parse(phrase, default=datetime(today.year, 1, 1)).date()
     except (ValueError, OverflowError):
@@ -259,7 +281,14 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> _Found | None:
         word = m["mr"]
         months = 2 if word.startswith("下下") else 1 if word.startswith("下") else -1 if word.startswith("上") else 0
         return _Found(kind, start, end, _add_months(today, months, _number(m["d"])))
-    if kind == "day_zh":
+    if kind == "days_month_en":
+        last = m.group()[m.start("d") - start :]
+        read, month_day = _read_english(last, today, has_year=bool(m["y"]))
+        first = _safe_date(read.year, read.month, int(m["d1"])) if read is not None else None
+        if read is None or first is None or first > read:
+            return None
+        return _Found(kind, start, end, first, until=read)
+    if kind in ("day_zh", "day_en"):
         day_of_month = _number(m["d"])
         this_month = _safe_date(today.year, today.month, day_of_month)
         if this_month is not None and this_month < today:
@@ -316,10 +345,41 @@ def _span(original: str, start: date, end: date, at: tuple[int, int]) -> DateSpa
     )
 
 
+def _weeks_of_lists(text: str, singles: list[_Found]) -> list[_Found]:
+    """A list of weekdays whose week is said once ("下周一、周三和周五", "next Thu and Fri", "Thursday and Friday next
+    week"): its bare weekdays are in that week, not the coming one (one listed after the dated day and falling
+    before it is in the week after, as a range's end is)."""
+    out = list(singles)
+    run: list[int] = []
+    for i in range(len(out) + 1):
+        joined = (
+            i < len(out) and run and out[i].kind.startswith("week_") and out[run[-1]].kind.startswith("week_")
+            and _LIST_JOIN_RE.fullmatch(text[out[run[-1]].end : out[i].start]) is not None
+        )
+        if joined:
+            run.append(i)
+            continue
+        dated = [j for j in run if out[j].weekday is None and out[j].day is not None]
+        if len(run) > 1 and len(dated) == 1:
+            anchor = out[dated[0]].day
+            assert anchor is not None
+            monday = anchor - timedelta(days=anchor.weekday())
+            for j in run:
+                weekday = out[j].weekday
+                if weekday is None:
+                    continue
+                # before the dated one: in its week ("Thursday and Friday next week"); after it: in its week or,
+                # falling before it, the week after ("this Friday and Monday")
+                day = monday + timedelta(days=weekday) if j < dated[0] else _end_after(anchor, out[j])
+                out[j] = replace(out[j], day=day, weekday=None)
+        run = [i] if i < len(out) and out[i].kind.startswith("week_") else []
+    return out
+
+
 def find_dates(text: str, today: date, original: str | None = None) -> list[DateSpan]:
     """Every date and date range in `text` (folded and masked), with spans and texts from `original`."""
     original = text if original is None else original
-    singles = _singles(text, today)
+    singles = _weeks_of_lists(text, _singles(text, today))
     spans: list[DateSpan] = []
     i = 0
     while i < len(singles):
@@ -351,7 +411,7 @@ def find_dates(text: str, today: date, original: str | None = None) -> list[Date
                     spans.append(_span(original, begin_day, end, (begin, second.end)))
                     i += 2
                     continue
-        if first.kind in ("iso", "ymd_zh", "md_en", "dm_en", "numeric", "month_rel", "day_zh"):
+        if first.kind in ("iso", "ymd_zh", "md_en", "dm_en", "numeric", "month_rel", "day_zh", "day_en"):
             tail = _DAY_END_RE.match(text, first.end)
             if tail:
                 try:
@@ -369,7 +429,7 @@ def find_dates(text: str, today: date, original: str | None = None) -> list[Date
     return spans
 
 
-_LIST_JOIN_RE = re.compile(r"\s*(?:,|，|、|/|&|\band\b|\bplus\b|和|及|与|跟|还有)?\s*(?:on\s+)?", re.I)
+_LIST_JOIN_RE = re.compile(r"\s*(?:,|，|、|/|&)?\s*(?:\band\b|\bplus\b|和|及|与|跟|还有)?\s*(?:on\s+)?", re.I)
 
 
 def listed_days(text: str, spans: list[DateSpan]) -> list[int]:
