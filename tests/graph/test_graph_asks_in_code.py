@@ -303,6 +303,22 @@ def test_a_comment_the_approver_dictated_for_a_long_request_goes_on_the_card(gra
     assert card["args"]["result"] == "路上注意安全"
 
 
+@pytest.mark.parametrize(
+    ("said", "comment"),
+    [("Approve task_1 with the comment fine", "fine"), ("张三的假批了，意见：同意", "同意"),
+     ("Reject it with a note we need you that week", "we need you that week")],
+)
+def test_a_comment_spelled_out_is_the_approvers_even_when_it_only_says_the_decision(
+    graph_driver, store, start_request, said, comment
+):
+    start_request(requester="user_1", approver="user_2", days=3, reason="回老家")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": "Reject" not in said, "result": "x"}),
+                         user_id="user_2")
+    agent.say(said)
+    [card] = agent.actions
+    assert card["args"]["result"] == comment
+
+
 def test_a_task_named_by_its_requester_and_the_decision_the_person_stated(graph_driver, store, start_request):
     start_request(requester="user_1", approver="user_2", days=1, reason="家里有事")
     start_request(requester="user_3", approver="user_2", days=0.5, reason="看病")

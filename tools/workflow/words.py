@@ -76,10 +76,17 @@ _COMMENT = re.compile(
 )
 
 
+_WITH_COMMENT = re.compile(
+    r"\bwith\s+(?:the\s+|a\s+)?(?:comment|note|remark|message)\s+(?P<text>.+?)\s*[。.!！]?\s*$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
 def stated_comment(request: Request) -> str | None:
-    """A decision comment the person spelled out ("意见写同意", "理由：…", "comment: …"), or None."""
+    """A decision comment the person spelled out ("意见写同意", "理由：…", "comment: …", "with the comment ok"), or
+    None."""
     for text in reversed(request["texts"]):
-        match = _COMMENT.search(text)
+        match = _COMMENT.search(text) or _WITH_COMMENT.search(text)
         if match and match.group("text").strip():
             return match.group("text").strip()
     return None
