@@ -189,6 +189,11 @@ def read_request(
                 ranges.append(StatedRange(start=span.start.isoformat(), end=span.end.isoformat(),
                                           working_days=span.working_days, calendar_days=span.calendar_days))
         quoted += [q for q in facts.quoted if q not in quoted]
+    if not days:
+        # No count stated anywhere: the request's own single date gives one ("Friday off" is one day), never a date
+        # in a message before the request.
+        implied = [read_text(text, today=today, ignore=names, default_lang=default_lang).one_date for text in texts]
+        days |= next(({one} for one in reversed(implied) if one is not None), set())
     mentioned = [named_in(text, others) for text in reversed(recent)]
     # The person's language over the whole request: an answer such as "lisi2@example.com 那位" or "OK" does not
     # change it.

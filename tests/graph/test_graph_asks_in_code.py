@@ -450,6 +450,19 @@ def test_a_leave_request_is_the_leave_process_whichever_process_the_model_chose(
     assert (request["process_key"], request["days"]) == ("process_qingjia", days)
 
 
+@pytest.mark.parametrize(
+    ("said", "days"),
+    [("Can I take Thursday off? Dentist. Li Si approves.", 1), ("周四下午请假去银行办事，李四审批", 0.5)],
+)
+def test_leave_on_one_date_is_that_day_without_a_question(graph_driver, store, said, days):
+    # Two days the model made up are not what one date says; the date's own length is.
+    reason = "Dentist" if "Dentist" in said else "去银行办事"
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": reason, "days": 2, "nextUserId": "Li Si"}), "ok")
+    agent.say(said)
+    [request] = store.snapshot()["requests"]
+    assert request["days"] == days
+
+
 def test_a_request_naming_two_processes_keeps_the_models_choice_and_its_checks(graph_driver, store):
     # "报销出差的车票" names both an expense and a trip: nothing is replaced; the expense form asks for its amount.
     agent = graph_driver(

@@ -231,3 +231,22 @@ def test_dates_two_days_before_their_month_are_a_range_in_that_month(text, expec
 )
 def test_dates_a_list_of_weekdays_is_in_the_week_said_once(text, days):
     assert [(s, e) for s, e, _ in dates(text)] == [(D(day=d), D(day=d)) for d in days]
+
+
+@pytest.mark.parametrize(
+    ("texts", "days"),
+    [(["后天请假，去办签证"], [1.0]), (["Can I take Thursday off? Dentist."], [1.0]),
+     (["周四上午请假，孩子开家长会"], [0.5]), (["I need Monday morning off for a doctor's visit"], [0.5]),
+     (["我想请假", "下周二"], [1.0]), (["下周一请假三天"], [3.0]),
+     (["周五前把张三的假批了"], []), (["Please approve it by Friday"], []), (["我想请假"], [])],
+)
+def test_a_requests_only_date_with_no_count_is_one_day_or_half_a_day(texts, days):
+    from tools.request import read_request
+
+    assert read_request(texts, index=0, today=TUESDAY)["days"] == days
+
+
+def test_a_date_said_before_the_request_gives_it_no_length():
+    from tools.request import read_request
+
+    assert read_request(["I want to take leave."], earlier=["Is Li Si free on Friday?"], index=1, today=TUESDAY)["days"] == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -26,6 +27,10 @@ class TextFacts:
     quoted: tuple[str, ...]
     listed: tuple[int, ...] = ()
     """How many days each list of dates names ("Thursday and Friday": 2)."""
+    one_date: float | None = None
+    """The length a single date gives when it is the text's only date and nothing else states a count: one day
+    ("明天请假", "Friday off"), half a day when a morning or an afternoon goes with it (明天下午, "Friday
+    afternoon"); None for a deadline (周五前, "by Friday") or any other text. See `days_implied`."""
 
     def days_stated(self) -> frozenset[float]:
         """Every day count stated: durations in days (half days too), a week as 5 working or 7 calendar days,
@@ -42,6 +47,14 @@ class TextFacts:
                 days.update(float(n) for n in (span.working_days, span.calendar_days) if n > 0)
         days.update(float(n) for n in self.listed)
         return frozenset(d for d in days if d > 0)
+
+    def days_implied(self) -> frozenset[float]:
+        """The day counts stated, or when there are none, the one a single date gives (`one_date`): asked for time
+        on one day, a person means that day ("请明天一天"), not a length left open."""
+        stated = self.days_stated()
+        if stated or self.one_date is None:
+            return stated
+        return frozenset({self.one_date})
 
     def amounts_stated(self) -> frozenset[float]:
         """Every amount of money stated (yuan, 元, 块, RMB, ¥, CNY)."""
@@ -65,4 +78,24 @@ def read_text(text: str, *, today: date, ignore: Sequence[str] = (), default_lan
         dates=tuple(dates),
         quoted=tuple(find_quoted(folded)),
         listed=tuple(listed_days(masked, dates)),
+        one_date=_one_date(masked, dates),
     )
+
+
+_DEADLINE_BEFORE = re.compile(r"(?:\bby|\bbefore|\buntil|\btill|\bdue|\bno later than|截止|截至|最晚|之前)\s*(?:on\s+|the\s+)?$",
+                              re.I)
+_DEADLINE_AFTER = re.compile(r"^\s*(?:前|之前|以前|截止|为止|到期|'s\b|的会|的会议)", re.I)
+_HALF_OF_DAY = re.compile(r"上午|下午|早上|中午|晚上|\bmorning\b|\bafternoon\b|\bevening\b", re.I)
+_NEAR = 12
+"""Characters around a date searched for a morning or an afternoon (明天下午, "Friday afternoon")."""
+
+
+def _one_date(text: str, dates: Sequence[DateSpan]) -> float | None:
+    """`TextFacts.one_date`: 1.0 or 0.5 for a text's only date when it is a single day and no deadline."""
+    if len(dates) != 1 or dates[0].start != dates[0].end:
+        return None
+    start, end = dates[0].at
+    if _DEADLINE_BEFORE.search(text[:start]) or _DEADLINE_AFTER.match(text[end:]):
+        return None
+    near = text[max(0, start - _NEAR) : end + _NEAR]
+    return 0.5 if _HALF_OF_DAY.search(near) else 1.0
