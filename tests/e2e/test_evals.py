@@ -94,9 +94,11 @@ def test_plan_and_chain_oracles_score_pass_hat_k_one_on_the_scenarios_they_claim
         # A chain is chosen by the request's words: it claims the scenarios it was written for, not the held-out set.
         claimed = [s for s in load_scenarios() if strategy != "chain" or "heldout" not in s.tags]
         scenarios = [s for s in claimed if s.id not in cannot]
-        results = run_suite(scenarios, PROTOCOLS, 2, OracleModel.for_scenario, jobs=2, strategies=[strategy])
-        for s in summarize(results, 2):
-            assert (s.pass_hat, s.crashes) == ({1: 1.0, 2: 1.0}, 0), f"{strategy}:\n" + describe(results)
+        # k = 1: the oracle is scripted, and a second trial on a fresh store is proven by the react run above;
+        # here each strategy's own path is what is checked (k = 2 took 320 s of CI's time for no other finding)
+        results = run_suite(scenarios, PROTOCOLS, 1, OracleModel.for_scenario, jobs=2, strategies=[strategy])
+        for s in summarize(results, 1):
+            assert (s.pass_hat, s.crashes) == ({1: 1.0}, 0), f"{strategy}:\n" + describe(results)
         failing = [r.scenario for r in run_suite([s for s in load_scenarios() if s.id in cannot], ["native"], 1,
                                                  OracleModel.for_scenario, strategies=[strategy]) if not r.passed]
         assert sorted(failing) == sorted(cannot), f"{strategy}: the declared failures changed"
