@@ -7,6 +7,7 @@ model proposes counts as the person's when its telling words can be found in wha
 from __future__ import annotations
 
 import re
+from datetime import date
 
 # Words any request, reason or reminder contains: they say nothing about whose text it is.
 _GENERIC_CJK = set(
@@ -108,12 +109,34 @@ _AMOUNT_INSIDE = (
 )
 
 
+DATE_SLOT = "{date}"
+"""In a term, where a date the person wrote stands: "{date} off" is named by "Thursday off", "the 8th off"."""
+
+
 def names_term(word: str, text: str) -> bool:
     """Whether a text names a term, also when Chinese splits a two-character verb and its object with how much or
     how long (a 离合词: 请假 in 请半天假 and 请个假, 出差 in 出三天差). Only an amount may stand between: 请他休假
-    names 休假, not 请假."""
+    names 休假, not 请假. A term with a date slot ("{date} off") is named by any date phrase in its place."""
+    if DATE_SLOT in word:
+        return _names_with_date(word, text)
     if names(word, text):
         return True
     if len(word) != 2 or word.isascii():
         return False
     return re.search(re.escape(word[0]) + _AMOUNT_INSIDE + re.escape(word[1]), text) is not None
+
+
+
+def _names_with_date(word: str, text: str) -> bool:
+    from tools.parsers.dates import find_dates  # the parsers need dateutil; only a term with a slot reads dates
+
+    before, _, after = (part.strip().casefold() for part in word.partition(DATE_SLOT))
+    folded = text.casefold()
+    for span in find_dates(text, date.today()):  # where the dates are, not which days: any today will do
+        start, end = span.at
+        if before and not re.search(rf"(?<![a-z0-9_]){re.escape(before)}\s+$", folded[:start]):
+            continue
+        if after and not re.match(rf"\s*{re.escape(after)}(?![a-z0-9_])", folded[end:]):
+            continue
+        return True
+    return False

@@ -434,8 +434,9 @@ def test_an_action_input_missing_its_last_brace_is_closed():
     [("I'd like two days off on Thursday and Friday to move house, Li Si approves", "en"),
      ("明天后天休假两天，家里装修，李四审批", "zh"),
      ("Could you put in a sick day for me tomorrow? Fever. Li Si approves.", "en"),
-     ("周四周五帮我请两天假，家里装修，李四审批", "zh")],
-    ids=["days-off-en", "休假-zh", "sick-day-en", "请两天假-zh"],
+     ("周四周五帮我请两天假，家里装修，李四审批", "zh"),
+     ("Could I have Thursday and Friday off? to move house. Li Si approves", "en")],
+    ids=["days-off-en", "休假-zh", "sick-day-en", "请两天假-zh", "date-off-en"],
 )
 def test_a_leave_request_is_the_leave_process_whichever_process_the_model_chose(graph_driver, store, said, lang):
     # The model chose the business-trip process for a request for time off: the process the person named wins.

@@ -24,3 +24,13 @@ def test_a_verb_and_its_object_split_by_an_amount_still_name_the_term(term, text
 )
 def test_only_an_amount_may_split_a_term(term, text):
     assert not names_term(term, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [("Could I get Wednesday off?", True), ("I'd like the 14th off", True), ("Need Dec 8-10 off for a wedding", True),
+     ("tomorrow off, please", True), ("Friday offsite planning", False), ("I was off Friday", False),
+     ("Wednesday: take the old files off the shelf", False)],
+)
+def test_a_term_with_a_date_slot_is_named_by_a_date_in_its_place(text, named):
+    assert names_term("{date} off", text) is named
