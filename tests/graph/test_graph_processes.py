@@ -195,3 +195,15 @@ def test_a_missing_expense_field_is_asked_by_its_label_in_the_persons_language(g
                                                      "nextUserId": "李四", "fields": {"amount": 120}}), thread_id="zh")
     # A category the person did not name is not taken from the model: asked, with the choices.
     assert final(chinese.say("报销买打印纸的120元，李四审批")) == "请问报销类别是什么？可选：差旅、餐饮、办公、其他。"
+
+
+def test_zero_days_on_a_form_without_days_is_no_count_and_the_missing_amount_is_asked(graph_driver, store):
+    # A small model fills in "days": 0 for an expense claim; 0 days is no count, not an argument to refuse.
+    zhang = graph_driver(tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "打印纸和文件夹",
+                                                   "days": 0, "nextUserId": "李四", "fields": {"category": "办公"}}),
+                         thread_id="zh")
+    assert final(zhang.say("报销打印纸和文件夹，办公用品，李四审批")) == "请问报销金额是多少？"
+    zhang.script("好的")
+    zhang.say("86元")
+    [started] = results(zhang, "runWorkFlow")
+    assert started["form"] == {"amount": 86.0, "category": "办公", "reason": "打印纸和文件夹"}

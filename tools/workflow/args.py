@@ -22,6 +22,13 @@ class NoArgs(_Args):
 FormValue = str | int | float | bool
 
 
+def _is_zero(value: int | float | str) -> bool:
+    try:
+        return float(str(value).strip() or "0") == 0
+    except ValueError:
+        return False
+
+
 class RunWorkFlowArgs(_Args):
     processKey: str = Field(description="The process, from getAllWorkFlow: process_qingjia (请假, leave), process_baoxiao "
                             "(报销, expense claim), process_chuchai (出差, business trip), or another deployed one.")
@@ -37,7 +44,9 @@ class RunWorkFlowArgs(_Args):
     @field_validator("days", mode="before")
     @classmethod
     def _days(cls, value: Any) -> float | None:
-        return None if value is None else parse_days(value)
+        if value is None or (not isinstance(value, bool) and isinstance(value, int | float | str) and _is_zero(value)):
+            return None  # "days": 0 is no count (a model fills it in for an expense claim, whose form has none)
+        return parse_days(value)
 
     @field_validator("reason")
     @classmethod
