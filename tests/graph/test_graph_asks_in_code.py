@@ -319,6 +319,33 @@ def test_a_comment_spelled_out_is_the_approvers_even_when_it_only_says_the_decis
     assert card["args"]["result"] == comment
 
 
+@pytest.mark.parametrize(
+    ("said", "comment"),
+    [("驳回赵六的请假，那周要交付，人手紧。", "那周要交付，人手紧"),
+     ("Approve Zhao Liu's leave, make sure the handover is done.", "make sure the handover is done"),
+     ("Reject task_1: the team is short-staffed that week", "the team is short-staffed that week")],
+)
+def test_the_words_after_the_decision_and_whose_request_it_is_are_the_comment(
+    graph_driver, store, start_request, said, comment
+):
+    start_request(requester="user_4", approver="user_2", days=3, reason="回老家")
+    approve = not said.startswith(("驳回", "Reject"))
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": approve, "result": "OK"}),
+                         user_id="user_2")
+    agent.say(said)
+    [card] = agent.actions
+    assert card["args"]["result"] == comment
+
+
+@pytest.mark.parametrize("said", ["批准赵六的请假，然后发邮件告诉李四", "Approve Zhao Liu's leave, OK", "批准赵六的请假"])
+def test_another_action_or_only_the_decision_after_it_is_no_comment(graph_driver, store, start_request, said):
+    start_request(requester="user_4", approver="user_2", days=3, reason="回老家")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "同意"}), user_id="user_2")
+    question = final(agent.say(said)).content
+    assert "审批意见" in question or "comment" in question
+    assert agent.interrupts == []
+
+
 def test_a_task_named_by_its_requester_and_the_decision_the_person_stated(graph_driver, store, start_request):
     start_request(requester="user_1", approver="user_2", days=1, reason="家里有事")
     start_request(requester="user_3", approver="user_2", days=0.5, reason="看病")

@@ -11,6 +11,7 @@ from typing import Any
 
 from tools.people import mention_spans
 from tools.request import Request
+from tools.words import content_tokens
 
 _APPROVER_CUE = re.compile(r"审批|批准|审核|签字|approv|sign(s|ing)? off|\bsigns?\b", re.IGNORECASE)
 CUE_WINDOW = 14
@@ -36,7 +37,8 @@ _REJECT = re.compile(
 )
 _APPROVE = re.compile(
     r"批准|同意|批了|(?<!审)批(一下|下|掉|个|吧|了|准)|准了|准假|准许|通过|核准|可以批|没问题|"
-    r"\bapprov|\baccept|\bsign(ed|ing)? off\b|\bok(ay)?\b|\bgo ahead\b|\bgreen[- ]?light|\bgrant|\ballow|"
+    r"\bapprov|\baccept|\bsign(ed|ing)?(?: (?:it|this|that|them))? off\b|\bok(ay)?\b|\bgo ahead\b|"
+    r"\bgreen[- ]?light|\bgrant|\ballow|"
     r"\blet (him|her|them) go\b",
     re.IGNORECASE,
 )
@@ -84,11 +86,38 @@ _WITH_COMMENT = re.compile(
 
 def stated_comment(request: Request) -> str | None:
     """A decision comment the person spelled out ("意见写同意", "理由：…", "comment: …", "with the comment ok"), or
-    None."""
+    the words after the decision and whose request it is ("拒绝王五的15天假，时间太长，请拆分申请"), or None."""
     for text in reversed(request["texts"]):
         match = _COMMENT.search(text) or _WITH_COMMENT.search(text)
         if match and match.group("text").strip():
             return match.group("text").strip()
+    for text in reversed(request["texts"]):
+        after = _after_the_decision(text, request)
+        if after:
+            return after
+    return None
+
+
+_CLAUSE_END = re.compile(r"\s*[，,;；:：。!！]\s*|\.\s+")
+_ANOTHER_ACTION = re.compile(r"邮件|提醒|催|通知|发给|\be-?mail|\bremind|\bsend\b|\bnotify|\bthen\b|然后|再", re.IGNORECASE)
+_TASK_ID = re.compile(r"\btask_\d+\b")
+
+
+def _after_the_decision(text: str, request: Request) -> str | None:
+    """The comment a person writes after the clause that decides and says whose request ("Reject Zhao Liu's request,
+    we have the audit that week"): the rest of the message, when it says more than a decision and asks for nothing
+    else (", then e-mail Li Si" is another action, not a comment)."""
+    names = [n for person in request["names"].values() for n in (person.get("name"), person.get("alias")) if n]
+    start = 0
+    for end in [m for m in _CLAUSE_END.finditer(text)]:
+        clause = text[start : end.start()]
+        start = end.end()
+        if decision_in(clause) is None or not (_TASK_ID.search(clause) or any(n in clause for n in names)):
+            continue
+        rest = text[end.end() :].strip().rstrip("。.!！")
+        if not rest or _ANOTHER_ACTION.search(rest) or not content_tokens(DECISION_ONLY.sub(" ", rest)):
+            return None
+        return rest
     return None
 
 
