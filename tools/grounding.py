@@ -206,11 +206,21 @@ def _text_is_theirs(text: str, request: Request, share: float, *, meaningful: bo
     return words.is_text_said(text, said, share=share)
 
 
+_WHEN_WORDS = re.compile(
+    r"上午|下午|早上|中午|晚上|整天|全天|\b(?:morning|afternoon|evening|all[- ]day|full[- ]day|off|pls|plz|please)\b",
+    re.IGNORECASE,
+)
+"""Words of when and how long, and of asking, that say no reason ("half day off tmrw morning pls")."""
+
+
 def _without_dates_and_people(text: str, request: Request, today: date) -> str:
-    """The text with its date phrases and the names of the people the request names blanked out."""
+    """The text with its date phrases, its lengths (half a day, 两天), parts of the day, and the names of the people
+    the request names blanked out."""
     names = [n for person in request["names"].values() for n in (person.get("name"), person.get("alias")) if n]
     masked = mask_words(text, names)
-    return mask_spans(masked, [span.at for span in read_text(masked, today=today).dates])
+    facts = read_text(masked, today=today)
+    lengths = [(q.start, q.end) for q in facts.quantities if q.unit in ("day", "week", "month", "hour")]
+    return _WHEN_WORDS.sub(" ", mask_spans(masked, [*(span.at for span in facts.dates), *lengths]))
 
 
 def check_grounded(

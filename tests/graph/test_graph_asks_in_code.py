@@ -516,11 +516,15 @@ def test_a_process_the_person_wrote_out_is_not_replaced_by_the_one_their_words_n
     [("2 days leave next Monday and Tuesday please, approver Li Si", "next Monday and Tuesday",
       "What is the reason for the leave?"),
      ("Off this Thursday, one day, Li Si approves", "Thursday, Li Si", "What is the reason for the leave?"),
-     ("下周一周二请两天假，李四审批", "下周一周二", "请问请假的原因是什么？")],
-    ids=["dates-en", "date-and-approver-en", "dates-zh"],
+     ("下周一周二请两天假，李四审批", "下周一周二", "请问请假的原因是什么？"),
+     # how long, a part of the day and "pls" are no reason either
+     ("need a half day off tmrw afternoon pls, Li Si approves", "half day off tmrw afternoon pls",
+      "What is the reason for the leave?"),
+     ("明天上午请半天假，李四审批", "明天上午半天", "请问请假的原因是什么？")],
+    ids=["dates-en", "date-and-approver-en", "dates-zh", "length-and-time-en", "length-and-time-zh"],
 )
 def test_a_reason_made_of_the_requests_dates_and_people_is_no_reason(graph_driver, store, said, reason, question):
-    days = 1 if "one day" in said else 2
+    days = 1 if "one day" in said else 0.5 if "半天" in said or "half" in said else 2
     agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": reason, "days": days, "nextUserId": "李四"}))
     assert final(agent.say(said)).content == question
     assert store.snapshot()["requests"] == []

@@ -64,7 +64,7 @@ _WEEKDAY_EN = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun"
 _WEEKS_AHEAD = {"下下": 2, "下": 1, "这": 0, "本": 0, "上": -1, "next": 1, "last": -1}
 _REL_DAYS = {
     "今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3, "昨天": -1, "前天": -2,
-    "today": 0, "tomorrow": 1, "tmr": 1, "yesterday": -1,
+    "today": 0, "tomorrow": 1, "tmr": 1, "tmrw": 1, "yesterday": -1,
 }
 
 # Month.day as Chinese chats write a range ("12.7到12.11", "12.7-12.11"); alone, 12.7 is a number.
@@ -75,7 +75,7 @@ _NO_UNIT = r"(?!\s*(?:天|days?|小时|hours?|元|块|yuan|周|weeks?|个))"
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("rel", re.compile(r"大后天|后天|明天|明日|今天|今日|昨天|前天")),
-    ("rel_en", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\b(?:today|tomorrow|tmr|yesterday)\b", re.I)),
+    ("rel_en", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\b(?:today|tomorrow|tmrw|tmr|yesterday)\b", re.I)),
     ("week_zh", re.compile(r"(?<!每)(?P<pre>下下|下|这|本|上)?个?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天末])")),
     (
         "week_en",
