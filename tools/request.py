@@ -165,8 +165,11 @@ def read_request(
     lang: Lang = default_lang
     last = Stated(days=[], amounts=[], numbers=[], dates=[], quoted=[])
     recent = [*earlier, *texts][-max(RECENT_MESSAGES, len(texts)):]
+    one_date: float | None = None  # the latest length a request message's only date gives (`TextFacts.one_date`)
     for position, text in enumerate(recent):
         facts = read_text(text, today=today, ignore=names, default_lang=default_lang)
+        if position >= len(recent) - len(texts) and facts.one_date is not None:
+            one_date = facts.one_date  # the request's own messages only, never one before it
         if position == len(recent) - 1:
             lang = facts.lang
             bare = sorted(q.value for q in facts.quantities if q.unit == "none")
@@ -189,11 +192,8 @@ def read_request(
                 ranges.append(StatedRange(start=span.start.isoformat(), end=span.end.isoformat(),
                                           working_days=span.working_days, calendar_days=span.calendar_days))
         quoted += [q for q in facts.quoted if q not in quoted]
-    if not days:
-        # No count stated anywhere: the request's own single date gives one ("Friday off" is one day), never a date
-        # in a message before the request.
-        implied = [read_text(text, today=today, ignore=names, default_lang=default_lang).one_date for text in texts]
-        days |= next(({one} for one in reversed(implied) if one is not None), set())
+    if not days and one_date is not None:
+        days.add(one_date)  # no count stated anywhere: the request's only date gives one ("Friday off" is one day)
     mentioned = [named_in(text, others) for text in reversed(recent)]
     # The person's language over the whole request: an answer such as "lisi2@example.com 那位" or "OK" does not
     # change it.

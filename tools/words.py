@@ -126,7 +126,6 @@ def names_term(word: str, text: str) -> bool:
     return re.search(re.escape(word[0]) + _AMOUNT_INSIDE + re.escape(word[1]), text) is not None
 
 
-
 def _names_with_date(word: str, text: str) -> bool:
     from tools.parsers.dates import find_dates  # the parsers need dateutil; only a term with a slot reads dates
 

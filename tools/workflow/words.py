@@ -109,9 +109,8 @@ def _after_the_decision(text: str, request: Request) -> str | None:
     else (", then e-mail Li Si" is another action, not a comment)."""
     names = [n for person in request["names"].values() for n in (person.get("name"), person.get("alias")) if n]
     start = 0
-    for end in [m for m in _CLAUSE_END.finditer(text)]:
-        clause = text[start : end.start()]
-        start = end.end()
+    for end in _CLAUSE_END.finditer(text):
+        clause, start = text[start : end.start()], end.end()
         if decision_in(clause) is None or not (_TASK_ID.search(clause) or any(n in clause for n in names)):
             continue
         rest = text[end.end() :].strip().rstrip("。.!！")
