@@ -51,9 +51,19 @@ def run_today(clock: Callable[[], float], timezone: str) -> date:
     return datetime.fromtimestamp(clock(), ZoneInfo(timezone)).date()
 
 
+MESSAGE_OVERHEAD_CHARS = 20
+"""What a message costs beyond its text, in characters, in the offline token estimate."""
+CHARS_PER_TOKEN = 3
+
+
 def estimate_tokens(messages: list[AnyMessage]) -> int:
     """Offline token estimate (about 3 characters a token, mixed Chinese and English)."""
-    return sum(len(str(m.content)) + 20 for m in messages) // 3 + 1
+    return tokens_of_chars(sum(len(str(m.content)) + MESSAGE_OVERHEAD_CHARS for m in messages))
+
+
+def tokens_of_chars(chars: int) -> int:
+    """The offline token estimate of a count of characters (`graph.history.char_index` keeps one up to date)."""
+    return chars // CHARS_PER_TOKEN + 1
 
 
 def model_of(source: ModelSource, context: Context) -> BaseChatModel:

@@ -8,15 +8,21 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 
+from graph.calls import MESSAGE_OVERHEAD_CHARS
 from state.records import STEP_NOTE_KEY, OutcomeLine, StepNote
 from tools.request import Lang, Request
 from tools.spec import Effect, ToolRegistry
 
 REPEAT_RESULT_CHARS = 500
+
+T = TypeVar("T")
 
 
 def note(**fields: Any) -> dict[str, Any]:
@@ -61,25 +67,93 @@ def earlier_results(messages: list[AnyMessage], start: int) -> dict[str, str]:
     return results
 
 
-class ResultIndex:
-    """`earlier_results` kept up to date as a run grows: each call reads only the messages added since the last one
-    (a run's messages are only appended to), so a long run costs one pass, not one pass per step."""
+class ThreadIndex(Generic[T]):
+    """A value folded over a thread's messages from `start` on, kept up to date as the thread grows: each call folds
+    in only the messages appended since the last call with the same key and start (a thread's messages are only
+    appended to), so a run of N steps costs one pass over its history, not one pass per step.
 
-    MAX_RUNS = 256
+    `fold(value, new_messages)` returns a new value and never changes the one it is given. A history that is not the
+    one seen before (another process wrote it, or it changed) is folded again from `start`.
+    """
+
+    MAX_KEYS = 256
+
+    def __init__(self, fold: Callable[[T, Sequence[AnyMessage]], T], empty: T) -> None:
+        self._fold = fold
+        self._empty = empty
+        self._seen: dict[tuple[str, int], tuple[int, str | None, T]] = {}
+        self._lock = threading.Lock()  # a served graph's nodes run for many threads at once
+
+    def get(self, key: str | None, messages: Sequence[AnyMessage], start: int = 0) -> T:
+        """The folded value of `messages[start:]`; `key` names the thread (None: not cached, folded whole)."""
+        if key is None:
+            return self._fold(self._empty, messages[start:])
+        with self._lock:
+            scanned, last_id, value = self._seen.get((key, start), (start, None, self._empty))
+        if scanned > len(messages) or (last_id is not None and messages[scanned - 1].id != last_id):
+            scanned, value = start, self._empty
+        value = self._fold(value, messages[scanned:])
+        with self._lock:
+            if len(self._seen) >= self.MAX_KEYS and (key, start) not in self._seen:
+                self._seen.pop(next(iter(self._seen)))
+            self._seen[(key, start)] = (len(messages), messages[-1].id if len(messages) > start else None, value)
+        return value
+
+
+def _more_results(results: dict[str, str], messages: Sequence[AnyMessage]) -> dict[str, str]:
+    return {**results, **earlier_results(list(messages), 0)}
+
+
+class ResultIndex(ThreadIndex[dict[str, str]]):
+    """`earlier_results` of a run (the thread's messages from the run's start), kept up to date as the run grows."""
 
     def __init__(self) -> None:
-        self._runs: dict[tuple[str, int], tuple[int, str | None, dict[str, str]]] = {}
+        super().__init__(_more_results, {})
 
     def results(self, key: str, messages: list[AnyMessage], start: int) -> dict[str, str]:
         """The run's results by action hash; `key` names the thread (the run is the thread and `start`)."""
-        scanned, last_id, results = self._runs.get((key, start), (start, None, {}))
-        if scanned > len(messages) or (last_id is not None and messages[scanned - 1].id != last_id):
-            scanned, results = start, {}  # not the run seen before (another process wrote it, or it changed)
-        results = {**results, **earlier_results(messages[scanned:], 0)}
-        if len(self._runs) >= self.MAX_RUNS:
-            self._runs.pop(next(iter(self._runs)))
-        self._runs[(key, start)] = (len(messages), messages[-1].id if len(messages) > start else None, results)
-        return results
+        return self.get(key, messages, start)
+
+
+@dataclass(frozen=True)
+class CallIds:
+    """The tool call ids of a thread: those the model proposed (valid or not) and those that have an observation."""
+
+    asked: frozenset[str] = frozenset()
+    answered: frozenset[str] = frozenset()
+
+    @property
+    def all_answered(self) -> bool:
+        return self.asked <= self.answered
+
+
+def _more_call_ids(ids: CallIds, messages: Sequence[AnyMessage]) -> CallIds:
+    asked: set[str] = set()
+    answered: set[str] = set()
+    for msg in messages:
+        if isinstance(msg, AIMessage):
+            asked.update(c["id"] or "" for c in msg.tool_calls)
+            asked.update(c.get("id") or "" for c in msg.invalid_tool_calls)
+        elif isinstance(msg, ToolMessage):
+            answered.add(msg.tool_call_id)
+    if not asked and not answered:
+        return ids
+    return CallIds(asked=ids.asked | asked, answered=ids.answered | answered)
+
+
+def call_id_index() -> ThreadIndex[CallIds]:
+    """The thread's `CallIds`, kept up to date as the thread grows."""
+    return ThreadIndex(_more_call_ids, CallIds())
+
+
+def _more_chars(chars: int, messages: Sequence[AnyMessage]) -> int:
+    return chars + sum(len(str(m.content)) + MESSAGE_OVERHEAD_CHARS for m in messages)
+
+
+def char_index() -> ThreadIndex[int]:
+    """The characters of a thread's messages from a start on (with each message's overhead), kept up to date: what
+    `graph.calls.estimate_tokens` counts, for a history that only grows."""
+    return ThreadIndex(_more_chars, 0)
 
 
 def run_results(messages: list[AnyMessage]) -> list[tuple[str, dict[str, Any]]]:
@@ -169,7 +243,12 @@ def known_ids(messages: list[AnyMessage], actor_id: str, pattern: str) -> set[st
 
 
 __all__ = [
+    "CallIds",
     "Lang",
+    "ResultIndex",
+    "ThreadIndex",
+    "call_id_index",
+    "char_index",
     "cited_ids",
     "describe_result",
     "earlier_results",

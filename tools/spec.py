@@ -3,6 +3,8 @@ plain-text list)."""
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -356,7 +358,12 @@ class ToolSpec:
         }
 
     def openai_schema(self) -> dict[str, Any]:
-        """The tool as the model sees it, as an OpenAI function-calling definition."""
+        """The tool as the model sees it, as an OpenAI function-calling definition (a copy the caller may change)."""
+        return copy.deepcopy(self._openai_schema)
+
+    @functools.cached_property
+    def _openai_schema(self) -> dict[str, Any]:
+        """Built once per spec: pydantic's JSON schema generation cost a model-bound run about a millisecond a tool."""
         schema = self.args_model.model_json_schema()
         schema.pop("title", None)
         params = self.model_params()

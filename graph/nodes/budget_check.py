@@ -103,4 +103,9 @@ class BudgetCheck:
         answered = self._lookup_answers and looked_up_for_a_question(state)
         if reason is None and runtime.context.fixed_answers and answered:
             reason = wrap_up("answered")
-        return {"budget": budget, "wrap_up": reason}
+        update: dict[str, Any] = {}
+        if budget["consecutive_failures"] != state["budget"]["consecutive_failures"]:  # the only counter it changes
+            update["budget"] = budget
+        if reason is not None or state.get("wrap_up") is not None:
+            update["wrap_up"] = reason
+        return update

@@ -13,8 +13,8 @@ from typing import Any
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 from langgraph.runtime import Runtime
 
-from graph.calls import estimate_tokens
-from graph.history import note
+from graph.calls import thread_id_of_run, tokens_of_chars
+from graph.history import char_index, note
 from state.agent import AgentState
 from state.context import Context
 from tools.spec import ObservationShape, ToolRegistry
@@ -87,6 +87,7 @@ class ObservationSummarizer:
 
     def __init__(self, registry: ToolRegistry) -> None:
         self._registry = registry
+        self._chars = char_index()
 
     def _shape(self, tool: str) -> ObservationShape:
         return self._registry.get(tool).observation if tool in self._registry else GENERAL_SHAPE
@@ -111,14 +112,14 @@ class ObservationSummarizer:
             )
         return self._fold(state, context, observations)
 
-    @staticmethod
-    def _fold(state: AgentState, context: Context, observations: list[ToolMessage]) -> dict[str, Any]:
+    def _fold(self, state: AgentState, context: Context, observations: list[ToolMessage]) -> dict[str, Any]:
         """The observations, and older turns folded into the summary once the history passes the threshold."""
         update: dict[str, Any] = {"messages": observations, "outcomes": []}
 
         messages = [*state["messages"], *observations]
         start = state.get("summarized_upto", 0)
-        if estimate_tokens(messages[start:]) > context.summary_threshold_tokens:
+        chars = self._chars.get(thread_id_of_run(), state["messages"], start) + self._chars.get(None, observations)
+        if tokens_of_chars(chars) > context.summary_threshold_tokens:
             cut = fold_point(messages, start, context.keep_recent_turns)
             if cut > start:
                 update["summary"] = fold(messages[start:cut])

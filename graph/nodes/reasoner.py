@@ -11,8 +11,8 @@ from langgraph.runtime import Runtime
 from graph import prompts
 from graph.answers import fixed_answer
 from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, describe, wrap_up
-from graph.calls import Actors, ModelSource, model_of, new_call_id, run_today, tokens_used
-from graph.history import cited_ids, known_ids, open_lookups, run_outcome, run_results
+from graph.calls import Actors, ModelSource, model_of, new_call_id, run_today, thread_id_of_run, tokens_used
+from graph.history import CallIds, call_id_index, cited_ids, known_ids, open_lookups, run_outcome, run_results
 from graph.models.generation import REACT_STOP, generate  # noqa: F401 - REACT_STOP moved there
 from graph.protocols import NO_MODEL_CALL, parse_reply, render_for_text_protocol
 from graph.run import lang_of
@@ -79,15 +79,14 @@ NOT_RUN_OBSERVATION = (
 )
 
 
-def close_dangling_calls(messages: list[AnyMessage]) -> list[AnyMessage]:
+def close_dangling_calls(messages: list[AnyMessage], ids: CallIds | None = None) -> list[AnyMessage]:
     """Give every proposed call an observation, so the prompt never holds a call without its result.
 
     A run cancelled with Ctrl-C, or left at an approval when the person wrote something else, leaves the
-    model's proposal without a tool result; chat APIs refuse such a history.
+    model's proposal without a tool result; chat APIs refuse such a history. `ids` are the call ids of the whole
+    thread, when known (a thread whose every call has its result has nothing to close in any part of it).
     """
-    asked = {c["id"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls}
-    asked |= {c.get("id") for m in messages if isinstance(m, AIMessage) for c in m.invalid_tool_calls}
-    if asked <= {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}:
+    if (ids if ids is not None else call_id_index().get(None, messages)).all_answered:
         return messages  # every call has its result: nothing to close (the usual case, without copying)
     out: list[AnyMessage] = []
     open_calls: list[tuple[str, str]] = []
@@ -124,6 +123,7 @@ class Reasoner:
         self._toolset = toolset
         self._registry = toolset.registry
         self._bound: dict[int, Any] = {}
+        self._call_ids = call_id_index()
         self._fixed: dict[tuple[str, Lang], list[AnyMessage]] = {}
 
     def _model(self, context: Context) -> BaseChatModel:
@@ -155,7 +155,8 @@ class Reasoner:
     def prompt(self, state: AgentState, context: Context, extra: str | None = None) -> list[AnyMessage]:
         """Fixed start first (system prompt; for text protocols the worked example), then the session's own
         lines, then the recent turns: everything before the session lines stays in a prompt cache."""
-        recent = close_dangling_calls(list(state["messages"][state.get("summarized_upto", 0) :]))
+        ids = self._call_ids.get(_thread_key(), state["messages"])
+        recent = close_dangling_calls(list(state["messages"][state.get("summarized_upto", 0) :]), ids)
         session = self.session_prompt(state, context)
         if context.protocol == "native":
             fixed = fixed_prompt(self._toolset, context.protocol)
@@ -189,7 +190,9 @@ class Reasoner:
             ToolCallRecord(id=c["id"] or "", name=c["name"], args=dict(c["args"]), status="proposed")
             for c in reply.tool_calls
         ]
-        update: dict[str, Any] = {"proposed": proposed, "budget": budget, "pending": []}
+        update: dict[str, Any] = {"proposed": proposed, "budget": budget}
+        if state.get("pending"):  # an unchanged channel is not written (nor stored)
+            update["pending"] = []
         if reply.tool_calls or reply.invalid_tool_calls:
             return {**update, "messages": [reply]}
         answer = self._grounded(state, context, reply)
@@ -204,7 +207,7 @@ class Reasoner:
             raw = self._with_tools(model).invoke(prompt)
         else:
             raw = generate(model, prompt, context.protocol)
-        reply = with_unique_call_ids(parse_reply(raw, context.protocol), state["messages"])
+        reply = with_unique_call_ids(parse_reply(raw, context.protocol), self._call_ids.get(_thread_key(), state["messages"]))
         return reply, charge_model_call(budget, tokens_used(raw, prompt))
 
     def _remind(self, state: AgentState, context: Context, budget: RunBudget, tools: list[str]) -> tuple[AIMessage, RunBudget]:
@@ -271,13 +274,21 @@ class Reasoner:
         return {**self._final(state, context, answer), "proposed": [], "pending": [], "budget": budget}
 
 
-def with_unique_call_ids(reply: AIMessage, history: list[AnyMessage]) -> AIMessage:
-    """The reply with every call id present and new to the thread.
+def _thread_key() -> str | None:
+    """The running graph's thread id, or None outside a run (a prompt built for a pre-read)."""
+    try:
+        return thread_id_of_run()
+    except RuntimeError:
+        return None
+
+
+def with_unique_call_ids(reply: AIMessage, thread: CallIds) -> AIMessage:
+    """The reply with every call id present and new to the thread (`thread`: the thread's call ids so far).
 
     A call id is half of a write's idempotency key, so a model (or server) that repeats ids such as
     `call_0`, or sends none, would otherwise have a later e-mail answered with an earlier one's result.
     """
-    used = {c["id"] for m in history if isinstance(m, AIMessage) for c in [*m.tool_calls, *m.invalid_tool_calls]}
+    used = set(thread.asked)
     changed = False
 
     def fresh(call: Any) -> Any:

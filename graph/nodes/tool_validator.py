@@ -135,7 +135,7 @@ class ToolValidator:
                 # A reviewer's edit is the person's own choice of values: only the model's proposals must be
                 # found in what the person said.
                 said = request if call["status"] != "edited" else None
-                checked = self._check(call, ctx, results, writes[0] if writes else None, said)
+                checked = self._check(call, digest, ctx, results, writes[0] if writes else None, said)
             except (CannotError, NeedsPersonError) as exc:
                 ask = Ask(**self._ask(call, exc, lang), asked=ctx.actor_id)
                 observations.append(
@@ -165,7 +165,9 @@ class ToolValidator:
             pending = []
         if any(c["status"] == "needs_approval" for c in pending):
             budget = review_requested(budget, self._clock)
-        update: dict[str, Any] = {"proposed": [], "pending": pending, "budget": budget, "ask": ask}
+        update: dict[str, Any] = {"proposed": [], "pending": pending, "budget": budget}
+        if ask is not None or state.get("ask") is not None:  # an unchanged channel is not written (nor stored)
+            update["ask"] = ask
         if observations:
             update["messages"] = observations
         return update
@@ -173,6 +175,7 @@ class ToolValidator:
     def _check(
         self,
         call: ToolCallRecord,
+        digest: str,
         ctx: Any,
         results: dict[str, str],
         first_write: str | None,
@@ -180,12 +183,12 @@ class ToolValidator:
     ) -> CheckedCall | Repeat | str:
         """The checked call, a repeated look-up's earlier result, or the text of the first check it fails.
 
-        `results` holds the earlier results of this run by action hash of the *normalised* arguments (as the
-        executor ran them), so a repeat is caught however the model spells it (days 1 or "1" or 1.0).
-        Raises `NeedsPersonError` when the person must be asked, `CannotError` when they must be told.
+        `digest` is the call's action hash as proposed; `results` holds the earlier results of this run by action hash
+        of the *normalised* arguments (as the executor ran them), so a repeat is caught however the model spells it
+        (days 1 or "1" or 1.0). Raises `NeedsPersonError` when the person must be asked, `CannotError` when they
+        must be told.
         """
         name, args = call["name"], call["args"]
-        digest = action_hash(name, args)
         if digest in results:
             return self._repeat(name, results[digest], digest)
         if name in self._registry:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from typing import Any
 
 from langchain_core.messages import ToolMessage
@@ -49,3 +51,34 @@ def test_a_refusal_is_an_observation_not_an_error_in_the_log(graph_driver, caplo
         agent.say("批准张三的请假")
         agent.resume({"decisions": [{"type": "approve"}]}, user_id="user_3")  # the executor refuses: not the assignee
     assert [r for r in caplog.records if r.name == "graph.nodes.executor"] == []
+
+
+RELEASE = threading.Event()
+
+
+def hang(conn: Connection, ctx: CallContext, args: NoArgs, verdict: Verdict) -> dict[str, Any]:
+    RELEASE.wait(timeout=30)  # a tool stuck on a server that does not answer
+    return {"late": True}
+
+
+HANGING = ToolRegistry(
+    [*REGISTRY, ToolSpec(name="hangTool", description="Never answers in time.", args_model=NoArgs, effect=Effect.READ,
+                         handler=hang)],
+)
+
+
+def test_a_tool_that_hangs_is_given_up_after_the_timeout_and_the_run_goes_on(graph_driver):
+    agent = graph_driver(tool_call("hangTool", {}, id="c-hang"), "它没有按时返回。", registry=HANGING, tool_timeout_s=0.3)
+    RELEASE.clear()
+    started = time.monotonic()
+    try:
+        agent.say("查一下")
+        waited = time.monotonic() - started
+    finally:
+        RELEASE.set()
+
+    [observation] = [m for m in agent.messages if isinstance(m, ToolMessage)]
+    assert observation.status == "error"
+    assert str(observation.content).startswith("Error [timeout]: hangTool did not finish within 0.3 s.")
+    assert waited < 10  # the run went on without the tool (it would have waited 30 s)
+    assert agent.messages[-1].content == "它没有按时返回。"
