@@ -8,7 +8,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import StateGraph
 
 from graph.budget import SYSTEM_CLOCK, Clock
-from graph.calls import Actors, ModelSource
+from graph.calls import Actors, CheckedReads, ModelSource
 from graph.nodes.ask_person import AskPerson
 from graph.nodes.budget_check import BudgetCheck
 from graph.nodes.chain_step import ChainStep
@@ -72,12 +72,13 @@ def build_graph(
 
     builder = StateGraph(AgentState, context_schema=context_schema, input_schema=InputState)
     actors = Actors(chosen, backend)
+    reads = CheckedReads()  # what the validator checked, for the executor to run without checking again
     builder.add_node("read_request", ReadRequest(chosen, backend, clock=clock))
     builder.add_node("reasoner", Reasoner(model, chosen, backend, clock=clock, actors=actors))
-    builder.add_node("tool_validator", ToolValidator(chosen, backend, needs, clock=clock, actors=actors))
+    builder.add_node("tool_validator", ToolValidator(chosen, backend, needs, clock=clock, actors=actors, reads=reads))
     builder.add_node("ask_person", AskPerson(registry))
     builder.add_node("human_review", HumanReview(backend, registry, clock=clock))
-    builder.add_node("executor", Executor(chosen, backend, needs, clock=clock, actors=actors))
+    builder.add_node("executor", Executor(chosen, backend, needs, clock=clock, actors=actors, reads=reads))
     builder.add_node("observation_summarizer", ObservationSummarizer(registry))
     builder.add_node("budget_check", BudgetCheck(clock=clock, lookup_answers=chosen.lookup_answers))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from langgraph.config import get_config
 from state.context import Context
 from tools.backend import Backend
 from tools.errors import DomainError
+from tools.runtime import CheckedCall
 from tools.spec import CallContext
 from tools.toolset import Toolset
 
@@ -105,6 +107,38 @@ class Actors:
             return None
         self._cache[actor_id] = (record, time.monotonic() + ACTOR_TTL_S)
         return record
+
+
+CHECKED_READ_TTL_S = 5.0
+"""How long a read the validator checked waits for the executor to run it on that check (the next step, in the same
+process: milliseconds); after that, or in another process, the executor checks it again."""
+
+
+class CheckedReads:
+    """Reads the validator has just checked, by thread and call id, for the executor to run without checking them
+    again: the validator's check read the records the call names, and a read has no effect that a store changed in
+    between could spoil (a write is always checked again inside its transaction)."""
+
+    MAX_ENTRIES = 1024
+
+    def __init__(self) -> None:
+        self._checked: dict[tuple[str, str], tuple[CheckedCall, dict[str, Any], float]] = {}
+        self._lock = threading.Lock()
+
+    def keep(self, thread_id: str, call_id: str, checked: CheckedCall, args: dict[str, Any]) -> None:
+        """Keep the check of a read that runs next as `args` (as the validator passes them on)."""
+        with self._lock:
+            if len(self._checked) >= self.MAX_ENTRIES:
+                self._checked.pop(next(iter(self._checked)))
+            self._checked[(thread_id, call_id)] = (checked, args, time.monotonic() + CHECKED_READ_TTL_S)
+
+    def take(self, thread_id: str, call_id: str, args: dict[str, Any]) -> CheckedCall | None:
+        """The kept check of this read with exactly these arguments, if still fresh (taken once)."""
+        with self._lock:
+            kept = self._checked.pop((thread_id, call_id), None)
+        if kept is None or kept[1] != args or kept[2] < time.monotonic():
+            return None
+        return kept[0]
 
 
 def call_context(

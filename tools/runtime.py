@@ -11,7 +11,7 @@ import dataclasses
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -49,6 +49,8 @@ class CheckedCall:
     spec: ToolSpec
     args: BaseModel
     notes: list[str]
+    verdict: Verdict = field(default_factory=Verdict)
+    """What the checks allowed: the notes and the records the call's references name, as they were found."""
 
 
 def check_identity(actor_id: str, param: str, value: Any) -> None:
@@ -173,22 +175,31 @@ def check_call(
     ctx = _with_limits(toolset, ctx)
     with ctx.backend.read() as handle:
         args, verdict = _admit(toolset, spec, raw, handle, ctx, request=request)
-    return CheckedCall(spec=spec, args=args, notes=verdict.notes)
+    return CheckedCall(spec=spec, args=args, notes=verdict.notes, verdict=verdict)
 
 
-def execute_call(toolset: Toolset, name: str, raw_args: Any, ctx: CallContext) -> dict[str, Any]:
+def execute_call(
+    toolset: Toolset, name: str, raw_args: Any, ctx: CallContext, *, checked: CheckedCall | None = None
+) -> dict[str, Any]:
     """Run one tool call (the executor's path). Writes are atomic and idempotent on `ctx.idempotency_key`.
 
     A write whose key was already executed returns the recorded result and changes nothing. The checks run in the
     same transaction as the effect, so a call approved earlier is still refused if the store changed meanwhile; a
     refusal is kept in the audit log (`tool_refused`) and nothing else of its transaction is. After a fresh write
     commits, the tool's `after_commit` runs (an e-mail is delivered).
+
+    `checked` is the validator's check of this very read, made moments before in this process: the read runs on
+    what that check found instead of checking again (a read changes nothing, so there is no effect to protect from
+    a store that changed in between). A write ignores it: its checks always run again inside its transaction.
     """
     spec = toolset.registry.get(name)
-    raw = spec.with_actor(spec.decode(raw_args), ctx.actor_id)
-    spec.parse(raw)  # arguments that do not fit the schema never reach a transaction (nor the audit log)
     ctx = _with_limits(toolset, ctx)
     backend = ctx.backend
+    if spec.effect is Effect.READ and checked is not None and checked.spec.name == spec.name:
+        with backend.read() as handle:
+            return spec.handler(handle, ctx, checked.args, checked.verdict)
+    raw = spec.with_actor(spec.decode(raw_args), ctx.actor_id)
+    spec.parse(raw)  # arguments that do not fit the schema never reach a transaction (nor the audit log)
     if spec.effect is Effect.READ:
         with backend.read() as handle:
             args, verdict = _admit(toolset, spec, raw, handle, ctx, request=None)

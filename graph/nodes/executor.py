@@ -20,7 +20,7 @@ from langsmith import traceable
 from langsmith.utils import tracing_is_enabled
 
 from graph.budget import SYSTEM_CLOCK, Clock, count_executions
-from graph.calls import Actors, action_hash, call_context, thread_id_of_run
+from graph.calls import Actors, CheckedReads, action_hash, call_context, thread_id_of_run
 from graph.reviews import unreviewed
 from graph.run import lang_of
 from state.agent import AgentState
@@ -28,7 +28,7 @@ from state.context import Context
 from state.records import Outcome
 from tools.backend import Backend
 from tools.errors import DomainError
-from tools.runtime import execute_call
+from tools.runtime import CheckedCall, execute_call
 from tools.spec import CallContext, Effect
 from tools.toolset import Toolset
 
@@ -41,7 +41,8 @@ TIMEOUT_MESSAGE = (
 
 
 def _traced_inputs(inputs: dict[str, Any]) -> dict[str, Any]:
-    """A tool run's traced inputs: its arguments only (the call context holds the backend and the dependencies)."""
+    """A tool run's traced inputs: its arguments only (the call context holds the backend and the dependencies, the
+    check the records it found)."""
     return {"args": inputs.get("args")}
 
 
@@ -49,9 +50,11 @@ class Executor:
     """Runs the pending calls that are approved (or need no approval)."""
 
     def __init__(
-        self, toolset: Toolset, backend: Backend, deps: Any, *, clock: Clock = SYSTEM_CLOCK, actors: Actors | None = None
+        self, toolset: Toolset, backend: Backend, deps: Any, *, clock: Clock = SYSTEM_CLOCK, actors: Actors | None = None,
+        reads: CheckedReads | None = None,
     ) -> None:
         self._actors = actors if actors is not None else Actors(toolset, backend)
+        self._reads = reads if reads is not None else CheckedReads()
         self._toolset = toolset
         self._backend = backend
         self._deps = deps
@@ -81,14 +84,18 @@ class Executor:
             if refused is not None:
                 outcomes.append(refused)
                 continue
-            outcomes.append(self._run_one(call["name"], call["id"], call["args"], ctx, context.tool_timeout_s))
+            checked = self._reads.take(thread_id, call["id"], call["args"])
+            outcomes.append(self._run_one(call["name"], call["id"], call["args"], ctx, context.tool_timeout_s, checked))
         budget = count_executions(state["budget"], [o["name"] for o in outcomes])
         return {"outcomes": outcomes, "pending": [], "budget": budget}
 
-    def _call(self, name: str, args: dict[str, Any], ctx: CallContext) -> dict[str, Any]:
-        return execute_call(self._toolset, name, args, ctx)
+    def _call(self, name: str, args: dict[str, Any], ctx: CallContext, checked: CheckedCall | None = None) -> dict[str, Any]:
+        return execute_call(self._toolset, name, args, ctx, checked=checked)
 
-    def _run_one(self, name: str, call_id: str, args: dict[str, Any], ctx: CallContext, timeout: float) -> Outcome:
+    def _run_one(
+        self, name: str, call_id: str, args: dict[str, Any], ctx: CallContext, timeout: float,
+        checked: CheckedCall | None = None,
+    ) -> Outcome:
         started = time.perf_counter()
         # The call runs on a pool thread: carry this node's tracing context there, so the tool run is traced
         # as a child of the executor run. Untraced, the call skips the tracing wrapper (a tenth of a millisecond).
@@ -96,8 +103,8 @@ class Executor:
 
         def run() -> dict[str, Any]:
             if traced is None:  # not traced, or not a registered tool (validated calls always name one)
-                return self._call(name, args, ctx)
-            return traced(name, args, ctx, langsmith_extra={"metadata": {"tool_call_id": call_id}})
+                return self._call(name, args, ctx, checked)
+            return traced(name, args, ctx, checked, langsmith_extra={"metadata": {"tool_call_id": call_id}})
 
         future = self._pool.submit(contextvars.copy_context().run, run)
         try:

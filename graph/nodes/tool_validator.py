@@ -15,7 +15,7 @@ from langgraph.runtime import Runtime
 
 from graph.answers import question_for
 from graph.budget import SYSTEM_CLOCK, Clock, count_proposal, review_requested
-from graph.calls import Actors, action_hash, call_context, thread_id_of_run
+from graph.calls import Actors, CheckedReads, action_hash, call_context, thread_id_of_run
 from graph.history import ResultIndex, note
 from graph.protocols import FORMAT_ERROR_NAME
 from graph.run import lang_of
@@ -96,9 +96,11 @@ class ToolValidator:
     """
 
     def __init__(
-        self, toolset: Toolset, backend: Backend, deps: Any, *, clock: Clock = SYSTEM_CLOCK, actors: Actors | None = None
+        self, toolset: Toolset, backend: Backend, deps: Any, *, clock: Clock = SYSTEM_CLOCK, actors: Actors | None = None,
+        reads: CheckedReads | None = None,
     ) -> None:
         self._actors = actors if actors is not None else Actors(toolset, backend)
+        self._reads = reads if reads is not None else CheckedReads()
         self._toolset = toolset
         self._registry = toolset.registry
         self._backend = backend
@@ -158,6 +160,8 @@ class ToolValidator:
                 writes.append(call["name"])
             status = status_after_validation(call, context, self._registry)
             args = checked.args.model_dump(exclude_none=True)
+            if checked.spec.effect is Effect.READ and status == "ready":  # runs next: the executor need not check it
+                self._reads.keep(thread_id, call["id"], checked, args)
             pending.append(ToolCallRecord(id=call["id"], name=call["name"], args=args, status=status, notes=checked.notes))
         if ask is not None:
             for waiting in pending:

@@ -1,0 +1,73 @@
+"""A read the validator checked runs on what that check found; a write is checked again inside its transaction."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import Any
+
+from langchain_core.messages import ToolMessage
+
+from evals.doubles.scripted import tool_call
+from graph.calls import CHECKED_READ_TTL_S, CheckedReads
+from tools.runtime import CheckedCall
+from tools.workflow.toolset import TOOLSET
+
+
+def _counting_toolset() -> tuple[Any, Counter[str]]:
+    """The workflow toolset whose user look-ups are counted by the value looked up."""
+    looked_up: Counter[str] = Counter()
+    resolve = TOOLSET.resolvers["user"]
+
+    def counted(conn: Any, value: Any, ctx: Any, ref: Any, *, asking: bool) -> Any:
+        looked_up[str(value)] += 1
+        return resolve(conn, value, ctx, ref, asking=asking)
+
+    return dataclasses.replace(TOOLSET, resolvers={**TOOLSET.resolvers, "user": counted}), looked_up
+
+
+def test_a_checked_read_looks_its_records_up_once(graph_driver):
+    toolset, looked_up = _counting_toolset()
+    agent = graph_driver(tool_call("queryTodoTask", {"userId": "user_2"}, id="q1"), "李四没有待办。", toolset=toolset)
+    agent.say("李四有哪些待办？")
+
+    [observation] = [m for m in agent.messages if isinstance(m, ToolMessage)]
+    assert observation.status == "success" and observation.artifact["userId"] == "user_2"
+    assert looked_up["user_2"] == 1  # the validator's check; the executor ran the read on what it found
+
+
+def test_a_write_is_checked_again_in_its_transaction(graph_driver, start_request):
+    start_request(requester="user_1", approver="user_2")
+    toolset, looked_up = _counting_toolset()
+    agent = graph_driver(
+        tool_call("sendEmail", {"userId": "user_2", "emailContent": "请尽快审批我的请假申请"}, id="m1"), "已发送。",
+        toolset=toolset,
+    )
+    agent.say("给李四发邮件催一下，内容是：请尽快审批我的请假申请")
+    checked_by_validator = looked_up["user_2"]
+    agent.resume({"decisions": [{"type": "approve"}]})
+
+    assert checked_by_validator >= 1
+    assert looked_up["user_2"] > checked_by_validator  # the executor looked the recipient up again before sending
+
+
+def _checked() -> CheckedCall:
+    spec = TOOLSET.registry.get("queryTodoTask")
+    return CheckedCall(spec=spec, args=spec.parse({"userId": "user_2"}), notes=[])
+
+
+def test_a_kept_check_is_taken_once_and_only_for_the_same_call_and_arguments(monkeypatch):
+    reads = CheckedReads()
+    checked = _checked()
+    reads.keep("t1", "c1", checked, {"userId": "user_2"})
+    assert reads.take("t1", "c1", {"userId": "user_3"}) is None  # other arguments: checked again
+    reads.keep("t1", "c1", checked, {"userId": "user_2"})
+    assert reads.take("t2", "c1", {"userId": "user_2"}) is None  # another thread
+    assert reads.take("t1", "c1", {"userId": "user_2"}) is checked
+    assert reads.take("t1", "c1", {"userId": "user_2"}) is None  # taken once
+
+    now = [1000.0]
+    monkeypatch.setattr("graph.calls.time.monotonic", lambda: now[0])
+    reads.keep("t1", "c2", checked, {"userId": "user_2"})
+    now[0] += CHECKED_READ_TTL_S + 1
+    assert reads.take("t1", "c2", {"userId": "user_2"}) is None  # too old: checked again
