@@ -20,7 +20,7 @@ from state.context import Context
 from tools.backend import Backend
 from tools.errors import DomainError
 from tools.runtime import CheckedCall
-from tools.spec import CallContext
+from tools.spec import CallContext, KnownRecords
 from tools.toolset import Toolset
 
 ModelSource = BaseChatModel | Callable[[Context], BaseChatModel]
@@ -88,12 +88,14 @@ cost a tenth of a step. A write always reads the actor again, inside its transac
 
 
 class Actors:
-    """The signed-in actors' records, read through the toolset at most once every ACTOR_TTL_S seconds."""
+    """The signed-in actors' records, read through the toolset at most once every ACTOR_TTL_S seconds; and the records
+    of the toolset's stable kinds that calls found by id (`known`, kept as long)."""
 
     def __init__(self, toolset: Toolset, backend: Backend) -> None:
         self._toolset = toolset
         self._backend = backend
         self._cache: dict[str, tuple[dict[str, Any], float]] = {}
+        self.known = KnownRecords(ACTOR_TTL_S)
 
     def get(self, actor_id: str) -> dict[str, Any] | None:
         """The actor's record, or None when the toolset does not know them (never cached: the check says why)."""
@@ -153,12 +155,13 @@ def call_context(
     lang: str = "zh",
     actors: Actors | None = None,
 ) -> CallContext:
-    """What a tool call runs with in a run: the toolset's backend and dependencies, the actor (and their record when
-    `actors` has it), the thread and call ids (the idempotency key), the run's date, the toolset's limits as the run
-    sets them, the person's language."""
+    """What a tool call runs with in a run: the toolset's backend and dependencies, the actor (and their record, and
+    the records known by id, when `actors` has them), the thread and call ids (the idempotency key), the run's date,
+    the toolset's limits as the run sets them, the person's language."""
     return CallContext(
         backend=backend,
         actor=actors.get(context.user_id) if actors is not None else None,
+        known=actors.known if actors is not None else None,
         actor_id=context.user_id,
         thread_id=thread_id,
         call_id=call_id,

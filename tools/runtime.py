@@ -84,7 +84,14 @@ def _resolve_references(
         resolver = toolset.resolvers.get(ref.kind)
         if resolver is None:
             raise AssertionError(f"toolset {toolset.name} has no resolver for {ref.kind!r} ({spec.name}.{ref.param})")
-        record, canonical = resolver(handle, value, ctx, ref, asking=asking)
+        known = ctx.known if ref.kind in toolset.stable_kinds else None
+        record = known.get(ref.kind, value) if known is not None else None
+        if record is not None:
+            canonical = value
+        else:
+            record, canonical = resolver(handle, value, ctx, ref, asking=asking)
+            if known is not None and record is not None and canonical == value:  # found by its id: kept
+                known.put(ref.kind, value, record)
         if record is not None:
             found[ref.param] = record
         resolved[ref.param] = canonical
@@ -205,6 +212,7 @@ def execute_call(
             args, verdict = _admit(toolset, spec, raw, handle, ctx, request=None)
             return spec.handler(handle, ctx, args, verdict)
 
+    ctx = dataclasses.replace(ctx, known=None)  # a write looks every record up again, inside its transaction
     with backend.read() as handle:
         recorded = backend.recorded(handle, ctx.idempotency_key)
     if recorded is not None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import functools
 import json
 import re
+import threading
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
@@ -45,6 +47,36 @@ class Reference:
     by its requester's name among the tasks the actor decides; "own", the task of the actor's own request)."""
 
 
+KNOWN_RECORD_TTL_S = 60.0
+"""How long a record found by its id is known without reading it again (`KnownRecords`)."""
+
+
+class KnownRecords:
+    """Records of rarely changing kinds (`Toolset.stable_kinds`: people) found by their id, kept KNOWN_RECORD_TTL_S
+    for the checks of later calls and for reads, as the graph keeps the actor's record. Only a lookup by id is kept: a
+    name may come to fit several records. A write looks its records up again inside its transaction."""
+
+    MAX_ENTRIES = 4096
+
+    def __init__(self, ttl_s: float = KNOWN_RECORD_TTL_S) -> None:
+        self._ttl_s = ttl_s
+        self._records: dict[tuple[str, str], tuple[dict[str, Any], float]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, kind: str, record_id: Any) -> dict[str, Any] | None:
+        with self._lock:
+            kept = self._records.get((kind, str(record_id)))
+        if kept is None or kept[1] < time.monotonic():
+            return None
+        return dict(kept[0])
+
+    def put(self, kind: str, record_id: Any, record: Mapping[str, Any]) -> None:
+        with self._lock:
+            if len(self._records) >= self.MAX_ENTRIES:
+                self._records.pop(next(iter(self._records)))
+            self._records[(kind, str(record_id))] = (dict(record), time.monotonic() + self._ttl_s)
+
+
 @dataclass(frozen=True)
 class CallContext:
     """Who makes a call, in which conversation, under which call id (never taken from tool arguments), and what the
@@ -67,6 +99,9 @@ class CallContext:
     actor: Mapping[str, Any] | None = None
     """The actor's record when the caller has it already (the graph keeps it for a minute): checks and reads use it;
     a write reads the actor again inside its own transaction."""
+    known: KnownRecords | None = None
+    """Records of stable kinds the caller keeps (the graph: for a minute): checks and reads use them; a write looks its
+    records up again inside its own transaction."""
 
     @property
     def idempotency_key(self) -> str:

@@ -71,3 +71,22 @@ def test_a_kept_check_is_taken_once_and_only_for_the_same_call_and_arguments(mon
     reads.keep("t1", "c2", checked, {"userId": "user_2"})
     now[0] += CHECKED_READ_TTL_S + 1
     assert reads.take("t1", "c2", {"userId": "user_2"}) is None  # too old: checked again
+
+
+def test_a_person_found_by_id_is_known_for_later_checks_but_one_named_is_looked_up_each_time(graph_driver):
+    toolset, looked_up = _counting_toolset()
+    agent = graph_driver(
+        tool_call("queryTodoTask", {"userId": "user_2"}, id="q1"),
+        tool_call("queryTodoTask", {"userId": "李四"}, id="q2"),
+        "好的。",
+        tool_call("queryTodoTask", {"userId": "user_2"}, id="q3"),
+        tool_call("queryTodoTask", {"userId": "李四"}, id="q4"),
+        "好的。",
+        toolset=toolset,
+    )
+    agent.say("李四有哪些待办？")
+    agent.say("再查一次李四的待办")
+
+    assert [m.status for m in agent.messages if isinstance(m, ToolMessage)] == ["success"] * 4
+    assert looked_up["user_2"] == 1  # found by its id once, then known
+    assert looked_up["李四"] == 2  # a name may come to fit several people: looked up every time

@@ -109,6 +109,7 @@ TOOLSET = Toolset(
     actor=lookup.require_actor,
     people=directory,
     resolvers={"user": resolve_user, "task": resolve_task, "process": resolve_process},
+    stable_kinds=("user",),
     named_record=named_record,
     questions=QUESTIONS,
     pick_person=named_as_approver,
