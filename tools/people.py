@@ -52,9 +52,28 @@ def mention_spans(text: str, user: dict[str, Any]) -> list[tuple[int, int]]:
     return spans
 
 
+def _squashed(text: str) -> tuple[str, str]:
+    """A text without its white space, lower-cased two ways (as `re.IGNORECASE` compares, and fully case-folded)."""
+    flat = "".join(text.split())
+    return flat.lower(), flat.casefold()
+
+
+def may_name(squashed: tuple[str, str], user: dict[str, Any]) -> bool:
+    """Whether a text (`_squashed`) could name the user at all: one of their keys (id, e-mail, names) appears in it,
+    white space and case aside. Every way `mention_strength` names someone implies it, so a person whose keys do not
+    appear is not named, without a regular expression per name (a directory of thousands is checked at once)."""
+    lowered, folded = squashed
+    for key in (user["id"], user.get("email") or "", *names_of(user)):
+        flat = "".join(str(key).split())
+        if flat and (flat.lower() in lowered or flat.casefold() in folded):
+            return True
+    return False
+
+
 def named_in(text: str, candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The candidates a text names; naming by id or e-mail is exact, so it outranks naming by name."""
-    strength = {u["id"]: mention_strength(text, u) for u in candidates}
+    squashed = _squashed(text)
+    strength = {u["id"]: mention_strength(text, u) if may_name(squashed, u) else 0 for u in candidates}
     best = max(strength.values(), default=0)
     return [u for u in candidates if best and strength[u["id"]] == best]
 
