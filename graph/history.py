@@ -230,16 +230,22 @@ def cited_ids(text: str, pattern: str) -> set[str]:
     return set(re.findall(pattern, text))
 
 
-def known_ids(messages: list[AnyMessage], actor_id: str, pattern: str) -> set[str]:
-    """Ids the thread has seen for real: in the person's words and in the tools' observations (a refusal names
-    records from the store too)."""
-    known = {actor_id}
-    for msg in messages:
-        if isinstance(msg, HumanMessage | ToolMessage):
-            known |= cited_ids(str(msg.content), pattern)
-            if isinstance(msg, ToolMessage) and isinstance(msg.artifact, dict):
-                known |= cited_ids(str(msg.artifact), pattern)
-    return known
+def _seen_ids(pattern: str) -> Callable[[frozenset[str], Sequence[AnyMessage]], frozenset[str]]:
+    def more(seen: frozenset[str], messages: Sequence[AnyMessage]) -> frozenset[str]:
+        found: set[str] = set()
+        for msg in messages:
+            if isinstance(msg, HumanMessage | ToolMessage):
+                found |= cited_ids(str(msg.content), pattern)
+                if isinstance(msg, ToolMessage) and isinstance(msg.artifact, dict):
+                    found |= cited_ids(str(msg.artifact), pattern)
+        return seen | found if found else seen
+    return more
+
+
+def known_id_index(pattern: str) -> ThreadIndex[frozenset[str]]:
+    """The ids a thread has seen for real, kept up to date as the thread grows: in the person's words and in the tools'
+    observations (a refusal names records from the store too)."""
+    return ThreadIndex(_seen_ids(pattern), frozenset())
 
 
 __all__ = [
@@ -253,7 +259,7 @@ __all__ = [
     "describe_result",
     "earlier_results",
     "is_question",
-    "known_ids",
+    "known_id_index",
     "latest_human_index",
     "note",
     "note_of",

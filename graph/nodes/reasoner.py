@@ -12,7 +12,7 @@ from graph import prompts
 from graph.answers import fixed_answer
 from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, describe, wrap_up
 from graph.calls import Actors, ModelSource, model_of, new_call_id, run_today, thread_id_of_run, tokens_used
-from graph.history import CallIds, call_id_index, cited_ids, known_ids, open_lookups, run_outcome, run_results
+from graph.history import CallIds, call_id_index, cited_ids, known_id_index, open_lookups, run_outcome, run_results
 from graph.models.generation import REACT_STOP, generate  # noqa: F401 - REACT_STOP moved there
 from graph.protocols import NO_MODEL_CALL, parse_reply, render_for_text_protocol
 from graph.run import lang_of
@@ -124,6 +124,7 @@ class Reasoner:
         self._registry = toolset.registry
         self._bound: dict[int, Any] = {}
         self._call_ids = call_id_index()
+        self._known_ids = known_id_index(toolset.record_ids)
         self._fixed: dict[tuple[str, Lang], list[AnyMessage]] = {}
 
     def _model(self, context: Context) -> BaseChatModel:
@@ -233,7 +234,8 @@ class Reasoner:
     def _grounded(self, state: AgentState, context: Context, answer: AIMessage) -> AIMessage:
         """An answer naming records no observation or person ever showed is replaced by the fixed answer."""
         ids = self._toolset.record_ids
-        invented = cited_ids(str(answer.content), ids) - known_ids(list(state["messages"]), context.user_id, ids)
+        known = self._known_ids.get(_thread_key(), state["messages"]) | {context.user_id}
+        invented = cited_ids(str(answer.content), ids) - known
         if any(example.answer in str(answer.content) for _, example in self._registry.examples()):
             invented |= {"(the worked example)"}
         if not invented:
