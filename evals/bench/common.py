@@ -20,9 +20,11 @@ from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, BaseMessage
 
-Status = Literal["PASS", "MISS", "not judged", "not run", "error", "retired: bound"]
-"""A goal's verdict on this run; "retired: bound" is an earlier goal the bound measured here shows cannot be met as
-it was set (the report says why), kept in view but never counted as a miss."""
+Status = Literal["PASS", "MISS", "MISS: bound", "not judged", "not run", "error", "retired: bound"]
+"""A goal's verdict on this run; "MISS: bound" is a miss where the bound measured in the same run (the five-step floor)
+misses the goal too, so no design with one LangGraph step per node can meet it here; "retired: bound" is an earlier
+goal the bound measured here shows cannot be met as it was set (the report says why), kept in view but never counted
+as a miss."""
 
 
 @dataclass
@@ -94,11 +96,14 @@ class Sizes:
         )
 
 
-def judge(ok: bool, quick: bool) -> Status:
-    """PASS or MISS in a full run; a quick run's tiny sizes say nothing about the goals."""
+def judge(ok: bool, quick: bool, *, bound_ok: bool = True) -> Status:
+    """PASS or MISS in a full run ("MISS: bound" when the bound measured beside it misses the goal as well); a quick
+    run's tiny sizes say nothing about the goals."""
     if quick:
         return "not judged"
-    return "PASS" if ok else "MISS"
+    if ok:
+        return "PASS"
+    return "MISS" if bound_ok else "MISS: bound"
 
 
 def median(values: Sequence[float]) -> float:

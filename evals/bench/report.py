@@ -39,6 +39,10 @@ def render(sections: list[Section], *, machine: dict[str, str], quick: bool, sec
     missed = [g for s in sections for g in s.goals if g.status == "MISS"]
     if missed:
         lines += ["**Missed:** " + "; ".join(f"{g.name} ({g.measured}, target {g.target})" for g in missed), ""]
+    bounded = [g for s in sections for g in s.goals if g.status == "MISS: bound"]
+    if bounded:
+        lines += ["**Missed, and out of reach of the bound measured beside them:** "
+                  + "; ".join(f"{g.name} ({g.measured}, target {g.target})" for g in bounded), ""]
     for section in sections:
         lines += [f"## {section.title}", ""]
         for part in section.body:

@@ -111,6 +111,7 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
             per_iter: dict[tuple[str, int], list[float]] = {(a, n): [] for a in ARMS for n in sizes.steps}
             paired: dict[tuple[str, int], list[float]] = {}
             floor_vs_ca: dict[int, list[float]] = {}
+            floor_vs_guarded: dict[int, list[float]] = {}
             rng = random.Random(3)
             for _ in range(sizes.repeats):
                 for n in sizes.steps:
@@ -121,6 +122,7 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
                         per_iter[(arm, n)].append(value)
                         paired.setdefault((arm, n), []).append(this_rep[FLOWAGENT] / value)
                     floor_vs_ca.setdefault(n, []).append(this_rep[FLOOR] / this_rep[CREATE_AGENT])
+                    floor_vs_guarded.setdefault(n, []).append(this_rep[FLOOR] / this_rep[GUARDED])
             fsync_after = fsync_ms(tmp)
             profile = ""
             ratios = _ratios(paired, sizes)
@@ -172,12 +174,15 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
         "mode does not, which is most of the gap between the two savers."
     )
     biggest = max(sizes.steps)
+    floor_guarded = {n: median(floor_vs_guarded[n]) for n in sizes.steps}
     section.goals.append(
         Goal(
             name="1. flowagent ÷ guarded create_agent per iteration",
             target=f"≤ {GOAL_VS_GUARDED}× at every N",
-            measured=", ".join(f"N={n}: {fmt_ratio(ratios[(GUARDED, n)])}" for n in sizes.steps),
-            status=judge(ok_guarded, sizes.quick),
+            measured=", ".join(f"N={n}: {fmt_ratio(ratios[(GUARDED, n)])}" for n in sizes.steps)
+            + "; the five-step floor alone: " + ", ".join(fmt_ratio(floor_guarded[n]) for n in sizes.steps),
+            status=judge(ok_guarded, sizes.quick,
+                         bound_ok=all(floor_guarded[n] <= GOAL_VS_GUARDED for n in sizes.steps)),
         )
     )
     section.goals.append(
@@ -220,7 +225,7 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
     section.goals.append(
         Goal(
             name="1. (shown) five-step floor ÷ create_agent per iteration",
-            target="reported: the bound on goal 1 for a node-per-step design",
+            target="reported: the bound on the retired goal (÷ create_agent) for a node-per-step design",
             measured=floor_text,
             status="not judged",
         )
@@ -231,6 +236,7 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
         "ratios": {f"{arm}@{n}": ratios[(arm, n)] for arm in ARMS for n in sizes.steps},
         "fsync_ms": [fsync_before, fsync_after],
         "floor_vs_create_agent": floor,
+        "floor_vs_guarded_create_agent": floor_guarded,
     }
     name = "steps.png"
     plots.lines(

@@ -1,0 +1,30 @@
+"""The bench report's verdicts: a miss the bound measured beside it also misses is shown as out of reach."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from evals.bench.common import Goal, Section, judge
+from evals.bench.report import render
+
+MACHINE = {"cores": "2", "cpu": "test CPU", "python": "3.11"}
+
+
+def test_a_goal_is_passed_missed_or_missed_with_its_bound():
+    assert judge(True, False) == "PASS"
+    assert judge(False, False) == "MISS"
+    assert judge(False, False, bound_ok=False) == "MISS: bound"
+    assert judge(True, False, bound_ok=False) == "PASS"
+    assert judge(False, True, bound_ok=False) == "not judged"
+
+
+def test_the_report_lists_plain_misses_apart_from_those_out_of_reach():
+    section = Section(key="steps", title="1. Cost", goals=[
+        Goal(name="guards", target="≤ 1.2×", measured="1.3×", status="MISS"),
+        Goal(name="vs create_agent", target="≤ 0.4×", measured="0.6×; floor 0.5×", status="MISS: bound"),
+    ])
+    report = render([section], machine=MACHINE, quick=False, seconds=1.0, started=datetime(2026, 12, 2))
+    missed = next(line for line in report.splitlines() if line.startswith("**Missed:**"))
+    bounded = next(line for line in report.splitlines() if line.startswith("**Missed, and out of reach"))
+    assert "guards" in missed and "vs create_agent" not in missed
+    assert "vs create_agent (0.6×; floor 0.5×, target ≤ 0.4×)" in bounded
