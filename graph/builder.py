@@ -73,7 +73,7 @@ def build_graph(
     builder = StateGraph(AgentState, context_schema=context_schema, input_schema=InputState)
     actors = Actors(chosen, backend)
     reads = CheckedReads()  # what the validator checked, for the executor to run without checking again
-    builder.add_node("read_request", ReadRequest(chosen, backend, clock=clock))
+    builder.add_node("read_request", ReadRequest(chosen, backend, clock=clock, known=actors.known))
     builder.add_node("reasoner", Reasoner(model, chosen, backend, clock=clock, actors=actors))
     builder.add_node("tool_validator", ToolValidator(chosen, backend, needs, clock=clock, actors=actors, reads=reads))
     builder.add_node("ask_person", AskPerson(registry))

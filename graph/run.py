@@ -18,6 +18,7 @@ from state.context import Context
 from state.records import Ask
 from tools.backend import Backend
 from tools.request import RECENT_MESSAGES, Lang, Request, read_request
+from tools.spec import KnownRecords
 from tools.toolset import Toolset
 
 
@@ -67,11 +68,12 @@ def locale_lang(locale: str) -> Lang:
 
 def start_run(
     messages: list[AnyMessage], context: Context, toolset: Toolset, backend: Backend, clock: Clock,
-    previous_ask: Ask | None = None, *, alone: bool = False,
+    previous_ask: Ask | None = None, *, alone: bool = False, known: KnownRecords | None = None,
 ) -> dict[str, Any]:
     """The fields of a new run: reset, fresh counters, and the request read once (`previous_ask`: what the graph asked
     at the end of the last run, which this message may answer; `alone`: the latest message is a request of its own,
-    as when another user was asked the last question)."""
+    as when another user was asked the last question). The people read for it are kept in `known`, when the toolset
+    reads them whole (`Toolset.people_kind`): the run's checks find them by id without reading them again."""
     index = latest_human_index(messages)
     texts = request_messages(messages)[-1:] if alone else request_messages(messages)
     # The request's drafts: what the assistant showed since the request's first message (its size stays that of
@@ -79,6 +81,8 @@ def start_run(
     first = _nth_human_from_end(messages, len(texts))
     with backend.read() as handle:
         people = toolset.directory(handle)
+    if known is not None and toolset.people_kind is not None and toolset.people is not None:
+        known.put_all(toolset.people_kind, people)
     said = [str(m.content) for m in messages if isinstance(m, HumanMessage)]
     asked = previous_ask["call"] if previous_ask else None
     request = read_request(

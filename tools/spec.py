@@ -8,7 +8,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
@@ -61,14 +61,25 @@ class KnownRecords:
     def __init__(self, ttl_s: float = KNOWN_RECORD_TTL_S) -> None:
         self._ttl_s = ttl_s
         self._records: dict[tuple[str, str], tuple[dict[str, Any], float]] = {}
+        self._all: dict[str, tuple[dict[str, Mapping[str, Any]], float]] = {}
         self._lock = threading.Lock()
 
     def get(self, kind: str, record_id: Any) -> dict[str, Any] | None:
+        key, now = str(record_id), time.monotonic()
         with self._lock:
-            kept = self._records.get((kind, str(record_id)))
-        if kept is None or kept[1] < time.monotonic():
-            return None
-        return dict(kept[0])
+            kept = self._records.get((kind, key))
+            every = self._all.get(kind)
+        if kept is not None and kept[1] >= now:
+            return dict(kept[0])
+        if every is not None and every[1] >= now and key in every[0]:
+            return dict(every[0][key])
+        return None
+
+    def put_all(self, kind: str, records: Sequence[Mapping[str, Any]]) -> None:
+        """Every record of a kind, just read together (a run's directory of people): each known by its id."""
+        every = {str(record["id"]): record for record in records}
+        with self._lock:
+            self._all[kind] = (every, time.monotonic() + self._ttl_s)
 
     def put(self, kind: str, record_id: Any, record: Mapping[str, Any]) -> None:
         with self._lock:

@@ -119,6 +119,9 @@ class Toolset:
     people: Callable[[Any], Sequence[dict[str, Any]]] | None = None
     """The people a person may name (records with `id`, `name`, and optionally `alias` and `email`), read through a
     backend handle; None for a domain without people."""
+    people_kind: str | None = None
+    """The reference kind whose records `people` returns, when it returns them whole (the workflow: "user"): the people
+    a run reads at its start are then known by id (`tools.spec.KnownRecords`) for its checks and reads."""
     resolvers: Mapping[str, Resolver] = field(default_factory=dict)
     """How each reference kind of the tools' specs is looked up."""
     stable_kinds: tuple[str, ...] = ()

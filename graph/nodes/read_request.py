@@ -15,16 +15,20 @@ from state.agent import AgentState
 from state.context import Context
 from state.records import ToolCallRecord
 from tools.backend import Backend
+from tools.spec import KnownRecords
 from tools.toolset import Toolset
 
 
 class ReadRequest:
     """Starts a run: fresh counters, the request record, and the answers that need no model."""
 
-    def __init__(self, toolset: Toolset, backend: Backend, *, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(
+        self, toolset: Toolset, backend: Backend, *, clock: Clock = SYSTEM_CLOCK, known: KnownRecords | None = None
+    ) -> None:
         self._toolset = toolset
         self._backend = backend
         self._clock = clock
+        self._known = known
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         ask = state.get("ask")
@@ -33,7 +37,8 @@ class ReadRequest:
             ask = None  # the question was put to another user: this message neither answers it nor continues it
         asked = ask["call"] if ask else None
         update = start_run(
-            list(state["messages"]), runtime.context, self._toolset, self._backend, self._clock, ask, alone=another
+            list(state["messages"]), runtime.context, self._toolset, self._backend, self._clock, ask, alone=another,
+            known=self._known,
         )
         request = update["request"]
         if asked is not None:

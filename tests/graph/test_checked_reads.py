@@ -14,8 +14,9 @@ from tools.runtime import CheckedCall
 from tools.workflow.toolset import TOOLSET
 
 
-def _counting_toolset() -> tuple[Any, Counter[str]]:
-    """The workflow toolset whose user look-ups are counted by the value looked up."""
+def _counting_toolset(*, directory_known: bool = False) -> tuple[Any, Counter[str]]:
+    """The workflow toolset whose user look-ups are counted by the value looked up; unless `directory_known`, the people
+    a run reads at its start are not kept as known records (so each look-up by id shows)."""
     looked_up: Counter[str] = Counter()
     resolve = TOOLSET.resolvers["user"]
 
@@ -23,7 +24,11 @@ def _counting_toolset() -> tuple[Any, Counter[str]]:
         looked_up[str(value)] += 1
         return resolve(conn, value, ctx, ref, asking=asking)
 
-    return dataclasses.replace(TOOLSET, resolvers={**TOOLSET.resolvers, "user": counted}), looked_up
+    toolset = dataclasses.replace(
+        TOOLSET, resolvers={**TOOLSET.resolvers, "user": counted},
+        people_kind=TOOLSET.people_kind if directory_known else None,
+    )
+    return toolset, looked_up
 
 
 def test_a_checked_read_looks_its_records_up_once(graph_driver):
@@ -90,3 +95,18 @@ def test_a_person_found_by_id_is_known_for_later_checks_but_one_named_is_looked_
     assert [m.status for m in agent.messages if isinstance(m, ToolMessage)] == ["success"] * 4
     assert looked_up["user_2"] == 1  # found by its id once, then known
     assert looked_up["李四"] == 2  # a name may come to fit several people: looked up every time
+
+
+def test_the_people_a_run_read_at_its_start_are_known_by_id_for_its_checks(graph_driver):
+    toolset, looked_up = _counting_toolset(directory_known=True)
+    agent = graph_driver(
+        tool_call("queryTodoTask", {"userId": "user_2"}, id="q1"),
+        tool_call("queryTodoTask", {"userId": "王五"}, id="q2"),
+        "好的。",
+        toolset=toolset,
+    )
+    agent.say("李四和王五有哪些待办？")
+
+    assert [m.status for m in agent.messages if isinstance(m, ToolMessage)] == ["success", "success"]
+    assert looked_up["user_2"] == 0  # read with the directory when the run started
+    assert looked_up["王五"] == 1  # a name is looked up, whatever is known

@@ -100,3 +100,20 @@ def test_known_ids_come_from_the_persons_words_and_the_tools_never_from_the_mode
     assert index.get("t", history) == {"task_1", "user_2"}
     history.append(HumanMessage(content="and task_3", id="h2"))
     assert index.get("t", history) == {"task_1", "user_2", "task_3"}
+
+
+def test_records_known_together_are_found_by_id_until_they_are_too_old(monkeypatch):
+    from tools.spec import KnownRecords
+
+    now = [100.0]
+    monkeypatch.setattr("tools.spec.time.monotonic", lambda: now[0])
+    known = KnownRecords(ttl_s=60)
+    known.put_all("user", [{"id": "user_1", "name": "张三"}, {"id": "user_2", "name": "李四"}])
+    known.put("user", "user_3", {"id": "user_3", "name": "王五"})
+    assert known.get("user", "user_2") == {"id": "user_2", "name": "李四"}
+    assert known.get("user", "user_3")["name"] == "王五"
+    assert known.get("task", "user_2") is None and known.get("user", "user_9") is None
+    known.get("user", "user_1")["name"] = "changed"  # a copy: the kept record is not changed
+    assert known.get("user", "user_1")["name"] == "张三"
+    now[0] += 61
+    assert known.get("user", "user_2") is None and known.get("user", "user_3") is None

@@ -110,6 +110,7 @@ TOOLSET = Toolset(
     deps=Mailer.from_env,
     actor=lookup.require_actor,
     people=directory,
+    people_kind="user",
     resolvers={"user": resolve_user, "task": resolve_task, "process": resolve_process},
     stable_kinds=("user",),
     named_record=named_record,
