@@ -11,7 +11,7 @@ from datetime import datetime
 from pathlib import Path
 
 from evals.bench import report
-from evals.bench.common import Goal, Section, Sizes, machine, quiet_environment
+from evals.bench.common import Goal, Section, Sizes, cpu_times, machine, quiet_environment, steal_share
 from evals.extras import require
 
 DEFAULT_OUT = Path(__file__).parent / "reports"
@@ -77,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     started_at = datetime.now()
     started = time.perf_counter()
+    times_before = cpu_times()
     sections: list[Section] = []
     crashed = False
     for key in WORKLOADS:
@@ -100,7 +101,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[bench]   done in {section.seconds:.1f} s", file=sys.stderr, flush=True)
         sections.append(section)
     seconds = time.perf_counter() - started
-    path = report.write(out_dir, sections, machine=machine(), quick=args.quick, seconds=seconds, started=started_at)
+    steal = steal_share(times_before, cpu_times())
+    path = report.write(
+        out_dir, sections, machine=machine(), quick=args.quick, seconds=seconds, started=started_at, steal=steal
+    )
     print(report.goals_table(sections))
     print(f"\nreport: {path} ({seconds:.0f} s)")
     return 1 if crashed else 0

@@ -172,6 +172,29 @@ def machine() -> dict[str, str]:
     }
 
 
+def cpu_times(stat_path: str | os.PathLike[str] = "/proc/stat") -> tuple[int, ...] | None:
+    """The machine's CPU time counters (the first line of /proc/stat: user, nice, system, idle, iowait, irq, softirq,
+    steal, ...), or None where the system keeps none."""
+    try:
+        with open(stat_path, encoding="ascii") as stat:
+            fields = stat.readline().split()
+    except OSError:
+        return None
+    if not fields or fields[0] != "cpu":
+        return None
+    return tuple(int(value) for value in fields[1:])
+
+
+def steal_share(before: tuple[int, ...] | None, after: tuple[int, ...] | None) -> float | None:
+    """The share of the machine's CPU time the host gave to other guests between two `cpu_times` readings (a virtual
+    machine's noise: the arms of a run share it, but a run with much of it spreads them apart), or None."""
+    if before is None or after is None or len(before) < 8 or len(after) < 8:
+        return None
+    spent = [b - a for a, b in zip(before[:8], after[:8], strict=True)]
+    total = sum(spent)
+    return spent[7] / total if total > 0 else None
+
+
 def fsync_ms(directory: str | os.PathLike[str], samples: int = 30) -> float:
     """Median milliseconds of one small write + fsync in `directory`: what a synchronous=FULL commit waits for."""
     path = os.path.join(directory, "fsync-probe.bin")

@@ -19,8 +19,11 @@ def goals_table(sections: list[Section]) -> str:
     return table(["goal", "target", "measured", "status"], rows)
 
 
-def render(sections: list[Section], *, machine: dict[str, str], quick: bool, seconds: float, started: datetime) -> str:
-    """The whole report as markdown."""
+def render(
+    sections: list[Section], *, machine: dict[str, str], quick: bool, seconds: float, started: datetime,
+    steal: float | None = None,
+) -> str:
+    """The whole report as markdown (`steal`: the share of CPU time the host took during the run, when known)."""
     mode = "quick (CI: tiny sizes, no goal judged)" if quick else "full"
     libs = ", ".join(f"{k} {v}" for k, v in machine.items() if k not in ("cpu", "cores", "python"))
     lines = [
@@ -29,6 +32,9 @@ def render(sections: list[Section], *, machine: dict[str, str], quick: bool, sec
         f"- date: {started:%Y-%m-%d %H:%M} (local time)",
         f"- machine: {machine['cores']} cores, {machine['cpu']}; Python {machine['python']}; {libs}",
         f"- mode: {mode}; the whole run took {seconds:.0f} s",
+        "- host CPU steal during the run: "
+        + (f"{steal:.1%} of the machine's CPU time (other guests of the host; above a few per cent, ratios spread)"
+           if steal is not None else "not known (no /proc/stat)"),
         "- every figure is measured side by side in this run; ratios compare arms run on the same machine at the same time",
         "",
         "## Goals",
@@ -57,14 +63,17 @@ def render(sections: list[Section], *, machine: dict[str, str], quick: bool, sec
 
 
 def write(
-    out_dir: Path, sections: list[Section], *, machine: dict[str, str], quick: bool, seconds: float, started: datetime
+    out_dir: Path, sections: list[Section], *, machine: dict[str, str], quick: bool, seconds: float, started: datetime,
+    steal: float | None = None,
 ) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / REPORT_NAME
-    path.write_text(render(sections, machine=machine, quick=quick, seconds=seconds, started=started), encoding="utf-8")
+    text = render(sections, machine=machine, quick=quick, seconds=seconds, started=started, steal=steal)
+    path.write_text(text, encoding="utf-8")
     results: dict[str, Any] = {
         "date": started.isoformat(timespec="seconds"),
         "machine": machine,
+        "steal": steal,
         "quick": quick,
         "seconds": seconds,
         "sections": [

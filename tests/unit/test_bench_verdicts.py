@@ -28,3 +28,26 @@ def test_the_report_lists_plain_misses_apart_from_those_out_of_reach():
     bounded = next(line for line in report.splitlines() if line.startswith("**Missed, and out of reach"))
     assert "guards" in missed and "vs create_agent" not in missed
     assert "vs create_agent (0.6×; floor 0.5×, target ≤ 0.4×)" in bounded
+
+
+def test_the_hosts_steal_is_read_from_two_readings_of_the_cpu_counters(tmp_path):
+    from evals.bench.common import cpu_times, steal_share
+
+    stat = tmp_path / "stat"
+    stat.write_text("cpu  100 0 50 800 10 0 5 35 0 0\ncpu0 50 0 25 400 5 0 2 18 0 0\n", encoding="ascii")
+    before = cpu_times(stat)
+    stat.write_text("cpu  200 0 100 1600 20 0 10 70 0 0\n", encoding="ascii")
+    after = cpu_times(stat)
+    assert before == (100, 0, 50, 800, 10, 0, 5, 35, 0, 0)
+    assert steal_share(before, after) == 35 / 1000
+    assert steal_share(before, None) is None
+    assert cpu_times(tmp_path / "missing") is None
+
+
+def test_the_report_header_names_the_steal_or_says_it_is_not_known():
+    section = Section(key="steps", title="1. Cost")
+    started = datetime(2026, 12, 2)
+    report = render([section], machine=MACHINE, quick=False, seconds=1.0, started=started, steal=0.031)
+    assert "- host CPU steal during the run: 3.1% of the machine's CPU time" in report
+    unknown = render([section], machine=MACHINE, quick=False, seconds=1.0, started=started)
+    assert "- host CPU steal during the run: not known (no /proc/stat)" in unknown
