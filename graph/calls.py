@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
-import time
 import uuid
 from collections.abc import Callable
 from datetime import date, datetime
@@ -19,8 +17,9 @@ from langgraph.config import get_config
 from state.context import Context
 from tools.backend import Backend
 from tools.errors import DomainError
+from tools.kept import KeptMap, KnownRecords
 from tools.runtime import CheckedCall
-from tools.spec import CallContext, KnownRecords
+from tools.spec import CallContext
 from tools.toolset import Toolset
 
 ModelSource = BaseChatModel | Callable[[Context], BaseChatModel]
@@ -91,23 +90,25 @@ class Actors:
     """The signed-in actors' records, read through the toolset at most once every ACTOR_TTL_S seconds; and the records
     of the toolset's stable kinds that calls found by id (`known`, kept as long)."""
 
+    MAX_ACTORS = 4096
+
     def __init__(self, toolset: Toolset, backend: Backend) -> None:
         self._toolset = toolset
         self._backend = backend
-        self._cache: dict[str, tuple[dict[str, Any], float]] = {}
+        self._kept: KeptMap[str, dict[str, Any]] = KeptMap(self.MAX_ACTORS, ACTOR_TTL_S)
         self.known = KnownRecords(ACTOR_TTL_S)
 
     def get(self, actor_id: str) -> dict[str, Any] | None:
-        """The actor's record, or None when the toolset does not know them (never cached: the check says why)."""
-        cached = self._cache.get(actor_id)
-        if cached is not None and cached[1] > time.monotonic():
-            return cached[0]
+        """The actor's record, or None when the toolset does not know them (never kept: the check says why)."""
+        kept = self._kept.get(actor_id)
+        if kept is not None:
+            return kept
         try:
             with self._backend.read() as handle:
                 record = dict(self._toolset.actor(handle, actor_id))
         except DomainError:
             return None
-        self._cache[actor_id] = (record, time.monotonic() + ACTOR_TTL_S)
+        self._kept.put(actor_id, record)
         return record
 
 
@@ -124,23 +125,18 @@ class CheckedReads:
     MAX_ENTRIES = 1024
 
     def __init__(self) -> None:
-        self._checked: dict[tuple[str, str], tuple[CheckedCall, dict[str, Any], float]] = {}
-        self._lock = threading.Lock()
+        self._checked: KeptMap[tuple[str, str], tuple[CheckedCall, dict[str, Any]]] = KeptMap(
+            self.MAX_ENTRIES, CHECKED_READ_TTL_S
+        )
 
     def keep(self, thread_id: str, call_id: str, checked: CheckedCall, args: dict[str, Any]) -> None:
         """Keep the check of a read that runs next as `args` (as the validator passes them on)."""
-        with self._lock:
-            if len(self._checked) >= self.MAX_ENTRIES:
-                self._checked.pop(next(iter(self._checked)))
-            self._checked[(thread_id, call_id)] = (checked, args, time.monotonic() + CHECKED_READ_TTL_S)
+        self._checked.put((thread_id, call_id), (checked, args))
 
     def take(self, thread_id: str, call_id: str, args: dict[str, Any]) -> CheckedCall | None:
         """The kept check of this read with exactly these arguments, if still fresh (taken once)."""
-        with self._lock:
-            kept = self._checked.pop((thread_id, call_id), None)
-        if kept is None or kept[1] != args or kept[2] < time.monotonic():
-            return None
-        return kept[0]
+        kept = self._checked.take((thread_id, call_id))
+        return kept[0] if kept is not None and kept[1] == args else None
 
 
 def call_context(

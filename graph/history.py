@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -17,6 +16,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMes
 
 from graph.calls import MESSAGE_OVERHEAD_CHARS
 from state.records import STEP_NOTE_KEY, OutcomeLine, StepNote
+from tools.kept import KeptMap
 from tools.request import Lang, Request
 from tools.spec import Effect, ToolRegistry
 
@@ -81,22 +81,17 @@ class ThreadIndex(Generic[T]):
     def __init__(self, fold: Callable[[T, Sequence[AnyMessage]], T], empty: T) -> None:
         self._fold = fold
         self._empty = empty
-        self._seen: dict[tuple[str, int], tuple[int, str | None, T]] = {}
-        self._lock = threading.Lock()  # a served graph's nodes run for many threads at once
+        self._seen: KeptMap[tuple[str, int], tuple[int, str | None, T]] = KeptMap(self.MAX_KEYS)
 
     def get(self, key: str | None, messages: Sequence[AnyMessage], start: int = 0) -> T:
         """The folded value of `messages[start:]`; `key` names the thread (None: not cached, folded whole)."""
         if key is None:
             return self._fold(self._empty, messages[start:])
-        with self._lock:
-            scanned, last_id, value = self._seen.get((key, start), (start, None, self._empty))
+        scanned, last_id, value = self._seen.get((key, start)) or (start, None, self._empty)
         if scanned > len(messages) or (last_id is not None and messages[scanned - 1].id != last_id):
             scanned, value = start, self._empty
         value = self._fold(value, messages[scanned:])
-        with self._lock:
-            if len(self._seen) >= self.MAX_KEYS and (key, start) not in self._seen:
-                self._seen.pop(next(iter(self._seen)))
-            self._seen[(key, start)] = (len(messages), messages[-1].id if len(messages) > start else None, value)
+        self._seen.put((key, start), (len(messages), messages[-1].id if len(messages) > start else None, value))
         return value
 
 

@@ -17,8 +17,8 @@ from graph.history import is_question, latest_human_index
 from state.context import Context
 from state.records import Ask
 from tools.backend import Backend
+from tools.kept import KnownRecords
 from tools.request import RECENT_MESSAGES, Lang, Request, read_request
-from tools.spec import KnownRecords
 from tools.toolset import Toolset
 
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-import threading
-import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
@@ -20,6 +18,7 @@ from tools.errors import InvalidArgumentsError
 
 if TYPE_CHECKING:
     from tools.backend import Backend
+    from tools.kept import KnownRecords
     from tools.request import Request
 
 UNKNOWN_TOOL_TEMPLATE = "{name} is not a valid tool; use one of: {available}."
@@ -45,47 +44,6 @@ class Reference:
     resolve: str = "id"
     """How else the record may be named, as the kind's resolver understands it (the workflow's tasks: "requester",
     by its requester's name among the tasks the actor decides; "own", the task of the actor's own request)."""
-
-
-KNOWN_RECORD_TTL_S = 60.0
-"""How long a record found by its id is known without reading it again (`KnownRecords`)."""
-
-
-class KnownRecords:
-    """Records of rarely changing kinds (`Toolset.stable_kinds`: people) found by their id, kept KNOWN_RECORD_TTL_S
-    for the checks of later calls and for reads, as the graph keeps the actor's record. Only a lookup by id is kept: a
-    name may come to fit several records. A write looks its records up again inside its transaction."""
-
-    MAX_ENTRIES = 4096
-
-    def __init__(self, ttl_s: float = KNOWN_RECORD_TTL_S) -> None:
-        self._ttl_s = ttl_s
-        self._records: dict[tuple[str, str], tuple[dict[str, Any], float]] = {}
-        self._all: dict[str, tuple[dict[str, Mapping[str, Any]], float]] = {}
-        self._lock = threading.Lock()
-
-    def get(self, kind: str, record_id: Any) -> dict[str, Any] | None:
-        key, now = str(record_id), time.monotonic()
-        with self._lock:
-            kept = self._records.get((kind, key))
-            every = self._all.get(kind)
-        if kept is not None and kept[1] >= now:
-            return dict(kept[0])
-        if every is not None and every[1] >= now and key in every[0]:
-            return dict(every[0][key])
-        return None
-
-    def put_all(self, kind: str, records: Sequence[Mapping[str, Any]]) -> None:
-        """Every record of a kind, just read together (a run's directory of people): each known by its id."""
-        every = {str(record["id"]): record for record in records}
-        with self._lock:
-            self._all[kind] = (every, time.monotonic() + self._ttl_s)
-
-    def put(self, kind: str, record_id: Any, record: Mapping[str, Any]) -> None:
-        with self._lock:
-            if len(self._records) >= self.MAX_ENTRIES:
-                self._records.pop(next(iter(self._records)))
-            self._records[(kind, str(record_id))] = (dict(record), time.monotonic() + self._ttl_s)
 
 
 @dataclass(frozen=True)

@@ -121,12 +121,12 @@ class Toolset:
     backend handle; None for a domain without people."""
     people_kind: str | None = None
     """The reference kind whose records `people` returns, when it returns them whole (the workflow: "user"): the people
-    a run reads at its start are then known by id (`tools.spec.KnownRecords`) for its checks and reads."""
+    a run reads at its start are then known by id (`tools.kept.KnownRecords`) for its checks and reads."""
     resolvers: Mapping[str, Resolver] = field(default_factory=dict)
     """How each reference kind of the tools' specs is looked up."""
     stable_kinds: tuple[str, ...] = ()
     """Reference kinds whose records rarely change (the workflow: users): one found by its id may be kept for a minute
-    (`tools.spec.KnownRecords`) for checks and reads; a write always looks it up again."""
+    (`tools.kept.KnownRecords`) for checks and reads; a write always looks it up again."""
     questions: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     """The questions the graph asks in code, by language ("zh", "en") and ask key (`PersonValue.ask`); templates may
     use {choices}, {name}, {count} and {label}."""

@@ -15,7 +15,7 @@ from state.agent import AgentState
 from state.context import Context
 from state.records import ToolCallRecord
 from tools.backend import Backend
-from tools.spec import KnownRecords
+from tools.kept import KnownRecords
 from tools.toolset import Toolset
 
 

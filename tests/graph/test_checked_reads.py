@@ -72,7 +72,7 @@ def test_a_kept_check_is_taken_once_and_only_for_the_same_call_and_arguments(mon
     assert reads.take("t1", "c1", {"userId": "user_2"}) is None  # taken once
 
     now = [1000.0]
-    monkeypatch.setattr("graph.calls.time.monotonic", lambda: now[0])
+    monkeypatch.setattr("tools.kept.time.monotonic", lambda: now[0])
     reads.keep("t1", "c2", checked, {"userId": "user_2"})
     now[0] += CHECKED_READ_TTL_S + 1
     assert reads.take("t1", "c2", {"userId": "user_2"}) is None  # too old: checked again

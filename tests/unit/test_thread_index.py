@@ -58,10 +58,10 @@ def test_keys_and_starts_are_kept_apart_and_no_key_folds_the_whole_history():
     assert fold.given == [2, 6, 6, 6]
 
 
-def test_the_oldest_key_is_dropped_when_the_index_is_full():
+def test_the_oldest_key_is_dropped_when_the_index_is_full(monkeypatch):
+    monkeypatch.setattr(ThreadIndex, "MAX_KEYS", 2)
     fold = Counting()
     index = ThreadIndex(fold, 0)
-    index.MAX_KEYS = 2
     history = _history(3)
     for key in ("a", "b", "c"):
         index.get(key, history)
@@ -103,10 +103,10 @@ def test_known_ids_come_from_the_persons_words_and_the_tools_never_from_the_mode
 
 
 def test_records_known_together_are_found_by_id_until_they_are_too_old(monkeypatch):
-    from tools.spec import KnownRecords
+    from tools.kept import KnownRecords
 
     now = [100.0]
-    monkeypatch.setattr("tools.spec.time.monotonic", lambda: now[0])
+    monkeypatch.setattr("tools.kept.time.monotonic", lambda: now[0])
     known = KnownRecords(ttl_s=60)
     known.put_all("user", [{"id": "user_1", "name": "张三"}, {"id": "user_2", "name": "李四"}])
     known.put("user", "user_3", {"id": "user_3", "name": "王五"})
