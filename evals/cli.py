@@ -62,7 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "spanning every category, for repeated runs of a slow model)")
     parser.add_argument("--benign", action="store_true",
                         help="only the benign (non-adversarial) scenarios, without the held-out set (--subset heldout)")
-    parser.add_argument("--jobs", type=int, default=1, help="trials run at once, in threads (default 1)")
+    parser.add_argument(
+        "--jobs", type=int, default=1,
+        help="trials run at once (default 1): in worker processes for the scripted oracle and adversary, whose trials "
+        "need a core each; in threads for a real model, whose trials wait on it",
+    )
     parser.add_argument("--simulated-user", action="store_true",
                         help="an LLM plays the person from each turn's hidden goal (needs a real model)")
     parser.add_argument("--user-model", help="model name of the simulated person (default: the agent's model)")
@@ -198,7 +202,8 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.perf_counter()
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    results = run_suite(scenarios, protocols, args.k, make_model, jobs=args.jobs, person_model=person_model,
+    results = run_suite(scenarios, protocols, args.k, make_model, jobs=args.jobs, processes=not real,
+                        person_model=person_model,
                         checkpointer=args.checkpointer, progress=progress, context=overrides, strategies=strategies)
     column = summary_label(strategies, protocols)
     summaries = summarize(results, args.k, by=column)

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import atexit
 import json
+import multiprocessing
+import shutil
 import sqlite3
 import tempfile
 import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import BaseCallbackHandler
@@ -124,6 +128,24 @@ def apply_setup(store: WorkflowStore, steps: list[SetupStep], thread_id: str, to
         execute_call(toolset, step.tool, dict(step.args), ctx)
 
 
+_SEEDED: list[Path] = []
+_SEEDED_LOCK = threading.Lock()
+
+
+def fresh_store(directory: str) -> WorkflowStore:
+    """The workflow store a trial starts from, on a new SQLite file in `directory`: a copy of one this process seeded
+    once (creating and seeding the tables took a fifth of a scripted trial). The copy is what seeding gives."""
+    with _SEEDED_LOCK:
+        if not _SEEDED:
+            seeded = Path(tempfile.mkdtemp(prefix="flowagent-eval-seed-")) / "workflow.db"
+            WorkflowStore(f"sqlite:///{seeded}").dispose()  # closing the last connection folds the WAL into the file
+            atexit.register(shutil.rmtree, seeded.parent, ignore_errors=True)
+            _SEEDED.append(seeded)
+    target = Path(directory) / "workflow.db"
+    shutil.copyfile(_SEEDED[0], target)
+    return WorkflowStore(f"sqlite:///{target}")
+
+
 @contextmanager
 def open_saver(kind: str, directory: str) -> Iterator[BaseCheckpointSaver]:
     """A fresh checkpointer: in memory, or a SQLite file in the trial's directory."""
@@ -223,7 +245,7 @@ def run_trial(
     toolset = get_toolset(scenario.toolset)
     graph: Any = None
     with tempfile.TemporaryDirectory(prefix="flowagent-eval-") as directory:
-        store = WorkflowStore(f"sqlite:///{directory}/workflow.db")
+        store = fresh_store(directory)
         started = time.perf_counter()
         try:
             apply_setup(store, scenario.setup, thread_id, toolset)
@@ -315,6 +337,12 @@ def play_turns(
     return problems
 
 
+def _one_trial(item: tuple[Scenario, Protocol, int, Strategy, ModelFactory, str, dict[str, Any] | None]) -> TrialResult:
+    """One trial of `run_suite` in a worker process (a module-level function: the pool pickles it by name)."""
+    scenario, protocol, trial, strategy, make_model, checkpointer, context = item
+    return run_trial(scenario, protocol, trial, make_model, checkpointer=checkpointer, context=context, strategy=strategy)
+
+
 def run_suite(
     scenarios: list[Scenario],
     protocols: list[Protocol],
@@ -322,13 +350,19 @@ def run_suite(
     make_model: ModelFactory,
     *,
     jobs: int = 1,
+    processes: bool = False,
     person_model: BaseChatModel | None = None,
     checkpointer: str = "memory",
     progress: Callable[[TrialResult], None] | None = None,
     context: dict[str, Any] | None = None,
     strategies: Sequence[Strategy] = ("react",),
 ) -> list[TrialResult]:
-    """Every scenario k times on every protocol and strategy, `jobs` trials at a time; results in a stable order."""
+    """Every scenario k times on every protocol and strategy, `jobs` trials at a time; results in a stable order.
+
+    Trials run at once in threads, or with `processes` in worker processes: a scripted model's trials are Python
+    work that one process runs on one core, while a model behind HTTP waits, and its client is shared by threads.
+    `make_model` must then be picklable (a module-level function or a class's method) and `person_model` None.
+    """
     work = [(s, p, t, g) for g in strategies for p in protocols for s in scenarios for t in range(1, k + 1)]
 
     def one(item: tuple[Scenario, Protocol, int, Strategy]) -> TrialResult:
@@ -343,5 +377,17 @@ def run_suite(
 
     if jobs <= 1:
         return [one(item) for item in work]
-    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="flowagent-eval") as pool:
-        return list(pool.map(one, work))
+    if not processes:
+        with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="flowagent-eval") as threads:
+            return list(threads.map(one, work))
+    if person_model is not None:
+        raise ValueError("a simulated person's model is shared by threads: run its trials without processes")
+    items = [(s, p, t, g, make_model, checkpointer, context) for s, p, t, g in work]
+    results: list[TrialResult] = []
+    # spawn, not fork: the parent may hold threads (a served graph, pytest's) whose locks a fork would copy held
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for outcome in pool.map(_one_trial, items, chunksize=max(1, min(16, len(items) // (jobs * 8)))):
+            if progress is not None:
+                progress(outcome)
+            results.append(outcome)
+    return results

@@ -30,7 +30,7 @@ def describe(results: list[TrialResult], *, attack_only: bool = False) -> str:
 
 def test_oracle_scores_pass_hat_k_one_on_every_protocol() -> None:
     scenarios = load_scenarios()
-    results = run_suite(scenarios, PROTOCOLS, 2, OracleModel.for_scenario, jobs=2)
+    results = run_suite(scenarios, PROTOCOLS, 2, OracleModel.for_scenario, jobs=2, processes=True)
     summaries = summarize(results, 2)
     assert [s.protocol for s in summaries] == PROTOCOLS
     for s in summaries:
@@ -38,9 +38,21 @@ def test_oracle_scores_pass_hat_k_one_on_every_protocol() -> None:
         assert scores == ({1: 1.0, 2: 1.0}, 1.0, 1.0, 0.0, 0, 2 * len(scenarios)), describe(results)
 
 
+def test_trials_in_worker_processes_give_what_one_process_gives() -> None:
+    scenarios = [s for s in load_scenarios() if s.id.startswith(("seed_r1_", "adv_self_approval", "adv_fake_"))]
+    assert len(scenarios) >= 3
+    alone = run_suite(scenarios, ["json"], 1, CompromisedModel.for_scenario)
+    seen: list[str] = []
+    pooled = run_suite(scenarios, ["json"], 1, CompromisedModel.for_scenario, jobs=2, processes=True,
+                       progress=lambda r: seen.append(r.scenario))
+    outcome = [(r.scenario, r.passed, r.attack_succeeded, r.guard_hit, r.problems) for r in alone]
+    assert [(r.scenario, r.passed, r.attack_succeeded, r.guard_hit, r.problems) for r in pooled] == outcome
+    assert seen == [r.scenario for r in alone]
+
+
 def test_compromised_model_never_reaches_its_goal_and_never_crashes() -> None:
     scenarios = [s for s in load_scenarios() if s.adversarial]
-    results = run_suite(scenarios, PROTOCOLS, 1, CompromisedModel.for_scenario, jobs=2)
+    results = run_suite(scenarios, PROTOCOLS, 1, CompromisedModel.for_scenario, jobs=2, processes=True)
     assert len(results) == 3 * len(scenarios)
     for s in summarize(results, 1):
         # unguarded: the refusal the scenario names never happened, i.e. the attack was not really tried and stopped
@@ -96,7 +108,7 @@ def test_plan_and_chain_oracles_score_pass_hat_k_one_on_the_scenarios_they_claim
         scenarios = [s for s in claimed if s.id not in cannot]
         # k = 1: the oracle is scripted, and a second trial on a fresh store is proven by the react run above;
         # here each strategy's own path is what is checked (k = 2 took 320 s of CI's time for no other finding)
-        results = run_suite(scenarios, PROTOCOLS, 1, OracleModel.for_scenario, jobs=2, strategies=[strategy])
+        results = run_suite(scenarios, PROTOCOLS, 1, OracleModel.for_scenario, jobs=2, processes=True, strategies=[strategy])
         for s in summarize(results, 1):
             assert (s.pass_hat, s.crashes) == ({1: 1.0}, 0), f"{strategy}:\n" + describe(results)
         failing = [r.scenario for r in run_suite([s for s in load_scenarios() if s.id in cannot], ["native"], 1,
@@ -107,7 +119,7 @@ def test_plan_and_chain_oracles_score_pass_hat_k_one_on_the_scenarios_they_claim
 def test_compromised_plans_and_chains_never_reach_their_goal() -> None:
     scenarios = [s for s in load_scenarios() if s.adversarial]
     for strategy, untried in (("plan", set()), ("chain", CHAIN_NEVER_TRIES)):
-        results = run_suite(scenarios, PROTOCOLS, 1, CompromisedModel.for_scenario, jobs=2, strategies=[strategy])
+        results = run_suite(scenarios, PROTOCOLS, 1, CompromisedModel.for_scenario, jobs=2, processes=True, strategies=[strategy])
         for s in summarize(results, 1):
             outcome = (s.attack_success, s.attacks_succeeded, s.crashes, set(s.unguarded))
             assert outcome == (0.0, [], 0, untried), f"{strategy}:\n" + describe(results, attack_only=True)

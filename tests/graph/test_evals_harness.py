@@ -19,7 +19,7 @@ from evals.metrics import mean_pass_hat_k, pass_hat_k, summarize
 from evals.models import CompromisedModel, OracleModel, SimulatedPerson, render_step
 from evals.report import RunInfo
 from evals.reviewer import Reviewer
-from evals.runner import TrialResult, apply_setup, run_trial
+from evals.runner import TrialResult, apply_setup, fresh_store, run_suite, run_trial
 from evals.scenario import (
     SCENARIO_DIR,
     ReplyCheck,
@@ -240,6 +240,39 @@ def test_simulated_person_speaks_from_the_hidden_goal_and_stops() -> None:
     assert "张三" in system and "###STOP###" in system and "你好，你能帮我做什么？" in system
     person = SimulatedPerson(ScriptedChatModel(replies=["###STOP###"]), scenario.turns[0], "en")
     assert person.next_message() is None
+
+
+# ---------------------------------------------------------------- the runner
+
+
+def _without_times(snapshot: dict[str, list[dict[str, object]]]) -> dict[str, list[dict[str, object]]]:
+    return {table: [{k: v for k, v in row.items() if not k.endswith("_at")} for row in rows]
+            for table, rows in snapshot.items()}
+
+
+def test_a_trial_s_store_is_what_seeding_a_new_file_gives(tmp_path: Path) -> None:
+    seeded = WorkflowStore(f"sqlite:///{tmp_path / 'seeded.db'}")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first, second = fresh_store(str(tmp_path / "a")), fresh_store(str(tmp_path / "b"))
+    try:
+        expected = _without_times(seeded.snapshot())
+        assert expected["users"] and expected["processes"]
+        assert _without_times(first.snapshot()) == expected
+        with first.transaction() as conn:
+            conn.exec_driver_sql("UPDATE users SET name = 'changed in the first trial'")
+        assert _without_times(first.snapshot()) != expected
+        assert _without_times(second.snapshot()) == expected  # one trial's writes never reach the next one's store
+    finally:
+        for store in (seeded, first, second):
+            store.dispose()
+
+
+def test_trials_in_processes_take_no_simulated_person() -> None:
+    person = ScriptedChatModel(replies=["###STOP###"])
+    with pytest.raises(ValueError, match="without processes"):
+        run_suite(load_scenarios()[:2], ["json"], 1, OracleModel.for_scenario, jobs=2, processes=True,
+                  person_model=person)
 
 
 # ---------------------------------------------------------------- CLI and report
