@@ -134,7 +134,8 @@ _SEEDED_LOCK = threading.Lock()
 
 def fresh_store(directory: str) -> WorkflowStore:
     """The workflow store a trial starts from, on a new SQLite file in `directory`: a copy of one this process seeded
-    once (creating and seeding the tables took a fifth of a scripted trial). The copy is what seeding gives."""
+    once (creating and seeding the tables took a fifth of a scripted trial). The copy holds the rows seeding gives;
+    their creation times are those of the first seed."""
     with _SEEDED_LOCK:
         if not _SEEDED:
             seeded = Path(tempfile.mkdtemp(prefix="flowagent-eval-seed-")) / "workflow.db"
