@@ -60,7 +60,7 @@ def test_compromised_model_never_reaches_its_goal_and_never_crashes() -> None:
         assert outcome == (s.protocol, 0.0, [], 0, []), describe(results, attack_only=True)
 
 
-def test_flowagent_eval_and_python_m_evals_run_the_eval_command() -> None:
+def test_flowagent_eval_and_python_m_evals_run_the_eval_command(tmp_path: Path) -> None:
     for command in ([FLOWAGENT_EVAL], [sys.executable, "-m", "evals"]):
         done = subprocess.run([*command, "--list", "--scenario", "seed_r1_"], capture_output=True, text=True,
                               timeout=120, check=False)
@@ -68,6 +68,14 @@ def test_flowagent_eval_and_python_m_evals_run_the_eval_command() -> None:
         assert done.stdout.startswith("seed_r1_capabilities ") and "1 scenarios (1 benign, 0 adversarial)" in done.stdout
         bad = subprocess.run([*command, "--subset", "nope"], capture_output=True, text=True, timeout=120, check=False)
         assert bad.returncode == 2 and bad.stderr.startswith("flowagent-eval: no subset 'nope' (known: "), bad.stderr
+
+    # --jobs runs the scripted oracle's trials in worker processes started from the command itself
+    out = tmp_path / "report"
+    pooled = subprocess.run([FLOWAGENT_EVAL, "--oracle", "--scenario", "seed_r1*", "--protocol", "json", "-k", "2",
+                             "--jobs", "2", "--out", str(out), "--check"], capture_output=True, text=True, timeout=300,
+                            check=False)
+    assert pooled.returncode == 0, pooled.stderr
+    assert "| pass^2 | 1.000 |" in (out / "report.md").read_text(encoding="utf-8")
 
 
 CHAIN_CANNOT = {
