@@ -46,19 +46,15 @@ class KeptMap(Generic[K, V]):
             self._entries[key] = (value, expires)
 
 
-KNOWN_RECORD_TTL_S = 60.0
-"""How long a record of a stable kind found by its id is kept for later checks and reads."""
-
-
 class KnownRecords:
-    """Records of rarely changing kinds (`Toolset.stable_kinds`: people) found by their id, kept KNOWN_RECORD_TTL_S
-    for the checks of later calls and for reads, as the graph keeps the actor's record. Only a lookup by id is kept: a
-    name may come to fit several records. A write looks its records up again inside its transaction."""
+    """Records of rarely changing kinds (`Toolset.stable_kinds`: people) found by their id, kept `ttl_s` seconds for
+    the checks of later calls and for reads (the graph: as long as it keeps the actor's record). Only a lookup by id
+    is kept: a name may come to fit several records. A write looks its records up again inside its transaction."""
 
     MAX_ENTRIES = 4096
     MAX_KINDS = 64
 
-    def __init__(self, ttl_s: float = KNOWN_RECORD_TTL_S) -> None:
+    def __init__(self, ttl_s: float) -> None:
         self._records: KeptMap[tuple[str, str], dict[str, Any]] = KeptMap(self.MAX_ENTRIES, ttl_s)
         self._all: KeptMap[str, dict[str, Mapping[str, Any]]] = KeptMap(self.MAX_KINDS, ttl_s)
 
