@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Callable, Iterator
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from evals.runner import fresh_store
 from graph.calls import new_call_id
 from tests.support.clock import ManualClock
 from tools import CallContext, ToolRegistry, WorkflowStore, execute_call
 from tools.request import Request, read_request
 from tools.workflow import TOOLSET
 
+HERE = Path(__file__).parent
 LAYERS = ("unit", "graph", "e2e")
 
 
@@ -25,10 +30,39 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(layer)
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A layer's folder is not even imported when the `-m` expression deselects every test of that layer whatever
+    their other marks: importing the e2e modules (servers, clients, the model's bindings) took a fifth of
+    `pytest -m "not e2e"`. Otherwise pytest decides."""
+    if collection_path.parent == HERE and collection_path.name in LAYERS and collection_path.is_dir():
+        if deselects_every(config.getoption("markexpr") or "", collection_path.name):
+            return True
+    return None
+
+
+def deselects_every(markexpr: str, mark: str) -> bool:
+    """Whether `markexpr` (pytest's `-m`) is false for every test carrying `mark`, whichever other marks it has."""
+    if not markexpr.strip():
+        return False
+    from _pytest.mark.expression import Expression
+
+    others = sorted(set(re.findall(r"[A-Za-z_][\w.]*", markexpr)) - {"and", "or", "not", "True", "False", mark})
+    if len(others) > 8:
+        return False
+    expression = Expression.compile(markexpr)
+    for values in itertools.product((False, True), repeat=len(others)):
+        marks = {mark, *(name for name, on in zip(others, values, strict=True) if on)}
+        if expression.evaluate(lambda name, /, **_: name in marks):
+            return False
+    return True
+
+
 @pytest.fixture
 def store(tmp_path) -> Iterator[WorkflowStore]:
-    """A fresh, seeded workflow store on a SQLite file under the test's tmp_path."""
-    workflow_store = WorkflowStore(f"sqlite:///{tmp_path}/wf.db")
+    """A fresh, seeded workflow store on a SQLite file under the test's tmp_path: a copy of one this process seeded
+    once (`evals.runner.fresh_store`), since creating and seeding the tables took three times as long as opening a
+    copy. Tests of the seeding itself open their own `WorkflowStore`."""
+    workflow_store = fresh_store(str(tmp_path))
     yield workflow_store
     workflow_store.dispose()
 
