@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Callable, Iterator
@@ -52,9 +53,13 @@ def deselects_every(markexpr: str, mark: str) -> bool:
     expression = Expression.compile(markexpr)
     for values in itertools.product((False, True), repeat=len(others)):
         marks = {mark, *(name for name, on in zip(others, values, strict=True) if on)}
-        if expression.evaluate(lambda name, /, **_: name in marks):
+        if expression.evaluate(functools.partial(_carries, marks)):
             return False
     return True
+
+
+def _carries(marks: set[str], name: str, /, **_: object) -> bool:
+    return name in marks
 
 
 @pytest.fixture
