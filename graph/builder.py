@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -71,23 +72,26 @@ def build_graph(
     needs = chosen.deps() if deps is FROM_ENV else deps
 
     builder = StateGraph(AgentState, context_schema=context_schema, input_schema=InputState)
+    # Every node reads the whole state. Saying so spares LangGraph working it out from each node's type hints, which
+    # took two thirds of a build (a graph is built per test, per eval trial and per served assistant).
+    add_node = functools.partial(builder.add_node, input_schema=AgentState)
     actors = Actors(chosen, backend)
     reads = CheckedReads()  # what the validator checked, for the executor to run without checking again
-    builder.add_node("read_request", ReadRequest(chosen, backend, clock=clock, known=actors.known))
-    builder.add_node("reasoner", Reasoner(model, chosen, backend, clock=clock, actors=actors))
-    builder.add_node("tool_validator", ToolValidator(chosen, backend, needs, clock=clock, actors=actors, reads=reads))
-    builder.add_node("ask_person", AskPerson(registry))
-    builder.add_node("human_review", HumanReview(backend, registry, clock=clock))
-    builder.add_node("executor", Executor(chosen, backend, needs, clock=clock, actors=actors, reads=reads))
-    builder.add_node("observation_summarizer", ObservationSummarizer(registry))
-    builder.add_node("budget_check", BudgetCheck(clock=clock, lookup_answers=chosen.lookup_answers))
+    add_node("read_request", ReadRequest(chosen, backend, clock=clock, known=actors.known))
+    add_node("reasoner", Reasoner(model, chosen, backend, clock=clock, actors=actors))
+    add_node("tool_validator", ToolValidator(chosen, backend, needs, clock=clock, actors=actors, reads=reads))
+    add_node("ask_person", AskPerson(registry))
+    add_node("human_review", HumanReview(backend, registry, clock=clock))
+    add_node("executor", Executor(chosen, backend, needs, clock=clock, actors=actors, reads=reads))
+    add_node("observation_summarizer", ObservationSummarizer(registry))
+    add_node("budget_check", BudgetCheck(clock=clock, lookup_answers=chosen.lookup_answers))
 
     if strategy == "plan":
-        builder.add_node("planner", Planner(model, chosen, backend, clock=clock, actors=actors))
-        builder.add_node("plan_step", propose_next_step)
+        add_node("planner", Planner(model, chosen, backend, clock=clock, actors=actors))
+        add_node("plan_step", propose_next_step)
         wire_plan(builder)
     elif strategy == "chain":
-        builder.add_node("chain_step", ChainStep(model, chosen, backend, clock=clock, actors=actors))
+        add_node("chain_step", ChainStep(model, chosen, backend, clock=clock, actors=actors))
         wire_chain(builder)
     elif strategy == "react":
         wire_react(builder)
