@@ -110,3 +110,43 @@ def test_the_people_a_run_read_at_its_start_are_known_by_id_for_its_checks(graph
     assert [m.status for m in agent.messages if isinstance(m, ToolMessage)] == ["success", "success"]
     assert looked_up["user_2"] == 0  # read with the directory when the run started
     assert looked_up["王五"] == 1  # a name is looked up, whatever is known
+
+
+def test_a_check_that_needs_no_record_takes_no_connection(graph_driver, store):
+    """The person a read names is in the run's directory: the validator's check reads nothing, so it takes no
+    connection from the pool; the executor takes one to run the read."""
+    from langgraph.config import get_config
+    from sqlalchemy import event
+
+    taken: Counter[str] = Counter()
+
+    def on_checkout(*_: Any) -> None:
+        taken[get_config().get("metadata", {}).get("langgraph_node", "?")] += 1
+
+    agent = graph_driver(
+        tool_call("queryTodoTask", {"userId": "user_2"}, id="q1"),
+        tool_call("queryTodoTask", {"userId": "user_3"}, id="q2"),
+        "李四和王五都没有待办。",
+    )
+    event.listen(store.engine, "checkout", on_checkout)
+    try:
+        agent.say("李四和王五有哪些待办？")
+    finally:
+        event.remove(store.engine, "checkout", on_checkout)
+
+    assert [m.status for m in agent.messages if isinstance(m, ToolMessage)] == ["success", "success"]
+    assert taken["executor"] == 2
+    assert taken["tool_validator"] == 0
+
+
+def test_a_read_handle_takes_a_connection_only_when_used(store):
+    from sqlalchemy import event, text
+
+    checkouts: list[int] = []
+    event.listen(store.engine, "checkout", lambda *_: checkouts.append(1))
+    with store.read():
+        pass
+    assert checkouts == []
+    with store.read() as conn:
+        assert conn.execute(text("SELECT count(*) FROM users")).scalar_one() > 0
+    assert checkouts == [1]

@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     Column,
@@ -246,10 +246,20 @@ class WorkflowStore:
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
-        """A connection for reads: one snapshot, rolled back at the end; on SQLite it takes no write lock."""
-        with self.engine.connect().execution_options(**{READ_ONLY_OPTION: True}) as conn:
-            conn.info[PROCESS_ENGINE_KEY] = self.process_engine
-            yield conn
+        """A connection for reads: one snapshot, rolled back at the end; on SQLite it takes no write lock.
+
+        It is taken from the pool at its first use: a check that finds every record it needs already known (the
+        validator's, on most steps) takes none."""
+        handle = _FirstUse(self._read_connection)
+        try:
+            yield cast(Connection, handle)
+        finally:
+            handle.close()
+
+    def _read_connection(self) -> Connection:
+        conn = self.engine.connect().execution_options(**{READ_ONLY_OPTION: True})
+        conn.info[PROCESS_ENGINE_KEY] = self.process_engine
+        return conn
 
     def recorded(self, handle: Connection, key: str) -> dict[str, Any] | None:
         """The result recorded under an idempotency key, or None."""
@@ -371,6 +381,26 @@ class WorkflowStore:
     def dispose(self) -> None:
         """Close every pooled connection."""
         self.engine.dispose()
+
+
+class _FirstUse:
+    """A connection opened when one of its attributes is first asked for, and closed with `close` if it was."""
+
+    __slots__ = ("_open", "_conn")
+
+    def __init__(self, open_connection: Callable[[], Connection]) -> None:
+        self._open = open_connection
+        self._conn: Connection | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._conn is None:
+            self._conn = self._open()
+        return getattr(self._conn, name)
+
+    def close(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.close()
 
 
 def _plain(row: dict[str, Any]) -> dict[str, Any]:
