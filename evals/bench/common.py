@@ -61,7 +61,7 @@ class Sizes:
 
     quick: bool
     steps: tuple[int, ...] = (10, 50, 100)
-    repeats: int = 5
+    repeats: int = 9
     turns: tuple[int, ...] = (20, 200, 500)
     threads: tuple[int, ...] = (8, 32, 128)
     runs_per_thread: int = 3

@@ -51,3 +51,10 @@ def test_the_report_header_names_the_steal_or_says_it_is_not_known():
     assert "- host CPU steal during the run: 3.1% of the machine's CPU time" in report
     unknown = render([section], machine=MACHINE, quick=False, seconds=1.0, started=started)
     assert "- host CPU steal during the run: not known (no /proc/stat)" in unknown
+
+
+def test_the_spread_of_the_paired_ratios_is_their_middle_half():
+    from evals.bench.step_cost import _middle_half
+
+    assert _middle_half([1.0, 1.1, 1.2, 1.3, 1.4]) == "1.10×–1.30×"
+    assert _middle_half([1.25]) == "1.25×"
