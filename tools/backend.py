@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,22 @@ class Backend(Protocol):
     def reviews(self, thread_id: str, tool_call_id: str) -> list[dict[str, Any]]:
         """The review decisions on record for one call in one thread, oldest first (each with `event`, `actor_id`
         and the `detail` written by `record_audit`)."""
+        ...
+
+
+@runtime_checkable
+class StopsAtDeadline(Protocol):
+    """A backend that can stop its own work at a deadline: a read through it is bounded without a thread of its own.
+
+    The executor runs every call with a timeout. A call on a pool thread can be given up at the timeout but not
+    stopped, and the hop to that thread costs about a twentieth of a ReAct step. A read whose tool waits on nothing
+    but the backend (`ToolSpec.backend_bound`) runs on the node's own thread instead, through `read_until`, and is
+    stopped at the timeout, not merely given up.
+    """
+
+    def read_until(self, deadline: float) -> AbstractContextManager[Any]:
+        """`read`, whose statements stop at `deadline` (a `time.monotonic()` time): one still running then, or
+        started after it, raises `TimeoutError`, and the read ends with nothing kept."""
         ...
 
 

@@ -11,14 +11,15 @@ import dataclasses
 import json
 import logging
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel
 
 from tools import words
-from tools.backend import Execution
+from tools.backend import Backend, Execution, StopsAtDeadline
 from tools.errors import DomainError, NeedsPersonError, NotFoundError, PolicyError
 from tools.grounding import (
     check_clear,
@@ -186,7 +187,8 @@ def check_call(
 
 
 def execute_call(
-    toolset: Toolset, name: str, raw_args: Any, ctx: CallContext, *, checked: CheckedCall | None = None
+    toolset: Toolset, name: str, raw_args: Any, ctx: CallContext, *, checked: CheckedCall | None = None,
+    deadline: float | None = None,
 ) -> dict[str, Any]:
     """Run one tool call (the executor's path). Writes are atomic and idempotent on `ctx.idempotency_key`.
 
@@ -198,17 +200,21 @@ def execute_call(
     `checked` is the validator's check of this very read, made moments before in this process: the read runs on
     what that check found instead of checking again (a read changes nothing, so there is no effect to protect from
     a store that changed in between). A write ignores it: its checks always run again inside its transaction.
+
+    `deadline` (a `time.monotonic()` time) bounds a read on a backend that stops its work then
+    (`tools.backend.StopsAtDeadline`): the read raises `TimeoutError` once it is past. The executor gives it for the
+    reads it runs on its own thread (`ToolSpec.backend_bound`).
     """
     spec = toolset.registry.get(name)
     ctx = _with_limits(toolset, ctx)
     backend = ctx.backend
     if spec.effect is Effect.READ and checked is not None and checked.spec.name == spec.name:
-        with backend.read() as handle:
+        with _reading(backend, deadline) as handle:
             return spec.handler(handle, ctx, checked.args, checked.verdict)
     raw = spec.with_actor(spec.decode(raw_args), ctx.actor_id)
     spec.parse(raw)  # arguments that do not fit the schema never reach a transaction (nor the audit log)
     if spec.effect is Effect.READ:
-        with backend.read() as handle:
+        with _reading(backend, deadline) as handle:
             args, verdict = _admit(toolset, spec, raw, handle, ctx, request=None)
             return spec.handler(handle, ctx, args, verdict)
 
@@ -238,6 +244,11 @@ def execute_call(
         _record_refusal(spec, admitted.model_dump() if admitted is not None else raw, ctx, exc)
         raise
     return spec.after_commit(ctx, result) if spec.after_commit is not None else result
+
+
+def _reading(backend: Backend, deadline: float | None) -> AbstractContextManager[Any]:
+    """A read handle, stopped at `deadline` when there is one (the backend then stops at deadlines)."""
+    return backend.read() if deadline is None else cast(StopsAtDeadline, backend).read_until(deadline)
 
 
 def _with_limits(toolset: Toolset, ctx: CallContext) -> CallContext:

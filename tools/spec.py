@@ -268,6 +268,11 @@ class ToolSpec:
     """A readable line for a successful result: what a fixed answer and the run's outcome say."""
     model_description: str = ""
     """What the model reads about the tool (defaults to `description`): only what it needs to call it."""
+    backend_bound: bool = False
+    """A read whose handler waits on nothing but the backend's handle (no network, no lock of its own): on a backend
+    that stops its work at a deadline (`tools.backend.StopsAtDeadline`) the executor runs it on the node's own thread,
+    stopped at the call's timeout, instead of on a pool thread. Leave it False for a handler that can wait on anything
+    else: only a pool thread can give that up."""
     examples: tuple[ToolExample, ...] = ()
     """Worked examples for text-protocol models, at most one per language: each tool's example in the person's
     language is shown (else its first), in registry order."""

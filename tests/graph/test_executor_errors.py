@@ -82,3 +82,54 @@ def test_a_tool_that_hangs_is_given_up_after_the_timeout_and_the_run_goes_on(gra
     assert str(observation.content).startswith("Error [timeout]: hangTool did not finish within 0.3 s.")
     assert waited < 10  # the run went on without the tool (it would have waited 30 s)
     assert agent.messages[-1].content == "它没有按时返回。"
+
+
+def count_for_ever(conn: Connection, ctx: CallContext, args: NoArgs, verdict: Verdict) -> dict[str, Any]:
+    THREADS.append(threading.current_thread().name)
+    query = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n"
+    return {"count": conn.exec_driver_sql(query).scalar_one()}  # a query that never ends
+
+
+def thread_name(conn: Connection, ctx: CallContext, args: NoArgs, verdict: Verdict) -> dict[str, Any]:
+    THREADS.append(threading.current_thread().name)
+    return {"ok": True}
+
+
+THREADS: list[str] = []
+BOUNDED = ToolRegistry([
+    *REGISTRY,
+    ToolSpec(name="countForEver", description="Never ends.", args_model=NoArgs, effect=Effect.READ,
+             handler=count_for_ever, backend_bound=True),
+    ToolSpec(name="boundRead", description="Waits on the store only.", args_model=NoArgs, effect=Effect.READ,
+             handler=thread_name, backend_bound=True),
+    ToolSpec(name="anyRead", description="May wait on anything.", args_model=NoArgs, effect=Effect.READ,
+             handler=thread_name),
+])
+
+
+def test_a_read_that_waits_on_the_store_only_is_stopped_by_the_store_at_the_timeout(graph_driver):
+    THREADS.clear()
+    agent = graph_driver(tool_call("countForEver", {}, id="c-count"), "它没有按时返回。", registry=BOUNDED,
+                         tool_timeout_s=0.3)
+    started = time.monotonic()
+    agent.say("查一下")
+    waited = time.monotonic() - started
+
+    [observation] = [m for m in agent.messages if isinstance(m, ToolMessage)]
+    assert observation.status == "error"
+    assert str(observation.content).startswith("Error [timeout]: countForEver did not finish within 0.3 s.")
+    assert waited < 10
+    # The query ran on the executor's own thread, and that thread went on with the run: the query was stopped, not
+    # left running on a pool thread.
+    assert THREADS == [threading.current_thread().name]
+
+
+def test_only_a_read_declared_to_wait_on_the_store_alone_skips_the_pool(graph_driver):
+    THREADS.clear()
+    agent = graph_driver(
+        tool_call("boundRead", {}, id="c-bound"), tool_call("anyRead", {}, id="c-any"), "好的", registry=BOUNDED,
+    )
+    agent.say("查一下")
+    assert len(THREADS) == 2
+    assert not THREADS[0].startswith("flowagent-tool")
+    assert THREADS[1].startswith("flowagent-tool")  # a handler that may wait on anything can only be given up

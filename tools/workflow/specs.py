@@ -52,6 +52,7 @@ SPECS: tuple[ToolSpec, ...] = (
         args_model=NoArgs,
         effect=Effect.READ,
         handler=get_all_workflows,
+        backend_bound=True,
         observation=ObservationShape(drop=frozenset({"startable", "version"}), list_limits={"workflows": 20}),
         describe=readable.workflows,
         model_description="List the workflows: processKey, name, and the form fields a request needs.",
@@ -62,6 +63,7 @@ SPECS: tuple[ToolSpec, ...] = (
         args_model=NoArgs,
         effect=Effect.READ,
         handler=get_all_users,
+        backend_bound=True,
         observation=ObservationShape(drop=frozenset({"email"}), list_limits={"users": 20}),
         describe=readable.users,
         model_description="List the users: userId and name.",
@@ -124,6 +126,7 @@ SPECS: tuple[ToolSpec, ...] = (
         args_model=QueryTodoTaskArgs,
         effect=Effect.READ,
         handler=query_todo_tasks,
+        backend_bound=True,
         references=(Reference("userId", "user"),),
         actor_defaults=("userId",),
         observation=ObservationShape(

@@ -9,10 +9,12 @@ commit together or not at all.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import threading
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,12 +39,13 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from tools.backend import Execution
 from tools.database import default_url, normalize_url
 from tools.workflow.engine import ProcessEngine, SpiffEngine, seed
 from tools.workflow.engine import tables as engine_tables
+from tools.workflow.handles import FirstUse, release_read, stop_at
 from tools.workflow.legacy import carry_legacy_requests
 from tools.workflow.seed import USERS
 
@@ -250,15 +253,35 @@ class WorkflowStore:
 
         It is taken from the pool at its first use: a check that finds every record it needs already known (the
         validator's, on most steps) takes none."""
-        handle = _FirstUse(self._read_connection)
+        handle = FirstUse(self._read_connection)
         try:
             yield cast(Connection, handle)
         finally:
             handle.close()
 
-    def _read_connection(self) -> Connection:
+    @contextmanager
+    def read_until(self, deadline: float) -> Iterator[Connection]:
+        """`read`, whose statements stop at `deadline` (a `time.monotonic()` time) and raise `TimeoutError`: SQLite
+        checks the time as a statement runs, PostgreSQL gets the time left as the read's `statement_timeout`."""
+        handle = FirstUse(functools.partial(self._read_connection, deadline), release=release_read)
+        try:
+            yield cast(Connection, handle)
+        except OperationalError as exc:
+            if time.monotonic() < deadline:
+                raise
+            raise TimeoutError(f"the read was stopped at its deadline ({exc.orig})") from exc
+        finally:
+            handle.close()
+
+    def _read_connection(self, deadline: float | None = None) -> Connection:
         conn = self.engine.connect().execution_options(**{READ_ONLY_OPTION: True})
         conn.info[PROCESS_ENGINE_KEY] = self.process_engine
+        if deadline is not None:
+            try:
+                stop_at(conn, deadline)
+            except BaseException:
+                release_read(conn)
+                raise
         return conn
 
     def recorded(self, handle: Connection, key: str) -> dict[str, Any] | None:
@@ -381,26 +404,6 @@ class WorkflowStore:
     def dispose(self) -> None:
         """Close every pooled connection."""
         self.engine.dispose()
-
-
-class _FirstUse:
-    """A connection opened when one of its attributes is first asked for, and closed with `close` if it was."""
-
-    __slots__ = ("_open", "_conn")
-
-    def __init__(self, open_connection: Callable[[], Connection]) -> None:
-        self._open = open_connection
-        self._conn: Connection | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        if self._conn is None:
-            self._conn = self._open()
-        return getattr(self._conn, name)
-
-    def close(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            conn.close()
 
 
 def _plain(row: dict[str, Any]) -> dict[str, Any]:
