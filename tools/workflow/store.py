@@ -15,7 +15,7 @@ import logging
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
@@ -247,27 +247,28 @@ class WorkflowStore:
             conn.info[PROCESS_ENGINE_KEY] = self.process_engine
             yield conn
 
-    @contextmanager
-    def read(self) -> Iterator[Connection]:
+    def read(self) -> AbstractContextManager[Connection]:
         """A connection for reads: one snapshot, rolled back at the end; on SQLite it takes no write lock.
 
         It is taken from the pool at its first use: a check that finds every record it needs already known (the
         validator's, on most steps) takes none."""
-        handle = FirstUse(self._read_connection)
-        try:
-            yield cast(Connection, handle)
-        finally:
-            handle.close()
+        return self._read(None)
 
-    @contextmanager
-    def read_until(self, deadline: float) -> Iterator[Connection]:
+    def read_until(self, deadline: float) -> AbstractContextManager[Connection]:
         """`read`, whose statements stop at `deadline` (a `time.monotonic()` time) and raise `TimeoutError`: SQLite
         checks the time as a statement runs, PostgreSQL gets the time left as the read's `statement_timeout`."""
-        handle = FirstUse(functools.partial(self._read_connection, deadline), release=release_read)
+        return self._read(deadline)
+
+    @contextmanager
+    def _read(self, deadline: float | None) -> Iterator[Connection]:
+        if deadline is None:
+            handle = FirstUse(self._read_connection)
+        else:
+            handle = FirstUse(functools.partial(self._read_connection, deadline), release=release_read)
         try:
             yield cast(Connection, handle)
         except OperationalError as exc:
-            if time.monotonic() < deadline:
+            if deadline is None or time.monotonic() < deadline:
                 raise
             raise TimeoutError(f"the read was stopped at its deadline ({exc.orig})") from exc
         finally:
