@@ -1,19 +1,20 @@
-"""The run's budget: its counters, the named operations that change them, and the decision to wrap up.
+"""The run's budget: the step's spending, the run's counters, and the decision to wrap up.
 
-Every node that spends something calls one operation here (a model call, a proposal, an approval asked
-for and answered, executed calls, a finished step); only `budget_check` calls `wrap_up_reason`. Time comes
-from an injected clock (`time.time` by default), so tests move it instead of sleeping.
+Every node that spends something records it on the step under way (a model call, a proposal, an approval asked for
+and answered); `close_step` adds a finished step, with its executed calls, to the run's counters, once a step (in
+budget_check, or in the node that ends the run). Only `budget_check` calls `limit_reached`. Time comes from an
+injected clock (`time.time` by default), so tests move it instead of sleeping.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from graph import prompts
 from state.context import Context
-from state.records import Plan, RunBudget, WrapUp, WrapUpCode
+from state.records import Plan, RunBudget, Step, ToolCallRecord, WrapUp, WrapUpCode
 
 Clock = Callable[[], float]
 """Seconds since the epoch, as `time.time` gives them."""
@@ -27,7 +28,6 @@ def new_budget(human_index: int, clock: Clock = SYSTEM_CLOCK) -> RunBudget:
         human_index=human_index,
         started_at=clock(),
         waited_s=0.0,
-        review_requested_at=0.0,
         model_calls=0,
         tokens=0,
         tool_calls={},
@@ -36,55 +36,66 @@ def new_budget(human_index: int, clock: Clock = SYSTEM_CLOCK) -> RunBudget:
     )
 
 
-def for_run(budget: RunBudget | None, human_index: int, clock: Clock = SYSTEM_CLOCK) -> tuple[RunBudget, bool]:
-    """The counters of the run of the person's message at `human_index`, and whether they are new (a new
-    message starts a new run; a step of the same run keeps counting)."""
-    if budget is None or budget["human_index"] != human_index:
-        return new_budget(human_index, clock), True
-    return RunBudget(**budget), False
+def open_step(step: Step | None, calls: list[ToolCallRecord] | None = None) -> Step:
+    """The step under way (a new one when none is), with `calls` as its calls when given."""
+    if step is None:
+        step = Step(calls=[], outcomes=[], model_calls=0, tokens=0, proposals=[], review_requested_at=0.0, waited_s=0.0)
+    return step if calls is None else Step(**{**step, "calls": calls})
 
 
-def charge_model_call(budget: RunBudget, tokens: int) -> RunBudget:
+def charge_model_call(step: Step, tokens: int) -> Step:
     """One model call and the tokens it read and wrote."""
-    return RunBudget(**{**budget, "model_calls": budget["model_calls"] + 1, "tokens": budget["tokens"] + tokens})
+    return Step(**{**step, "model_calls": step["model_calls"] + 1, "tokens": step["tokens"] + tokens})
 
 
-def count_proposal(budget: RunBudget, digest: str) -> RunBudget:
-    """One proposal of the exact action `digest` (a tool and its arguments), to recognise repeats."""
-    proposals = {**budget["proposals"], digest: budget["proposals"].get(digest, 0) + 1}
-    return RunBudget(**{**budget, "proposals": proposals})
+def count_proposals(step: Step, digests: list[str]) -> Step:
+    """Proposals of the exact actions `digests` (a tool and its arguments), to recognise repeats."""
+    return Step(**{**step, "proposals": [*step["proposals"], *digests]}) if digests else step
 
 
-def review_requested(budget: RunBudget, clock: Clock = SYSTEM_CLOCK) -> RunBudget:
+def review_requested(step: Step, clock: Clock = SYSTEM_CLOCK) -> Step:
     """A person was asked to approve: their wait starts now and is not charged to the time budget."""
-    return RunBudget(**{**budget, "review_requested_at": clock()})
+    return Step(**{**step, "review_requested_at": clock()})
 
 
-def review_answered(budget: RunBudget, clock: Clock = SYSTEM_CLOCK) -> RunBudget:
+def review_answered(step: Step, clock: Clock = SYSTEM_CLOCK) -> Step:
     """The person answered: the wait since the request is added to the time not charged.
 
     The wait runs from the validator's request, because the review node restarts from its beginning when
     the run resumes (a time taken there would be the moment of the answer)."""
     now = clock()
-    requested = budget.get("review_requested_at") or now
-    return RunBudget(**{**budget, "waited_s": budget["waited_s"] + (now - requested), "review_requested_at": 0.0})
+    requested = step["review_requested_at"] or now
+    return Step(**{**step, "waited_s": step["waited_s"] + (now - requested), "review_requested_at": 0.0})
 
 
-def count_executions(budget: RunBudget, tools: Iterable[str]) -> RunBudget:
-    """Executed calls, counted per tool."""
-    counts = dict(budget["tool_calls"])
-    for tool in tools:
-        counts[tool] = counts.get(tool, 0) + 1
-    return RunBudget(**{**budget, "tool_calls": counts})
+def close_step(budget: RunBudget, step: Step | None, failed: bool | None = None) -> RunBudget:
+    """The run's counters with a finished step added: its model calls and tokens, proposals, executed calls per tool
+    and wait. `failed`: a failed step lengthens the failure streak, a successful one ends it (None: a step with nothing
+    to judge, such as a person's rejection, leaves it)."""
+    streak = budget["consecutive_failures"] if failed is None else (budget["consecutive_failures"] + 1 if failed else 0)
+    if step is None:
+        return budget if streak == budget["consecutive_failures"] else RunBudget(**{**budget, "consecutive_failures": streak})
+    proposals = dict(budget["proposals"])
+    for digest in step["proposals"]:
+        proposals[digest] = proposals.get(digest, 0) + 1
+    tool_calls = dict(budget["tool_calls"])
+    for outcome in step["outcomes"]:
+        tool_calls[outcome["name"]] = tool_calls.get(outcome["name"], 0) + 1
+    return RunBudget(
+        human_index=budget["human_index"],
+        started_at=budget["started_at"],
+        waited_s=budget["waited_s"] + step["waited_s"],
+        model_calls=budget["model_calls"] + step["model_calls"],
+        tokens=budget["tokens"] + step["tokens"],
+        tool_calls=tool_calls,
+        consecutive_failures=streak,
+        proposals=proposals,
+    )
 
 
-def record_step(budget: RunBudget, failed: bool | None) -> RunBudget:
-    """A finished step: a failed one lengthens the failure streak, a successful one ends it (None: a step
-    with nothing to judge, such as a person's rejection, leaves it)."""
-    if failed is None:
-        return budget
-    streak = budget["consecutive_failures"] + 1 if failed else 0
-    return RunBudget(**{**budget, "consecutive_failures": streak})
+def end_step(state: Mapping[str, Any], step: Step | None) -> dict[str, Any]:
+    """What a node that ends the run writes of the step under way: the step added to the run's counters, and closed."""
+    return {"budget": close_step(state["budget"], step), "step": None}
 
 
 def wrap_up(code: WrapUpCode, **values: Any) -> WrapUp:

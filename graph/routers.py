@@ -15,7 +15,7 @@ from state.records import ToolCallRecord
 def route_after_read_request(state: AgentState) -> Literal["tool_validator", "model", "__end__"]:
     """The person's answer to the graph's question, filled in by code, goes to validation; a run answered in code
     (what the assistant can do) ends; anything else goes to the strategy's model step."""
-    if state.get("proposed"):
+    if calls_of(state):
         return "tool_validator"
     if isinstance(state["messages"][-1], AIMessage):
         return "__end__"
@@ -35,11 +35,17 @@ def route_after_reasoner(state: AgentState) -> Literal["tool_validator", "__end_
 
 
 VALIDATED_STATUSES = ("needs_approval", "approved", "ready")
-DECIDED_STATUSES = ("approved", "ready")
+REVIEWED_STATUSES = ("edited", "approved", "ready")
 
 
-def _check_statuses(pending: list[ToolCallRecord], allowed: tuple[str, ...], after: str) -> None:
-    for call in pending:
+def calls_of(state: AgentState) -> list[ToolCallRecord]:
+    """The calls of the step under way (none between steps)."""
+    step = state.get("step")
+    return step["calls"] if step else []
+
+
+def _check_statuses(calls: list[ToolCallRecord], allowed: tuple[str, ...], after: str) -> None:
+    for call in calls:
         if call["status"] not in allowed:
             raise RuntimeError(f"{after} left {call['name']} ({call['id']}) in status {call['status']!r}")
 
@@ -47,28 +53,27 @@ def _check_statuses(pending: list[ToolCallRecord], allowed: tuple[str, ...], aft
 def route_after_validation(state: AgentState) -> Literal["ask_person", "human_review", "executor", "budget_check"]:
     """A value only the person can give (or an action that cannot be done) → the graph tells the person; calls
     needing a person's approval go to review; other valid calls run; nothing valid → the budget step."""
-    pending = state.get("pending") or []
-    _check_statuses(pending, VALIDATED_STATUSES, "tool_validator")
-    if state.get("proposed"):
-        raise RuntimeError("tool_validator left calls unchecked")
+    calls = calls_of(state)
+    _check_statuses(calls, VALIDATED_STATUSES, "tool_validator")
     if state.get("ask"):
-        if pending:
+        if calls:
             raise RuntimeError("tool_validator asks the person but left calls pending")
         return "ask_person"
-    if any(c["status"] == "needs_approval" for c in pending):
+    if any(c["status"] == "needs_approval" for c in calls):
         return "human_review"
-    if pending:
+    if calls:
         return "executor"
     return "budget_check"
 
 
 def route_after_review(state: AgentState) -> Literal["tool_validator", "executor", "budget_check"]:
-    """Edited calls are validated again; approved calls run; all rejected → the budget step."""
-    if state.get("proposed"):
+    """Edited calls are validated again (with the step's approved ones); approved calls run; all rejected → the
+    budget step."""
+    calls = calls_of(state)
+    _check_statuses(calls, REVIEWED_STATUSES, "human_review")
+    if any(c["status"] == "edited" for c in calls):
         return "tool_validator"
-    pending = state.get("pending") or []
-    _check_statuses(pending, DECIDED_STATUSES, "human_review")
-    if pending:
+    if calls:
         return "executor"
     return "budget_check"
 

@@ -7,6 +7,7 @@ node and the policy read instead of the messages.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
@@ -21,10 +22,14 @@ from tools.kept import KnownRecords
 from tools.request import RECENT_MESSAGES, Lang, Request, read_request
 from tools.toolset import Toolset
 
+RUN_FIELDS = ("step", "wrap_up", "ask", "plan")
+"""The fields a run sets that the next run starts without."""
 
-def run_reset() -> dict[str, Any]:
-    """The fields every new run starts from (the one place they are written)."""
-    return {"proposed": [], "pending": [], "wrap_up": None, "ask": None, "plan": None}
+
+def run_reset(state: Mapping[str, Any]) -> dict[str, Any]:
+    """The writes that clear what the last run left (the one place they are written). A field already clear is not
+    written: a channel never written is not in any checkpoint."""
+    return {field: None for field in RUN_FIELDS if state.get(field) is not None}
 
 
 def request_messages(messages: list[AnyMessage]) -> list[str]:
@@ -70,7 +75,7 @@ def start_run(
     messages: list[AnyMessage], context: Context, toolset: Toolset, backend: Backend, clock: Clock,
     previous_ask: Ask | None = None, *, alone: bool = False, known: KnownRecords | None = None,
 ) -> dict[str, Any]:
-    """The fields of a new run: reset, fresh counters, and the request read once (`previous_ask`: what the graph asked
+    """The fields of a new run: fresh counters, and the request read once (`previous_ask`: what the graph asked
     at the end of the last run, which this message may answer; `alone`: the latest message is a request of its own,
     as when another user was asked the last question). The people read for it are kept in `known`, when the toolset
     reads them whole (`Toolset.people_kind`): the run's checks find them by id without reading them again."""
@@ -96,7 +101,7 @@ def start_run(
         shown=shown_and_answered(messages, first),
         default_lang=locale_lang(context.locale),
     )
-    return {**run_reset(), "request": request, "budget": new_budget(index, clock)}
+    return {"request": request, "budget": new_budget(index, clock)}
 
 
 def lang_of(state: Any, context: Context) -> Lang:

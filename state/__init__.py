@@ -2,7 +2,7 @@
 
 from state.agent import AgentState, InputState
 from state.context import Context, Protocol
-from state.records import AuditRecord, Outcome, RunBudget, ToolCallRecord, WrapUp
+from state.records import AuditRecord, Outcome, RunBudget, Step, ToolCallRecord, WrapUp
 
 __all__ = [
     "AgentState",
@@ -12,6 +12,7 @@ __all__ = [
     "Outcome",
     "Protocol",
     "RunBudget",
+    "Step",
     "ToolCallRecord",
     "WrapUp",
 ]

@@ -11,7 +11,7 @@ from langgraph.channels import DeltaChannel
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
-from state.records import Ask, AuditRecord, Outcome, OutcomeLine, Plan, RunBudget, ToolCallRecord, WrapUp
+from state.records import Ask, AuditRecord, OutcomeLine, Plan, RunBudget, Step, WrapUp
 from tools.request import Request
 
 DELTA_SNAPSHOT_EVERY = 100_000
@@ -94,12 +94,9 @@ class InputState(TypedDict):
 class AgentState(InputState, total=False):
     """The full state of a conversation thread."""
 
-    proposed: list[ToolCallRecord]
-    """Calls waiting for the validator (from the model, or edited by the reviewer)."""
-    pending: list[ToolCallRecord]
-    """Validated calls waiting for approval or execution."""
-    outcomes: list[Outcome]
-    """Results of the last execution step, waiting for the summariser."""
+    step: Step | None
+    """The step under way: its calls, from proposal through validation, approval and execution to their results,
+    and what it spent (`state.records.Step`); None between steps (budget_check closes it)."""
     summary: Annotated[list[str], DeltaChannel(keep_recent_lines, snapshot_frequency=DELTA_SNAPSHOT_EVERY)]
     """The rolling summary of the turns folded out of the prompt: one line per folded message, oldest first,
     only the newest that fit in SUMMARY_MAX_CHARS. Stored as deltas, so it is not re-stored in every
@@ -107,7 +104,7 @@ class AgentState(InputState, total=False):
     summarized_upto: int
     """Number of leading messages the summary covers (they are kept in `messages`, not sent to the model)."""
     budget: RunBudget
-    """Counters of the current run."""
+    """Counters of the current run, up to its last closed step."""
     request: Request | None
     """The person's request of the current run, read once when the run starts (`read_request`): its language, what
     it asks for and the values it states."""

@@ -1,4 +1,4 @@
-"""Records kept in the graph state: proposed and pending calls, the run budget, the audit trail."""
+"""Records kept in the graph state: the step and its calls, the run budget, the audit trail."""
 
 from __future__ import annotations
 
@@ -42,8 +42,32 @@ class Outcome(TypedDict):
     """Whether the call was a write that took effect."""
 
 
+class Step(TypedDict):
+    """One ReAct step, from its proposal to the budget check: the step's calls on their way, and what it spent.
+
+    One record for the whole way, so each node of the step writes it once (the calls' way took three fields and six
+    writes a step), and the run's budget is written once a step: budget_check adds the step to it and closes it (a
+    step that ends the run is added by the node that ends it)."""
+
+    calls: list[ToolCallRecord]
+    """The calls still on their way: proposed by the model or edited by the reviewer (to validate), then
+    needs_approval, approved or ready (to run). The executor empties it."""
+    outcomes: list[Outcome]
+    """What the executed calls returned, for the summariser."""
+    model_calls: int
+    """Model calls of this step."""
+    tokens: int
+    """Prompt plus completion tokens of this step."""
+    proposals: list[str]
+    """The exact action (tool + arguments hash) of every call proposed in this step, to recognise repeats."""
+    review_requested_at: float
+    """Unix time the open approval was requested (0.0 when none is open), to measure the person's wait."""
+    waited_s: float
+    """Seconds this step spent waiting for a person's approval (not charged to the time budget)."""
+
+
 class RunBudget(TypedDict):
-    """Counters of the current run (one person's message and everything it causes)."""
+    """Counters of the current run (one person's message and everything it causes), up to its last closed step."""
 
     human_index: int
     """Position of the person's message that started this run; a new one resets the counters."""
@@ -51,8 +75,6 @@ class RunBudget(TypedDict):
     """Unix time the run started."""
     waited_s: float
     """Seconds spent waiting for approvals (not charged to the time budget)."""
-    review_requested_at: float
-    """Unix time the open approval was requested (0.0 when none is open), to measure the person's wait."""
     model_calls: int
     """Model calls so far."""
     tokens: int

@@ -13,6 +13,7 @@ from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from graph.answers import thought
+from graph.budget import end_step
 from graph.history import run_outcome
 from graph.protocols import NO_MODEL_CALL
 from graph.run import lang_of
@@ -43,4 +44,4 @@ class AskPerson:
                 "outcome": outcome,
             },
         )
-        return {"messages": [answer], "outcome": outcome, "proposed": [], "pending": []}
+        return {"messages": [answer], "outcome": outcome, **end_step(state, state.get("step"))}

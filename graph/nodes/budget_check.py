@@ -11,7 +11,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.runtime import Runtime
 
-from graph.budget import SYSTEM_CLOCK, Clock, limit_reached, plan_ended, record_step, wrap_up
+from graph.budget import SYSTEM_CLOCK, Clock, close_step, limit_reached, plan_ended, wrap_up
 from graph.calls import action_hash
 from graph.history import note_of
 from graph.plans import last_step_surprised, last_step_wrote
@@ -87,7 +87,8 @@ def looked_up_for_a_question(state: AgentState) -> bool:
 
 
 class BudgetCheck:
-    """Update the failure streak, then decide whether the run must wrap up (the only node that does).
+    """Close the step (its spending and failure streak added to the run's counters), then decide whether the run must
+    wrap up (the only node that does).
 
     `lookup_answers` is the toolset's: whether one successful look-up answers a question asking for no write
     (`Toolset.lookup_answers`); only then does a model whose answers are not trusted stop after it.
@@ -98,14 +99,12 @@ class BudgetCheck:
         self._lookup_answers = lookup_answers
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
-        budget = record_step(state["budget"], last_step_failed(state))
+        budget = close_step(state["budget"], state.get("step"), last_step_failed(state))
         reason = exhausted(state, budget, runtime.context, self._clock)
         answered = self._lookup_answers and looked_up_for_a_question(state)
         if reason is None and runtime.context.fixed_answers and answered:
             reason = wrap_up("answered")
-        update: dict[str, Any] = {}
-        if budget["consecutive_failures"] != state["budget"]["consecutive_failures"]:  # the only counter it changes
-            update["budget"] = budget
-        if reason is not None or state.get("wrap_up") is not None:
+        update: dict[str, Any] = {"budget": budget, "step": None}
+        if reason is not None or state.get("wrap_up") is not None:  # an unchanged channel is not written (nor stored)
             update["wrap_up"] = reason
         return update

@@ -13,7 +13,7 @@ from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from graph import prompts
-from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call
+from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, end_step, open_step
 from graph.calls import Actors, ModelSource, model_of, new_call_id, tokens_used
 from graph.models.generation import generate
 from graph.plans import (
@@ -28,7 +28,7 @@ from graph.protocols import FORMAT_ERROR_NAME, NO_MODEL_CALL
 from graph.run import lang_of
 from state.agent import AgentState
 from state.context import Context
-from state.records import Plan, PlanStep, RunBudget, ToolCallRecord
+from state.records import Plan, PlanStep, Step, ToolCallRecord
 from tools.backend import Backend
 from tools.toolset import Toolset
 
@@ -51,23 +51,22 @@ class ChainStep:
         self._clock = clock
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
-        budget = state["budget"]
-        update: dict[str, Any] = {"pending": []}
+        work = open_step(state.get("step"), [])
         plan = state.get("plan")
         if plan is None:
             request = state.get("request")
             chain = choose_chain(self._registry, " ".join(request["texts"]) if request else "")
             if chain is None:
-                return self._no_chain(state, runtime.context, budget)
+                return self._no_chain(state, runtime.context, work)
             steps = [PlanStep(tool=tool, intent="", args={}) for tool in chain.tools]
             plan = Plan(source="chain", name=chain.name, steps=steps, done=0, final=False)
         if not plan["steps"]:
             raise RuntimeError("chain_step reached after the chain's last step")
         step, number = plan["steps"][0], plan["done"] + 1
-        args, budget, problem = self._fill(state, runtime.context, budget, plan, step["tool"], number)
+        args, work, problem = self._fill(state, runtime.context, work, plan, step["tool"], number)
         call_id = new_call_id()
         rest = Plan(source="chain", name=plan["name"], steps=plan["steps"][1:], done=number, final=False)
-        update |= {"budget": budget, "plan": rest}
+        update: dict[str, Any] = {"step": work, "plan": rest}
         if problem is not None:
             error = prompts.FILL_FORMAT_CORRECTION.format(tool=step["tool"], problem=problem)
             bad = AIMessage(
@@ -75,19 +74,19 @@ class ChainStep:
                 invalid_tool_calls=[{"type": "invalid_tool_call", "name": FORMAT_ERROR_NAME, "args": "", "id": call_id,
                                      "error": error}],
             )
-            return {**update, "messages": [bad], "proposed": []}
+            return {**update, "messages": [bad]}
         filled = PlanStep(tool=step["tool"], intent=f"{plan['name']} {number}/{number + len(rest['steps'])}: "
                           f"{step['tool']}", args=args or {})
         call = ToolCallRecord(id=call_id, name=step["tool"], args=dict(args or {}), status="proposed")
-        return {**update, "messages": [step_message(filled, number, call_id, "chain")], "proposed": [call]}
+        return {**update, "messages": [step_message(filled, number, call_id, "chain")], "step": open_step(work, [call])}
 
     def _fill(
-        self, state: AgentState, context: Context, budget: RunBudget, plan: Plan, tool: str, number: int
-    ) -> tuple[dict[str, Any] | None, RunBudget, str | None]:
+        self, state: AgentState, context: Context, work: Step, plan: Plan, tool: str, number: int
+    ) -> tuple[dict[str, Any] | None, Step, str | None]:
         """The step's arguments from the model (none asked for a tool that takes none)."""
         spec = self._registry.get(tool)
         if not spec.model_params():
-            return {}, budget, None
+            return {}, work, None
         instruction = prompts.FILL_INSTRUCTION.format(
             tool=tool, number=number, count=plan["done"] + len(plan["steps"]), chain=plan["name"],
             signature=spec.text_signature(), example=ARGS_EXAMPLE,
@@ -97,15 +96,15 @@ class ChainStep:
             instruction,
         )
         raw = generate(model_of(self._model_source, context), prompt, "json")
-        budget = charge_model_call(budget, tokens_used(raw, prompt))
+        work = charge_model_call(work, tokens_used(raw, prompt))
         args, problem = parse_args(text_of(raw))
-        return args, budget, problem
+        return args, work, problem
 
-    def _no_chain(self, state: AgentState, context: Context, budget: RunBudget) -> dict[str, Any]:
+    def _no_chain(self, state: AgentState, context: Context, work: Step) -> dict[str, Any]:
         """The answer to a request no chain matches: what the chain strategy can do (no model call)."""
         lang = lang_of(state, context)
         sep = "；" if lang == "zh" else "; "
         text = prompts.NO_CHAIN_ANSWER[lang].format(chains=sep.join(c.description for c in self._registry.chains))
         answer = AIMessage(content=text, response_metadata={NO_MODEL_CALL: True, "no_chain": True, "outcome": []})
-        return {"messages": [answer], "outcome": [], "budget": budget, "plan": None, "proposed": [], "pending": []}
+        return {"messages": [answer], "outcome": [], "plan": None, **end_step(state, work)}
 

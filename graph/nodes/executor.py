@@ -23,13 +23,13 @@ from langgraph.runtime import Runtime
 from langsmith import traceable
 from langsmith.utils import tracing_is_enabled
 
-from graph.budget import SYSTEM_CLOCK, Clock, count_executions
+from graph.budget import SYSTEM_CLOCK, Clock, open_step
 from graph.calls import Actors, CheckedReads, action_hash, call_context, thread_id_of_run
 from graph.reviews import unreviewed
 from graph.run import lang_of
 from state.agent import AgentState
 from state.context import Context
-from state.records import Outcome
+from state.records import Outcome, Step
 from tools.backend import Backend, StopsAtDeadline
 from tools.errors import DomainError
 from tools.runtime import CheckedCall, execute_call
@@ -51,7 +51,7 @@ def _traced_inputs(inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 class Executor:
-    """Runs the pending calls that are approved (or need no approval)."""
+    """Runs the step's calls that are approved (or need no approval); their outcomes go on in the step."""
 
     def __init__(
         self, toolset: Toolset, backend: Backend, deps: Any, *, clock: Clock = SYSTEM_CLOCK, actors: Actors | None = None,
@@ -82,7 +82,8 @@ class Executor:
         thread_id = thread_id_of_run()
         outcomes: list[Outcome] = []
         lang = lang_of(state, context)
-        for call in state.get("pending") or []:
+        step = open_step(state.get("step"))
+        for call in step["calls"]:
             if call["status"] not in ("approved", "ready"):
                 raise RuntimeError(f"executor reached with an unapproved call {call['name']} ({call['status']})")
             ctx = call_context(
@@ -95,8 +96,7 @@ class Executor:
                 continue
             checked = self._reads.take(thread_id, call["id"], call["args"])
             outcomes.append(self._run_one(call["name"], call["id"], call["args"], ctx, context.tool_timeout_s, checked))
-        budget = count_executions(state["budget"], [o["name"] for o in outcomes])
-        return {"outcomes": outcomes, "pending": [], "budget": budget}
+        return {"step": Step(**{**step, "calls": [], "outcomes": outcomes})}
 
     def _call(
         self, name: str, args: dict[str, Any], ctx: CallContext, checked: CheckedCall | None = None,

@@ -13,7 +13,7 @@ from langchain_core.messages import ToolMessage
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
-from graph.budget import SYSTEM_CLOCK, Clock, review_answered
+from graph.budget import SYSTEM_CLOCK, Clock, open_step, review_answered
 from graph.calls import args_hash, thread_id_of_run
 from graph.history import note
 from graph.hitl import hitl_request, read_decision
@@ -55,7 +55,7 @@ def review_request(
 
 
 class HumanReview:
-    """Interrupts for a person's decision on the pending call that needs approval."""
+    """Interrupts for a person's decision on each of the step's calls that needs approval."""
 
     def __init__(self, backend: Backend, registry: ToolRegistry, *, clock: Clock = SYSTEM_CLOCK) -> None:
         self._backend = backend
@@ -65,10 +65,10 @@ class HumanReview:
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         reviewer = runtime.context.user_id
         kept: list[ToolCallRecord] = []
-        edited: list[ToolCallRecord] = []
         rejections: list[ToolMessage] = []
         audit: list[AuditRecord] = []
-        for call in state.get("pending") or []:
+        step = open_step(state.get("step"))
+        for call in step["calls"]:
             if call["status"] != "needs_approval":
                 kept.append(call)
                 continue
@@ -85,7 +85,7 @@ class HumanReview:
                 kept.append({**call, "status": "approved"})
             elif decision == "edit":
                 record["detail"] = {"args": body["args"]}
-                edited.append(ToolCallRecord(id=call["id"], name=call["name"], args=dict(body["args"]), status="edited"))
+                kept.append(ToolCallRecord(id=call["id"], name=call["name"], args=dict(body["args"]), status="edited"))
             else:
                 message = str(body.get("message") or DEFAULT_REJECT_MESSAGE)
                 record["detail"] = {"message": message}
@@ -108,8 +108,7 @@ class HumanReview:
                 thread_id=thread_id_of_run(),
                 actor_id=reviewer,
             )
-        budget = review_answered(state["budget"], self._clock)
-        update: dict[str, Any] = {"budget": budget, "pending": kept, "proposed": edited, "audit": audit}
+        update: dict[str, Any] = {"step": review_answered(open_step(step, kept), self._clock), "audit": audit}
         if rejections:
             update["messages"] = rejections
         return update

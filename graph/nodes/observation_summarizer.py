@@ -96,7 +96,8 @@ class ObservationSummarizer:
         """Turn the executor's outcomes into observations and fold old turns when the history is long."""
         context = runtime.context
         observations: list[ToolMessage] = []
-        for outcome in state.get("outcomes") or []:
+        step = state.get("step")
+        for outcome in step["outcomes"] if step else []:
             content = compact_observation(outcome["result"], self._shape(outcome["name"]))
             observations.append(
                 ToolMessage(
@@ -114,7 +115,7 @@ class ObservationSummarizer:
 
     def _fold(self, state: AgentState, context: Context, observations: list[ToolMessage]) -> dict[str, Any]:
         """The observations, and older turns folded into the summary once the history passes the threshold."""
-        update: dict[str, Any] = {"messages": observations, "outcomes": []}
+        update: dict[str, Any] = {"messages": observations}
 
         messages = [*state["messages"], *observations]
         start = state.get("summarized_upto", 0)

@@ -6,6 +6,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from graph.budget import open_step
 from graph.calls import new_call_id
 from graph.plans import step_message
 from state.agent import AgentState
@@ -24,7 +25,6 @@ def propose_next_step(state: AgentState, runtime: Runtime[Context]) -> dict[str,
     call = ToolCallRecord(id=call_id, name=step["tool"], args=dict(step["args"]), status="proposed")
     return {
         "messages": [step_message(step, number, call_id, plan["source"])],
-        "proposed": [call],
-        "pending": [],
+        "step": open_step(state.get("step"), [call]),
         "plan": Plan(source=plan["source"], name=plan["name"], steps=rest, done=number, final=False),
     }

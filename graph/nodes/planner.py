@@ -14,7 +14,7 @@ from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from graph import prompts
-from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call
+from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, open_step
 from graph.calls import Actors, ModelSource, model_of, new_call_id, tokens_used
 from graph.history import note
 from graph.models.generation import generate
@@ -52,7 +52,6 @@ class Planner:
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         context = runtime.context
         messages = state["messages"]
-        budget = state["budget"]
         plan = state.get("plan")
         done = plan["done"] if plan else 0
         instruction = prompts.PLAN_INSTRUCTION.format(
@@ -64,10 +63,10 @@ class Planner:
             instruction,
         )
         raw = generate(model_of(self._model_source, context), prompt, "json")
-        budget = charge_model_call(budget, tokens_used(raw, prompt))
+        step = charge_model_call(open_step(state.get("step"), []), tokens_used(raw, prompt))
         steps, problem, thought = parse_plan(text_of(raw), self._registry)
         update: dict[str, Any] = {
-            "budget": budget, "proposed": [], "pending": [],
+            "step": step,
             "plan": Plan(source="planner", name="plan", steps=steps, done=done, final=not steps and not problem),
         }
         if problem:

@@ -9,8 +9,8 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from graph.answers import capability_answer, filled_call
-from graph.budget import SYSTEM_CLOCK, Clock
-from graph.run import start_run
+from graph.budget import SYSTEM_CLOCK, Clock, open_step
+from graph.run import run_reset, start_run
 from state.agent import AgentState
 from state.context import Context
 from state.records import ToolCallRecord
@@ -36,7 +36,7 @@ class ReadRequest:
         if another:
             ask = None  # the question was put to another user: this message neither answers it nor continues it
         asked = ask["call"] if ask else None
-        update = start_run(
+        update = run_reset(state) | start_run(
             list(state["messages"]), runtime.context, self._toolset, self._backend, self._clock, ask, alone=another,
             known=self._known,
         )
@@ -46,7 +46,7 @@ class ReadRequest:
             if filled is not None:
                 call = filled.tool_calls[0]
                 proposed = ToolCallRecord(id=call["id"] or "", name=call["name"], args=dict(call["args"]), status="proposed")
-                return {**update, "messages": [filled], "proposed": [proposed]}
+                return {**update, "messages": [filled], "step": open_step(None, [proposed])}
         if request["kind"] == "capability" and self._toolset.intro:
             answer = capability_answer(self._toolset, request["lang"])
             answer = answer.model_copy(update={"response_metadata": {**answer.response_metadata, "outcome": []}})

@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 
 from graph import prompts
 from graph.answers import fixed_answer
-from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, describe, wrap_up
+from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, describe, end_step, open_step, wrap_up
 from graph.calls import Actors, ModelSource, model_of, new_call_id, run_today, thread_id_of_run, tokens_used
 from graph.history import CallIds, call_id_index, cited_ids, known_id_index, open_lookups, run_outcome, run_results
 from graph.models.generation import REACT_STOP, generate  # noqa: F401 - REACT_STOP moved there
@@ -18,7 +18,7 @@ from graph.protocols import NO_MODEL_CALL, parse_reply, render_for_text_protocol
 from graph.run import lang_of
 from state.agent import AgentState
 from state.context import Context, Protocol
-from state.records import RunBudget, ToolCallRecord, WrapUp
+from state.records import Step, ToolCallRecord, WrapUp
 from tools.backend import Backend
 from tools.parsers import Lang
 from tools.spec import ToolRegistry
@@ -175,46 +175,43 @@ class Reasoner:
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         context = runtime.context
-        budget = state["budget"]
+        step = open_step(state.get("step"))
         reason = state.get("wrap_up")
         if reason:
-            return self._wrap_up(state, context, budget, reason)
-        reply, budget = self._step(state, context, budget)
+            return self._wrap_up(state, context, step, reason)
+        reply, step = self._step(state, context, step)
         request = state.get("request")
         messages = list(state["messages"])
         still_open = [] if reply.tool_calls or reply.invalid_tool_calls or request is None else open_lookups(
             messages, self._registry, request
         )
-        if still_open and budget["model_calls"] < context.max_model_calls:
-            reply, budget = self._remind(state, context, budget, still_open)
-        proposed = [
-            ToolCallRecord(id=c["id"] or "", name=c["name"], args=dict(c["args"]), status="proposed")
-            for c in reply.tool_calls
-        ]
-        update: dict[str, Any] = {"proposed": proposed, "budget": budget}
-        if state.get("pending"):  # an unchanged channel is not written (nor stored)
-            update["pending"] = []
+        if still_open and state["budget"]["model_calls"] + step["model_calls"] < context.max_model_calls:
+            reply, step = self._remind(state, context, step, still_open)
         if reply.tool_calls or reply.invalid_tool_calls:
-            return {**update, "messages": [reply]}
+            proposed = [
+                ToolCallRecord(id=c["id"] or "", name=c["name"], args=dict(c["args"]), status="proposed")
+                for c in reply.tool_calls
+            ]
+            return {"messages": [reply], "step": open_step(step, proposed)}
         answer = self._grounded(state, context, reply)
         if context.fixed_answers and answer is reply:
             answer = self._with_findings(state, context, answer)
-        return {**update, **self._final(state, context, answer)}
+        return {**self._final(state, context, answer), **end_step(state, step)}
 
-    def _step(self, state: AgentState, context: Context, budget: RunBudget, extra: str = "") -> tuple[AIMessage, RunBudget]:
-        """One model call (Thought → Action or answer), charged to the budget."""
+    def _step(self, state: AgentState, context: Context, step: Step, extra: str = "") -> tuple[AIMessage, Step]:
+        """One model call (Thought → Action or answer), charged to the step."""
         model, prompt = self._model(context), self.prompt(state, context, extra)
         if context.protocol == "native":
             raw = self._with_tools(model).invoke(prompt)
         else:
             raw = generate(model, prompt, context.protocol)
         reply = with_unique_call_ids(parse_reply(raw, context.protocol), self._call_ids.get(_thread_key(), state["messages"]))
-        return reply, charge_model_call(budget, tokens_used(raw, prompt))
+        return reply, charge_model_call(step, tokens_used(raw, prompt))
 
-    def _remind(self, state: AgentState, context: Context, budget: RunBudget, tools: list[str]) -> tuple[AIMessage, RunBudget]:
+    def _remind(self, state: AgentState, context: Context, step: Step, tools: list[str]) -> tuple[AIMessage, Step]:
         """Ask once more, naming the look-ups the request asks for that the run has not made."""
         lang = lang_of(state, context)
-        return self._step(state, context, budget, prompts.OPEN_LOOKUPS_REMINDER[lang].format(tools=", ".join(tools)))
+        return self._step(state, context, step, prompts.OPEN_LOOKUPS_REMINDER[lang].format(tools=", ".join(tools)))
 
     def _with_findings(self, state: AgentState, context: Context, answer: AIMessage) -> AIMessage:
         """A small model's answer, followed by what the run's look-ups actually found (it often leaves out
@@ -245,7 +242,7 @@ class Reasoner:
         text = fixed_answer(list(state["messages"]), self._registry, lang) + "\n" + note
         return AIMessage(content=text, response_metadata={**answer.response_metadata, "ungrounded": sorted(invented)})
 
-    def _wrap_up(self, state: AgentState, context: Context, budget: RunBudget, reason: WrapUp) -> dict[str, Any]:
+    def _wrap_up(self, state: AgentState, context: Context, step: Step, reason: WrapUp) -> dict[str, Any]:
         """Out of budget: the model's best answer without tools, or (for a model that cannot be trusted to
         write one, or when it fails) the fixed answer built from the run's real results."""
         text = ""
@@ -259,7 +256,7 @@ class Reasoner:
                         content=str(prompt[-1].content) + " Reply with plain text only: no Action, no JSON."
                     )
                 raw = model.invoke(prompt)
-                budget = charge_model_call(budget, tokens_used(raw, prompt))
+                step = charge_model_call(step, tokens_used(raw, prompt))
                 if not getattr(raw, "tool_calls", None):
                     parsed = parse_reply(raw, context.protocol) if context.protocol != "native" else raw
                     text = str(parsed.content).strip()
@@ -273,7 +270,7 @@ class Reasoner:
             text = fixed_answer(list(state["messages"]), self._registry, lang, reason)
             meta[NO_MODEL_CALL] = True
         answer = self._grounded(state, context, AIMessage(content=text, response_metadata=meta))
-        return {**self._final(state, context, answer), "proposed": [], "pending": [], "budget": budget}
+        return {**self._final(state, context, answer), **end_step(state, step)}
 
 
 def _thread_key() -> str | None:

@@ -14,7 +14,7 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.runtime import Runtime
 
 from graph.answers import question_for
-from graph.budget import SYSTEM_CLOCK, Clock, count_proposal, review_requested
+from graph.budget import SYSTEM_CLOCK, Clock, count_proposals, open_step, review_requested
 from graph.calls import Actors, CheckedReads, action_hash, call_context, thread_id_of_run
 from graph.history import ResultIndex, note
 from graph.protocols import FORMAT_ERROR_NAME
@@ -68,6 +68,8 @@ def invalid_call_errors(message: AIMessage) -> list[ToolMessage]:
     return errors
 
 
+TO_CHECK = ("proposed", "edited")
+"""The statuses of calls the validator checks (the others of a step were checked already)."""
 NOT_RUN_FOR_QUESTION = "Not run: the user is asked first ({code}); propose it again after their answer if still wanted."
 
 
@@ -89,7 +91,7 @@ def status_after_validation(
 
 
 class ToolValidator:
-    """Validates proposed calls; valid ones go on as `pending`, invalid ones become error observations.
+    """Validates the step's proposed calls; valid ones go on in the step, invalid ones become error observations.
 
     A value only the person can give that is missing or not theirs, or an action that cannot be done at all, ends
     the turn through `ask_person` (`ask`), told by the graph in the person's language, never left to the model.
@@ -111,28 +113,29 @@ class ToolValidator:
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         """Check every proposed call (from the model, or edited by the reviewer) in order."""
         context = runtime.context
-        proposed = list(state.get("proposed") or [])
+        step = open_step(state.get("step"))
+        proposed = [c for c in step["calls"] if c["status"] in TO_CHECK]
         from_reasoner = not any(c["status"] == "edited" for c in proposed)
         last = state["messages"][-1]
         observations = invalid_call_errors(last) if from_reasoner and isinstance(last, AIMessage) else []
         # An edit comes back alone: the calls of the same step that were already cleared still run.
-        pending = [] if from_reasoner else [c for c in state.get("pending") or [] if c["status"] in ("ready", "approved")]
+        pending = [c for c in step["calls"] if c["status"] in ("ready", "approved")]
         writes = [c["name"] for c in pending if self._registry.get(c["name"]).effect is Effect.WRITE]
-        budget = state["budget"]
+        digests: list[str] = []
         lang = lang_of(state, context)
         thread_id = thread_id_of_run()
         ctx = call_context(
             self._toolset, self._backend, self._deps, context, self._clock, thread_id, lang=lang, actors=self._actors
         )
         request: Request | None = state.get("request")
-        results = self._results.results(thread_id, list(state["messages"]), budget["human_index"])
+        results = self._results.results(thread_id, list(state["messages"]), state["budget"]["human_index"])
         ask: Ask | None = None
         for call in proposed:
             if ask is not None:  # the person is asked first: the rest of the step waits for their answer
                 observations.append(error_message(call["id"], call["name"], NOT_RUN_FOR_QUESTION.format(code=ask["code"])))
                 continue
             digest = action_hash(call["name"], call["args"])
-            budget = count_proposal(budget, digest)
+            digests.append(digest)
             try:
                 # A reviewer's edit is the person's own choice of values: only the model's proposals must be
                 # found in what the person said.
@@ -167,9 +170,10 @@ class ToolValidator:
             for waiting in pending:
                 observations.append(error_message(waiting["id"], waiting["name"], NOT_RUN_FOR_QUESTION.format(code=ask["code"])))
             pending = []
+        step = count_proposals(open_step(step, pending), digests)
         if any(c["status"] == "needs_approval" for c in pending):
-            budget = review_requested(budget, self._clock)
-        update: dict[str, Any] = {"proposed": [], "pending": pending, "budget": budget}
+            step = review_requested(step, self._clock)
+        update: dict[str, Any] = {"step": step}
         if ask is not None or state.get("ask") is not None:  # an unchanged channel is not written (nor stored)
             update["ask"] = ask
         if observations:

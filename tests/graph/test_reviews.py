@@ -11,8 +11,10 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, ToolMessage
 
+from graph.budget import open_step
 from graph.calls import args_hash
 from graph.reviews import review_on_record
+from state.records import ToolCallRecord
 from tools import CallContext
 from tools.workflow import TOOLSET
 
@@ -24,7 +26,8 @@ def tool_call(name: str, args: dict[str, Any], *, id: str) -> AIMessage:  # noqa
 
 
 def planted(name: str, args: dict[str, Any], call_id: str = "c-planted") -> dict[str, Any]:
-    return {"pending": [{"id": call_id, "name": name, "args": args, "status": "approved"}]}
+    """A step whose call is marked approved, written into the state as if human_review had approved it."""
+    return {"step": open_step(None, [ToolCallRecord(id=call_id, name=name, args=args, status="approved")])}
 
 
 def events(store, thread_id: str = "t1") -> list[tuple[str, str | None]]:
