@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -21,7 +20,7 @@ from graph.nodes.planner import Planner
 from graph.nodes.read_request import ReadRequest
 from graph.nodes.reasoner import Reasoner
 from graph.nodes.tool_validator import ToolValidator
-from graph.strategies import STRATEGIES, Strategy, wire_chain, wire_plan, wire_react
+from graph.strategies import STRATEGIES, WIRES, Strategy, Wiring
 from state.agent import AgentState, InputState
 from state.context import Context
 from tools.backend import Backend
@@ -71,30 +70,30 @@ def build_graph(
     backend = store if store is not None else chosen.backend()
     needs = chosen.deps() if deps is FROM_ENV else deps
 
+    if strategy not in WIRES:
+        raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+    actors = Actors(chosen, backend)
+    reads = CheckedReads()  # what the validator checked, for the executor to run without checking again
+    nodes: dict[str, Any] = {
+        "read_request": ReadRequest(chosen, backend, clock=clock, known=actors.known),
+        "reasoner": Reasoner(model, chosen, backend, clock=clock, actors=actors),
+        "tool_validator": ToolValidator(chosen, backend, needs, clock=clock, actors=actors, reads=reads),
+        "ask_person": AskPerson(registry),
+        "human_review": HumanReview(backend, registry, clock=clock),
+        "executor": Executor(chosen, backend, needs, clock=clock, actors=actors, reads=reads),
+        "observation_summarizer": ObservationSummarizer(registry),
+        "budget_check": BudgetCheck(clock=clock, lookup_answers=chosen.lookup_answers),
+    }
+    if strategy == "plan":
+        nodes["planner"] = Planner(model, chosen, backend, clock=clock, actors=actors)
+        nodes["plan_step"] = propose_next_step
+    elif strategy == "chain":
+        nodes["chain_step"] = ChainStep(model, chosen, backend, clock=clock, actors=actors)
+
     builder = StateGraph(AgentState, context_schema=context_schema, input_schema=InputState)
     # Every node reads the whole state. Saying so spares LangGraph working it out from each node's type hints, which
     # took two thirds of a build (a graph is built per test, per eval trial and per served assistant).
-    add_node = functools.partial(builder.add_node, input_schema=AgentState)
-    actors = Actors(chosen, backend)
-    reads = CheckedReads()  # what the validator checked, for the executor to run without checking again
-    add_node("read_request", ReadRequest(chosen, backend, clock=clock, known=actors.known))
-    add_node("reasoner", Reasoner(model, chosen, backend, clock=clock, actors=actors))
-    add_node("tool_validator", ToolValidator(chosen, backend, needs, clock=clock, actors=actors, reads=reads))
-    add_node("ask_person", AskPerson(registry))
-    add_node("human_review", HumanReview(backend, registry, clock=clock))
-    add_node("executor", Executor(chosen, backend, needs, clock=clock, actors=actors, reads=reads))
-    add_node("observation_summarizer", ObservationSummarizer(registry))
-    add_node("budget_check", BudgetCheck(clock=clock, lookup_answers=chosen.lookup_answers))
-
-    if strategy == "plan":
-        add_node("planner", Planner(model, chosen, backend, clock=clock, actors=actors))
-        add_node("plan_step", propose_next_step)
-        wire_plan(builder)
-    elif strategy == "chain":
-        add_node("chain_step", ChainStep(model, chosen, backend, clock=clock, actors=actors))
-        wire_chain(builder)
-    elif strategy == "react":
-        wire_react(builder)
-    else:
-        raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+    wiring = Wiring(nodes)
+    WIRES[strategy](wiring)
+    wiring.add_to(builder, input_schema=AgentState)
     return builder.compile(checkpointer=checkpointer, name=name or chosen.graph_name)

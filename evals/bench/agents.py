@@ -21,6 +21,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
+from langgraph.types import Command
 from pydantic import ConfigDict, Field
 
 from evals.doubles.scripted import ScriptedChatModel
@@ -247,9 +248,12 @@ executor, observation_summarizer, budget_check); a run starts with one more, `be
 def floor_graph(model: Any, store: WorkflowStore, actor: Actor, saver: Any) -> Any:
     """The least any graph with one LangGraph step per ReAct node can cost: five nodes in flowagent's
     cycle, on flowagent's messages channel, where `think` calls the model, `act` runs the tool as the
-    plain loop does, and the other three do nothing (no validation, policy, budget or compaction)."""
-    def think(state: InputState) -> dict[str, Any]:
-        return {"messages": [model.invoke(state["messages"])]}
+    plain loop does, and the other three do nothing (no validation, policy, budget or compaction).
+    `think` routes as flowagent's nodes do, returning its decision with its update (a conditional edge
+    costs more: `graph/strategies.py`)."""
+    def think(state: InputState) -> Command[Any]:
+        reply = model.invoke(state["messages"])
+        return Command(update={"messages": [reply]}, goto="check" if getattr(reply, "tool_calls", None) else END)
 
     def last_calls(state: InputState) -> list[Any]:
         return list(getattr(state["messages"][-1], "tool_calls", None) or [])
@@ -262,19 +266,15 @@ def floor_graph(model: Any, store: WorkflowStore, actor: Actor, saver: Any) -> A
     def nothing(state: InputState) -> dict[str, Any]:
         return {}
 
-    def route(state: InputState) -> str:
-        return "check" if last_calls(state) else END
-
     builder = StateGraph(InputState)
     builder.add_node("begin", nothing)
-    builder.add_node("think", think)
+    builder.add_node("think", think, destinations=("check", END))
     builder.add_node("check", nothing)
     builder.add_node("act", act)
     builder.add_node("observe", nothing)
     builder.add_node("count", nothing)
     builder.add_edge(START, "begin")
     builder.add_edge("begin", "think")
-    builder.add_conditional_edges("think", route, ["check", END])
     for before, after in pairwise(FLOOR_NODES[1:]):
         builder.add_edge(before, after)
     builder.add_edge(FLOOR_NODES[-1], "think")

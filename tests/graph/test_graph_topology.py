@@ -37,3 +37,35 @@ def test_graph_schemas_build_for_studio(store):
     assert set(graph.get_input_jsonschema()["properties"]) == {"messages"}
     assert {"messages", "budget", "audit", "summary", "wrap_up"} <= set(graph.get_output_jsonschema()["properties"])
     assert graph.get_context_jsonschema()["properties"]["user_id"]["default"] == "user_1"
+
+
+def test_every_node_is_wired_with_exactly_one_way_out():
+    from langgraph.graph import END, StateGraph
+
+    from graph.strategies import Wiring
+    from state.agent import AgentState
+
+    def nothing(state):
+        return {}
+
+    wiring = Wiring({"a": nothing, "b": nothing})
+    wiring.start("a")
+    wiring.edge("a", "b")
+    with pytest.raises(ValueError, match="a is given two ways out"):
+        wiring.route("a", lambda state: "b", {"b": "b"})
+    with pytest.raises(ValueError, match="b has no way out"):
+        wiring.add_to(StateGraph(AgentState))
+    with pytest.raises(ValueError, match="no node 'c'"):
+        wiring.edge("c", END)
+
+
+def test_a_router_decides_on_the_state_its_nodes_update_leaves():
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from graph.strategies import after
+
+    state = {"messages": [HumanMessage(content="hi")], "wrap_up": {"code": "done"}, "ask": None}
+    reply = AIMessage(content="hello")
+    view = after(state, {"messages": [reply], "wrap_up": None})  # type: ignore[arg-type]
+    assert view["messages"] == [*state["messages"], reply] and view["wrap_up"] is None and view["ask"] is None
+    assert state["wrap_up"] == {"code": "done"} and len(state["messages"]) == 1  # what the node read is unchanged

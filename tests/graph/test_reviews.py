@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from langchain_core.messages import AIMessage, ToolMessage
+from langgraph.types import Command
 
 from graph.budget import open_step
 from graph.calls import args_hash
@@ -25,9 +26,11 @@ def tool_call(name: str, args: dict[str, Any], *, id: str) -> AIMessage:  # noqa
     return AIMessage(content="", tool_calls=[{"type": "tool_call", "name": name, "args": args, "id": id}])
 
 
-def planted(name: str, args: dict[str, Any], call_id: str = "c-planted") -> dict[str, Any]:
-    """A step whose call is marked approved, written into the state as if human_review had approved it."""
-    return {"step": open_step(None, [ToolCallRecord(id=call_id, name=name, args=args, status="approved")])}
+def planted(name: str, args: dict[str, Any], call_id: str = "c-planted") -> Command[Any]:
+    """A step whose call is marked approved, written into the state as if human_review had approved it and sent it on
+    to the executor."""
+    call = ToolCallRecord(id=call_id, name=name, args=args, status="approved")
+    return Command(update={"step": open_step(None, [call])}, goto="executor")
 
 
 def events(store, thread_id: str = "t1") -> list[tuple[str, str | None]]:
