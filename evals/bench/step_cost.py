@@ -110,6 +110,16 @@ class Bench:
         self.store.dispose()
 
 
+def adjacent(first: str, second: str, rng: random.Random) -> list[str]:
+    """The arms in random order, except that `first` and `second` run one right after the other (either first): the
+    ratio of a pair taken seconds apart moves with the host's speed (this host's drifts by a quarter within the
+    hour), and the goal flowagent ÷ floor is judged on such pairs."""
+    order = [arm for arm in ARMS if arm != second]
+    rng.shuffle(order)
+    at = order.index(first) + rng.randint(0, 1)
+    return [*order[:at], second, *order[at:]]
+
+
 def run(sizes: Sizes, out_dir: Path) -> Section:
     section = Section(key="steps", title="1. Cost per ReAct iteration")
     with tempfile.TemporaryDirectory(prefix="flowagent-bench-steps-") as tmp:
@@ -126,8 +136,7 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
             rng = random.Random(3)
             for _ in range(sizes.repeats):
                 for n in sizes.steps:
-                    order = list(ARMS)
-                    rng.shuffle(order)
+                    order = adjacent(FLOWAGENT, FLOOR, rng)
                     this_rep: dict[str, float] = {}
                     cpu_rep: dict[str, float] = {}
                     for arm in order:
@@ -166,7 +175,8 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
         "A zero-latency scripted model (the evals' `ScriptedChatModel`) proposes N read-only steps "
         "(`queryTodoTask` for N different colleagues) and then answers; every arm runs the same six tools on "
         "the same SQLite store, with a SQLite file checkpointer (a fresh file per run). Milliseconds per "
-        f"iteration are medians of {sizes.repeats} interleaved repetitions (the arms in random order each time); "
+        f"iteration are medians of {sizes.repeats} interleaved repetitions (the arms in random order each time, "
+        "flowagent and the five-step floor one right after the other); "
         "each ratio is the median of the ratios paired within a repetition."
     )
     section.body.append(

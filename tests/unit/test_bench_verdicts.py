@@ -58,3 +58,17 @@ def test_the_spread_of_the_paired_ratios_is_their_middle_half():
 
     assert _middle_half([1.0, 1.1, 1.2, 1.3, 1.4]) == "1.10×–1.30×"
     assert _middle_half([1.25]) == "1.25×"
+
+
+def test_flowagent_and_the_floor_always_run_one_right_after_the_other():
+    import random
+
+    from evals.bench.step_cost import ARMS, FLOOR, FLOWAGENT, adjacent
+
+    rng = random.Random(7)
+    orders = [adjacent(FLOWAGENT, FLOOR, rng) for _ in range(200)]
+    for order in orders:
+        assert sorted(order) == sorted(ARMS)
+        assert abs(order.index(FLOWAGENT) - order.index(FLOOR)) == 1
+    assert {order.index(FLOOR) < order.index(FLOWAGENT) for order in orders} == {True, False}  # either may go first
+    assert len({tuple(order) for order in orders}) > 50  # the rest stays shuffled
