@@ -11,10 +11,11 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AnyMessage
+from langchain_core.messages import AIMessage, AnyMessage
 from langgraph.config import get_config
 
 from state.context import Context
+from state.records import ToolCallRecord
 from tools.backend import Backend
 from tools.errors import DomainError
 from tools.kept import KeptMap, KnownRecords
@@ -40,6 +41,14 @@ def args_hash(name: str, args: dict[str, Any]) -> str:
 def action_hash(name: str, args: dict[str, Any]) -> str:
     """A short form of `args_hash`, to recognise repeated actions within a run."""
     return args_hash(name, args)[:16]
+
+
+def proposed_calls(message: AIMessage) -> list[ToolCallRecord]:
+    """The tool calls of a message (the model's reply, or one code wrote in its place) as the step's proposed calls."""
+    return [
+        ToolCallRecord(id=c["id"] or "", name=c["name"], args=dict(c["args"]), status="proposed")
+        for c in message.tool_calls
+    ]
 
 
 def thread_id_of_run() -> str:

@@ -10,10 +10,10 @@ from langgraph.runtime import Runtime
 
 from graph.answers import capability_answer, filled_call
 from graph.budget import SYSTEM_CLOCK, Clock, open_step
+from graph.calls import proposed_calls
 from graph.run import run_reset, start_run
 from state.agent import AgentState
 from state.context import Context
-from state.records import ToolCallRecord
 from tools.backend import Backend
 from tools.kept import KnownRecords
 from tools.toolset import Toolset
@@ -44,9 +44,7 @@ class ReadRequest:
         if asked is not None:
             filled = filled_call(asked, request, self._toolset.registry)
             if filled is not None:
-                call = filled.tool_calls[0]
-                proposed = ToolCallRecord(id=call["id"] or "", name=call["name"], args=dict(call["args"]), status="proposed")
-                return {**update, "messages": [filled], "step": open_step(None, [proposed])}
+                return {**update, "messages": [filled], "step": open_step(None, proposed_calls(filled))}
         if request["kind"] == "capability" and self._toolset.intro:
             answer = capability_answer(self._toolset, request["lang"])
             answer = answer.model_copy(update={"response_metadata": {**answer.response_metadata, "outcome": []}})

@@ -11,14 +11,23 @@ from langgraph.runtime import Runtime
 from graph import prompts
 from graph.answers import fixed_answer
 from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, describe, end_step, open_step, wrap_up
-from graph.calls import Actors, ModelSource, model_of, new_call_id, run_today, thread_id_of_run, tokens_used
+from graph.calls import (
+    Actors,
+    ModelSource,
+    model_of,
+    new_call_id,
+    proposed_calls,
+    run_today,
+    thread_id_of_run,
+    tokens_used,
+)
 from graph.history import CallIds, call_id_index, cited_ids, known_id_index, open_lookups, run_outcome, run_results
 from graph.models.generation import REACT_STOP, generate  # noqa: F401 - REACT_STOP moved there
 from graph.protocols import NO_MODEL_CALL, parse_reply, render_for_text_protocol
 from graph.run import lang_of
 from state.agent import AgentState
 from state.context import Context, Protocol
-from state.records import Step, ToolCallRecord, WrapUp
+from state.records import Step, WrapUp
 from tools.backend import Backend
 from tools.parsers import Lang
 from tools.spec import ToolRegistry
@@ -188,11 +197,7 @@ class Reasoner:
         if still_open and state["budget"]["model_calls"] + step["model_calls"] < context.max_model_calls:
             reply, step = self._remind(state, context, step, still_open)
         if reply.tool_calls or reply.invalid_tool_calls:
-            proposed = [
-                ToolCallRecord(id=c["id"] or "", name=c["name"], args=dict(c["args"]), status="proposed")
-                for c in reply.tool_calls
-            ]
-            return {"messages": [reply], "step": open_step(step, proposed)}
+            return {"messages": [reply], "step": open_step(step, proposed_calls(reply))}
         answer = self._grounded(state, context, reply)
         if context.fixed_answers and answer is reply:
             answer = self._with_findings(state, context, answer)
