@@ -6,6 +6,7 @@ import hashlib
 import json
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -126,26 +127,37 @@ CHECKED_READ_TTL_S = 5.0
 process: milliseconds); after that, or in another process, the executor checks it again."""
 
 
+@dataclass(frozen=True)
+class KeptRead:
+    """A read the validator checked, as the executor runs it: the check, the arguments it passes on, the call context
+    the check ran with and the action hash of those arguments."""
+
+    checked: CheckedCall
+    args: dict[str, Any]
+    ctx: CallContext
+    action: str
+
+
 class CheckedReads:
     """Reads the validator has just checked, by thread and call id, for the executor to run without checking them
     again: the validator's check read the records the call names, and a read has no effect that a store changed in
-    between could spoil (a write is always checked again inside its transaction)."""
+    between could spoil (a write is always checked again inside its transaction). The executor runs the read in the
+    check's call context (the same run's, under the call's own id) and under its action hash, so neither is made
+    twice."""
 
     MAX_ENTRIES = 1024
 
     def __init__(self) -> None:
-        self._checked: KeptMap[tuple[str, str], tuple[CheckedCall, dict[str, Any]]] = KeptMap(
-            self.MAX_ENTRIES, CHECKED_READ_TTL_S
-        )
+        self._checked: KeptMap[tuple[str, str], KeptRead] = KeptMap(self.MAX_ENTRIES, CHECKED_READ_TTL_S)
 
-    def keep(self, thread_id: str, call_id: str, checked: CheckedCall, args: dict[str, Any]) -> None:
-        """Keep the check of a read that runs next as `args` (as the validator passes them on)."""
-        self._checked.put((thread_id, call_id), (checked, args))
+    def keep(self, thread_id: str, call_id: str, read: KeptRead) -> None:
+        """Keep the check of a read that runs next (as the validator passes it on)."""
+        self._checked.put((thread_id, call_id), read)
 
-    def take(self, thread_id: str, call_id: str, args: dict[str, Any]) -> CheckedCall | None:
+    def take(self, thread_id: str, call_id: str, args: dict[str, Any]) -> KeptRead | None:
         """The kept check of this read with exactly these arguments, if still fresh (taken once)."""
         kept = self._checked.take((thread_id, call_id))
-        return kept[0] if kept is not None and kept[1] == args else None
+        return kept if kept is not None and kept.args == args else None
 
 
 def call_context(

@@ -86,7 +86,9 @@ class Executor:
         for call in step["calls"]:
             if call["status"] not in ("approved", "ready"):
                 raise RuntimeError(f"executor reached with an unapproved call {call['name']} ({call['status']})")
-            ctx = call_context(
+            # A read the validator checked just now runs on its check, in its call context, under its action hash.
+            kept = self._reads.take(thread_id, call["id"], call["args"])
+            ctx = kept.ctx if kept is not None else call_context(
                 self._toolset, self._backend, self._deps, context, self._clock, thread_id, call_id=call["id"], lang=lang,
                 actors=self._actors,
             )
@@ -94,8 +96,10 @@ class Executor:
             if refused is not None:
                 outcomes.append(refused)
                 continue
-            checked = self._reads.take(thread_id, call["id"], call["args"])
-            outcomes.append(self._run_one(call["name"], call["id"], call["args"], ctx, context.tool_timeout_s, checked))
+            outcomes.append(self._run_one(
+                call["name"], call["id"], call["args"], ctx, context.tool_timeout_s,
+                kept.checked if kept is not None else None, kept.action if kept is not None else None,
+            ))
         return {"step": Step(**{**step, "calls": [], "outcomes": outcomes})}
 
     def _call(
@@ -106,7 +110,7 @@ class Executor:
 
     def _run_one(
         self, name: str, call_id: str, args: dict[str, Any], ctx: CallContext, timeout: float,
-        checked: CheckedCall | None = None,
+        checked: CheckedCall | None = None, action: str | None = None,
     ) -> Outcome:
         started = time.perf_counter()
         # Untraced, the call skips the tracing wrapper (a tenth of a millisecond).
@@ -142,6 +146,6 @@ class Executor:
             result["elapsed_ms"] = round(elapsed, 1)
         wrote = ok and name in self._registry and self._registry.get(name).effect is Effect.WRITE
         return Outcome(
-            id=call_id, name=name, action=action_hash(name, args), ok=ok, result=result, elapsed_ms=round(elapsed, 1),
+            id=call_id, name=name, action=action or action_hash(name, args), ok=ok, result=result, elapsed_ms=round(elapsed, 1),
             wrote=wrote,
         )

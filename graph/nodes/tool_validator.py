@@ -8,6 +8,7 @@ is a `ToolMessage(status="error")` that tells the model what to do next.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, ToolMessage
@@ -15,7 +16,7 @@ from langgraph.runtime import Runtime
 
 from graph.answers import question_for
 from graph.budget import SYSTEM_CLOCK, Clock, count_proposals, open_step, review_requested
-from graph.calls import Actors, CheckedReads, action_hash, call_context, thread_id_of_run
+from graph.calls import Actors, CheckedReads, KeptRead, action_hash, call_context, thread_id_of_run
 from graph.history import ResultIndex, note
 from graph.protocols import FORMAT_ERROR_NAME
 from graph.run import lang_of
@@ -159,13 +160,13 @@ class ToolValidator:
             if isinstance(checked, str):
                 observations.append(error_message(call["id"], call["name"], checked))
                 continue
-            if checked.spec.effect is Effect.WRITE:
+            valid, args, action = checked
+            if valid.spec.effect is Effect.WRITE:
                 writes.append(call["name"])
             status = status_after_validation(call, context, self._registry)
-            args = checked.args.model_dump(exclude_none=True)
-            if checked.spec.effect is Effect.READ and status == "ready":  # runs next: the executor need not check it
-                self._reads.keep(thread_id, call["id"], checked, args)
-            pending.append(ToolCallRecord(id=call["id"], name=call["name"], args=args, status=status, notes=checked.notes))
+            if valid.spec.effect is Effect.READ and status == "ready":  # runs next: the executor need not check it
+                self._reads.keep(thread_id, call["id"], KeptRead(valid, args, replace(ctx, call_id=call["id"]), action))
+            pending.append(ToolCallRecord(id=call["id"], name=call["name"], args=args, status=status, notes=valid.notes))
         if ask is not None:
             for waiting in pending:
                 observations.append(error_message(waiting["id"], waiting["name"], NOT_RUN_FOR_QUESTION.format(code=ask["code"])))
@@ -188,8 +189,9 @@ class ToolValidator:
         results: dict[str, str],
         first_write: str | None,
         request: Request | None,
-    ) -> CheckedCall | Repeat | str:
-        """The checked call, a repeated look-up's earlier result, or the text of the first check it fails.
+    ) -> tuple[CheckedCall, dict[str, Any], str] | Repeat | str:
+        """The checked call with its normalised arguments and their action hash, a repeated look-up's earlier result,
+        or the text of the first check it fails.
 
         `digest` is the call's action hash as proposed; `results` holds the earlier results of this run by action hash
         of the *normalised* arguments (as the executor ran them), so a repeat is caught however the model spells it
@@ -216,12 +218,13 @@ class ToolValidator:
             raise
         except DomainError as exc:
             return REFUSAL_TEMPLATE.format(code=exc.code, message=exc.message)
-        digest = action_hash(name, checked.args.model_dump(exclude_none=True))
+        normalised = checked.args.model_dump(exclude_none=True)
+        digest = action_hash(name, normalised)  # not skipped for equal arguments: 1 == 1.0, but they hash apart
         if digest in results:
             return self._repeat(name, results[digest], digest)
         if checked.spec.effect is Effect.WRITE and first_write is not None:
             return SECOND_WRITE_TEMPLATE.format(first=first_write, name=name)
-        return checked
+        return checked, normalised, digest
 
     def _ask(self, call: ToolCallRecord, error: CannotError | NeedsPersonError, lang: Lang) -> Ask:
         """What the person is told: that the action cannot be done, or the question about the value it lacks."""

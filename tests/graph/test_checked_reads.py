@@ -9,8 +9,9 @@ from typing import Any
 from langchain_core.messages import ToolMessage
 
 from evals.doubles.scripted import tool_call
-from graph.calls import CHECKED_READ_TTL_S, CheckedReads
+from graph.calls import CHECKED_READ_TTL_S, CheckedReads, KeptRead, action_hash
 from tools.runtime import CheckedCall
+from tools.spec import CallContext
 from tools.workflow.toolset import TOOLSET
 
 
@@ -61,19 +62,25 @@ def _checked() -> CheckedCall:
     return CheckedCall(spec=spec, args=spec.parse({"userId": "user_2"}), notes=[])
 
 
+def _kept(call_id: str) -> KeptRead:
+    args = {"userId": "user_2"}
+    ctx = CallContext(backend=None, actor_id="user_1", thread_id="t1", call_id=call_id)  # type: ignore[arg-type]
+    return KeptRead(checked=_checked(), args=args, ctx=ctx, action=action_hash("queryTodoTask", args))
+
+
 def test_a_kept_check_is_taken_once_and_only_for_the_same_call_and_arguments(monkeypatch):
     reads = CheckedReads()
-    checked = _checked()
-    reads.keep("t1", "c1", checked, {"userId": "user_2"})
+    kept = _kept("c1")
+    reads.keep("t1", "c1", kept)
     assert reads.take("t1", "c1", {"userId": "user_3"}) is None  # other arguments: checked again
-    reads.keep("t1", "c1", checked, {"userId": "user_2"})
+    reads.keep("t1", "c1", kept)
     assert reads.take("t2", "c1", {"userId": "user_2"}) is None  # another thread
-    assert reads.take("t1", "c1", {"userId": "user_2"}) is checked
+    assert reads.take("t1", "c1", {"userId": "user_2"}) is kept
     assert reads.take("t1", "c1", {"userId": "user_2"}) is None  # taken once
 
     now = [1000.0]
     monkeypatch.setattr("tools.kept.time.monotonic", lambda: now[0])
-    reads.keep("t1", "c2", checked, {"userId": "user_2"})
+    reads.keep("t1", "c2", _kept("c2"))
     now[0] += CHECKED_READ_TTL_S + 1
     assert reads.take("t1", "c2", {"userId": "user_2"}) is None  # too old: checked again
 
@@ -150,3 +157,19 @@ def test_a_read_handle_takes_a_connection_only_when_used(store):
     with store.read() as conn:
         assert conn.execute(text("SELECT count(*) FROM users")).scalar_one() > 0
     assert checkouts == [1]
+
+
+def test_a_read_runs_under_the_action_hash_of_its_arguments_as_checked(graph_driver):
+    """The validator keeps a checked read with the hash of its normalised arguments (a name resolved to the person's
+    id), and the executor runs it under that hash: the same look-up spelled by id is then a repeat."""
+    agent = graph_driver(
+        tool_call("queryTodoTask", {"userId": "李四"}, id="q1"),
+        tool_call("queryTodoTask", {"userId": "user_2"}, id="q2"),
+        "李四没有待办。",
+    )
+    agent.say("李四有哪些待办？")
+
+    first, repeat = [m for m in agent.messages if isinstance(m, ToolMessage)]
+    assert first.artifact["userId"] == "user_2"
+    assert repeat.content.startswith(first.content) and "Same result as before" in repeat.content
+    assert agent.values["budget"]["tool_calls"] == {"queryTodoTask": 1}
