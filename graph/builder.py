@@ -21,7 +21,7 @@ from graph.nodes.read_request import ReadRequest
 from graph.nodes.reasoner import Reasoner
 from graph.nodes.tool_validator import ToolValidator
 from graph.strategies import STRATEGIES, WIRES, Strategy, Wiring
-from state.agent import AgentState, InputState
+from state.agent import AgentState, InputState, OutputState
 from state.context import Context
 from tools.backend import Backend
 from tools.spec import ToolRegistry
@@ -90,7 +90,9 @@ def build_graph(
     elif strategy == "chain":
         nodes["chain_step"] = ChainStep(model, chosen, backend, clock=clock, actors=actors)
 
-    builder = StateGraph(AgentState, context_schema=context_schema, input_schema=InputState)
+    # A run gives back the conversation and its outcome (`OutputState`): LangGraph reads the output's channels after
+    # every step that writes one of them, and the graph's own records would be read after every node.
+    builder = StateGraph(AgentState, context_schema=context_schema, input_schema=InputState, output_schema=OutputState)
     # Every node reads the whole state. Saying so spares LangGraph working it out from each node's type hints, which
     # took two thirds of a build (a graph is built per test, per eval trial and per served assistant).
     wiring = Wiring(nodes)

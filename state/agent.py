@@ -91,6 +91,14 @@ class InputState(TypedDict):
     """The conversation. Stored as deltas: each checkpoint keeps only the messages it added."""
 
 
+class OutputState(InputState, total=False):
+    """What a run gives back (`invoke`, a run's `values` stream, an MCP tool's result): the conversation and what
+    became of the run's writes. The rest of the state is the graph's own; a thread's full state is read with
+    `get_state`."""
+
+    outcome: list[OutcomeLine]
+
+
 class AgentState(InputState, total=False):
     """The full state of a conversation thread."""
 

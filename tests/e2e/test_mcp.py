@@ -116,6 +116,8 @@ def test_a_question_is_answered_as_the_signed_in_user(server, model):
     # The run acted for 张三: the prompt names him, and the look-up ran with his id (filled in by code).
     assert "Signed-in user: 张三 (userId user_1)" in model.requests[0]["messages"][0]["content"]
     assert '"userId": "user_1"' in content.text or "'userId': 'user_1'" in content.text
+    # What a run gives back (its messages and outcome), not the graph's own records.
+    assert "'outcome'" in content.text and "'budget'" not in content.text and "'audit'" not in content.text
 
 
 def test_a_user_id_sent_in_the_mcp_call_does_not_change_the_actor(server, model):

@@ -35,7 +35,9 @@ def test_unknown_strategy_is_refused(store):
 def test_graph_schemas_build_for_studio(store):
     graph = build_graph(model=ScriptedChatModel(), store=store)
     assert set(graph.get_input_jsonschema()["properties"]) == {"messages"}
-    assert {"messages", "budget", "audit", "summary", "wrap_up"} <= set(graph.get_output_jsonschema()["properties"])
+    # A run gives back the conversation and its outcome; the graph's own records are in the thread's state.
+    assert set(graph.get_output_jsonschema()["properties"]) == {"messages", "outcome"}
+    assert {"messages", "budget", "audit", "summary", "wrap_up", "step"} <= set(graph.builder.schemas[graph.builder.state_schema])
     assert graph.get_context_jsonschema()["properties"]["user_id"]["default"] == "user_1"
 
 

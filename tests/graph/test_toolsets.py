@@ -183,7 +183,7 @@ def test_an_answer_that_leaves_out_a_look_up_the_request_asks_for_is_sent_back_o
     assert reminded[-1].content == "（用户还要你查：search_hotels。先调用它，再回答。）"
     assert "下周五最便宜的航班是 HO1252。" not in [str(m.content) for m in result["messages"]]  # the half answer is dropped
     assert result["messages"][-1].content.startswith("下周五最便宜的航班是 HO1252，最便宜的酒店")
-    assert result["budget"]["model_calls"] == 4 and travel.script_used_up
+    assert travel.values["budget"]["model_calls"] == 4 and travel.script_used_up
 
 
 def test_a_model_that_still_answers_after_the_reminder_is_not_asked_again(graph_driver):
