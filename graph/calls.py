@@ -109,10 +109,16 @@ class Actors:
         self.known = KnownRecords(ACTOR_TTL_S)
 
     def get(self, actor_id: str) -> dict[str, Any] | None:
-        """The actor's record, or None when the toolset does not know them (never kept: the check says why)."""
+        """The actor's record, or None when the toolset does not know them (never kept: the check says why). A run
+        that read the toolset's people has the actor among them (`Toolset.actor_kind`)."""
         kept = self._kept.get(actor_id)
         if kept is not None:
             return kept
+        kind = self._toolset.actor_kind
+        known = self.known.get(kind, actor_id) if kind is not None else None
+        if known is not None:
+            self._kept.put(actor_id, known)
+            return known
         try:
             with self._backend.read() as handle:
                 record = dict(self._toolset.actor(handle, actor_id))

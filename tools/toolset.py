@@ -122,6 +122,9 @@ class Toolset:
     people_kind: str | None = None
     """The reference kind whose records `people` returns, when it returns them whole (the workflow: "user"): the people
     a run reads at its start are then known by id (`tools.kept.KnownRecords`) for its checks and reads."""
+    actor_kind: str | None = None
+    """The reference kind of the actor's record, when `actor` returns one of the records `people` returns whole (the
+    workflow: "user"): the run's directory then gives the actor's record too, without reading it again."""
     resolvers: Mapping[str, Resolver] = field(default_factory=dict)
     """How each reference kind of the tools' specs is looked up."""
     stable_kinds: tuple[str, ...] = ()

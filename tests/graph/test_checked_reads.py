@@ -173,3 +173,30 @@ def test_a_read_runs_under_the_action_hash_of_its_arguments_as_checked(graph_dri
     assert first.artifact["userId"] == "user_2"
     assert repeat.content.startswith(first.content) and "Same result as before" in repeat.content
     assert agent.values["budget"]["tool_calls"] == {"queryTodoTask": 1}
+
+
+def _counting_actor(**changes: Any) -> tuple[Any, Counter[str]]:
+    """The workflow toolset whose actor look-ups are counted (with `changes` to its other fields)."""
+    looked_up: Counter[str] = Counter()
+
+    def counted(conn: Any, actor_id: str) -> Any:
+        looked_up[actor_id] += 1
+        return TOOLSET.actor(conn, actor_id)
+
+    return dataclasses.replace(TOOLSET, actor=counted, **changes), looked_up
+
+
+def test_the_actor_is_known_from_the_people_the_run_read_at_its_start(graph_driver):
+    toolset, looked_up = _counting_actor()
+    agent = graph_driver(tool_call("queryTodoTask", {}, id="q1"), "你没有待办。", toolset=toolset)
+    agent.say("我有哪些待办？")
+
+    [observation] = [m for m in agent.messages if isinstance(m, ToolMessage)]
+    assert observation.status == "success" and observation.artifact["userId"] == "user_1"
+    assert "Signed-in user: 张三 (userId user_1)" in str(agent.model.prompts[0][0].content)
+    assert looked_up["user_1"] == 0  # the directory read when the run started has the actor's record
+
+    toolset, looked_up = _counting_actor(actor_kind=None)  # a toolset whose actors are not among its people
+    agent = graph_driver(tool_call("queryTodoTask", {}, id="q1"), "你没有待办。", toolset=toolset, thread_id="other")
+    agent.say("我有哪些待办？")
+    assert looked_up["user_1"] == 1  # read once, then kept for the run's later nodes

@@ -111,6 +111,7 @@ TOOLSET = Toolset(
     actor=lookup.require_actor,
     people=directory,
     people_kind="user",
+    actor_kind="user",
     resolvers={"user": resolve_user, "task": resolve_task, "process": resolve_process},
     stable_kinds=("user",),
     named_record=named_record,
