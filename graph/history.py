@@ -87,9 +87,12 @@ class ThreadIndex(Generic[T]):
         """The folded value of `messages[start:]`; `key` names the thread (None: not cached, folded whole)."""
         if key is None:
             return self._fold(self._empty, messages[start:])
-        scanned, last_id, value = self._seen.get((key, start)) or (start, None, self._empty)
+        kept = self._seen.get((key, start))
+        scanned, last_id, value = kept or (start, None, self._empty)
         if scanned > len(messages) or (last_id is not None and messages[scanned - 1].id != last_id):
             scanned, value = start, self._empty
+        elif kept is not None and scanned == len(messages):
+            return value  # nothing appended since the last call
         value = self._fold(value, messages[scanned:])
         self._seen.put((key, start), (len(messages), messages[-1].id if len(messages) > start else None, value))
         return value

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -135,6 +136,7 @@ class Reasoner:
         self._call_ids = call_id_index()
         self._known_ids = known_id_index(toolset.record_ids)
         self._fixed: dict[tuple[str, Lang], list[AnyMessage]] = {}
+        self._today: tuple[date | None, str] = (None, "")
 
     def _model(self, context: Context) -> BaseChatModel:
         return model_of(self._model_source, context)
@@ -152,7 +154,10 @@ class Reasoner:
 
     def session_prompt(self, state: AgentState, context: Context) -> str:
         """Who the user is and today's date, then the folded summary: the part that differs per session."""
-        today = run_today(self._clock, context.timezone).strftime("%Y-%m-%d %A")
+        day = run_today(self._clock, context.timezone)
+        if self._today[0] != day:  # the date's text, made once a day
+            self._today = (day, day.strftime("%Y-%m-%d %A"))
+        today = self._today[1]
         template = prompts.SESSION_SECTION if context.protocol == "native" else prompts.SESSION_PROMPT
         text = template.format(
             user_name=self.user_name(context.user_id), user_id=context.user_id, today=today, timezone=context.timezone

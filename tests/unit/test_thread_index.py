@@ -33,7 +33,7 @@ def test_each_call_folds_only_the_messages_appended_since_the_last():
     history += _history(2, "n")
     assert index.get("t1", history) == 5
     assert index.get("t1", history) == 5
-    assert fold.given == [3, 2, 0]
+    assert fold.given == [3, 2]  # nothing appended since: nothing folded
 
 
 def test_a_different_history_under_the_same_key_is_folded_again_from_the_start():
@@ -67,7 +67,7 @@ def test_the_oldest_key_is_dropped_when_the_index_is_full(monkeypatch):
         index.get(key, history)
     index.get("c", history)  # kept: nothing new to fold
     index.get("a", history)  # dropped: folded again
-    assert fold.given == [3, 3, 3, 0, 3]
+    assert fold.given == [3, 3, 3, 3]
 
 
 def test_call_ids_know_which_calls_still_lack_their_result():
