@@ -62,6 +62,8 @@ class Sizes:
     quick: bool
     steps: tuple[int, ...] = (10, 50, 100)
     repeats: int = 9
+    judged_pairs: int = 3
+    """flowagent/floor pairs per repetition and N in the steps workload (the goal flowagent ÷ floor is judged on them)."""
     turns: tuple[int, ...] = (20, 200, 500)
     threads: tuple[int, ...] = (8, 32, 128)
     runs_per_thread: int = 3
@@ -82,6 +84,7 @@ class Sizes:
             quick=True,
             steps=(3, 6),
             repeats=1,
+            judged_pairs=2,
             turns=(2, 4, 6),
             threads=(2, 4),
             runs_per_thread=1,

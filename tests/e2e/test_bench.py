@@ -50,6 +50,19 @@ def test_bench_quick_writes_plots_and_results(quick_report):
     assert [s["key"] for s in results["sections"]] == list(cli.WORKLOADS)
 
 
+def test_bench_quick_judges_flowagent_against_the_floor_on_its_extra_pairs(quick_report):
+    from evals.bench.common import Sizes
+
+    _, out = quick_report
+    results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    [steps] = [s for s in results["sections"] if s["key"] == "steps"]
+    sizes = Sizes.for_mode(quick=True)
+    pairs = steps["data"]["flowagent_vs_floor_pairs"]
+    assert sizes.judged_pairs > 1
+    assert {n: len(v) for n, v in pairs.items()} == {str(n): sizes.repeats * sizes.judged_pairs for n in sizes.steps}
+    assert all(r > 0 for v in pairs.values() for r in v)
+
+
 def test_bench_quick_judges_no_goal(quick_report):
     _, out = quick_report
     results = json.loads((out / "results.json").read_text(encoding="utf-8"))
