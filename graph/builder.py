@@ -93,9 +93,9 @@ def build_graph(
     # A run gives back the conversation and its outcome (`OutputState`): LangGraph reads the output's channels after
     # every step that writes one of them, and the graph's own records would be read after every node.
     builder = StateGraph(AgentState, context_schema=context_schema, input_schema=InputState, output_schema=OutputState)
-    # Every node reads the whole state. Saying so spares LangGraph working it out from each node's type hints, which
-    # took two thirds of a build (a graph is built per test, per eval trial and per served assistant).
     wiring = Wiring(nodes)
     WIRES[strategy](wiring)
+    # Every node reads the whole state. Saying so spares LangGraph working it out from each node's type hints, which
+    # took two thirds of a build (a graph is built per test, per eval trial and per served assistant).
     wiring.add_to(builder, input_schema=AgentState)
     return builder.compile(checkpointer=checkpointer, name=name or chosen.graph_name)

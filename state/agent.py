@@ -97,9 +97,11 @@ class OutputState(InputState, total=False):
     `get_state`."""
 
     outcome: list[OutcomeLine]
+    """What became of every write of the last finished run: executed, refused, rejected or failed. Set
+    with the run's final answer, shown after it by the chat and read by the evals."""
 
 
-class AgentState(InputState, total=False):
+class AgentState(OutputState, total=False):
     """The full state of a conversation thread."""
 
     step: Step | None
@@ -123,9 +125,6 @@ class AgentState(InputState, total=False):
     """What the graph itself tells the person to end the turn (`ask_person`): a question about a value only they
     can give, or that the action cannot be done. Kept until the next run starts, whose first message may answer it
     (the answer is then filled in by code)."""
-    outcome: list[OutcomeLine]
-    """What became of every write of the last finished run: executed, refused, rejected or failed. Set
-    with the run's final answer, shown after it by the chat and read by the evals."""
     plan: Plan | None
     """The steps the current run follows (plan and chain strategies); None when the model decides each step
     (react, or a run the reasoner leads)."""

@@ -24,7 +24,7 @@ from langsmith import traceable
 from langsmith.utils import tracing_is_enabled
 
 from graph.budget import SYSTEM_CLOCK, Clock, open_step
-from graph.calls import Actors, CheckedReads, action_hash, call_context, thread_id_of_run
+from graph.calls import Actors, CheckedReads, KeptRead, action_hash, call_context, thread_id_of_run
 from graph.reviews import unreviewed
 from graph.run import lang_of
 from state.agent import AgentState
@@ -96,10 +96,7 @@ class Executor:
             if refused is not None:
                 outcomes.append(refused)
                 continue
-            outcomes.append(self._run_one(
-                call["name"], call["id"], call["args"], ctx, context.tool_timeout_s,
-                kept.checked if kept is not None else None, kept.action if kept is not None else None,
-            ))
+            outcomes.append(self._run_one(call["name"], call["id"], call["args"], ctx, context.tool_timeout_s, kept))
         return {"step": Step(**{**step, "calls": [], "outcomes": outcomes})}
 
     def _call(
@@ -110,8 +107,10 @@ class Executor:
 
     def _run_one(
         self, name: str, call_id: str, args: dict[str, Any], ctx: CallContext, timeout: float,
-        checked: CheckedCall | None = None, action: str | None = None,
+        kept: KeptRead | None = None,
     ) -> Outcome:
+        """One call, run on the validator's kept check when there is one (`kept`), else checked here."""
+        checked = kept.checked if kept is not None else None
         started = time.perf_counter()
         # Untraced, the call skips the tracing wrapper (a tenth of a millisecond).
         traced = self._traced.get(name) if tracing_is_enabled() else None
@@ -145,7 +144,7 @@ class Executor:
         if not ok:
             result["elapsed_ms"] = round(elapsed, 1)
         wrote = ok and name in self._registry and self._registry.get(name).effect is Effect.WRITE
+        action = kept.action if kept is not None else action_hash(name, args)
         return Outcome(
-            id=call_id, name=name, action=action or action_hash(name, args), ok=ok, result=result, elapsed_ms=round(elapsed, 1),
-            wrote=wrote,
+            id=call_id, name=name, action=action, ok=ok, result=result, elapsed_ms=round(elapsed, 1), wrote=wrote,
         )
