@@ -273,9 +273,18 @@ class ToolSpec:
     that stops its work at a deadline (`tools.backend.StopsAtDeadline`) the executor runs it on the node's own thread,
     stopped at the call's timeout, instead of on a pool thread. Leave it False for a handler that can wait on anything
     else: only a pool thread can give that up."""
+    title: Mapping[str, str] = field(default_factory=dict)
+    """What the action is called where a person reads it, by language ("zh": "发起申请", "en": "start a request"): card
+    titles, fixed answers and outcome lines name the action by it, never by the tool's name."""
     examples: tuple[ToolExample, ...] = ()
     """Worked examples for text-protocol models, at most one per language: each tool's example in the person's
     language is shown (else its first), in registry order."""
+
+    def title_in(self, lang: str) -> str:
+        """The action's name in a language, for a person; a tool without a title is called by what it does."""
+        if self.title:
+            return self.title.get(lang) or next(iter(self.title.values()))
+        return "this action" if lang == "en" else "这个操作"
 
     def with_actor(self, raw: dict[str, Any], actor_id: str) -> dict[str, Any]:
         """The arguments with the actor filled in where the model may (or must) leave it out."""

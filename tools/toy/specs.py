@@ -46,6 +46,7 @@ def describe_calculation(result: dict[str, Any], lang: str) -> str:
 SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(
         name="get_weather",
+        title={"zh": "查天气", "en": "look up the weather"},
         description="Today's weather in a city: sky and temperature in °C. Unknown cities are refused with the list "
         "of known ones.",
         args_model=WeatherArgs,
@@ -69,6 +70,7 @@ SPECS: tuple[ToolSpec, ...] = (
     ),
     ToolSpec(
         name="calculator",
+        title={"zh": "计算", "en": "calculate"},
         description="Compute an arithmetic expression: numbers, + - * / // % ** and parentheses (no names, no code).",
         args_model=CalculatorArgs,
         effect=Effect.READ,

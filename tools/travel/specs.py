@@ -131,6 +131,7 @@ def describe_weather(result: dict[str, Any], lang: str) -> str:
 SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(
         name="search_flights",
+        title={"zh": "查航班", "en": "search flights"},
         description="Flights between two cities on a date, cheapest first: the first 5 and the total. The date may be "
         "the user's words (下周五, 明天, next Friday) or an ISO date; past dates are refused.",
         args_model=FlightArgs,
@@ -150,6 +151,7 @@ SPECS: tuple[ToolSpec, ...] = (
     ),
     ToolSpec(
         name="search_hotels",
+        title={"zh": "查酒店", "en": "search hotels"},
         description="Hotels in a city for a stay, cheapest first: the first 5 and the total, with the price per night "
         "and for the stay. Dates as the user said them or ISO; check_out defaults to the next day.",
         args_model=HotelArgs,
@@ -169,6 +171,7 @@ SPECS: tuple[ToolSpec, ...] = (
     ),
     ToolSpec(
         name="get_weather",
+        title={"zh": "查天气", "en": "look up the weather"},
         description="The usual weather in a city on a date (the month's climate normal): sky, low and high °C.",
         args_model=WeatherArgs,
         effect=Effect.READ,

@@ -47,6 +47,7 @@ def decision_person_values(
 SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(
         name="getAllWorkFlow",
+        title={"zh": "查看流程", "en": "list the workflows"},
         description="List every deployed workflow (BPMN process) with its processKey, name, version and start-form "
         "fields (id, label, type, required, choices).",
         args_model=NoArgs,
@@ -59,6 +60,7 @@ SPECS: tuple[ToolSpec, ...] = (
     ),
     ToolSpec(
         name="getAllUser",
+        title={"zh": "查看同事", "en": "list the users"},
         description="List every user with userId, name and e-mail. Use it to turn a name (李四) into a userId.",
         args_model=NoArgs,
         effect=Effect.READ,
@@ -70,6 +72,7 @@ SPECS: tuple[ToolSpec, ...] = (
     ),
     ToolSpec(
         name="runWorkFlow",
+        title={"zh": "发起申请", "en": "start a request"},
         description=(
             "Start a request (leave, expense claim, business trip, ...) for the signed-in user. processKey comes from "
             "getAllWorkFlow; userId is the signed-in user; nextUserId is the approver the user named, looked up with "
@@ -121,6 +124,7 @@ SPECS: tuple[ToolSpec, ...] = (
     ),
     ToolSpec(
         name="queryTodoTask",
+        title={"zh": "查看待办", "en": "list the to-do tasks"},
         description="List the to-do tasks a user may decide (assigned, as a candidate, or through a group): taskId, "
         "process, step, requester and form data. userId comes from getAllUser.",
         args_model=QueryTodoTaskArgs,
@@ -152,6 +156,7 @@ SPECS: tuple[ToolSpec, ...] = (
     ),
     ToolSpec(
         name="handleTodoTask",
+        title={"zh": "审批", "en": "decide a task"},
         description=(
             "Approve (isOK=true) or reject (isOK=false) a to-do task of the signed-in user. taskId can be "
             "obtained from queryTodoTask (可以通过queryTodoTask工具获取). result is the approver's comment."
@@ -194,6 +199,7 @@ SPECS: tuple[ToolSpec, ...] = (
     ),
     ToolSpec(
         name="sendEmail",
+        title={"zh": "发送邮件", "en": "send an e-mail"},
         description=(
             "Send an e-mail. With taskId (from queryTodoTask) it reminds that task's assignee; otherwise userId "
             "(from getAllUser) is the recipient. emailContent is the complete message, never a placeholder."
