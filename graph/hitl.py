@@ -20,7 +20,6 @@ from typing import Any, Literal
 
 DecisionType = Literal["approve", "edit", "reject"]
 ALLOWED_DECISIONS: list[DecisionType] = ["approve", "edit", "reject"]
-CARD_FIELDS_SKIPPED = ("action", "summary", "policy_notes")
 
 BAD_ANSWER_TEMPLATE = (
     'Unrecognised answer {answer}: resume with {{"decisions": [{{"type": "approve"}}]}}, '
@@ -32,10 +31,17 @@ OTHER_TOOL_TEMPLATE = "An edit may change the arguments of {tool}, not the actio
 
 
 def card_description(card: dict[str, Any]) -> str:
-    """The card as a reviewer reads it: its summary, then one line per field, then the policy's notes."""
-    lines = [str(card.get("summary") or f"Run {card.get('action', 'the action')}")]
-    lines += [f"{key}: {value}" for key, value in card.items() if key not in CARD_FIELDS_SKIPPED and value not in ("", None)]
-    lines += [f"note: {note}" for note in card.get("policy_notes") or []]
+    """The card as a person reads it, in their language: its summary, one line per labelled field (`labels`: the
+    fields meant for a person, in order), then its notes. Ids, raw values and the checks' notes for the model are
+    left to the card's other fields."""
+    lines = [str(card.get("summary") or card.get("title") or card.get("action", ""))]
+    for key, label in (card.get("labels") or {}).items():
+        value = card.get(key)
+        if value in ("", None, []):
+            continue
+        text = "\n  ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+        lines.append(f"{label}: {text}")
+    lines += [str(note) for note in card.get("notes") or []]
     return "\n".join(lines)
 
 

@@ -20,7 +20,10 @@ class ToolCallRecord(TypedDict):
     """Where the call is: proposed by the model or edited by the reviewer (to validate), needs_approval,
     approved by a person, or ready (no approval needed)."""
     notes: NotRequired[list[str]]
-    """Policy notes shown to the reviewer."""
+    """The checks' notes, for the model and the audit (in English; never shown to a person as they are)."""
+    sources: NotRequired[dict[str, dict[str, str]]]
+    """Where each of the person's values came from, by parameter path: `{"how": "stated" | "filled" | "inferred",
+    "said": the words it was read from}`; the card shows each value beside them."""
 
 
 class Outcome(TypedDict):

@@ -99,9 +99,13 @@ Check = Callable[[Any, CallContext, Any, Found], Verdict]
 """A tool's own policy rules, without side effects, given the backend's handle and the records its references name."""
 Handler = Callable[[Any, CallContext, Any, Verdict], dict[str, Any]]
 """The tool's effect (or read), given the backend's handle and what its check allowed; it checks nothing itself."""
-Card = Callable[[Any, dict[str, Any], str], dict[str, Any]]
+Sources = Mapping[str, Mapping[str, str]]
+"""Where each of the person's values came from, by parameter path: `{"how": "stated" | "filled" | "inferred", "said":
+the words it was read from}` (what the card shows beside each value)."""
+Card = Callable[[Any, dict[str, Any], str, Sources], dict[str, Any]]
 """What a reviewer decides on, read through the backend's handle for a call's (validated) arguments, in the person's
-language ("zh" or "en"): a `summary` and fields."""
+language ("zh" or "en"), with where the person's values came from: a `summary`, fields, and `labels` (the fields a
+person reads, each with its label in their language, in display order; the others are for clients and the audit)."""
 AfterCommit = Callable[[CallContext, dict[str, Any]], dict[str, Any]]
 """What happens once a write's transaction has committed (delivering an e-mail); returns the result to report."""
 Describe = Callable[[dict[str, Any], str], str]

@@ -23,6 +23,8 @@ from state.context import Context
 from state.records import AuditRecord, ToolCallRecord
 from tools.backend import Backend
 from tools.errors import DomainError
+from tools.provenance import sources_for
+from tools.request import Request
 from tools.spec import ToolRegistry
 
 MAX_ASKS = 5
@@ -30,28 +32,44 @@ REJECTED_TEMPLATE = "Rejected by the reviewer ({reviewer}): {message} Do not ret
 DEFAULT_REJECT_MESSAGE = "the reviewer declined this action."
 
 
-def build_card(backend: Backend, registry: ToolRegistry, call: ToolCallRecord, lang: str = "zh") -> dict[str, Any]:
+def build_card(
+    backend: Backend, registry: ToolRegistry, call: ToolCallRecord, lang: str = "zh", request: Request | None = None
+) -> dict[str, Any]:
     """What the reviewer decides on, built by the tool's own card builder from the store (the model's own words
-    are not trusted); a tool without one, or whose records cannot be read, gets the general card."""
-    card: dict[str, Any] = {"action": call["name"], "policy_notes": list(call.get("notes") or [])}
-    build = registry.get(call["name"]).card if call["name"] in registry else None
-    if build is None:
-        card["summary"] = f"Run {call['name']}"
+    are not trusted), with each of the person's values beside the words it was read from; a tool without one, or
+    whose records cannot be read, gets the general card. The checks' notes ride along for the audit and clients
+    (`policy_notes`, in English); a person reads the card's `title`, `summary`, labelled fields and `notes`."""
+    spec = registry.get(call["name"]) if call["name"] in registry else None
+    title = spec.title_in(lang) if spec is not None else call["name"]
+    card: dict[str, Any] = {"action": call["name"], "title": title, "policy_notes": list(call.get("notes") or [])}
+    if spec is None or spec.card is None:
+        card["summary"] = title
         return card
+    sources = sources_for(call["args"], call.get("sources"), request)
     try:
         with backend.read() as handle:
-            card.update(build(handle, call["args"], lang))
+            card.update(spec.card(handle, call["args"], lang, sources))
     except DomainError as exc:
-        card["summary"] = f"Run {call['name']}"
+        card["summary"] = title
+        card["notes"] = [CARD_UNREADABLE[lang if lang in CARD_UNREADABLE else "zh"]]
         card["policy_notes"].append(f"{exc.code}: {exc.message}")
     return card
 
 
+CARD_UNREADABLE = {
+    "zh": "现在读不到这个操作涉及的记录；确认后会再检查一次，不通过就不会执行。",
+    "en": "The records this action is about cannot be read now; they are checked again when you confirm, and nothing "
+          "runs if the check fails.",
+}
+
+
 def review_request(
-    backend: Backend, registry: ToolRegistry, call: ToolCallRecord, error: str | None = None, lang: str = "zh"
+    backend: Backend, registry: ToolRegistry, call: ToolCallRecord, error: str | None = None, lang: str = "zh",
+    request: Request | None = None,
 ) -> dict[str, Any]:
     """The interrupt value for a call: LangChain's HITL request, with the tool's card from the store."""
-    return hitl_request(dict(call), build_card(backend, registry, call, lang), args_hash(call["name"], call["args"]), error)
+    card = build_card(backend, registry, call, lang, request)
+    return hitl_request(dict(call), card, args_hash(call["name"], call["args"]), error)
 
 
 class HumanReview:
@@ -72,7 +90,7 @@ class HumanReview:
             if call["status"] != "needs_approval":
                 kept.append(call)
                 continue
-            decision, body = self._ask(call, lang_of(state, runtime.context))
+            decision, body = self._ask(call, lang_of(state, runtime.context), state.get("request"))
             record = AuditRecord(
                 at=datetime.now(UTC).isoformat(),
                 reviewer=reviewer,
@@ -113,12 +131,14 @@ class HumanReview:
             update["messages"] = rejections
         return update
 
-    def _ask(self, call: ToolCallRecord, lang: str) -> tuple[Literal["approve", "edit", "reject"], dict[str, Any]]:
+    def _ask(
+        self, call: ToolCallRecord, lang: str, request: Request | None
+    ) -> tuple[Literal["approve", "edit", "reject"], dict[str, Any]]:
         """Interrupt until the person gives a valid decision on this exact card."""
         expected_hash = args_hash(call["name"], call["args"])
         error = None
         for _ in range(MAX_ASKS):
-            answer = interrupt(review_request(self._backend, self._registry, call, error, lang))
+            answer = interrupt(review_request(self._backend, self._registry, call, error, lang, request))
             decision, body, error = read_decision(answer, call["name"])
             if decision is not None and body.get("args_hash") not in (None, expected_hash):
                 error = "args_hash does not match the card shown; decide on the current card."

@@ -166,7 +166,11 @@ class ToolValidator:
             status = status_after_validation(call, context, self._registry)
             if valid.spec.effect is Effect.READ and status == "ready":  # runs next: the executor need not check it
                 self._reads.keep(thread_id, call["id"], KeptRead(valid, args, replace(ctx, call_id=call["id"]), action))
-            pending.append(ToolCallRecord(id=call["id"], name=call["name"], args=args, status=status, notes=valid.notes))
+            record = ToolCallRecord(id=call["id"], name=call["name"], args=args, status=status, notes=valid.notes)
+            sources = getattr(valid.verdict, "sources", None)
+            if sources:
+                record["sources"] = {param: dict(source) for param, source in sources.items()}
+            pending.append(record)
         if ask is not None:
             for waiting in pending:
                 observations.append(error_message(waiting["id"], waiting["name"], NOT_RUN_FOR_QUESTION.format(code=ask["code"])))

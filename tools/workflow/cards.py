@@ -9,13 +9,17 @@ request (`ProcessEngine.preview`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from datetime import date
 from typing import Any
 
 from sqlalchemy import Connection
 
-from tools.workflow.engine import Definition, EngineError, Preview, TaskView, members_of
+from tools.workflow.engine import Definition, EngineError, FormError, NextStep, Preview, TaskView, members_of
+from tools.workflow.forms import form_data, param_of
 from tools.workflow.lookup import ALL_USERS, engine_of, group_label, require_process, require_task, require_user
 from tools.workflow.notify import form_summary, process_noun
+from tools.workflow.prompts import CARD_LABELS, CARD_SHOWN
 from tools.workflow.views import is_flagged
 
 
@@ -96,7 +100,9 @@ def approving_does(conn: Connection, preview: Preview, people: dict[str, dict[st
     return ("批准后转到：" + "、".join(steps)) if lang == "zh" else "approving sends it on to " + ", ".join(steps)
 
 
-def decision_card(conn: Connection, args: dict[str, Any], lang: str = "zh") -> dict[str, Any]:
+def decision_card(
+    conn: Connection, args: dict[str, Any], lang: str = "zh", sources: Mapping[str, Mapping[str, Any]] | None = None
+) -> dict[str, Any]:
     """handleTodoTask: the step being decided, who asked, the request's form data, the earlier decisions, what
     approving does, and the decision."""
     task = require_task(conn, args["taskId"])
@@ -128,10 +134,14 @@ def decision_card(conn: Connection, args: dict[str, Any], lang: str = "zh") -> d
         "task": view.id,
         "task_status": "pending" if view.status == "ready" else view.status,
         "request": req,
-        "process": f"{_process_name(definition, lang)} ({view.process_key}, v{view.process_version})",
+        "process": _process_name(definition, lang),
+        "process_key": view.process_key,
+        "process_version": view.process_version,
         "step": _step(view, lang),
         "requester": _person(requester, lang),
     }
+    if view.status != "ready":
+        card["task_state"] = "already decided" if lang == "en" else "已处理"
     for key in ("days", "reason"):
         if key in view.form and view.form[key] is not None:
             card[key] = view.form[key]
@@ -144,13 +154,19 @@ def decision_card(conn: Connection, args: dict[str, Any], lang: str = "zh") -> d
         card["on_approve"] = ""  # decided meanwhile: the decision will be refused, the card says the status
     card.update(
         decision="approve" if approve else "reject",
+        verdict=("approve" if approve else "reject") if lang == "en" else ("批准" if approve else "驳回"),
         comment=args.get("result", ""),
         flagged=is_flagged(view.form, definition.fields),
     )
-    return card
+    if card["flagged"]:
+        card["notes"] = ["This request is over one day: your decision needs a comment." if lang == "en"
+                         else "这是超过一天的申请，审批需要填写意见。"]
+    return card | {"labels": labels_for(card, lang)}
 
 
-def email_card(conn: Connection, args: dict[str, Any], lang: str = "zh") -> dict[str, Any]:
+def email_card(
+    conn: Connection, args: dict[str, Any], lang: str = "zh", sources: Mapping[str, Mapping[str, Any]] | None = None
+) -> dict[str, Any]:
     """sendEmail: the recipient (a reminder's goes to whoever decides its task) and the full text."""
     card: dict[str, Any] = {}
     if args.get("taskId"):
@@ -162,34 +178,147 @@ def email_card(conn: Connection, args: dict[str, Any], lang: str = "zh") -> dict
     else:
         recipient = require_user(conn, args["userId"])
     to = f"{_name(recipient, lang)} <{recipient['email']}>"
-    return card | {
+    card |= {
         "summary": f"Send an e-mail to {to}" if lang == "en" else f"发邮件给 {to}",
         "recipient": _person(recipient, lang),
         "recipient_email": recipient["email"],
         "text": args.get("emailContent", ""),
     }
+    return card | {"labels": labels_for(card, lang)}
 
 
-def leave_card(conn: Connection, args: dict[str, Any], lang: str = "zh") -> dict[str, Any]:
-    """runWorkFlow (when a run makes it need approval): the process, requester, form data and approver."""
+def _shown(value: Any, form_field: Any, lang: str) -> str:
+    """A form value as the person reads it: 6,800 元, 3 天, 2026年12月8日, a choice by its name."""
+    if form_field.choices:
+        choice = next((c for c in form_field.choices if c.id == value), None)
+        if choice is not None:
+            return (choice.name_en or choice.name) if lang == "en" else choice.name
+    if isinstance(value, bool):
+        return ("yes" if value else "no") if lang == "en" else ("是" if value else "否")
+    if isinstance(value, int | float):
+        number = f"{value:,.2f}".rstrip("0").rstrip(".")
+        if form_field.unit == "yuan":
+            return f"{number} yuan" if lang == "en" else f"{number} 元"
+        if form_field.unit == "day":
+            return f"{number} day{'s' if value != 1 else ''}" if lang == "en" else f"{number} 天"
+        return number
+    if form_field.type == "date" and isinstance(value, str):
+        return readable_date(value, lang)
+    return str(value)
+
+
+def readable_date(iso: str, lang: str) -> str:
+    """2026-12-08 as a person writes it: 2026年12月8日, 8 Dec 2026 (as given when it is no ISO date)."""
+    try:
+        day = date.fromisoformat(iso)
+    except ValueError:
+        return iso
+    return f"{day.day} {day:%b} {day.year}" if lang == "en" else f"{day.year}年{day.month}月{day.day}日"
+
+
+def _from_words(source: Mapping[str, Any] | None, shown: str, lang: str) -> str:
+    """Where a value came from, after it: ← 6千8百元; ← 打车（推断）; (filled from your words)."""
+    if not source:
+        return ""
+    said, how = str(source.get("said") or "").strip(), source.get("how")
+    inferred = how == "inferred"
+    if said and said != shown:
+        tag = ("（推断）" if lang == "zh" else " (inferred)") if inferred else ""
+        return f" ← {said}{tag}"
+    if inferred:
+        return "（推断）" if lang == "zh" else " (inferred)"
+    return ""
+
+
+def value_lines(
+    form: dict[str, Any], definition: Definition, lang: str, sources: Mapping[str, Mapping[str, Any]]
+) -> tuple[list[str], list[dict[str, Any]]]:
+    """Each value as it will be filed, beside the words it was read from: "报销金额：6,800 元 ← 6千8百元"; and the same
+    as records (field, label, value, shown, said, how) for a page or a client."""
+    colon = "：" if lang == "zh" else ": "
+    lines, records = [], []
+    for form_field in definition.fields:
+        value = form.get(form_field.id)
+        if value in (None, ""):
+            continue
+        label = (form_field.label_en or form_field.label) if lang == "en" else form_field.label
+        shown = _shown(value, form_field, lang)
+        source = sources.get(param_of(form_field.id)) or {}
+        lines.append(f"{label}{colon}{shown}{_from_words(source, shown, lang)}")
+        records.append({"field": form_field.id, "label": label, "value": value, "shown": shown,
+                        "said": str(source.get("said") or ""), "how": str(source.get("how") or "")})
+    return lines, records
+
+
+def _stage_words(conn: Connection, stage: Sequence[NextStep], people: dict[str, dict[str, Any]], lang: str) -> str:
+    steps = []
+    for step in stage:
+        who = _who(conn, step.assignee, step.candidate_users, step.candidate_groups, people, lang)
+        steps.append(f"{_step(step, lang)}（{who}）" if lang == "zh" else f"{_step(step, lang)} ({who})")
+    return "、".join(steps) if lang == "zh" else ", ".join(steps)
+
+
+def after_start(conn: Connection, stages: Sequence[Sequence[NextStep]], people: dict[str, dict[str, Any]],
+                lang: str) -> str:
+    """What happens once the request is filed: who is told first, and where approving sends it on."""
+    if not stages:
+        return "提交后申请即结束" if lang == "zh" else "filing it ends the request"
+    first = _stage_words(conn, stages[0], people, lang)
+    rest = [_stage_words(conn, stage, people, lang) for stage in stages[1:]]
+    if lang == "en":
+        text = f"{first} is told and decides first"
+        return text + (f"; once approved it goes on to {' then '.join(rest)}" if rest else "")
+    text = f"提交后先由{first}审批，会收到通知"
+    return text + (f"；批准后转到{'，再到'.join(rest)}" if rest else "")
+
+
+def start_card(
+    conn: Connection, args: dict[str, Any], lang: str = "zh", sources: Mapping[str, Mapping[str, Any]] | None = None
+) -> dict[str, Any]:
+    """runWorkFlow: what the person confirms before their request is filed: the process, each value as it will be
+    filed beside the words it was read from (and what was inferred), the first approver, and what happens next."""
     process = require_process(conn, args["processKey"])
     definition: Definition = process["definition"]
     approver = require_user(conn, args["nextUserId"])
     requester = require_user(conn, args["userId"])
-    form = {**(args.get("fields") or {}), **{k: args[k] for k in ("days", "reason") if args.get(k) is not None}}
+    people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+    form = form_data(args, definition)
+    noun = process_noun(definition, lang)
     what = form_summary(form, definition, lang)
+    lines, records = value_lines(form, definition, lang, sources or {})
     if lang == "en":
-        summary = f"Start {definition.name_en or definition.name} for {_name(requester, lang)}" + (f": {what}" if what else "")
+        summary = f"File your {noun}" + (f": {what}" if what else "")
     else:
-        summary = f"为{_name(requester, lang)}发起{definition.name}" + (f"：{what}" if what else "")
+        summary = f"提交你的{noun}" + (f"：{what}" if what else "")
     card: dict[str, Any] = {
         "summary": summary,
-        "process": f"{definition.name} ({definition.key})",
+        "process": _process_name(definition, lang),
         "requester": _person(requester, lang),
     }
     for key in ("days", "reason"):
-        if args.get(key) is not None:
-            card[key] = args[key]
-    card["form"] = form_lines(form, definition, lang)
+        if form.get(key) is not None:
+            card[key] = form[key]
+    card["values"] = lines
+    card["fields"] = records
     card["approver"] = _person(approver, lang)
-    return card
+    try:
+        stages = engine_of(conn).preview_start(conn, definition.key, requester=requester["id"],
+                                               data={**form, "nextUserId": approver["id"]})
+        card["next"] = after_start(conn, stages, people, lang)
+    except (EngineError, FormError):
+        card["next"] = ""  # the form is refused: the refusal says why when the request is filed
+    inferred = [r["label"] for r in records if r["how"] == "inferred"]
+    if inferred:
+        card["notes"] = [
+            f"Inferred from your words, please check: {', '.join(inferred)}" if lang == "en"
+            else f"以下内容是根据你的话推断的，请核对：{'、'.join(inferred)}"
+        ]
+    return card | {"labels": labels_for(card, lang)}
+
+
+def labels_for(card: dict[str, Any], lang: str) -> dict[str, str]:
+    """The card's fields a person reads, each with its label in their language, in display order."""
+    names = CARD_LABELS[lang if lang in CARD_LABELS else "zh"]
+    return {key: names[key] for key in CARD_SHOWN if key in card and card[key] not in (None, "", [])}
+
+

@@ -8,7 +8,7 @@ from typing import Any
 from tools.spec import CallContext, Effect, Found, ObservationShape, PersonValue, Reference, ToolExample, ToolRegistry, ToolSpec
 from tools.workflow import readable
 from tools.workflow.args import HandleTodoTaskArgs, NoArgs, QueryTodoTaskArgs, RunWorkFlowArgs, SendEmailArgs
-from tools.workflow.cards import decision_card, email_card, leave_card
+from tools.workflow.cards import decision_card, email_card, start_card
 from tools.workflow.chains import CHAINS
 from tools.workflow.forms import form_person_values
 from tools.workflow.policy import COMMENT_REQUIRED_OVER_DAYS, may_decide, task_days
@@ -82,7 +82,7 @@ SPECS: tuple[ToolSpec, ...] = (
         args_model=RunWorkFlowArgs,
         effect=Effect.WRITE,
         handler=run_workflow,
-        requires_approval=False,
+        requires_approval=True,
         references=(
             Reference("processKey", "process", resolve="startable"),
             Reference("userId", "user"),
@@ -92,7 +92,7 @@ SPECS: tuple[ToolSpec, ...] = (
         person_values=(PersonValue("nextUserId", "person", "approver"),),
         person_values_for=form_person_values,
         check=check_run_workflow,
-        card=leave_card,
+        card=start_card,
         observation=ObservationShape(drop=frozenset({"notified", "version", "processKey"})),
         after_commit=deliver_all,
         describe=readable.started,

@@ -439,6 +439,13 @@ class ProcessEngine(Protocol):
         """An instance's status, data, history, current steps, diagram marks and BPMN XML."""
         ...
 
+    def preview_start(
+        self, conn: Connection, key: str, *, requester: str, data: dict[str, Any], today: date | None = None
+    ) -> tuple[tuple[NextStep, ...], ...]:
+        """The steps a request would go through if every step approved it, stage by stage, worked out on a copy
+        (nothing is stored): what a start card tells the requester happens next. Invalid values raise `FormError`."""
+        ...
+
     def preview(self, conn: Connection, task_id: str, *, approved: bool) -> Preview:
         """What deciding a ready task would do (the gateways evaluated on a copy of the instance data with the
         decision set): the steps it makes ready, or the end. Nothing is stored; `task_not_pending` when the task

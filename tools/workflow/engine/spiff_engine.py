@@ -378,13 +378,34 @@ class SpiffEngine:
         for item in self._ready(workflow, data):
             if str(item.task.id) in others:
                 continue  # a parallel branch already waiting: not this decision's doing
-            spec = item.task.task_spec
-            steps.append(NextStep(
-                element_id=spec.bpmn_id, step=spec.bpmn_name or spec.bpmn_id, step_en=str(spec.extensions.get("label_en", "")),
-                assignee=item.assignee, candidate_users=tuple(item.users), candidate_groups=tuple(item.groups),
-            ))
+            steps.append(_next_step(item))
         outcome: InstanceStatus = ("approved" if approved else "rejected") if ends else "running"
         return Preview(task_id=tid, approved=approved, ends=ends, outcome=outcome, next=tuple(steps))
+
+    def preview_start(
+        self, conn: Connection, key: str, *, requester: str, data: dict[str, Any], today: date | None = None
+    ) -> tuple[tuple[NextStep, ...], ...]:
+        deployment = self._deployment(conn, key)
+        loaded = _LOADED.get(deployment.bpmn_xml, deployment.sha256)
+        values = forms.validate(loaded.model.fields, dict(data), today=today or self.clock().date())
+        instance_data: dict[str, Any] = {**values, "requester": requester.strip()}
+        workflow = new_workflow(loaded.spec, loaded.subprocess_specs)
+        workflow.get_tasks(state=TaskState.READY)[0].data.update(instance_data)
+        self._run(workflow)
+        stages: list[tuple[NextStep, ...]] = []
+        while not workflow.is_completed() and len(stages) < MAX_PREVIEW_STAGES:
+            ready = self._ready(workflow, instance_data)
+            if not ready:
+                break
+            stages.append(tuple(_next_step(item) for item in ready))
+            for item in ready:  # everyone approves, on the copy
+                item.task.data.update(approved=True, comment="")
+                try:
+                    item.task.run()
+                except SpiffWorkflowException as exc:
+                    raise _process_error(exc) from None
+            self._run(workflow)
+        return tuple(stages)
 
     # ---------------------------------------------------------------- instances
 
@@ -579,6 +600,18 @@ class _Ready:
     assignee: str | None
     users: list[str]
     groups: list[str]
+
+
+MAX_PREVIEW_STAGES = 10
+"""A start's preview follows at most this many approval stages (a process that loops stops there)."""
+
+
+def _next_step(item: _Ready) -> NextStep:
+    spec = item.task.task_spec
+    return NextStep(
+        element_id=spec.bpmn_id, step=spec.bpmn_name or spec.bpmn_id, step_en=str(spec.extensions.get("label_en", "")),
+        assignee=item.assignee, candidate_users=tuple(item.users), candidate_groups=tuple(item.groups),
+    )
 
 
 class _Header:
