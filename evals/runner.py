@@ -29,7 +29,7 @@ from langgraph.types import Command
 
 from evals.grader import check_reply, grade_state
 from evals.models import PathModel, SimulatedPerson
-from evals.reviewer import Reviewer
+from evals.reviewer import Reviewer, golden_starts
 from evals.scenario import Scenario, SetupStep
 from graph import build_graph
 from graph.strategies import Strategy
@@ -301,13 +301,14 @@ def play_turns(
     """Play every turn (scripted or simulated person); returns problems of the legitimate task."""
     problems: list[str] = []
     rubber_stamp = scenario.attack is not None and scenario.attack.defence == "policy"
+    starts = golden_starts(scenario.turns)
     for index, turn in enumerate(scenario.turns):
         context = Context(
             user_id=turn.actor, protocol=protocol, locale=scenario.locale, **{**(overrides or {}), **scenario.context}
         )
         if isinstance(model, PathModel):
             model.start_turn(index)
-        reviewer = Reviewer(turn.reviews, rubber_stamp)
+        reviewer = Reviewer(turn.reviews, rubber_stamp, starts)
         person = SimulatedPerson(person_model, turn, scenario.locale) if person_model is not None else None
         first = person.next_message() if person is not None else turn.say
         record = TurnRecord(actor=turn.actor, said=[first or turn.say])

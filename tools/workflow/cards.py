@@ -301,6 +301,7 @@ def start_card(
     card["values"] = lines
     card["fields"] = records
     card["approver"] = _person(approver, lang)
+    card["approver_email"] = approver.get("email") or ""
     try:
         stages = engine_of(conn).preview_start(conn, definition.key, requester=requester["id"],
                                                data={**form, "nextUserId": approver["id"]})
