@@ -180,3 +180,46 @@ def test_reject_in_another_thread_becomes_the_observation_and_sends_nothing(
     events = [(a["event"], a["actor_id"], json.loads(a["detail"]).get("message")) for a in snapshot["audit_log"]
               if a["thread_id"] == thread_id]
     assert events == [("review_reject", "user_1", "先别发")]
+
+
+def test_a_request_starts_only_after_its_start_card_is_approved_through_the_api(
+    client: Any, model: ScriptedOpenAIServer, store: WorkflowStore
+) -> None:
+    """The start card over the LangGraph API: the values as they will be filed, in the person's language; nothing is
+    filed while it waits; edit is checked again; approve files exactly what the card showed."""
+    said = "报销打车去机场的差旅费560元，李四审批"
+    claim = {"processKey": "process_baoxiao", "reason": "打车去机场", "nextUserId": "李四",
+             "fields": {"amount": 560, "category": "差旅"}}
+    model.reset([{"content": "提交报销。", "tool_calls": [{"name": "runWorkFlow", "arguments": claim}]}, "已提交。"])
+    before = len(store.snapshot()["requests"])
+    thread_id = client.threads.create()["thread_id"]
+    nodes, interrupts = stream_updates(client, thread_id, input={"messages": [{"role": "user", "content": said}]})
+    assert nodes == ["read_request", "reasoner", "tool_validator"]
+    [waiting] = client.threads.get_state(thread_id)["interrupts"]
+    [value] = waiting["value"]["action_requests"]
+    card = value["card"]
+    assert (value["name"], card["title"], card["process"]) == ("runWorkFlow", "发起申请", "报销流程")
+    assert card["values"][:2] == ["报销金额：560 元 ← 560元", "报销类别：差旅"]
+    assert card["approver"] == "李四 (user_2)" and card["next"].startswith("提交后先由审批人审批（李四 (user_2)）")
+    assert value["description"].splitlines()[0] == card["summary"] == "提交你的报销申请：560 元"
+    assert len(store.snapshot()["requests"]) == before  # nothing filed while the card waits
+
+    # An edit that makes the requester their own approver is checked again and refused: still nothing filed.
+    edited = {**value["args"], "nextUserId": "user_1"}
+    stream_updates(client, thread_id, command={"resume": {"decisions": [
+        {"type": "edit", "edited_action": {"name": "runWorkFlow", "args": edited}}]}})
+    assert len(store.snapshot()["requests"]) == before
+
+    model.reset([{"content": "提交报销。", "tool_calls": [{"name": "runWorkFlow", "arguments": claim}]}, "已提交。"])
+    thread_id = client.threads.create()["thread_id"]
+    stream_updates(client, thread_id, input={"messages": [{"role": "user", "content": said}]})
+    [waiting] = client.threads.get_state(thread_id)["interrupts"]
+    [value] = waiting["value"]["action_requests"]
+    nodes, interrupts = stream_updates(
+        client, thread_id, command={"resume": {"decisions": [{"type": "approve", "args_hash": value["args_hash"]}]}}
+    )
+    assert (nodes, interrupts) == (["human_review", "executor", "observation_summarizer", "budget_check", "reasoner"], [])
+    filed = store.snapshot()["requests"][before:]
+    assert [(r["process_key"], r["form"]["amount"], r["form"]["category"]) for r in filed] == [
+        ("process_baoxiao", 560, "差旅")
+    ]
