@@ -12,6 +12,7 @@ Served, each graph is a `SignedInGraph`: when the server has signed a user in (`
 is the actor of the run, whatever `user_id` the run's context names.
 """
 
+import os
 from typing import Any
 
 from graph.builder import build_graph
@@ -19,7 +20,7 @@ from graph.models.endpoint import EnvModel, run_defaults, settings_from_env
 from graph.server.actor import signed_in
 from state.context import Context
 from tools.toolset import Toolset
-from tools.toolsets import get_toolset
+from tools.toolsets import approval_registry, get_toolset
 
 model = EnvModel()
 model.preload()
@@ -28,8 +29,11 @@ settings = settings_from_env()
 
 def _graph(toolset: Toolset) -> Any:
     defaults = run_defaults(settings, toolset=toolset)
+    # The deployment's own list of tools that stop for a person (the workflow's; the read-only toolsets have none).
+    setting = os.environ.get("FLOWAGENT_APPROVAL_TOOLS", "") if toolset.name == "workflow" else ""
+    registry = approval_registry(toolset, setting)
     return signed_in(
-        build_graph(model=model, toolset=toolset, context_schema=Context.with_defaults(**defaults))
+        build_graph(model=model, toolset=toolset, registry=registry, context_schema=Context.with_defaults(**defaults))
     )
 
 

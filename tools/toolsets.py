@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from importlib.metadata import entry_points
 
+from tools.spec import ToolRegistry
 from tools.toolset import Toolset
 
 ENTRY_POINT_GROUP = "flowagent.toolsets"
@@ -39,3 +40,11 @@ def get_toolset(name: str) -> Toolset:
     if not isinstance(toolset, Toolset):
         raise TypeError(f"the entry point {found[0].value} of toolset {name!r} is not a Toolset")
     return toolset
+
+
+def approval_registry(toolset: Toolset, setting: str) -> ToolRegistry | None:
+    """A deployment's FLOWAGENT_APPROVAL_TOOLS (comma-separated tool names): exactly these stop for a person's
+    confirmation in every run of the deployment; empty: the tools' specs decide (None). An unknown name raises
+    ValueError naming the toolset's tools. A client's run context cannot change it (`graph.server.actor`)."""
+    names = [name.strip() for name in setting.split(",") if name.strip()]
+    return toolset.registry.requiring_approval(names) if names else None
