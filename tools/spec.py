@@ -3,6 +3,7 @@ plain-text list)."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
@@ -509,6 +510,16 @@ class ToolRegistry:
     def approval_required(self) -> list[str]:
         """The tools whose spec says a person confirms every call."""
         return [s.name for s in self._specs.values() if s.requires_approval]
+
+    def requiring_approval(self, names: Iterable[str]) -> ToolRegistry:
+        """The same tools where exactly `names` need a person's confirmation (a deployment's setting,
+        FLOWAGENT_APPROVAL_TOOLS); an unknown name is refused, naming the tools there are."""
+        wanted = set(names)
+        unknown = sorted(wanted - set(self._specs))
+        if unknown:
+            raise ValueError(f"no such tool {', '.join(unknown)}: the tools are {', '.join(self._specs)}")
+        specs = [dataclasses.replace(s, requires_approval=s.name in wanted) for s in self._specs.values()]
+        return ToolRegistry(specs, chains=self.chains)
 
     def approval_tools(self, override: Iterable[str] | None = None) -> tuple[str, ...]:
         """The tools that need a person's confirmation in a run: `override` when the run sets one (the
