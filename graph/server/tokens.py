@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import jwt
@@ -338,14 +339,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(args) != 1 or args[0] in {"-h", "--help"} or args[0].startswith("--"):
         print(USAGE, file=sys.stderr)
         return 0 if args and args[0] in {"-h", "--help"} else 1
+    secret = None
+    if not os.environ.get(ENV_SECRET) and not os.environ.get(ENV_JWKS_URL):
+        if not DEV_SECRET_FILE.is_file():
+            print(f"error: {NO_SECRET_HERE}", file=sys.stderr)
+            return 1
+        secret = DEV_SECRET_FILE.read_text(encoding="utf-8").strip()
+        print(f"(signed with the development secret of `./run web`, {DEV_SECRET_FILE})", file=sys.stderr)
     try:
         user = find_user(args[0])
-        token = issue_dev_token(str(user["id"]))
+        token = issue_dev_token(str(user["id"]), secret=secret)
     except TokenError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return 1
     print(token)
     return 0
+
+
+DEV_SECRET_FILE = Path(".flowagent/dev-auth-secret")
+"""Where `./run web` keeps the development server's signing secret (made once, see `run`)."""
+NO_SECRET_HERE = (
+    f"no signing secret here. For the server `./run web` started, run this from the project's folder after it has "
+    f"started once (it keeps its secret in {DEV_SECRET_FILE}); for another server, set {ENV_SECRET} to the secret "
+    "that server was started with"
+)
 
 
 if __name__ == "__main__":

@@ -348,11 +348,26 @@ def test_the_cli_names_the_users_when_it_does_not_know_the_one_asked_for(capsys)
     assert "Traceback" not in err
 
 
-def test_the_cli_says_how_to_set_the_secret_when_it_is_missing(monkeypatch, capsys):
+def test_the_cli_without_a_secret_says_how_to_use_the_running_dev_servers(monkeypatch, capsys, tmp_path):
     monkeypatch.delenv(tokens.ENV_SECRET)
+    monkeypatch.chdir(tmp_path)  # a folder where `./run web` never kept its secret
     assert tokens.main(["user_1"]) == 1
     out, err = capsys.readouterr()
-    assert out == "" and err == f"error: {tokens.NOT_CONFIGURED}\n"
+    assert out == "" and err == f"error: {tokens.NO_SECRET_HERE}\n"
+    assert "./run web" in err and ".flowagent/dev-auth-secret" in err and "Traceback" not in err
+
+
+def test_the_cli_signs_with_the_secret_run_web_keeps(store, monkeypatch, capsys, tmp_path):
+    secret = "k" * 48
+    monkeypatch.delenv(tokens.ENV_SECRET)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".flowagent").mkdir()
+    (tmp_path / ".flowagent" / "dev-auth-secret").write_text(secret + "\n", encoding="utf-8")
+    assert tokens.main(["李四"]) == 0
+    out, err = capsys.readouterr()
+    assert "development secret of `./run web`" in err
+    monkeypatch.setenv(tokens.ENV_SECRET, secret)  # the server started by ./run web accepts it
+    assert verify_token(out.strip(), backend=store).user_id == "user_2"
 
 
 @pytest.mark.parametrize("argv", [[], ["user_1", "user_2"]])
