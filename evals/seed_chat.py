@@ -4,7 +4,8 @@
 once per try on a fresh store and thread, and says the seed's first rounds as 张三:
 
 1. "明天肚子疼，想请10天假": the seed's outcome is a question about the approver, and nothing written;
-2. "李四吧": the seed's outcome is a started 10-day request whose approver is 李四 (user_2).
+2. "李四吧": the seed's outcome is a started 10-day request whose approver is 李四 (user_2), once 张三 confirms
+   its start card ("a" at the card's prompt: the card and the answer after it are timed as two rounds).
 
 Each try is graded on the store (not on the wording) and the terminal transcript is kept. With no endpoint
 configured this runs the offline model, as `./run chat` does.
@@ -25,6 +26,7 @@ from pathlib import Path
 from tools import WorkflowStore
 
 PROMPT = "张三> "
+CARD_PROMPT = r"\[a/e/r\]"
 TURNS = ("明天肚子疼，想请10天假", "李四吧")
 ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 TIMEOUT_S = 600
@@ -62,8 +64,14 @@ def one_try(directory: Path) -> Try:
         for index, text in enumerate(TURNS):
             started = time.perf_counter()
             child.sendline(text)
-            child.expect(PROMPT)
-            result.seconds.append(time.perf_counter() - started)
+            if child.expect([PROMPT, CARD_PROMPT]) == 1:  # a card: the answer so far is the card, then it is confirmed
+                result.seconds.append(time.perf_counter() - started)
+                started = time.perf_counter()
+                child.sendline("a")
+                child.expect(PROMPT)
+                result.seconds.append(time.perf_counter() - started)  # the answer after the card, a round of its own
+            else:
+                result.seconds.append(time.perf_counter() - started)
             snapshot = store.snapshot()
             if index == 0:
                 answer = ANSI_RE.sub("", child.before or "")
