@@ -129,7 +129,8 @@ class GraphDriver:
     """One conversation thread of the real graph, driven by a scripted model.
 
     `script(...)` queues the model's next replies; `say(text)` sends a person's message; `resume(value)`
-    answers the pending approval. The run's `Context` is fixed per driver, overridable per call.
+    answers the pending approval, `approve()` approves it (a request starts only once its requester approves
+    the start card) and `card` is its card. The run's `Context` is fixed per driver, overridable per call.
     """
 
     def __init__(self, graph: Any, model: Any, thread_id: str, context: Any, clock: ManualClock) -> None:
@@ -158,6 +159,18 @@ class GraphDriver:
         from langgraph.types import Command
 
         return self.graph.invoke(Command(resume=value), self.config, context=self._ctx(context))
+
+    def approve(self, **context: Any) -> dict[str, Any]:
+        """The person approves the pending card (a requester confirms their start card, an approver their
+        decision) and the run goes on; returns the run's result."""
+        assert self.interrupts, "approve(): no card is waiting for a person"
+        return self.resume({"decisions": [{"type": "approve"}]}, **context)
+
+    @property
+    def card(self) -> dict[str, Any]:
+        """The card of the one pending action (fails when none or several are waiting)."""
+        [action] = self.actions
+        return action["card"]
 
     @property
     def values(self) -> dict[str, Any]:

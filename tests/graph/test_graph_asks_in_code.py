@@ -55,6 +55,8 @@ def test_the_answer_to_the_graphs_question_is_filled_in_without_the_model(graph_
     filled = next(m for m in result["messages"][::-1] if isinstance(m, AIMessage) and m.tool_calls)
     assert note_of(filled)["filled"] is True
     assert filled.tool_calls[0]["args"]["nextUserId"] == "user_2"
+    assert agent.card["approver"] == "李四 (user_2)" and store.snapshot()["requests"] == []  # the requester confirms
+    agent.approve()
     [request] = store.snapshot()["requests"]
     assert (request["requester_id"], request["days"], request["reason"]) == ("user_1", 10, "肚子疼")
     assert [t["assignee_id"] for t in store.snapshot()["tasks"]] == ["user_2"]
@@ -72,6 +74,8 @@ def test_an_answer_that_does_not_answer_goes_to_the_model(graph_driver, store):
 def test_an_approver_by_display_name_is_resolved_in_code(graph_driver, store):
     agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "nextUserId": "李四"}), "已提交。")
     agent.say("明天看牙医，请1天假，李四审批")
+    assert agent.card["approver"] == "李四 (user_2)"
+    agent.approve()
     assert [t["assignee_id"] for t in store.snapshot()["tasks"]] == ["user_2"]
 
 
@@ -88,6 +92,8 @@ def test_two_users_with_the_same_name_naming_one_never_selects_the_other(graph_d
     # The person picks one by e-mail: that one, and never the other, becomes the approver.
     agent.script("已提交。")
     agent.say("lisi2@example.com 那位")
+    assert agent.card["approver"] == "李四 (user_6)"
+    agent.approve()
     assert [t["assignee_id"] for t in store.snapshot()["tasks"]] == ["user_6"]
 
 
@@ -109,6 +115,8 @@ def test_an_approver_named_beside_someone_else_is_the_one_with_the_cue(graph_dri
     agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "family event", "days": 2, "nextUserId": "Wang Wu"}),
                          "Filed.")
     agent.say("Li Si is away. File 2 days for a family event, with Wang Wu as approver.")
+    assert agent.card["approver"] == "Wang Wu (user_3)"
+    agent.approve()
     assert [t["assignee_id"] for t in store.snapshot()["tasks"]] == ["user_3"]
 
 
@@ -169,7 +177,9 @@ def test_a_request_that_states_nothing_is_asked_for_everything_in_one_question(g
 
 def test_fixed_answers_end_a_write_with_what_it_did_and_no_model_call(graph_driver, store):
     agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "nextUserId": "李四"}), fixed_answers=True)
-    result = agent.say("明天看牙医，请1天假，李四审批")
+    agent.say("明天看牙医，请1天假，李四审批")
+    assert agent.card["title"] == "发起申请"
+    result = agent.approve()
     assert final(result).content == "已发起请假申请 req_1（1 天），等待李四审批（task_1）。"
     assert len(agent.model.prompts) == 1
 
@@ -223,6 +233,9 @@ def test_every_final_answer_says_what_actually_happened(graph_driver, store):
         "我已经批准了张三的请假。",  # a claim no observation supports
     )
     agent.say("明天看牙医，请1天假，李四审批，再发邮件给李四：请尽快审批。")
+    assert agent.actions[0]["name"] == "runWorkFlow"
+    agent.approve()  # the requester confirms the start card; the e-mail's card comes next
+    assert agent.actions[0]["name"] == "sendEmail"
     result = agent.resume({"decisions": [{"type": "reject", "message": "先不发"}]})
     outcome = final(result).response_metadata["outcome"]
     assert [(o["tool"], o["status"]) for o in outcome] == [("runWorkFlow", "executed"), ("sendEmail", "rejected")]
@@ -391,6 +404,8 @@ def test_the_approver_is_the_one_person_named_however_the_model_spelled_it(graph
     agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "dental appointment", "nextUserId": "王 Wu"}),
                          fixed_answers=True)
     agent.say("Please file one day of leave for me tomorrow, I have a dental appointment. Wang Wu approves.")
+    assert agent.card["approver"] == "Wang Wu (user_3)"
+    agent.approve()
     assert [t["assignee_id"] for t in store.snapshot()["tasks"]] == ["user_3"]
 
 
@@ -445,6 +460,8 @@ def test_a_reason_translated_from_the_persons_language_is_refused_and_asked_for(
     assert store.snapshot()["requests"] == []
     # The person's own words are stored, in their language.
     agent.say("to pick up my kid from school")
+    assert agent.card["reason"] == "to pick up my kid from school" and store.snapshot()["requests"] == []
+    agent.approve()
     assert [(r["days"], r["reason"]) for r in store.snapshot()["requests"]] == [(0.5, "to pick up my kid from school")]
 
 
@@ -474,6 +491,8 @@ def test_a_leave_request_is_the_leave_process_whichever_process_the_model_chose(
         "ok",
     )
     agent.say(said)
+    assert agent.card["process"] == {"en": "Leave request", "zh": "请假流程"}[lang]
+    agent.approve()
     [request] = store.snapshot()["requests"]
     assert (request["process_key"], request["days"]) == ("process_qingjia", days)
 
@@ -487,6 +506,8 @@ def test_leave_on_one_date_is_that_day_without_a_question(graph_driver, store, s
     reason = "Dentist" if "Dentist" in said else "去银行办事"
     agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": reason, "days": 2, "nextUserId": "Li Si"}), "ok")
     agent.say(said)
+    assert agent.card["days"] == days
+    agent.approve()
     [request] = store.snapshot()["requests"]
     assert request["days"] == days
 
@@ -533,6 +554,8 @@ def test_a_reason_made_of_the_requests_dates_and_people_is_no_reason(graph_drive
 def test_a_reason_that_names_a_date_is_still_a_reason(graph_driver, store):
     agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "下周一去医院复查", "days": 1, "nextUserId": "李四"}), "好")
     agent.say("下周一去医院复查，请一天假，李四审批")
+    assert agent.card["reason"] == "下周一去医院复查"
+    agent.approve()
     assert [r["reason"] for r in store.snapshot()["requests"]] == ["下周一去医院复查"]
 
 

@@ -174,7 +174,11 @@ def test_validator_refuses_a_second_write_in_the_same_step(graph_driver, store):
         ],
     )
     agent = graph_driver(both, "已提交；邮件稍后再发。")
-    result = agent.say(f"请1天假看牙医，李四审批，再发邮件提醒他：{MAIL}")
+    agent.say(f"请1天假看牙医，李四审批，再发邮件提醒他：{MAIL}")
+    [action] = agent.actions  # only the first write reaches a person: the requester's start card
+    assert (action["name"], action["tool_call_id"], action["card"]["title"]) == ("runWorkFlow", "c-start", "发起申请")
+    assert written(store)["requests"] == []
+    result = agent.approve()
     by_id = {m.tool_call_id: m for m in observations(result)}
     assert by_id["c-start"].status == "success"
     assert by_id["c-mail"].status == "error"
@@ -350,7 +354,10 @@ def test_interrupt_value_is_langchains_hitl_request_with_the_card_riding_along(g
     assert action["args"] == {"userId": "user_2", "emailContent": MAIL}
     assert action["card"]["recipient"] == "李四 (user_2)"
     assert action["description"].splitlines()[0] == action["card"]["summary"] == "发邮件给 李四 <lisi@example.com>"
-    assert f"text: {MAIL}" in action["description"]
+    assert action["card"]["labels"] == {"recipient": "收件人", "recipient_email": "邮箱", "text": "邮件正文"}
+    assert action["description"] == (
+        f"发邮件给 李四 <lisi@example.com>\n收件人: 李四 (user_2)\n邮箱: lisi@example.com\n邮件正文: {MAIL}"
+    )
 
 
 def test_flowagents_earlier_decision_shape_is_still_accepted(graph_driver, store):
@@ -523,7 +530,9 @@ def test_model_never_picks_the_approver_the_person_did_not_name(graph_driver, st
 def test_approver_named_by_name_alias_or_id_in_a_later_turn_is_accepted(graph_driver, store, answer):
     agent = graph_driver("请问谁来审批？", tool_call("runWorkFlow", LEAVE, id="c1"), "已提交。")
     agent.say("明天看牙医，请1天假")
-    result = agent.say(answer)
+    agent.say(answer)
+    assert agent.card["approver"] == "李四 (user_2)" and written(store)["requests"] == []
+    result = agent.approve()
     assert observations(result)[-1].status == "success"
     assert [(r["requester_id"], r["reason"]) for r in written(store)["requests"]] == [("user_1", "看牙医")]
     assert [t["assignee_id"] for t in written(store)["tasks"]] == ["user_2"]

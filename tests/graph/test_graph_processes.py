@@ -28,6 +28,11 @@ def results(agent: Any, tool: str) -> list[dict[str, Any]]:
     return [m.artifact for m in agent.messages if isinstance(m, ToolMessage) and m.name == tool and m.status == "success"]
 
 
+def filed_as(card: dict[str, Any]) -> list[tuple[str, str]]:
+    """The start card's values as the person reads them: (label, value as it will be filed)."""
+    return [(f["label"], f["shown"]) for f in card["fields"]]
+
+
 def refusals(agent: Any) -> list[str]:
     return [str(m.content) for m in agent.messages if isinstance(m, ToolMessage) and m.status == "error"]
 
@@ -61,6 +66,11 @@ def test_a_fourth_process_deployed_from_bpmn_runs_through_the_chat_to_its_group(
     assert store.snapshot()["requests"] == []
     zhang.script("已提交。")
     zhang.say("单价8000元")
+    # The requester confirms the start card: the values as filed, and the path the engine previews for 16,000 yuan.
+    assert filed_as(zhang.card) == [("采购物品", "服务器"), ("数量", "2"), ("单价", "8,000")]
+    assert zhang.card["next"] == "提交后先由主管审批（李四 (user_2)）审批，会收到通知；批准后转到采购部审批（采购部：王五、赵六）"
+    assert store.snapshot()["requests"] == []
+    zhang.approve()
     [started] = results(zhang, "runWorkFlow")
     assert (started["requestId"], started["taskId"], started["step"], started["version"]) == ("req_1", "task_1", "主管审批", 1)
     assert started["form"] == {"item": "服务器", "quantity": 2, "unitPrice": 8000.0, "urgent": False, "channel": None,
@@ -106,6 +116,8 @@ def test_a_fourth_process_deployed_from_bpmn_runs_through_the_chat_to_its_group(
     zhang.script(tool_call("runWorkFlow", {"processKey": "process_caigou", "nextUserId": "李四",
                                            "fields": {"item": "服务器", "quantity": 2, "unitPrice": 8000}}), "已提交。")
     zhang.say("再采购2台服务器，单价8000元，李四审批")
+    assert zhang.card["next"] == "提交后先由主管审批（李四 (user_2)）审批，会收到通知"  # previewed on version 2
+    zhang.approve()
     assert results(zhang, "runWorkFlow")[-1]["version"] == 2
     li.script(tool_call("handleTodoTask", {"taskId": "task_3", "isOK": True, "result": "同意"}), "已批准。")
     li.say("批准 task_3，意见：同意")
@@ -137,6 +149,9 @@ def test_an_expense_over_5000_goes_on_to_finance_and_the_requester_decides_no_st
                                                    "nextUserId": "李四", "fields": {"amount": 8000, "category": "差旅"}}),
                          "已提交。", thread_id="zhang")
     zhang.say("报销去北京见客户的机票和酒店，差旅费8000元，李四审批")
+    assert filed_as(zhang.card) == [("报销金额", "8,000 元"), ("报销类别", "差旅"), ("报销事由", "去北京见客户的机票和酒店")]
+    assert zhang.card["next"] == "提交后先由审批人审批（李四 (user_2)）审批，会收到通知；批准后转到财务审批（财务：赵六）"
+    zhang.approve()
     assert requester_tries(zhang, "task_1").startswith("Error [self_approval]")
     card = decide(graph_driver(thread_id="li", user_id="user_2"), "task_1", "同意", "批准张三的报销，意见：同意")
     assert (card["step"], card["on_approve"]) == ("审批人审批", "批准后转到：财务审批（财务：赵六）")
@@ -153,6 +168,8 @@ def test_a_leave_over_3_days_goes_on_to_hr_and_a_short_one_ends_with_its_approve
     zhang = graph_driver(tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "回老家", "days": 5,
                                                    "nextUserId": "李四"}), "已提交。", thread_id="zhang")
     zhang.say("请5天假回老家，李四审批")
+    assert zhang.card["next"] == "提交后先由审批人审批（李四 (user_2)）审批，会收到通知；批准后转到人事审批（人事：管理员）"
+    zhang.approve()
     li = graph_driver(thread_id="li", user_id="user_2")
     assert decide(li, "task_1", "同意", "批准张三的请假，意见：同意")["on_approve"] == "批准后转到：人事审批（人事：管理员）"
     assert requester_tries(zhang, "task_2").startswith("Error [self_approval]")
@@ -160,6 +177,8 @@ def test_a_leave_over_3_days_goes_on_to_hr_and_a_short_one_ends_with_its_approve
     zhang.script(tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "看牙医", "days": 1,
                                            "nextUserId": "李四"}), "已提交。")
     zhang.say("请1天假看牙医，李四审批")
+    assert zhang.card["next"] == "提交后先由审批人审批（李四 (user_2)）审批，会收到通知"
+    zhang.approve()
     assert decide(li, "task_3", "同意", "批准 task_3，意见：同意")["on_approve"] == "批准后申请结束（已批准）"
     snap = store.snapshot()
     assert [(r["days"], r["status"]) for r in snap["requests"]] == [(5.0, "approved"), (1.0, "approved")]
@@ -173,6 +192,8 @@ def test_a_business_trip_reads_its_dates_from_the_persons_words_and_ends_with_it
     zhang = graph_driver(tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "王五",
                                                    "fields": fields}), "已提交。", thread_id="zhang")
     zhang.say("下周一到周三去深圳见客户，出差申请，王五审批")
+    assert filed_as(zhang.card)[1:3] == [("出发日期", "2027年1月18日"), ("返回日期", "2027年1月20日")]  # shown before filing
+    zhang.approve()
     [started] = results(zhang, "runWorkFlow")
     # The person's own range wins over the model's end date.
     assert (started["form"]["startDate"], started["form"]["endDate"]) == ("2027-01-18", "2027-01-20")
@@ -189,12 +210,14 @@ def test_a_missing_expense_field_is_asked_by_its_label_in_the_persons_language(g
     assert final(zhang.say("I want to claim a client dinner as meals, Li Si approves")) == "What is the amount (yuan)?"
     zhang.script("Filed.")
     zhang.say("320 yuan")
+    assert filed_as(zhang.card) == [("Amount (yuan)", "320 yuan"), ("Category", "Meals"), ("Reason", "client dinner")]
+    zhang.approve()
     [started] = results(zhang, "runWorkFlow")
     assert started["form"] == {"amount": 320.0, "category": "餐饮", "reason": "client dinner"}
-    chinese = graph_driver(tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "买打印纸",
+    chinese = graph_driver(tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "团队活动用的",
                                                      "nextUserId": "李四", "fields": {"amount": 120}}), thread_id="zh")
-    # A category the person did not name is not taken from the model: asked, with the choices.
-    assert final(chinese.say("报销买打印纸的120元，李四审批")) == "请问报销类别是什么？可选：差旅、餐饮、办公、其他。"
+    # A category the person neither named nor implied (打印纸 would imply 办公) is asked, with the choices.
+    assert final(chinese.say("报销团队活动用的120元，李四审批")) == "请问报销类别是什么？可选：差旅、餐饮、办公、其他。"
 
 
 def test_zero_days_on_a_form_without_days_is_no_count_and_the_missing_amount_is_asked(graph_driver, store):
@@ -205,5 +228,7 @@ def test_zero_days_on_a_form_without_days_is_no_count_and_the_missing_amount_is_
     assert final(zhang.say("报销打印纸和文件夹，办公用品，李四审批")) == "请问报销金额是多少？"
     zhang.script("好的")
     zhang.say("86元")
+    assert filed_as(zhang.card) == [("报销金额", "86 元"), ("报销类别", "办公"), ("报销事由", "打印纸和文件夹")]
+    zhang.approve()
     [started] = results(zhang, "runWorkFlow")
     assert started["form"] == {"amount": 86.0, "category": "办公", "reason": "打印纸和文件夹"}

@@ -2,7 +2,8 @@
 
 A scripted model plays the seed's model, including its mistakes (a placeholder e-mail, a "you are now
 李四" approval); the guards in code must turn those into error observations, and the person must be
-asked exactly before the `sendEmail` and the `handleTodoTask` that do run.
+asked exactly before the `runWorkFlow` (the requester's start card), the `sendEmail` and the `handleTodoTask` that
+do run.
 """
 
 from __future__ import annotations
@@ -72,12 +73,21 @@ def test_seed_transcript_replays_with_guards_and_two_approvals(store, graph_driv
     assert store.snapshot()["requests"] == []
     assert zhang.interrupts == []
 
-    # (3) "李四吧": the request starts with nextUserId user_2; runWorkFlow needs no approval by default.
+    # (3) "李四吧": the request is proposed with nextUserId user_2; 张三 confirms the start card, then it is filed.
     zhang.script(
         tool_call("runWorkFlow", LEAVE_ARGS, id="r3-start"),
         answer_after("task_1", "已为你发起10天的请假，审批人：李四（task_1）。"),
     )
-    result = zhang.say("李四吧")
+    zhang.say("李四吧")
+    [pending] = zhang.actions
+    asked.append(pending)
+    assert (pending["name"], pending["args"]) == ("runWorkFlow", LEAVE_ARGS)
+    assert pending["card"]["summary"] == "提交你的请假申请：10 天"
+    assert (pending["card"]["days"], pending["card"]["reason"]) == (10, REASON)
+    assert pending["card"]["approver"] == "李四 (user_2)"
+    assert pending["card"]["next"] == "提交后先由审批人审批（李四 (user_2)）审批，会收到通知；批准后转到人事审批（人事：管理员）"
+    assert store.snapshot()["requests"] == []  # nothing is filed before the requester confirms
+    result = zhang.approve()
     assert zhang.interrupts == []
     started = [m for m in result["messages"] if isinstance(m, ToolMessage) and m.name == "runWorkFlow"]
     assert len(started) == 1 and started[0].status == "success"
@@ -174,8 +184,8 @@ def test_seed_transcript_replays_with_guards_and_two_approvals(store, graph_driv
     admin.resume({"decisions": [{"type": "approve"}]})
     assert admin.interrupts == [] and admin.script_used_up
 
-    # Interrupts came exactly before the three writes that ran, and the store ends as the transcript says.
-    assert [a["name"] for a in asked] == ["sendEmail", "handleTodoTask", "handleTodoTask"]
+    # Interrupts came exactly before the four writes that ran, and the store ends as the transcript says.
+    assert [a["name"] for a in asked] == ["runWorkFlow", "sendEmail", "handleTodoTask", "handleTodoTask"]
     end = store.snapshot()
     assert [
         {k: r[k] for k in ("id", "process_key", "requester_id", "reason", "days", "status", "flagged")}

@@ -47,6 +47,18 @@ def test_an_unusable_answer_says_how_to_answer(answer):
 
 
 def test_the_description_is_the_card_in_words():
-    card = {"action": "sendEmail", "summary": "Send an e-mail to 李四", "recipient": "李四 (user_2)", "task": "",
-            "policy_notes": ["[person_stated] emailContent"]}
-    assert card_description(card) == "Send an e-mail to 李四\nrecipient: 李四 (user_2)\nnote: [person_stated] emailContent"
+    """The summary, one line per labelled field in the labels' order (a list one value a line, empty fields left
+    out), then the card's notes; ids, unlabelled fields and the checks' English notes are not for the person."""
+    card = {"action": "runWorkFlow", "title": "发起申请", "summary": "提交你的报销申请：6,800 元", "process": "报销流程",
+            "process_key": "process_baoxiao", "values": ["报销金额：6,800 元 ← 6千8百元", "费用类别：差旅"], "next": "",
+            "approver": "李四 (user_2)", "labels": {"process": "流程", "values": "申请内容", "approver": "审批人",
+                                                   "next": "接下来"},
+            "notes": ["以下内容是根据你的话推断的，请核对：费用类别"], "policy_notes": ["[person_stated] fields.amount"]}
+    assert card_description(card) == (
+        "提交你的报销申请：6,800 元\n流程: 报销流程\n申请内容: 报销金额：6,800 元 ← 6千8百元\n  费用类别：差旅\n"
+        "审批人: 李四 (user_2)\n以下内容是根据你的话推断的，请核对：费用类别"
+    )
+
+
+def test_a_card_without_a_summary_is_described_by_its_title():
+    assert card_description({"action": "bookRoom", "title": "Book a room", "policy_notes": ["x"]}) == "Book a room"

@@ -15,7 +15,7 @@ from sqlalchemy import Connection, delete, insert, update
 
 from evals.doubles.scripted import tool_call
 from tools import REGISTRY, CallContext, Effect, ObservationShape, PolicyError, Reference, ToolRegistry, ToolSpec, Verdict
-from tools.spec import Found
+from tools.spec import Found, Sources
 from tools.workflow.engine import parse_task_id
 from tools.workflow.engine.tables import task_offers, tasks
 from tools.workflow.lookup import require_task, require_user
@@ -47,13 +47,14 @@ def escalate(conn: Connection, ctx: CallContext, args: EscalateArgs, verdict: Ve
     return {"taskId": task["id"], "from": task["assignee"], "to": ADMIN}
 
 
-def escalation_card(conn: Connection, args: dict[str, Any], lang: str = "zh") -> dict[str, Any]:
+def escalation_card(conn: Connection, args: dict[str, Any], lang: str, sources: Sources) -> dict[str, Any]:
     task = require_task(conn, args["taskId"])
     requester = require_user(conn, task["requester"])
     assignee = require_user(conn, task["assignee"])
     return {
         "summary": f"Hand {requester['name']}'s {task['form']['days']:g}-day request from {assignee['name']} to 管理员",
         "reason": task["form"]["reason"],
+        "labels": {"reason": "reason" if lang == "en" else "事由"},  # the fields a person reads, in their language
     }
 
 
@@ -70,6 +71,7 @@ ESCALATE = ToolSpec(
     effect=Effect.WRITE,
     handler=escalate,
     requires_approval=True,
+    title={"zh": "转给管理员审批", "en": "hand a request to the administrator"},
     references=(Reference("taskId", "task"),),
     check=check_escalate,
     card=escalation_card,
@@ -95,10 +97,13 @@ def test_a_new_write_tool_asks_with_its_own_card_and_runs_once_approved(graph_dr
     assert action["name"] == "escalateTask"
     assert action["card"] == {
         "action": "escalateTask",
+        "title": "转给管理员审批",  # the spec's title in the person's language
         "policy_notes": ["from user_2 to user_admin"],  # the tool's own check, run by the validator
         "summary": "Hand 张三's 2-day request from 李四 to 管理员",  # read from the store by the tool's card builder
         "reason": "搬家",
+        "labels": {"reason": "事由"},
     }
+    assert action["description"] == "Hand 张三's 2-day request from 李四 to 管理员\n事由: 搬家"  # no policy notes
     assert assignees(store) == ["user_2"]  # nothing runs before the person decides
 
     result = agent.resume({"decisions": [{"type": "approve"}]})

@@ -63,6 +63,8 @@ def test_a_booking_stops_at_its_card_from_the_toolsets_backend_and_runs_once_app
     [action] = interrupt.value["action_requests"]
     assert action["card"]["summary"] == f"预订大会议室（{TOMORROW}）"  # the card read from the backend, in Chinese
     assert action["card"]["seats"] == 12 and action["card"]["policy_notes"] == ["12 seats"]
+    # The description is the card in the person's words: its summary and labelled fields, not the checks' notes.
+    assert action["description"] == f"预订大会议室（{TOMORROW}）\n座位: 12\n日期: {TOMORROW}"
     assert agent.backend.bookings == []  # nothing before the person decides
     result = agent.approve()
     assert agent.backend.bookings == [{"room": "大会议室", "date": TOMORROW, "by": "ana"}]

@@ -29,6 +29,8 @@ def test_a_range_of_weekdays_is_its_working_days(graph_driver, store):
     # Today is 2027-01-15, a Friday: 下周三到周五 is 2027-01-20..22, three working days.
     agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "回老家", "days": 3, "nextUserId": "李四"}), "已提交。")
     agent.say("下周三到周五回老家，李四审批")
+    assert agent.card["days"] == 3
+    agent.approve()
     assert [(r["days"], r["reason"]) for r in store.snapshot()["requests"]] == [(3, "回老家")]
 
 
@@ -45,6 +47,8 @@ def test_a_leave_request_in_other_words_is_filed(graph_driver, store):
     agent.say("下周一到周三我要回老家，李四审批")
     result = agent.say("帮我把这几天的假请了")
     assert refusals(result) == []
+    assert (agent.card["days"], agent.card["reason"]) == (3, "回老家")
+    agent.approve()
     assert [(r["days"], r["reason"]) for r in store.snapshot()["requests"]] == [(3, "回老家")]
 
 
@@ -102,6 +106,8 @@ def test_what_cannot_be_done_is_said_before_any_question(graph_driver, store):
 def test_an_approver_the_person_named_but_the_model_left_out_is_filled_in(graph_driver, store):
     agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "搬家", "days": 2}), "已提交。")
     agent.say("后天起请2天假搬家，王五审批")
+    assert agent.card["approver"] == "王五 (user_3)"
+    agent.approve()
     assert [t["assignee_id"] for t in store.snapshot()["tasks"]] == ["user_3"]
 
 

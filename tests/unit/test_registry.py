@@ -21,7 +21,7 @@ def test_registry_holds_the_seed_tools_with_their_effects():
     assert REGISTRY.names == SEED_TOOLS
     writes = {spec.name for spec in REGISTRY if spec.effect is Effect.WRITE}
     assert writes == {"runWorkFlow", "handleTodoTask", "sendEmail"}
-    assert REGISTRY.approval_required() == ["handleTodoTask", "sendEmail"]
+    assert REGISTRY.approval_required() == ["runWorkFlow", "handleTodoTask", "sendEmail"]  # every write waits for a person
 
 
 def test_openai_schemas_forbid_additional_properties_and_hide_the_actor():
@@ -108,6 +108,7 @@ def test_unknown_tool_names_the_available_tools():
 
 
 def test_approval_follows_the_specs_unless_the_run_names_its_own_tools():
-    assert REGISTRY.approval_tools(None) == ("handleTodoTask", "sendEmail")
+    assert REGISTRY.approval_tools(None) == ("runWorkFlow", "handleTodoTask", "sendEmail")
+    assert REGISTRY.approval_tools(("sendEmail",)) == ("sendEmail",)  # a run may ask for fewer
     assert REGISTRY.approval_tools(("runWorkFlow", "sendEmail")) == ("runWorkFlow", "sendEmail")
     assert REGISTRY.approval_tools(()) == ()

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tests.support.rooms.backend import ROOMS_LIST, STAFF, RoomsBackend
 from tools.errors import NotFoundError, PolicyError
-from tools.spec import CallContext, Effect, Found, PersonValue, Reference, ToolRegistry, ToolSpec, Verdict
+from tools.spec import CallContext, Effect, Found, PersonValue, Reference, Sources, ToolRegistry, ToolSpec, Verdict
 from tools.toolset import Toolset
 
 
@@ -54,13 +54,19 @@ def book(rooms: RoomsBackend, ctx: CallContext, args: BookArgs, verdict: Verdict
     return {"room": args.room, "date": args.date, "by": ctx.actor_id}
 
 
-def booking_card(rooms: RoomsBackend, args: dict[str, Any], lang: str) -> dict[str, Any]:
-    """What the person confirms, read from the backend: the room, its seats, the day, what is booked that day."""
+CARD_LABELS = {"zh": {"seats": "座位", "date": "日期", "already_booked": "当天已订"},
+               "en": {"seats": "seats", "date": "day", "already_booked": "booked that day"}}
+
+
+def booking_card(rooms: RoomsBackend, args: dict[str, Any], lang: str, sources: Sources) -> dict[str, Any]:
+    """What the person confirms, read from the backend: the room, its seats, the day, what is booked that day; the
+    labels name the fields a person reads, in their language."""
     room = ROOMS_LIST[args["room"]]
     taken = [b["room"] for b in rooms.bookings if b["date"] == args["date"]]
     name = room["name_en"] if lang == "en" else args["room"]
     summary = f"Book {name} on {args['date']}" if lang == "en" else f"预订{name}（{args['date']}）"
-    return {"summary": summary, "seats": room["seats"], "date": args["date"], "already_booked": taken}
+    card = {"summary": summary, "seats": room["seats"], "date": args["date"], "already_booked": taken}
+    return card | {"labels": CARD_LABELS["en" if lang == "en" else "zh"]}
 
 
 REGISTRY = ToolRegistry([
