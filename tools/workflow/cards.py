@@ -266,9 +266,9 @@ def after_start(conn: Connection, stages: Sequence[Sequence[NextStep]], people: 
     first = _stage_words(conn, stages[0], people, lang)
     rest = [_stage_words(conn, stage, people, lang) for stage in stages[1:]]
     if lang == "en":
-        text = f"{first} is told and decides first"
-        return text + (f"; once approved it goes on to {' then '.join(rest)}" if rest else "")
-    text = f"提交后先由{first}审批，会收到通知"
+        text = f"it goes first to {first}, who is told"
+        return text + (f"; once approved, on to {', then '.join(rest)}" if rest else "")
+    text = f"提交后先送{first}，审批人会收到通知"
     return text + (f"；批准后转到{'，再到'.join(rest)}" if rest else "")
 
 
