@@ -21,6 +21,7 @@ RUN_BY = {
     # `./run serve` builds .venv-serve (as `./run test` does), then execs `python -m graph.server.serve`: the test runs that.
     "./run serve": "tests/e2e/test_serve.py::test_without_a_database_it_starts_local_postgresql_and_redis_and_serves",
     "./run test": ".ci/run",
+    "./run test --fast": ".ci/run",
     "flowagent processes deploy my_process.bpmn": (
         "tests/unit/test_processes_cli.py::test_a_bpmn_file_is_deployed_as_the_next_version_and_listed"
     ),
