@@ -145,22 +145,54 @@ def validate(fields: Sequence[FormField], data: dict[str, Any], *, today: date) 
             continue
         values[form_field.id] = normalize(form_field, raw)
     for form_field in fields:
-        value = values.get(form_field.id)
-        if form_field.type != "date" or value is None:
-            continue
-        if form_field.not_past and value < today.isoformat():
-            raise _refuse(
-                "out_of_range", form_field, f"{_name(form_field)} {value} is in the past (today is {today.isoformat()})."
-            )
-        other = values.get(form_field.not_before) if form_field.not_before else None
-        if other is not None and value < other:
-            raise _refuse(
-                "out_of_range", form_field,
-                f"{_name(form_field)} {value} is before {_name(known[form_field.not_before])} {other}.",
-            )
+        _check_date(form_field, values, known, today)
     next_user = data.get("nextUserId")
     if next_user is not None:
         if not isinstance(next_user, str) or not next_user.strip():
             raise FormError("invalid_field", f"`nextUserId` must be a user id, not {next_user!r}.", field="nextUserId")
         values["nextUserId"] = next_user.strip()
     return values
+
+
+def _check_date(form_field: FormField, values: dict[str, Any], known: dict[str, FormField], today: date) -> None:
+    """A date field's rules against `today` (`notPast`) and the date it may not precede (`notBefore`), on normalised
+    values; a value or other date not given is not judged."""
+    value = values.get(form_field.id)
+    if form_field.type != "date" or value is None:
+        return
+    if form_field.not_past and value < today.isoformat():
+        raise _refuse(
+            "out_of_range", form_field, f"{_name(form_field)} {value} is in the past (today is {today.isoformat()})."
+        )
+    other = values.get(form_field.not_before) if form_field.not_before else None
+    if other is not None and value < other:
+        raise _refuse(
+            "out_of_range", form_field,
+            f"{_name(form_field)} {value} is before {_name(known[form_field.not_before])} {other}.",
+        )
+
+
+def out_of_range(fields: Sequence[FormField], field_id: str, data: dict[str, Any], *, today: date) -> FormError | None:
+    """The rule of its field one given value breaks whatever else is given: its bounds or steps, the past (`notPast`),
+    or the date it may not precede (`notBefore`, when that one is given and readable). None when it keeps them, and
+    when it is not given or cannot be read as its type (such a value is unclear, not out of range)."""
+    known = {f.id: f for f in fields}
+    form_field = known.get(field_id)
+    if form_field is None or _missing(data.get(field_id)):
+        return None
+    values: dict[str, Any] = {}
+    for one in (form_field, known.get(form_field.not_before)):
+        if one is None or _missing(data.get(one.id)):
+            continue
+        try:
+            values[one.id] = normalize(one, data[one.id])
+        except FormError as exc:
+            if one is form_field and exc.code == "out_of_range":
+                return exc
+            if one is form_field:
+                return None
+    try:
+        _check_date(form_field, values, known, today)
+    except FormError as exc:
+        return exc
+    return None

@@ -61,6 +61,9 @@ class Choice(Record):
     """The label shown for it (差旅)."""
     name_en: str = ""
     """An English label, from the field's `camunda:property id="label_en:<id>"`, or ""."""
+    words: tuple[str, ...] = ()
+    """Words that imply this value without naming it, in either language (打车, taxi for 差旅): the field's
+    `camunda:property id="words:<id>"`, comma-separated."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,9 @@ class FormField(Record):
     """`defaultValue`, used when the value is not given; None: no default."""
     unit: str = ""
     """What a number counts (`camunda:property id="unit"`): "day" (days of leave), "yuan" (an amount), or ""."""
+    cues: tuple[str, ...] = ()
+    """For a string: words a person writes right before its value (去, 到, "to" before a destination), from
+    `camunda:property id="cues"`, comma-separated."""
 
 
 @dataclass(frozen=True)

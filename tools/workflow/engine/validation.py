@@ -142,6 +142,11 @@ def _property(element: Any, name: str) -> str:
     return ""
 
 
+def _listed(value: str) -> tuple[str, ...]:
+    """A property's comma-separated words (",", "，" or "、")."""
+    return tuple(w.strip() for w in re.split(r"[,，、]", value) if w.strip())
+
+
 def _number(config: str | None, field_id: str, constraint: str) -> float:
     try:
         value = float(config or "")
@@ -192,7 +197,8 @@ def _form_field(element: Any, seen: set[str]) -> FormField:
                     "enum_without_values", f"Enum field `{field_id}` has a <camunda:value> without id.", element_id=field_id
                 )
             name_en = _property(element, f"label_en:{choice_id}")
-            choices.append(Choice(id=choice_id, name=_clean(value.get("name")) or choice_id, name_en=name_en))
+            choices.append(Choice(id=choice_id, name=_clean(value.get("name")) or choice_id, name_en=name_en,
+                                  words=_listed(_property(element, f"words:{choice_id}"))))
         if not choices:
             raise DeployError(
                 "enum_without_values",
@@ -233,7 +239,8 @@ def _form_field(element: Any, seen: set[str]) -> FormField:
     default = element.get("defaultValue")
     return FormField(
         id=field_id, label=label, label_en=_property(element, "label_en"), type=kind, choices=tuple(choices),
-        default=default if default not in (None, "") else None, unit=_property(element, "unit"), **values,
+        default=default if default not in (None, "") else None, unit=_property(element, "unit"),
+        cues=_listed(_property(element, "cues")), **values,
     )
 
 
@@ -523,7 +530,7 @@ def load(xml: str | bytes, *, schema: bool = True) -> Loaded:
         steps=steps,
         nodes={node_id: _tag(element) for node_id, element in nodes.items()},
         flows=flows,
-        words=tuple(w.strip() for w in re.split(r"[,，、]", _property(process, "words")) if w.strip()),
+        words=_listed(_property(process, "words")),
     )
     return Loaded(model=model, spec=spec, subprocess_specs=subprocess_specs)
 
