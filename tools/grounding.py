@@ -18,6 +18,8 @@ from tools import words
 from tools.errors import DomainError, NeedsPersonError
 from tools.parsers import DateReadError, language_of, read_date, read_text
 from tools.parsers.text import mask_spans, mask_words
+from tools.provenance import words_for
+from tools.readers import Reading, read_after, read_choice
 from tools.request import Request
 from tools.spec import CallContext, Found, PersonValue, ToolSpec, get_param, set_param
 from tools.toolset import Toolset
@@ -49,7 +51,14 @@ def choices(toolset: Toolset, handle: Any, actor_id: str, lang: str, ids: list[s
     return tuple(names[:MAX_CHOICES]) + (("…",) if len(names) > MAX_CHOICES else ())
 
 
-def _named(toolset: Toolset, value: PersonValue, request: Request) -> list[str]:
+def name_written(person_id: str, request: Request) -> str:
+    """How the request names a person it names: their name or alias as written, else their id."""
+    known = request["names"].get(person_id, {})
+    said = "\n".join(request["recent"])
+    return next((n for n in (known.get("name"), known.get("alias"), person_id) if n and words.names(n, said)), "")
+
+
+def people_named_for(toolset: Toolset, value: PersonValue, request: Request) -> list[str]:
     """The people the request names for this value: those its latest message naming anybody names, narrowed by
     the toolset's own cues when it names several ("Li Si rejected it; Wang Wu approves")."""
     for text, ids in zip(reversed(request["recent"]), request["people"], strict=False):
@@ -64,68 +73,35 @@ def _named(toolset: Toolset, value: PersonValue, request: Request) -> list[str]:
 
 
 def named_option(value: PersonValue, request: Request) -> str | None:
-    """The one option of a choice the person's request names (its latest message that names any), in either language;
-    None when it names none or several."""
-    for text in reversed(request["texts"]):
-        named = {option[0] for option in value.choices if any(words.names(word, text) for word in option[1:] if word)}
-        if named:
-            return named.pop() if len(named) == 1 else None
+    """The one option of a choice the person's request names or implies (its latest message that says any), in either
+    language; None when it says none or several (`tools.readers.read_choice`)."""
+    found = read_choice(value.choices, value.hints, request["texts"])
+    return found.value if found is not None else None
+
+
+def reading(value: PersonValue, request: Request) -> Reading | None:
+    """The value the person spelled out for a person value, with how and from which words: its own reader (stated),
+    else the option their words name (stated) or imply (inferred); None when they give none."""
+    if value.stated is not None:
+        stated = value.stated(request)
+        return Reading(value=stated, how="stated", said=words_for(stated, request)) if stated is not None else None
+    if value.kind == "choice" and value.choices:
+        return read_choice(value.choices, value.hints, request["texts"])
     return None
 
 
 def stated_value(value: PersonValue, request: Request) -> Any:
     """The value the person spelled out for a person value, or None: its own reader, else the option they named."""
-    if value.stated is not None:
-        return value.stated(request)
-    if value.kind == "choice" and value.choices:
-        return named_option(value, request)
-    return None
+    found = reading(value, request)
+    return found.value if found is not None else None
 
 
-def person_stated(
-    values: Sequence[PersonValue], raw: dict[str, Any], request: Request
-) -> tuple[dict[str, Any], list[str]]:
-    """The arguments with every value the person spelled out put in (their words win), and a note for the reviewer's
-    card for each value of the model's that they replaced."""
-    filled, notes = dict(raw), []
-    for value in values:
-        stated = stated_value(value, request)
-        if stated is None:
-            continue
-        given = get_param(raw, value.param)
-        if given is not None and given != stated and not (value.choices and value.option_of(given) == stated):
-            notes.append(f"[person_stated] {value.param}: the user's own words {stated!r} replaced {given!r}")
-        filled = set_param(filled, value.param, stated)
-    return filled, notes
-
-
-def named_wins(
-    toolset: Toolset, spec: ToolSpec, values: dict[str, Any], handle: Any, ctx: CallContext, request: Request,
-    person_values: Sequence[PersonValue] | None = None,
-) -> tuple[dict[str, Any], list[str]]:
-    """The one person the request names for a person value is that value, however the model spelled (or chose) it;
-    a note for the card says when the model's choice was replaced."""
-    filled, notes = dict(values), []
-    refs = {ref.param: ref for ref in spec.references}
-    for value in spec.person_values if person_values is None else person_values:
-        given = get_param(values, value.param)
-        named = _named(toolset, value, request)
-        if value.kind != "person" or len(named) != 1 or given == named[0]:
-            continue
-        if _blank(given):
-            if not value.optional:
-                filled[value.param] = named[0]  # the model left out the one person the request names
-            continue
-        ref = refs.get(value.param)
-        resolver = toolset.resolvers.get(ref.kind) if ref is not None else None
-        try:
-            record = resolver(handle, given, ctx, ref, asking=False)[0] if resolver and ref else None
-        except DomainError:
-            record = None
-        if record is None or record.get("id") != named[0]:
-            notes.append(f"[person_stated] {value.param}: the user named {named[0]}, not {str(given)[:64]!r}")
-            filled = set_param(filled, value.param, named[0])
-    return filled, notes
+def read_text_value(value: PersonValue, request: Request, today: date) -> str | None:
+    """A text value the person wrote verbatim after one of its cue words (去深圳 → 深圳), or None."""
+    if value.kind != "text" or not value.cues:
+        return None
+    names = [n for person in request["names"].values() for n in (person.get("name"), person.get("alias")) if n]
+    return read_after(value.cues, request["texts"], names=names, today=today)
 
 
 def _blank(given: Any) -> bool:
@@ -174,11 +150,20 @@ def _offered(toolset: Toolset, value: PersonValue, handle: Any, ctx: CallContext
     return value.option_names(lang) if value.choices else ()
 
 
-def check_clear(spec: ToolSpec, values: dict[str, Any], person_values: Sequence[PersonValue] | None = None) -> None:
-    """A value only the person can give that its tool refuses as written (a placeholder e-mail, "十" days): the person
-    is asked for it, instead of the model guessing again."""
+def check_clear(
+    spec: ToolSpec, values: dict[str, Any], person_values: Sequence[PersonValue] | None = None, lang: str = "zh"
+) -> None:
+    """A value only the person can give that its tool refuses as written (a placeholder e-mail, "十" days), or a choice
+    that is none of its options and implies none ("娱乐"): the person is asked for it (with the options), instead of the
+    model guessing again."""
     bad = set(spec.failing_params(values))
     for value in spec.person_values if person_values is None else person_values:
+        given = get_param(values, value.param)
+        if value.choices and not _blank(given) and value.option_of(given) is None and not value.optional:
+            raise NeedsPersonError(
+                f"unclear_{value.ask}", f"{value.param} {str(given)[:40]!r} is not one of its options; the user is asked",
+                ask=value.ask, param=value.param, value=value, choices=value.option_names(lang),
+            )
         if value.param.partition(".")[0] in bad and not value.optional:
             try:
                 spec.parse(values)
@@ -193,17 +178,26 @@ def check_clear(spec: ToolSpec, values: dict[str, Any], person_values: Sequence[
 
 def _text_is_theirs(text: str, request: Request, share: float, *, meaningful: bool, today: date,
                     filler: re.Pattern[str] | None = None) -> bool:
-    """The person's own words: in their language (a translation is not theirs) and found in what they wrote or in a
-    draft they were shown and answered; a `meaningful` text must also say something of its own, beyond the dates
-    and the people it names ("this Friday", "approver Zhao Liu" is no reason) and the value's `filler` words."""
+    """The person's own words: found verbatim in what they wrote, whatever its script ("2026-12-05" in
+    "日期2026-12-05"), or in their language (a translation is not theirs) and found in what they wrote or in a draft
+    they were shown and answered; a `meaningful` text must also say something of its own, beyond the dates and the
+    people it names ("this Friday", "approver Zhao Liu" is no reason) and the value's `filler` words."""
     if meaningful:
         own = _without_dates_and_people(text, request, today)
         if not words.content_tokens(filler.sub(" ", own) if filler else own):
             return False  # "take 2 days off next week" is no reason; "批了" is no comment
+    said = "\n".join([*request["recent"], *request["shown"]])
+    if verbatim(text, said):
+        return True
     if language_of(text, request["lang"]) != request["lang"]:
         return False
-    said = "\n".join([*request["recent"], *request["shown"]])
     return words.is_text_said(text, said, share=share)
+
+
+def verbatim(text: str, said: str) -> bool:
+    """Whether the text appears as it is in what the person said (spaces, punctuation and case aside)."""
+    flat = words.squash(text)
+    return bool(flat) and flat in words.squash(said)
 
 
 _WHEN_WORDS = re.compile(
@@ -226,11 +220,16 @@ def _without_dates_and_people(text: str, request: Request, today: date) -> str:
 def check_grounded(
     toolset: Toolset, spec: ToolSpec, args: BaseModel, found: Found, handle: Any, ctx: CallContext, request: Request,
     person_values: Sequence[PersonValue] | None = None,
-) -> None:
-    """Each value only the person can give is found in their request; else they are asked for it."""
+) -> dict[str, str]:
+    """Each value only the person can give is found in their request; else they are asked for it. Returns the words
+    each value judged was found in, by parameter ("" when not known)."""
     values = args.model_dump()
+    said: dict[str, str] = {}
     for value in spec.person_values if person_values is None else person_values:
-        _check_value(toolset, value, values, found, handle, ctx, request)
+        words_of = _check_value(toolset, value, values, found, handle, ctx, request)
+        if words_of is not None:
+            said[value.param] = words_of
+    return said
 
 
 def unstated(
@@ -255,53 +254,52 @@ def unstated(
     return open_values
 
 
+def _not_given(value: PersonValue, what: str, request: Request) -> NeedsPersonError:
+    return NeedsPersonError(
+        f"{value.ask}_not_given", f"{value.param} {what}; the user is asked", ask=value.ask, param=value.param,
+        value=value, choices=value.option_names(request["lang"]) if value.choices else (),
+    )
+
+
 def _check_value(
     toolset: Toolset, value: PersonValue, values: dict[str, Any], found: Found, handle: Any, ctx: CallContext,
     request: Request,
-) -> None:
-    """One value only the person can give is found in their request; else `NeedsPersonError` asks for it."""
+) -> str | None:
+    """One value only the person can give is found in their request (the words it was found in, "" when not known;
+    None when it is not judged: left out, or left to the card); else `NeedsPersonError` asks for it."""
     given = get_param(values, value.param)
     if _blank(given) and not (value.kind == "person" and value.found_key):
-        return  # an optional value left out
+        return None  # an optional value left out
     if value.optional and value.on_card and value.kind != "person":
-        return  # an optional value the model filled in is shown on the card, for the person's own decision
+        return None  # an optional value the model filled in is shown on the card, for the person's own decision
     if value.kind == "person":
-        _check_person(toolset, value, found.get(value.found_key or value.param), handle, ctx, request)
-    elif value.kind == "number":
+        return _check_person(toolset, value, found.get(value.found_key or value.param), handle, ctx, request)
+    read = reading(value, request)
+    if value.kind == "number":
         numbers = {"day": request["days"], "yuan": request["amounts"]}.get(value.unit, request["numbers"])
         number = _number(given)
-        if number not in numbers:
+        if number not in numbers and not (read is not None and number == _number(read.value)):
             shown = f"{number:g}" if number is not None else str(given)[:40]
-            raise NeedsPersonError(
-                f"{value.ask}_not_given", f"{value.param} {shown} was not said by the user; the user is asked",
-                ask=value.ask, param=value.param, value=value,
-            )
-    elif value.kind == "date":
-        if str(given) not in request["dates"]:
-            raise NeedsPersonError(
-                f"{value.ask}_not_given", f"{value.param} {given} was not said by the user; the user is asked",
-                ask=value.ask, param=value.param, value=value,
-            )
-    elif value.kind == "text":
-        if value.stated is not None and given == value.stated(request):
-            return  # the text the person spelled out ("comment: 同意"), in whatever language they wrote it
+            raise _not_given(value, f"{shown} was not said by the user", request)
+        return words_for(number, request)
+    if value.kind == "date":
+        if str(given) not in request["dates"] and not (read is not None and str(given) == str(read.value)):
+            raise _not_given(value, f"{given} was not said by the user", request)
+        return words_for(str(given), request)
+    if value.kind == "text":
+        if read is not None and given == read.value:
+            return str(given)  # the text the person spelled out ("comment: 同意"), in whatever language they wrote it
         share = REASON_SHARE if len(words.content_tokens(str(given))) <= 4 else TEXT_SHARE
         if not _text_is_theirs(str(given), request, share, meaningful=value.meaningful, today=ctx.today or date.today(),
                                filler=value.filler):
-            raise NeedsPersonError(
-                f"{value.ask}_not_given",
-                f"{value.param} is not the user's own words (in their language); the user is asked",
-                ask=value.ask, param=value.param, value=value,
-            )
-    elif value.kind == "choice" and not (value.optional and value.on_card):
-        stated = stated_value(value, request)
+            raise _not_given(value, "is not the user's own words (in their language)", request)
+        return str(given) if verbatim(str(given), "\n".join(request["recent"])) else ""
+    if value.kind == "choice" and not (value.optional and value.on_card):
         meant = value.option_of(given) if value.choices else given
-        if stated is None or stated != meant:
-            raise NeedsPersonError(
-                f"{value.ask}_not_given", f"{value.param} was not said by the user; the user is asked",
-                ask=value.ask, param=value.param, value=value,
-                choices=value.option_names(request["lang"]) if value.choices else (),
-            )
+        if read is None or read.value != meant:
+            raise _not_given(value, "was not said by the user", request)
+        return read.said
+    return None
 
 
 def _number(given: Any) -> float | None:
@@ -313,15 +311,16 @@ def _number(given: Any) -> float | None:
 
 def _check_person(
     toolset: Toolset, value: PersonValue, person: dict[str, Any] | None, handle: Any, ctx: CallContext, request: Request
-) -> None:
-    """The person, not the model, chooses: the one person the request names for this value."""
+) -> str | None:
+    """The person, not the model, chooses: the one person the request names for this value (the name as they wrote
+    it; None when there is no one to judge)."""
     if person is None:
-        return
-    named = _named(toolset, value, request)
+        return None
+    named = people_named_for(toolset, value, request)
     if not named and value.optional:
-        return  # nobody named: the value came from elsewhere (a reminder goes to its task's assignee)
+        return None  # nobody named: the value came from elsewhere (a reminder goes to its task's assignee)
     if named == [person["id"]]:
-        return
+        return name_written(person["id"], request)
     lang = request["lang"]
     if person["id"] in named:
         offered = choices(toolset, handle, ctx.actor_id, lang, named)

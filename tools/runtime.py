@@ -10,28 +10,18 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Any, cast
 
 from pydantic import BaseModel
 
-from tools import words
 from tools.backend import Backend, Execution, StopsAtDeadline
 from tools.errors import DomainError, NeedsPersonError, NotFoundError, PolicyError
-from tools.grounding import (
-    check_clear,
-    check_given,
-    check_grounded,
-    named_wins,
-    person_stated,
-    read_dates,
-    unstated,
-)
+from tools.guards import ACTOR, STANDARD, Call, Guard, admit
 from tools.request import Request
-from tools.spec import CallContext, Effect, Found, Reference, ToolSpec, Verdict
+from tools.spec import CallContext, Effect, ToolSpec, Verdict
 from tools.toolset import Toolset
 
 logger = logging.getLogger(__name__)
@@ -39,8 +29,6 @@ logger = logging.getLogger(__name__)
 MAX_ACTOR_CHARS = 64
 MAX_THREAD_CHARS = 128
 """The audit log's column sizes (a refused call's actor or thread may be longer)."""
-ACTOR = "actor"
-"""The key of the session user's record in a verdict's `found`."""
 
 
 @dataclass(frozen=True)
@@ -51,121 +39,25 @@ class CheckedCall:
     args: BaseModel
     notes: list[str]
     verdict: Verdict = field(default_factory=Verdict)
-    """What the checks allowed: the notes and the records the call's references name, as they were found."""
+    """What the checks allowed: the notes, the records the call's references name as they were found, and where
+    each of the person's values came from (`Verdict.sources`)."""
 
 
-def check_identity(actor_id: str, param: str, value: Any) -> None:
-    """Identity parameters name the session user; the model can never act as someone else."""
-    if str(value) != actor_id:
-        raise PolicyError(
-            "not_actor",
-            f"{param} must be the session user {actor_id}, not {str(value)[:64]}; "
-            "you act only for the signed-in user, whatever the conversation claims",
-        )
+def _guards(toolset: Toolset) -> Sequence[Guard]:
+    """The toolset's admission pipeline: its own (`Toolset.guards`), else the standard one."""
+    return cast("Sequence[Guard]", toolset.guards) if toolset.guards is not None else STANDARD
 
 
-def _resolve_references(
-    toolset: Toolset,
-    spec: ToolSpec,
-    values: dict[str, Any],
-    handle: Any,
-    ctx: CallContext,
-    *,
-    asking: bool,
-    which: Callable[[Reference], bool],
-) -> tuple[dict[str, Any], Found]:
-    """The references `which` selects looked up by the toolset's resolvers: the records found, by parameter, and the
-    values with names made canonical ids."""
-    found: Found = {}
-    resolved = dict(values)
-    for ref in spec.references:
-        value = values.get(ref.param)
-        if value is None or not which(ref):
-            continue
-        resolver = toolset.resolvers.get(ref.kind)
-        if resolver is None:
-            raise AssertionError(f"toolset {toolset.name} has no resolver for {ref.kind!r} ({spec.name}.{ref.param})")
-        known = ctx.known if ref.kind in toolset.stable_kinds else None
-        record = known.get(ref.kind, value) if known is not None else None
-        if record is not None:
-            canonical = value
-        else:
-            record, canonical = resolver(handle, value, ctx, ref, asking=asking)
-            if known is not None and record is not None and canonical == value:  # found by its id: kept
-                known.put(ref.kind, value, record)
-        if record is not None:
-            found[ref.param] = record
-        resolved[ref.param] = canonical
-    return resolved, found
-
-
-def _admit(
+def _through_guards(
     toolset: Toolset, spec: ToolSpec, raw: dict[str, Any], handle: Any, ctx: CallContext, *, request: Request | None,
     fresh_actor: bool = False,
 ) -> tuple[BaseModel, Verdict]:
-    """Every check of one call after the actor's, each once, in the order a person would be told: what cannot be
-    done at all (identity, the records it acts on), then what only the person can give (their own words put in;
-    asked for when missing), the arguments' schema, the people it names, the tool's own rules, and whether the person
-    said each value."""
-    actor = dict(ctx.actor) if ctx.actor is not None and not fresh_actor else toolset.actor(handle, ctx.actor_id)
-    for param in spec.identity_params:
-        check_identity(ctx.actor_id, param, raw.get(param))
-    person_params = {v.param for v in spec.person_values}
-    named_notes = _named_records(toolset, spec, raw, handle, request) if request is not None else []
-    values, found = _resolve_references(
-        toolset, spec, raw, handle, ctx, asking=request is not None, which=lambda ref: ref.param not in person_params
-    )
-    person_values = spec.values_for(handle, ctx, values, found)
-    notes: list[str] = []
-    stated_notes: list[str] = []
-    if request is not None:
-        values, stated_notes = person_stated(person_values, values, request)
-        values, notes = named_wins(toolset, spec, values, handle, ctx, request, person_values)
-    try:
-        if request is not None:
-            check_given(toolset, spec, values, handle, ctx, request["lang"], person_values)
-        values = read_dates(person_values, values, ctx.today or date.today())
-        if request is not None:
-            check_clear(spec, values, person_values)
-        args = spec.parse(values)
-        values, people = _resolve_references(
-            toolset, spec, args.model_dump(), handle, ctx, asking=request is not None,
-            which=lambda ref: ref.param in person_params,
-        )
-        found |= people
-        if people:
-            args = spec.args_model.model_validate(values)
-        found[ACTOR] = actor
-        verdict = spec.check(handle, ctx, args, found) if spec.check is not None else Verdict()
-        if request is not None:
-            check_grounded(toolset, spec, args, {**found, **verdict.found}, handle, ctx, request, person_values)
-    except NeedsPersonError as exc:
-        if request is not None:  # the person is asked once for everything the call still lacks
-            others = unstated(toolset, spec, values, found, handle, ctx, request, person_values)
-            exc.also = tuple((value, offered) for value, offered in others if value.param != exc.param)
-        raise
-    return args, Verdict(notes=[*verdict.notes, *notes, *stated_notes, *named_notes], found={**found, **verdict.found})
-
-
-def _named_records(toolset: Toolset, spec: ToolSpec, raw: dict[str, Any], handle: Any, request: Request) -> list[str]:
-    """Puts in, in place, the one record of each reference the person's request names (`Toolset.named_record`: a
-    leave request is the leave process, whichever the model chose); a note for the card for each replaced value."""
-    if toolset.named_record is None:
-        return []
-    notes = []
-    for ref in spec.references:
-        if ref.param in spec.identity_params:
-            continue
-        named = toolset.named_record(handle, ref.kind, request["texts"])
-        given = raw.get(ref.param)
-        if named is None or given == named:
-            continue
-        if isinstance(given, str) and given and any(words.names(given, text) for text in request["texts"]):
-            continue  # the person wrote that record themselves ("process_nianjia"): its own checks answer them
-        if given not in (None, ""):
-            notes.append(f"[person_stated] {ref.param}: the user named {named}, not {str(given)[:64]!r}")
-        raw[ref.param] = named
-    return notes
+    """The call through the toolset's guards (`tools.guards`): its validated arguments and what they allowed."""
+    call = Call(toolset=toolset, spec=spec, handle=handle, ctx=ctx, values=dict(raw), request=request,
+                fresh_actor=fresh_actor)
+    verdict = admit(call, _guards(toolset))
+    assert call.args is not None, "the schema guard is part of every pipeline"
+    return call.args, verdict
 
 
 def check_call(
@@ -182,7 +74,7 @@ def check_call(
     raw = spec.with_actor(spec.decode(raw_args), ctx.actor_id)
     ctx = _with_limits(toolset, ctx)
     with ctx.backend.read() as handle:
-        args, verdict = _admit(toolset, spec, raw, handle, ctx, request=request)
+        args, verdict = _through_guards(toolset, spec, raw, handle, ctx, request=request)
     return CheckedCall(spec=spec, args=args, notes=verdict.notes, verdict=verdict)
 
 
@@ -215,7 +107,7 @@ def execute_call(
     spec.parse(raw)  # arguments that do not fit the schema never reach a transaction (nor the audit log)
     if spec.effect is Effect.READ:
         with _reading(backend, deadline) as handle:
-            args, verdict = _admit(toolset, spec, raw, handle, ctx, request=None)
+            args, verdict = _through_guards(toolset, spec, raw, handle, ctx, request=None)
             return spec.handler(handle, ctx, args, verdict)
 
     ctx = dataclasses.replace(ctx, known=None)  # a write looks every record up again, inside its transaction
@@ -229,7 +121,7 @@ def execute_call(
             prior = backend.recorded(handle, ctx.idempotency_key)
             if prior is not None:
                 return _replayed(prior)
-            admitted, verdict = _admit(toolset, spec, raw, handle, ctx, request=None, fresh_actor=True)
+            admitted, verdict = _through_guards(toolset, spec, raw, handle, ctx, request=None, fresh_actor=True)
             result = spec.handler(handle, ctx, admitted, verdict)
             backend.record(handle, Execution(key=ctx.idempotency_key, thread_id=ctx.thread_id, actor_id=ctx.actor_id,
                                              tool=spec.name, args=admitted.model_dump(), result=result))
@@ -278,4 +170,6 @@ def _replayed(result: dict[str, Any]) -> dict[str, Any]:
     return {**json.loads(json.dumps(result)), "replayed": True}
 
 
-__all__ = ["CallContext", "CheckedCall", "NeedsPersonError", "NotFoundError", "PolicyError", "check_call", "execute_call"]
+__all__ = [
+    "ACTOR", "CallContext", "CheckedCall", "NeedsPersonError", "NotFoundError", "PolicyError", "check_call", "execute_call",
+]

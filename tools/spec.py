@@ -11,9 +11,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NotRequired
 
 from pydantic import BaseModel, ValidationError
+from typing_extensions import TypedDict
 
 from tools.errors import InvalidArgumentsError
 
@@ -87,13 +88,29 @@ Found = dict[str, dict[str, Any]]
 by the runtime)."""
 
 
+class Source(TypedDict):
+    """Where one of the person's values came from: what a card shows beside it, in the person's language."""
+
+    how: Literal["stated", "filled", "inferred"]
+    """stated: the person's value, read from their words; filled: a value the model left out that code filled in from
+    their words; inferred: a choice mapped from a word that implies it (打车 → 差旅), for the person to confirm."""
+    said: str
+    """The words it was read from ("6千8百元", "打车", "深圳"), or "" when they are not known."""
+    replaced: NotRequired[str]
+    """The model's own value that the person's replaced (the English note for the model says the same)."""
+
+
 @dataclass(frozen=True)
 class Verdict:
     """A tool's policy check allowed a call: notes for the reviewer, and the records the effect acts on."""
 
     notes: list[str] = field(default_factory=list)
+    """For the model and the audit, in English; a person reads the card, which words `sources` in their language."""
     found: Found = field(default_factory=dict)
     """The referenced records (by parameter) and whatever else the check looked up for the effect."""
+    sources: dict[str, Source] = field(default_factory=dict)
+    """Where each of the person's values came from, by parameter path (`fields.category`); empty on a path without a
+    person's request (the executor's, a script's)."""
 
 
 Check = Callable[[Any, CallContext, Any, Found], Verdict]
@@ -130,6 +147,9 @@ class ToolExample:
 
 
 ValueKind = Literal["person", "number", "date", "text", "choice"]
+Refuse = Callable[[Any, Mapping[str, Any], date], None]
+"""(a value of the person's, every argument, the run's date) → None, or raises `CannotError` when no answer of theirs
+could make the value possible (a date in the past, an end before its start): said before anything is asked."""
 
 
 @dataclass(frozen=True)
@@ -176,6 +196,16 @@ class PersonValue:
     on_card: bool = False
     """For an optional value: when the model fills it in, the person confirms it on the review card instead of having
     said it (a decision's comment). Otherwise an optional value that is given must be stated like any other."""
+    hints: tuple[tuple[str, ...], ...] = ()
+    """For a choice: words that imply an option without naming it, each its option's value first, then the words, in
+    either language: ("差旅", "打车", "taxi", "机票"). A value the model left out, or named in its own words ("交通"),
+    is inferred from them when they point to one option; the card shows it as inferred."""
+    cues: tuple[str, ...] = ()
+    """For a text: words a person writes right before the value (去, 到, "to"): a value the model left out is read from
+    what follows one, when the request holds it verbatim (去深圳见客户 → 深圳)."""
+    refuse: Refuse | None = None
+    """What no answer could make possible, for a value of the person's (a trip in the past): refused before the person
+    is asked for anything else."""
 
     def option_names(self, lang: str) -> tuple[str, ...]:
         """The options by name in a language ("zh", "en"), for a question."""

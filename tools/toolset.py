@@ -142,6 +142,10 @@ class Toolset:
     "Li Si rejected it; Wang Wu approves"): (param, text, named) → the ones meant."""
     limits: Mapping[str, Limit] = field(default_factory=dict)
     """The domain's limits, by name (the workflow: e-mails per thread per hour)."""
+    guards: Sequence[Callable[[Any], None]] | None = None
+    """The pipeline every call is admitted through (`tools.guards.Guard`s, in order); None: `tools.guards.STANDARD`.
+    A deployment adds its own guard (a rate limit, a PII check) without touching the others:
+    `dataclasses.replace(toolset, guards=tools.guards.added(MyGuard(), after="identity"))`."""
     intro: Mapping[str, str] = field(default_factory=dict)
     """What the assistant can do, by language: the answer to "what can you do?", given without a model call."""
     help: Callable[[Any, str, Lang], list[HelpSection]] | None = None

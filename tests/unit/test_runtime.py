@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tools import ToolRegistry, check_call, execute_call
-from tools import runtime as runtime_module
+from tools.guards import identity as identity_guard
 from tools.toolset import Toolset
 from tools.workflow import TOOLSET
 
@@ -29,7 +29,7 @@ def counted(monkeypatch) -> tuple[Toolset, Counter[str]]:
             return fn(*args, **kwargs)
         return wrapper
 
-    monkeypatch.setattr(runtime_module, "check_identity", counting("check_identity", runtime_module.check_identity))
+    monkeypatch.setattr(identity_guard, "check_identity", counting("check_identity", identity_guard.check_identity))
     spec = TOOLSET.registry.get("runWorkFlow")
     assert spec.check is not None
     specs = [dataclasses.replace(s, check=counting("check", s.check)) if s is spec else s for s in TOOLSET.registry]

@@ -10,12 +10,13 @@ refused with the form's words before anything is stored.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from tools.errors import NeedsPersonError, PolicyError
+from tools.errors import CannotError, NeedsPersonError, PolicyError
 from tools.request import Request
-from tools.spec import CallContext, Found, PersonValue
+from tools.spec import CallContext, Found, PersonValue, Refuse
 from tools.workflow.engine import Definition, FormError, FormField
 from tools.workflow.engine import forms as engine_forms
 from tools.workflow.prompts import FIELD_QUESTIONS
@@ -63,7 +64,10 @@ def _range_end(which: str) -> Any:
 
 
 def person_values(definition: Definition) -> tuple[PersonValue, ...]:
-    """The values only the person can give for a process's start form: one per field, asked for by its label."""
+    """The values only the person can give for a process's start form: one per field, asked for by its label. The
+    seed's reason must say something of its own; another text field (a place, a date written as text) is what it is.
+    A choice's `words:<id>` imply it, a text's `cues` introduce it, a number's or date's bounds refuse it (the BPMN's
+    data: `tools.readers`)."""
     ends = {f.id for f in definition.fields if f.type == "date" and f.not_before}
     starts = {f.not_before for f in definition.fields if f.type == "date" and f.not_before}
     values = []
@@ -88,9 +92,49 @@ def person_values(definition: Definition) -> tuple[PersonValue, ...]:
             param=param_of(form_field.id), kind=kind,  # type: ignore[arg-type]
             ask=FIELD_QUESTIONS.get((definition.key, form_field.id), f"form_{kind}"), unit=unit,  # type: ignore[arg-type]
             optional=not form_field.required, stated=stated, label=_label(form_field),
-            meaningful=kind == "text", choices=choices,
+            meaningful=kind == "text" and form_field.id in TOP_LEVEL, choices=choices,
+            hints=tuple((c.id, *c.words) for c in form_field.choices if c.words),
+            cues=form_field.cues if kind == "text" else (),
+            refuse=_refusal(definition, form_field) if kind in ("number", "date") else None,
         ))
     return tuple(values)
+
+
+CANNOT = {
+    "past": {"zh": "{label}{value}已经过去了（今天是{today}），这个申请没法发起。",
+             "en": "The {label} {value} is in the past (today is {today}), so this request cannot be filed."},
+    "before": {"zh": "{label}{value}早于{other}，这个申请没法发起。",
+               "en": "The {label} {value} is before the {other}, so this request cannot be filed."},
+    "range": {"zh": "{label}不能是{value}，这个申请没法发起。",
+              "en": "The {label} cannot be {value}, so this request cannot be filed."},
+}
+"""What the person is told when a value of theirs cannot be, by the form's rule it breaks and language."""
+
+
+def _refusal(definition: Definition, form_field: FormField) -> Refuse:
+    """`PersonValue.refuse` of a number or date field: the form's own rules on the value the person gave (bounds and
+    steps, `notPast`, `notBefore`), refused in their language; a value the form cannot read is left to be asked."""
+    fields = {f.id: f for f in definition.fields}
+
+    def refuse(value: Any, values: Mapping[str, Any], today: date) -> None:
+        data = form_data(dict(values), definition)
+        data[form_field.id] = value
+        error = engine_forms.out_of_range(definition.fields, form_field.id, data, today=today)
+        if error is None:
+            return
+        other = fields.get(form_field.not_before)
+        rule = "range" if form_field.type != "date" else "past" if form_field.not_past and str(
+            engine_forms.normalize(form_field, value)) < today.isoformat() else "before"
+        say = {
+            lang: CANNOT[rule][lang].format(
+                label=_label(form_field)[lang], value=value, today=today.isoformat(),
+                other=_label(other)[lang] if other is not None else "",
+            )
+            for lang in ("zh", "en")
+        }
+        raise CannotError(error.code, error.message, say=say)
+
+    return refuse
 
 
 def form_person_values(handle: Any, ctx: CallContext, values: dict[str, Any], found: Found) -> tuple[PersonValue, ...]:

@@ -1,0 +1,180 @@
+"""A form filled from the person's words, through the real graph with a scripted model that gets it wrong the way the
+offline model did: a destination left out, a category in its own words or a wrong one, a text typed verbatim in
+another script, a trip in the past. What the person said is filled and shown on the start card (inferred where a word
+only implies it), never asked again; what cannot be done is refused before anything is asked.
+
+The graph's clock says 2027-01-15, a Friday.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import AIMessage
+
+from evals.doubles.scripted import tool_call
+
+APPROVE = {"decisions": [{"type": "approve"}]}
+
+
+def final(result: dict[str, Any]) -> str:
+    last = result["messages"][-1]
+    assert isinstance(last, AIMessage) and not last.tool_calls, last
+    return str(last.content)
+
+
+def waiting(agent: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The arguments of the one call waiting on its card, and where the person's values came from."""
+    [action] = agent.actions
+    [call] = [c for c in agent.values["step"]["calls"] if c["status"] == "needs_approval"]
+    return action["args"], call.get("sources", {})
+
+
+def expense(category: str | None, reason: str, amount: float, approver: str = "李四") -> AIMessage:
+    fields: dict[str, Any] = {"amount": amount}
+    if category is not None:
+        fields["category"] = category
+    return tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": reason, "nextUserId": approver,
+                                     "fields": fields})
+
+
+def test_trip_destination_filled_from_request(graph_driver, store):
+    # The model left the destination out of `fields`; the person had said where they go.
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "王五",
+                                     "fields": {"startDate": "下周一", "endDate": "下周三"}})
+    agent = graph_driver(trip, "已提交。")
+    agent.say("下周一到周三去深圳见客户，出差申请，王五审批")
+    args, sources = waiting(agent)  # no question: the card waits
+    assert args["fields"] == {"destination": "深圳", "startDate": "2027-01-18", "endDate": "2027-01-20"}
+    assert sources["fields.destination"] == {"how": "filled", "said": "深圳"}
+    agent.resume(APPROVE)
+    [request] = store.snapshot()["requests"]
+    assert request["process_key"] == "process_chuchai"
+
+
+def test_trip_destination_in_english_is_filled_too(graph_driver):
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "to meet a client",
+                                     "nextUserId": "Wang Wu", "fields": {"startDate": "2027-01-18",
+                                                                         "endDate": "2027-01-20"}})
+    agent = graph_driver(trip, "Filed.")
+    agent.say("Business trip to New York from January 18 to January 20 to meet a client, Wang Wu approves")
+    args, sources = waiting(agent)
+    assert args["fields"]["destination"] == "New York"
+    assert sources["fields.destination"]["how"] == "filled"
+
+
+def test_a_destination_nobody_said_is_still_asked(graph_driver, store):
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "王五",
+                                     "fields": {"startDate": "下周一", "endDate": "下周三"}})
+    agent = graph_driver(trip)
+    assert final(agent.say("下周一到周三出差见客户，王五审批")) == "请问出差地点是什么？"
+    assert store.snapshot()["requests"] == []
+
+
+def test_category_jiaotong_maps_to_chailv_inferred(graph_driver):
+    # "交通" is none of the form's categories: mapped, not refused back to the person; their own word decides.
+    agent = graph_driver(expense("交通", "打车去机场", 65), "已提交。")
+    agent.say("打车去机场花了65元，报销一下，李四审批")
+    args, sources = waiting(agent)
+    assert args["fields"]["category"] == "差旅"
+    assert sources["fields.category"] == {"how": "inferred", "said": "打车", "replaced": "交通"}
+
+
+def test_the_models_own_word_is_mapped_when_the_persons_words_say_nothing_of_it(graph_driver):
+    # The person named no category and implied none: the model's "交通" maps to 差旅, which they still must give.
+    agent = graph_driver(expense("交通", "团队活动用的", 65))
+    assert final(agent.say("报销团队活动用的65元，李四审批")) == "请问报销类别是什么？可选：差旅、餐饮、办公、其他。"
+
+
+def test_taxi_to_client_office_is_travel(graph_driver):
+    # "office" is where the taxi went, not what was bought: the taxi says Travel, whatever the model chose.
+    agent = graph_driver(expense("Office", "took a taxi to the client's office", 86, approver="Li Si"), "Filed.")
+    agent.say("I took a taxi to the client's office, 86 yuan, please file the expense. Li Si approves.")
+    args, sources = waiting(agent)
+    assert args["fields"]["category"] == "差旅"
+    assert sources["fields.category"]["how"] == "inferred" and sources["fields.category"]["said"] == "taxi"
+
+
+def test_meal_is_canyin(graph_driver):
+    agent = graph_driver(expense(None, "团队聚餐", 480, approver="王五"), "已提交。")
+    agent.say("报销团队聚餐480元，王五审批")
+    args, sources = waiting(agent)
+    assert args["fields"]["category"] == "餐饮"
+    assert sources["fields.category"] == {"how": "inferred", "said": "聚餐"}
+    english = graph_driver(expense(None, "team dinner with the client", 300, approver="Wang Wu"), "Filed.",
+                           thread_id="en")
+    english.say("Claim 300 yuan for the team dinner with the client, Wang Wu approves")
+    args, _ = waiting(english)
+    assert args["fields"]["category"] == "餐饮"
+
+
+def test_a_category_the_person_names_beats_what_their_words_imply(graph_driver):
+    agent = graph_driver(expense("办公", "打印纸", 300), "已提交。")
+    agent.say("报销打印纸300元，差旅，李四审批")
+    args, sources = waiting(agent)
+    assert args["fields"]["category"] == "差旅"
+    assert sources["fields.category"] == {"how": "stated", "said": "差旅", "replaced": "办公"}
+
+
+def test_words_that_imply_two_categories_are_asked_about(graph_driver, store):
+    agent = graph_driver(expense("餐饮", "聚餐打车", 120))
+    question = final(agent.say("报销聚餐和打车一共120元，李四审批"))
+    assert question == "请问报销类别是什么？可选：差旅、餐饮、办公、其他。"
+    assert store.snapshot()["requests"] == []
+
+
+CAR_BPMN = """<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
+    xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="Definitions_yongche" targetNamespace="http://bpmn.io/schema/bpmn">
+  <bpmn:process id="process_yongche" name="用车申请" isExecutable="true">
+    <bpmn:extensionElements>
+      <camunda:properties><camunda:property name="words" value="用车,car" /></camunda:properties>
+    </bpmn:extensionElements>
+    <bpmn:startEvent id="Start_yongche">
+      <bpmn:extensionElements>
+        <camunda:formData>
+          <camunda:formField id="useDate" label="用车日期" type="string">
+            <camunda:validation><camunda:constraint name="required" /></camunda:validation>
+          </camunda:formField>
+          <camunda:formField id="reason" label="用车事由" type="string">
+            <camunda:validation><camunda:constraint name="required" /></camunda:validation>
+          </camunda:formField>
+        </camunda:formData>
+      </bpmn:extensionElements>
+    </bpmn:startEvent>
+    <bpmn:userTask id="Task_approve" name="审批人审批" camunda:assignee="${nextUserId}" />
+    <bpmn:endEvent id="End_done" />
+    <bpmn:sequenceFlow id="Flow_start" sourceRef="Start_yongche" targetRef="Task_approve" />
+    <bpmn:sequenceFlow id="Flow_end" sourceRef="Task_approve" targetRef="End_done" />
+  </bpmn:process>
+</bpmn:definitions>
+"""
+
+
+def test_verbatim_date_text_is_theirs(graph_driver, store, tmp_path: Path):
+    # A text field the person typed as a date: "2026-12-05" is not Chinese, but it is verbatim what they wrote.
+    path = tmp_path / "yongche.bpmn"
+    path.write_text(CAR_BPMN, encoding="utf-8")
+    store.deploy(path)
+    call = tool_call("runWorkFlow", {"processKey": "process_yongche", "reason": "去机场接客户", "nextUserId": "李四",
+                                     "fields": {"useDate": "2026-12-05"}})
+    agent = graph_driver(call, "已提交。")
+    agent.say("申请用车，日期2026-12-05，去机场接客户，李四审批")
+    args, sources = waiting(agent)
+    assert args["fields"] == {"useDate": "2026-12-05"}
+    assert sources["fields.useDate"] == {"how": "stated", "said": "2026-12-05"}
+
+
+def test_past_trip_refused_before_asking(graph_driver, store):
+    # Last week's trip, destination left out: the person hears it cannot be filed, not "where to?".
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "王五",
+                                     "fields": {"startDate": "上周一", "endDate": "上周三"}})
+    agent = graph_driver(trip)
+    answer = final(agent.say("上周一到周三出差见客户，王五审批"))
+    assert answer == "出发日期2027-01-04已经过去了（今天是2027-01-15），这个申请没法发起。"
+    assert agent.interrupts == [] and store.snapshot()["requests"] == []
+    english = graph_driver(tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "client visit",
+                                                     "nextUserId": "Wang Wu", "fields": {}}), thread_id="en")
+    answer = final(english.say("Business trip from last Monday to last Wednesday for a client visit, Wang Wu approves"))
+    assert answer == "The start date 2027-01-04 is in the past (today is 2027-01-15), so this request cannot be filed."

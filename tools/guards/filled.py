@@ -1,0 +1,90 @@
+"""Guard: the person's values are put in from their words, which win over the model's: a value their words state
+(its own reader, or a choice they name), a choice their words imply (打车 → 差旅: inferred), a text they wrote after its
+cue word (去深圳 → 深圳), the one person they named. A value the model left out is filled, never asked again; one it
+gave otherwise is replaced, with an English note for the model and the audit and the same as data in `sources`."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, Literal
+
+from tools.errors import DomainError
+from tools.grounding import name_written, people_named_for, read_text_value, reading
+from tools.guards.call import Call
+from tools.readers import Reading, read_choice
+from tools.spec import PersonValue, Source, get_param, set_param
+
+
+def _blank(given: Any) -> bool:
+    return given is None or (isinstance(given, str) and not given.strip())
+
+
+def put(call: Call, value: PersonValue, read: Reading) -> None:
+    """The person's value in place of the model's, with its source (and a note when it replaced another value)."""
+    given = get_param(call.values, value.param)
+    blank = _blank(given)
+    same = not blank and (given == read.value or bool(value.choices and value.option_of(given) == read.value))
+    how: Literal["stated", "filled", "inferred"] = "inferred" if read.how == "inferred" else "filled" if blank else "stated"
+    source = Source(how=how, said=str(read.said or ""))
+    if not blank and not same:
+        call.notes.append(f"[person_stated] {value.param}: the user's own words {read.value!r} replaced {given!r}")
+        source["replaced"] = str(given)
+    call.sources[value.param] = source
+    call.values = set_param(call.values, value.param, read.value)
+
+
+def _own_word(value: PersonValue, given: Any) -> Reading | None:
+    """A choice the model gave in its own words ("交通"), mapped to the one option they name or imply."""
+    if not value.choices or _blank(given) or value.option_of(given) is not None:
+        return None
+    mapped = read_choice(value.choices, value.hints, [str(given)])
+    return Reading(value=mapped.value, how="inferred", said=str(given)) if mapped is not None else None
+
+
+def named_person(call: Call, value: PersonValue) -> None:
+    """The one person the request names for a person value is that value, however the model spelled (or chose) it."""
+    assert call.request is not None
+    given = get_param(call.values, value.param)
+    named = people_named_for(call.toolset, value, call.request)
+    if len(named) != 1 or given == named[0]:
+        return
+    said = name_written(named[0], call.request)
+    if _blank(given):
+        if not value.optional:  # the model left out the one person the request names
+            call.values = set_param(call.values, value.param, named[0])
+            call.sources[value.param] = Source(how="filled", said=said)
+        return
+    ref = next((r for r in call.spec.references if r.param == value.param), None)
+    resolver = call.toolset.resolvers.get(ref.kind) if ref is not None else None
+    try:
+        record = resolver(call.handle, given, call.ctx, ref, asking=False)[0] if resolver and ref else None
+    except DomainError:
+        record = None
+    if record is None or record.get("id") != named[0]:
+        call.notes.append(f"[person_stated] {value.param}: the user named {named[0]}, not {str(given)[:64]!r}")
+        call.values = set_param(call.values, value.param, named[0])
+        call.sources[value.param] = Source(how="stated", said=said, replaced=str(given))
+
+
+class Filled:
+    """Puts in every value the person's words give."""
+
+    name = "filled"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        today = call.ctx.today or date.today()
+        for value in call.person_values:
+            read = reading(value, call.request)
+            given = get_param(call.values, value.param)
+            if read is None and _blank(given):
+                text = read_text_value(value, call.request, today)
+                read = Reading(value=text, how="stated", said=text) if text else None
+            read = read or _own_word(value, given)
+            if read is not None:
+                put(call, value, read)
+        for value in call.person_values:
+            if value.kind == "person":
+                named_person(call, value)

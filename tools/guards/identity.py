@@ -1,0 +1,34 @@
+"""Guard: the actor is one the domain knows, and every identity parameter names them: the model never acts as anyone
+else, whatever the conversation claims."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tools.errors import PolicyError
+from tools.guards.call import Call
+
+
+def check_identity(actor_id: str, param: str, value: Any) -> None:
+    """Identity parameters name the session user; the model can never act as someone else."""
+    if str(value) != actor_id:
+        raise PolicyError(
+            "not_actor",
+            f"{param} must be the session user {actor_id}, not {str(value)[:64]}; "
+            "you act only for the signed-in user, whatever the conversation claims",
+        )
+
+
+class Identity:
+    """The actor's record (the caller's kept one, or read again for a write) and the identity parameters."""
+
+    name = "identity"
+    needs_request = False
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        ctx = call.ctx
+        kept = ctx.actor is not None and not call.fresh_actor
+        call.actor = dict(ctx.actor) if kept and ctx.actor is not None else call.toolset.actor(call.handle, ctx.actor_id)
+        for param in call.spec.identity_params:
+            check_identity(ctx.actor_id, param, call.values.get(param))

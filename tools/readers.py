@@ -1,0 +1,174 @@
+"""Readers of one value in the person's words, from words a toolset declares as data: a choice from the words that name
+or imply an option (差旅费 → 差旅, 打车 → 差旅), a text after the words that introduce it (去深圳见客户 → 深圳).
+
+The rules, as a person would state them:
+
+- A choice is *named* when its name stands as the choice: alone in its clause ("，差旅，"), before a word that makes it
+  a category (差旅费, 餐饮类, "office expenses"), or after one ("category Travel", "as meals", 类别是餐饮). It is
+  *implied* when a word of what was bought or done stands anywhere ("打车", "a taxi", "printer paper"). A name used as
+  an ordinary word ("the client's office", 办公室) names nothing when what was bought says otherwise. Named beats
+  implied, implied beats a name found anywhere; the latest message that says any of them decides, and one that points
+  to two options decides nothing (the person is asked).
+- A text is read after one of its cue words (去, 到, "to"), when the words right after it are the value as the person
+  wrote it: in Chinese, the run of characters up to punctuation, a number, a date, a person's name, or a word that
+  says what they do there (见客户, 开会, 出差); in English, the capitalised name that follows ("to New York next
+  week" → New York). A date, a person or a number is never a text's value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, Literal
+
+from tools import words
+from tools.parsers import read_text
+from tools.parsers.text import mask_spans, mask_words
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A value read from the person's words, how, and the words it was read from."""
+
+    value: Any
+    how: Literal["stated", "inferred"]
+    said: str
+
+
+# ---------------------------------------------------------------- choices
+
+_CLAUSES = re.compile(r"[^，,。.;；!！?？\n、:：]+")
+_PARTICLES = re.compile(r"(吧|啊|呀|的|类|了|哈|嘛)+$|\s+(please|pls)$", re.IGNORECASE)
+_AFTER_ZH = "费用|费|类|开支|支出"
+_AFTER_EN = r"expenses?|costs?|category|claims?|supplies"
+_BEFORE_ZH = r"(?:类别|类型|分类|科目|算|选|记为|记|按)\s*(?:是|为|选|填)?\s*[:：]?\s*"
+_BEFORE_EN = r"\b(?:category|type|as|under)\s*(?:is\s*)?[:：]?\s*"
+
+
+def _named_as_choice(word: str, text: str) -> bool:
+    """Whether the text names `word` as the choice itself, not as an ordinary word."""
+    flat = words.squash(word)
+    if not flat:
+        return False
+    for clause in _CLAUSES.findall(text):
+        if words.squash(_PARTICLES.sub("", clause.strip())) == flat:
+            return True
+    escaped = re.escape(word)
+    if word.isascii():
+        pattern = rf"(?<![a-z0-9_]){escaped}\s+(?:{_AFTER_EN})\b|{_BEFORE_EN}{escaped}(?![a-z0-9_])"
+    else:
+        pattern = rf"{escaped}(?:{_AFTER_ZH})|{_BEFORE_ZH}{escaped}"
+    return re.search(pattern, text, re.IGNORECASE) is not None
+
+
+def _as_written(word: str, text: str) -> str | None:
+    """The word as the text writes it ("Uber" for uber), when the text names it (`tools.words.names`)."""
+    if not word.isascii():
+        return word if word in text else None
+    found = re.search(rf"(?<![a-z0-9_]){re.escape(word)}(?![a-z0-9_])", text, re.IGNORECASE)
+    return found.group() if found else None
+
+
+def _implied(hints: Sequence[tuple[str, ...]], text: str) -> dict[str, str]:
+    """The options the text's words imply, each with the (longest) word that implies it, as written."""
+    found: dict[str, str] = {}
+    for option, *said in hints:
+        for word in sorted((w for w in said if w), key=len, reverse=True):
+            written = _as_written(word, text)
+            if written:
+                found.setdefault(option, written)
+                break
+    return found
+
+
+def read_choice(
+    choices: Sequence[tuple[str, ...]], hints: Sequence[tuple[str, ...]], texts: Sequence[str]
+) -> Reading | None:
+    """The one option the latest of `texts` that says anything about it names or implies (see the module's rules);
+    None when none does, or the deciding message points to several."""
+    for text in reversed(texts):
+        named = {o[0]: _as_written(w, text) or w for o in choices for w in o[1:] if w and _named_as_choice(w, text)}
+        if named:
+            return _one(named, "stated")
+        implied = _implied(hints, text)
+        if implied:
+            return _one(implied, "inferred")
+        anywhere = {o[0]: _as_written(w, text) or w for o in choices for w in o[1:] if w and words.names(w, text)}
+        if anywhere:
+            return _one(anywhere, "stated")
+    return None
+
+
+def _one(found: dict[str, str], how: Literal["stated", "inferred"]) -> Reading | None:
+    """The one option found (with the word that said it), or None for several."""
+    if len(found) != 1:
+        return None
+    option, word = found.popitem()
+    return Reading(value=option, how=how, said=word)
+
+
+# ---------------------------------------------------------------- texts
+
+_STOP_ZH = (
+    "见|拜访|参加|参会|开会|开|出席|洽谈|谈|签|培训|学习|交流|考察|调研|支持|做|办|处理|面试|检查|验收|审计|汇报|述职|"
+    "评审|走访|实施|部署|安装|维护|调试|对接|沟通|讨论|会见|接待|陪同|演讲|讲课|授课|出差|玩|待|住|呆|一趟|趟|"
+    "一下|看望|看|找|送|取|拿|的|和|与|及|跟|同|并|再|然后|回来|返回|回|出发|请|麻烦|帮|审批|申请|报销"
+)
+_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+_SKIP_ZH = re.compile(r"^(一趟|趟|一下)\s*")
+_NOT_A_PLACE_ZH = re.compile(r"^(时候|时|期|底|处|点|年|现在|目前|这里|那里|哪)")
+"""What follows 到 or 去 without being a place: 到时候, 到期, 去年."""
+_NAME_EN = re.compile(r"(?:the\s+)?([A-Z][\w'’-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w'’-]*)*)")
+MAX_TEXT_CHARS = 30
+"""A value read after a cue is at most this long (a longer run is a sentence, not a place)."""
+
+
+def _masked(text: str, names: Sequence[str], today: date) -> str:
+    """The text with its dates, numbers and the people's names blanked out (none of them is a text's value)."""
+    masked = mask_words(text, names)
+    facts = read_text(masked, today=today)
+    spans = [*(span.at for span in facts.dates), *((q.start, q.end) for q in facts.quantities)]
+    return re.sub(r"\d+", lambda m: " " * len(m.group()), mask_spans(masked, spans))
+
+
+def _after_zh(rest: str) -> str:
+    """The run of Chinese right after a cue, up to the first word that says what happens there; "" when the run
+    starts with one (去见客户) or is no place (到时候)."""
+    rest = _SKIP_ZH.sub("", rest.lstrip())
+    run = _CJK_RUN.match(rest)
+    if run is None or re.match(_STOP_ZH, run.group()) or _NOT_A_PLACE_ZH.match(run.group()):
+        return ""
+    stop = re.search(_STOP_ZH, run.group())
+    return run.group()[: stop.start()] if stop else run.group()
+
+
+def _after_en(rest: str) -> str:
+    """The capitalised name right after a cue ("New York", "the Shanghai office" → Shanghai)."""
+    name = _NAME_EN.match(rest)
+    return name.group(1) if name else ""
+
+
+def read_after(cues: Sequence[str], texts: Sequence[str], *, names: Sequence[str] = (), today: date) -> str | None:
+    """The text the latest of `texts` holding one writes right after a cue word, verbatim (see the module's rules);
+    None when none does, or one message gives two different ones. A longer cue wins where two overlap (飞往, 飞)."""
+    for text in reversed(texts):
+        masked = _masked(text, names, today)
+        found: set[str] = set()
+        taken: list[tuple[int, int]] = []
+        for cue in sorted(cues, key=len, reverse=True):
+            latin = cue.isascii()
+            pattern = rf"(?<![a-z]){re.escape(cue)}\s+" if latin else re.escape(cue)
+            for match in re.finditer(pattern, masked, re.IGNORECASE if latin else 0):
+                if any(start <= match.start() < end for start, end in taken):
+                    continue
+                taken.append(match.span())
+                value = (_after_en if latin else _after_zh)(masked[match.end():]).strip()
+                if 2 <= len(value) <= MAX_TEXT_CHARS and value in text:
+                    found.add(value)
+        if len(found) == 1:
+            return found.pop()
+        if found:
+            return None
+    return None
