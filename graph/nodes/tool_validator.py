@@ -1,9 +1,11 @@
 """The tool_validator node: every proposed call is checked before anything runs.
 
-Checks, in order: the output was parseable; the tool exists; the arguments match the schema; required
-parameters are present; referenced ids exist; identity parameters equal the session actor; the policy
-allows it; the same call was not already made in this run; at most one write per step. Each refusal
-is a `ToolMessage(status="error")` that tells the model what to do next.
+Checks, in order: the output was parseable; the tool exists; the call passes the admission guards
+(`tools/guards/`: identity, references, the person's values filled from their words, dates, what cannot be done at
+all, what is missing, what is not usable as written, the schema, the people, the tool's policy, whether the person
+said each value); the same call was not already made in this run; at most one write per step. A refusal is a
+`ToolMessage(status="error")` that tells the model what to do next; a value only the person can give, or what cannot
+be done, ends the turn with the graph's own words (`ask_person`).
 """
 
 from __future__ import annotations
@@ -167,9 +169,9 @@ class ToolValidator:
             if valid.spec.effect is Effect.READ and status == "ready":  # runs next: the executor need not check it
                 self._reads.keep(thread_id, call["id"], KeptRead(valid, args, replace(ctx, call_id=call["id"]), action))
             record = ToolCallRecord(id=call["id"], name=call["name"], args=args, status=status, notes=valid.notes)
-            sources = getattr(valid.verdict, "sources", None)
-            if sources:
-                record["sources"] = {param: dict(source) for param, source in sources.items()}
+            if valid.verdict.sources:
+                record["sources"] = {param: {k: str(v) for k, v in source.items()}
+                                     for param, source in valid.verdict.sources.items()}
             pending.append(record)
         if ask is not None:
             for waiting in pending:
