@@ -220,6 +220,6 @@ def test_a_request_starts_only_after_its_start_card_is_approved_through_the_api(
     )
     assert (nodes, interrupts) == (["human_review", "executor", "observation_summarizer", "budget_check", "reasoner"], [])
     filed = store.snapshot()["requests"][before:]
-    assert [(r["process_key"], r["form"]["amount"], r["form"]["category"]) for r in filed] == [
+    assert [(r["process_key"], json.loads(r["form"])["amount"], json.loads(r["form"])["category"]) for r in filed] == [
         ("process_baoxiao", 560, "差旅")
     ]

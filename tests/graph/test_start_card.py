@@ -4,6 +4,7 @@ approve; edit is checked again; reject files nothing."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -51,7 +52,8 @@ def test_an_expense_waits_for_its_card_and_nothing_is_filed_before_approve(graph
     assert action["description"].splitlines()[0] == card["summary"]
     agent.resume(APPROVE)
     [request] = store.snapshot()["requests"]
-    assert (request["process_key"], request["form"]["amount"], request["status"]) == ("process_baoxiao", 6800, "pending")
+    filed = (request["process_key"], json.loads(request["form"])["amount"], request["status"])
+    assert filed == ("process_baoxiao", 6800, "pending")
 
 
 def test_a_small_expense_ends_with_its_approver_on_the_card(graph_driver):
@@ -97,3 +99,23 @@ def test_edit_on_the_start_card_is_checked_again_before_it_is_filed(graph_driver
     edited = {**action["args"], "fields": {"amount": 6800, "category": "差旅"}, "nextUserId": "user_1"}
     agent.resume({"decisions": [{"type": "edit", "edited_action": {"name": "runWorkFlow", "args": edited}}]})
     assert store.snapshot()["requests"] == []  # the requester as their own approver is refused, edited or not
+
+
+def test_a_category_in_the_models_own_words_is_mapped_and_shown_as_inferred(graph_driver):
+    agent = graph_driver(expense(68, category="交通", reason="打车去机场"), "已提交。")
+    agent.say("报销打车去机场的68元，李四审批")
+    card = agent.card
+    [category] = [r for r in card["fields"] if r["field"] == "category"]
+    assert (category["value"], category["how"]) == ("差旅", "inferred")
+    assert "报销类别：差旅 ← 打车（推断）" in card["values"]
+    assert card["notes"][0] == "以下内容是根据你的话推断的，请核对：报销类别"
+
+
+def test_the_persons_amount_replaces_the_models_and_the_card_says_so(graph_driver, store):
+    agent = graph_driver(expense(68000), "已提交。")
+    agent.say("报销6800元打车去客户公司的差旅费，李四审批")
+    card = agent.card
+    assert [r["value"] for r in card["fields"] if r["field"] == "amount"] == [6800]
+    assert "报销金额按你的原话填写，不是助手提出的 68000" in card["notes"]
+    agent.approve()
+    assert [json.loads(r["form"])["amount"] for r in store.snapshot()["requests"]] == [6800]

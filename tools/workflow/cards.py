@@ -246,7 +246,8 @@ def value_lines(
         source = sources.get(param_of(form_field.id)) or {}
         lines.append(f"{label}{colon}{shown}{_from_words(source, shown, lang)}")
         records.append({"field": form_field.id, "label": label, "value": value, "shown": shown,
-                        "said": str(source.get("said") or ""), "how": str(source.get("how") or "")})
+                        "said": str(source.get("said") or ""), "how": str(source.get("how") or ""),
+                        "replaced": str(source.get("replaced") or "")})
     return lines, records
 
 
@@ -308,12 +309,21 @@ def start_card(
         card["next"] = after_start(conn, stages, people, lang)
     except (EngineError, FormError):
         card["next"] = ""  # the form is refused: the refusal says why when the request is filed
+    notes = []
     inferred = [r["label"] for r in records if r["how"] == "inferred"]
     if inferred:
-        card["notes"] = [
-            f"Inferred from your words, please check: {', '.join(inferred)}" if lang == "en"
-            else f"以下内容是根据你的话推断的，请核对：{'、'.join(inferred)}"
-        ]
+        notes.append(f"Inferred from your words, please check: {', '.join(inferred)}" if lang == "en"
+                     else f"以下内容是根据你的话推断的，请核对：{'、'.join(inferred)}")
+    filled = [r["label"] for r in records if r["how"] == "filled"]
+    if filled:
+        notes.append(f"Filled in from what you said, please check: {', '.join(filled)}" if lang == "en"
+                     else f"以下内容是从你的话里补上的，请核对：{'、'.join(filled)}")
+    for r in records:
+        if r["replaced"]:
+            notes.append(f"{r['label']} is what you said, not {r['replaced']} as the assistant proposed" if lang == "en"
+                         else f"{r['label']}按你的原话填写，不是助手提出的 {r['replaced']}")
+    if notes:
+        card["notes"] = notes
     return card | {"labels": labels_for(card, lang)}
 
 
