@@ -71,7 +71,7 @@ _REL_DAYS = {
 _DOT_M, _DOT_D = r"1[0-2]|0?[1-9]", r"3[01]|[12]\d|0?[1-9]"
 _DOT = rf"(?:{_DOT_M})\.(?:{_DOT_D})"
 _DASH = r"到|至|~|～|—|–|-|to"
-_NO_UNIT = r"(?!\s*(?:天|days?|小时|hours?|元|块|yuan|周|weeks?|个))"
+_NO_UNIT = r"(?!\s*(?:天|days?|小时|hours?|元|块|yuan|周|weeks?|个|[kK万千百]|rmb|cny|bucks|kuai))"
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("rel", re.compile(r"大后天|后天|明天|明日|今天|今日|昨天|前天")),
@@ -129,7 +129,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\bthe\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b"
             r"(?!\s+(?!(?:to|till|until|through|thru|and|or|for|because|as|since|so|but|off|please|if|when|i|we|my|"
-            r"is|will|would|next|this|at|in|on|from)\b)[a-z])",
+            r"is|will|would|next|this|at|in|on|from|thanks|thank|thx|cheers|pls|plz)\b)[a-z])",
             re.I,
         ),
     ),
@@ -157,6 +157,15 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
 ]
+_MONTH_CUES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_CUES: dict[str, tuple[str, ...]] = {
+    "rel": ("天", "日"), "rel_en": ("day", "tod", "tom", "tmr", "yest"), "week_zh": ("周", "星期", "礼拜"),
+    "week_en": ("mon", "tue", "wed", "thu", "fri", "sat", "sun"), "whole_week_en": ("week",),
+    "whole_week_zh": ("周", "星期", "礼拜"), "iso": tuple("0123456789"), "ymd_zh": ("月",), "dotted": (".",),
+    "month_rel": ("月",), "day_zh": ("号",), "in_zh": ("后",), "md_en": _MONTH_CUES, "dm_en": _MONTH_CUES,
+    "day_en": ("the",), "days_month_en": _MONTH_CUES, "numeric": ("/",), "in_en": ("day",),
+}
+"""For each kind of date phrase, words one of which its every match contains (lower case)."""
 _CONNECTOR_RE = re.compile(r"\s*(?:到|至|~|～|-|–|—|to|until|till|through|thru|and)\s*", re.I)
 _RANGE_LEAD_RE = re.compile(r"(?:从|自|\bfrom|\bbetween)\s*$", re.I)
 _DAY_END_RE = re.compile(
@@ -304,7 +313,10 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> _Found | None:
 def _singles(text: str, today: date) -> list[_Found]:
     """Every single date phrase, the earliest and then longest winning where two overlap."""
     candidates: list[_Found] = []
+    lowered = text.lower()
     for kind, pattern in _PATTERNS:
+        if not any(cue in lowered for cue in _CUES[kind]):
+            continue  # a pattern whose every match has one of its cues: most texts have none of most
         for match in pattern.finditer(text):
             try:
                 found = _resolve(kind, match, today)
@@ -432,11 +444,11 @@ def find_dates(text: str, today: date, original: str | None = None) -> list[Date
 _LIST_JOIN_RE = re.compile(r"\s*(?:,|，|、|/|&)?\s*(?:\band\b|\bplus\b|和|及|与|跟|还有)?\s*(?:on\s+)?", re.I)
 
 
-def listed_days(text: str, spans: list[DateSpan]) -> list[int]:
-    """How many days each list of single dates states ("Thursday and Friday", "周四周五", "周一、周三和周五"): a
-    list of two or more dates joined only by commas, "and" or 和 (or nothing, as Chinese writes 周四周五) states as
-    many days as it names."""
-    counts: list[int] = []
+def listed_days(text: str, spans: list[DateSpan]) -> list[tuple[int, tuple[int, int]]]:
+    """How many days each list of single dates states ("Thursday and Friday", "周四周五", "周一、周三和周五"), with the
+    list's span: a list of two or more dates joined only by commas, "and" or 和 (or nothing, as Chinese writes 周四周五)
+    states as many days as it names."""
+    counts: list[tuple[int, tuple[int, int]]] = []
     run: list[DateSpan] = []
     for span in [*spans, None]:
         joined = (
@@ -447,7 +459,7 @@ def listed_days(text: str, spans: list[DateSpan]) -> list[int]:
             run.append(span)
             continue
         if len(run) > 1:
-            counts.append(len({s.start for s in run}))
+            counts.append((len({s.start for s in run}), (run[0].at[0], run[-1].at[1])))
         run = [span] if span is not None and span.start == span.end else []
     return counts
 

@@ -27,6 +27,8 @@ class TextFacts:
     quoted: tuple[str, ...]
     listed: tuple[int, ...] = ()
     """How many days each list of dates names ("Thursday and Friday": 2)."""
+    listed_at: tuple[tuple[int, int], ...] = ()
+    """Where each list of `listed` is in the text (start, end)."""
     one_date: float | None = None
     """The length a single date gives when it is the text's only date and nothing else states a count: one day
     ("明天请假", "Friday off"), half a day when a morning or an afternoon goes with it (明天下午, "Friday
@@ -35,7 +37,7 @@ class TextFacts:
     def days_stated(self) -> frozenset[float]:
         """Every day count stated: durations in days (half days too), a week as 5 working or 7 calendar days,
         each date range's working and calendar day counts, and how many dates a list names (a single date states
-        no count)."""
+        no count). A negative count ("-1天", 负一天) is kept as said, for a form to refuse; none is 0."""
         days: set[float] = set()
         for quantity in self.quantities:
             if quantity.unit == "day":
@@ -46,7 +48,7 @@ class TextFacts:
             if span.end > span.start:
                 days.update(float(n) for n in (span.working_days, span.calendar_days) if n > 0)
         days.update(float(n) for n in self.listed)
-        return frozenset(d for d in days if d > 0)
+        return frozenset(d for d in days if d != 0)  # a negative count is kept, for the form to refuse it
 
     def days_implied(self) -> frozenset[float]:
         """The day counts stated, or when there are none, the one a single date gives (`one_date`): asked for time
@@ -72,13 +74,15 @@ def read_text(text: str, *, today: date, ignore: Sequence[str] = (), default_lan
     masked = mask_identifiers(mask_words(folded, ignore))
     dates = find_dates(masked, today, original=text)
     quantities = find_quantities(mask_spans(masked, [d.at for d in dates]), original=text)
+    listed = listed_days(masked, dates)
     return TextFacts(
         lang=language_of(masked, default_lang),
         quantities=tuple(quantities),
         dates=tuple(dates),
         quoted=tuple(find_quoted(folded)),
-        listed=tuple(listed_days(masked, dates)),
-        one_date=_one_date(masked, dates),
+        listed=tuple(count for count, _ in listed),
+        listed_at=tuple(at for _, at in listed),
+        one_date=_one_date(masked, dates, quantities),
     )
 
 
@@ -86,13 +90,22 @@ _DEADLINE_BEFORE = re.compile(r"(?:\bby|\bbefore|\buntil|\btill|\bdue|\bno later
                               re.I)
 _DEADLINE_AFTER = re.compile(r"^\s*(?:前|之前|以前|截止|为止|到期|'s\b|的会|的会议)", re.I)
 _HALF_OF_DAY = re.compile(r"上午|下午|早上|中午|晚上|\bmorning\b|\bafternoon\b|\bevening\b", re.I)
+_VAGUE_COUNT = re.compile(
+    r"(?:[几多来些数余\d〇零一二两三四五六七八九十百千]|\+|\b(?:few|several|couple(?:\s+of)?|some|many|more|over|least|most|"
+    r"than|to|or)\b)\s*(?:个)?(?:工作|整|全)?(?:天|日|days?\b)",
+    re.IGNORECASE,
+)
+"""A count of days said but not read (十几天, 几天, "2+ days", "over 9 days"): a date with it gives no length."""
 _NEAR = 12
 """Characters around a date searched for a morning or an afternoon (明天下午, "Friday afternoon")."""
 
 
-def _one_date(text: str, dates: Sequence[DateSpan]) -> float | None:
-    """`TextFacts.one_date`: 1.0 or 0.5 for a text's only date when it is a single day and no deadline."""
+def _one_date(text: str, dates: Sequence[DateSpan], quantities: Sequence[Quantity]) -> float | None:
+    """`TextFacts.one_date`: 1.0 or 0.5 for a text's only date when it is a single day and no deadline, and no count of
+    days is said that could not be read ("明天起休几天" is no day)."""
     if len(dates) != 1 or dates[0].start != dates[0].end:
+        return None
+    if _VAGUE_COUNT.search(mask_spans(text, [dates[0].at, *((q.start, q.end) for q in quantities)])):
         return None
     start, end = dates[0].at
     if _DEADLINE_BEFORE.search(text[:start]) or _DEADLINE_AFTER.match(text[end:]):

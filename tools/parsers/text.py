@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 # Full-width ASCII (ＡＢＣ１２３：，) as people type it with a Chinese keyboard, folded to ASCII one for one, so
 # every span found in the folded text is a span of the text as written. The ideographic space becomes a space.
@@ -18,9 +19,16 @@ def fold_width(text: str) -> str:
 
 def mask_words(text: str, words: Iterable[str]) -> str:
     """The text with each occurrence of `words` (longest first) replaced by as many mask characters."""
-    for word in sorted({w for w in words if w and w.strip()}, key=len, reverse=True):
-        text = re.sub(re.escape(fold_width(word)), lambda m: MASK * len(m.group()), text, flags=re.IGNORECASE)
-    return text
+    pattern = _words_pattern(tuple(sorted({w for w in words if w and w.strip()})))
+    return pattern.sub(lambda m: MASK * len(m.group()), text) if pattern is not None else text
+
+
+@lru_cache(maxsize=64)
+def _words_pattern(words: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One pattern for a set of words, the longest first (a directory's names are masked at every read)."""
+    if not words:
+        return None
+    return re.compile("|".join(re.escape(fold_width(w)) for w in sorted(words, key=len, reverse=True)), re.IGNORECASE)
 
 
 def mask_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
@@ -33,9 +41,11 @@ def mask_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
 
 # Words that name something rather than state a value: e-mail addresses, web addresses, and identifiers whose digits
 # are glued to letters or an underscore (user_2, task_3, req_12, lisi2): their digits are no number, their letters
-# no English.
+# no English. A currency code before an amount (RMB6800, CNY500) names no thing: it is money.
 _IDENTIFIER_RE = re.compile(
-    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://\S+|(?<![\w])[A-Za-z]+_?[0-9]+[A-Za-z0-9_]*(?![\w])", re.ASCII
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://\S+|"
+    r"(?<![\w])(?!(?i:rmb|cny)[0-9.,]+(?![A-Za-z_]))[A-Za-z]+_?[0-9]+[A-Za-z0-9_]*(?![\w])",
+    re.ASCII,
 )
 
 
