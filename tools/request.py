@@ -16,7 +16,8 @@ from typing import Any, Literal
 
 from typing_extensions import TypedDict
 
-from tools.parsers import language_of, read_text
+from tools.parsers import TextFacts, language_of, read_text
+from tools.parsers.facts import CALENDAR_DAYS_PER_WEEK, WORKING_DAYS_PER_WEEK
 from tools.parsers.text import mask_words
 from tools.people import named_in, names_of
 
@@ -34,6 +35,21 @@ class StatedRange(TypedDict):
     """Working days in the range (holidays and weekends left out, make-up workdays counted)."""
     calendar_days: int
     """Days in the range, both ends included."""
+
+
+class Said(TypedDict):
+    """A value the person's words state, with the words it was read from (what a confirmation card shows:
+    "金额 6,800 元 ← 6千8百元")."""
+
+    kind: Literal["amount", "days", "number", "date", "range"]
+    """What it is: an amount of money in yuan, a count of days, a number with no unit, a date, or a date range."""
+    value: float | str
+    """The value: a number for an amount, days or a number (negative when the person wrote it so), an ISO date for a
+    date, "start/end" (ISO dates) for a range."""
+    text: str
+    """The words it was read from, as the person wrote them ("6千8百元", "下周三到周五", "Thursday and Friday")."""
+    message: int
+    """Which of the person's recent messages (`Request.recent`, 0 the oldest) it was read from."""
 
 
 class Stated(TypedDict):
@@ -84,6 +100,11 @@ class Request(TypedDict):
     """The assistant's answers the person saw and replied to (a draft they may have confirmed)."""
     last: Stated
     """What the latest message alone states (the answer to the graph's question, filled in by code)."""
+    said: list[Said]
+    """Every value the person's recent messages state, with the words it was read from, in the order written: amounts,
+    day counts (a week as 5 and as 7, a range's working and calendar days), numbers with no unit, dates (a range's
+    first and last days too) and ranges: the values of `days`, `amounts`, `dates` and `ranges`, and the bare ones of
+    `numbers`."""
 
 
 _SENTENCES = re.compile(r"[^。！？!?\n]+[。！？!?]*")
@@ -164,12 +185,16 @@ def read_request(
     quoted: list[str] = []
     lang: Lang = default_lang
     last = Stated(days=[], amounts=[], numbers=[], dates=[], quoted=[])
+    said: list[Said] = []
+    implied: Said | None = None  # the day a request message's only date gives, when no count is stated anywhere
     recent = [*earlier, *texts][-max(RECENT_MESSAGES, len(texts)):]
     one_date: float | None = None  # the latest length a request message's only date gives (`TextFacts.one_date`)
     for position, text in enumerate(recent):
         facts = read_text(text, today=today, ignore=names, default_lang=default_lang)
         if position >= len(recent) - len(texts) and facts.one_date is not None:
             one_date = facts.one_date  # the request's own messages only, never one before it
+            implied = Said(kind="days", value=one_date, text=facts.dates[0].text, message=position)
+        read = said_in(text, facts, position)
         if position == len(recent) - 1:
             lang = facts.lang
             bare = sorted(q.value for q in facts.quantities if q.unit == "none")
@@ -183,6 +208,9 @@ def read_request(
                 # The answer to "how many days?" may be a bare number: it states that many.
                 last["days" if answering == "day" else "amounts"] = bare
                 (days if answering == "day" else amounts).add(bare[0])
+                read = [Said(kind="days" if answering == "day" else "amount", value=entry["value"], text=entry["text"],
+                             message=position) if entry["kind"] == "number" else entry for entry in read]
+        said += read
         days |= facts.days_stated()
         amounts |= facts.amounts_stated()
         numbers |= facts.numbers_stated()
@@ -192,8 +220,9 @@ def read_request(
                 ranges.append(StatedRange(start=span.start.isoformat(), end=span.end.isoformat(),
                                           working_days=span.working_days, calendar_days=span.calendar_days))
         quoted += [q for q in facts.quoted if q not in quoted]
-    if not days and one_date is not None:
+    if not days and one_date is not None and implied is not None:
         days.add(one_date)  # no count stated anywhere: the request's only date gives one ("Friday off" is one day)
+        said.append(implied)
     mentioned = [named_in(text, others) for text in reversed(recent)]
     # The person's language over the whole request: an answer such as "lisi2@example.com 那位" or "OK" does not
     # change it.
@@ -216,6 +245,7 @@ def read_request(
                for named in mentioned for p in named},
         shown=list(shown),
         last=last,
+        said=said,
     )
 
 
@@ -232,3 +262,35 @@ def empty_request(index: int = -1, lang: Lang = "zh") -> Request:
 def people_named(request: Request) -> list[str]:
     """The people the latest request message that names anybody names (ids; empty when none does)."""
     return next((ids for ids in request["people"] if ids), [])
+
+
+_SAID_KIND: dict[str, Literal["amount", "days", "number"]] = {"yuan": "amount", "day": "days", "week": "days",
+                                                                "none": "number"}
+
+
+def said_in(text: str, facts: TextFacts, message: int) -> list[Said]:
+    """The values one message (`text`, read into `facts`) states, for `Request.said`, in the order written: amounts,
+    day counts (a week as 5 and 7 days), bare numbers, dates, ranges with their working and calendar days and their
+    first and last days (dates, with the range's words), and lists of dates with the days they name."""
+    found: list[tuple[int, Said]] = []
+    for quantity in facts.quantities:
+        kind = _SAID_KIND.get(quantity.unit)
+        if kind is None:
+            continue  # hours, months and numbers that count something else state none of these values
+        values = [quantity.value]
+        if quantity.unit == "week":
+            values = [quantity.value * WORKING_DAYS_PER_WEEK, quantity.value * CALENDAR_DAYS_PER_WEEK]
+        found += [(quantity.start, Said(kind=kind, value=v, text=quantity.text, message=message)) for v in values]
+    for span in facts.dates:
+        if span.end == span.start:
+            found.append((span.at[0], Said(kind="date", value=span.start.isoformat(), text=span.text, message=message)))
+            continue
+        value = f"{span.start.isoformat()}/{span.end.isoformat()}"
+        found.append((span.at[0], Said(kind="range", value=value, text=span.text, message=message)))
+        counts = dict.fromkeys(float(n) for n in (span.working_days, span.calendar_days) if n > 0)
+        found += [(span.at[0], Said(kind="days", value=n, text=span.text, message=message)) for n in counts]
+        found += [(span.at[0], Said(kind="date", value=day.isoformat(), text=span.text, message=message))
+                  for day in (span.start, span.end)]
+    for count, (start, end) in zip(facts.listed, facts.listed_at, strict=True):
+        found.append((start, Said(kind="days", value=float(count), text=text[start:end], message=message)))
+    return [entry for _, entry in sorted(found, key=lambda pair: pair[0])]

@@ -52,13 +52,28 @@ BOOLEAN_CHOICES = (("true", "是", "yes", "true"), ("false", "否", "no", "false
 
 
 def _one_amount(request: Request) -> float | None:
-    return request["amounts"][0] if len(request["amounts"]) == 1 else None
+    """The one amount of money the person stated: with a currency (6800元, ¥1.2k, 三块五, "430 bucks"); when they
+    stated none with a currency, the one number with no unit of the request's own messages ("报销两千三", "spent 6800
+    on flights"), which a form that asks for money reads as yuan. None when there is none or more than one."""
+    if request["amounts"]:
+        return request["amounts"][0] if len(request["amounts"]) == 1 else None
+    first = len(request["recent"]) - len(request["texts"])
+    # `said` is missing from a request read before it was added (a run resumed across an upgrade): nothing is bare
+    bare = {s["value"] for s in request.get("said", []) if s["kind"] == "number" and s["message"] >= first}
+    value = bare.pop() if len(bare) == 1 else None
+    return float(value) if isinstance(value, float | int) else None
 
 
 def _range_end(which: str) -> Any:
+    """The reader of the first or last day of the one date range the person stated (the same range said twice is
+    one); None when they stated none or different ones."""
+
     def stated(request: Request) -> str | None:
-        ranges = request["ranges"]
-        return ranges[0][which] if len(ranges) == 1 else None  # type: ignore[literal-required]
+        ranges = {(r["start"], r["end"]) for r in request["ranges"]}
+        if len(ranges) != 1:
+            return None
+        start, end = ranges.pop()
+        return start if which == "start" else end
 
     return stated
 
