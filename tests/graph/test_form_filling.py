@@ -178,3 +178,16 @@ def test_past_trip_refused_before_asking(graph_driver, store):
                                                      "nextUserId": "Wang Wu", "fields": {}}), thread_id="en")
     answer = final(english.say("Business trip from last Monday to last Wednesday for a client visit, Wang Wu approves"))
     assert answer == "The start date 2027-01-04 is in the past (today is 2027-01-15), so this request cannot be filed."
+
+
+def test_a_date_range_answering_the_question_fills_both_dates_without_the_model(graph_driver, store):
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "去西安分公司做季度审计",
+                                     "nextUserId": "李四", "fields": {"destination": "西安"}})
+    agent = graph_driver(trip, "已提交。")
+    asked = final(agent.say("要去西安分公司做季度审计，出差申请帮我提一下，李四审批"))
+    assert "日期" in asked and store.snapshot()["requests"] == []
+    agent.say("下周二到下周四")  # the answer: one range, no model call (the script holds only the final answer)
+    args, _ = waiting(agent)
+    assert (args["fields"]["startDate"], args["fields"]["endDate"]) == ("2027-01-19", "2027-01-21")
+    agent.resume(APPROVE)
+    assert agent.script_used_up and len(store.snapshot()["requests"]) == 1  # two model calls: the proposal, the answer
