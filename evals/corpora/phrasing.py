@@ -1,0 +1,78 @@
+"""One generated phrasing: the words, what they mean, and how they were made."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Literal
+
+Kind = Literal["money", "days", "range"]
+Lang = Literal["zh", "en"]
+Expected = float | tuple[str, str] | None
+
+TODAY = date(2026, 12, 1)
+"""The fixed today of the money and day-count corpora (the date-range corpus has one per weekday, around it)."""
+
+
+@dataclass(frozen=True)
+class Phrasing:
+    """A sentence a person might write, with the value it states."""
+
+    kind: Kind
+    """Which form field's reader judges it: an amount (money), a day count (days) or a date range (range)."""
+    lang: Lang
+    style: str
+    """How the value is written ("digits 元", "Chinese short", "next week's weekdays"): the report's rows."""
+    text: str
+    expected: Expected
+    """The value meant: a number (yuan or days), or (start, end) ISO dates; None when the words state no one value
+    (两千多, "a few days"), and nothing may be read."""
+    today: date = TODAY
+
+
+@dataclass(frozen=True)
+class Style:
+    """A way of writing a value: its language and name, a value it fits, and the value written so."""
+
+    lang: Lang
+    name: str
+    value: Callable[[random.Random], float]
+    write: Callable[[float, random.Random], str]
+
+
+@dataclass(frozen=True)
+class Sentences:
+    """Sentences of one language around a value: an opening, a core with the value's place (`{}`), and a close, each
+    chosen at random (so phrasings seldom repeat)."""
+
+    openings: Sequence[str]
+    cores: Sequence[str]
+    closes: Sequence[str]
+
+    def around(self, words: str, rng: random.Random) -> str:
+        core = rng.choice(self.cores).format(words)
+        return f"{rng.choice(self.openings)}{core}{rng.choice(self.closes)}"
+
+
+MAX_TRIES = 30
+"""Draws per phrasing wanted before a style with few ways of saying it (半天) stops short of its count."""
+
+
+def fill(kind: Kind, styles: Sequence[Style], sentences: dict[Lang, Sentences], rng: random.Random,
+         per_style: int) -> list[Phrasing]:
+    """Up to `per_style` different phrasings of each style: a random value written in it, inside a random sentence of
+    its language."""
+    found: list[Phrasing] = []
+    for style in styles:
+        seen: set[str] = set()
+        for _ in range(per_style * MAX_TRIES):
+            if len(seen) == per_style:
+                break
+            value = style.value(rng)
+            text = sentences[style.lang].around(style.write(value, rng), rng)
+            if text not in seen:
+                seen.add(text)
+                found.append(Phrasing(kind, style.lang, style.name, text, value))
+    return found
