@@ -250,3 +250,14 @@ def test_a_date_said_before_the_request_gives_it_no_length():
     from tools.request import read_request
 
     assert read_request(["I want to take leave."], earlier=["Is Li Si free on Friday?"], index=1, today=TUESDAY)["days"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "span"),
+    [("trip to Guangzhou Jan 8-22.", (date(2027, 1, 8), date(2027, 1, 22))),
+     ("出差12.7到12.11。", (date(2026, 12, 7), date(2026, 12, 11))),
+     ("出差12.7到12.11.", (date(2026, 12, 7), date(2026, 12, 11)))],
+)
+def test_dates_a_ranges_end_before_a_full_stop_is_read(text, span):
+    """Seen on the generated corpus with another seed: "Jan 8-22." was no range, its end taken for a decimal."""
+    assert [(s, e) for s, e, _ in dates(text)] == [span]

@@ -106,8 +106,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "ymd_zh",
         re.compile(rf"(?:(?P<y>\d{{4}}|[〇零一二三四五六七八九]{{4}})\s*年\s*)?(?P<m>{_NUM})\s*月\s*(?P<d>{_NUM})\s*(?P<suf>[日号])?"),
     ),
-    ("dotted", re.compile(rf"(?<![\d.])(?P<m>{_DOT_M})\.(?P<d>{_DOT_D})(?=\s*(?:{_DASH})\s*{_DOT}(?![\d.]){_NO_UNIT})")),
-    ("dotted", re.compile(rf"(?:(?<=[到至~～—–-])|(?<=to ))\s*(?P<m>{_DOT_M})\.(?P<d>{_DOT_D})(?![\d.]){_NO_UNIT}")),
+    ("dotted", re.compile(rf"(?<![\d.])(?P<m>{_DOT_M})\.(?P<d>{_DOT_D})(?=\s*(?:{_DASH})\s*{_DOT}(?!\d|\.\d){_NO_UNIT})")),
+    ("dotted", re.compile(rf"(?:(?<=[到至~～—–-])|(?<=to ))\s*(?P<m>{_DOT_M})\.(?P<d>{_DOT_D})(?!\d|\.\d){_NO_UNIT}")),
     ("month_rel", re.compile(rf"(?P<mr>下下个?月|下个?月|这个?月|本月|上个?月)(?P<d>{_NUM})[日号]")),
     ("day_zh", re.compile(rf"(?<![\d月{_CN}])(?P<d>{_NUM})号")),
     ("in_zh", re.compile(rf"(?P<n>\d{{1,3}}|[{_CN}]{{1,3}})(?:天|日)(?:后|以后|之后)")),
@@ -169,7 +169,7 @@ _CUES: dict[str, tuple[str, ...]] = {
 _CONNECTOR_RE = re.compile(r"\s*(?:到|至|~|～|-|–|—|to|until|till|through|thru|and)\s*", re.I)
 _RANGE_LEAD_RE = re.compile(r"(?:从|自|\bfrom|\bbetween)\s*$", re.I)
 _DAY_END_RE = re.compile(
-    rf"\s*(?:到|至|~|～|-|–|—|to|until|till|through|thru)\s*(?P<d>{_NUM})(?:st|nd|rd|th|日|号)?(?![\d:/.])"
+    rf"\s*(?:到|至|~|～|-|–|—|to|until|till|through|thru)\s*(?P<d>{_NUM})(?:st|nd|rd|th|日|号)?(?![\d:/]|\.\d)"
     r"(?!\s*(?:days?|hours?|weeks?|months?|天|小时|个|周|星期|月|元|块))",
     re.I,
 )
