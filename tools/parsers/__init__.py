@@ -1,9 +1,9 @@
-"""Request parsers: the values a person states in Chinese or English, read by libraries made for it.
+"""Request parsers: the values a person states in Chinese or English, each read exactly or not at all.
 
-Domain-free: numbers with their units, dates and ranges with working days counted, the language of a text and
-the texts the person spelled out. `read_text` reads a message once into a `TextFacts`. Nothing here imports
-the graph, the state or any toolset. Which library does what, and how each was measured against the hand
-rules it replaces: docs/parsers.md.
+Domain-free: numbers with their units (money with its coins and currency), dates and ranges with working days
+counted, the language of a text and the texts the person spelled out. `read_text` reads a message once into a
+`TextFacts`. Nothing here imports the graph, the state or any toolset. Which library does what, how each was measured
+against the hand rules it replaces, and the generated corpora that prove the readings: docs/parsers.md.
 """
 
 from tools.parsers.calendar import working_days
