@@ -5,14 +5,15 @@ lines the code itself writes, all in the person's language.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage
 
 from graph import prompts
-from graph.budget import PLANNED_ENDS, describe
+from graph.budget import PLANNED_ENDS
 from graph.calls import new_call_id
-from graph.history import describe_result, note, run_results
+from graph.history import action_title, describe_result, note, run_results
 from graph.protocols import NO_MODEL_CALL
 from state.records import AskedCall, WrapUp
 from tools import words
@@ -115,11 +116,27 @@ def fixed_answer(messages: list[AnyMessage], registry: ToolRegistry, lang: Lang,
         return "\n".join(lines)  # a write was executed: what it did is the whole answer
     if code == "declined":  # the person said no at the card: say so, not what a model guesses happened
         values = reason.get("values", {}) if reason else {}
-        declined = texts["declined"].format(tool=values.get("tool", ""))
+        declined = texts["declined"].format(tool=action_title(registry, str(values.get("tool", "")), lang))
         return "\n".join([texts["found"], *lines, declined]) if lines else declined
     text = "\n".join([texts["found"], *lines]) if lines else texts["nothing"]
     if code == "consecutive_failures" or (reason and not lines):
         text += "\n" + texts["help"]  # the circuit breaker: ask the person for help
     elif reason and code not in ("repeated_action", *PLANNED_ENDS):
-        text += "\n" + texts["stopped"].format(reason=describe(reason, lang))
+        text += "\n" + texts["stopped"].format(reason=stop_reason(reason, registry, lang))
     return text
+
+
+def stop_reason(reason: WrapUp | Mapping[str, Any] | str, registry: ToolRegistry | None, lang: Lang) -> str:
+    """Why a run stopped, as the person is told (`prompts.STOP_REASONS`), an action by its title; a reason kept as
+    text by an older version, or without the values it names, in general words."""
+    if isinstance(reason, str):  # "code: text for the model"
+        code, values = reason.split(":")[0], {}
+    else:
+        code, values = reason["code"], dict(reason.get("values") or {})
+    if "tool" in values:
+        values["tool"] = action_title(registry, str(values["tool"]), lang)
+    reasons = prompts.STOP_REASONS[lang]
+    try:
+        return reasons.get(code, reasons["general"]).format(**values)
+    except (KeyError, ValueError):
+        return reasons["general"]

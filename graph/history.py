@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 
 from graph.calls import MESSAGE_OVERHEAD_CHARS
+from graph.prompts import OUTCOME_LABELS, REFUSALS, UNNAMED_ACTION
 from state.records import STEP_NOTE_KEY, OutcomeLine, StepNote
 from tools.kept import KeptMap
 from tools.request import Lang, Request
@@ -178,7 +179,7 @@ def open_lookups(messages: list[AnyMessage], registry: ToolRegistry, request: Re
 
 
 def describe_result(registry: ToolRegistry, tool: str, result: dict[str, Any], lang: Lang) -> str:
-    """A readable line for one result: the tool's own `describe`, else its compact JSON."""
+    """A readable line for one result: the tool's own `describe`, else its compact JSON after the action's title."""
     if tool in registry:
         describe = registry.get(tool).describe
         if describe is not None:
@@ -186,7 +187,7 @@ def describe_result(registry: ToolRegistry, tool: str, result: dict[str, Any], l
                 return describe(result, lang)
             except (KeyError, TypeError, ValueError):
                 pass  # an unexpected result shape falls back to the raw result below
-    return f"{tool}: {json.dumps(result, ensure_ascii=False)[:300]}"
+    return f"{action_title(registry, tool, lang)}: {json.dumps(result, ensure_ascii=False)[:300]}"
 
 
 def run_outcome(messages: list[AnyMessage], registry: ToolRegistry, lang: Lang) -> list[OutcomeLine]:
@@ -211,16 +212,86 @@ def run_outcome(messages: list[AnyMessage], registry: ToolRegistry, lang: Lang) 
     return lines
 
 
-def outcome_text(outcome: list[OutcomeLine], lang: Lang) -> str:
-    """The "what actually happened" line shown after a final answer, e.g. "实际发生：runWorkFlow 已执行（…）"."""
-    from graph.prompts import OUTCOME_LABELS
+def action_title(registry: ToolRegistry | None, tool: str, lang: Lang) -> str:
+    """What an action is called where a person reads it (`ToolSpec.title_in`), never the tool's name; several tools
+    named together ("sendEmail, runWorkFlow") are each called by their title."""
+    names = [n.strip() for n in tool.split(",") if n.strip()] or [tool]
+    sep = "、" if lang == "zh" else ", "
+    return sep.join(registry.get(n).title_in(lang) if registry is not None and n in registry else UNNAMED_ACTION[lang]
+                    for n in names)
 
+
+_CODE_RE = re.compile(r"^\s*(?:Error\s*)?\[([a-z_]+)\]")
+_ASKS_RE = re.compile(r"^(?:missing|unclear|ambiguous|which)_|_not_(?:given|named)$")
+_REFUSAL_TEXTS = (
+    # The observations the graph writes without a code (graph/nodes/tool_validator.py, graph/prompts.py), by their start.
+    ("Not run:", "not_run"),
+    ("Error: the arguments of", "invalid_json"),
+    ("Error: only one write action", "second_write"),
+    ("Your last reply could not be parsed", "format_error"),
+)
+_NEEDS_RE = re.compile(r"^Error: \S+ needs ")
+_REPEATED_RE = re.compile(r"^Error: \S+ was already called")
+_REVIEWER_RE = re.compile(r"^Rejected by the reviewer \([^)]*\): (.*?) Do not retry this action", re.DOTALL)
+"""`graph.nodes.human_review.REJECTED_TEMPLATE`: what the person said when they rejected the call."""
+_UNSAID = ("the reviewer declined this action.", "no valid decision was given.")
+"""The reviewer's message when the person gave none (`graph.nodes.human_review`): nothing they said."""
+
+
+def refusal_key(text: str) -> str:
+    """The `prompts.REFUSALS` entry for a refusal: by its code (`Error [code]: …`, `[code]`), else by the graph's own
+    words; `asks` for a value only the person can give, `calc` for the calculator's codes, `other` for the rest."""
+    code = _CODE_RE.match(text)
+    if code is None:
+        if _NEEDS_RE.match(text):
+            return "asks"
+        if _REPEATED_RE.match(text):
+            return "repeated"
+        return next((key for start, key in _REFUSAL_TEXTS if text.startswith(start)), "other")
+    name = code.group(1)
+    if name in REFUSALS["en"]:
+        return name
+    if name.startswith("calc_"):
+        return "calc"
+    return "asks" if _ASKS_RE.search(name) else "other"
+
+
+def refusal_text(text: str, lang: Lang) -> str:
+    """Why an action was not done, in the person's words (the refusal's own text is for the model)."""
+    return REFUSALS[lang][refusal_key(text)]
+
+
+def reviewer_message(text: str) -> str:
+    """What the person said when they rejected a call at its card ("" when they said nothing), from the observation
+    written for the model."""
+    said = _REVIEWER_RE.match(text)
+    message = said.group(1).strip() if said else ""
+    return "" if message in _UNSAID else message
+
+
+def outcome_line(line: OutcomeLine, lang: Lang, registry: ToolRegistry | None) -> str:
+    """One write of the run as the person reads it: the action by its title, what became of it, and what it did or
+    why it was not done."""
+    labels = OUTCOME_LABELS[lang]
+    title = action_title(registry, line["tool"], lang)
+    status = line["status"]
+    if status == "rejected":
+        said = reviewer_message(line["detail"])
+        text = labels["rejected"].format(title=title) + (labels["said"].format(message=said) if said else "")
+    elif status in ("refused", "failed"):
+        text = labels[status].format(title=title, reason=refusal_text(line["detail"], lang))
+    else:  # what it did, a sentence of its own: the line's parts are joined by the separator
+        text = labels[status].format(title=title, detail=line["detail"].rstrip("。. "))
+    return text[:1].upper() + text[1:] if lang == "en" else text
+
+
+def outcome_text(outcome: list[OutcomeLine], lang: Lang, registry: ToolRegistry | None = None) -> str:
+    """The "what actually happened" line shown after a final answer, e.g. "实际发生：发起申请：已执行。已发起请假申请 …";
+    actions are named by their titles in `registry` (without one, as "this action")."""
     labels = OUTCOME_LABELS[lang]
     if not outcome:
-        return f"{labels['title']} {labels['none']}"
-    sep = "；" if lang == "zh" else "; "
-    parts = [f"{line['tool']} {labels[line['status']]}: {line['detail']}" for line in outcome]
-    return f"{labels['title']} " + sep.join(parts)
+        return labels["title"] + labels["none"]
+    return labels["title"] + labels["sep"].join(outcome_line(line, lang, registry) for line in outcome)
 
 
 def cited_ids(text: str, pattern: str) -> set[str]:
@@ -251,6 +322,7 @@ __all__ = [
     "Lang",
     "ResultIndex",
     "ThreadIndex",
+    "action_title",
     "call_id_index",
     "char_index",
     "cited_ids",
@@ -262,7 +334,11 @@ __all__ = [
     "note",
     "note_of",
     "open_lookups",
+    "outcome_line",
     "outcome_text",
+    "refusal_key",
+    "refusal_text",
+    "reviewer_message",
     "run_outcome",
     "run_results",
 ]

@@ -76,6 +76,38 @@ from what is known: say what was done, what is still missing, and what the user 
 
 WRAP_UP_ASK_FOR_HELP = " Several steps failed in a row: ask the user for the information or help you need."
 
+STOP_REASONS = {
+    "zh": {
+        "model_calls": "本次的模型调用次数（{limit}）已用完",
+        "tokens": "本次的 token 预算（{limit}）已用完",
+        "seconds": "本次的时间预算（{limit:g} 秒）已用完",
+        "tool_calls": "「{tool}」本次已做了 {limit} 次",
+        "repeated_action": "同一个操作（{tool}）被反复提出",
+        "consecutive_failures": "连续 {limit} 步失败",
+        "done": "已经执行，回答说明做了什么",
+        "declined": "你在确认时拒绝了：{tool}",
+        "answered": "查询已经回答了这个不要求修改的问题",
+        "finished": "固定流程的 {steps} 步已执行完",
+        "off_plan": "固定流程的一步没有按预期进行，固定流程不会调整",
+        "general": "这次提前停止了",
+    },
+    "en": {
+        "model_calls": "this request used up its {limit} model calls",
+        "tokens": "this request used up its budget of {limit} tokens",
+        "seconds": "this request used up its {limit:g} seconds",
+        "tool_calls": "\"{tool}\" was done {limit} times in this request",
+        "repeated_action": "the same action ({tool}) was proposed again and again",
+        "consecutive_failures": "{limit} steps in a row failed",
+        "done": "it was done; the answer says what it did",
+        "declined": "you declined: {tool}",
+        "answered": "the look-up answers a question that asks for no change",
+        "finished": "the {steps} steps of the fixed sequence have run",
+        "off_plan": "a step of the fixed sequence did not go as planned, and a fixed sequence does not adapt",
+        "general": "this request stopped early",
+    },
+}
+"""Why a run stopped, as the person is told (the chat's "stopped" line, a fixed answer): `{tool}` is the action's
+title in their language (`ToolSpec.title_in`), never the tool's name."""
 WRAP_UP_REASONS = {
     "en": {
         "model_calls": "the model-call budget of this run ({limit}) is used up",
@@ -90,41 +122,31 @@ WRAP_UP_REASONS = {
         "finished": "the {steps} step(s) of the fixed sequence have run; the answer says what they did",
         "off_plan": "a step of the fixed sequence {chain} did not go as declared, and a chain does not adapt",
     },
-    "zh": {
-        "model_calls": "本次的模型调用次数（{limit}）已用完",
-        "tokens": "本次的 token 预算（{limit}）已用完",
-        "seconds": "本次的时间预算（{limit:g} 秒）已用完",
-        "tool_calls": "工具 {tool} 本次已调用 {limit} 次",
-        "repeated_action": "同一个操作（{tool}）被反复提出",
-        "consecutive_failures": "连续 {limit} 步失败",
-        "done": "写操作已执行，回答说明做了什么",
-        "declined": "你在确认时拒绝了 {tool}，它没有执行",
-        "answered": "查询已经回答了这个不要求修改的问题",
-        "finished": "固定流程的 {steps} 步已执行完",
-        "off_plan": "固定流程 {chain} 的一步没有按预期进行，固定流程不会调整",
-    },
+    "zh": STOP_REASONS["zh"],  # what `graph.budget.describe` says in Chinese
 }
-"""Why a run wraps up: in English for the model's wrap-up prompt, in the person's language when they are told."""
+"""Why a run wraps up, in English for the model's wrap-up prompt (the person is told `STOP_REASONS`)."""
+
 
 THOUGHTS = {
     "zh": {
-        "asked": "{tool} 需要只有你才能提供的信息，我来问你。",
+        "asked": "这一步需要只有你才能提供的信息，我来问你。",
         "cannot": "这个操作在这里做不了，我直接告诉你。",
         "intro": "你问我能做什么，这有确定的答案。",
-        "filled": "你回答了我的问题：{param} = {value}。我用它重新提交 {tool}。",
+        "filled": "你回答了我的问题，我用你的回答重新提交。",
         "act": "我用工具来做。",
         "answered": "结果已经回答了问题。",
     },
     "en": {
-        "asked": "{tool} needs a value only you can give; I ask you.",
+        "asked": "This step needs something only you can tell me; I ask you.",
         "cannot": "This cannot be done here; I say so.",
         "intro": "You ask what I can do; that has one true answer.",
-        "filled": "You answered my question: {param} = {value}. I propose {tool} again with it.",
+        "filled": "You answered my question; I propose it again with your answer.",
         "act": "I use a tool for this.",
         "answered": "The result answers the question.",
     },
 }
-"""The Thought lines the code itself writes (no model wrote them), in the person's language."""
+"""The Thought lines the code itself writes (no model wrote them), in the person's language: they name no tool,
+argument or raw value (a person reads them)."""
 
 # ---------------------------------------------------------------- questions the graph asks in code
 
@@ -151,14 +173,14 @@ GENERAL_QUESTIONS = {
 FIXED_ANSWER = {
     "zh": {"found": "我查到的结果：", "nothing": "这次没有查到结果，也没有做任何修改。",
            "stopped": "（已停止：{reason}）", "help": "我连续几步都没能完成。请问能补充缺少的信息，或换个说法吗？",
-           "declined": "好的，{tool} 没有执行：你在确认时拒绝了它。如果要换个做法，请告诉我。"},
+           "declined": "好的，你在确认时拒绝了：{tool}，所以没有执行。如果要换个做法，请告诉我。"},
     "en": {"found": "Here is what I found:", "nothing": "I found nothing and changed nothing this time.",
            "stopped": "(Stopped: {reason})", "help": "Several steps in a row failed. Could you give the missing "
            "details, or say it another way?",
-           "declined": "OK, {tool} was not done: you declined it at the confirmation. Tell me if you want it done "
-           "another way."},
+           "declined": "OK, you declined: {tool}, so it was not done. Tell me if you want it done another way."},
 }
-"""A fixed answer built from the run's real results, for a model that cannot be trusted to write one."""
+"""A fixed answer built from the run's real results, for a model that cannot be trusted to write one (`{tool}`: the
+action's title in the person's language)."""
 
 UNGROUNDED_ANSWER_NOTE = {
     "zh": "（模型的回答提到了本次对话中没有任何工具结果出现过的记录 {ids}，因此未显示。）",
@@ -168,11 +190,75 @@ UNGROUNDED_ANSWER_NOTE = {
 the record exists is the store's to say."""
 
 OUTCOME_LABELS = {
-    "zh": {"executed": "已执行", "refused": "被拒绝", "rejected": "被审核人驳回", "failed": "执行失败",
-           "waiting": "等待审核", "none": "这次没有任何修改。", "title": "实际发生："},
-    "en": {"executed": "executed", "refused": "refused", "rejected": "rejected by the reviewer", "failed": "failed",
-           "waiting": "waiting for review", "none": "Nothing was changed this time.", "title": "What actually happened:"},
+    "zh": {"executed": "{title}：已执行。{detail}", "rejected": "你在确认时拒绝了：{title}",
+           "said": "（你说：{message}）", "refused": "{title}：未执行（{reason}）", "failed": "{title}：未执行（{reason}）",
+           "waiting": "{title}：等待你确认", "none": "这次没有任何修改。", "title": "实际发生：", "sep": "；"},
+    "en": {"executed": "{title}: done. {detail}", "rejected": "You declined: {title}", "said": " (you said: {message})",
+           "refused": "{title}: not done ({reason})", "failed": "{title}: not done ({reason})",
+           "waiting": "{title}: waiting for your confirmation", "none": "Nothing was changed this time.",
+           "title": "What actually happened: ", "sep": "; "},
 }
+"""The "what actually happened" line, one part per write of the run by its status (`state.records.OutcomeLine`):
+`{title}` is the action's title, `{detail}` what it did, `{reason}` why it was not done (`REFUSALS`)."""
+
+REFUSALS = {
+    "zh": {
+        "asks": "需要先问你", "not_run": "要先问你，问完再做", "other": "没有通过检查",
+        "not_actor": "只能以你本人的身份操作", "unknown_actor": "不认识当前登录的用户",
+        "self_approval": "不能审批自己的申请", "self_approver": "审批人不能是你自己",
+        "not_assignee": "这个待办不归你处理", "task_not_offered": "这个待办不归你处理",
+        "task_not_pending": "这个待办已经处理过了", "invalid_decision": "这个决定无法执行",
+        "unknown_user": "没有找到这个人", "unknown_task": "没有找到这个待办", "task_not_found": "没有找到这个待办",
+        "unknown_process": "没有这个流程", "unknown_instance": "没有找到这个申请",
+        "missing_recipient": "没有说发给谁", "recipient_mismatch": "收件人不是处理这个待办的人",
+        "rate_limited": "邮件发得太频繁了，请稍后再试", "comment_required": "这个审批需要填写意见",
+        "invalid_arguments": "内容不完整或格式不对", "invalid_field": "申请内容不符合要求",
+        "unknown_field": "申请里有这个流程没有的内容", "invalid_json": "助手的请求格式不对，它会重试",
+        "unknown_tool": "助手想做一件这里做不了的事", "format_error": "助手的回复格式不对，它会重试",
+        "question_only": "你只是在提问，所以没有做任何修改", "repeated": "同样的操作刚刚做过",
+        "second_write": "一次只做一项修改，这项稍后再做", "tool_failed": "执行时出错了", "timeout": "执行超时了",
+        "weather_unavailable": "天气服务暂时不可用", "city_not_listed": "没有这个城市的数据",
+        "past_date": "这个日期已经过去了", "date_too_far": "这个日期太远了", "unreadable_date": "看不懂这个日期",
+        "same_city": "出发地和目的地相同", "bad_stay": "入住和退房日期不对", "calc": "这个算式算不了",
+    },
+    "en": {
+        "asks": "I need to ask you first", "not_run": "I ask you first, then do it", "other": "it did not pass the checks",
+        "not_actor": "I can act only for you, the signed-in person", "unknown_actor": "the signed-in user is not known",
+        "self_approval": "you cannot decide your own request", "self_approver": "you cannot approve your own request",
+        "not_assignee": "that task is not yours to decide", "task_not_offered": "that task is not yours to decide",
+        "task_not_pending": "that task was already decided", "invalid_decision": "that decision cannot be made",
+        "unknown_user": "no such person was found", "unknown_task": "no such task was found",
+        "task_not_found": "no such task was found", "unknown_process": "there is no such workflow",
+        "unknown_instance": "no such request was found", "missing_recipient": "no recipient was given",
+        "recipient_mismatch": "the recipient is not the person who decides that task",
+        "rate_limited": "too many e-mails for now; try again later", "comment_required": "this decision needs a comment",
+        "invalid_arguments": "something is missing or not in the right form",
+        "invalid_field": "the request's details are not acceptable",
+        "unknown_field": "the request has details its workflow does not ask for",
+        "invalid_json": "the assistant's request was malformed; it tries again",
+        "unknown_tool": "the assistant tried something that cannot be done here",
+        "format_error": "the assistant's reply was malformed; it tries again",
+        "question_only": "you only asked a question, so nothing was changed", "repeated": "the same was just done",
+        "second_write": "one change at a time; this one comes later", "tool_failed": "it failed",
+        "timeout": "it took too long", "weather_unavailable": "the weather service is not available now",
+        "city_not_listed": "there is no data for that city", "past_date": "that date has passed",
+        "date_too_far": "that date is too far ahead", "unreadable_date": "that date cannot be read",
+        "same_city": "the start and the destination are the same city", "bad_stay": "the stay's dates do not fit",
+        "calc": "that calculation cannot be done",
+    },
+}
+"""Why an action was not done, as the person reads it, by the refusal's code (`tools.errors.DomainError.code`; the
+message beside the code is for the model). `graph.history.refusal_key` picks the entry: the code's own, `asks` for a
+value only the person can give (the graph's question follows), `calc` for the calculator's, else `other`."""
+
+UNNAMED_ACTION = {"zh": "这个操作", "en": "this action"}
+"""An action whose tool the graph does not know (the model named none of its tools), as the person reads it."""
+
+CARD_WORDS = {
+    "zh": {"retry": "上一次的回答没能用上，请对这张卡片重新决定。"},
+    "en": {"retry": "Your last answer could not be used; please decide on this card again."},
+}
+"""What the chat and the page say above a card shown again (the interrupt's `error` is written for a client)."""
 
 # ---------------------------------------------------------------- plan and chain strategies
 

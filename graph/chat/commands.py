@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from graph.chat import render
+from graph.chat.words import say
 from tools.backend import Backend
 from tools.toolset import HelpSection
 
@@ -109,7 +110,7 @@ def cmd_help(session: ChatSession, _: str) -> None:
 
 
 def cmd_history(session: ChatSession, _: str) -> None:
-    render.history(session.console, session.messages(), session.language)
+    render.history(session.console, session.messages(), session.language, session.toolset.registry)
 
 
 def cmd_settings(session: ChatSession, _: str) -> None:
@@ -149,15 +150,15 @@ def thread_list(session: ChatSession) -> list[tuple[str, str, str]]:
 def cmd_threads(session: ChatSession, arg: str) -> None:
     if arg:
         session.switch_thread(arg)
-        session.console.print(f"Switched to thread {arg}.")
+        session.console.print(say(session.language(), "switched", thread_id=escape(arg)))
         session.banner()
         return
-    render.threads(session.console, thread_list(session), session.thread_id)
+    render.threads(session.console, thread_list(session), session.thread_id, session.language())
 
 
 def cmd_new(session: ChatSession, _: str) -> None:
     session.switch_thread(None)
-    session.console.print(f"New conversation: thread {session.thread_id}.")
+    session.console.print(say(session.language(), "new_thread", thread_id=session.thread_id))
 
 
 def cmd_whoami(session: ChatSession, _: str) -> None:

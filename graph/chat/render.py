@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
-from rich.console import Console
+from rich.console import Console, Group
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
-from graph.budget import describe, stopped_early
+from graph.answers import stop_reason
+from graph.budget import stopped_early
 from graph.chat.words import say
-from graph.history import Lang, note_of, outcome_text
+from graph.history import Lang, describe_result, note_of, outcome_line, outcome_text
+from graph.prompts import CARD_WORDS
+from state.records import OutcomeLine
 from tools.grounding import person_label
+from tools.spec import ToolRegistry
 from tools.toolset import HelpSection
 
 OBSERVATION_CHARS = 600
@@ -28,7 +32,6 @@ STYLE_ACTION = "bold cyan"
 STYLE_INPUT = "blue"
 STYLE_OBSERVATION = "green"
 STYLE_ERROR = "red"
-
 
 
 def error(console: Console, text: str) -> None:
@@ -45,26 +48,27 @@ def banner(
     console.print(Panel.fit(text, border_style="cyan"))
 
 
-def update(console: Console, chunk: dict[str, Any], language: Callable[[], Lang]) -> None:
+def update(console: Console, chunk: dict[str, Any], language: Callable[[], Lang], registry: ToolRegistry) -> None:
     """One `stream_mode="updates"` chunk: every message a node wrote, as ReAct steps."""
     for node, node_update in chunk.items():
         if node == "__interrupt__" or not isinstance(node_update, dict):
             continue
         for message in node_update.get("messages") or []:
-            step(console, message, language)
+            step(console, message, language, registry)
 
 
-def step(console: Console, message: Any, language: Callable[[], Lang]) -> None:
+def step(console: Console, message: Any, language: Callable[[], Lang], registry: ToolRegistry) -> None:
     """Thought / Action / Action Input / Observation, or the final answer (and what actually happened).
 
-    `language` is asked only when an answer carries an outcome line, in the person's language.
+    The Action lines name the tool as the ReAct trace has it; everything else names an action by its title in the
+    person's language (`registry`), and a refusal or rejection written for the model is worded for the person.
     """
     c = console
     lang = language()
     if isinstance(message, AIMessage):
         reason = message.response_metadata.get("wrap_up")
-        if stopped_early(reason):
-            c.print(f"[dim]{say(lang, 'stopped')}: {escape(describe(reason, lang))}[/dim]")
+        if reason is not None and stopped_early(reason):
+            c.print(f"[dim]{say(lang, 'stopped')}: {escape(stop_reason(reason, registry, lang))}[/dim]")
         thought = message.response_metadata.get("thought") or (message.content if message.tool_calls else "")
         if thought:
             c.print(f"[{STYLE_THOUGHT}]{say(lang, 'thought')}:[/{STYLE_THOUGHT}] {escape(str(thought))}")
@@ -78,38 +82,35 @@ def step(console: Console, message: Any, language: Callable[[], Lang]) -> None:
             title = say(lang, "question") if message.response_metadata.get("asked") else say(lang, "answer")
             c.print(Panel(escape(str(message.content)), title=title, border_style="magenta"))
             if "outcome" in message.response_metadata:
-                c.print(f"[dim]{escape(outcome_text(message.response_metadata['outcome'], lang))}[/dim]")
+                outcome = outcome_text(message.response_metadata["outcome"], lang, registry)
+                c.print(f"[dim]{escape(outcome)}[/dim]")
     elif isinstance(message, ToolMessage):
         style = STYLE_ERROR if message.status == "error" else STYLE_OBSERVATION
-        text = observation_text(message, lang)
+        text = observation_text(message, lang, registry)
         if len(text) > OBSERVATION_CHARS:
             text = text[: OBSERVATION_CHARS - 1] + "…"
         c.print(f"[{style}]{say(lang, 'observation')}:[/{style}] {escape(text)}")
 
 
-_CODE_RE = re.compile(r"^Error \[([a-z_]+)\]")
-_REVIEWER_RE = re.compile(r"^Rejected by the reviewer \([^)]*\): (.*?) Do not retry", re.DOTALL)
-
-
-def observation_text(message: ToolMessage, lang: str) -> str:
-    """An observation as the person reads it: a result as the model read it; a refusal, written for the model in
-    English, as its code (the graph's own question or answer follows in the person's words); a repeated look-up's
-    earlier result without the note to the model."""
+def observation_text(message: ToolMessage, lang: Lang, registry: ToolRegistry) -> str:
+    """An observation as the person reads it, not as the model did: a result as the tool's readable line
+    (`ToolSpec.describe`, in the person's language); a refusal or the person's own rejection worded for the person
+    ("发送邮件：未执行（…）", "你在确认时拒绝了：发送邮件"); a repeated look-up's result, said to be the same."""
     text = str(message.content)
-    if note_of(message).get("repeated"):
-        return text.split("\n(")[0] + " " + say(lang, "same_result")
-    if message.status != "error" or lang == "en":
-        return text
-    code = _CODE_RE.match(text)
-    if note_of(message).get("rejected"):
-        said = _REVIEWER_RE.search(text)
-        return f"{say(lang, 'rejected')}：{said.group(1)}" if said else say(lang, "rejected")
-    if code:
-        return f"{say(lang, 'refused')} [{code.group(1)}]"
-    return say(lang, "not_run") if text.startswith("Not run") else say(lang, "refused")
+    if message.status != "error":
+        spec = registry.get(message.name) if message.name and message.name in registry else None
+        if spec is not None and spec.describe is not None and isinstance(message.artifact, dict):
+            text = describe_result(registry, spec.name, message.artifact, lang)
+        elif note_of(message).get("repeated"):
+            text = text.split("\n(")[0]
+        if not note_of(message).get("repeated"):
+            return text
+        return text + ("" if lang == "zh" else " ") + say(lang, "same_result")
+    status: Literal["rejected", "refused"] = "rejected" if note_of(message).get("rejected") else "refused"
+    return outcome_line(OutcomeLine(tool=message.name or "", status=status, detail=text), lang, registry)
 
 
-def history(console: Console, messages: Sequence[Any], language: Callable[[], Lang]) -> None:
+def history(console: Console, messages: Sequence[Any], language: Callable[[], Lang], registry: ToolRegistry) -> None:
     lang = language()
     if not messages:
         console.print(say(lang, "no_messages"))
@@ -118,30 +119,39 @@ def history(console: Console, messages: Sequence[Any], language: Callable[[], La
         if isinstance(m, HumanMessage):
             console.print(f"[bold]{say(lang, 'you')}:[/bold] {escape(str(m.content))}")
         else:
-            step(console, m, language)
+            step(console, m, language, registry)
 
 
-def card(
-    console: Console, action: dict[str, Any], error: str | None = None, *, lang: str = "zh",
-    labels: Mapping[str, str] | None = None,
-) -> None:
-    """One action request of a pending approval (LangChain's HITL shape): its card, built from the store by
-    the graph, field by field (named by the toolset's `card_labels` in the person's language), then the exact
-    arguments and any note on why it is shown again."""
-    fields = action.get("card", {})
-    names = labels or {}
-    table = Table(show_header=False, box=None, padding=(0, 1))
-    for key, item in fields.items():
-        if key in ("action", "summary") or item in (None, "", []):
+def card_value(value: Any, lang: str) -> str:
+    """A card field's value as shown: a list one item a line (values are worded for a person by the card's builder)."""
+    if isinstance(value, list):
+        return "\n".join(card_value(item, lang) for item in value)
+    if isinstance(value, bool):
+        return ("yes" if value else "no") if lang == "en" else ("是" if value else "否")
+    return str(value)
+
+
+def card(console: Console, action: dict[str, Any], error: str | None = None, *, lang: str = "zh") -> None:
+    """One action request of a pending approval (LangChain's HITL shape), as the person reads its card: the action's
+    `title`, the `summary`, the fields named in `labels` (in that order, with those labels), and the `notes`. The
+    card's other fields (ids, raw values, the checks' `policy_notes`) are for clients and the audit; a card without
+    `labels` (built by an older version) shows its summary only. A card shown again says so."""
+    fields = action.get("card") or {}
+    table = Table(show_header=False, box=None, padding=(0, 2, 0, 0))
+    for key, label in (fields.get("labels") or {}).items():
+        value = fields.get(key)
+        if value in (None, "", []):
             continue
-        if isinstance(item, list):
-            item = "\n".join(str(x) for x in item)
-        table.add_row(f"[bold]{escape(names.get(key, key))}[/bold]", escape(str(item)))
-    table.add_row(f"[bold]{say(lang, 'arguments')}[/bold]", escape(json.dumps(action.get("args", {}), ensure_ascii=False)))
-    if error:
-        table.add_row(f"[{STYLE_ERROR}]{say(lang, 'note')}[/{STYLE_ERROR}]", escape(error))
-    title = f"{say(lang, 'approval')}: {action.get('name')} · {fields.get('summary', '')}"
-    console.print(Panel(table, title=escape(title), border_style="bright_yellow"))
+        table.add_row(f"[bold]{escape(str(label))}[/bold]", escape(card_value(value, lang)))
+    for note in fields.get("notes") or []:
+        table.add_row(f"[bold]{say(lang, 'note')}[/bold]", escape(str(note)))
+    if error:  # written for a client: the person is told the card is shown again
+        retry = CARD_WORDS["en" if lang == "en" else "zh"]["retry"]
+        table.add_row(f"[{STYLE_ERROR}]{say(lang, 'note')}[/{STYLE_ERROR}]", escape(retry))
+    title = f"{say(lang, 'approval')}: {fields['title']}" if fields.get("title") else say(lang, "approval")
+    summary = Text(str(fields.get("summary") or ""), style="bold")
+    body = Group(summary, table) if table.row_count else summary
+    console.print(Panel(body, title=escape(title), border_style="bright_yellow"))
 
 
 def sections(console: Console, tables: Iterable[HelpSection]) -> None:
@@ -162,15 +172,15 @@ def key_values(console: Console, title: str, rows: Iterable[tuple[str, object]])
     console.print(table)
 
 
-def threads(console: Console, items: Sequence[tuple[str, str, str]], current: str) -> None:
+def threads(console: Console, items: Sequence[tuple[str, str, str]], current: str, lang: str = "zh") -> None:
     """`(thread id, user id, last activity)` rows, newest first."""
     if not items:
-        console.print("No earlier conversations.")
+        console.print(say(lang, "no_threads"))
         return
-    table = Table(title="Threads (newest first); /threads ID resumes one")
-    for col in ("thread", "user", "last activity"):
-        table.add_column(col)
+    table = Table(title=say(lang, "threads"))
+    for col in ("thread", "user", "last_activity"):
+        table.add_column(say(lang, col))
     for tid, user, ts in items:
-        marker = " (current)" if tid == current else ""
+        marker = say(lang, "current") if tid == current else ""
         table.add_row(tid + marker, user, ts[:19])
     console.print(table)

@@ -218,7 +218,7 @@ class ChatSession:
                 for chunk in self.graph.stream(
                     payload, self.config, context=self.context, stream_mode="updates", durability="sync"
                 ):
-                    render.update(self.console, chunk, self.language)
+                    render.update(self.console, chunk, self.language, self.toolset.registry)
         except KeyboardInterrupt:
             self.console.print(f"[yellow]{say(self.language(), 'cancelled')}[/yellow]")
             return
@@ -245,7 +245,7 @@ class ChatSession:
         request = state.interrupts[0].value
         action = request["action_requests"][0]  # one write is proposed a step: one action per card
         lang = self.language()
-        render.card(self.console, action, request.get("error"), lang=lang, labels=self.toolset.card_labels.get(lang))
+        render.card(self.console, action, request.get("error"), lang=lang)
         decision = self.ask_decision(action)
         if decision is None:
             self.console.print(f"[dim]{say(lang, 'left_pending')}[/dim]")
@@ -272,7 +272,7 @@ class ChatSession:
                     message = self.ask(say(self.language(), "reject_reason")).strip()
                 except (KeyboardInterrupt, EOFError):
                     message = ""
-                return {"type": "reject", "message": message or say(self.language(), "declined")}
+                return {"type": "reject", "message": message} if message else {"type": "reject"}
             if answer in ("e", "edit"):
                 edited = self.edit_args(action.get("args", {}))
                 if edited is not None:

@@ -5,10 +5,8 @@ from __future__ import annotations
 WORDS: dict[str, dict[str, str]] = {
     "zh": {
         "thought": "思考", "action": "动作", "input": "动作输入", "observation": "观察", "answer": "回答",
-        "question": "问题", "stopped": "已停止", "unparseable": "无法解析的回复", "refused": "被拒绝",
-        "not_run": "未执行", "same_result": "（与之前的结果相同）", "rejected": "被审核人驳回",
-        "approval": "需要你确认", "arguments": "参数",
-        "note": "提示",
+        "question": "问题", "stopped": "已停止", "unparseable": "无法解析的回复",
+        "same_result": "（与之前的结果相同）", "approval": "需要你确认", "note": "提示",
         "banner": "flowagent：{title}\n用户 [bold]{name}[/bold]（{user_id}）· 模型 {model} · 协议 {protocol}\n"
         "对话 {thread_id}（用 --thread {thread_id} 继续）· /help 查看命令",
         "resumed": "已恢复对话，共 {count} 条消息。", "waiting": "上次还有一个待你确认的操作。",
@@ -20,15 +18,16 @@ WORDS: dict[str, dict[str, str]] = {
         "decision_hint": "输入 a（批准）、e（修改）或 r（拒绝）；输入 exit 退出，待确认的操作会保留。",
         "reject_reason": "拒绝理由（可不填）：", "edit_args": "参数（JSON）：",
         "not_json": "不是有效的 JSON（{error}）；参数没有改动。", "not_object": "参数必须是一个 JSON 对象。",
-        "declined": "审核人拒绝了这个操作。", "no_messages": "这次对话还没有消息。", "you": "你",
+        "no_messages": "这次对话还没有消息。", "you": "你",
         "local_model": "没有配置模型服务：正在启动离线模型（llama.cpp）…", "starting_model": "正在启动本地模型…",
+        "no_threads": "还没有以前的对话。", "threads": "以前的对话（最新的在前）；/threads ID 继续其中一个",
+        "thread": "对话", "user": "用户", "last_activity": "最后活动", "current": "（当前）",
+        "switched": "已切换到对话 {thread_id}。", "new_thread": "新对话：{thread_id}。",
     },
     "en": {
         "thought": "Thought", "action": "Action", "input": "Action Input", "observation": "Observation",
         "answer": "Final Answer", "question": "Question", "stopped": "stopped", "unparseable": "Unparseable reply",
-        "refused": "refused", "not_run": "not run", "same_result": "(same result as before)",
-        "rejected": "rejected by the reviewer",
-        "approval": "Approval needed", "arguments": "arguments", "note": "note",
+        "same_result": "(same result as before)", "approval": "Approval needed", "note": "note",
         "banner": "flowagent: {title}\nuser [bold]{name}[/bold] ({user_id}) · model {model} · protocol {protocol}\n"
         "thread {thread_id} (resume with --thread {thread_id}) · /help for commands",
         "resumed": "Resumed thread with {count} messages.", "waiting": "An approval is waiting from last time.",
@@ -41,10 +40,13 @@ WORDS: dict[str, dict[str, str]] = {
         "decision_hint": "Type a (approve), e (edit) or r (reject); exit quits and keeps the approval pending.",
         "reject_reason": "reason (optional): ", "edit_args": "arguments (JSON): ",
         "not_json": "Not valid JSON ({error}); the arguments were not changed.",
-        "not_object": "The arguments must be a JSON object.", "declined": "declined by the reviewer.",
+        "not_object": "The arguments must be a JSON object.",
         "no_messages": "No messages in this conversation yet.", "you": "you",
         "local_model": "No model endpoint configured: starting the offline model (llama.cpp)…",
         "starting_model": "starting the local model…",
+        "no_threads": "No earlier conversations.", "threads": "Threads (newest first); /threads ID resumes one",
+        "thread": "thread", "user": "user", "last_activity": "last activity", "current": " (current)",
+        "switched": "Switched to thread {thread_id}.", "new_thread": "New conversation: thread {thread_id}.",
     },
 }
 

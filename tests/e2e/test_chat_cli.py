@@ -77,6 +77,13 @@ def spawn(tmp_path: Path, env: dict[str, str], *args: str) -> pexpect.spawn:
     return child
 
 
+def approve_the_start_card(child: pexpect.spawn) -> None:
+    """A request is filed only once its requester confirms its start card."""
+    child.expect("需要你确认: 发起申请")
+    child.expect(DECISION)
+    child.sendline("a")
+
+
 def thread_of(child: pexpect.spawn) -> str:
     child.expect(r"--thread (t[0-9]{8}-[0-9]{6}-[0-9a-f]{4})")
     return str(child.match.group(1))
@@ -97,8 +104,9 @@ def test_chat_starts_leave_approves_reminder_and_resumes_after_restart(tmp_path:
     child.expect(PROMPT)
     child.sendline("我肚子疼，想请2天假，李四审批，然后发邮件提醒他：李四你好，请审批我的两天病假。")
     child.expect("动作: runWorkFlow")
-    child.expect("观察:")
-    child.expect("需要你确认: sendEmail")
+    approve_the_start_card(child)
+    child.expect("观察: 已发起请假申请 req_1")
+    child.expect("需要你确认: 发送邮件")
     child.expect("lisi@example.com")
     child.expect(DECISION)
     child.sendline("a")
@@ -147,6 +155,8 @@ def test_chat_restart_in_the_middle_of_an_approval(tmp_path: Path, server) -> No
     thread = thread_of(child)
     child.expect(PROMPT)
     child.sendline("肚子疼，请2天假，李四审批，然后发邮件提醒他：李四你好，请审批我的两天病假。")
+    approve_the_start_card(child)
+    child.expect("需要你确认: 发送邮件")
     child.expect(DECISION)
     time.sleep(0.5)  # let the prompt take the terminal before the key arrives
     child.sendcontrol("c")  # the person walks away from the card
@@ -158,7 +168,7 @@ def test_chat_restart_in_the_middle_of_an_approval(tmp_path: Path, server) -> No
 
     child = spawn(tmp_path, env, "--thread", thread)
     child.expect("上次还有一个待你确认的操作")
-    child.expect("需要你确认: sendEmail")
+    child.expect("需要你确认: 发送邮件")
     child.expect(DECISION)
     child.sendline("a")
     child.expect("已提醒李四")
@@ -179,7 +189,8 @@ def test_quitting_at_an_approval_card_keeps_it_for_the_same_thread(tmp_path: Pat
     thread = thread_of(child)
     child.expect(PROMPT)
     child.sendline("肚子疼，请2天假，李四审批，然后发邮件提醒他：李四你好，请审批我的两天病假。")
-    child.expect("需要你确认: sendEmail")
+    approve_the_start_card(child)
+    child.expect("需要你确认: 发送邮件")
     child.expect(DECISION)
     time.sleep(0.5)  # let the prompt take the terminal before the keys arrive
     if leave == "exit":
@@ -197,7 +208,7 @@ def test_quitting_at_an_approval_card_keeps_it_for_the_same_thread(tmp_path: Pat
 
     child = spawn(tmp_path, env, "--thread", thread)
     child.expect("上次还有一个待你确认的操作")
-    child.expect("需要你确认: sendEmail")
+    child.expect("需要你确认: 发送邮件")
     child.expect("lisi@example.com")
     child.expect(DECISION)
     child.sendline("a")
@@ -218,11 +229,13 @@ def test_chat_reject_with_a_reason_becomes_the_observation(tmp_path: Path, serve
     child = spawn(tmp_path, chat_env(tmp_path, server.base_url))
     child.expect(PROMPT)
     child.sendline("肚子疼，请2天假，李四审批，然后发邮件提醒他：李四你好，请审批我的两天病假。")
+    approve_the_start_card(child)
+    child.expect("需要你确认: 发送邮件")
     child.expect(DECISION)
     child.sendline("r")
     child.expect("拒绝理由")
     child.sendline("先别打扰他")
-    child.expect("被审核人驳回：先别打扰他")
+    child.expect("观察: 你在确认时拒绝了：发送邮件（你说：先别打扰他）")
     child.expect("不发邮件了")
     child.expect(PROMPT)
     child.sendline("exit")

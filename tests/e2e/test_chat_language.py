@@ -1,5 +1,6 @@
 """The person's language everywhere they look in the terminal: a Chinese conversation shows no English sentence from
-the code, an English one no Chinese but what the person wrote (and the names they wrote that way).
+the code, an English one no Chinese but what the person wrote (and the names they wrote that way); and outside the
+ReAct trace's Action lines, no tool's name, raw value or refusal code.
 
 The real `flowagent chat` in a pseudo-terminal, against the scripted OpenAI-compatible server: the graph asks who
 approves, fills in the answer, runs the write, refuses a write the person did not ask for, and shows a review card.
@@ -16,6 +17,7 @@ import pytest
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
 from tests.e2e.test_chat_cli import chat_env, spawn
+from tools.workflow import TOOLSET
 
 ENGLISH_SENTENCE = re.compile(r"[A-Za-z]{2,}(?:[ ,'’-]+[A-Za-z]{2,}){3,}")
 """Four English words in a row: a sentence or a phrase of one (tool names, ids and JSON keys are single words)."""
@@ -31,6 +33,19 @@ def call(name: str, arguments: dict, content: str = "") -> dict:
 def server() -> Iterator[ScriptedOpenAIServer]:
     with ScriptedOpenAIServer([]) as srv:
         yield srv
+
+
+MACHINE_WORDS = re.compile(
+    r"(?<![A-Za-z])(?:" + "|".join([*TOOLSET.registry.names, "pending", "True", "policy_notes", "on_approve"])
+    + r")(?![A-Za-z])|\[[a-z_]+\]|Rejected by the reviewer"
+)
+"""What a person never reads: a tool's name, a raw status, a field's key, a refusal's code, a note for the model."""
+TRACE = re.compile(r"^(?:动作|动作输入|Action|Action Input): ", re.MULTILINE)
+
+
+def for_the_person(text: str) -> str:
+    """The terminal without the ReAct trace's Action and Action Input lines (they show the call as the model made it)."""
+    return "\n".join(line for line in text.splitlines() if not TRACE.match(line))
 
 
 COMMAND = re.compile(r"flowagent chat( --[a-z]+ \S+)*")
@@ -68,9 +83,10 @@ def test_a_chinese_conversation_shows_no_english_sentence_from_the_code(tmp_path
     said = ["明天肚子疼，想请2天假", "李四吧", "帮我把这个申请批了", "提醒李四审批，内容：请尽快审批我的病假，谢谢"]
     converse(child, "张三> ", said, r"\[a/e/r\]")
     text = shown(tmp_path)
-    assert "请问谁来审批？" in text and "已发起请假申请" in text and "被拒绝 [self_approval]" in text
-    assert "需要你确认: sendEmail" in text and "收件人" in text
+    assert "请问谁来审批？" in text and "已发起请假申请" in text and "审批：未执行（不能审批自己的申请）" in text
+    assert "需要你确认: 发起申请" in text and "需要你确认: 发送邮件" in text and "收件人" in text
     assert ENGLISH_SENTENCE.findall(text) == []
+    assert MACHINE_WORDS.findall(for_the_person(text)) == []
 
 
 def test_an_english_conversation_shows_no_chinese_but_the_persons_own_words(tmp_path: Path, server) -> None:
@@ -87,6 +103,9 @@ def test_an_english_conversation_shows_no_chinese_but_the_persons_own_words(tmp_
     converse(child, "Zhang San> ", ["I have a stomach ache and need 2 days off tomorrow", "Li Si", "approve this request for me",
                                     "Remind Li Si, the text is: please review my sick leave today"], r"\[a/e/r\]")
     text = shown(tmp_path)
-    assert "Who should approve it?" in text and "Started leave request" in text and "[self_approval]" in text
-    assert "Approval needed: sendEmail" in text and "recipient" in text
+    assert "Who should approve it?" in text and "Started leave request" in text
+    assert "Decide a task: not done (you cannot decide your own request)" in text
+    assert "Approval needed: start a request" in text and "Approval needed: send an e-mail" in text
+    assert "lisi@example.com" in text
     assert HAN.findall(text) == []
+    assert MACHINE_WORDS.findall(for_the_person(text)) == []
