@@ -1,6 +1,8 @@
 """flowagent's web page and its JSON routes, mounted by LangGraph's server beside its API (`langgraph.json` `http.app`).
 
 - `GET  /flowagent/`                  the page (the Vite build in `graph/server/static/`)
+- `GET  /flowagent/words`             the fixed words the page shows that the server owns: each action's title, why
+                                      an action was not done, the "what actually happened" line (by language)
 - `GET  /flowagent/auth/dev-users`    the store's users, for the development sign-in picker
 - `POST /flowagent/auth/dev-token`    `{"user_id"}` → `{"token", "user": {"id", "name"}}`
 - `GET  /flowagent/api/me`            the signed-in user
@@ -34,6 +36,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from graph.prompts import CARD_WORDS, OUTCOME_LABELS, REFUSALS, UNNAMED_ACTION
 from graph.server.tokens import TokenError, issue_dev_token, production_mode, served_backend, served_toolset, verify_token
 from tools.errors import DomainError
 
@@ -151,6 +154,19 @@ def panel_route(name: str) -> Route:
     return Route(f"{PREFIX}/api/{name}", signed_in(read), methods=["GET"])
 
 
+def person_words() -> dict[str, Any]:
+    """What the page words a run's records with, from the same place as the chat: each tool's title (`ToolSpec.title`,
+    so no tool name reaches a person), why an action was not done (`REFUSALS`, by `graph.history.refusal_key`), the
+    outcome line's words and the card's; by language."""
+    titles = {spec.name: {lang: spec.title_in(lang) for lang in ("zh", "en")} for spec in served_toolset().registry}
+    return {"titles": titles, "unnamed": UNNAMED_ACTION, "refusals": REFUSALS, "outcome": OUTCOME_LABELS, "card": CARD_WORDS}
+
+
+async def words(request: Request) -> Response:
+    """`GET /flowagent/words`: no token needed (the page's words, no one's data)."""
+    return JSONResponse(await _read(person_words))
+
+
 async def to_page(request: Request) -> Response:
     return RedirectResponse(f"{PREFIX}/", status_code=307)
 
@@ -227,6 +243,7 @@ class LifespanToTheRouter:
 app = Starlette(
     middleware=[Middleware(LifespanToTheRouter)],
     routes=[
+        Route(f"{PREFIX}/words", words, methods=["GET"]),
         Route(f"{PREFIX}/auth/dev-users", dev_users, methods=["GET"]),
         Route(f"{PREFIX}/auth/dev-token", dev_token, methods=["POST"]),
         Route(f"{PREFIX}/api/me", signed_in(me), methods=["GET"]),

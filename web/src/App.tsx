@@ -5,6 +5,7 @@ import { devToken, devUsers, langgraphClient, savedSession, saveSession, type Se
 import { Chat } from "./Chat";
 import { initialLang, type Lang, saveLang, WORDS, type Words } from "./i18n";
 import { OutboxPanel, TasksPanel, ThreadsPanel } from "./Panels";
+import { type ServerWords, serverWords } from "./wording";
 
 type Tab = "chat" | "tasks" | "outbox" | "threads";
 const TABS: Tab[] = ["chat", "tasks", "outbox", "threads"];
@@ -55,12 +56,18 @@ export function App() {
   const [denied, setDenied] = useState(false);
   const [refresh, setRefresh] = useState(0);
   const [draft, setDraft] = useState("");
+  const [server, setServer] = useState<ServerWords | null>(null);
+  const [wordsError, setWordsError] = useState<string | null>(null);
   const w = WORDS[lang];
   const client = useMemo(() => (session ? langgraphClient(session.token) : null), [session]);
 
   useEffect(() => {
     saveLang(lang);
   }, [lang]);
+
+  useEffect(() => {
+    serverWords().then(setServer, (e: Error) => setWordsError(e.message));
+  }, []);
 
   const openThread = useCallback(
     async (id: string | null) => {
@@ -138,12 +145,20 @@ export function App() {
                 <p className="error" role="alert" data-testid="not-yours">
                   {w.notYours}
                 </p>
+              ) : !server ? (
+                wordsError && (
+                  <p className="error" role="alert">
+                    {w.error}
+                    {wordsError}
+                  </p>
+                )
               ) : (
                 <Chat
                   key={chatKey}
                   client={client}
                   user={session.user}
                   words={w}
+                  server={server}
                   threadId={threadId}
                   draft={draft}
                   onThreadId={(id) => {

@@ -4,26 +4,36 @@ import { useStream } from "@langchain/langgraph-sdk/react";
 import { useEffect, useRef, useState } from "react";
 
 import { ASSISTANT_ID, type User } from "./api";
-import { observationText, type OutcomeLine, type Turn, turns } from "./conversation";
+import { type Observation, type Turn, turns } from "./conversation";
 import type { Words } from "./i18n";
 import { type Decision, parseReview, resumeValue } from "./review";
 import { ReviewCard } from "./ReviewCard";
+import { actionTitle, isRejection, type OutcomeLine, outcomeLine, outcomeText, type ServerWords, type Wording } from "./wording";
 
 interface State extends Record<string, unknown> {
   messages: Message[];
   outcome?: OutcomeLine[];
 }
 
-function Outcome({ outcome, words: w }: { outcome: OutcomeLine[]; words: Words }) {
-  const parts = outcome.map((line) => `${line.tool} ${w.outcome[line.status] ?? line.status}: ${line.detail}`);
+function Outcome({ outcome, wording }: { outcome: OutcomeLine[]; wording: Wording }) {
   return (
     <p className="outcome" data-testid="outcome">
-      {w.outcomeTitle} {parts.length ? parts.join(w.outcomeSep) : w.outcomeNone}
+      {outcomeText(outcome, wording)}
     </p>
   );
 }
 
-function Steps({ turn, words: w, open }: { turn: Turn; words: Words; open: boolean }) {
+/** An observation as the person reads it: what became of the action, never the result or refusal written for the
+ * model (a write's result is in the outcome line, a look-up's in the answer). */
+function observationText(name: string, observation: Observation, wording: Wording, w: Words): string {
+  if (!observation.error) return observation.repeated ? `${w.done} ${w.sameResult}` : w.done;
+  const status = observation.rejected || isRejection(observation.content) ? "rejected" : "refused";
+  return outcomeLine({ tool: name, status, detail: observation.content }, wording);
+}
+
+const FORMAT_ERROR = "format_error";
+
+function Steps({ turn, words: w, wording, open }: { turn: Turn; words: Words; wording: Wording; open: boolean }) {
   if (turn.steps.length === 0) return null;
   return (
     <details className="steps" open={open} data-testid="steps">
@@ -39,10 +49,11 @@ function Steps({ turn, words: w, open }: { turn: Turn; words: Words; open: boole
             {step.actions.map((action) => (
               <div key={action.id} className="action">
                 <p>
-                  <b>{w.action}:</b> <code>{action.name}</code> <code className="args">{JSON.stringify(action.args)}</code>
+                  <b>{w.action}:</b> {action.name === FORMAT_ERROR ? w.unparseable : actionTitle(action.name, wording)}
                 </p>
                 <p className={action.observation?.error ? "observation error" : "observation"}>
-                  <b>{w.observation}:</b> {action.observation ? observationText(action.observation, w) : w.noObservation}
+                  <b>{w.observation}:</b>{" "}
+                  {action.observation ? observationText(action.name, action.observation, wording, w) : w.noObservation}
                 </p>
               </div>
             ))}
@@ -57,12 +68,14 @@ export function Chat(props: {
   client: Client;
   user: User;
   words: Words;
+  server: ServerWords;
   threadId: string | null;
   onThreadId: (id: string) => void;
   onFinished: () => void;
   draft: string;
 }) {
-  const { client, user, words: w, threadId, onThreadId, onFinished } = props;
+  const { client, user, words: w, server, threadId, onThreadId, onFinished } = props;
+  const wording: Wording = { lang: w.lang, server };
   const [input, setInput] = useState(props.draft);
   const [failure, setFailure] = useState<string | null>(null);
   const bottom = useRef<HTMLDivElement>(null);
@@ -123,14 +136,16 @@ export function Chat(props: {
               )}
               <div className="bubble answer">
                 {turn.answer && <p data-testid="answer">{turn.answer}</p>}
-                <Steps turn={turn} words={w} open={!turn.answer} />
-                {outcome && <Outcome outcome={outcome} words={w} />}
+                <Steps turn={turn} words={w} wording={wording} open={!turn.answer} />
+                {outcome && <Outcome outcome={outcome} wording={wording} />}
               </div>
             </div>
           );
         })}
         {busy && <p className="status">{w.thinking}</p>}
-        {review && !busy && <ReviewCard key={stream.interrupt?.id} review={review} words={w} busy={busy} onDecide={decide} />}
+        {review && !busy && (
+          <ReviewCard key={stream.interrupt?.id} review={review} words={w} wording={wording} busy={busy} onDecide={decide} />
+        )}
         {(failure || stream.error != null) && (
           <p className="error" role="alert">
             {w.error}

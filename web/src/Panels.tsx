@@ -210,7 +210,11 @@ export function ThreadsPanel(props: {
             <button className="link" data-testid="thread-row" onClick={() => onOpen(thread.thread_id)}>
               {title(thread, w)}
             </button>
-            <span className={`badge ${thread.status}`}>{thread.status}</span>
+            {w.threadStatus[thread.status] && (
+              <span className={`badge ${thread.status}`} data-testid="thread-status">
+                {w.threadStatus[thread.status]}
+              </span>
+            )}
           </li>
         ))}
       </ul>

@@ -1,27 +1,41 @@
-// The approval card: what the store says the action will do, and the person's approve / edit / reject.
+// The approval card as the person reads it: the action's title, what the store says it will do (the card's summary,
+// the fields it labels for a person, its notes), and the person's approve / edit / reject. The card's other fields
+// (ids, raw values, the checks' notes for the model) are for clients and the audit, never shown.
 import { useState } from "react";
 
 import type { Words } from "./i18n";
 import type { Decision, Review } from "./review";
+import type { Wording } from "./wording";
 
-const HIDDEN = new Set(["action"]);
-/** Fields shown first and last; the rest keep the server's order. */
-const FIRST = ["summary"];
-const LAST = ["policy_notes"];
-
-function rank(key: string): number {
-  return FIRST.includes(key) ? 0 : LAST.includes(key) ? 2 : 1;
-}
-
+/** A field's value as shown: the card's builder words each value for the person; a list is one item a line. */
 function show(value: unknown): string {
-  if (Array.isArray(value)) return value.map(show).join("; ");
-  if (typeof value === "boolean") return value ? "✓" : "—";
-  if (typeof value === "object" && value !== null) return JSON.stringify(value);
+  if (Array.isArray(value)) return value.map(show).join("\n");
+  if (typeof value === "object" && value !== null) return "";
   return String(value ?? "");
 }
 
-export function ReviewCard(props: { review: Review; words: Words; busy: boolean; onDecide: (d: Decision) => void }) {
-  const { review, words: w, busy, onDecide } = props;
+/** The fields a person reads, in the card's order with its labels; a card without `labels` (an older version's)
+ * shows its summary only. */
+export function shownFields(card: Record<string, unknown>): [string, string, string][] {
+  const labels = card.labels;
+  if (typeof labels !== "object" || labels === null || Array.isArray(labels)) return [];
+  return Object.entries(labels as Record<string, unknown>)
+    .map(([key, label]): [string, string, string] => [key, String(label), show(card[key])])
+    .filter(([, , value]) => value !== "");
+}
+
+function notesOf(card: Record<string, unknown>): string[] {
+  return Array.isArray(card.notes) ? card.notes.map(String).filter(Boolean) : [];
+}
+
+export function ReviewCard(props: {
+  review: Review;
+  words: Words;
+  wording: Wording;
+  busy: boolean;
+  onDecide: (d: Decision) => void;
+}) {
+  const { review, words: w, wording, busy, onDecide } = props;
   const [action] = review.actions;
   const [mode, setMode] = useState<"card" | "edit" | "reject">("card");
   const [argsText, setArgsText] = useState(() => JSON.stringify(action?.args ?? {}, null, 2));
@@ -29,9 +43,10 @@ export function ReviewCard(props: { review: Review; words: Words; busy: boolean;
   const [invalid, setInvalid] = useState(false);
   if (!action) return null;
   const allowed = new Set(action.allowed);
-  const fields = Object.entries(action.card).filter(
-    ([k, v]) => !HIDDEN.has(k) && v !== "" && v !== null && !(Array.isArray(v) && v.length === 0),
-  ).sort(([a], [b]) => rank(a) - rank(b));
+  const title = typeof action.card.title === "string" ? action.card.title : "";
+  const summary = typeof action.card.summary === "string" ? action.card.summary : "";
+  const fields = shownFields(action.card);
+  const notes = notesOf(action.card);
 
   const submitEdit = () => {
     try {
@@ -45,19 +60,28 @@ export function ReviewCard(props: { review: Review; words: Words; busy: boolean;
 
   return (
     <section className="card" data-testid="review-card" aria-label={w.cardTitle}>
-      <h3>
-        {w.cardTitle} · <code>{action.name}</code>
-      </h3>
-      {review.error && <p className="card-error">{review.error}</p>}
-      {fields.length === 0 && <p className="description">{action.description}</p>}
+      <h3 data-testid="card-title">{title ? `${w.cardTitle} · ${title}` : w.cardTitle}</h3>
+      {review.error && <p className="card-error">{wording.server.card[wording.lang].retry}</p>}
+      {summary && (
+        <p className="summary" data-testid="card-summary">
+          {summary}
+        </p>
+      )}
       <dl>
-        {fields.map(([key, value]) => (
-          <div key={key} className={key === "text" ? "wide" : undefined} data-field={key}>
-            <dt>{w.cardFields[key] ?? key}</dt>
-            <dd>{show(value)}</dd>
+        {fields.map(([key, label, value]) => (
+          <div key={key} className={key === "text" || key === "values" ? "wide" : undefined} data-field={key}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
           </div>
         ))}
       </dl>
+      {notes.length > 0 && (
+        <ul className="notes" data-testid="card-notes">
+          {notes.map((note, i) => (
+            <li key={i}>{note}</li>
+          ))}
+        </ul>
+      )}
       <details>
         <summary>{w.args}</summary>
         <pre>{JSON.stringify(action.args, null, 2)}</pre>

@@ -19,7 +19,9 @@ export interface ActionReview {
   args: Record<string, unknown>;
   /** The card in words (what LangChain's own UIs show). */
   description: string;
-  /** The card built from the store, as fields (request, requester, days, reason, assignee, notes; an e-mail's text). */
+  /** The card built from the store: the action's `title`, its `summary`, `labels` (the fields a person reads, in order,
+   * with their labels), `notes` (for the person), and fields for clients and the audit (ids, raw values,
+   * `policy_notes` for the model), which the page never shows. */
   card: Record<string, unknown>;
   argsHash?: string;
   allowed: DecisionType[];
