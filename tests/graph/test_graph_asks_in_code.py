@@ -192,7 +192,7 @@ def test_fixed_answers_say_a_declined_card_was_not_done_with_no_model_call(graph
                          "已拒绝张三的请假申请。", fixed_answers=True)
     agent.say("驳回张三的请假，意见：不同意", user_id="user_2")
     answer = final(agent.resume({"decisions": [{"type": "reject", "message": "先不处理"}]}))
-    assert answer.content == "好的，handleTodoTask 没有执行：你在确认时拒绝了它。如果要换个做法，请告诉我。"
+    assert answer.content == "好的，你在确认时拒绝了：审批，所以没有执行。如果要换个做法，请告诉我。"
     assert len(agent.model.prompts) == 1
     assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
 

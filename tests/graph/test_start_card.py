@@ -69,7 +69,10 @@ def test_the_card_speaks_english_to_an_english_speaker(graph_driver):
     [action] = agent.actions
     card = action["card"]
     assert card["title"] == "start a request"
-    assert card["values"][0] == "Amount (yuan): 430 yuan ← 430 yuan"
+    assert card["values"][0] == "Amount (yuan): 430 yuan"  # the words are what is shown: no arrow to the same
+    assert [(r["shown"], r["said"], r["how"]) for r in card["fields"] if r["field"] == "amount"] == [
+        ("430 yuan", "430 yuan", "stated")
+    ]
     assert card["labels"]["next"] == "what happens next"
     assert not re.search(r"[\u4e00-\u9fff]", person_text(card).replace("Li Si", "")), person_text(card)
 

@@ -10,7 +10,6 @@ request (`ProcessEngine.preview`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import date
 from typing import Any
 
 from sqlalchemy import Connection
@@ -20,6 +19,7 @@ from tools.workflow.forms import form_data, param_of
 from tools.workflow.lookup import ALL_USERS, engine_of, group_label, require_process, require_task, require_user
 from tools.workflow.notify import form_summary, process_noun
 from tools.workflow.prompts import CARD_LABELS, CARD_SHOWN
+from tools.workflow.shown import shown_value
 from tools.workflow.views import is_flagged
 
 
@@ -187,35 +187,6 @@ def email_card(
     return card | {"labels": labels_for(card, lang)}
 
 
-def _shown(value: Any, form_field: Any, lang: str) -> str:
-    """A form value as the person reads it: 6,800 元, 3 天, 2026年12月8日, a choice by its name."""
-    if form_field.choices:
-        choice = next((c for c in form_field.choices if c.id == value), None)
-        if choice is not None:
-            return (choice.name_en or choice.name) if lang == "en" else choice.name
-    if isinstance(value, bool):
-        return ("yes" if value else "no") if lang == "en" else ("是" if value else "否")
-    if isinstance(value, int | float):
-        number = f"{value:,.2f}".rstrip("0").rstrip(".")
-        if form_field.unit == "yuan":
-            return f"{number} yuan" if lang == "en" else f"{number} 元"
-        if form_field.unit == "day":
-            return f"{number} day{'s' if value != 1 else ''}" if lang == "en" else f"{number} 天"
-        return number
-    if form_field.type == "date" and isinstance(value, str):
-        return readable_date(value, lang)
-    return str(value)
-
-
-def readable_date(iso: str, lang: str) -> str:
-    """2026-12-08 as a person writes it: 2026年12月8日, 8 Dec 2026 (as given when it is no ISO date)."""
-    try:
-        day = date.fromisoformat(iso)
-    except ValueError:
-        return iso
-    return f"{day.day} {day:%b} {day.year}" if lang == "en" else f"{day.year}年{day.month}月{day.day}日"
-
-
 def _from_words(source: Mapping[str, Any] | None, shown: str, lang: str) -> str:
     """Where a value came from, after it: ← 6千8百元; ← 打车（推断）; (filled from your words)."""
     if not source:
@@ -242,7 +213,7 @@ def value_lines(
         if value in (None, ""):
             continue
         label = (form_field.label_en or form_field.label) if lang == "en" else form_field.label
-        shown = _shown(value, form_field, lang)
+        shown = shown_value(value, form_field, lang)
         source = sources.get(param_of(form_field.id)) or {}
         lines.append(f"{label}{colon}{shown}{_from_words(source, shown, lang)}")
         records.append({"field": form_field.id, "label": label, "value": value, "shown": shown,

@@ -42,6 +42,11 @@ def _form_words(form: dict[str, Any], lang: str) -> str:
     return ("，" if lang == "zh" else ", ").join(values)[:120]
 
 
+def _task_words(task: dict[str, Any], lang: str) -> str:
+    """A to-do item's form in words: the summary its tool wrote in the reader's language, else its raw values."""
+    return str(task["summary"]) if task.get("summary") else _form_words(_task_form(task), lang)
+
+
 def _task_form(task: dict[str, Any]) -> dict[str, Any]:
     """A to-do item's form data: its days and reason, then the rest of its form."""
     return {**{k: task[k] for k in ("days", "reason") if task.get(k) is not None}, **(task.get("form") or {})}
@@ -75,13 +80,13 @@ def todo(result: dict[str, Any], lang: str) -> str:
     if lang == "zh":
         items = [
             f"{t['taskId']}（{t['requesterName']}的{str(t.get('process', '')).removesuffix('流程')}，{t.get('step', '')}："
-            f"{_form_words(_task_form(t), lang)}）"
+            f"{_task_words(t, lang)}）"
             for t in tasks
         ]
         return f"{owner}有 {total} 个待办：" + _items(items, lang, total)
     items = [
         f"{t['taskId']} ({_named(t, 'requesterName', lang)}, {t.get('process', '')}, {t.get('step', '')}: "
-        f"{_form_words(_task_form(t), lang)})"
+        f"{_task_words(t, lang)})"
         for t in tasks
     ]
     return f"{owner} has {total} pending task{'s' if total != 1 else ''}: " + _items(items, lang, total)
@@ -93,6 +98,8 @@ def _what(result: dict[str, Any], lang: str) -> str:
     form = result.get("form") or {}
     if result.get("days") is not None:
         size = f"{result['days']:g} 天" if lang == "zh" else _days(result["days"])
+    elif result.get("summary"):
+        size = str(result["summary"])[:120]
     else:
         size = ("，" if lang == "zh" else ", ").join(
             f"{v:g}" if isinstance(v, float) else str(v) for k, v in form.items() if v not in (None, "") and k != "reason"

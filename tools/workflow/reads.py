@@ -10,6 +10,7 @@ from tools.spec import CallContext, Verdict
 from tools.workflow.args import NoArgs, QueryTodoTaskArgs
 from tools.workflow.engine import Definition, FormField, TaskView, groups_of
 from tools.workflow.lookup import display_name, engine_of
+from tools.workflow.shown import form_words
 from tools.workflow.store import users
 
 TODO_LIST_LIMIT = 50
@@ -46,8 +47,11 @@ def get_all_users(conn: Connection, ctx: CallContext, args: NoArgs, verdict: Ver
     return {"users": [{"userId": r["id"], "name": display_name(r, ctx.lang), "email": r["email"]} for r in rows]}
 
 
-def todo_item(task: TaskView, people: dict[str, dict[str, Any]], lang: str) -> dict[str, Any]:
-    """A task as the model reads it: the process, the step, the requester and the request's form data."""
+def todo_item(
+    task: TaskView, people: dict[str, dict[str, Any]], lang: str, definition: Definition | None = None
+) -> dict[str, Any]:
+    """A task as the model reads it: the process, the step, the requester and the request's form data (with its
+    `summary` worded in the reader's language when the process `definition` is given: units, choices by name)."""
     requester = people.get(task.requester, {"name": task.requester, "alias": ""})
     item: dict[str, Any] = {
         "taskId": task.id,
@@ -65,6 +69,8 @@ def todo_item(task: TaskView, people: dict[str, dict[str, Any]], lang: str) -> d
     others = {k: v for k, v in task.form.items() if k not in ("days", "reason")}
     if others:  # a form beyond the leave's days and reason: the decider reads it all (an amount, a destination)
         item["form"] = others
+    if definition is not None:
+        item["summary"] = form_words(task.form, definition, lang)
     if task.candidate_groups and not task.assignee:
         item["groups"] = list(task.candidate_groups)
     return item
@@ -77,6 +83,9 @@ def query_todo_tasks(conn: Connection, ctx: CallContext, args: QueryTodoTaskArgs
     tasks = [t for t in engine_of(conn).tasks_for(conn, owner["id"], groups_of(conn, owner["id"]))
              if t.requester != owner["id"]]
     people = {r["id"]: dict(r) for r in conn.execute(select(users)).mappings()}
-    items = [todo_item(t, people, ctx.lang) for t in tasks]
+    engine = engine_of(conn)
+    definitions = {(t.process_key, t.process_version): engine.definition(conn, t.process_key, t.process_version)
+                   for t in tasks}
+    items = [todo_item(t, people, ctx.lang, definitions[(t.process_key, t.process_version)]) for t in tasks]
     return {"userId": owner["id"], "name": display_name(owner, ctx.lang), "total": len(items),
             "tasks": items[:TODO_LIST_LIMIT]}

@@ -133,8 +133,8 @@ SPECS: tuple[ToolSpec, ...] = (
         backend_bound=True,
         references=(Reference("userId", "user"),),
         actor_defaults=("userId",),
-        observation=ObservationShape(
-            drop=frozenset({"createdAt", "processKey"}), list_limits={"tasks": 10}
+        observation=ObservationShape(  # a task's form is read in words (`summary`: units, choices by name)
+            drop=frozenset({"createdAt", "processKey", "form"}), list_limits={"tasks": 10}
         ),
         describe=readable.todo,
         examples=(

@@ -21,6 +21,7 @@ from tools.workflow.lookup import display_name, engine_of, offered_to
 from tools.workflow.mailer import Mailer
 from tools.workflow.notify import deliver_all, notify
 from tools.workflow.policy import check_decide_task, check_send_email, check_start_request, policy_note
+from tools.workflow.shown import form_words
 from tools.workflow.store import WorkflowStore, outbox, utcnow
 from tools.workflow.views import duration_days, is_flagged
 
@@ -84,6 +85,7 @@ def run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs, verd
         "assignee": approver["id"],
         "assigneeName": display_name(approver, ctx.lang),
         "form": form,
+        "summary": form_words(form, definition, ctx.lang),
         "flagged": is_flagged(form, definition.fields),
         "notes": verdict.notes,
         "notified": notified,
