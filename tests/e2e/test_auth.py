@@ -251,17 +251,26 @@ def test_a_user_id_sent_by_the_client_does_not_change_the_actor(signed_in, model
     thread_id = zhangsan.threads.create()["thread_id"]
     before = {r["id"] for r in store.snapshot()["requests"]}
 
-    nodes, interrupts = stream_updates(zhangsan, thread_id, input=ask("我想请1天假，家里有事，王五审批"), **claim)
+    nodes, [waiting] = stream_updates(zhangsan, thread_id, input=ask("我想请1天假，家里有事，王五审批"), **claim)
 
+    # The start card is 张三's, the signed-in user's, whatever user id the client sent; nothing is filed yet.
+    tool, args, card = proposed_call(waiting["value"])
+    assert (tool, args["userId"], card["requester"], card["approver"]) == ("runWorkFlow", "user_1", "张三 (user_1)",
+                                                                           "王五 (user_3)")
+    assert "executor" not in nodes and [r for r in store.snapshot()["requests"] if r["id"] not in before] == []
+
+    # 张三 approves it, the client sending the other user id again with the answer.
+    nodes, interrupts = stream_updates(zhangsan, thread_id, command={"resume": approval(waiting["value"])}, **claim)
     assert interrupts == [] and "executor" in nodes
-    # The auth hook rewrote the run before it was stored (the graph's own guard would catch it too).
-    [run] = zhangsan.runs.list(thread_id)
-    assert run["kwargs"]["context"]["user_id"] == "user_1"
-    assert run["kwargs"]["config"]["configurable"]["user_id"] == "user_1"
+    # The auth hook rewrote both runs before they were stored (the graph's own guard would catch it too).
+    runs = zhangsan.runs.list(thread_id)
+    assert len(runs) == 2
+    assert [run["kwargs"]["context"]["user_id"] for run in runs] == ["user_1", "user_1"]
+    assert [run["kwargs"]["config"]["configurable"]["user_id"] for run in runs] == ["user_1", "user_1"]
     [request] = [r for r in store.snapshot()["requests"] if r["id"] not in before]
     assert (request["requester_id"], request["reason"]) == ("user_1", "家里有事")
     assert [t["assignee_id"] for t in store.snapshot()["tasks"] if t["request_id"] == request["id"]] == ["user_3"]
-    assert thread_events(store, thread_id) == [("tool_executed", "user_1")]
+    assert thread_events(store, thread_id) == [("review_approve", "user_1"), ("tool_executed", "user_1")]
     system_prompt = model.requests[0]["messages"][0]["content"]
     assert "Signed-in user: 张三 (userId user_1)" in system_prompt and "userId user_2" not in system_prompt
 

@@ -2,10 +2,10 @@
 PostgreSQL database, Redis and workflow store, each started by the test, driven with the real SDK.
 
 - A card raised through instance A is answered through instance B, and its write executes once.
-- An instance killed with SIGKILL in the middle of a background run: the run's write happened at most once, and
-  within 60 s the other instance takes the run back from its last checkpoint and finishes it (the runtime's
-  sweep sees the dead worker's heartbeat expire, 5 s here, and puts the run back in the queue; after
-  `BG_JOB_MAX_RETRIES` (3) such attempts it would mark the run failed instead).
+- An instance killed with SIGKILL in the middle of a background run (the requester's answer to a start card): the
+  run's write happened at most once, and within 60 s the other instance takes the run back from its last checkpoint
+  and finishes it (the runtime's sweep sees the dead worker's heartbeat expire, 5 s here, and puts the run back in
+  the queue; after `BG_JOB_MAX_RETRIES` (3) such attempts it would mark the run failed instead).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from tests.support.langgraph_server import ProductionServer, server_env, stream_
 from tests.support.net import wait_until
 from tests.support.postgres import PostgresServer
 from tests.support.redis import RedisServer
-from tests.support.review import approval
+from tests.support.review import approval, proposed_call
 from tools import CallContext, WorkflowStore, execute_call
 from tools.workflow import TOOLSET
 
@@ -132,12 +132,17 @@ def test_an_instance_killed_mid_run_leaves_its_write_done_once_and_the_other_fin
         client = servers[0].client("user_1")
         leave = {"content": "提交请假申请。", "tool_calls": [{"name": "runWorkFlow", "arguments": {
             "processKey": "process_qingjia", "reason": "搬家要用一天", "days": 1, "nextUserId": "王五"}}]}
-        # The write runs, then the next model call hangs long enough to kill the instance in the middle of it.
+        # The requester approves the start card; the write runs, then the next model call hangs long enough to kill
+        # the instance in the middle of it.
         model.reset([leave, {"content": "（不会送达）", "delay_s": 40}, "已提交请假申请。"])
         before = len(store.snapshot()["requests"])
 
         thread_id = client.threads.create()["thread_id"]
-        run = client.runs.create(thread_id, GRAPH_ID, input=ask("我想请1天假，搬家要用一天，王五审批"))
+        _, [waiting] = stream_updates(client, thread_id, input=ask("我想请1天假，搬家要用一天，王五审批"))
+        tool, _, card = proposed_call(waiting["value"])
+        assert (tool, card["reason"], card["approver"]) == ("runWorkFlow", "搬家要用一天", "王五 (user_3)")
+        assert len(store.snapshot()["requests"]) == before  # nothing is filed while the start card waits
+        run = client.runs.create(thread_id, GRAPH_ID, command={"resume": approval(waiting["value"])})
         wait_until(lambda: len(model.requests) >= 2, timeout=60, what="the run's second model call")
         assert len(store.snapshot()["requests"]) == before + 1  # the write happened before the kill
 

@@ -35,6 +35,8 @@ SCRIPT: list[Any] = [
     },
     "已发邮件提醒李四审批 task_1。",
 ]
+DELIVERED = {"sent": "已发送", "failed": "发送失败，留在发件箱"}
+"""How the chat's observation says the e-mail's delivery, by the outbox row's status."""
 
 
 @pytest.fixture
@@ -84,12 +86,12 @@ def chat_reminder(tmp_path: Path, env: dict[str, str], *, delivery: str) -> None
         child.expect("动作: queryTodoTask")
         child.expect("观察:")
         child.expect("动作: sendEmail")
-        child.expect("需要你确认: sendEmail")
+        child.expect("需要你确认: 发送邮件")  # the card names the action by its title, not the tool
         child.expect("lisi@example.com")
         child.expect(REMINDER[:8])
         child.expect(DECISION)
         child.sendline("a")
-        child.expect(f'观察:.*"status": ?"{delivery}"')
+        child.expect(f"观察: 给李四（lisi@example.com）的邮件{DELIVERED[delivery]}。")
         child.expect("已发邮件提醒李四审批 task_1")
         child.expect(PROMPT)
         child.sendline("exit")
