@@ -161,7 +161,7 @@ def test_a_leave_request_goes_from_zhangsan_to_lisi_and_back_on_the_page(
     li.get_by_test_id("tab-tasks").click()
     row = li.locator(f"[data-testid=task-row][data-task={task_id}]")
     expect(row).to_have_attribute("data-status", "pending")
-    expect(row).to_contain_text("Requester 张三")
+    expect(row).to_contain_text("Requester Zhang San")  # the requester as an English reader names him
     expect(row).to_contain_text("2 days")
     expect(row).to_contain_text("Reason: 家里有事")
     li.screenshot(path=str(shots / "todo.png"))
@@ -542,4 +542,4 @@ def test_a_long_leave_shows_its_diagram_with_the_hr_step_current(
     task = admin.locator(f"[data-testid=task-row][data-task={hr['taskId']}]")
     expect(task).to_have_attribute("data-status", "pending")
     expect(task).to_contain_text("HR's decision")
-    expect(task).to_contain_text("Offered to: hr")
+    expect(task).to_contain_text("Offered to: HR")

@@ -85,7 +85,7 @@ def test_seed_transcript_replays_with_guards_and_two_approvals(store, graph_driv
     assert pending["card"]["summary"] == "提交你的请假申请：10 天"
     assert (pending["card"]["days"], pending["card"]["reason"]) == (10, REASON)
     assert pending["card"]["approver"] == "李四 (user_2)"
-    assert pending["card"]["next"] == "提交后先送审批人审批（李四 (user_2)），审批人会收到通知；批准后转到人事审批（人事：管理员）"
+    assert pending["card"]["next"] == "提交后先送审批人审批（李四），审批人会收到通知；批准后转到人事审批（人事：管理员）"
     assert store.snapshot()["requests"] == []  # nothing is filed before the requester confirms
     result = zhang.approve()
     assert zhang.interrupts == []

@@ -78,8 +78,10 @@ def history_lines(task: TaskView, people: dict[str, dict[str, Any]], lang: str) 
 
 
 def _who(conn: Connection, assignee: str | None, users_: tuple[str, ...], groups: tuple[str, ...],
-         people: dict[str, dict[str, Any]], lang: str) -> str:
-    names = [_person(people[u], lang) for u in ([assignee] if assignee else []) + list(users_) if u in people]
+         people: dict[str, dict[str, Any]], lang: str, *, ids: bool = True) -> str:
+    """Who decides a step: its people (with their ids, which tell apart two of one name) and its groups' members."""
+    person = _person if ids else _name
+    names = [person(people[u], lang) for u in ([assignee] if assignee else []) + list(users_) if u in people]
     for group in groups:
         members = "、".join(_name(people[m], lang) for m in members_of(conn, group) if m in people)
         label = group_label(conn, group, lang)
@@ -225,7 +227,7 @@ def value_lines(
 def _stage_words(conn: Connection, stage: Sequence[NextStep], people: dict[str, dict[str, Any]], lang: str) -> str:
     steps = []
     for step in stage:
-        who = _who(conn, step.assignee, step.candidate_users, step.candidate_groups, people, lang)
+        who = _who(conn, step.assignee, step.candidate_users, step.candidate_groups, people, lang, ids=False)
         steps.append(f"{_step(step, lang)}（{who}）" if lang == "zh" else f"{_step(step, lang)} ({who})")
     return "、".join(steps) if lang == "zh" else ", ".join(steps)
 

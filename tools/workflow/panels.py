@@ -14,7 +14,7 @@ from sqlalchemy import Connection, or_, select
 
 from tools.workflow.engine import Definition, FormField, format_instance_id, format_task_id, groups_of
 from tools.workflow.engine import tables as t
-from tools.workflow.lookup import engine_of
+from tools.workflow.lookup import engine_of, group_label
 from tools.workflow.store import outbox, users
 from tools.workflow.views import REQUEST_STATUS, is_flagged
 
@@ -86,6 +86,8 @@ def tasks_of(conn: Connection, user_id: str) -> dict[str, list[dict[str, Any]]]:
             "flagged": is_flagged(task.form, d.fields), "status": "pending" if task.status == "ready" else (
                 "approved" if task.approved else "rejected"),
             "group": list(task.candidate_groups) if not task.assignee else [],
+            "group_names": [group_label(conn, g, "zh") for g in task.candidate_groups] if not task.assignee else [],
+            "group_names_en": [group_label(conn, g, "en") for g in task.candidate_groups] if not task.assignee else [],
             "mine": task.requester == user_id, "decided_by": task.decided_by, "comment": task.comment,
             "history": _decisions(task.history, people), "created_at": task.created_at, "decided_at": task.decided_at,
         })

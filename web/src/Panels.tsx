@@ -51,7 +51,7 @@ function History({ history, words: w }: { history: Decision[]; words: Words }) {
     <ol className="history" data-testid="history">
       {history.map((d) => (
         <li key={d.task}>
-          {en ? d.step_en : d.step}: {d.user.name} {w.status[d.approved ? "approved" : "rejected"]}
+          {en ? d.step_en : d.step}: {en ? d.user.name_en ?? d.user.name : d.user.name} {w.status[d.approved ? "approved" : "rejected"]}
           {d.comment ? ` (${d.comment})` : ""}
         </li>
       ))}
@@ -80,7 +80,7 @@ export function TasksPanel(props: { token: string; words: Words; refresh: number
         {todo.map((t) => (
           <li key={t.id} data-testid="task-row" data-task={t.id} data-status={t.status}>
             <div className="row-head">
-              <b>{t.id}</b> {en ? t.process_en : t.process} · {en ? t.step_en : t.step} · {w.requester} {t.requester.name}
+              <b>{t.id}</b> {en ? t.process_en : t.process} · {en ? t.step_en : t.step} · {w.requester} {en ? t.requester.name_en ?? t.requester.name : t.requester.name}
               {t.days != null && <> · {w.days(t.days)}</>} <Status status={t.status} words={w} />
             </div>
             {t.reason && (
@@ -91,7 +91,7 @@ export function TasksPanel(props: { token: string; words: Words; refresh: number
             <FormLines form={t.form.filter((f) => f.id !== "days" && f.id !== "reason")} words={w} />
             {t.group.length > 0 && (
               <div>
-                {w.group}: {t.group.join(", ")}
+                {w.group}: {(en ? t.group_names_en : t.group_names).join(en ? ", " : "、")}
               </div>
             )}
             <History history={t.history} words={w} />

@@ -9,6 +9,7 @@ const SESSION_KEY = "flowagent.session";
 export interface User {
   id: string;
   name: string;
+  name_en?: string;
 }
 
 export interface Session {
@@ -58,6 +59,8 @@ export interface Task {
   flagged: boolean;
   status: string;
   group: string[];
+  group_names: string[];
+  group_names_en: string[];
   comment: string | null;
   history: Decision[];
   created_at: string;
