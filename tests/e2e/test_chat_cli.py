@@ -132,7 +132,7 @@ def test_chat_starts_leave_approves_reminder_and_resumes_after_restart(tmp_path:
     child.expect("已为你提交两天病假")
     child.expect(PROMPT)
     child.sendline("/outbox")
-    child.expect("queued")
+    child.expect("待发送")  # the delivery state in the person's words
     child.expect(PROMPT)
     child.sendline("我的请假怎么样了？")
     child.expect("李四尚未审批")

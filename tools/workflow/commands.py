@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import select
 
 from tools.errors import DomainError
+from tools.grounding import person_label
 from tools.toolset import ChatCommand, CliCommand, HelpSection
 from tools.workflow.diagram import describe
 from tools.workflow.engine import DeployError, EngineError, format_instance_id, groups_of
@@ -41,12 +42,36 @@ def complete(store: Any, actor_id: str, arg: str, lang: str) -> list[HelpSection
     rows = decided_tasks(store)
     if not rows:
         return "还没有已处理的待办。" if lang == "zh" else "No decided tasks yet."
-    columns = ("task", "step", "requester", "days", "reason", "result", "comment", "decided by", "at")
+    with store.read() as conn:
+        people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+
+    def name(user_id: str | None) -> str:
+        person = people.get(user_id or "")
+        return person_label(person, lang) if person else (user_id or "")
+
+    columns = COMPLETE_COLUMNS[lang if lang in COMPLETE_COLUMNS else "zh"]
+    results = DECISION_WORDS[lang if lang in DECISION_WORDS else "zh"]
     return [HelpSection("已处理的待办" if lang == "zh" else "Decided tasks", columns, [
-        (f"task_{r['id']}", r["step"], r["requester_id"], f"{r['days']:g}" if r["days"] is not None else "",
-         r["reason"] or "", r["status"], r["comment"] or "", r["decided_by"] or "", (r["decided_at"] or "")[:19])
+        (f"task_{r['id']}", r["step"], name(r["requester_id"]), f"{r['days']:g}" if r["days"] is not None else "",
+         r["reason"] or "", results.get(r["status"], r["status"]), r["comment"] or "", name(r["decided_by"]),
+         (r["decided_at"] or "")[:19].replace("T", " "))
         for r in rows
     ])]
+
+
+COMPLETE_COLUMNS = {
+    "zh": ("待办", "步骤", "申请人", "天数", "原因", "结果", "意见", "处理人", "时间"),
+    "en": ("task", "step", "requester", "days", "reason", "result", "comment", "decided by", "at"),
+}
+DECISION_WORDS = {"zh": {"approved": "已批准", "rejected": "已驳回"}, "en": {"approved": "approved", "rejected": "rejected"}}
+OUTBOX_COLUMNS = {
+    "zh": ("编号", "收件人", "主题", "正文", "状态", "尝试次数", "错误"),
+    "en": ("id", "to", "subject", "text", "status", "attempts", "error"),
+}
+DELIVERY_WORDS = {
+    "zh": {"queued": "待发送", "sent": "已发送", "failed": "发送失败"},
+    "en": {"queued": "waiting to be sent", "sent": "sent", "failed": "not delivered"},
+}
 
 
 def process(store: Any, actor_id: str, arg: str, lang: str) -> list[HelpSection] | str:
@@ -89,11 +114,12 @@ def outbox(store: Any, actor_id: str, arg: str, lang: str) -> list[HelpSection] 
     if not rows:
         empty = "发件箱是空的。" if lang == "zh" else "The outbox is empty."
         return f"{note}\n{empty}".strip()
-    columns = ("id", "to", "subject", "text", "status", "attempts", "error")
+    columns = OUTBOX_COLUMNS[lang if lang in OUTBOX_COLUMNS else "zh"]
+    states = DELIVERY_WORDS[lang if lang in DELIVERY_WORDS else "zh"]
     title = ("发件箱" if lang == "zh" else "Outbox") + (f" ({note})" if note else "")
     return [HelpSection(title, columns, [
-        (str(r["id"]), f"{r['recipient_id']} <{r['recipient_email']}>", r["subject"], r["body"][:80], r["status"],
-         str(r["attempts"]), (r["last_error"] or "")[:60]) for r in rows
+        (str(r["id"]), f"{r['recipient_id']} <{r['recipient_email']}>", r["subject"], r["body"][:80],
+         states.get(r["status"], r["status"]), str(r["attempts"]), (r["last_error"] or "")[:60]) for r in rows
     ])]
 
 

@@ -83,15 +83,15 @@ def help_tables(conn: Connection, actor_id: str, lang: str) -> list[HelpSection]
     people = conn.execute(select(users).order_by(users.c.id)).mappings().all()
     if lang == "zh":
         return [
-            HelpSection("流程", ("processKey", "名称", "版本", "填写"),
+            HelpSection("流程", ("流程编号", "名称", "版本", "填写"),
                         [(d.key, d.name, str(d.version), "、".join(f.label for f in d.fields)) for d in definitions]),
-            HelpSection("用户", ("userId", "姓名", "邮箱"), [(u["id"], u["name"], u["email"]) for u in people]),
+            HelpSection("用户", ("账号", "姓名", "邮箱"), [(u["id"], u["name"], u["email"]) for u in people]),
         ]
     return [
-        HelpSection("Workflows", ("processKey", "name", "version", "form"),
+        HelpSection("Workflows", ("key", "name", "version", "form"),
                     [(d.key, d.name_en or d.name, str(d.version), ", ".join(f.label_en or f.label for f in d.fields))
                      for d in definitions]),
-        HelpSection("Users", ("userId", "name", "e-mail"), [(u["id"], u["alias"] or u["name"], u["email"]) for u in people]),
+        HelpSection("Users", ("user id", "name", "e-mail"), [(u["id"], u["alias"] or u["name"], u["email"]) for u in people]),
     ]
 
 
