@@ -8,7 +8,8 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import StateGraph
 
 from graph.budget import SYSTEM_CLOCK, Clock
-from graph.calls import Actors, CheckedReads, ModelSource
+from graph.calls import ModelSource
+from graph.deps import NodeDeps
 from graph.nodes.ask_person import AskPerson
 from graph.nodes.budget_check import BudgetCheck
 from graph.nodes.chain_step import ChainStep
@@ -72,23 +73,22 @@ def build_graph(
 
     if strategy not in WIRES:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
-    actors = Actors(chosen, backend)
-    reads = CheckedReads()  # what the validator checked, for the executor to run without checking again
+    shared = NodeDeps(chosen, backend, needs, clock)
     nodes: dict[str, Any] = {
-        "read_request": ReadRequest(chosen, backend, clock=clock, known=actors.known),
-        "reasoner": Reasoner(model, chosen, backend, clock=clock, actors=actors),
-        "tool_validator": ToolValidator(chosen, backend, needs, clock=clock, actors=actors, reads=reads),
+        "read_request": ReadRequest(shared),
+        "reasoner": Reasoner(model, shared),
+        "tool_validator": ToolValidator(shared),
         "ask_person": AskPerson(registry),
         "human_review": HumanReview(backend, registry, clock=clock),
-        "executor": Executor(chosen, backend, needs, clock=clock, actors=actors, reads=reads),
+        "executor": Executor(shared),
         "observation_summarizer": ObservationSummarizer(registry),
         "budget_check": BudgetCheck(clock=clock, lookup_answers=chosen.lookup_answers),
     }
     if strategy == "plan":
-        nodes["planner"] = Planner(model, chosen, backend, clock=clock, actors=actors)
+        nodes["planner"] = Planner(model, shared)
         nodes["plan_step"] = propose_next_step
     elif strategy == "chain":
-        nodes["chain_step"] = ChainStep(model, chosen, backend, clock=clock, actors=actors)
+        nodes["chain_step"] = ChainStep(model, shared)
 
     # A run gives back the conversation and its outcome (`OutputState`): LangGraph reads the output's channels after
     # every step that writes one of them, and the graph's own records would be read after every node.

@@ -33,6 +33,7 @@ from langchain_core.outputs import LLMResult
 from evals.bench import agents
 from evals.bench.common import Goal, Section, Sizes, judge, median, table
 from graph.checkpoint import close_checkpointer
+from graph.deps import NodeDeps
 from graph.models.generation import CUT_ENV, CUT_FINISH_REASON, call_end
 from state import Context
 from tools import WorkflowStore
@@ -332,7 +333,7 @@ def _pre_read(model: Any, server: Any, store: WorkflowStore, graph: Any, turn: T
     from tools.workflow import TOOLSET as WORKFLOW
 
     values = graph.get_state(_config(turn, index, [])).values
-    prompt = Reasoner(model, WORKFLOW, store).prompt({"messages": [], **values}, _context(turn.user))
+    prompt = Reasoner(model, NodeDeps(WORKFLOW, store)).prompt({"messages": [], **values}, _context(turn.user))
     reader = PreReader(model)
     offset = server.log_offset()
     started = time.perf_counter()

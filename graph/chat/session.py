@@ -22,6 +22,7 @@ from graph.chat.commands import run_command
 from graph.chat.logs import LogSettings
 from graph.chat.words import say
 from graph.checkpoint import checkpoint_location, open_checkpointer
+from graph.deps import NodeDeps
 from graph.history import Lang
 from graph.models.endpoint import ModelSettings, describe_model_error, make_chat_model, run_defaults, settings_from_env
 from graph.run import locale_lang
@@ -180,7 +181,7 @@ class ChatSession:
             from graph.models.local.chat import PreReader
             from graph.nodes.reasoner import Reasoner
 
-            self._pre_reader = (PreReader(self.model), Reasoner(self.model, self.toolset, self.backend))
+            self._pre_reader = (PreReader(self.model), Reasoner(self.model, NodeDeps(self.toolset, self.backend)))
         reader, reasoner = self._pre_reader
         try:
             reader.pre_read(reasoner.prompt({"messages": [], **state.values}, self.context))

@@ -13,8 +13,9 @@ from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from graph import prompts
-from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, end_step, open_step
-from graph.calls import Actors, ModelSource, model_of, new_call_id, tokens_used
+from graph.budget import charge_model_call, end_step, open_step
+from graph.calls import ModelSource, model_of, new_call_id, tokens_used
+from graph.deps import NodeDeps
 from graph.models.generation import generate
 from graph.plans import (
     choose_chain,
@@ -29,8 +30,6 @@ from graph.run import lang_of
 from state.agent import AgentState
 from state.context import Context
 from state.records import Plan, PlanStep, Step, ToolCallRecord
-from tools.backend import Backend
-from tools.toolset import Toolset
 
 ARGS_EXAMPLE = '{"userId": "李四"}'
 
@@ -38,17 +37,14 @@ ARGS_EXAMPLE = '{"userId": "李四"}'
 class ChainStep:
     """Chooses the chain of a new run, then proposes its steps one per visit, arguments filled by the model."""
 
-    def __init__(
-        self, model: ModelSource, toolset: Toolset, backend: Backend, *, clock: Clock = SYSTEM_CLOCK,
-        actors: Actors | None = None,
-    ) -> None:
-        self._actors = actors if actors is not None else Actors(toolset, backend)
+    def __init__(self, model: ModelSource, deps: NodeDeps) -> None:
+        self._actors = deps.actors
         self._model_source = model
-        self._toolset = toolset
-        self._backend = backend
-        self._registry = toolset.registry
-        self._system = toolset.prompt
-        self._clock = clock
+        self._toolset = deps.toolset
+        self._backend = deps.backend
+        self._registry = deps.registry
+        self._system = deps.toolset.prompt
+        self._clock = deps.clock
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         work = open_step(state.get("step"), [])

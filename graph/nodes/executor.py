@@ -23,18 +23,18 @@ from langgraph.runtime import Runtime
 from langsmith import traceable
 from langsmith.utils import tracing_is_enabled
 
-from graph.budget import SYSTEM_CLOCK, Clock, open_step
-from graph.calls import Actors, CheckedReads, KeptRead, action_hash, call_context, thread_id_of_run
+from graph.budget import open_step
+from graph.calls import KeptRead, action_hash, call_context, thread_id_of_run
+from graph.deps import NodeDeps
 from graph.reviews import unreviewed
 from graph.run import lang_of
 from state.agent import AgentState
 from state.context import Context
 from state.records import Outcome, Step
-from tools.backend import Backend, StopsAtDeadline
+from tools.backend import StopsAtDeadline
 from tools.errors import DomainError
 from tools.runtime import CheckedCall, execute_call
 from tools.spec import CallContext, Effect
-from tools.toolset import Toolset
 
 logger = logging.getLogger(__name__)
 
@@ -53,17 +53,15 @@ def _traced_inputs(inputs: dict[str, Any]) -> dict[str, Any]:
 class Executor:
     """Runs the step's calls that are approved (or need no approval); their outcomes go on in the step."""
 
-    def __init__(
-        self, toolset: Toolset, backend: Backend, deps: Any, *, clock: Clock = SYSTEM_CLOCK, actors: Actors | None = None,
-        reads: CheckedReads | None = None,
-    ) -> None:
-        self._actors = actors if actors is not None else Actors(toolset, backend)
-        self._reads = reads if reads is not None else CheckedReads()
-        self._toolset = toolset
+    def __init__(self, deps: NodeDeps) -> None:
+        backend = deps.backend
+        self._actors = deps.actors
+        self._reads = deps.reads
+        self._toolset = deps.toolset
         self._backend = backend
-        self._deps = deps
-        self._clock = clock
-        self._registry = toolset.registry
+        self._needs = deps.needs
+        self._clock = deps.clock
+        self._registry = deps.registry
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="flowagent-tool")
         stops = isinstance(backend, StopsAtDeadline)
         self._here = frozenset(
@@ -89,7 +87,7 @@ class Executor:
             # A read the validator checked just now runs on its check, in its call context, under its action hash.
             kept = self._reads.take(thread_id, call["id"], call["args"])
             ctx = kept.ctx if kept is not None else call_context(
-                self._toolset, self._backend, self._deps, context, self._clock, thread_id, call_id=call["id"], lang=lang,
+                self._toolset, self._backend, self._needs, context, self._clock, thread_id, call_id=call["id"], lang=lang,
                 actors=self._actors,
             )
             refused = unreviewed(self._toolset, context, call, ctx)  # the person's review is on record

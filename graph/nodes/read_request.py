@@ -9,26 +9,23 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from graph.answers import capability_answer, filled_call
-from graph.budget import SYSTEM_CLOCK, Clock, open_step
+from graph.budget import open_step
 from graph.calls import proposed_calls
+from graph.deps import NodeDeps
 from graph.run import run_reset, start_run
 from state.agent import AgentState
 from state.context import Context
-from tools.backend import Backend
 from tools.kept import KnownRecords
-from tools.toolset import Toolset
 
 
 class ReadRequest:
     """Starts a run: fresh counters, the request record, and the answers that need no model."""
 
-    def __init__(
-        self, toolset: Toolset, backend: Backend, *, clock: Clock = SYSTEM_CLOCK, known: KnownRecords | None = None
-    ) -> None:
-        self._toolset = toolset
-        self._backend = backend
-        self._clock = clock
-        self._known = known
+    def __init__(self, deps: NodeDeps) -> None:
+        self._toolset = deps.toolset
+        self._backend = deps.backend
+        self._clock = deps.clock
+        self._known: KnownRecords | None = deps.actors.known
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         ask = state.get("ask")

@@ -11,9 +11,8 @@ from langgraph.runtime import Runtime
 
 from graph import prompts
 from graph.answers import fixed_answer
-from graph.budget import SYSTEM_CLOCK, Clock, charge_model_call, describe, end_step, open_step, wrap_up
+from graph.budget import charge_model_call, describe, end_step, open_step, wrap_up
 from graph.calls import (
-    Actors,
     ModelSource,
     model_of,
     new_call_id,
@@ -22,6 +21,7 @@ from graph.calls import (
     thread_id_of_run,
     tokens_used,
 )
+from graph.deps import NodeDeps
 from graph.history import CallIds, call_id_index, cited_ids, known_id_index, open_lookups, run_outcome, run_results
 from graph.models.generation import REACT_STOP, generate  # noqa: F401 - REACT_STOP moved there
 from graph.protocols import NO_MODEL_CALL, parse_reply, render_for_text_protocol
@@ -29,7 +29,6 @@ from graph.run import lang_of
 from state.agent import AgentState
 from state.context import Context, Protocol
 from state.records import Step, WrapUp
-from tools.backend import Backend
 from tools.parsers import Lang
 from tools.spec import ToolRegistry
 from tools.toolset import Toolset
@@ -122,14 +121,12 @@ class Reasoner:
     """Thought → Action: the model step. One model call per visit, in normal or wrap-up mode (where a model that
     cannot be trusted with summaries gets the fixed answer built from the run's results instead)."""
 
-    def __init__(
-        self, model: ModelSource, toolset: Toolset, backend: Backend, *, clock: Clock = SYSTEM_CLOCK,
-        actors: Actors | None = None,
-    ) -> None:
-        self._actors = actors if actors is not None else Actors(toolset, backend)
+    def __init__(self, model: ModelSource, deps: NodeDeps) -> None:
+        toolset = deps.toolset
+        self._actors = deps.actors
         self._model_source = model
-        self._clock = clock
-        self._backend = backend
+        self._clock = deps.clock
+        self._backend = deps.backend
         self._toolset = toolset
         self._registry = toolset.registry
         self._bound: dict[int, Any] = {}

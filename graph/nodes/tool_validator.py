@@ -17,20 +17,19 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.runtime import Runtime
 
 from graph.answers import question_for
-from graph.budget import SYSTEM_CLOCK, Clock, count_proposals, open_step, review_requested
-from graph.calls import Actors, CheckedReads, KeptRead, action_hash, call_context, thread_id_of_run
+from graph.budget import count_proposals, open_step, review_requested
+from graph.calls import KeptRead, action_hash, call_context, thread_id_of_run
+from graph.deps import NodeDeps
 from graph.history import ResultIndex, note
 from graph.protocols import FORMAT_ERROR_NAME
 from graph.run import lang_of
 from state.agent import AgentState
 from state.context import Context
 from state.records import Ask, AskedCall, ToolCallRecord
-from tools.backend import Backend
 from tools.errors import CannotError, DomainError, NeedsPersonError
 from tools.request import Lang, Request
 from tools.runtime import CheckedCall, check_call
 from tools.spec import Effect, PersonValue, ToolRegistry, ValueKind
-from tools.toolset import Toolset
 
 INVALID_JSON_TEMPLATE = (
     "Error: the arguments of {name} are not valid JSON ({error}). Call {name} again with a JSON object."
@@ -100,17 +99,14 @@ class ToolValidator:
     the turn through `ask_person` (`ask`), told by the graph in the person's language, never left to the model.
     """
 
-    def __init__(
-        self, toolset: Toolset, backend: Backend, deps: Any, *, clock: Clock = SYSTEM_CLOCK, actors: Actors | None = None,
-        reads: CheckedReads | None = None,
-    ) -> None:
-        self._actors = actors if actors is not None else Actors(toolset, backend)
-        self._reads = reads if reads is not None else CheckedReads()
-        self._toolset = toolset
-        self._registry = toolset.registry
-        self._backend = backend
-        self._deps = deps
-        self._clock = clock
+    def __init__(self, deps: NodeDeps) -> None:
+        self._actors = deps.actors
+        self._reads = deps.reads
+        self._toolset = deps.toolset
+        self._registry = deps.registry
+        self._backend = deps.backend
+        self._needs = deps.needs
+        self._clock = deps.clock
         self._results = ResultIndex()
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -128,7 +124,7 @@ class ToolValidator:
         lang = lang_of(state, context)
         thread_id = thread_id_of_run()
         ctx = call_context(
-            self._toolset, self._backend, self._deps, context, self._clock, thread_id, lang=lang, actors=self._actors
+            self._toolset, self._backend, self._needs, context, self._clock, thread_id, lang=lang, actors=self._actors
         )
         request: Request | None = state.get("request")
         results = self._results.results(thread_id, list(state["messages"]), state["budget"]["human_index"])

@@ -18,6 +18,7 @@ import pytest
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_openai import ChatOpenAI
 
+from graph.deps import NodeDeps
 from graph.models import local as local_model
 from graph.models.local import (
     SMOLLM2,
@@ -474,7 +475,7 @@ def test_the_warm_up_is_the_start_of_the_chats_real_prompts(smollm2_server: Loca
     chat = chat_models.make_chat_model(chat_models.local_model_settings(smollm2_server))
     store = WorkflowStore(f"sqlite:///{tmp_path}/workflow.db")
     try:
-        reasoner = Reasoner(chat, WORKFLOW, store)
+        reasoner = Reasoner(chat, NodeDeps(WORKFLOW, store))
         state = {"messages": [HumanMessage("有哪些流程？")]}
         prompt = reasoner.prompt(state, Context(user_id="user_2", protocol="react"))  # type: ignore[arg-type]
     finally:
@@ -511,7 +512,7 @@ def test_after_the_pre_read_a_question_reads_only_its_own_tokens(smollm2_server:
     ]
     context = Context(user_id="user_2", protocol="react")
     try:
-        reasoner = Reasoner(chat, WORKFLOW, store)
+        reasoner = Reasoner(chat, NodeDeps(WORKFLOW, store))
         ahead = reasoner.prompt({"messages": history}, context)  # type: ignore[arg-type]
         asked = reasoner.prompt({"messages": [*history, HumanMessage("有哪些流程？")]}, context)  # type: ignore[arg-type]
     finally:

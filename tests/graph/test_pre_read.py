@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from graph.deps import NodeDeps
 from graph.nodes.reasoner import Reasoner
 from tools.workflow import TOOLSET as WORKFLOW
 
@@ -13,7 +14,7 @@ CALL = "Thought: 我用工具来做。\nAction: {tool}\nAction Input: {{}}"
 
 def pre_read_prompt(agent: Any, store: Any) -> list[Any]:
     """What the chat pre-reads: the reasoner's prompt for the conversation so far (as `ChatSession.pre_read`)."""
-    reasoner = Reasoner(agent.model, WORKFLOW, store, clock=agent.clock)
+    reasoner = Reasoner(agent.model, NodeDeps(WORKFLOW, store, clock=agent.clock))
     return reasoner.prompt({"messages": [], **agent.values}, agent.context)
 
 
