@@ -7,12 +7,13 @@
         started = engine.start(conn, "process_qingjia", requester="user_1",
                                data={"days": 5, "reason": "...", "nextUserId": "user_2"})
 
-`interface` holds the `ProcessEngine` Protocol and its records; `tables` the engine's tables; `validation` the
-deploy-time checks; `processes/` (beside this package) the seed BPMN files.
+`interface` holds the `ProcessEngine` Protocol and `records` the records it returns; `tables` the engine's tables;
+`validation` the deploy-time checks; `processes/` (beside this package) the seed BPMN files.
 """
 
 from tools.workflow.engine.errors import DeployError, EngineError, FormError
-from tools.workflow.engine.interface import (
+from tools.workflow.engine.interface import ProcessEngine
+from tools.workflow.engine.records import (
     Choice,
     Completed,
     Decision,
@@ -25,7 +26,6 @@ from tools.workflow.engine.interface import (
     InstanceView,
     NextStep,
     Preview,
-    ProcessEngine,
     Started,
     StepDef,
     TaskReady,

@@ -14,7 +14,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from tools.workflow.engine.errors import FormError
-from tools.workflow.engine.interface import FormField
+from tools.workflow.engine.records import FormField
 
 EXTRA_KEYS = frozenset({"nextUserId"})
 """Keys `start` accepts besides the form's fields (the data contract: the first approver)."""

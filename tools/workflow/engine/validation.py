@@ -35,8 +35,8 @@ from lxml import etree
 from tools.workflow.engine.errors import DeployError, FormError
 from tools.workflow.engine.expressions import FUNCTIONS, ExpressionError, check, is_wrapped, split_entries, unwrap
 from tools.workflow.engine.forms import normalize
-from tools.workflow.engine.interface import Choice, FieldType, FormField, StepDef
 from tools.workflow.engine.model import BPMN_NS, CAMUNDA_NS, GATEWAYS, NS, RESERVED_NAMES, Flow, ProcessModel
+from tools.workflow.engine.records import Choice, FieldType, FormField, StepDef
 from tools.workflow.engine.spiff import ASSIGNMENT_ATTRIBUTES, parse_specs, schema_validator
 
 FIELD_TYPES: tuple[FieldType, ...] = ("string", "long", "double", "decimal", "boolean", "date", "enum")
