@@ -67,7 +67,7 @@ def dev_server(model_url: str, directory: Path, jobs: int) -> Iterator[str]:
     port = _free_port()
     config = {
         "dependencies": [str(PROJECT_ROOT)],
-        "graphs": {"flowagent": str(PROJECT_ROOT / "graph" / "app.py") + ":graph"},
+        "graphs": {"flowagent": str(PROJECT_ROOT / "flowagent" / "app.py") + ":graph"},
     }
     (directory / "langgraph.json").write_text(json.dumps(config), encoding="utf-8")
     env = dict(

@@ -36,7 +36,7 @@ from evals.doubles.openai_server import ScriptedOpenAIServer
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SERVE_PYTHON = PROJECT_ROOT / ".venv-serve" / "bin" / "python"
-PACKAGES = ("graph", "tools", "state", "evals")
+PACKAGES = ("flowagent", "graph", "tools", "state", "evals")
 SECRET = "flowagent-bench-only-signing-secret-0123456789"
 STARTUP_TIMEOUT_S = 120.0
 DEFAULT_OUT = PROJECT_ROOT / "evals" / "bench" / "reports" / "instances"

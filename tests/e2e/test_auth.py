@@ -32,8 +32,8 @@ from tools import CallContext, WorkflowStore, execute_call
 from tools.workflow import TOOLSET
 
 GRAPH_ID = "flowagent"
-FLOWAGENT = [sys.executable, "-m", "graph.cli"]
-"""`flowagent` (the entry point calls `graph.cli:main`), run from this checkout."""
+FLOWAGENT = [sys.executable, "-m", "flowagent.cli"]
+"""`flowagent` (the entry point calls `flowagent.cli:main`), run from this checkout."""
 REPO_ROOT = Path(__file__).resolve().parents[2]
 IDP_ISSUER = "https://id.flowagent.test/"
 IDP_AUDIENCE = "flowagent-api"

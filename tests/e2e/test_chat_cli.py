@@ -374,7 +374,7 @@ def test_flowagent_eval_and_bench_name_the_command_to_use(command: str, instead:
 def test_the_flowagent_command_never_imports_evals() -> None:
     script = (
         "import sys\n"
-        "from graph.cli import main\n"
+        "from flowagent.cli import main\n"
         "code = main(['eval', '--oracle'])\n"
         "print(code, sorted(m for m in sys.modules if m == 'evals' or m.startswith('evals.')))\n"
     )

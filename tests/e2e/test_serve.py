@@ -101,7 +101,7 @@ def test_without_a_database_it_starts_local_postgresql_and_redis_and_serves(loca
 
         # A token from `flowagent token` (the store is the local database) signs in; none is refused.
         token_env = {**env, "FLOWAGENT_DB": f"postgresql://postgres@127.0.0.1:{ports[ENV_PG_PORT]}/flowagent"}
-        token = subprocess.run([str(SERVE_PYTHON), "-m", "graph.cli", "token", "李四"], cwd=REPO_ROOT, env=token_env,
+        token = subprocess.run([str(SERVE_PYTHON), "-m", "flowagent.cli", "token", "李四"], cwd=REPO_ROOT, env=token_env,
                                capture_output=True, text=True, timeout=60, check=True).stdout.strip()
         url = f"http://127.0.0.1:{port}"
         assert httpx.post(f"{url}/threads/search", json={}, timeout=10).status_code == 401

@@ -32,7 +32,7 @@ from tests.support.net import LOOPBACK, free_port, stop_process_group, wait_unti
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SERVE_PYTHON = REPO_ROOT / ".venv-serve" / "bin" / "python"
-PACKAGES = ("graph", "tools", "state", "evals")
+PACKAGES = ("flowagent", "graph", "tools", "state", "evals")
 START_TIMEOUT_S = 120.0
 CLIENT_TIMEOUT_S = 60
 TEST_AUTH_SECRET = "flowagent-tests-only-signing-secret-0123456789"

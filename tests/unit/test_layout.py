@@ -1,5 +1,6 @@
-"""The layout holds: the engine imports no toolset, imports never run back up the layers, and no module imports itself
-round a circle. Read from the source with `ast`, so a lazy import inside a function counts too."""
+"""The layout holds: the engine and the apps import no toolset, imports never run back up the layers (the graph imports
+none of the apps), and no module imports itself round a circle. Read from the source with `ast`, so a lazy import inside
+a function counts too."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("graph", "state", "tools", "evals")
+PACKAGES = ("flowagent", "graph", "state", "tools", "evals")
 TOOLSET_PACKAGES = ("tools.workflow", "tools.toy", "tools.travel")
-LAYER = {"evals": 3, "graph": 2, "state": 1, "tools": 0}
-"""A module may import from its own layer or below: evals → graph → state → tools."""
+LAYER = {"evals": 4, "flowagent": 3, "graph": 2, "state": 1, "tools": 0}
+"""A module may import from its own layer or below: evals → flowagent (the apps and the chat model's provisioning) →
+graph → state → tools."""
 
 
 def module_name(path: Path) -> str:
@@ -61,11 +63,18 @@ def is_engine(module: str) -> bool:
     )
 
 
-def test_the_engine_imports_no_toolset_package():
+def is_app(module: str) -> bool:
+    return module.split(".")[0] == "flowagent"
+
+
+def test_the_engine_and_the_apps_import_no_toolset_package():
+    """The apps take a toolset as the engine does, by name through `tools.toolsets`, never by importing its package."""
     engine = [m for m in modules() if is_engine(m)]
-    assert len(engine) > 40 and {"graph.cli", "tools.grounding", "state"} <= set(engine)
+    apps = [m for m in modules() if is_app(m)]
+    assert len(engine) > 40 and {"graph.builder", "tools.grounding", "state"} <= set(engine)
+    assert {"flowagent.cli", "flowagent.app"} <= set(apps)
     wrong = sorted(
-        f"{m} imports {i}" for m, imports in modules().items() if is_engine(m) for i in imports
+        f"{m} imports {i}" for m, imports in modules().items() if is_engine(m) or is_app(m) for i in imports
         if i.startswith(TOOLSET_PACKAGES)
     )
     assert wrong == []
@@ -73,17 +82,18 @@ def test_the_engine_imports_no_toolset_package():
 
 def test_the_engine_uses_no_toolset_name_the_tools_package_re_exports():
     """`tools/__init__.py` re-exports the workflow's WorkflowStore, Mailer and REGISTRY for the public contract, loaded
-    on first use; the engine itself never asks for them."""
+    on first use; the engine and the apps never ask for them."""
     from tools import _WORKFLOW_EXPORTS
 
     wrong = []
-    for package in ("graph", "state", "tools"):
+    for package in ("flowagent", "graph", "state", "tools"):
         for path in (ROOT / package).rglob("*.py"):
-            if not is_engine(module_name(path)) or path.name == "__init__.py" and package == "tools":
+            module = module_name(path)
+            if not (is_engine(module) or is_app(module)) or path.name == "__init__.py" and package == "tools":
                 continue
             for node in ast.walk(parsed(path)):
                 if isinstance(node, ast.ImportFrom) and node.module == "tools":
-                    wrong += [f"{module_name(path)} imports tools.{a.name}" for a in node.names if a.name in _WORKFLOW_EXPORTS]
+                    wrong += [f"{module} imports tools.{a.name}" for a in node.names if a.name in _WORKFLOW_EXPORTS]
     assert wrong == []
 
 
@@ -91,6 +101,16 @@ def test_no_import_runs_back_up_the_layers():
     wrong = sorted(
         f"{m} imports {i}" for m, imports in modules().items() for i in imports
         if LAYER[i.split(".")[0]] > LAYER[m.split(".")[0]]
+    )
+    assert wrong == []
+
+
+def test_the_graph_imports_none_of_the_apps():
+    """graph/ is the graph alone: the chat, the server, the command line and the chat model's provisioning live in
+    flowagent/, which imports the graph; nothing in graph/ imports them back (a model reaches the graph as
+    `build_graph(model=...)`: a chat model or a function of the run's `Context`)."""
+    wrong = sorted(
+        f"{m} imports {i}" for m, imports in modules().items() if m.split(".")[0] == "graph" for i in imports if is_app(i)
     )
     assert wrong == []
 

@@ -14,7 +14,7 @@ from tools.parsers import read_date, read_text
 CORPUS = load_corpus()
 PARSERS = Path(__file__).resolve().parents[2] / "tools" / "parsers"
 CHOSEN = ("pycnnum", "text2num", "python-dateutil", "chinesecalendar")
-REFUSED_TOP_LEVEL = {"tools", "graph", "state", "evals", "build", "src", "example", "examples", "tests", "test"}
+REFUSED_TOP_LEVEL = {"flowagent", "tools", "graph", "state", "evals", "build", "src", "example", "examples", "tests", "test"}
 
 
 @pytest.mark.parametrize("entry", CORPUS["sentence"], ids=lambda e: e["text"][:40])
@@ -48,8 +48,8 @@ def test_corpus_is_half_chinese_half_english():
 
 
 def test_parsers_import_no_domain():
-    """tools.parsers is generic: it imports nothing from the graph, the state or any toolset."""
-    forbidden = ("graph", "state", "tools.workflow", "tools.toy", "tools.travel", "tools.store", "tools.policy",
+    """tools.parsers is generic: it imports nothing from the apps, the graph, the state or any toolset."""
+    forbidden = ("flowagent", "graph", "state", "tools.workflow", "tools.toy", "tools.travel", "tools.store", "tools.policy",
                  "tools.lookup", "tools.said", "tools.words", "evals")
     for path in PARSERS.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

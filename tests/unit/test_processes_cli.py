@@ -1,5 +1,5 @@
 """`flowagent processes deploy FILE.bpmn` and `flowagent processes list`: the workflow toolset's own subcommand,
-reached by the command line through `Toolset.cli` (graph/cli.py names no toolset)."""
+reached by the command line through `Toolset.cli` (flowagent/cli.py names no toolset)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.cli import main
+from flowagent.cli import main
 from tests.support.engine import PURCHASE_KEY, purchase_bpmn
 from tests.unit.test_engine_deploy import INVALID
 from tools import WorkflowStore

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from evals.cli import build_parser as eval_parser
-from graph.cli import build_parser as chat_parser
+from flowagent.cli import build_parser as chat_parser
 from graph.strategies import STRATEGIES
 
 

@@ -377,7 +377,7 @@ def test_the_cli_shows_its_usage_for_wrong_arguments(capsys, argv):
 
 
 def test_flowagent_token_is_the_same_command(store, capsys):
-    from graph import cli
+    from flowagent import cli
 
     assert cli.main(["token", "李四"]) == 0
     assert verify_token(capsys.readouterr().out.strip(), backend=store).user_id == "user_2"

@@ -26,7 +26,7 @@ MOVED = {
     "bench": "flowagent: `flowagent bench` is now its own command: run `flowagent-bench` (or `python -m evals.bench`); "
     "`flowagent-bench --help` lists its options.",
 }
-"""Commands that moved to their own entry points, so that `graph` never imports `evals`."""
+"""Commands that moved to their own entry points, so that the apps never import `evals`."""
 
 
 def build_parser() -> argparse.ArgumentParser:
