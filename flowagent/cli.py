@@ -9,9 +9,9 @@ import sys
 
 from rich.console import Console
 
-from graph.chat import render
-from graph.chat.logs import configure_logging
-from graph.chat.session import ChatError, ChatSession, make_asker, open_backend, store_url
+from flowagent.chat import render
+from flowagent.chat.logs import configure_logging
+from flowagent.chat.session import ChatError, ChatSession, make_asker, open_backend, store_url
 from graph.models.endpoint import ModelConfigError, describe_model_error, stop_local_model
 from graph.strategies import STRATEGIES
 from tools.errors import DomainError

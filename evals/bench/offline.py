@@ -4,7 +4,7 @@ The local server is started as the chat starts it (`graph.models.endpoint.start_
 this CPU, every usable core, the fixed prompt read ahead), and each question runs through `build_graph` with
 the chat's langchain-openai model, the `react` protocol, `graph.stream(..., durability="sync")`, on a fresh
 WorkflowStore. Questions marked *as the chat runs it* are asked after the chat's pre-read
-(`graph.chat.session.ChatSession.pre_read`: the conversation so far, read while the person types; the bench
+(`flowagent.chat.session.ChatSession.pre_read`: the conversation so far, read while the person types; the bench
 waits for it as a person typing the question would). Per call: the prompt tokens llama.cpp really read (its
 log), the tokens generated and how many of them the graph kept (the rest was thrown away: text after the
 complete call, a stop sequence), and the time spent reading and generating (llama.cpp's counters; for a reply

@@ -332,7 +332,7 @@ def test_log_records_go_to_a_file_beside_the_store_and_settings_name_it(tmp_path
 def test_a_logged_crash_goes_to_the_log_file_never_to_the_terminal(tmp_path: Path) -> None:
     script = (
         "import logging, sys, warnings\n"
-        "from graph.chat.logs import configure_logging\n"
+        "from flowagent.chat.logs import configure_logging\n"
         "configure_logging(sys.argv[1])\n"
         "try:\n"
         "    raise RuntimeError('the handler broke')\n"

@@ -12,10 +12,10 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from rich.console import Console
 
+from flowagent.chat import render
 from graph import prompts
 from graph.answers import fixed_answer, thought
 from graph.budget import wrap_up
-from graph.chat import render
 from graph.history import note, outcome_text, refusal_key, reviewer_message
 from graph.nodes.human_review import DEFAULT_REJECT_MESSAGE, REJECTED_TEMPLATE
 from graph.nodes.tool_validator import (

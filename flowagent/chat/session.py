@@ -16,11 +16,11 @@ from langchain_core.messages import AnyMessage, HumanMessage
 from langgraph.types import Command
 from rich.console import Console
 
+from flowagent.chat import render
+from flowagent.chat.commands import run_command
+from flowagent.chat.logs import LogSettings
+from flowagent.chat.words import say
 from graph.builder import build_graph
-from graph.chat import render
-from graph.chat.commands import run_command
-from graph.chat.logs import LogSettings
-from graph.chat.words import say
 from graph.checkpoint import checkpoint_location, open_checkpointer
 from graph.deps import NodeDeps
 from graph.history import Lang

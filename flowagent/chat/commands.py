@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from rich.console import Console
 from rich.markup import escape
 
-from graph.chat import render
-from graph.chat.words import say
+from flowagent.chat import render
+from flowagent.chat.words import say
 from tools.backend import Backend
 from tools.toolset import HelpSection
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from langchain_core.messages import AnyMessage
     from langgraph.checkpoint.base import BaseCheckpointSaver
 
-    from graph.chat.logs import LogSettings
+    from flowagent.chat.logs import LogSettings
     from graph.history import Lang
     from graph.models.endpoint import ModelSettings
     from graph.strategies import Strategy
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 
 class ChatSession(Protocol):
-    """What the slash commands use of the chat session (`graph.chat.session.ChatSession`), which runs them."""
+    """What the slash commands use of the chat session (`flowagent.chat.session.ChatSession`), which runs them."""
 
     console: Console
     backend: Backend

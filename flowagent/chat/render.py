@@ -13,9 +13,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from flowagent.chat.words import say
 from graph.answers import stop_reason
 from graph.budget import stopped_early
-from graph.chat.words import say
 from graph.history import Lang, describe_result, note_of, outcome_line, outcome_text
 from graph.prompts import CARD_WORDS
 from state.records import OutcomeLine
