@@ -7,8 +7,9 @@
         started = engine.start(conn, "process_qingjia", requester="user_1",
                                data={"days": 5, "reason": "...", "nextUserId": "user_2"})
 
-`interface` holds the `ProcessEngine` Protocol and `records` the records it returns; `tables` the engine's tables;
-`validation` the deploy-time checks; `processes/` (beside this package) the seed BPMN files.
+`interface` holds the `ProcessEngine` Protocol and `records` the records it returns; `spiff_engine` the `SpiffEngine`
+that implements it, over a module per concern (`deployments`, `running`, `tasks`, `decisions`, `views`); `tables` the
+engine's tables; `validation` the deploy-time checks; `processes/` (beside this package) the seed BPMN files.
 """
 
 from tools.workflow.engine.errors import DeployError, EngineError, FormError
