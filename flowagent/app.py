@@ -8,16 +8,16 @@ background as the server starts, and reads its fixed prompt then, so the first q
 runs' defaults (protocol, fixed answers) follow the model and the toolset, as in the terminal chat; a run's
 context may still set them.
 
-Served, each graph is a `SignedInGraph`: when the server has signed a user in (`graph/server/auth.py`), that user
+Served, each graph is a `SignedInGraph`: when the server has signed a user in (`flowagent/server/auth.py`), that user
 is the actor of the run, whatever `user_id` the run's context names.
 """
 
 import os
 from typing import Any
 
+from flowagent.server.actor import signed_in
 from graph.builder import build_graph
 from graph.models.endpoint import EnvModel, run_defaults, settings_from_env
-from graph.server.actor import signed_in
 from state.context import Context
 from tools.toolset import Toolset
 from tools.toolsets import approval_registry, get_toolset

@@ -75,11 +75,11 @@ def main(argv: list[str] | None = None) -> int:
         print(MOVED[argv[0]], file=sys.stderr)
         return 2
     if argv and argv[0] == "token":
-        from graph.server.tokens import main as token_main
+        from flowagent.server.tokens import main as token_main
 
         return token_main(argv[1:])
     if argv and argv[0] == "serve":
-        from graph.server.serve import main as serve_main
+        from flowagent.server.serve import main as serve_main
 
         return serve_main(argv[1:])
     args = build_parser().parse_args(argv)

@@ -1,4 +1,4 @@
-// The page is served by the LangGraph server at /flowagent/ (graph/server/routes.py), from graph/server/static/.
+// The page is served by the LangGraph server at /flowagent/ (flowagent/server/routes.py), from flowagent/server/static/.
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 
@@ -6,7 +6,7 @@ export default defineConfig({
   base: "/flowagent/",
   plugins: [react()],
   build: {
-    outDir: "../graph/server/static",
+    outDir: "../flowagent/server/static",
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
   },

@@ -91,7 +91,7 @@ def instance(workdir: Path, env: dict[str, str], *, workers: int, jobs: int) -> 
     for package in PACKAGES:
         (workdir / package).symlink_to(PROJECT_ROOT / package, target_is_directory=True)
     port = free_port()
-    command = [str(SERVE_PYTHON), "-m", "graph.server.serve", "--port", str(port), "--workers", str(workers),
+    command = [str(SERVE_PYTHON), "-m", "flowagent.server.serve", "--port", str(port), "--workers", str(workers),
                "--jobs-per-worker", str(jobs), "--config", "langgraph.json"]
     log = (workdir / "server.log").open("wb")
     process = subprocess.Popen(command, cwd=workdir, env=env, stdin=subprocess.DEVNULL, stdout=log,
@@ -168,7 +168,7 @@ async def load(urls: list[str], token: str, clients: int, runs: int) -> tuple[fl
 
 
 def measure(clients: int, runs: int, instances: int, workers: int, jobs: int) -> dict[str, Any]:
-    from graph.server.tokens import issue_dev_token
+    from flowagent.server.tokens import issue_dev_token
     from tools import WorkflowStore
 
     results: dict[str, Any] = {"clients": clients, "runs_per_client": runs, "workers": workers, "jobs": jobs,

@@ -24,7 +24,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
-from graph.server.tokens import DEV_AUDIENCE, DEV_ISSUER
+from flowagent.server.tokens import DEV_AUDIENCE, DEV_ISSUER
 from tests.support.langgraph_server import TEST_AUTH_SECRET, LangGraphDevServer, server_env, stream_updates
 from tests.support.net import LOOPBACK
 from tests.support.review import approval, proposed_call

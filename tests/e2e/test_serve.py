@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from graph.server.serve import ENV_PG_PORT, ENV_REDIS_PORT, state_dir
+from flowagent.server.serve import ENV_PG_PORT, ENV_REDIS_PORT, state_dir
 from tests.support.langgraph_server import PACKAGES, REPO_ROOT, SERVE_PYTHON, server_env
 from tests.support.net import free_port, stop_process_group, wait_until
 
@@ -40,7 +40,7 @@ def group_is_gone(group: int) -> bool:
 
 
 def serve(root: Path, env: dict[str, str], *args: str, timeout: float) -> subprocess.CompletedProcess[str]:
-    command = [str(SERVE_PYTHON), "-m", "graph.server.serve", "--port", str(free_port()), *args]
+    command = [str(SERVE_PYTHON), "-m", "flowagent.server.serve", "--port", str(free_port()), *args]
     return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=timeout, check=False)
 
 
@@ -84,7 +84,7 @@ def test_without_a_database_it_starts_local_postgresql_and_redis_and_serves(loca
     log = root / "serve.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            [str(SERVE_PYTHON), "-m", "graph.server.serve", "--port", str(port), "--workers", "2"],
+            [str(SERVE_PYTHON), "-m", "flowagent.server.serve", "--port", str(port), "--workers", "2"],
             cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )
     try:

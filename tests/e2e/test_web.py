@@ -24,7 +24,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from evals.doubles import openai_server
 from evals.doubles.openai_server import ScriptedOpenAIServer
-from graph.server.routes import STATIC_DIR
+from flowagent.server.routes import STATIC_DIR
 from tests.support.browser import chromium, phone
 from tests.support.langgraph_server import LangGraphDevServer, server_env
 from tools import CallContext, WorkflowStore, execute_call

@@ -1,4 +1,4 @@
-"""The served graph's own guard (`graph.server.actor`): when the server names a signed-in user, that user acts,
+"""The served graph's own guard (`flowagent.server.actor`): when the server names a signed-in user, that user acts,
 whatever the run's context says; without one (trusted in-process code) the context's user_id acts as before.
 
 No server here: the config carries `langgraph_auth_user` as LangGraph's server puts it there.
@@ -16,8 +16,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
 from evals.doubles.scripted import ScriptedChatModel, tool_call
+from flowagent.server.actor import SignedInGraph, actor_context, signed_in
 from graph import build_graph
-from graph.server.actor import SignedInGraph, actor_context, signed_in
 from state import Context
 
 LEAVE = {"processKey": "process_qingjia", "reason": "家里有事", "days": 1, "nextUserId": "王五"}

@@ -8,7 +8,7 @@ Either runs in a scratch copy of the project root: the project's own `langgraph.
 so its state and any developer `.env` never mix with the test's. Both have the same interface: `url`, `token()`,
 `client()`, `db_url` (the workflow store), `log_tail()`, `stop()`.
 
-The project's `langgraph.json` turns sign-in on (`graph/server/auth.py`): `server_env()` gives the server a test
+The project's `langgraph.json` turns sign-in on (`flowagent/server/auth.py`): `server_env()` gives the server a test
 signing secret, and `server.client("user_2")` is an SDK client signed in as that user with a dev token.
 """
 
@@ -27,7 +27,7 @@ from typing import Any
 
 from langgraph_sdk import get_sync_client
 
-from graph.server.tokens import ENV_SECRET, issue_dev_token
+from flowagent.server.tokens import ENV_SECRET, issue_dev_token
 from tests.support.net import LOOPBACK, free_port, stop_process_group, wait_until
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -166,7 +166,7 @@ class ProductionServer(LangGraphDevServer):
         if not SERVE_PYTHON.is_file():
             raise RuntimeError(f"{SERVE_PYTHON} is missing: `./run test` (or `./run serve`) builds .venv-serve")
         return [
-            str(SERVE_PYTHON), "-m", "graph.server.serve", "--host", LOOPBACK, "--port", str(self.port),
+            str(SERVE_PYTHON), "-m", "flowagent.server.serve", "--host", LOOPBACK, "--port", str(self.port),
             "--workers", str(self.workers), "--jobs-per-worker", str(self.jobs_per_worker), "--config", "langgraph.json",
         ]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from starlette.testclient import TestClient
 
-from graph.server import routes
+from flowagent.server import routes
 
 SECRET = "a-development-secret-of-at-least-32-bytes"
 

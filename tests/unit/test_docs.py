@@ -18,7 +18,7 @@ RUN_BY = {
     # `./run chat` sets up .venv and the offline model, then execs `flowagent chat`: the test drives that chat.
     "./run chat": "tests/e2e/test_chat_cli.py::test_chat_starts_leave_approves_reminder_and_resumes_after_restart",
     "./run web": "tests/e2e/test_run_web.py::test_run_web_prints_the_pages_address_with_its_port_after_the_servers_banner",
-    # `./run serve` builds .venv-serve (as `./run test` does), then execs `python -m graph.server.serve`: the test runs that.
+    # `./run serve` builds .venv-serve (as `./run test` does), then execs `python -m flowagent.server.serve`: the test runs that.
     "./run serve": "tests/e2e/test_serve.py::test_without_a_database_it_starts_local_postgresql_and_redis_and_serves",
     "./run test": ".ci/run",
     "./run test --fast": ".ci/run",
@@ -36,7 +36,7 @@ SHOWN_IN = [README, *sorted((ROOT / "docs" / "guides").glob("*.md"))]
 MAPS = {README: "Map of the code", ROOT / "docs" / "development.md": "The code, module by module"}
 """The tables that map the code: the heading each sits under."""
 
-BUILT = {"graph/server/static/"}
+BUILT = {"flowagent/server/static/"}
 """Paths a map names that `./run` builds (git-ignored), absent from a fresh clone."""
 
 SHELL = {"bash", "sh", "shell", "console"}

@@ -1,5 +1,5 @@
 """Sign-in tokens without a server: dev tokens issued and checked, every kind of bad token refused with its own
-code, production mode against a JWKS (served from memory), and the `python -m graph.server.tokens` CLI."""
+code, production mode against a JWKS (served from memory), and the `python -m flowagent.server.tokens` CLI."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
-from graph.server import tokens
-from graph.server.auth import bearer_token
-from graph.server.tokens import AuthConfigError, Identity, TokenError, issue_dev_token, verify_token
+from flowagent.server import tokens
+from flowagent.server.auth import bearer_token
+from flowagent.server.tokens import AuthConfigError, Identity, TokenError, issue_dev_token, verify_token
 
 SECRET = "s" * 32
 OTHER_SECRET = "o" * 48
@@ -327,7 +327,7 @@ def test_an_authorization_header_without_a_bearer_token_is_refused(header, code)
     assert caught.value.code == code
 
 
-# ---------------------------------------------------------------- python -m graph.server.tokens
+# ---------------------------------------------------------------- python -m flowagent.server.tokens
 
 
 def test_the_cli_prints_a_dev_token_for_a_user_named_by_name(store, capsys):

@@ -2,8 +2,8 @@
 against its JWKS (production mode, when FLOWAGENT_JWKS_URL is set).
 
 Every token names a user of the workflow store; a valid signature for anyone else is still refused. A token on the
-store's deny list (`graph.server.revocations`) is refused before it expires.
-`python -m graph.server.tokens USER_ID_OR_NAME` prints a dev token; `--revoke TOKEN` revokes one.
+store's deny list (`flowagent.server.revocations`) is refused before it expires.
+`python -m flowagent.server.tokens USER_ID_OR_NAME` prints a dev token; `--revoke TOKEN` revokes one.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 
 import jwt
 
-from graph.server import revocations
+from flowagent.server import revocations
 from tools.backend import Backend
 from tools.errors import DomainError
 from tools.toolset import Toolset

@@ -1,7 +1,7 @@
 """The served graph's own guard: when LangGraph's server names a signed-in user, that user is the run's actor, and
 clients write no state the graph owns.
 
-- The auth hooks already write the identity into every run's context (`graph.server.auth`); this second check sits
+- The auth hooks already write the identity into every run's context (`flowagent.server.auth`); this second check sits
   in the graph, so a run that reaches it some other way (a handler bypassed or changed) still cannot act for
   anyone else. A served run's `approval_tools` are the tools' specs': a client cannot switch a card off.
 - A state write from a client (`POST /threads/{id}/state`, the SDK's `update_state`, the bulk form; the server calls

@@ -6,11 +6,11 @@
   client): a user reads, searches, updates, deletes, runs and resumes only their own; another's looks absent (404).
 - The actor of every run is the signed-in user: a `user_id` the client puts in the run's context (or config) is
   overwritten with the identity, so Studio's context form, which always sends a user_id, keeps working. The
-  served graph checks it again (`graph.server.actor`).
+  served graph checks it again (`flowagent.server.actor`).
 - A run's `command` may only `resume` a waiting card: `update` (writing state the graph owns) and `goto` (jumping to
   a node, such as the executor) are refused with 403. A resume sent to a thread where nothing waits for a decision
   is refused with 409 before a run is made (LangGraph would fail inside the run and answer 200). A run's
-  `approval_tools` are the tools' specs': a client's value is dropped. State writes: `graph.server.actor`.
+  `approval_tools` are the tools' specs': a client's value is dropped. State writes: `flowagent.server.actor`.
 - Assistants are the deployment's graphs: every signed-in user reads and searches them; nobody creates, changes
   or deletes them through the API. The store is scoped to the user's own namespace. Anything else (crons) → 403.
 - Studio's unchecked "langsmith" sign-in of `langgraph dev` is off (`disable_studio_auth` in `langgraph.json`);
@@ -26,7 +26,7 @@ from typing import Any
 
 from langgraph_sdk import Auth
 
-from graph.server.tokens import AuthConfigError, Settings, TokenError, dev_secret, verify_token
+from flowagent.server.tokens import AuthConfigError, Settings, TokenError, dev_secret, verify_token
 
 logger = logging.getLogger(__name__)
 

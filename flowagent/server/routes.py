@@ -1,6 +1,6 @@
 """flowagent's web page and its JSON routes, mounted by LangGraph's server beside its API (`langgraph.json` `http.app`).
 
-- `GET  /flowagent/`                  the page (the Vite build in `graph/server/static/`)
+- `GET  /flowagent/`                  the page (the Vite build in `flowagent/server/static/`)
 - `GET  /flowagent/words`             the fixed words the page shows that the server owns: each action's title, why
                                       an action was not done, the "what actually happened" line (by language)
 - `GET  /flowagent/auth/dev-users`    the store's users, for the development sign-in picker
@@ -36,8 +36,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from flowagent.server.tokens import TokenError, issue_dev_token, production_mode, served_backend, served_toolset, verify_token
 from graph.prompts import CARD_WORDS, OUTCOME_LABELS, REFUSALS, UNNAMED_ACTION
-from graph.server.tokens import TokenError, issue_dev_token, production_mode, served_backend, served_toolset, verify_token
 from tools.errors import DomainError
 
 log = logging.getLogger(__name__)

@@ -30,7 +30,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from graph.server.tokens import AuthConfigError, Settings, dev_secret
+from flowagent.server.tokens import AuthConfigError, Settings, dev_secret
 
 SERVE_VENV = ".venv-serve"
 DEFAULT_PORT = 2024
