@@ -1,27 +1,57 @@
 """Tool specs (everything about one tool) and the registry that renders them for models (OpenAI schemas and a
-plain-text list)."""
+plain-text list).
+
+What a spec is made of lives beside it and is importable from here too: the hooks' context, verdict and signatures
+(`tools.hooks`), the values only the person gives (`tools.person_values`), reading and explaining raw arguments
+(`tools.arguments`)."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
 import json
-import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Literal, NotRequired
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
-from typing_extensions import TypedDict
 
+from tools import arguments
+from tools.arguments import describe_validation_error
 from tools.errors import InvalidArgumentsError
+from tools.hooks import AfterCommit, CallContext, Card, Check, Describe, Found, Handler, Source, Sources, Verdict
+from tools.person_values import PersonValue, PersonValuesFor, Refuse, ValueKind, get_param, set_param
 
-if TYPE_CHECKING:
-    from tools.backend import Backend
-    from tools.kept import KnownRecords
-    from tools.request import Request
+__all__ = [
+    "DEFAULT_LIST_LIMIT",
+    "UNKNOWN_TOOL_TEMPLATE",
+    "AfterCommit",
+    "CallContext",
+    "Card",
+    "Chain",
+    "Check",
+    "Describe",
+    "Effect",
+    "Found",
+    "Handler",
+    "ObservationShape",
+    "PersonValue",
+    "PersonValuesFor",
+    "RefKind",
+    "Reference",
+    "Refuse",
+    "Source",
+    "Sources",
+    "ToolExample",
+    "ToolRegistry",
+    "ToolSpec",
+    "ValueKind",
+    "Verdict",
+    "describe_validation_error",
+    "get_param",
+    "set_param",
+]
 
 UNKNOWN_TOOL_TEMPLATE = "{name} is not a valid tool; use one of: {available}."
 
@@ -49,87 +79,6 @@ class Reference:
 
 
 @dataclass(frozen=True)
-class CallContext:
-    """Who makes a call, in which conversation, under which call id (never taken from tool arguments), and what the
-    toolset's handlers run against."""
-
-    backend: Backend
-    """The toolset's backend: its read handles and write transactions (`tools.backend`)."""
-    actor_id: str
-    thread_id: str = "default"
-    call_id: str = "call"
-    today: date | None = None
-    """The run's date in its time zone (the graph's clock and `Context.timezone`): what "明天" or "next Friday"
-    counts from. None outside a run (a script's call): the tool uses the system's date."""
-    deps: Any = None
-    """What the toolset's handlers need beyond the backend (the workflow: its mailer), from `Toolset.deps`."""
-    limits: Mapping[str, int] = field(default_factory=dict)
-    """The toolset's limits for this run (`Toolset.limits`, overridden by `Context.limits`)."""
-    lang: str = "zh"
-    """The language of the person the run serves: notes a card shows are written in it."""
-    actor: Mapping[str, Any] | None = None
-    """The actor's record when the caller has it already (the graph keeps it for a minute): checks and reads use it;
-    a write reads the actor again inside its own transaction."""
-    known: KnownRecords | None = None
-    """Records of stable kinds the caller keeps (the graph: for a minute): checks and reads use them; a write looks its
-    records up again inside its own transaction."""
-
-    @property
-    def idempotency_key(self) -> str:
-        return f"{self.thread_id}:{self.call_id}"
-
-    def limit(self, name: str) -> int:
-        """One of the toolset's limits; a name the toolset did not declare is a bug in its code."""
-        return int(self.limits[name])
-
-
-Found = dict[str, dict[str, Any]]
-"""The records a call's references name, by parameter, and the session user's under "actor" (looked up once per path
-by the runtime)."""
-
-
-class Source(TypedDict):
-    """Where one of the person's values came from: what a card shows beside it, in the person's language."""
-
-    how: Literal["stated", "filled", "inferred"]
-    """stated: the person's value, read from their words; filled: a value the model left out that code filled in from
-    their words; inferred: a choice mapped from a word that implies it (打车 → 差旅), for the person to confirm."""
-    said: str
-    """The words it was read from ("6千8百元", "打车", "深圳"), or "" when they are not known."""
-    replaced: NotRequired[str]
-    """The model's own value that the person's replaced (the English note for the model says the same)."""
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """A tool's policy check allowed a call: notes for the reviewer, and the records the effect acts on."""
-
-    notes: list[str] = field(default_factory=list)
-    """For the model and the audit, in English; a person reads the card, which words `sources` in their language."""
-    found: Found = field(default_factory=dict)
-    """The referenced records (by parameter) and whatever else the check looked up for the effect."""
-    sources: dict[str, Source] = field(default_factory=dict)
-    """Where each of the person's values came from, by parameter path (`fields.category`); empty on a path without a
-    person's request (the executor's, a script's)."""
-
-
-Check = Callable[[Any, CallContext, Any, Found], Verdict]
-"""A tool's own policy rules, without side effects, given the backend's handle and the records its references name."""
-Handler = Callable[[Any, CallContext, Any, Verdict], dict[str, Any]]
-"""The tool's effect (or read), given the backend's handle and what its check allowed; it checks nothing itself."""
-Sources = Mapping[str, Mapping[str, str]]
-"""Where each of the person's values came from, by parameter path: `{"how": "stated" | "filled" | "inferred", "said":
-the words it was read from}` (what the card shows beside each value)."""
-Card = Callable[[Any, dict[str, Any], str, Sources], dict[str, Any]]
-"""What a reviewer decides on, read through the backend's handle for a call's (validated) arguments, in the person's
-language ("zh" or "en"), with where the person's values came from: a `summary`, fields, and `labels` (the fields a
-person reads, each with its label in their language, in display order; the others are for clients and the audit)."""
-AfterCommit = Callable[[CallContext, dict[str, Any]], dict[str, Any]]
-"""What happens once a write's transaction has committed (delivering an e-mail); returns the result to report."""
-Describe = Callable[[dict[str, Any], str], str]
-"""Turns a tool's successful result into one readable line in a language ("zh" or "en")."""
-
-@dataclass(frozen=True)
 class ToolExample:
     """A worked example of one question answered with this tool, shown to text-protocol models as a real
     exchange (small models copy an exchange far better than a description)."""
@@ -144,108 +93,6 @@ class ToolExample:
     lang: str = "zh"
     """The language of the question and answer: a person writing English is shown the English example, so the
     model copies English values (a reason in a Chinese example is copied as a translation, which is not theirs)."""
-
-
-ValueKind = Literal["person", "number", "date", "text", "choice"]
-Refuse = Callable[[Any, Mapping[str, Any], date], None]
-"""(a value of the person's, every argument, the run's date) → None, or raises `CannotError` when no answer of theirs
-could make the value possible (a date in the past, an end before its start): said before anything is asked."""
-
-
-@dataclass(frozen=True)
-class PersonValue:
-    """An argument only the person can give: the model may pass it on, never make it up.
-
-    Missing, or not found in what the person said (`tools.request.Request`), it makes the graph ask the person. How a
-    value is found depends on its kind: a person must be the one the request names; a number must be stated with its
-    `unit` ("day": a day count, a duration or a date range's days; "yuan": an amount; "none": any number); a date must
-    be stated; a text must be the person's own words, in their language (a translation is not theirs); a choice must
-    be stated (`stated`, or one of `choices` named in the person's words) or is left to the person at the review card
-    (`optional` and `on_card`).
-
-    `param` names an argument, or a value inside one by a dotted path (`fields.amount`: the `amount` of the `fields`
-    argument), so the values of a tool whose form depends on its arguments can be declared too
-    (`ToolSpec.person_values_for`).
-    """
-
-    param: str
-    kind: ValueKind
-    ask: str
-    """The question's key in the toolset's questions (`Toolset.questions`), e.g. "approver" or "days"; a key the
-    toolset does not word is asked about by `label`."""
-    unit: Literal["day", "yuan", "none"] = "none"
-    optional: bool = False
-    """Not asked for when missing (the person may leave it out)."""
-    stated: Callable[[Request], Any] | None = None
-    """Reads the value the person spelled out in their request; when found, it is the value (the person's own words
-    outrank the model's)."""
-    label: Mapping[str, str] = field(default_factory=dict)
-    """What the value is called, by language ("zh", "en"): the general question asks for it by this name."""
-    meaningful: bool = False
-    """For a text: it must say something of its own, beyond words any request has ("take 2 days off" is no reason)."""
-    filler: re.Pattern[str] | None = None
-    """For a meaningful text: words that say nothing of this value's own (a comment that only says the decision, "批了",
-    "fine with me", is the decision, not a comment)."""
-    found_key: str = ""
-    """For a person: the record the check finds for the call (`Verdict.found`) that must be the person named, when
-    it is not the parameter's own (an e-mail's recipient is the task's assignee when the model gave a task)."""
-    choices: tuple[tuple[str, ...], ...] = ()
-    """For a choice: its options, each its value first, then its name in Chinese, in English (either may be ""), and
-    any other words that name it: ("差旅", "差旅", "Travel"). The person states one by naming it in either language;
-    the question offers them by name in the person's language."""
-    on_card: bool = False
-    """For an optional value: when the model fills it in, the person confirms it on the review card instead of having
-    said it (a decision's comment). Otherwise an optional value that is given must be stated like any other."""
-    hints: tuple[tuple[str, ...], ...] = ()
-    """For a choice: words that imply an option without naming it, each its option's value first, then the words, in
-    either language: ("差旅", "打车", "taxi", "机票"). A value the model left out, or named in its own words ("交通"),
-    is inferred from them when they point to one option; the card shows it as inferred."""
-    cues: tuple[str, ...] = ()
-    """For a text: words a person writes right before the value (去, 到, "to"): a value the model left out is read from
-    what follows one, when the request holds it verbatim (去深圳见客户 → 深圳)."""
-    refuse: Refuse | None = None
-    """What no answer could make possible, for a value of the person's (a trip in the past): refused before the person
-    is asked for anything else."""
-
-    def option_names(self, lang: str) -> tuple[str, ...]:
-        """The options by name in a language ("zh", "en"), for a question."""
-        index = 2 if lang == "en" else 1
-        return tuple(next((w for w in (*o[index:index + 1], *o[1:2], o[0]) if w), o[0]) for o in self.choices)
-
-    def option_of(self, given: Any) -> str | None:
-        """The option a given value means (its value, or any word naming it, in any case); None when none."""
-        text = str(given).strip().casefold()
-        for option in self.choices:
-            if any(text == word.casefold() for word in option if word):
-                return option[0]
-        return None
-
-
-def get_param(values: Mapping[str, Any], path: str) -> Any:
-    """The value at a parameter path (`days`, or `fields.amount` inside the `fields` argument); None when absent."""
-    current: Any = values
-    for part in path.split("."):
-        if not isinstance(current, Mapping):
-            return None
-        current = current.get(part)
-    return current
-
-
-def set_param(values: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:
-    """A copy of the arguments with the value at a parameter path set (nested objects copied, created when absent)."""
-    head, _, rest = path.partition(".")
-    copied = dict(values)
-    if not rest:
-        copied[head] = value
-        return copied
-    inner = copied.get(head)
-    copied[head] = set_param(inner if isinstance(inner, Mapping) else {}, rest, value)
-    return copied
-
-
-PersonValuesFor = Callable[[Any, CallContext, dict[str, Any], Found], tuple[PersonValue, ...]]
-"""(backend handle, call context, the arguments with their references resolved, the records they name) → the values
-only the person can give that these arguments call for."""
 
 
 DEFAULT_LIST_LIMIT = 10
@@ -348,29 +195,7 @@ class ToolSpec:
 
     def decode(self, raw: Any) -> dict[str, Any]:
         """Raw arguments (a dict or a JSON string) as a dict, refused when they are not a JSON object."""
-        if raw is None:
-            raw = {}
-        if isinstance(raw, str):
-            try:
-                raw = json.loads(raw) if raw.strip() else {}
-            except (ValueError, RecursionError) as exc:  # JSONDecodeError, too many digits, too deep
-                reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)[:80]
-                raise InvalidArgumentsError(
-                    "invalid_json",
-                    f"The arguments of {self.name} are not valid JSON ({reason}); "
-                    'send a JSON object such as {"taskId": "task_1"}.',
-                ) from exc
-        if not isinstance(raw, dict):
-            raise InvalidArgumentsError(
-                "invalid_arguments", f"The arguments of {self.name} must be a JSON object, not {type(raw).__name__}."
-            )
-        bad = _first_unencodable(raw)
-        if bad is not None:
-            raise InvalidArgumentsError(
-                "invalid_arguments",
-                f"The arguments of {self.name} contain text that is not valid Unicode ({bad}); send plain UTF-8 text.",
-            )
-        return raw
+        return arguments.decode(self, raw)
 
     def parse(self, raw: Any) -> BaseModel:
         """Validate raw arguments (a dict or a JSON string) into the argument model."""
@@ -378,7 +203,7 @@ class ToolSpec:
         try:
             return self.args_model.model_validate(values)
         except ValidationError as exc:
-            raise InvalidArgumentsError("invalid_arguments", describe_validation_error(self, exc)) from exc
+            raise InvalidArgumentsError("invalid_arguments", arguments.describe_validation_error(self, exc)) from exc
 
     def failing_params(self, raw: dict[str, Any]) -> list[str]:
         """The parameters whose values the argument model refuses (in order), for raw arguments that fail."""
@@ -417,61 +242,13 @@ class ToolSpec:
     def _openai_schema(self) -> str:
         """Built once per spec (pydantic's JSON schema generation cost a model-bound run about a millisecond a tool),
         kept as JSON: a copy is read back faster than one is deep-copied."""
-        schema = self.args_model.model_json_schema()
-        schema.pop("title", None)
-        params = self.model_params()
-        properties = {k: v for k, v in schema.get("properties", {}).items() if k in params}
-        for prop in properties.values():
-            prop.pop("title", None)
-            prop.pop("default", None)
-        schema["properties"] = properties
-        schema["required"] = [k for k, required in params.items() if required]
-        if not schema["required"]:
-            schema.pop("required")
-        schema["additionalProperties"] = False
-        description = self.model_description or self.description
-        definition = {"type": "function", "function": {"name": self.name, "description": description, "parameters": schema}}
+        definition = arguments.openai_definition(self, self.model_description or self.description, self.model_params())
         return json.dumps(definition, ensure_ascii=False)
 
     def text_signature(self) -> str:
         """One line of the plain-text tool list used by the text protocols: `name(a, b?): what it does`."""
         params = ", ".join(name + ("" if required else "?") for name, required in self.model_params().items())
         return f"- {self.name}({params}): {self.model_description or self.description}"
-
-
-def _first_unencodable(raw: Any) -> str | None:
-    """The first string (key or value, at any depth) that cannot be stored as UTF-8, e.g. a lone surrogate."""
-    pending, seen = [raw], set()
-    while pending:
-        item = pending.pop()
-        if isinstance(item, str):
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                return f"{exc.reason} at position {exc.start}"
-        elif isinstance(item, dict | list | tuple) and id(item) not in seen:  # iterative, cycle-safe
-            seen.add(id(item))
-            pending.extend([*item.keys(), *item.values()] if isinstance(item, dict) else item)
-    return None
-
-
-def describe_validation_error(spec: ToolSpec, exc: ValidationError) -> str:
-    """A short, actionable explanation of a pydantic validation error."""
-    parts = []
-    for err in exc.errors()[:5]:
-        loc = ".".join(str(p) for p in err["loc"]) or "arguments"
-        if err["type"] == "extra_forbidden":
-            if spec.args_model.model_fields:
-                allowed = ", ".join(spec.args_model.model_fields)
-                parts.append(f"{loc} is not a parameter of {spec.name} (parameters: {allowed})")
-            else:
-                parts.append(f"{spec.name} takes no parameters: call it with {{}}")
-        elif err["type"] == "missing":
-            parts.append(f"{loc} is required")
-        else:
-            msg = err["msg"].removeprefix("Value error, ")
-            parts.append(f"{loc}: {msg}")
-    return f"Invalid arguments for {spec.name}: " + "; ".join(parts) + "."
 
 
 @dataclass(frozen=True)
