@@ -1,0 +1,287 @@
+"""Single date phrases found in a text and resolved against the run's today: relative days (明天, tomorrow), weekdays
+of a week (下周五, next Friday), whole weeks, ISO, Chinese and English month-days, days of the month (8号, the 8th),
+"in 3 days"; which of them a range or a list joins is `tools.parsers.dates`'s (its docstring gives the rules)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from tools.parsers.numerals import EN_NUMBER_WORDS, chinese_value, english_value
+
+_CN = "〇零一二两三四五六七八九十"
+NUM = rf"\d{{1,2}}|[{_CN}]{{1,3}}"
+_MONTHS = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
+_EN_DAYS = (
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun"
+)
+_FULL_EN_DAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+_WEEKDAY_ZH = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "末": 5}
+_WEEKDAY_EN = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
+_WEEKS_AHEAD = {"下下": 2, "下": 1, "这": 0, "本": 0, "上": -1, "next": 1, "last": -1}
+_REL_DAYS = {
+    "今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3, "昨天": -1, "前天": -2,
+    "today": 0, "tomorrow": 1, "tmr": 1, "tmrw": 1, "yesterday": -1,
+}
+
+# Month.day as Chinese chats write a range ("12.7到12.11", "12.7-12.11"); alone, 12.7 is a number.
+_DOT_M, _DOT_D = r"1[0-2]|0?[1-9]", r"3[01]|[12]\d|0?[1-9]"
+_DOT = rf"(?:{_DOT_M})\.(?:{_DOT_D})"
+_DASH = r"到|至|~|～|—|–|-|to"
+_NO_UNIT = r"(?!\s*(?:天|days?|小时|hours?|元|块|yuan|周|weeks?|个|[kK万千百]|rmb|cny|bucks|kuai))"
+
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("rel", re.compile(r"大后天|后天|明天|明日|今天|今日|昨天|前天")),
+    ("rel_en", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\b(?:today|tomorrow|tmrw|tmr|yesterday)\b", re.I)),
+    ("week_zh", re.compile(r"(?<!每)(?P<pre>下下|下|这|本|上)?个?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天末])")),
+    (
+        "week_en",
+        re.compile(
+            rf"\b(?:(?P<nwb>next\s+week)\s*,?\s*(?:on\s+|from\s+)?|(?P<pre>next|this\s+coming|this|coming|last)\s+)?"
+            rf"(?P<wd>{_EN_DAYS})\b\.?(?P<nw>\s+next\s+week\b)?",
+            re.I,
+        ),
+    ),
+    # A whole week ("all of next week", "the whole week after next", "整个下周", "下周一整周"): Monday to Sunday.
+    (
+        "whole_week_en",
+        re.compile(
+            r"\b(?:(?:all|the\s+whole|the\s+entire|whole|entire|the\s+full|full)\s+(?:of\s+)?(?:the\s+)?"
+            r"(?P<w>next|this|coming|following)\s+week|the\s+(?:whole\s+|entire\s+)?week\s+after\s+next)\b",
+            re.I,
+        ),
+    ),
+    (
+        "whole_week_zh",
+        re.compile(
+            r"整个?(?P<pre>下下|下|这|本)个?(?:周|星期|礼拜)"
+            r"|(?P<pre2>下下|下|这|本)个?(?:周|星期|礼拜)(?:一整周|整周|全周|一整个星期|整个星期|一整个礼拜|整个礼拜)"
+        ),
+    ),
+    ("iso", re.compile(r"(?<![\d.])(?P<y>\d{4})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?![\d])")),
+    (
+        "ymd_zh",
+        re.compile(rf"(?:(?P<y>\d{{4}}|[〇零一二三四五六七八九]{{4}})\s*年\s*)?(?P<m>{NUM})\s*月\s*(?P<d>{NUM})\s*(?P<suf>[日号])?"),
+    ),
+    ("dotted", re.compile(rf"(?<![\d.])(?P<m>{_DOT_M})\.(?P<d>{_DOT_D})(?=\s*(?:{_DASH})\s*{_DOT}(?!\d|\.\d){_NO_UNIT})")),
+    ("dotted", re.compile(rf"(?:(?<=[到至~～—–-])|(?<=to ))\s*(?P<m>{_DOT_M})\.(?P<d>{_DOT_D})(?!\d|\.\d){_NO_UNIT}")),
+    ("month_rel", re.compile(rf"(?P<mr>下下个?月|下个?月|这个?月|本月|上个?月)(?P<d>{NUM})[日号]")),
+    ("day_zh", re.compile(rf"(?<![\d月{_CN}])(?P<d>{NUM})号")),
+    ("in_zh", re.compile(rf"(?P<n>\d{{1,3}}|[{_CN}]{{1,3}})(?:天|日)(?:后|以后|之后)")),
+    (
+        "md_en",
+        re.compile(rf"\b(?P<mon>{_MONTHS})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(?P<y>\d{{4}})\b)?", re.I),
+    ),
+    (
+        "dm_en",
+        re.compile(
+            rf"\b(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MONTHS})\b\.?(?:,?\s+(?P<y>\d{{4}})\b)?",
+            re.I,
+        ),
+    ),
+    # A day of the month in English, with its article ("the 8th", "from the 8th to the 10th"): like 8号. Followed
+    # by a word, only by one that starts a new part of the sentence ("the 2nd floor" is no date).
+    (
+        "day_en",
+        re.compile(
+            r"\bthe\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b"
+            r"(?!\s+(?!(?:to|till|until|through|thru|and|or|for|because|as|since|so|but|off|please|if|when|i|we|my|"
+            r"is|will|would|next|this|at|in|on|from|thanks|thank|thx|cheers|pls|plz)\b)[a-z])",
+            re.I,
+        ),
+    ),
+    # Two days of one month, the month written once after them ("7 to 9 December", "14-16 Dec"): a range by itself.
+    (
+        "days_month_en",
+        re.compile(
+            rf"\b(?P<btw>between\s+)?(?:the\s+)?(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s*"
+            rf"(?:-|–|—|to|until|till|through|thru|(?(btw)and|(?!)))\s*(?:the\s+)?"
+            rf"(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MONTHS})\b\.?(?:,?\s+(?P<y>\d{{4}})\b)?",
+            re.I,
+        ),
+    ),
+    (
+        "numeric",
+        re.compile(r"(?<![\d/.])(?P<m>\d{1,2})/(?P<d>\d{1,2})(?![\d/])(?!\s*(?:days?|hours?|天|小时))", re.I),
+    ),
+    (
+        "in_en",
+        re.compile(
+            # "in 3 days" is a date, but "put in 3 days of leave" / "in 2 days off" is a length.
+            rf"\bin\s+(?P<n>\d{{1,3}}|{EN_NUMBER_WORDS})\s+days?\b(?!\s+(?:of|off)\b)"
+            rf"|\b(?P<n2>\d{{1,3}}|{EN_NUMBER_WORDS})\s+days?\s+(?:from\s+now|later)\b",
+            re.I,
+        ),
+    ),
+]
+_MONTH_CUES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_CUES: dict[str, tuple[str, ...]] = {
+    "rel": ("天", "日"), "rel_en": ("day", "tod", "tom", "tmr", "yest"), "week_zh": ("周", "星期", "礼拜"),
+    "week_en": ("mon", "tue", "wed", "thu", "fri", "sat", "sun"), "whole_week_en": ("week",),
+    "whole_week_zh": ("周", "星期", "礼拜"), "iso": tuple("0123456789"), "ymd_zh": ("月",), "dotted": (".",),
+    "month_rel": ("月",), "day_zh": ("号",), "in_zh": ("后",), "md_en": _MONTH_CUES, "dm_en": _MONTH_CUES,
+    "day_en": ("the",), "days_month_en": _MONTH_CUES, "numeric": ("/",), "in_en": ("day",),
+}
+"""For each kind of date phrase, words one of which its every match contains (lower case)."""
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """One date phrase: its kind, span, resolved date (None: not on the calendar) and what a range end needs."""
+
+    kind: str
+    start: int
+    end: int
+    day: date | None
+    weekday: int | None = None  # a bare weekday ("周五", "Friday"): re-read in the range start's week
+    month_day: tuple[int, int] | None = None  # a month-day without a year: re-read in the range start's year
+    day_of_month: int | None = None  # a bare day ("5号"): re-read in the range start's month
+    until: date | None = None  # a phrase that is a range by itself (a whole week): its last day
+    scopes_range: bool = False  # "… to Thursday next week": the week it names is the range start's week too
+
+
+def number(text: str) -> int:
+    """A day, month, year or count written in digits, Chinese or English numerals; ValueError when it is none."""
+    if text.isdigit():
+        return int(text)
+    values = chinese_value(text) or english_value(text)
+    if not values:
+        raise ValueError(text)
+    return int(values[0])
+
+
+def safe_date(year: int, month: int, day: int) -> date | None:
+    """That day, or None when it is not on the calendar (February 30)."""
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _future_month_day(today: date, month: int, day: int) -> date | None:
+    found = safe_date(today.year, month, day)
+    if found is None and month == 2 and day == 29:
+        return safe_date(today.year + 1, month, day)
+    if found is not None and found < today:
+        return safe_date(today.year + 1, month, day)
+    return found
+
+
+def _week_day(today: date, weekday: int, weeks_ahead: int | None) -> date:
+    """`weeks_ahead` None: the coming such day (today included); else that day in the week `weeks_ahead` from now."""
+    if weeks_ahead is None:
+        return today + timedelta(days=(weekday - today.weekday()) % 7)
+    monday = today - timedelta(days=today.weekday()) + timedelta(weeks=weeks_ahead)
+    return monday + timedelta(days=weekday)
+
+
+def add_months(day: date, months: int, day_of_month: int) -> date | None:
+    """That day of the month `months` after `day`'s, or None when that month has no such day."""
+    index = day.year * 12 + day.month - 1 + months
+    return safe_date(index // 12, index % 12 + 1, day_of_month)
+
+
+def _read_english(phrase: str, today: date, has_year: bool) -> tuple[date | None, tuple[int, int] | None]:
+    """An English or numeric month-day read by dateutil; without a year, the coming one."""
+    from dateutil import parser  # 20 ms to import: loaded on the first English date
+
+    phrase = re.sub(r"^\s*the\s+", "", phrase, flags=re.I)  # "the 8th of December": dateutil reads no article
+    try:
+        read = parser.parse(phrase, default=datetime(today.year, 1, 1)).date()
+    except (ValueError, OverflowError):
+        return None, None
+    if has_year:
+        return read, None
+    return _future_month_day(today, read.month, read.day), (read.month, read.day)
+
+
+def _resolve(kind: str, m: re.Match[str], today: date) -> Phrase | None:
+    start, end = m.span()
+    if kind in ("rel", "rel_en"):
+        word = re.sub(r"\s+", " ", m.group().lower())
+        offset = 2 if "after" in word else _REL_DAYS[word]
+        return Phrase(kind, start, end, today + timedelta(days=offset))
+    if kind in ("whole_week_en", "whole_week_zh"):
+        if kind == "whole_week_en":
+            word = (m["w"] or "").lower()
+            weeks = 2 if not word else 0 if word == "this" else 1
+        else:
+            weeks = _WEEKS_AHEAD[m["pre"] or m["pre2"]]
+        monday = _week_day(today, 0, weeks)
+        return Phrase(kind, start, end, monday, until=monday + timedelta(days=6))
+    if kind in ("week_zh", "week_en"):
+        wd_text = m["wd"]
+        if kind == "week_zh":
+            weekday = _WEEKDAY_ZH[wd_text]
+            pre = m["pre"]
+            ahead = _WEEKS_AHEAD.get(pre) if pre else None
+        else:
+            if wd_text.lower() not in _FULL_EN_DAYS and not wd_text[0].isupper():
+                return None  # "sat", "sun", "wed" in lower case are words; "Sat", "Wed" are days
+            weekday = _WEEKDAY_EN[wd_text[:3].lower()]
+            pre = (m["pre"] or "").lower().split()[-1] if m["pre"] else ""
+            ahead = 1 if m["nw"] or m["nwb"] else _WEEKS_AHEAD.get(pre)
+        english = kind == "week_en"
+        bare = not m["pre"] and not (english and (m["nw"] or m["nwb"]))
+        return Phrase(kind, start, end, _week_day(today, weekday, ahead), weekday=weekday if bare else None,
+                      scopes_range=english and bool(m["nw"]))
+    if kind == "iso":
+        return Phrase(kind, start, end, safe_date(int(m["y"]), int(m["m"]), int(m["d"])))
+    if kind == "ymd_zh":
+        if not m["y"] and not m["suf"]:
+            return None
+        month, day_of_month = number(m["m"]), number(m["d"])
+        if m["y"]:
+            return Phrase(kind, start, end, safe_date(number(m["y"]), month, day_of_month))
+        return Phrase(kind, start, end, _future_month_day(today, month, day_of_month), month_day=(month, day_of_month))
+    if kind == "dotted":
+        month, day_of_month = int(m["m"]), int(m["d"])
+        return Phrase(kind, start, end, _future_month_day(today, month, day_of_month), month_day=(month, day_of_month))
+    if kind == "month_rel":
+        word = m["mr"]
+        months = 2 if word.startswith("下下") else 1 if word.startswith("下") else -1 if word.startswith("上") else 0
+        return Phrase(kind, start, end, add_months(today, months, number(m["d"])))
+    if kind == "days_month_en":
+        last = m.group()[m.start("d") - start :]
+        read, month_day = _read_english(last, today, has_year=bool(m["y"]))
+        first = safe_date(read.year, read.month, int(m["d1"])) if read is not None else None
+        if read is None or first is None or first > read:
+            return None
+        return Phrase(kind, start, end, first, until=read)
+    if kind in ("day_zh", "day_en"):
+        day_of_month = number(m["d"])
+        this_month = safe_date(today.year, today.month, day_of_month)
+        if this_month is not None and this_month < today:
+            this_month = add_months(today, 1, day_of_month)
+        return Phrase(kind, start, end, this_month, day_of_month=day_of_month)
+    if kind in ("in_zh", "in_en"):
+        return Phrase(kind, start, end, today + timedelta(days=number(m["n"] or m["n2"])))
+    # md_en, dm_en, numeric: dateutil reads them
+    read, month_day = _read_english(m.group(), today, has_year=bool(m.groupdict().get("y")))
+    return Phrase(kind, start, end, read, month_day=month_day)
+
+
+def phrases(text: str, today: date) -> list[Phrase]:
+    """Every single date phrase, the earliest and then longest winning where two overlap."""
+    candidates: list[Phrase] = []
+    lowered = text.lower()
+    for kind, pattern in _PATTERNS:
+        if not any(cue in lowered for cue in _CUES[kind]):
+            continue  # a pattern whose every match has one of its cues: most texts have none of most
+        for match in pattern.finditer(text):
+            try:
+                found = _resolve(kind, match, today)
+            except ValueError:
+                found = None
+            if found is not None:
+                candidates.append(found)
+    candidates.sort(key=lambda f: (f.start, -(f.end - f.start)))
+    chosen: list[Phrase] = []
+    for found in candidates:
+        if not chosen or found.start >= chosen[-1].end:
+            chosen.append(found)
+    return chosen
