@@ -187,7 +187,7 @@ class CompromisedModel(PathModel):
 
 def load_real_model(name: str | None = None) -> tuple[BaseChatModel, str, bool]:
     """The configured chat model (`--model`, else FLOWAGENT_MODEL at OPENAI_BASE_URL): (model, label, is_local)."""
-    from graph.models.endpoint import load_chat_model
+    from flowagent.models.endpoint import load_chat_model
 
     model, settings = load_chat_model(name)
     return model, f"{settings.model} @ {settings.endpoint}", settings.local

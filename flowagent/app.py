@@ -15,9 +15,9 @@ is the actor of the run, whatever `user_id` the run's context names.
 import os
 from typing import Any
 
+from flowagent.models.endpoint import EnvModel, run_defaults, settings_from_env
 from flowagent.server.actor import signed_in
 from graph.builder import build_graph
-from graph.models.endpoint import EnvModel, run_defaults, settings_from_env
 from state.context import Context
 from tools.toolset import Toolset
 from tools.toolsets import approval_registry, get_toolset

@@ -12,7 +12,7 @@ from rich.console import Console
 from flowagent.chat import render
 from flowagent.chat.logs import configure_logging
 from flowagent.chat.session import ChatError, ChatSession, make_asker, open_backend, store_url
-from graph.models.endpoint import ModelConfigError, describe_model_error, stop_local_model
+from flowagent.models.endpoint import ModelConfigError, describe_model_error, stop_local_model
 from graph.strategies import STRATEGIES
 from tools.errors import DomainError
 from tools.toolsets import get_toolset, toolset_names

@@ -22,7 +22,7 @@ import time
 
 from langchain_openai import ChatOpenAI
 
-from graph.models.local import (
+from flowagent.models.local import (
     MODELS,
     default_local_model_settings,
     ensure_llama_server,

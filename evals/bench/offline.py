@@ -1,6 +1,6 @@
 """Workload 6: how fast the offline Qwen model answers a person, question by question, through the real graph.
 
-The local server is started as the chat starts it (`graph.models.endpoint.start_local_model`: the llama.cpp build for
+The local server is started as the chat starts it (`flowagent.models.endpoint.start_local_model`: the llama.cpp build for
 this CPU, every usable core, the fixed prompt read ahead), and each question runs through `build_graph` with
 the chat's langchain-openai model, the `react` protocol, `graph.stream(..., durability="sync")`, on a fresh
 WorkflowStore. Questions marked *as the chat runs it* are asked after the chat's pre-read
@@ -34,7 +34,7 @@ from evals.bench import agents
 from evals.bench.common import Goal, Section, Sizes, judge, median, table
 from graph.checkpoint import close_checkpointer
 from graph.deps import NodeDeps
-from graph.models.generation import CUT_ENV, CUT_FINISH_REASON, call_end
+from graph.generation import CUT_ENV, CUT_FINISH_REASON, call_end
 from state import Context
 from tools import WorkflowStore
 
@@ -68,7 +68,7 @@ class Question:
     pre_read: bool
     """Asked as the chat asks it: after the chat's pre-read of the conversation so far."""
     cut: bool = True
-    """Replies stop at their complete call (`graph.models.generation`); False: generated whole, as before."""
+    """Replies stop at their complete call (`graph.generation`); False: generated whole, as before."""
     goal_name: str = ""
     goal_target: str = ""
     metric: str = "seconds"
@@ -143,10 +143,10 @@ def run(sizes: Sizes, out_dir: Path, *, offline_model: bool = False) -> Section:
             section.goals.append(Goal(name=name, target=target, measured=NOT_ASKED, status="not run"))
         return section
     try:
-        from graph.models import endpoint as chat_models
-        from graph.models import local as local_model
+        from flowagent.models import endpoint as chat_models
+        from flowagent.models import local as local_model
     except ImportError as exc:
-        return _not_run(section, f"graph.models.local is not importable ({exc})")
+        return _not_run(section, f"flowagent.models.local is not importable ({exc})")
     load_before = os.getloadavg()
     began = time.perf_counter()
     try:
@@ -198,7 +198,7 @@ def run(sizes: Sizes, out_dir: Path, *, offline_model: bool = False) -> Section:
         f"starts it (ready and warmed up after {startup_s:.1f} s; {_warm_text(warmed)}). Each question runs "
         "through the real graph (react protocol and fixed answers, the chat's langchain-openai client, "
         "`durability=\"sync\"`) on a fresh store, after the warm-up and the turns listed; figures are medians of "
-        f"{repeats} run(s), the questions taking turns. Replies stop at their complete call (`graph.models.generation`) "
+        f"{repeats} run(s), the questions taking turns. Replies stop at their complete call (`graph.generation`) "
         "except in the rows *as before*, which generate them whole as the chat did before issue 21 and have no "
         "pre-read. *As the chat runs it*: after the "
         "chat's pre-read of the conversation so far (the chat sends it while the person types; here the bench "
@@ -328,7 +328,7 @@ def _config(turn: Turn, index: int, callbacks: list[Any]) -> dict[str, Any]:
 def _pre_read(model: Any, server: Any, store: WorkflowStore, graph: Any, turn: Turn, index: int) -> dict[str, float]:
     """What the chat does while the person types (`ChatSession.pre_read`): its seconds, and the prompt tokens
     it read in how many milliseconds (llama.cpp's counters)."""
-    from graph.models.local.chat import PreReader
+    from flowagent.models.local.chat import PreReader
     from graph.nodes.reasoner import Reasoner
     from tools.workflow import TOOLSET as WORKFLOW
 
@@ -348,7 +348,7 @@ def _pre_read(model: Any, server: Any, store: WorkflowStore, graph: Any, turn: T
 
 def _run_once(model: Any, server: Any, warmup: Sequence[Any] | None, question: Question, index: int) -> dict[str, Any]:
     """Warm up (the state right after the server starts), ask the turns before, then time the question."""
-    from graph.models.local import warm_up
+    from flowagent.models.local import warm_up
 
     if warmup is not None:
         warm_up(model, warmup, progress=lambda line: None)

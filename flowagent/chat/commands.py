@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
 
     from flowagent.chat.logs import LogSettings
+    from flowagent.models.endpoint import ModelSettings
     from graph.history import Lang
-    from graph.models.endpoint import ModelSettings
     from graph.strategies import Strategy
     from state.context import Context
     from tools.toolset import Toolset

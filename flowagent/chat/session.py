@@ -20,11 +20,11 @@ from flowagent.chat import render
 from flowagent.chat.commands import run_command
 from flowagent.chat.logs import LogSettings
 from flowagent.chat.words import say
+from flowagent.models.endpoint import ModelSettings, describe_model_error, make_chat_model, run_defaults, settings_from_env
 from graph.builder import build_graph
 from graph.checkpoint import checkpoint_location, open_checkpointer
 from graph.deps import NodeDeps
 from graph.history import Lang
-from graph.models.endpoint import ModelSettings, describe_model_error, make_chat_model, run_defaults, settings_from_env
 from graph.run import locale_lang
 from graph.strategies import Strategy
 from state.context import Context
@@ -114,7 +114,7 @@ class ChatSession:
     def _model_settings(self, model: str | None) -> ModelSettings:
         settings = settings_from_env(model)
         if settings.local:
-            from graph.models.endpoint import start_local_model
+            from flowagent.models.endpoint import start_local_model
 
             lang = locale_lang(getattr(self, "locale", None) or Context().locale)  # before anyone speaks
             self.console.print(f"[dim]{say(lang, 'local_model')}[/dim]")
@@ -170,7 +170,7 @@ class ChatSession:
 
     def pre_read(self) -> None:
         """While the person types, have the offline model read the conversation the next question will follow
-        (`graph.models.local.chat.PreReader`): the question then costs only its own tokens. For the react
+        (`flowagent.models.local.chat.PreReader`): the question then costs only its own tokens. For the react
         strategy on a text protocol, whose prompt is the reasoner's; nothing while an approval waits."""
         if not self.settings.local or self.strategy != "react" or self.context.protocol == "native":
             return
@@ -178,7 +178,7 @@ class ChatSession:
         if state.interrupts:
             return
         if self._pre_reader is None:
-            from graph.models.local.chat import PreReader
+            from flowagent.models.local.chat import PreReader
             from graph.nodes.reasoner import Reasoner
 
             self._pre_reader = (PreReader(self.model), Reasoner(self.model, NodeDeps(self.toolset, self.backend)))

@@ -16,7 +16,7 @@ from graph import prompts
 from graph.budget import charge_model_call, end_step, open_step
 from graph.calls import ModelSource, model_of, new_call_id, tokens_used
 from graph.deps import NodeDeps
-from graph.models.generation import generate
+from graph.generation import generate
 from graph.plans import (
     choose_chain,
     parse_args,

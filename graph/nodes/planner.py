@@ -17,8 +17,8 @@ from graph import prompts
 from graph.budget import charge_model_call, open_step
 from graph.calls import ModelSource, model_of, new_call_id, tokens_used
 from graph.deps import NodeDeps
+from graph.generation import generate
 from graph.history import note
-from graph.models.generation import generate
 from graph.plans import (
     MAX_PLAN_STEPS,
     parse_plan,

@@ -22,8 +22,8 @@ from graph.calls import (
     tokens_used,
 )
 from graph.deps import NodeDeps
+from graph.generation import REACT_STOP, generate  # noqa: F401 - REACT_STOP moved there
 from graph.history import CallIds, call_id_index, cited_ids, known_id_index, open_lookups, run_outcome, run_results
-from graph.models.generation import REACT_STOP, generate  # noqa: F401 - REACT_STOP moved there
 from graph.protocols import NO_MODEL_CALL, parse_reply, render_for_text_protocol
 from graph.run import lang_of
 from state.agent import AgentState

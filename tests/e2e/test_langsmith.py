@@ -17,9 +17,9 @@ from langchain_core.messages import HumanMessage
 from langgraph.types import Command
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
+from flowagent.models.endpoint import make_chat_model, settings_from_env
 from graph import build_graph
 from graph.checkpoint import open_sqlite_checkpointer
-from graph.models.endpoint import make_chat_model, settings_from_env
 from state import Context
 from tests.support.langgraph_server import LangGraphDevServer, server_env
 from tests.support.langsmith_capture import LangSmithCapture

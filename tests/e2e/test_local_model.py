@@ -18,9 +18,8 @@ import pytest
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_openai import ChatOpenAI
 
-from graph.deps import NodeDeps
-from graph.models import local as local_model
-from graph.models.local import (
+from flowagent.models import local as local_model
+from flowagent.models.local import (
     SMOLLM2,
     LocalModelError,
     LocalServer,
@@ -30,9 +29,10 @@ from graph.models.local import (
     ensure_model_spec,
     start_local_server,
 )
-from graph.models.local import build as local_build
-from graph.models.local import server as local_server
-from graph.models.local import weights as local_weights
+from flowagent.models.local import build as local_build
+from flowagent.models.local import server as local_server
+from flowagent.models.local import weights as local_weights
+from graph.deps import NodeDeps
 from tests.support.fake_wheels import PART_DATA, build_index, fake_spec, no_leftovers, quiet
 
 
@@ -232,7 +232,7 @@ def test_warm_up_reads_the_fixed_prompt_so_the_first_question_does_not(smollm2_s
 def test_the_chat_warms_the_local_model_up_through_its_own_client(
     smollm2_server: LocalServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from graph.models import endpoint as chat_models
+    from flowagent.models import endpoint as chat_models
     from graph.nodes import reasoner
 
     asked: list[tuple[object, str, str]] = []
@@ -269,7 +269,7 @@ def test_the_chat_warms_the_local_model_up_through_its_own_client(
 def test_the_command_line_prints_the_model_path_or_one_clear_error(
     smollm2_path: Path, tmp_path: Path
 ) -> None:
-    cli = [sys.executable, "-m", "graph.models.local", "ensure", "smollm2"]
+    cli = [sys.executable, "-m", "flowagent.models.local", "ensure", "smollm2"]
     result = subprocess.run(
         [*cli, "--dir", str(smollm2_path.parent)], capture_output=True, text=True, timeout=300, check=False
     )
@@ -343,7 +343,7 @@ def test_the_server_stops_when_flowagent_is_killed(smollm2_path: Path, tmp_path:
     script = (
         "import sys, time\n"
         "from pathlib import Path\n"
-        "from graph.models.local import start_local_server\n"
+        "from flowagent.models.local import start_local_server\n"
         "server = start_local_server(Path(sys.argv[1]), n_ctx=512, log_dir=Path(sys.argv[2]))\n"
         "print(server.process.pid, flush=True)\n"
         "time.sleep(600)\n"
@@ -369,7 +369,7 @@ def test_the_server_stops_when_flowagent_is_killed(smollm2_path: Path, tmp_path:
 def test_the_serve_command_stops_its_server_on_sigterm(smollm2_path: Path) -> None:
     ensure_llama_server()
     serve = subprocess.Popen(
-        [sys.executable, "-m", "graph.models.local", "serve", "smollm2", "--dir", str(smollm2_path.parent)],
+        [sys.executable, "-m", "flowagent.models.local", "serve", "smollm2", "--dir", str(smollm2_path.parent)],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -389,17 +389,17 @@ def test_the_serve_command_stops_its_server_on_sigterm(smollm2_path: Path) -> No
 
 _FAKE_SERVER_MODULES = ("llama_cpp", "llama_cpp/server", "uvicorn", "fastapi", "sse_starlette", "starlette_context",
                         "pydantic_settings")
-# Runs ensure_llama_server in a scratch environment that has none of flowagent's dependencies: `graph` and
-# `graph.models` are stand-ins, so only the offline-model package (standard library only) is imported.
+# Runs ensure_llama_server in a scratch environment that has none of flowagent's dependencies: `flowagent` and
+# `flowagent.models` are stand-ins, so only the offline-model package (standard library only) is imported.
 _RUN_ENSURE = """\
 import json, sys, types
 from pathlib import Path
-graph_dir = Path(sys.argv[1])
-for name, path in (("graph", graph_dir), ("graph.models", graph_dir / "models")):
+package_dir = Path(sys.argv[1])
+for name, path in (("flowagent", package_dir), ("flowagent.models", package_dir / "models")):
     package = types.ModuleType(name)
     package.__path__ = [str(path)]
     sys.modules[name] = package
-from graph.models.local.build import ensure_llama_server
+from flowagent.models.local.build import ensure_llama_server
 lines = []
 build = ensure_llama_server(progress=lines.append, log_dir=Path(sys.argv[2]), wheel_dir=Path(sys.argv[3]))
 print(json.dumps({"key": build.key, "lines": lines}))
@@ -433,8 +433,8 @@ def test_a_kept_wheel_for_this_cpu_is_installed_without_building_and_another_cpu
     kept = tmp_path / "wheels" / key
     kept.mkdir(parents=True)
     _fake_llama_cpp_wheel(kept)
-    graph_dir = Path(local_build.__file__).parents[2]
-    run = [python, "-c", _RUN_ENSURE, str(graph_dir), str(tmp_path / "logs"), str(tmp_path / "wheels")]
+    package_dir = Path(local_build.__file__).parents[2]
+    run = [python, "-c", _RUN_ENSURE, str(package_dir), str(tmp_path / "logs"), str(tmp_path / "wheels")]
 
     def ensure() -> dict[str, Any]:
         result = subprocess.run(run, capture_output=True, text=True, timeout=300, check=False)
@@ -463,7 +463,7 @@ def test_a_kept_wheel_for_this_cpu_is_installed_without_building_and_another_cpu
 def test_the_warm_up_is_the_start_of_the_chats_real_prompts(smollm2_server: LocalServer, tmp_path: Path) -> None:
     """The real warm-up messages, then the reasoner's real first prompt: llama.cpp reads only what follows the
     fixed part (the tokens must be the same, not merely the text)."""
-    from graph.models import endpoint as chat_models
+    from flowagent.models import endpoint as chat_models
     from graph.nodes.reasoner import Reasoner
     from state import Context
     from tools import WorkflowStore
@@ -492,8 +492,8 @@ def test_after_the_pre_read_a_question_reads_only_its_own_tokens(smollm2_server:
     real prompt for the next question: llama.cpp reads only the question and the turn markers."""
     from langchain_core.messages import AIMessage, ToolMessage
 
-    from graph.models import endpoint as chat_models
-    from graph.models.local.chat import PreReader
+    from flowagent.models import endpoint as chat_models
+    from flowagent.models.local.chat import PreReader
     from graph.nodes.reasoner import Reasoner
     from state import Context
     from tools import WorkflowStore

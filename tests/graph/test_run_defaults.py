@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from evals.doubles.scripted import ScriptedChatModel
+from flowagent.models.endpoint import ModelConfigError, run_defaults, settings_from_env
 from graph import build_graph
-from graph.models.endpoint import ModelConfigError, run_defaults, settings_from_env
 from state.context import Context
 
 

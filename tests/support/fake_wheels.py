@@ -8,7 +8,7 @@ import os
 import zipfile
 from pathlib import Path
 
-from graph.models.local.specs import ModelSpec, WheelPart
+from flowagent.models.local.specs import ModelSpec, WheelPart
 
 PART_DATA = [bytes([i]) * 70_000 + os.urandom(1_000) for i in (1, 2, 3)]
 

@@ -22,9 +22,9 @@ from typing import Any
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.types import Command
 
+from flowagent.models.endpoint import make_chat_model, settings_from_env
 from graph.builder import build_graph
 from graph.checkpoint import close_checkpointer, open_checkpointer
-from graph.models.endpoint import make_chat_model, settings_from_env
 from state.context import Context
 from tools import WorkflowStore
 

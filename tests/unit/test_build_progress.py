@@ -6,9 +6,9 @@ import io
 import json
 from pathlib import Path
 
-from graph.models.local.build import SERVER_ONLY_ARGS, build_args
-from graph.models.local.build_progress import BuildProgress, cpu_kind, load_record, save_record
-from graph.models.local.cpu import cpu_build
+from flowagent.models.local.build import SERVER_ONLY_ARGS, build_args
+from flowagent.models.local.build_progress import BuildProgress, cpu_kind, load_record, save_record
+from flowagent.models.local.cpu import cpu_build
 
 
 class Clock:

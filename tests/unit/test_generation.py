@@ -12,8 +12,8 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
 from evals.doubles.scripted import ScriptedChatModel
-from graph.models.cut_openai import CallCutChatOpenAI
-from graph.models.generation import CUT_FINISH_REASON, REACT_STOP, call_end, generate, generation_limits
+from flowagent.models.cut_openai import CallCutChatOpenAI
+from graph.generation import CUT_FINISH_REASON, REACT_STOP, call_end, generate, generation_limits
 from graph.plans import parse_args
 from graph.protocols import parse_json_reply, parse_react
 

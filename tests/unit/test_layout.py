@@ -14,6 +14,8 @@ TOOLSET_PACKAGES = ("tools.workflow", "tools.toy", "tools.travel")
 LAYER = {"evals": 4, "flowagent": 3, "graph": 2, "state": 1, "tools": 0}
 """A module may import from its own layer or below: evals → flowagent (the apps and the chat model's provisioning) →
 graph → state → tools."""
+APP_ROOMS = ("cli", "app", "chat", "server", "models")
+"""The apps and the chat model's provisioning, which live in flowagent/ and never in graph/."""
 
 
 def module_name(path: Path) -> str:
@@ -105,7 +107,7 @@ def test_no_import_runs_back_up_the_layers():
     assert wrong == []
 
 
-def test_the_graph_imports_none_of_the_apps():
+def test_the_graph_holds_and_imports_none_of_the_apps():
     """graph/ is the graph alone: the chat, the server, the command line and the chat model's provisioning live in
     flowagent/, which imports the graph; nothing in graph/ imports them back (a model reaches the graph as
     `build_graph(model=...)`: a chat model or a function of the run's `Context`)."""
@@ -113,6 +115,8 @@ def test_the_graph_imports_none_of_the_apps():
         f"{m} imports {i}" for m, imports in modules().items() if m.split(".")[0] == "graph" for i in imports if is_app(i)
     )
     assert wrong == []
+    held = sorted(m for m in modules() if any(m == f"graph.{room}" or m.startswith(f"graph.{room}.") for room in APP_ROOMS))
+    assert held == []
 
 
 def test_a_node_imports_no_other_node():

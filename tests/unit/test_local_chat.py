@@ -7,7 +7,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
-from graph.models.local.chat import PreReader, default_local_model_settings
+from flowagent.models.local.chat import PreReader, default_local_model_settings
 
 
 def test_the_local_model_talks_react_and_stops_before_an_observation() -> None:

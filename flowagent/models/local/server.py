@@ -21,10 +21,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
-from graph.models.local.cache import default_log_dir, remove_quietly
-from graph.models.local.cpu import usable_cpus
-from graph.models.local.errors import LocalModelError, Progress, stderr_progress
-from graph.models.local.timings import RequestTimings, parse_timings
+from flowagent.models.local.cache import default_log_dir, remove_quietly
+from flowagent.models.local.cpu import usable_cpus
+from flowagent.models.local.errors import LocalModelError, Progress, stderr_progress
+from flowagent.models.local.timings import RequestTimings, parse_timings
 
 logger = logging.getLogger(__name__)
 
@@ -238,7 +238,7 @@ def start_local_server(
     model_path = Path(model_path)
     if not model_path.is_file():
         raise LocalModelError(
-            f"The model file {model_path} does not exist; run `python -m graph.models.local ensure qwen` "
+            f"The model file {model_path} does not exist; run `python -m flowagent.models.local ensure qwen` "
             "first."
         )
     alias = model_alias or model_path.stem
@@ -302,7 +302,7 @@ def start_local_server(
             raise LocalModelError(
                 f"The local model server exited with code {code} before it was ready; read its log "
                 f"{log_path} (it ends with:\n{_log_tail(log_path)}\n) and fix the cause, for example run "
-                "`python -m graph.models.local install-server` or fetch the model again."
+                "`python -m flowagent.models.local install-server` or fetch the model again."
             )
         if _ready(server.base_url):
             break

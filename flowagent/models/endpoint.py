@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.rate_limiters import InMemoryRateLimiter
 
-from graph.models.local import LOCAL_API_KEY
+from flowagent.models.local import LOCAL_API_KEY
 from state.context import Context, Protocol
 
 if TYPE_CHECKING:
@@ -95,8 +95,8 @@ def settings_from_env(model: str | None = None) -> ModelSettings:
 
 def make_chat_model(settings: ModelSettings) -> BaseChatModel:
     """A langchain-openai client for the settings (timeouts, retries with backoff, a rate limiter); a text
-    protocol's reply stops at its complete call (`graph.models.cut_openai.CallCutChatOpenAI`)."""
-    from graph.models.cut_openai import CallCutChatOpenAI
+    protocol's reply stops at its complete call (`flowagent.models.cut_openai.CallCutChatOpenAI`)."""
+    from flowagent.models.cut_openai import CallCutChatOpenAI
 
     limiter = (
         InMemoryRateLimiter(requests_per_second=settings.requests_per_second, check_every_n_seconds=0.05)
@@ -134,7 +134,7 @@ def start_local_model(
     for it.
     """
     global _local_server
-    from graph.models import local as local_model
+    from flowagent.models import local as local_model
 
     with _local_lock:
         if _local_server is None:
@@ -147,8 +147,8 @@ def start_local_model(
 
 
 def local_model_settings(server: Any) -> ModelSettings:
-    """The chat's settings for a running local server (`graph.models.local.LocalServer`)."""
-    from graph.models import local as local_model
+    """The chat's settings for a running local server (`flowagent.models.local.LocalServer`)."""
+    from flowagent.models import local as local_model
 
     kwargs = local_model.default_local_model_settings().chat_openai_kwargs(server)
     return ModelSettings(
@@ -167,7 +167,7 @@ def local_model_settings(server: Any) -> ModelSettings:
 
 def local_protocol() -> Protocol:
     """The protocol the offline model's runs use: $FLOWAGENT_PROTOCOL, else the local model's default (react)."""
-    from graph.models import local as local_model
+    from flowagent.models import local as local_model
 
     configured = os.environ.get("FLOWAGENT_PROTOCOL", "").strip()
     if configured in ("native", "react", "json"):
@@ -195,12 +195,14 @@ def warm_up_local_model(
     toolset: Toolset | None = None, lang: Lang = "zh",
 ) -> Any:
     """Have the local server read the fixed start of every system prompt once (its worked examples in `lang`, the
-    language the person is expected to write), through the chat's own client.
+    language the person is expected to write), through the chat's own client. What it reads is the graph's
+    (`graph.nodes.reasoner.warmup_prompt`, the start its reasoner sends): provisioning imports it from the graph below,
+    and the graph knows nothing of the local model.
 
-    Returns the server's timings of that request (`graph.models.local.RequestTimings`), or None when it
+    Returns the server's timings of that request (`flowagent.models.local.RequestTimings`), or None when it
     could not be done: a failed warm-up only costs the first question its speed, so it never stops the chat.
     """
-    from graph.models import local as local_model
+    from flowagent.models import local as local_model
 
     report = progress or local_model.stderr_progress
     try:
@@ -217,7 +219,7 @@ def warm_up_local_model(
 
 
 def running_local_server() -> Any:
-    """The local server `start_local_model` started (a `graph.models.local.LocalServer`), or None."""
+    """The local server `start_local_model` started (a `flowagent.models.local.LocalServer`), or None."""
     return _local_server
 
 
@@ -299,7 +301,7 @@ def describe_model_error(exc: BaseException, settings: ModelSettings | None = No
         return f"The endpoint {where} is rate-limiting or out of quota: wait, or lower FLOWAGENT_RATE_LIMIT_RPS."
     if isinstance(exc, openai.APIStatusError):
         return f"The endpoint {where} answered HTTP {exc.status_code}: {str(exc)[:200]}"
-    from graph.models.local import LocalModelError
+    from flowagent.models.local import LocalModelError
 
     if isinstance(exc, LocalModelError):
         return str(exc)

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from graph.models.local.errors import Progress, stderr_progress
-from graph.models.local.server import LocalServer
-from graph.models.local.timings import RequestTimings
+from flowagent.models.local.errors import Progress, stderr_progress
+from flowagent.models.local.server import LocalServer
+from flowagent.models.local.timings import RequestTimings
 
 logger = logging.getLogger(__name__)
 
@@ -26,7 +26,7 @@ class LocalModelSettings:
 
     protocol: Literal["native", "react", "json"] = "react"
     """The local model's tool calls are reliable only with the ``react`` text protocol; the offline model's runs use
-    it unless ``$FLOWAGENT_PROTOCOL`` says otherwise (`graph.models.endpoint.local_protocol`)."""
+    it unless ``$FLOWAGENT_PROTOCOL`` says otherwise (`flowagent.models.endpoint.local_protocol`)."""
     temperature: float = 0.3
     stop: tuple[str, ...] = ("Observation:",)
     """Stop generating before the model invents an observation; pass as ``ChatOpenAI(stop=...)``."""

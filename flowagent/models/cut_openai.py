@@ -1,6 +1,6 @@
-"""`ChatOpenAI` that stops a text-protocol reply at its complete call (`graph.models.generation.call_end`).
+"""`ChatOpenAI` that stops a text-protocol reply at its complete call (`graph.generation.call_end`).
 
-Kept apart from `graph.models.generation` so that importing the graph does not import the OpenAI client.
+Kept apart from `graph.generation` so that importing the graph does not import the OpenAI client.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from langchain_openai import ChatOpenAI
 
 from graph.calls import estimate_tokens
-from graph.models.generation import CUT_AT_CALL, CUT_FINISH_REASON, ReplyKind, reply_end
+from graph.generation import CUT_AT_CALL, CUT_FINISH_REASON, ReplyKind, reply_end
 
 _CLIENT_STOPS = "_flowagent_client_side_stops"
 
@@ -51,7 +51,7 @@ class CallCutChatOpenAI(ChatOpenAI):
     """
 
     cuts_at_call: ClassVar[bool] = True
-    """Tells `graph.models.generation.generate` that this model takes ``cut_at_call``."""
+    """Tells `graph.generation.generate` that this model takes ``cut_at_call``."""
 
     def _get_request_payload(self, input_: Any, *, stop: list[str] | None = None, **kwargs: Any) -> dict[str, Any]:
         client_stops = kwargs.pop(_CLIENT_STOPS, False)

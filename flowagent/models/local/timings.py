@@ -25,7 +25,7 @@ class RequestTimings:
     the whole prompt was already cached (llama-cpp-python does not print its length then)."""
     cut: bool = False
     """The client closed the stream before the reply ended (a reply cut at its complete call,
-    `graph.models.generation`): llama.cpp printed no counters, so only ``prompt_tokens_read`` is known and the
+    `graph.generation`): llama.cpp printed no counters, so only ``prompt_tokens_read`` is known and the
     times are NaN and ``generated_tokens`` 0 (the client's own figures say how much it received)."""
 
     @property
