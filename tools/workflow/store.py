@@ -4,7 +4,7 @@ tool executions and the audit log, in one database (SQLAlchemy Core), created an
 Requests and their approval steps live in the process engine's tables (`tools.workflow.engine.tables`): a request
 is a process instance (`req_<id>`), a step waiting for a decision is a task (`task_<id>`). The store hands the engine
 the caller's transaction, so an instance's new state, the tool execution's idempotency key and the e-mails it causes
-commit together or not at all.
+commit together or not at all. The store's own tables are `tools.workflow.tables` (importable from here too).
 """
 
 from __future__ import annotations
@@ -20,24 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
 
-from sqlalchemy import (
-    Column,
-    Connection,
-    Engine,
-    ForeignKey,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    bindparam,
-    create_engine,
-    event,
-    func,
-    insert,
-    select,
-    text,
-)
+from sqlalchemy import Connection, Engine, bindparam, create_engine, event, func, insert, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, OperationalError
 
@@ -48,70 +31,25 @@ from tools.workflow.engine import tables as engine_tables
 from tools.workflow.handles import FirstUse, release_read, stop_at
 from tools.workflow.legacy import carry_legacy_requests
 from tools.workflow.seed import USERS
+from tools.workflow.tables import DOMAIN_TABLES, SYSTEM_SENDER, audit_log, metadata, outbox, tool_executions, users
+
+__all__ = [
+    "DOMAIN_TABLES",
+    "PROCESS_ENGINE_KEY",
+    "READ_ONLY_OPTION",
+    "SNAPSHOT_COLUMNS_LEFT_OUT",
+    "SYSTEM_SENDER",
+    "VIEWS",
+    "WorkflowStore",
+    "audit_log",
+    "metadata",
+    "outbox",
+    "tool_executions",
+    "users",
+    "utcnow",
+]
 
 logger = logging.getLogger(__name__)
-
-metadata = MetaData()
-
-users = Table(
-    "users",
-    metadata,
-    Column("id", String(64), primary_key=True),
-    Column("name", String(128), nullable=False),
-    Column("email", String(256), nullable=False),
-    Column("alias", String(128), nullable=False, default=""),
-)
-
-outbox = Table(
-    "outbox",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("idempotency_key", String(256), nullable=False, unique=True),
-    Column("thread_id", String(128), nullable=False),
-    Column("sender_id", String(64), nullable=False),  # a user, or SYSTEM_SENDER for the engine's notifications
-    Column("recipient_id", String(64), ForeignKey("users.id"), nullable=False),
-    Column("recipient_email", String(256), nullable=False),
-    Column("subject", String(256), nullable=False),
-    Column("body", Text, nullable=False),
-    Column("task_id", Integer),
-    Column("status", String(16), nullable=False),  # queued | sending | sent | failed
-    Column("attempts", Integer, nullable=False, default=0),
-    Column("last_error", Text),
-    Column("created_at", String(40), nullable=False),
-    Column("claimed_at", String(40)),
-    Column("sent_at", String(40)),
-)
-
-tool_executions = Table(
-    "tool_executions",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("idempotency_key", String(256), nullable=False, unique=True),
-    Column("thread_id", String(128), nullable=False),
-    Column("actor_id", String(64), nullable=False),
-    Column("tool", String(64), nullable=False),
-    Column("args", Text, nullable=False),
-    Column("result", Text, nullable=False),
-    Column("created_at", String(40), nullable=False),
-)
-
-audit_log = Table(
-    "audit_log",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("at", String(40), nullable=False),
-    Column("thread_id", String(128)),
-    Column("actor_id", String(64)),
-    Column("event", String(64), nullable=False),
-    Column("detail", Text, nullable=False),
-)
-
-SYSTEM_SENDER = "flowagent"
-"""The sender of the e-mails the system writes itself (a task is waiting for you; your request ended): they are not
-a person's e-mails, so they count toward no conversation's rate limit."""
-
-DOMAIN_TABLES: tuple[Table, ...] = (users, outbox, tool_executions, audit_log)
-"""The store's own tables (the process engine's are `tools.workflow.engine.tables.ENGINE_TABLES`)."""
 
 SNAPSHOT_COLUMNS_LEFT_OUT = {"process_deployments": ("bpmn_xml",), "process_instances": ("state",)}
 """Columns a snapshot leaves out: the BPMN text and SpiffWorkflow's serialized state (large, and read by no check)."""

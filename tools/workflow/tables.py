@@ -1,0 +1,70 @@
+"""The workflow store's own tables (SQLAlchemy Core): users, the e-mail outbox, tool executions and the audit log.
+
+The process engine's tables (deployments, instances, tasks, groups) are `tools.workflow.engine.tables`.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Column, ForeignKey, Integer, MetaData, String, Table, Text
+
+metadata = MetaData()
+
+users = Table(
+    "users",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("name", String(128), nullable=False),
+    Column("email", String(256), nullable=False),
+    Column("alias", String(128), nullable=False, default=""),
+)
+
+outbox = Table(
+    "outbox",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("idempotency_key", String(256), nullable=False, unique=True),
+    Column("thread_id", String(128), nullable=False),
+    Column("sender_id", String(64), nullable=False),  # a user, or SYSTEM_SENDER for the engine's notifications
+    Column("recipient_id", String(64), ForeignKey("users.id"), nullable=False),
+    Column("recipient_email", String(256), nullable=False),
+    Column("subject", String(256), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("task_id", Integer),
+    Column("status", String(16), nullable=False),  # queued | sending | sent | failed
+    Column("attempts", Integer, nullable=False, default=0),
+    Column("last_error", Text),
+    Column("created_at", String(40), nullable=False),
+    Column("claimed_at", String(40)),
+    Column("sent_at", String(40)),
+)
+
+tool_executions = Table(
+    "tool_executions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("idempotency_key", String(256), nullable=False, unique=True),
+    Column("thread_id", String(128), nullable=False),
+    Column("actor_id", String(64), nullable=False),
+    Column("tool", String(64), nullable=False),
+    Column("args", Text, nullable=False),
+    Column("result", Text, nullable=False),
+    Column("created_at", String(40), nullable=False),
+)
+
+audit_log = Table(
+    "audit_log",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", String(40), nullable=False),
+    Column("thread_id", String(128)),
+    Column("actor_id", String(64)),
+    Column("event", String(64), nullable=False),
+    Column("detail", Text, nullable=False),
+)
+
+SYSTEM_SENDER = "flowagent"
+"""The sender of the e-mails the system writes itself (a task is waiting for you; your request ended): they are not
+a person's e-mails, so they count toward no conversation's rate limit."""
+
+DOMAIN_TABLES: tuple[Table, ...] = (users, outbox, tool_executions, audit_log)
+"""The store's own tables (the process engine's are `tools.workflow.engine.tables.ENGINE_TABLES`)."""
