@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal
 
@@ -177,15 +178,9 @@ def read_request(
     latest = texts[-1] if texts else ""
     names = [str(n) for p in people for n in names_of(p)]
     others = [dict(p) for p in people if p.get("id") != actor_id]
-    days: set[float] = set()
-    amounts: set[float] = set()
-    numbers: set[float] = set()
-    dates: list[str] = []
-    ranges: list[StatedRange] = []
-    quoted: list[str] = []
+    values = _Values()
     lang: Lang = default_lang
     last = Stated(days=[], amounts=[], numbers=[], dates=[], quoted=[])
-    said: list[Said] = []
     implied: Said | None = None  # the day a request message's only date gives, when no count is stated anywhere
     recent = [*earlier, *texts][-max(RECENT_MESSAGES, len(texts)):]
     one_date: float | None = None  # the latest length a request message's only date gives (`TextFacts.one_date`)
@@ -197,32 +192,13 @@ def read_request(
         read = said_in(text, facts, position)
         if position == len(recent) - 1:
             lang = facts.lang
-            bare = sorted(q.value for q in facts.quantities if q.unit == "none")
-            last = Stated(
-                days=sorted(facts.days_stated()), amounts=sorted(facts.amounts_stated()),
-                numbers=sorted(facts.numbers_stated()),
-                dates=sorted({d.isoformat() for span in facts.dates for d in (span.start, span.end)}),
-                quoted=list(facts.quoted),
-            )
-            if answering in ("day", "yuan") and len(bare) == 1:
-                # The answer to "how many days?" may be a bare number: it states that many.
-                last["days" if answering == "day" else "amounts"] = bare
-                (days if answering == "day" else amounts).add(bare[0])
-                read = [Said(kind="days" if answering == "day" else "amount", value=entry["value"], text=entry["text"],
-                             message=position) if entry["kind"] == "number" else entry for entry in read]
-        said += read
-        days |= facts.days_stated()
-        amounts |= facts.amounts_stated()
-        numbers |= facts.numbers_stated()
-        for span in facts.dates:
-            dates += [span.start.isoformat(), span.end.isoformat()]
-            if span.end != span.start:
-                ranges.append(StatedRange(start=span.start.isoformat(), end=span.end.isoformat(),
-                                          working_days=span.working_days, calendar_days=span.calendar_days))
-        quoted += [q for q in facts.quoted if q not in quoted]
-    if not days and one_date is not None and implied is not None:
-        days.add(one_date)  # no count stated anywhere: the request's only date gives one ("Friday off" is one day)
-        said.append(implied)
+            last, read = _latest(facts, answering, read, position)
+            values.days.update(last["days"])
+            values.amounts.update(last["amounts"])
+        values.add(facts, read)
+    if not values.days and one_date is not None and implied is not None:
+        values.days.add(one_date)  # no count stated anywhere: the request's only date gives one ("Friday off" is one day)
+        values.said.append(implied)
     mentioned = [named_in(text, others) for text in reversed(recent)]
     # The person's language over the whole request: an answer such as "lisi2@example.com 那位" or "OK" does not
     # change it.
@@ -234,19 +210,62 @@ def read_request(
         recent=list(recent),
         lang=lang,
         kind=kind_of(latest),
-        days=sorted(days),
-        amounts=sorted(amounts),
-        numbers=sorted(numbers),
-        dates=sorted(set(dates)),
-        ranges=ranges,
-        quoted=quoted,
+        days=sorted(values.days),
+        amounts=sorted(values.amounts),
+        numbers=sorted(values.numbers),
+        dates=sorted(set(values.dates)),
+        ranges=values.ranges,
+        quoted=values.quoted,
         people=[[str(p["id"]) for p in named] for named in mentioned],
         names={str(p["id"]): {"name": str(p.get("name") or ""), "alias": str(p.get("alias") or "")}
                for named in mentioned for p in named},
         shown=list(shown),
         last=last,
-        said=said,
+        said=values.said,
     )
+
+
+@dataclass
+class _Values:
+    """What the recent messages state, gathered message by message."""
+
+    days: set[float] = field(default_factory=set)
+    amounts: set[float] = field(default_factory=set)
+    numbers: set[float] = field(default_factory=set)
+    dates: list[str] = field(default_factory=list)
+    ranges: list[StatedRange] = field(default_factory=list)
+    quoted: list[str] = field(default_factory=list)
+    said: list[Said] = field(default_factory=list)
+
+    def add(self, facts: TextFacts, read: list[Said]) -> None:
+        """One message's values (`facts`), and what it says with its words (`read`)."""
+        self.said += read
+        self.days |= facts.days_stated()
+        self.amounts |= facts.amounts_stated()
+        self.numbers |= facts.numbers_stated()
+        for span in facts.dates:
+            self.dates += [span.start.isoformat(), span.end.isoformat()]
+            if span.end != span.start:
+                self.ranges.append(StatedRange(start=span.start.isoformat(), end=span.end.isoformat(),
+                                               working_days=span.working_days, calendar_days=span.calendar_days))
+        self.quoted += [q for q in facts.quoted if q not in self.quoted]
+
+
+def _latest(facts: TextFacts, answering: str, read: list[Said], position: int) -> tuple[Stated, list[Said]]:
+    """What the latest message alone states, and its values with their words: the answer to "how many days?" may be
+    a bare number, which then states that many days (or yuan, `answering`)."""
+    bare = sorted(q.value for q in facts.quantities if q.unit == "none")
+    last = Stated(
+        days=sorted(facts.days_stated()), amounts=sorted(facts.amounts_stated()),
+        numbers=sorted(facts.numbers_stated()),
+        dates=sorted({d.isoformat() for span in facts.dates for d in (span.start, span.end)}),
+        quoted=list(facts.quoted),
+    )
+    if answering in ("day", "yuan") and len(bare) == 1:
+        last["days" if answering == "day" else "amounts"] = bare
+        read = [Said(kind="days" if answering == "day" else "amount", value=entry["value"], text=entry["text"],
+                     message=position) if entry["kind"] == "number" else entry for entry in read]
+    return last, read
 
 
 def mask_words_of(texts: Sequence[str], names: Sequence[str]) -> list[str]:
