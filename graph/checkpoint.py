@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -11,21 +10,19 @@ from typing import Any
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from tools.database import open_sqlite
+
 DEFAULT_CHECKPOINT_PATH = Path(".flowagent") / "checkpoints.db"
 
 
 def open_sqlite_checkpointer(path: str | Path = DEFAULT_CHECKPOINT_PATH) -> SqliteSaver:
-    """A SqliteSaver on a file, in WAL mode with `synchronous=NORMAL`.
+    """A SqliteSaver on a file, on a connection set up as every SQLite connection of the project is
+    (`tools.database.open_sqlite`: WAL mode with `synchronous=NORMAL`, a busy timeout).
 
     WAL with NORMAL skips the fsync per committed row; a crash of the program never loses a committed
     checkpoint (only a power loss can drop the last few), so threads always resume.
     """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
-    saver = SqliteSaver(conn)
+    saver = SqliteSaver(open_sqlite(path))
     saver.setup()
     return saver
 

@@ -16,14 +16,12 @@ import hashlib
 import threading
 import time
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import BigInteger, Column, Engine, MetaData, String, Table, create_engine, delete, insert, select, text
-from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-from tools.database import default_url, normalize_url
+from tools.database import READ_ONLY_OPTION, default_url, normalize_url, sqlite_engine
 
 SETUP_LOCK = 0x7265766F  # "revo": the advisory lock that serialises the table's creation on PostgreSQL
 
@@ -47,10 +45,7 @@ def engine_at(url: str) -> Engine:
     """An engine on the database at `url` (the project's database: `FLOWAGENT_DB`)."""
     normalized = normalize_url(url)
     if normalized.startswith("sqlite"):
-        database = make_url(normalized).database or ""
-        if database and database != ":memory:":
-            Path(database).parent.mkdir(parents=True, exist_ok=True)
-        return create_engine(normalized, connect_args={"timeout": 30, "check_same_thread": False})
+        return sqlite_engine(normalized)
     return create_engine(normalized, pool_pre_ping=True, pool_size=2, max_overflow=4)
 
 
@@ -102,5 +97,5 @@ def revoke(engine: Engine, tid: str, *, user_id: str, expires_at: int) -> bool:
 def is_revoked(engine: Engine, tid: str) -> bool:
     """Whether the token is on the deny list."""
     _ensure_table(engine)
-    with engine.connect() as conn:
+    with engine.connect().execution_options(**{READ_ONLY_OPTION: True}) as conn:  # a read: no write lock on SQLite
         return conn.execute(select(revoked_tokens.c.token_id).where(revoked_tokens.c.token_id == tid)).first() is not None

@@ -8,8 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event, func, select
+from sqlalchemy import Connection, Engine, func, select
 
+from tools import database
 from tools.workflow.engine import EngineError, SpiffEngine, create_tables, parse_instance_id, set_group, tables
 
 PURCHASE_KEY = "process_caigou"
@@ -154,23 +155,9 @@ def purchase_bpmn(*, name: str = "采购申请", limit: int = 10000) -> str:
 
 
 def sqlite_engine(path: Path) -> Engine:
-    """A SQLite file engine set up as the workflow store sets up its own: WAL, and writes that begin IMMEDIATE."""
-    engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": 30, "check_same_thread": False})
-
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=30000")
-        cursor.close()
-
-    @event.listens_for(engine, "begin")
-    def _on_begin(conn: Connection) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
-
-    return engine
+    """A SQLite file engine set up as the workflow store's own (`tools.database.sqlite_engine`): WAL, and writes that
+    begin IMMEDIATE."""
+    return database.sqlite_engine(f"sqlite:///{path}")
 
 
 def prepare(db: Engine, engine: SpiffEngine) -> None:

@@ -20,12 +20,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, bindparam, create_engine, event, func, insert, select, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import Connection, Engine, bindparam, create_engine, func, insert, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from tools.backend import Execution
-from tools.database import default_url, normalize_url
+from tools.database import READ_ONLY_OPTION, default_url, normalize_url, sqlite_engine
 from tools.workflow.engine import ProcessEngine, SpiffEngine, seed
 from tools.workflow.engine import tables as engine_tables
 from tools.workflow.handles import FirstUse, release_read, stop_at
@@ -68,41 +67,6 @@ def utcnow() -> str:
 POSTGRES_SETUP_LOCK = 0x666C6F77  # "flow": the advisory lock that serialises table creation and seeding
 
 
-READ_ONLY_OPTION = "flowagent_read_only"
-"""Execution option that marks a connection as read-only (see `WorkflowStore.read`)."""
-
-
-def _sqlite_engine(url: str) -> Engine:
-    parsed = make_url(url)
-    database = parsed.database or ""
-    if database and database != ":memory:":
-        Path(database).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
-
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        # Let SQLAlchemy emit BEGIN itself (below) instead of pysqlite's lazy, deferred BEGIN.
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=30000")
-        cursor.close()
-
-    @event.listens_for(engine, "begin")
-    def _on_begin(conn: Connection) -> None:
-        # A write transaction takes the write lock up front: concurrent writers queue instead of deadlocking
-        # on upgrade. A read (`WorkflowStore.read`) begins deferred: in WAL mode it reads a snapshot without
-        # the lock, so readers neither wait for writers nor make them wait.
-        if conn.get_execution_options().get(READ_ONLY_OPTION):
-            conn.exec_driver_sql("BEGIN")
-        else:
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
-
-    return engine
-
-
 _SEED_LOCK = threading.Lock()
 PROCESS_ENGINE_KEY = "flowagent_process_engine"
 """Where a store's connections carry its process engine (`conn.info`), for code that gets only the connection."""
@@ -131,7 +95,7 @@ class WorkflowStore:
         if engine is not None:
             self.engine = engine
         elif self.url.startswith("sqlite"):
-            self.engine = _sqlite_engine(self.url)
+            self.engine = sqlite_engine(self.url)
         else:
             self.engine = create_engine(self.url, pool_pre_ping=True, pool_size=10, max_overflow=20)
         self.process_engine: ProcessEngine = process_engine if process_engine is not None else SpiffEngine()

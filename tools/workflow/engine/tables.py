@@ -9,8 +9,8 @@ Timestamps are ISO 8601 UTC text, as in the workflow store, so every backend com
 Works on SQLite and PostgreSQL (psycopg 3).
 
 For the compare-and-set on SQLite, the caller's engine must begin write transactions with `BEGIN IMMEDIATE`
-(as `tools.store` does): with pysqlite's deferred BEGIN, two writers that both read first fail with "database is
-locked" instead of queueing.
+(as `tools.database.sqlite_engine` does): with pysqlite's deferred BEGIN, two writers that both read first fail
+with "database is locked" instead of queueing.
 """
 
 from __future__ import annotations
