@@ -1,6 +1,11 @@
 """Fixtures of the end-to-end tests that talk to a real LangGraph server: one scripted OpenAI-compatible model
 server and one workflow store file per test module, and `start_server`, which starts the module's server as each
-of the kinds the suite runs against (`langgraph dev`, and the production server on PostgreSQL and Redis)."""
+of the kinds the suite runs against (`langgraph dev`, and the production server on PostgreSQL and Redis).
+
+`server` is that server with its graph calling the scripted `model` (a module whose server needs more, such as a
+`.env`, defines its own `server`); `signed_in` gives SDK clients of it signed in as a user, and `server_store` opens
+the workflow store it uses. (That fixture is not named `store`: the e2e tests without a server use the root
+conftest's `store`, a store of the test's own.)"""
 
 from __future__ import annotations
 
@@ -12,9 +17,10 @@ from typing import Any
 import pytest
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
-from tests.support.langgraph_server import LangGraphDevServer, ProductionServer
+from tests.support.langgraph_server import LangGraphDevServer, ProductionServer, model_env
 from tests.support.postgres import postgres_fixture  # noqa: F401 - the session fixture `postgres`
 from tests.support.redis import redis_fixture  # noqa: F401 - the session fixture `redis`
+from tools import WorkflowStore
 
 SERVER_KINDS = ("dev", "production")
 """`dev`: `langgraph dev` (in memory); `production`: `flowagent serve` (langgraph-runtime-pg on PostgreSQL, Redis)."""
@@ -62,3 +68,31 @@ def model() -> Iterator[ScriptedOpenAIServer]:
 def db_path(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The workflow store file the module's server and its tests share."""
     return tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1]) / "workflow.db"
+
+
+@pytest.fixture(scope="module")
+def server(model: ScriptedOpenAIServer, db_path: Path, start_server: Any) -> Iterator[LangGraphDevServer]:
+    """The module's server: its graph calls the scripted `model`, its workflow store is at `db_path`."""
+    with start_server(model_env(model, db_path)) as started:
+        yield started
+
+
+@pytest.fixture(scope="module")
+def signed_in(server: LangGraphDevServer) -> Callable[[str], Any]:
+    """`signed_in("user_1")`: an SDK client of the module's server with a dev token for that user (one per user)."""
+    clients: dict[str, Any] = {}
+
+    def client(user_id: str) -> Any:
+        if user_id not in clients:
+            clients[user_id] = server.client(user_id)
+        return clients[user_id]
+
+    return client
+
+
+@pytest.fixture
+def server_store(server: LangGraphDevServer) -> Iterator[WorkflowStore]:
+    """The workflow store the module's server uses, opened for the test and disposed after it."""
+    workflow_store = WorkflowStore(server.db_url)
+    yield workflow_store
+    workflow_store.dispose()

@@ -25,11 +25,10 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
 from flowagent.server.tokens import DEV_AUDIENCE, DEV_ISSUER
-from tests.support.langgraph_server import TEST_AUTH_SECRET, LangGraphDevServer, server_env, stream_updates
+from tests.support.langgraph_server import TEST_AUTH_SECRET, LangGraphDevServer, model_env, stream_updates
 from tests.support.net import LOOPBACK
-from tests.support.review import approval, proposed_call
-from tools import CallContext, WorkflowStore, execute_call
-from tools.workflow import TOOLSET
+from tests.support.review import approval, proposed_call, start_leave_request
+from tools import WorkflowStore
 
 GRAPH_ID = "flowagent"
 FLOWAGENT = [sys.executable, "-m", "flowagent.cli"]
@@ -40,39 +39,6 @@ IDP_AUDIENCE = "flowagent-api"
 
 
 # ---------------------------------------------------------------- servers and clients
-
-
-def model_env(model: ScriptedOpenAIServer, db_path: Path, **overrides: str) -> dict[str, str]:
-    return server_env(
-        OPENAI_BASE_URL=model.base_url, OPENAI_API_KEY="sk-test", FLOWAGENT_MODEL="scripted", FLOWAGENT_DB=str(db_path),
-        FLOWAGENT_MAX_RETRIES="0", FLOWAGENT_RATE_LIMIT_RPS="0", **overrides,
-    )
-
-
-@pytest.fixture(scope="module")
-def server(model: ScriptedOpenAIServer, db_path: Path, start_server: Any) -> Iterator[LangGraphDevServer]:
-    with start_server(model_env(model, db_path)) as dev:
-        yield dev
-
-
-@pytest.fixture(scope="module")
-def signed_in(server: LangGraphDevServer) -> Callable[[str], Any]:
-    """`signed_in("user_1")`: an SDK client of the dev server with a dev token for that user."""
-    clients: dict[str, Any] = {}
-
-    def client(user_id: str) -> Any:
-        if user_id not in clients:
-            clients[user_id] = server.client(user_id)
-        return clients[user_id]
-
-    return client
-
-
-@pytest.fixture
-def store(server: LangGraphDevServer) -> Iterator[WorkflowStore]:
-    workflow_store = WorkflowStore(server.db_url)
-    yield workflow_store
-    workflow_store.dispose()
 
 
 def status_of(call: Callable[[], Any]) -> int:
@@ -109,14 +75,6 @@ def b64(data: Any) -> str:
 
 def ask(text: str) -> dict[str, Any]:
     return {"messages": [{"role": "user", "content": text}]}
-
-
-def start_leave_request(store: WorkflowStore, requester: str = "user_1", approver: str = "user_2") -> str:
-    """A one-day request started through the tool layer; returns the task id waiting for `approver`."""
-    args = {"processKey": "process_qingjia", "userId": requester, "reason": "家里有事", "days": 1, "nextUserId": approver}
-    call_id = f"setup-{len(store.snapshot()['requests'])}"
-    ctx = CallContext(backend=store, actor_id=requester, thread_id="setup", call_id=call_id)
-    return str(execute_call(TOOLSET, "runWorkFlow", args, ctx)["taskId"])
 
 
 def task_row(store: WorkflowStore, task: str) -> dict[str, Any]:
@@ -245,11 +203,11 @@ LEAVE_CALL = {
 
 
 @pytest.mark.parametrize("claim", [{"context": {"user_id": "user_2"}}, {"config": {"configurable": {"user_id": "user_2"}}}])
-def test_a_user_id_sent_by_the_client_does_not_change_the_actor(signed_in, model, store, claim):
+def test_a_user_id_sent_by_the_client_does_not_change_the_actor(signed_in, model, server_store, claim):
     zhangsan = signed_in("user_1")
     model.reset([LEAVE_CALL, "已提交。"])
     thread_id = zhangsan.threads.create()["thread_id"]
-    before = {r["id"] for r in store.snapshot()["requests"]}
+    before = {r["id"] for r in server_store.snapshot()["requests"]}
 
     nodes, [waiting] = stream_updates(zhangsan, thread_id, input=ask("我想请1天假，家里有事，王五审批"), **claim)
 
@@ -257,7 +215,7 @@ def test_a_user_id_sent_by_the_client_does_not_change_the_actor(signed_in, model
     tool, args, card = proposed_call(waiting["value"])
     assert (tool, args["userId"], card["requester"], card["approver"]) == ("runWorkFlow", "user_1", "张三 (user_1)",
                                                                            "王五 (user_3)")
-    assert "executor" not in nodes and [r for r in store.snapshot()["requests"] if r["id"] not in before] == []
+    assert "executor" not in nodes and [r for r in server_store.snapshot()["requests"] if r["id"] not in before] == []
 
     # 张三 approves it, the client sending the other user id again with the answer.
     nodes, interrupts = stream_updates(zhangsan, thread_id, command={"resume": approval(waiting["value"])}, **claim)
@@ -267,10 +225,10 @@ def test_a_user_id_sent_by_the_client_does_not_change_the_actor(signed_in, model
     assert len(runs) == 2
     assert [run["kwargs"]["context"]["user_id"] for run in runs] == ["user_1", "user_1"]
     assert [run["kwargs"]["config"]["configurable"]["user_id"] for run in runs] == ["user_1", "user_1"]
-    [request] = [r for r in store.snapshot()["requests"] if r["id"] not in before]
+    [request] = [r for r in server_store.snapshot()["requests"] if r["id"] not in before]
     assert (request["requester_id"], request["reason"]) == ("user_1", "家里有事")
-    assert [t["assignee_id"] for t in store.snapshot()["tasks"] if t["request_id"] == request["id"]] == ["user_3"]
-    assert thread_events(store, thread_id) == [("review_approve", "user_1"), ("tool_executed", "user_1")]
+    assert [t["assignee_id"] for t in server_store.snapshot()["tasks"] if t["request_id"] == request["id"]] == ["user_3"]
+    assert thread_events(server_store, thread_id) == [("review_approve", "user_1"), ("tool_executed", "user_1")]
     system_prompt = model.requests[0]["messages"][0]["content"]
     assert "Signed-in user: 张三 (userId user_1)" in system_prompt and "userId user_2" not in system_prompt
 
@@ -278,8 +236,8 @@ def test_a_user_id_sent_by_the_client_does_not_change_the_actor(signed_in, model
 # ---------------------------------------------------------------- approvers answer only their own cards
 
 
-def test_only_the_assignee_gets_and_answers_the_approval_card(signed_in, model, store):
-    task = start_leave_request(store, requester="user_1", approver="user_2")
+def test_only_the_assignee_gets_and_answers_the_approval_card(signed_in, model, server_store):
+    task = start_leave_request(server_store, requester="user_1", approver="user_2")
     decide = {"content": f"批准 {task}。",
               "tool_calls": [{"name": "handleTodoTask", "arguments": {"taskId": task, "result": "同意", "isOK": True}}]}
     lisi, zhangsan, wangwu = signed_in("user_2"), signed_in("user_1"), signed_in("user_3")
@@ -296,7 +254,7 @@ def test_only_the_assignee_gets_and_answers_the_approval_card(signed_in, model, 
         resume = {"resume": approval(waiting["value"])}
         assert status_of(lambda other=other, resume=resume: stream_updates(other, thread_id, command=resume)) == 404
         assert hidden_state(lambda other=other: other.threads.get_state(thread_id))
-    assert task_row(store, task)["status"] == "pending"
+    assert task_row(server_store, task)["status"] == "pending"
 
     # 王五, in a thread of his own, asks to decide it: the policy refuses before any card is shown.
     model.reset([decide, "这不是你的待办。"])
@@ -306,15 +264,15 @@ def test_only_the_assignee_gets_and_answers_the_approval_card(signed_in, model, 
     messages = wangwu.threads.get_state(own)["values"]["messages"]
     [refusal] = [m for m in messages if m["type"] == "tool"]
     assert refusal["status"] == "error" and "not_assignee" in refusal["content"]
-    assert task_row(store, task)["status"] == "pending" and thread_events(store, own) == []
+    assert task_row(server_store, task)["status"] == "pending" and thread_events(server_store, own) == []
 
     # 李四 approves the card he was shown.
     model.reset(["已批准。"])
     nodes, interrupts = stream_updates(lisi, thread_id, command={"resume": approval(waiting["value"])})
     assert interrupts == [] and "executor" in nodes
-    row = task_row(store, task)
+    row = task_row(server_store, task)
     assert (row["status"], row["decided_by"]) == ("approved", "user_2")
-    assert thread_events(store, thread_id) == [("review_approve", "user_2"), ("tool_executed", "user_2")]
+    assert thread_events(server_store, thread_id) == [("review_approve", "user_2"), ("tool_executed", "user_2")]
 
 
 # ---------------------------------------------------------------- revoking a dev token

@@ -18,13 +18,12 @@ from typing import Any
 import pytest
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
-from tests.support.langgraph_server import ProductionServer, server_env, stream_updates
+from tests.support.langgraph_server import ProductionServer, model_env, stream_updates
 from tests.support.net import wait_until
 from tests.support.postgres import PostgresServer
 from tests.support.redis import RedisServer
-from tests.support.review import approval, proposed_call
-from tools import CallContext, WorkflowStore, execute_call
-from tools.workflow import TOOLSET
+from tests.support.review import approval, proposed_call, start_leave_request
+from tools import WorkflowStore
 
 GRAPH_ID = "flowagent"
 RECOVERY_LIMIT_S = 60
@@ -45,12 +44,8 @@ def deployment(postgres: PostgresServer, redis: RedisServer) -> dict[str, str]:
 
 
 def instance(model: ScriptedOpenAIServer, deployment: dict[str, str], *, workers: int = 1) -> ProductionServer:
-    env = server_env(
-        OPENAI_BASE_URL=model.base_url, OPENAI_API_KEY="sk-test", FLOWAGENT_MODEL="scripted",
-        FLOWAGENT_DB=deployment["store"], FLOWAGENT_MAX_RETRIES="0", FLOWAGENT_RATE_LIMIT_RPS="0",
-    )
-    return ProductionServer(env, database_uri=deployment["database_uri"], redis_uri=deployment["redis_uri"],
-                            workers=workers)
+    return ProductionServer(model_env(model, deployment["store"]), database_uri=deployment["database_uri"],
+                            redis_uri=deployment["redis_uri"], workers=workers)
 
 
 @pytest.fixture(scope="module")
@@ -76,12 +71,6 @@ def store(deployment: dict[str, str]) -> Iterator[WorkflowStore]:
 
 def ask(text: str) -> dict[str, Any]:
     return {"messages": [{"role": "user", "content": text}]}
-
-
-def start_leave_request(store: WorkflowStore) -> str:
-    args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "家里有事", "days": 1, "nextUserId": "user_2"}
-    ctx = CallContext(backend=store, actor_id="user_1", thread_id="setup", call_id=f"setup-{len(store.snapshot()['requests'])}")
-    return str(execute_call(TOOLSET, "runWorkFlow", args, ctx)["taskId"])
 
 
 def test_a_card_raised_on_one_instance_is_answered_on_the_other_and_runs_once(instances, model, store):

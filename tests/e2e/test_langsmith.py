@@ -21,7 +21,7 @@ from flowagent.models.endpoint import make_chat_model, settings_from_env
 from graph import build_graph
 from graph.checkpoint import open_sqlite_checkpointer
 from state import Context
-from tests.support.langgraph_server import LangGraphDevServer, server_env
+from tests.support.langgraph_server import LangGraphDevServer, model_env
 from tests.support.langsmith_capture import LangSmithCapture
 from tests.support.net import wait_until
 from tests.support.smtp import SmtpHandler, smtp_server
@@ -210,10 +210,9 @@ def test_studio_runs_carry_user_and_thread_on_every_run(tmp_path: Path) -> None:
     """Behind `langgraph dev` the signed-in user (the run's actor) and the thread reach every traced run's metadata."""
     script = [SCRIPT[0], "李四有一条待办。"]
     with LangSmithCapture() as capture, ScriptedOpenAIServer(script, api_key=OPENAI_KEY) as model:
-        env = server_env(
-            OPENAI_BASE_URL=model.base_url, OPENAI_API_KEY=OPENAI_KEY, FLOWAGENT_MODEL="scripted",
-            FLOWAGENT_DB=str(tmp_path / "workflow.db"), FLOWAGENT_MAX_RETRIES="0", FLOWAGENT_RATE_LIMIT_RPS="0",
-            LANGSMITH_TRACING="true", LANGSMITH_ENDPOINT=capture.url, LANGSMITH_API_KEY=API_KEY, LANGSMITH_PROJECT=PROJECT,
+        env = model_env(
+            model, tmp_path / "workflow.db", LANGSMITH_TRACING="true", LANGSMITH_ENDPOINT=capture.url,
+            LANGSMITH_API_KEY=API_KEY, LANGSMITH_PROJECT=PROJECT,
         )
         with LangGraphDevServer(env) as server:
             client = server.client("user_2")

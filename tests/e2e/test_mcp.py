@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable, Iterator
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx2
@@ -23,21 +22,7 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from evals.doubles.openai_server import ScriptedOpenAIServer
-from tests.support.langgraph_server import LangGraphDevServer, server_env
-from tools import WorkflowStore
-
 MAIL = "李四你好，请审批我的请假申请，谢谢！"
-
-
-@pytest.fixture(scope="module")
-def server(model: ScriptedOpenAIServer, db_path: Path, start_server: Any) -> Iterator[LangGraphDevServer]:
-    env = server_env(
-        OPENAI_BASE_URL=model.base_url, OPENAI_API_KEY="sk-test", FLOWAGENT_MODEL="scripted", FLOWAGENT_DB=str(db_path),
-        FLOWAGENT_MAX_RETRIES="0", FLOWAGENT_RATE_LIMIT_RPS="0",
-    )
-    with start_server(env) as dev:
-        yield dev
 
 
 def first_leaf(error: BaseException) -> BaseException:
@@ -132,7 +117,7 @@ def test_a_user_id_sent_in_the_mcp_call_does_not_change_the_actor(server, model)
     assert not result.is_error
 
 
-def test_a_write_stops_at_its_card_and_an_mcp_client_cannot_answer_it(server, model):
+def test_a_write_stops_at_its_card_and_an_mcp_client_cannot_answer_it(server, model, server_store):
     model.reset([{"content": "发邮件", "tool_calls": [{"name": "sendEmail", "arguments": {"userId": "user_2",
                                                                                        "emailContent": MAIL}}]}])
     result, _ = mcp_session(
@@ -141,11 +126,7 @@ def test_a_write_stops_at_its_card_and_an_mcp_client_cannot_answer_it(server, mo
     [content] = result.content
     assert "'__interrupt__'" in content.text and "'action_requests'" in content.text
     assert "recipient_email': 'lisi@example.com'" in content.text  # the card, built from the store
-    store = WorkflowStore(server.db_url)
-    try:
-        assert store.snapshot()["outbox"] == []
-        assert [a["event"] for a in store.audit_entries() if json.dumps(a["detail"]).find("sendEmail") >= 0] == []
-    finally:
-        store.dispose()
+    assert server_store.snapshot()["outbox"] == []
+    assert [a["event"] for a in server_store.audit_entries() if json.dumps(a["detail"]).find("sendEmail") >= 0] == []
     # Nothing is left waiting: the stateless run's thread is gone, so no later resume can send the e-mail.
     assert server.client("user_1").threads.search(status="interrupted") == []

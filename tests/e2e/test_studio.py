@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
-from tests.support.langgraph_server import LangGraphDevServer, server_env, stream_updates
-from tools import CallContext, WorkflowStore, execute_call
-from tools.workflow import TOOLSET
+from tests.support.langgraph_server import LangGraphDevServer, model_settings, store_env, stream_updates
+from tests.support.review import start_leave_request
+from tools import WorkflowStore
 
 GRAPH_ID = "flowagent"
 NODES = ["read_request", "reasoner", "tool_validator", "ask_person", "human_review", "executor", "observation_summarizer",
@@ -28,9 +28,7 @@ NODES = ["read_request", "reasoner", "tool_validator", "ask_person", "human_revi
 @pytest.fixture(scope="module")
 def server(model: ScriptedOpenAIServer, db_path: Path, start_server: Any) -> Iterator[LangGraphDevServer]:
     """The model settings come from the project's `.env` (as the README says), the rest from the environment."""
-    env = server_env(FLOWAGENT_DB=str(db_path), FLOWAGENT_MAX_RETRIES="0", FLOWAGENT_RATE_LIMIT_RPS="0")
-    dotenv = {"OPENAI_BASE_URL": model.base_url, "OPENAI_API_KEY": "sk-test", "FLOWAGENT_MODEL": "scripted"}
-    with start_server(env, dotenv) as dev:
+    with start_server(store_env(db_path), model_settings(model)) as dev:
         yield dev
 
 
@@ -44,20 +42,6 @@ def client(server: LangGraphDevServer) -> Any:
 def approver(server: LangGraphDevServer) -> Any:
     """Signed in as 李四 (user_2), who approves 张三's requests."""
     return server.client("user_2")
-
-
-@pytest.fixture
-def store(server: LangGraphDevServer) -> Iterator[WorkflowStore]:
-    workflow_store = WorkflowStore(server.db_url)
-    yield workflow_store
-    workflow_store.dispose()
-
-
-def start_leave_request(store: WorkflowStore) -> str:
-    """张三 asks 李四 for one day off; returns the task id waiting for 李四."""
-    args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "家里有事", "days": 1, "nextUserId": "user_2"}
-    ctx = CallContext(backend=store, actor_id="user_1", thread_id="setup", call_id=f"setup-{len(store.snapshot()['requests'])}")
-    return str(execute_call(TOOLSET, "runWorkFlow", args, ctx)["taskId"])
 
 
 def test_studio_shows_the_graph_its_nodes_and_the_context_fields(client: Any) -> None:
@@ -80,10 +64,10 @@ def test_studio_gets_the_input_schema_for_its_message_form(client: Any) -> None:
 
 
 def test_run_stops_at_the_approval_card_and_approve_resumes_it(
-    approver: Any, model: ScriptedOpenAIServer, store: WorkflowStore
+    approver: Any, model: ScriptedOpenAIServer, server_store: WorkflowStore
 ) -> None:
     client = approver
-    task = start_leave_request(store)
+    task = start_leave_request(server_store)
     model.reset(
         [
             {"content": "先查李四的待办。", "tool_calls": [{"name": "queryTodoTask", "arguments": {"userId": "user_2"}}]},
@@ -119,7 +103,7 @@ def test_run_stops_at_the_approval_card_and_approve_resumes_it(
     assert (card["requester"], card["assignee"], card["days"], card["reason"], card["task_status"]) == (
         "张三 (user_1)", "李四 (user_2)", 1.0, "家里有事", "pending"
     )
-    assert [t["status"] for t in store.snapshot()["tasks"] if f"task_{t['id']}" == task] == ["pending"]
+    assert [t["status"] for t in server_store.snapshot()["tasks"] if f"task_{t['id']}" == task] == ["pending"]
 
     nodes, interrupts = stream_updates(
         client, thread_id, command={"resume": {"decisions": [{"type": "approve", "args_hash": value["args_hash"]}]}}
@@ -134,7 +118,7 @@ def test_run_stops_at_the_approval_card_and_approve_resumes_it(
     assert [json.loads(m["content"])["status"] for m in decided] == ["approved"]
     assert [a["decision"] for a in final["values"]["audit"]] == ["approve"]
 
-    snapshot = store.snapshot()
+    snapshot = server_store.snapshot()
     [row] = [t for t in snapshot["tasks"] if f"task_{t['id']}" == task]
     assert (row["status"], row["decided_by"], row["comment"]) == ("approved", "user_2", "同意")
     events = [(a["event"], a["actor_id"]) for a in snapshot["audit_log"] if a["thread_id"] == thread_id]
@@ -143,9 +127,9 @@ def test_run_stops_at_the_approval_card_and_approve_resumes_it(
 
 
 def test_reject_in_another_thread_becomes_the_observation_and_sends_nothing(
-    client: Any, model: ScriptedOpenAIServer, store: WorkflowStore
+    client: Any, model: ScriptedOpenAIServer, server_store: WorkflowStore
 ) -> None:
-    task = start_leave_request(store)
+    task = start_leave_request(server_store)
     text = f"李四你好，请审批我的请假申请 {task}，谢谢！"
     model.reset(
         [
@@ -175,7 +159,7 @@ def test_reject_in_another_thread_becomes_the_observation_and_sends_nothing(
     [rejected] = [m for m in messages if m["type"] == "tool"]
     assert rejected["status"] == "error" and "Rejected by the reviewer (user_1): 先别发" in rejected["content"]
     assert messages[-1]["content"] == "好的，邮件没有发送。"
-    snapshot = store.snapshot()
+    snapshot = server_store.snapshot()
     assert snapshot["emails"] == []
     events = [(a["event"], a["actor_id"], json.loads(a["detail"]).get("message")) for a in snapshot["audit_log"]
               if a["thread_id"] == thread_id]
@@ -183,7 +167,7 @@ def test_reject_in_another_thread_becomes_the_observation_and_sends_nothing(
 
 
 def test_a_request_starts_only_after_its_start_card_is_approved_through_the_api(
-    client: Any, model: ScriptedOpenAIServer, store: WorkflowStore
+    client: Any, model: ScriptedOpenAIServer, server_store: WorkflowStore
 ) -> None:
     """The start card over the LangGraph API: the values as they will be filed, in the person's language; nothing is
     filed while it waits; edit is checked again; approve files exactly what the card showed."""
@@ -191,7 +175,7 @@ def test_a_request_starts_only_after_its_start_card_is_approved_through_the_api(
     claim = {"processKey": "process_baoxiao", "reason": "打车去机场", "nextUserId": "李四",
              "fields": {"amount": 560, "category": "差旅"}}
     model.reset([{"content": "提交报销。", "tool_calls": [{"name": "runWorkFlow", "arguments": claim}]}, "已提交。"])
-    before = len(store.snapshot()["requests"])
+    before = len(server_store.snapshot()["requests"])
     thread_id = client.threads.create()["thread_id"]
     nodes, interrupts = stream_updates(client, thread_id, input={"messages": [{"role": "user", "content": said}]})
     assert nodes == ["read_request", "reasoner", "tool_validator"]
@@ -202,13 +186,13 @@ def test_a_request_starts_only_after_its_start_card_is_approved_through_the_api(
     assert card["values"][:2] == ["报销金额：560 元 ← 560元", "报销类别：差旅"]
     assert card["approver"] == "李四 (user_2)" and card["next"].startswith("提交后先送审批人审批（李四）")
     assert value["description"].splitlines()[0] == card["summary"] == "提交你的报销申请：560 元"
-    assert len(store.snapshot()["requests"]) == before  # nothing filed while the card waits
+    assert len(server_store.snapshot()["requests"]) == before  # nothing filed while the card waits
 
     # An edit that makes the requester their own approver is checked again and refused: still nothing filed.
     edited = {**value["args"], "nextUserId": "user_1"}
     stream_updates(client, thread_id, command={"resume": {"decisions": [
         {"type": "edit", "edited_action": {"name": "runWorkFlow", "args": edited}}]}})
-    assert len(store.snapshot()["requests"]) == before
+    assert len(server_store.snapshot()["requests"]) == before
 
     model.reset([{"content": "提交报销。", "tool_calls": [{"name": "runWorkFlow", "arguments": claim}]}, "已提交。"])
     thread_id = client.threads.create()["thread_id"]
@@ -219,7 +203,7 @@ def test_a_request_starts_only_after_its_start_card_is_approved_through_the_api(
         client, thread_id, command={"resume": {"decisions": [{"type": "approve", "args_hash": value["args_hash"]}]}}
     )
     assert (nodes, interrupts) == (["human_review", "executor", "observation_summarizer", "budget_check", "reasoner"], [])
-    filed = store.snapshot()["requests"][before:]
+    filed = server_store.snapshot()["requests"][before:]
     assert [(r["process_key"], json.loads(r["form"])["amount"], json.loads(r["form"])["category"]) for r in filed] == [
         ("process_baoxiao", 560, "差旅")
     ]

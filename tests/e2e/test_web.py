@@ -26,7 +26,7 @@ from evals.doubles import openai_server
 from evals.doubles.openai_server import ScriptedOpenAIServer
 from flowagent.server.routes import STATIC_DIR
 from tests.support.browser import chromium, phone
-from tests.support.langgraph_server import LangGraphDevServer, server_env
+from tests.support.langgraph_server import LangGraphDevServer, model_settings, store_env
 from tools import CallContext, WorkflowStore, execute_call
 from tools.workflow import TOOLSET
 
@@ -38,12 +38,8 @@ NOT_BUILT = "the page is not built: run ./run test (its setup_web step) or `cd w
 def server(model: ScriptedOpenAIServer, db_path: Path, start_server: Any) -> Iterator[LangGraphDevServer]:
     if not (STATIC_DIR / "index.html").is_file():
         pytest.fail(NOT_BUILT, pytrace=False)
-    env = server_env(
-        FLOWAGENT_DB=str(db_path), FLOWAGENT_MAX_RETRIES="0", FLOWAGENT_RATE_LIMIT_RPS="0",
-        FLOWAGENT_AUTH_SECRET="web-test-secret-of-at-least-32-bytes-0123456789",
-    )
-    dotenv = {"OPENAI_BASE_URL": model.base_url, "OPENAI_API_KEY": "sk-test", "FLOWAGENT_MODEL": "scripted"}
-    with start_server(env, dotenv) as dev:
+    env = store_env(db_path, FLOWAGENT_AUTH_SECRET="web-test-secret-of-at-least-32-bytes-0123456789")
+    with start_server(env, model_settings(model)) as dev:
         yield dev
 
 
@@ -51,13 +47,6 @@ def server(model: ScriptedOpenAIServer, db_path: Path, start_server: Any) -> Ite
 def browser() -> Iterator[Browser]:
     with chromium() as launched:
         yield launched
-
-
-@pytest.fixture
-def store(server: LangGraphDevServer) -> Iterator[WorkflowStore]:
-    workflow_store = WorkflowStore(server.db_url)
-    yield workflow_store
-    workflow_store.dispose()
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +101,7 @@ def fits_the_screen(page: Page) -> bool:
 
 
 def test_a_leave_request_goes_from_zhangsan_to_lisi_and_back_on_the_page(
-    server: LangGraphDevServer, model: ScriptedOpenAIServer, browser: Browser, store: WorkflowStore, shots: Path
+    server: LangGraphDevServer, model: ScriptedOpenAIServer, browser: Browser, server_store: WorkflowStore, shots: Path
 ) -> None:
     # 1. 张三 (a Chinese browser) asks for two days off with 李四 as the approver.
     args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "家里有事", "days": 2, "nextUserId": "user_2"}
@@ -130,7 +119,7 @@ def test_a_leave_request_goes_from_zhangsan_to_lisi_and_back_on_the_page(
     start = zhang.get_by_test_id("review-card")  # nothing is filed before 张三 confirms what will be
     expect(start.get_by_test_id("card-title")).to_have_text("需要你的确认 · 发起申请")
     expect(start.locator("[data-field=approver] dd")).to_have_text("李四 (user_2)")
-    assert store.snapshot()["requests"] == []
+    assert server_store.snapshot()["requests"] == []
     assert fits_the_screen(zhang)
     zhang.screenshot(path=str(shots / "card.png"), full_page=True)
     start.get_by_test_id("approve").click()
@@ -145,11 +134,11 @@ def test_a_leave_request_goes_from_zhangsan_to_lisi_and_back_on_the_page(
     assert fits_the_screen(zhang)
     zhang.screenshot(path=str(shots / "chat.png"))
 
-    [request] = store.snapshot()["requests"]
+    [request] = server_store.snapshot()["requests"]
     assert (request["requester_id"], request["days"], request["reason"], request["status"]) == (
         "user_1", 2.0, "家里有事", "pending"
     )
-    [task] = store.snapshot()["tasks"]
+    [task] = server_store.snapshot()["tasks"]
     assert (task["assignee_id"], task["status"]) == ("user_2", "pending")
     task_id = f"task_{task['id']}"
     thread_id = zhang.evaluate("location.hash").removeprefix("#thread=")
@@ -189,14 +178,14 @@ def test_a_leave_request_goes_from_zhangsan_to_lisi_and_back_on_the_page(
     expect(card.locator("[data-field=form] dd")).to_contain_text("家里有事")
     expect(card.locator("[data-field=task_status]")).to_have_count(0)  # a field for machines: never shown
     expect(li.get_by_test_id("composer")).to_have_count(0)
-    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
+    assert [t["status"] for t in server_store.snapshot()["tasks"]] == ["pending"]
     assert fits_the_screen(li)
 
     li.get_by_test_id("approve").click()
     expect(li.get_by_test_id("answer")).to_have_text(f"Approved {task_id}.")
     expect(li.get_by_test_id("outcome")).to_contain_text("What actually happened: Decide a task: done. Approved")
     expect(card).to_have_count(0)
-    [decided] = store.snapshot()["tasks"]
+    [decided] = server_store.snapshot()["tasks"]
     assert (decided["status"], decided["decided_by"], decided["comment"]) == ("approved", "user_2", "同意")
     li.get_by_test_id("tab-tasks").click()
     expect(li.locator(f"[data-testid=task-row][data-task={task_id}]")).to_have_attribute("data-status", "approved")
@@ -267,7 +256,7 @@ def test_the_page_routes_answer_only_for_the_signed_in_user(server: LangGraphDev
 
 
 def test_a_rejected_reminder_says_why_and_sends_nothing(
-    server: LangGraphDevServer, model: ScriptedOpenAIServer, browser: Browser, store: WorkflowStore
+    server: LangGraphDevServer, model: ScriptedOpenAIServer, browser: Browser, server_store: WorkflowStore
 ) -> None:
     text = "李四你好，请尽快审批我的请假申请，谢谢！"
     model.reset(
@@ -280,9 +269,9 @@ def test_a_rejected_reminder_says_why_and_sends_nothing(
         ]
     )
     def zhangs() -> int:  # the e-mails 张三's panel shows: those he sent or was sent (notifications too)
-        return len([r for r in store.snapshot()["outbox"] if "user_1" in (r["sender_id"], r["recipient_id"])])
+        return len([r for r in server_store.snapshot()["outbox"] if "user_1" in (r["sender_id"], r["recipient_id"])])
 
-    sent_before, all_before = zhangs(), len(store.snapshot()["outbox"])
+    sent_before, all_before = zhangs(), len(server_store.snapshot()["outbox"])
     zhang = open_page(browser, server, locale="zh-CN", user_id="user_1")
     ask(zhang, f"发邮件提醒李四：{text}")
 
@@ -295,7 +284,7 @@ def test_a_rejected_reminder_says_why_and_sends_nothing(
 
     expect(zhang.get_by_test_id("answer")).to_have_text("好的，邮件没有发送。")
     expect(zhang.get_by_test_id("outcome")).to_have_text("实际发生：你在确认时拒绝了：发送邮件（你说：先别发）")
-    assert len(store.snapshot()["outbox"]) == all_before
+    assert len(server_store.snapshot()["outbox"]) == all_before
     zhang.get_by_test_id("tab-outbox").click()
     expect(zhang.get_by_test_id("email-row")).to_have_count(sent_before)
 
@@ -314,7 +303,7 @@ def conversation_text(page: Page) -> str:
 
 
 def test_the_page_speaks_the_persons_language_throughout_the_conversation(
-    server: LangGraphDevServer, model: ScriptedOpenAIServer, browser: Browser, store: WorkflowStore
+    server: LangGraphDevServer, model: ScriptedOpenAIServer, browser: Browser, server_store: WorkflowStore
 ) -> None:
     # 王五, on a Chinese page: the model picks an approver nobody named, the graph asks, his answer is filled in.
     leave = {"processKey": "process_qingjia", "userId": "user_3", "reason": "回老家", "days": 1, "nextUserId": "user_4"}
@@ -420,7 +409,7 @@ def shown_everywhere(page: Page) -> str:
 
 
 def test_a_chinese_conversation_shows_no_tool_name_code_raw_value_or_model_text(
-    server: LangGraphDevServer, model: ScriptedOpenAIServer, browser: Browser, store: WorkflowStore, slow_model: None
+    server: LangGraphDevServer, model: ScriptedOpenAIServer, browser: Browser, server_store: WorkflowStore, slow_model: None
 ) -> None:
     answer = "有请假、报销和出差三个流程，都可以在这里发起。"  # the scripted model sends it in pieces: one ends in it
     mail = {"userId": "user_2", "emailContent": "请尽快处理我的申请"}
@@ -459,10 +448,10 @@ def test_a_chinese_conversation_shows_no_tool_name_code_raw_value_or_model_text(
 
 
 def test_an_english_conversation_shows_no_tool_name_code_raw_value_or_model_text(
-    server: LangGraphDevServer, model: ScriptedOpenAIServer, browser: Browser, store: WorkflowStore, slow_model: None
+    server: LangGraphDevServer, model: ScriptedOpenAIServer, browser: Browser, server_store: WorkflowStore, slow_model: None
 ) -> None:
     args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "moving house", "days": 1, "nextUserId": "user_4"}
-    started = execute_call(TOOLSET, "runWorkFlow", args, CallContext(backend=store, actor_id="user_1", call_id="en-1"))
+    started = execute_call(TOOLSET, "runWorkFlow", args, CallContext(backend=server_store, actor_id="user_1", call_id="en-1"))
     task = started["taskId"]
     answer = "There are three: leave, expense and business trip."
     decide = {"taskId": task, "isOK": True, "result": "I will take care of it soon"}  # not the comment the person gave
@@ -506,14 +495,14 @@ def test_an_english_conversation_shows_no_tool_name_code_raw_value_or_model_text
 
 
 def test_a_long_leave_shows_its_diagram_with_the_hr_step_current(
-    server: LangGraphDevServer, browser: Browser, store: WorkflowStore, shots: Path
+    server: LangGraphDevServer, browser: Browser, server_store: WorkflowStore, shots: Path
 ) -> None:
     """张三's 5-day leave, approved by 李四, waits for HR: his page draws the process (bpmn-js) with the approver's step
     done, HR's current and the end next; 管理员 sees the HR step in his to-do list."""
     args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "回老家", "days": 5, "nextUserId": "user_2"}
-    started = execute_call(TOOLSET, "runWorkFlow", args, CallContext(backend=store, actor_id="user_1", call_id="long-1"))
+    started = execute_call(TOOLSET, "runWorkFlow", args, CallContext(backend=server_store, actor_id="user_1", call_id="long-1"))
     decided = execute_call(TOOLSET, "handleTodoTask", {"taskId": started["taskId"], "isOK": True, "result": "同意"},
-                           CallContext(backend=store, actor_id="user_2", call_id="long-2"))
+                           CallContext(backend=server_store, actor_id="user_2", call_id="long-2"))
     [hr] = decided["next"]
     status, tasks = api(server, "/flowagent/api/tasks", token=token_of(server, "user_1"))
     [mine] = [r for r in tasks["requests"] if r["id"] == started["requestId"]]

@@ -23,12 +23,15 @@ import tempfile
 import urllib.request
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langgraph_sdk import get_sync_client
 
 from flowagent.server.tokens import ENV_SECRET, issue_dev_token
 from tests.support.net import LOOPBACK, free_port, stop_process_group, wait_until
+
+if TYPE_CHECKING:
+    from evals.doubles.openai_server import ScriptedOpenAIServer
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SERVE_PYTHON = REPO_ROOT / ".venv-serve" / "bin" / "python"
@@ -184,6 +187,21 @@ def server_env(**overrides: str) -> dict[str, str]:
     env[ENV_SECRET] = TEST_AUTH_SECRET
     env.update(overrides)
     return env
+
+
+def store_env(db: str | Path, **overrides: str) -> dict[str, str]:
+    """`server_env` with the workflow store at `db` (a file or a URL), no model retries and no rate limit."""
+    return server_env(FLOWAGENT_DB=str(db), FLOWAGENT_MAX_RETRIES="0", FLOWAGENT_RATE_LIMIT_RPS="0", **overrides)
+
+
+def model_settings(model: ScriptedOpenAIServer) -> dict[str, str]:
+    """The settings that point the graph at the scripted model server `model` (in the environment or a `.env`)."""
+    return {"OPENAI_BASE_URL": model.base_url, "OPENAI_API_KEY": model.api_key or "sk-test", "FLOWAGENT_MODEL": "scripted"}
+
+
+def model_env(model: ScriptedOpenAIServer, db: str | Path, **overrides: str) -> dict[str, str]:
+    """The environment of a server whose graph calls the scripted `model`, with the workflow store at `db`."""
+    return store_env(db, **{**model_settings(model), **overrides})
 
 
 def stream_updates(
