@@ -45,6 +45,7 @@ def get_toolset(name: str) -> Toolset:
 def approval_registry(toolset: Toolset, setting: str) -> ToolRegistry | None:
     """A deployment's FLOWAGENT_APPROVAL_TOOLS (comma-separated tool names): exactly these stop for a person's
     confirmation in every run of the deployment; empty: the tools' specs decide (None). An unknown name raises
-    ValueError naming the toolset's tools. A client's run context cannot change it (`graph.server.actor`)."""
+    ValueError naming the toolset's tools. A client's run context cannot change it
+    (`flowagent.server.actor.with_spec_approvals`)."""
     names = [name.strip() for name in setting.split(",") if name.strip()]
     return toolset.registry.requiring_approval(names) if names else None
