@@ -248,7 +248,6 @@ def start_local_server(
     cpus = usable_cpus()
     threads = n_threads or cpus
     threads_batch = n_threads_batch or cpus
-    env = server_environment()
     logs = log_dir or default_log_dir()
     logs.mkdir(parents=True, exist_ok=True)
     # One log per server: two chats (or a chat and a benchmark) each run their own server, and the timings of
@@ -276,6 +275,20 @@ def start_local_server(
         f"{threads_batch} prompt threads (log: {log_path})"
     )
     started = time.monotonic()
+    process, spin = _spawn(cmd, log_path)
+    server = LocalServer(
+        process, host=host, port=chosen_port, model=alias, model_path=model_path, log_path=log_path,
+        n_threads=threads, n_threads_batch=threads_batch, n_ctx=n_ctx, openmp_wait=spin,
+    )  # fmt: skip
+    _wait_until_ready(server, started=started, timeout=startup_timeout)
+    report(f"the local model server is ready after {time.monotonic() - started:.1f} s at {server.base_url}")
+    return server
+
+
+def _spawn(cmd: list[str], log_path: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """Start the server's command in a session of its own, writing to a new log at ``log_path`` that opens with the
+    command as one would type it; returns the process and the OpenMP wait setting it runs with."""
+    env = server_environment()
     with log_path.open("wb") as log:
         shown = [sys.executable, "-m", "llama_cpp.server", *cmd[4:]]
         spin = " ".join(f"{name}={env[name]}" for name in _OPENMP_WAIT if name in env)
@@ -290,13 +303,16 @@ def start_local_server(
                 f"Could not start the local model server with {sys.executable} ({exc}); check that this "
                 "Python still works and retry."
             ) from exc
-    server = LocalServer(
-        process, host=host, port=chosen_port, model=alias, model_path=model_path, log_path=log_path,
-        n_threads=threads, n_threads_batch=threads_batch, n_ctx=n_ctx, openmp_wait=spin,
-    )  # fmt: skip
-    deadline = started + startup_timeout
+    return process, spin
+
+
+def _wait_until_ready(server: LocalServer, *, started: float, timeout: float) -> None:
+    """Wait until the server answers ``GET /v1/models``; stop it and raise :class:`LocalModelError` with the end of
+    its log if it exits first or is not ready ``timeout`` seconds after ``started`` (a ``time.monotonic()`` value)."""
+    log_path = server.log_path
+    deadline = started + timeout
     while True:
-        code = process.poll()
+        code = server.process.poll()
         if code is not None:
             server.stop()
             raise LocalModelError(
@@ -305,14 +321,11 @@ def start_local_server(
                 "`python -m flowagent.models.local install-server` or fetch the model again."
             )
         if _ready(server.base_url):
-            break
+            return
         if time.monotonic() > deadline:
             server.stop()
             raise LocalModelError(
-                f"The local model server did not answer within {startup_timeout:.0f} s; read its log "
+                f"The local model server did not answer within {timeout:.0f} s; read its log "
                 f"{log_path} (it ends with:\n{_log_tail(log_path)}\n) and retry with a longer timeout."
             )
         time.sleep(0.25)
-    report(f"the local model server is ready after {time.monotonic() - started:.1f} s at {server.base_url}")
-    return server
-
