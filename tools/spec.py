@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -155,6 +155,9 @@ class ToolSpec:
     that stops its work at a deadline (`tools.backend.StopsAtDeadline`) the executor runs it on the node's own thread,
     stopped at the call's timeout, instead of on a pool thread. Leave it False for a handler that can wait on anything
     else: only a pool thread can give that up."""
+    arrange: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    """Puts decoded arguments where the tool takes them before any check (a start form's field the model passed as a
+    parameter of its own goes into `fields`); it judges nothing: the checks after it refuse what is wrong."""
     title: Mapping[str, str] = field(default_factory=dict)
     """What the action is called where a person reads it, by language ("zh": "发起申请", "en": "start a request"): card
     titles, fixed answers and outcome lines name the action by it, never by the tool's name."""
@@ -194,8 +197,10 @@ class ToolSpec:
         return set(self.actor_defaults) | {v.param for v in self.person_values}
 
     def decode(self, raw: Any) -> dict[str, Any]:
-        """Raw arguments (a dict or a JSON string) as a dict, refused when they are not a JSON object."""
-        return arguments.decode(self, raw)
+        """Raw arguments (a dict or a JSON string) as a dict, refused when they are not a JSON object; put where the
+        tool takes them (`arrange`)."""
+        values = arguments.decode(self, raw)
+        return self.arrange(values) if self.arrange is not None else values
 
     def parse(self, raw: Any) -> BaseModel:
         """Validate raw arguments (a dict or a JSON string) into the argument model."""

@@ -192,7 +192,6 @@ LEAVE = {"processKey": "process_qingjia", "userId": "user_1", "reason": "r", "da
 NAMED_CASES = [
     *[("runWorkFlow", dict(LEAVE, days=days)) for days in (-1, 10**400, math.nan, math.inf, "十", "1.5天", "x" * 10_001)],
     ("runWorkFlow", dict(LEAVE, reason="x" * 10_001)),
-    ("runWorkFlow", dict(LEAVE, unknown=1)),
     ("runWorkFlow", dict(LEAVE, reason="\ud800")),
     ("runWorkFlow", json.dumps(LEAVE)[:-1] + ', "extra": 1' + "0" * 5000 + "}"),
     ("runWorkFlow", "[" * 50_000),
@@ -203,6 +202,25 @@ NAMED_CASES = [
     ("sendEmail", {"userId": "user_2", "emailContent": "[" + " " * 60_000 + "x"}),
     ("getAllUser", {"\ud800": 1}),
 ]
+
+
+FORM_EXTRAS = [dict(LEAVE, unknown=1), dict(LEAVE, approver="user_3")]
+"""A key that is no parameter of runWorkFlow is taken as a form field (`arrange_start`) and refused by the form's
+check, naming the form's fields."""
+
+
+@pytest.mark.parametrize("raw_args", FORM_EXTRAS, ids=lambda v: repr(v)[:40])
+def test_a_start_with_a_key_the_form_does_not_have_is_refused_naming_the_form(hostile_store, raw_args):
+    before = hostile_store.snapshot()
+    for path in (check_call, execute_call):
+        with pytest.raises(DomainError) as info:
+            path(TOOLSET, "runWorkFlow", raw_args, CallContext(backend=hostile_store, actor_id="user_1"))
+        assert info.value.code == "unknown_field", info.value
+        assert "The form of process_qingjia has: days (请假天数), reason (请假原因)" in info.value.message
+    after = hostile_store.snapshot()
+    refused = after.pop("audit_log")[len(before["audit_log"]):]
+    assert [row["event"] for row in refused] == ["tool_refused"]  # the executor's refusal, audited; nothing else
+    assert after == {k: v for k, v in before.items() if k != "audit_log"}
 
 
 @pytest.mark.parametrize(("tool", "raw_args"), NAMED_CASES, ids=lambda v: repr(v)[:40])

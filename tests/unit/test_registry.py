@@ -70,12 +70,12 @@ def test_text_list_is_one_line_per_tool_with_optional_parameters_marked():
 
 
 def test_extra_fields_refused():
+    # runWorkFlow takes a key that is no parameter of its own as a form field; the form's check refuses it there
+    # (tests/graph/test_hostile_args.py::test_a_start_with_a_key_the_form_does_not_have_is_refused_naming_the_form).
     cases = {
         "getAllUser": {"userId": "user_1"},
         "handleTodoTask": {"taskId": "task_1", "isOK": True, "comment": "ok"},
         "sendEmail": {"userId": "user_2", "emailContent": "你好，明天开会。", "cc": "user_3"},
-        "runWorkFlow": {"processKey": "process_qingjia", "userId": "user_1", "reason": "r", "days": 1,
-                        "nextUserId": "user_2", "approver": "user_3"},
     }
     for name, args in cases.items():
         with pytest.raises(DomainError) as info:

@@ -103,3 +103,18 @@ class SendEmailArgs(_Args):
     @classmethod
     def _content(cls, value: str) -> str:
         return check_email_content(value)
+
+
+def arrange_start(values: dict[str, Any]) -> dict[str, Any]:
+    """runWorkFlow's arguments with every key that is no parameter of its own moved into `fields` ("amount": 6800 at
+    the top becomes fields.amount): the form's check then takes it, or refuses it naming the form's fields. A value
+    already in `fields` stays."""
+    own = set(RunWorkFlowArgs.model_fields)
+    extra = {k: v for k, v in values.items() if k not in own and (v is None or isinstance(v, str | int | float | bool))}
+    if not extra:
+        return values
+    inner = values.get("fields")
+    fields = dict(inner) if isinstance(inner, dict) else {}
+    for key, value in extra.items():
+        fields.setdefault(key, value)
+    return {**{k: v for k, v in values.items() if k not in extra}, "fields": fields}

@@ -65,15 +65,20 @@ def _one_amount(request: Request) -> float | None:
 
 
 def _range_end(which: str) -> Any:
-    """The reader of the first or last day of the one date range the person stated (the same range said twice is
-    one); None when they stated none or different ones."""
+    """The reader of the first or last day of what the person said for a from-to pair of dates: the one date range
+    they stated (the same range said twice is one); without a range, the one date they stated is both ends (a trip on
+    one day, as a leave on one date is that day), and two dates are from the earlier to the later ("next Thursday and
+    Friday", "12月8日出发，10日回来"). None when they stated different ranges, or no date, or more than two."""
 
     def stated(request: Request) -> str | None:
         ranges = {(r["start"], r["end"]) for r in request["ranges"]}
-        if len(ranges) != 1:
+        if len(ranges) == 1:
+            start, end = ranges.pop()
+            return start if which == "start" else end
+        dates = sorted(set(request["dates"]))
+        if ranges or not 1 <= len(dates) <= 2:
             return None
-        start, end = ranges.pop()
-        return start if which == "start" else end
+        return dates[0] if which == "start" else dates[-1]
 
     return stated
 

@@ -7,7 +7,14 @@ from typing import Any
 
 from tools.spec import CallContext, Effect, Found, ObservationShape, PersonValue, Reference, ToolExample, ToolRegistry, ToolSpec
 from tools.workflow import readable
-from tools.workflow.args import HandleTodoTaskArgs, NoArgs, QueryTodoTaskArgs, RunWorkFlowArgs, SendEmailArgs
+from tools.workflow.args import (
+    HandleTodoTaskArgs,
+    NoArgs,
+    QueryTodoTaskArgs,
+    RunWorkFlowArgs,
+    SendEmailArgs,
+    arrange_start,
+)
 from tools.workflow.cards import decision_card, email_card, start_card
 from tools.workflow.chains import CHAINS
 from tools.workflow.forms import form_person_values
@@ -80,6 +87,7 @@ SPECS: tuple[ToolSpec, ...] = (
             "other form fields go in fields by id. Ask the user for what they did not give."
         ),
         args_model=RunWorkFlowArgs,
+        arrange=arrange_start,
         effect=Effect.WRITE,
         handler=run_workflow,
         requires_approval=True,

@@ -44,13 +44,20 @@ _APPROVE = re.compile(
 )
 
 
+REQUEST_NOUNS = (
+    r"审批|申请|请假|休假|假期|报销|出差|流程|这个|这张|这笔|这趟|的|假|单|"
+    r"\b(?:the|this|that|his|her|their|request|requests|application|leave|time off|day off|days off|trip|"
+    r"business trip|travel|expense|expenses|claim|claims)\b"
+)
+"""Words that name the request being decided (出差, 请假, "the leave", "this claim"): a comment says nothing by naming it."""
 DECISION_ONLY = re.compile(
     rf"(?:{_REJECT.pattern}|{_APPROVE.pattern})[a-z]*|"
-    r"可以|好的|好|行|准|批|\b(fine|good|sure|yes|no|ok(ay)?|agreed?|approved?|rejected?|with|by|me|him|her|them)\b",
+    r"可以|好的|好|行|准|批|\b(fine|good|sure|yes|no|ok(ay)?|agreed?|approved?|rejected?|with|by|me|him|her|them)\b|"
+    + REQUEST_NOUNS,
     re.IGNORECASE,
 )
-"""Words that only say the decision (同意, 批了, "approved", "fine with me"): a comment made of them alone says nothing
-more than the decision it goes with."""
+"""Words that only say the decision and the request it is about (同意, 批了, "approved", "fine with me", 出差批了,
+"trip approved"): a comment made of them alone says nothing more than the decision it goes with."""
 
 
 def decision_in(text: str) -> bool | None:
