@@ -13,8 +13,8 @@ from typing import Any
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
 
 from graph import prompts
-from graph.budget import Clock
-from graph.calls import Actors, run_today
+from graph.calls import run_today
+from graph.deps import NodeDeps
 from graph.history import latest_human_index, note_of
 from graph.protocols import NO_MODEL_CALL, first_json_object
 from state.agent import AgentState
@@ -186,11 +186,11 @@ def step_message(step: PlanStep, number: int, call_id: str, source: str) -> AIMe
     )
 
 
-def session_line(actors: Actors, context: Context, clock: Clock) -> str:
+def session_line(deps: NodeDeps, context: Context) -> str:
     """Who the user is and today's date, as the reasoner's prompt says it."""
-    actor = actors.get(context.user_id)
+    actor = deps.actors.get(context.user_id)
     name = str(actor.get("name") or context.user_id) if actor is not None else "unknown user"
-    today = run_today(clock, context.timezone).strftime("%Y-%m-%d %A")
+    today = run_today(deps.clock, context.timezone).strftime("%Y-%m-%d %A")
     return prompts.SESSION_SECTION.format(user_name=name, user_id=context.user_id, today=today, timezone=context.timezone)
 
 
@@ -217,11 +217,11 @@ def render_history(messages: list[AnyMessage]) -> list[AnyMessage]:
 
 
 def strategy_prompt(
-    system: str, tools: str, state: AgentState, session: str, instruction: str
+    deps: NodeDeps, tools: str, state: AgentState, context: Context, instruction: str
 ) -> list[AnyMessage]:
-    """A planning or filling prompt: the role and rules, the tools, who and when, the summary, the conversation,
-    then the instruction."""
-    text = system + prompts.PLAN_SYSTEM_SECTION.format(tools=tools) + session
+    """A planning or filling prompt: the toolset's role and rules, the tools, who and when, the summary, the
+    conversation, then the instruction."""
+    text = deps.toolset.prompt + prompts.PLAN_SYSTEM_SECTION.format(tools=tools) + session_line(deps, context)
     summary = "\n".join(state.get("summary") or [])
     if summary:
         text += prompts.SUMMARY_SECTION.format(summary=summary)

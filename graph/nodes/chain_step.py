@@ -20,7 +20,6 @@ from graph.generation import generate
 from graph.plans import (
     choose_chain,
     parse_args,
-    session_line,
     step_message,
     strategy_prompt,
     text_of,
@@ -38,13 +37,9 @@ class ChainStep:
     """Chooses the chain of a new run, then proposes its steps one per visit, arguments filled by the model."""
 
     def __init__(self, model: ModelSource, deps: NodeDeps) -> None:
-        self._actors = deps.actors
         self._model_source = model
-        self._toolset = deps.toolset
-        self._backend = deps.backend
+        self._deps = deps
         self._registry = deps.registry
-        self._system = deps.toolset.prompt
-        self._clock = deps.clock
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         work = open_step(state.get("step"), [])
@@ -87,10 +82,7 @@ class ChainStep:
             tool=tool, number=number, count=plan["done"] + len(plan["steps"]), chain=plan["name"],
             signature=spec.text_signature(), example=ARGS_EXAMPLE,
         )
-        prompt = strategy_prompt(
-            self._system, spec.text_signature(), state, session_line(self._actors, context, self._clock),
-            instruction,
-        )
+        prompt = strategy_prompt(self._deps, spec.text_signature(), state, context, instruction)
         raw = generate(model_of(self._model_source, context), prompt, "json")
         work = charge_model_call(work, tokens_used(raw, prompt))
         args, problem = parse_args(text_of(raw))

@@ -22,7 +22,6 @@ from graph.history import note
 from graph.plans import (
     MAX_PLAN_STEPS,
     parse_plan,
-    session_line,
     strategy_prompt,
     taken_section,
     text_of,
@@ -37,13 +36,9 @@ class Planner:
     """Writes the plan of the run: one model call per visit."""
 
     def __init__(self, model: ModelSource, deps: NodeDeps) -> None:
-        self._actors = deps.actors
         self._model_source = model
-        self._toolset = deps.toolset
-        self._backend = deps.backend
+        self._deps = deps
         self._registry = deps.registry
-        self._system = deps.toolset.prompt
-        self._clock = deps.clock
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         context = runtime.context
@@ -54,10 +49,7 @@ class Planner:
             taken=taken_section(list(messages)), tool_names=", ".join(self._registry.names), max_steps=MAX_PLAN_STEPS,
             first_tool=self._registry.names[0],
         )
-        prompt = strategy_prompt(
-            self._system, self._registry.text_list(), state, session_line(self._actors, context, self._clock),
-            instruction,
-        )
+        prompt = strategy_prompt(self._deps, self._registry.text_list(), state, context, instruction)
         raw = generate(model_of(self._model_source, context), prompt, "json")
         step = charge_model_call(open_step(state.get("step"), []), tokens_used(raw, prompt))
         steps, problem, thought = parse_plan(text_of(raw), self._registry)
