@@ -27,7 +27,7 @@ from evals.doubles.openai_server import ScriptedOpenAIServer
 from flowagent.server.tokens import DEV_AUDIENCE, DEV_ISSUER
 from tests.support.langgraph_server import TEST_AUTH_SECRET, LangGraphDevServer, model_env, stream_updates
 from tests.support.net import LOOPBACK
-from tests.support.review import approval, proposed_call, start_leave_request
+from tests.support.review import approval, approving_reply, proposed_call, start_leave_request
 from tools import WorkflowStore
 
 GRAPH_ID = "flowagent"
@@ -238,8 +238,7 @@ def test_a_user_id_sent_by_the_client_does_not_change_the_actor(signed_in, model
 
 def test_only_the_assignee_gets_and_answers_the_approval_card(signed_in, model, server_store):
     task = start_leave_request(server_store, requester="user_1", approver="user_2")
-    decide = {"content": f"批准 {task}。",
-              "tool_calls": [{"name": "handleTodoTask", "arguments": {"taskId": task, "result": "同意", "isOK": True}}]}
+    decide = approving_reply(task)
     lisi, zhangsan, wangwu = signed_in("user_2"), signed_in("user_1"), signed_in("user_3")
 
     # 李四's card waits in 李四's thread.

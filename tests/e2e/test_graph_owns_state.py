@@ -19,7 +19,7 @@ import pytest
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
 from tests.support.langgraph_server import LangGraphDevServer, stream_updates
-from tests.support.review import approval, start_leave_request
+from tests.support.review import approval, approving_reply, start_leave_request
 from tools import WorkflowStore
 
 GRAPH_ID = "flowagent"
@@ -169,8 +169,7 @@ def test_a_runs_command_may_resume_but_not_update_the_state_or_go_to_a_node(serv
 def test_the_approval_tools_of_a_servers_run_are_the_specs_whatever_the_client_sends(signed_in, model, server_store):
     lisi = signed_in("user_2")
     task = start_leave_request(server_store)
-    decide = {"content": f"批准 {task}。",
-              "tool_calls": [{"name": "handleTodoTask", "arguments": {"taskId": task, "result": "同意", "isOK": True}}]}
+    decide = approving_reply(task)
     model.reset([decide, "已批准。"])
     thread_id = lisi.threads.create()["thread_id"]
     _, interrupts = stream_updates(lisi, thread_id, input=ask(f"批准我的待办 {task}"), context={"approval_tools": []})
@@ -212,8 +211,7 @@ def test_a_resume_on_a_new_thread_is_refused_with_409(server, signed_in):
 def test_a_resume_on_a_waiting_card_still_runs(signed_in, model, server_store):
     lisi = signed_in("user_2")
     task = start_leave_request(server_store)
-    decide = {"content": f"批准 {task}。",
-              "tool_calls": [{"name": "handleTodoTask", "arguments": {"taskId": task, "result": "同意", "isOK": True}}]}
+    decide = approving_reply(task)
     model.reset([decide, "已批准。"])
     thread_id = lisi.threads.create()["thread_id"]
     _, [waiting] = stream_updates(lisi, thread_id, input=ask(f"批准我的待办 {task}"))

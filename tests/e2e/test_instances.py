@@ -22,7 +22,7 @@ from tests.support.langgraph_server import ProductionServer, model_env, stream_u
 from tests.support.net import wait_until
 from tests.support.postgres import PostgresServer
 from tests.support.redis import RedisServer
-from tests.support.review import approval, proposed_call, start_leave_request
+from tests.support.review import approval, approving_reply, proposed_call, start_leave_request
 from tools import WorkflowStore
 
 GRAPH_ID = "flowagent"
@@ -76,8 +76,7 @@ def ask(text: str) -> dict[str, Any]:
 def test_a_card_raised_on_one_instance_is_answered_on_the_other_and_runs_once(instances, model, store):
     on_a, on_b = instances[0].client("user_2"), instances[1].client("user_2")
     task = start_leave_request(store)
-    decide = {"content": f"批准 {task}。",
-              "tool_calls": [{"name": "handleTodoTask", "arguments": {"taskId": task, "result": "同意", "isOK": True}}]}
+    decide = approving_reply(task)
     model.reset([decide, "已批准。"])
 
     thread_id = on_a.threads.create()["thread_id"]

@@ -17,7 +17,7 @@ import pytest
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
 from tests.support.langgraph_server import LangGraphDevServer, model_settings, store_env, stream_updates
-from tests.support.review import start_leave_request
+from tests.support.review import approving_reply, start_leave_request
 from tools import WorkflowStore
 
 GRAPH_ID = "flowagent"
@@ -71,10 +71,7 @@ def test_run_stops_at_the_approval_card_and_approve_resumes_it(
     model.reset(
         [
             {"content": "先查李四的待办。", "tool_calls": [{"name": "queryTodoTask", "arguments": {"userId": "user_2"}}]},
-            {
-                "content": f"批准 {task}。",
-                "tool_calls": [{"name": "handleTodoTask", "arguments": {"taskId": task, "result": "同意", "isOK": True}}],
-            },
+            approving_reply(task),
             f"已批准 {task}。",
         ]
     )

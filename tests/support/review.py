@@ -1,5 +1,6 @@
 """The approval card's shape in one place for tests that go through the API: what a waiting interrupt (LangChain's
-HITL request) proposes, and the answer that approves it; and a request started in the store, waiting for a decision."""
+HITL request) proposes, and the answer that approves it; a request started in the store, waiting for a decision; and
+the scripted model's reply that decides it."""
 
 from __future__ import annotations
 
@@ -28,3 +29,9 @@ def start_leave_request(store: WorkflowStore, requester: str = "user_1", approve
     call_id = f"setup-{len(store.snapshot()['requests'])}"
     ctx = CallContext(backend=store, actor_id=requester, thread_id="setup", call_id=call_id)
     return str(execute_call(TOOLSET, "runWorkFlow", args, ctx)["taskId"])
+
+
+def approving_reply(task: str) -> dict[str, Any]:
+    """The scripted model's reply that approves `task` for its assignee (`handleTodoTask`, comment 同意)."""
+    call = {"name": "handleTodoTask", "arguments": {"taskId": task, "result": "同意", "isOK": True}}
+    return {"content": f"批准 {task}。", "tool_calls": [call]}
