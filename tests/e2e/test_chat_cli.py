@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -14,13 +13,8 @@ import pexpect
 import pytest
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
+from tests.support.chat import DECISION, FLOWAGENT, PROMPT, TIMEOUT_S, chat_env, spawn_chat
 from tools import WorkflowStore
-
-FLOWAGENT = str(Path(sys.executable).with_name("flowagent"))
-PROMPT = "张三> "
-DECISION = r"批准 / 修改 / 拒绝 \[a/e/r\]："
-"""The decision prompt, in the person's language (these conversations are in Chinese)."""
-TIMEOUT = 60
 
 START_LEAVE = {
     "content": "张三要请假，李四审批。",
@@ -41,40 +35,7 @@ REMIND = {
     "content": "发邮件提醒李四。",
     "tool_calls": [{"name": "sendEmail", "arguments": {"taskId": "task_1", "emailContent": "李四你好，请审批我的两天病假。"}}],
 }
-
-
-def chat_env(tmp_path: Path, base_url: str, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "FLOWAGENT_", "LANGSMITH_"))}
-    env.update(
-        OPENAI_BASE_URL=base_url,
-        OPENAI_API_KEY="sk-test",
-        FLOWAGENT_MODEL="scripted",
-        FLOWAGENT_MAX_RETRIES="0",
-        FLOWAGENT_DB=str(tmp_path / "workflow.db"),
-        FLOWAGENT_CHECKPOINT_URL=str(tmp_path / "checkpoints.db"),
-        PROMPT_TOOLKIT_NO_CPR="1",
-        COLUMNS="160",
-        LINES="50",
-        TERM="dumb",
-    )
-    env.update(extra)
-    return env
-
-
-def as_in_a_terminal() -> None:
-    """Start the chat with Ctrl-C's default action, as a terminal's shell does. A test run started as a
-    background job (`cmd &` in a script) ignores SIGINT, every child inherits that, and Python then keeps
-    ignoring it: Ctrl-C would reach nothing."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-def spawn(tmp_path: Path, env: dict[str, str], *args: str) -> pexpect.spawn:
-    child = pexpect.spawn(
-        FLOWAGENT, ["chat", "--user", "user_1", *args], env=env, cwd=str(tmp_path), encoding="utf-8",
-        timeout=TIMEOUT, dimensions=(50, 160), preexec_fn=as_in_a_terminal,
-    )
-    child.logfile_read = open(tmp_path / "terminal.log", "a", encoding="utf-8")  # noqa: SIM115 - closed by pexpect
-    return child
+LEAVE_AND_REMINDER = "肚子疼，请2天假，李四审批，然后发邮件提醒他：李四你好，请审批我的两天病假。"
 
 
 def approve_the_start_card(child: pexpect.spawn) -> None:
@@ -82,6 +43,16 @@ def approve_the_start_card(child: pexpect.spawn) -> None:
     child.expect("需要你确认: 发起申请")
     child.expect(DECISION)
     child.sendline("a")
+
+
+def reach_the_reminder_card(child: pexpect.spawn) -> None:
+    """At the prompt, 张三 asks for two days off approved by 李四 and a reminder to him, and confirms the start card:
+    the chat stops at the reminder's card, asking for a decision."""
+    child.expect(PROMPT)
+    child.sendline(LEAVE_AND_REMINDER)
+    approve_the_start_card(child)
+    child.expect("需要你确认: 发送邮件")
+    child.expect(DECISION)
 
 
 def thread_of(child: pexpect.spawn) -> str:
@@ -99,7 +70,7 @@ def test_chat_starts_leave_approves_reminder_and_resumes_after_restart(tmp_path:
     server.reset([START_LEAVE, REMIND, "已为你提交两天病假，并已提醒李四审批。", "你之前提交了两天病假，李四尚未审批。"])
     env = chat_env(tmp_path, server.base_url)
 
-    child = spawn(tmp_path, env)
+    child = spawn_chat(tmp_path, env)
     thread = thread_of(child)
     child.expect(PROMPT)
     child.sendline("我肚子疼，想请2天假，李四审批，然后发邮件提醒他：李四你好，请审批我的两天病假。")
@@ -122,7 +93,7 @@ def test_chat_starts_leave_approves_reminder_and_resumes_after_restart(tmp_path:
     ]
     assert [(m["recipient_id"], m["body"]) for m in snapshot["emails"]] == [("user_2", "李四你好，请审批我的两天病假。")]
 
-    child = spawn(tmp_path, env, "--thread", thread)
+    child = spawn_chat(tmp_path, env, "--thread", thread)
     child.expect(f"thread {thread}")
     child.expect("已恢复对话")
     child.expect(PROMPT)
@@ -151,13 +122,9 @@ def test_chat_restart_in_the_middle_of_an_approval(tmp_path: Path, server) -> No
     server.reset([START_LEAVE, REMIND, "已提醒李四。"])
     env = chat_env(tmp_path, server.base_url)
 
-    child = spawn(tmp_path, env)
+    child = spawn_chat(tmp_path, env)
     thread = thread_of(child)
-    child.expect(PROMPT)
-    child.sendline("肚子疼，请2天假，李四审批，然后发邮件提醒他：李四你好，请审批我的两天病假。")
-    approve_the_start_card(child)
-    child.expect("需要你确认: 发送邮件")
-    child.expect(DECISION)
+    reach_the_reminder_card(child)
     time.sleep(0.5)  # let the prompt take the terminal before the key arrives
     child.sendcontrol("c")  # the person walks away from the card
     child.expect("先放着")
@@ -166,7 +133,7 @@ def test_chat_restart_in_the_middle_of_an_approval(tmp_path: Path, server) -> No
     child.expect(pexpect.EOF)
     assert WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}").snapshot()["emails"] == []
 
-    child = spawn(tmp_path, env, "--thread", thread)
+    child = spawn_chat(tmp_path, env, "--thread", thread)
     child.expect("上次还有一个待你确认的操作")
     child.expect("需要你确认: 发送邮件")
     child.expect(DECISION)
@@ -185,13 +152,9 @@ def test_quitting_at_an_approval_card_keeps_it_for_the_same_thread(tmp_path: Pat
     env = chat_env(tmp_path, server.base_url)
     store = WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}")
 
-    child = spawn(tmp_path, env)
+    child = spawn_chat(tmp_path, env)
     thread = thread_of(child)
-    child.expect(PROMPT)
-    child.sendline("肚子疼，请2天假，李四审批，然后发邮件提醒他：李四你好，请审批我的两天病假。")
-    approve_the_start_card(child)
-    child.expect("需要你确认: 发送邮件")
-    child.expect(DECISION)
+    reach_the_reminder_card(child)
     time.sleep(0.5)  # let the prompt take the terminal before the keys arrive
     if leave == "exit":
         child.sendline("exit")
@@ -206,7 +169,7 @@ def test_quitting_at_an_approval_card_keeps_it_for_the_same_thread(tmp_path: Pat
     assert len(store.snapshot()["requests"]) == 1
     assert len(server.requests) == 2
 
-    child = spawn(tmp_path, env, "--thread", thread)
+    child = spawn_chat(tmp_path, env, "--thread", thread)
     child.expect("上次还有一个待你确认的操作")
     child.expect("需要你确认: 发送邮件")
     child.expect("lisi@example.com")
@@ -226,12 +189,8 @@ def test_quitting_at_an_approval_card_keeps_it_for_the_same_thread(tmp_path: Pat
 
 def test_chat_reject_with_a_reason_becomes_the_observation(tmp_path: Path, server) -> None:
     server.reset([START_LEAVE, REMIND, "好的，不发邮件了。"])
-    child = spawn(tmp_path, chat_env(tmp_path, server.base_url))
-    child.expect(PROMPT)
-    child.sendline("肚子疼，请2天假，李四审批，然后发邮件提醒他：李四你好，请审批我的两天病假。")
-    approve_the_start_card(child)
-    child.expect("需要你确认: 发送邮件")
-    child.expect(DECISION)
+    child = spawn_chat(tmp_path, chat_env(tmp_path, server.base_url))
+    reach_the_reminder_card(child)
     child.sendline("r")
     child.expect("拒绝理由")
     child.sendline("先别打扰他")
@@ -246,7 +205,7 @@ def test_chat_reject_with_a_reason_becomes_the_observation(tmp_path: Path, serve
 
 
 def run_once(tmp_path: Path, env: dict[str, str], *args: str, say: str = "你好") -> str:
-    child = spawn(tmp_path, env, *args)
+    child = spawn_chat(tmp_path, env, *args)
     index = child.expect([PROMPT, pexpect.EOF])
     if index == 0:
         child.sendline(say)
@@ -282,7 +241,8 @@ def test_missing_model_is_one_sentence(tmp_path: Path) -> None:
 
 def test_unknown_user_is_one_sentence(tmp_path: Path, server) -> None:
     env = chat_env(tmp_path, server.base_url)
-    child = pexpect.spawn(FLOWAGENT, ["chat", "--user", "user_9"], env=env, cwd=str(tmp_path), encoding="utf-8", timeout=TIMEOUT)
+    child = pexpect.spawn(FLOWAGENT, ["chat", "--user", "user_9"], env=env, cwd=str(tmp_path), encoding="utf-8",
+                          timeout=TIMEOUT_S)
     child.expect(pexpect.EOF)
     child.close()
     assert "Unknown user 'user_9': use --user with one of user_1 (张三)" in child.before
@@ -293,10 +253,10 @@ def test_unknown_user_is_one_sentence(tmp_path: Path, server) -> None:
 def test_ctrl_c_during_a_model_call_cancels_the_call_not_the_program(tmp_path: Path, server) -> None:
     slow = {"content": "慢慢想……", "delay_s": 8}
     server.reset([slow, "流程有请假、报销和出差三个。"])
-    child = spawn(tmp_path, chat_env(tmp_path, server.base_url))
+    child = spawn_chat(tmp_path, chat_env(tmp_path, server.base_url))
     child.expect(PROMPT)
     child.sendline("有哪些流程？")
-    deadline = time.monotonic() + TIMEOUT
+    deadline = time.monotonic() + TIMEOUT_S
     while not server.requests:  # wait until the model call is in flight (a loaded machine starts slowly)
         assert time.monotonic() < deadline, "the chat never called the model"
         time.sleep(0.05)
@@ -314,7 +274,7 @@ def test_ctrl_c_during_a_model_call_cancels_the_call_not_the_program(tmp_path: P
 
 def test_log_records_go_to_a_file_beside_the_store_and_settings_name_it(tmp_path: Path, server) -> None:
     server.reset(["流程有请假、报销和出差三个。"])
-    child = spawn(tmp_path, chat_env(tmp_path, server.base_url, FLOWAGENT_LOG_LEVEL="info"))
+    child = spawn_chat(tmp_path, chat_env(tmp_path, server.base_url, FLOWAGENT_LOG_LEVEL="info"))
     child.expect(PROMPT)
     child.sendline("/settings")
     child.expect_exact("flowagent.log (level INFO, FLOWAGENT_LOG_LEVEL)")
@@ -344,7 +304,7 @@ def test_a_logged_crash_goes_to_the_log_file_never_to_the_terminal(tmp_path: Pat
     env = {k: v for k, v in os.environ.items() if not k.startswith("FLOWAGENT_")}
     done = subprocess.run(
         [sys.executable, "-c", script, f"sqlite:///{tmp_path / 'data' / 'workflow.db'}"],
-        env=env, cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT, check=False,
+        env=env, cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT_S, check=False,
     )
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     log = (tmp_path / "data" / "flowagent.log").read_text(encoding="utf-8")
@@ -355,7 +315,7 @@ def test_a_logged_crash_goes_to_the_log_file_never_to_the_terminal(tmp_path: Pat
 
 def test_unknown_log_level_is_one_sentence(tmp_path: Path, server) -> None:
     env = chat_env(tmp_path, server.base_url, FLOWAGENT_LOG_LEVEL="LOUD")
-    child = pexpect.spawn(FLOWAGENT, ["chat"], env=env, cwd=str(tmp_path), encoding="utf-8", timeout=TIMEOUT)
+    child = pexpect.spawn(FLOWAGENT, ["chat"], env=env, cwd=str(tmp_path), encoding="utf-8", timeout=TIMEOUT_S)
     child.expect(pexpect.EOF)
     child.close()
     assert "FLOWAGENT_LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, not 'LOUD'." in child.before
@@ -365,7 +325,7 @@ def test_unknown_log_level_is_one_sentence(tmp_path: Path, server) -> None:
 
 @pytest.mark.parametrize(("command", "instead"), [("eval", "flowagent-eval"), ("bench", "flowagent-bench")])
 def test_flowagent_eval_and_bench_name_the_command_to_use(command: str, instead: str) -> None:
-    done = subprocess.run([FLOWAGENT, command, "--quick"], capture_output=True, text=True, timeout=TIMEOUT, check=False)
+    done = subprocess.run([FLOWAGENT, command, "--quick"], capture_output=True, text=True, timeout=TIMEOUT_S, check=False)
     assert done.returncode == 2
     assert done.stderr.startswith(f"flowagent: `flowagent {command}` is now its own command: run `{instead}`")
     assert done.stderr.count("\n") == 1 and done.stdout == ""
@@ -378,5 +338,5 @@ def test_the_flowagent_command_never_imports_evals() -> None:
         "code = main(['eval', '--oracle'])\n"
         "print(code, sorted(m for m in sys.modules if m == 'evals' or m.startswith('evals.')))\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=TIMEOUT, check=False)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=TIMEOUT_S, check=False)
     assert done.stdout == "2 []\n", done.stderr

@@ -6,9 +6,7 @@ answers the approval card as a person would.
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,14 +15,11 @@ import pexpect
 import pytest
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
+from tests.support.chat import DECISION, FLOWAGENT, PROMPT, TIMEOUT_S, chat_env, spawn_chat
 from tests.support.smtp import REFUSE_RCPT, SmtpHandler, smtp_server
 from tools import CallContext, WorkflowStore, execute_call
 from tools.workflow import TOOLSET
 
-FLOWAGENT = str(Path(sys.executable).with_name("flowagent"))
-PROMPT = "张三> "
-DECISION = r"批准 / 修改 / 拒绝 \[a/e/r\]："
-TIMEOUT_S = 60
 SENDER = "flowagent@example.com"
 REMINDER = "李四你好，请审批我的一天事假 task_1，谢谢！"
 SCRIPT: list[Any] = [
@@ -55,31 +50,14 @@ def store(tmp_path: Path) -> Iterator[WorkflowStore]:
     workflow_store.dispose()
 
 
-def cli_env(tmp_path: Path, model_url: str, smtp_port: int) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "FLOWAGENT_", "LANGSMITH_", "LANGCHAIN_"))}
-    env.update(
-        OPENAI_BASE_URL=model_url,
-        OPENAI_API_KEY="sk-test",
-        FLOWAGENT_MODEL="scripted",
-        FLOWAGENT_MAX_RETRIES="0",
-        FLOWAGENT_DB=str(tmp_path / "workflow.db"),
-        FLOWAGENT_CHECKPOINT_URL=str(tmp_path / "checkpoints.db"),
-        FLOWAGENT_SMTP_URL=f"smtp://127.0.0.1:{smtp_port}?from={SENDER}",
-        PROMPT_TOOLKIT_NO_CPR="1",
-        TERM="dumb",
-        COLUMNS="200",
-        LINES="50",
-    )
-    return env
+def smtp_chat_env(tmp_path: Path, model_url: str, smtp_port: int) -> dict[str, str]:
+    """The chat's environment, its e-mail sent through the SMTP server on `smtp_port`, in a 200-column terminal."""
+    return chat_env(tmp_path, model_url, FLOWAGENT_SMTP_URL=f"smtp://127.0.0.1:{smtp_port}?from={SENDER}", COLUMNS="200")
 
 
 def chat_reminder(tmp_path: Path, env: dict[str, str], *, delivery: str) -> None:
     """张三 asks for a reminder; the card shows the recipient and the text; the person approves with "a"."""
-    child = pexpect.spawn(
-        FLOWAGENT, ["chat", "--user", "user_1"], env=env, cwd=str(tmp_path), encoding="utf-8", timeout=TIMEOUT_S,
-        dimensions=(50, 200),
-    )
-    child.logfile_read = open(tmp_path / "terminal.log", "a", encoding="utf-8")  # noqa: SIM115 - closed below
+    child = spawn_chat(tmp_path, env)
     try:
         child.expect(PROMPT)
         child.sendline(f"发邮件提醒李四：{REMINDER}")
@@ -112,7 +90,7 @@ def test_chat_reminder_is_delivered_by_smtp_after_approval(
 ) -> None:
     handler = SmtpHandler()
     with smtp_server(handler) as port:
-        chat_reminder(tmp_path, cli_env(tmp_path, model.base_url, port), delivery="sent")
+        chat_reminder(tmp_path, smtp_chat_env(tmp_path, model.base_url, port), delivery="sent")
 
     [mail] = handler.received
     assert (mail.mail_from, mail.rcpt_tos, mail.body) == (SENDER, ["lisi@example.com"], REMINDER)
@@ -130,7 +108,7 @@ def test_refused_reminder_stays_in_the_outbox_and_is_delivered_by_retry(
 ) -> None:
     refusing = SmtpHandler(refuse=True)
     with smtp_server(refusing) as port:
-        env = cli_env(tmp_path, model.base_url, port)
+        env = smtp_chat_env(tmp_path, model.base_url, port)
         chat_reminder(tmp_path, env, delivery="failed")
     assert refusing.refused == ["lisi@example.com"] and refusing.received == []
     [row] = store.snapshot()["emails"]
@@ -138,7 +116,7 @@ def test_refused_reminder_stays_in_the_outbox_and_is_delivered_by_retry(
     assert REFUSE_RCPT.split(" ", 1)[0] in row["last_error"]
 
     listing = flowagent(env, "outbox")
-    assert "lisi@example.com" in listing and "failed" in listing
+    assert "lisi@example.com" in listing and "not delivered" in listing  # the listing words the status `failed`
 
     handler = SmtpHandler()
     with smtp_server(handler) as good_port:
