@@ -6,14 +6,11 @@ import asyncio
 import json
 import os
 import random
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -21,10 +18,10 @@ from pathlib import Path
 from typing import Any, cast
 
 from evals.bench.common import Sizes, median, percentile, table
+from evals.bench.processes import free_port, stop_group, wait_until_up
 from evals.doubles.openai_server import ScriptedOpenAIServer
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-STARTUP_TIMEOUT_S = 120.0
 API_KEY = "sk-bench"
 
 
@@ -37,12 +34,6 @@ class Served:
     text: str = ""
     summary: str = ""
     data: dict[str, Any] = field(default_factory=dict)
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def scripted_reply(latency_s: float) -> Any:
@@ -64,7 +55,7 @@ def scripted_reply(latency_s: float) -> Any:
 @contextmanager
 def dev_server(model_url: str, directory: Path, jobs: int) -> Iterator[str]:
     """`langgraph dev` on a free loopback port, its model pointed at `model_url`; yields the server URL."""
-    port = _free_port()
+    port = free_port()
     config = {
         "dependencies": [str(PROJECT_ROOT)],
         "graphs": {"flowagent": str(PROJECT_ROOT / "flowagent" / "app.py") + ":graph"},
@@ -95,45 +86,11 @@ def dev_server(model_url: str, directory: Path, jobs: int) -> Iterator[str]:
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"langgraph dev exited with {process.returncode}: {_tail(directory / 'server.log')}")
-            try:
-                with urllib.request.urlopen(f"{url}/ok", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"langgraph dev did not start in {STARTUP_TIMEOUT_S:.0f} s: {_tail(directory / 'server.log')}")
-            time.sleep(0.5)
+        wait_until_up(process, url, "langgraph dev", directory / "server.log")
         yield url
     finally:
-        _stop(process)
+        stop_group(process)
         log.close()
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    """Stop the server and the workers it started (its own process group)."""
-    if process.poll() is not None:
-        return
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=20)
-    except (ProcessLookupError, subprocess.TimeoutExpired):
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        process.wait(timeout=10)
-
-
-def _tail(path: Path, lines: int = 12) -> str:
-    try:
-        return "\n".join(path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:])
-    except OSError:
-        return "(no log)"
 
 
 async def _level(url: str, threads: int, runs: int) -> tuple[float, list[float]]:

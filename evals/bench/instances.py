@@ -19,35 +19,26 @@ import asyncio
 import json
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, cast
 
 from evals.bench.common import median, percentile, table
+from evals.bench.processes import free_port, stop_group, wait_until_up
 from evals.doubles.openai_server import ScriptedOpenAIServer
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SERVE_PYTHON = PROJECT_ROOT / ".venv-serve" / "bin" / "python"
 PACKAGES = ("flowagent", "graph", "tools", "state", "evals")
 SECRET = "flowagent-bench-only-signing-secret-0123456789"
-STARTUP_TIMEOUT_S = 120.0
 DEFAULT_OUT = PROJECT_ROOT / "evals" / "bench" / "reports" / "instances"
 LOGS: Path | None = None
 """Where the instances' logs are copied when they stop (the report's folder)."""
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def zero_latency_reply(request: dict[str, Any]) -> dict[str, Any]:
@@ -98,30 +89,10 @@ def instance(workdir: Path, env: dict[str, str], *, workers: int, jobs: int) -> 
                                stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"flowagent serve exited with {process.returncode}; log: {workdir / 'server.log'}")
-            try:
-                with urllib.request.urlopen(f"{url}/ok", timeout=2) as response:  # noqa: S310 - loopback
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"flowagent serve did not start in {STARTUP_TIMEOUT_S:.0f} s")
-            time.sleep(0.5)
+        wait_until_up(process, url, "flowagent serve", workdir / "server.log")
         yield url
     finally:
-        for sig, wait in ((signal.SIGTERM, 20), (signal.SIGKILL, 10)):
-            try:
-                os.killpg(process.pid, sig)
-                process.wait(timeout=wait)
-                break
-            except ProcessLookupError:
-                break
-            except subprocess.TimeoutExpired:
-                continue
+        stop_group(process)
         log.close()
         if LOGS is not None:
             LOGS.mkdir(parents=True, exist_ok=True)
