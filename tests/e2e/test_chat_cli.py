@@ -55,6 +55,21 @@ def reach_the_reminder_card(child: pexpect.spawn) -> None:
     child.expect(DECISION)
 
 
+def approve_the_kept_reminder(tmp_path: Path, env: dict[str, str], thread: str) -> None:
+    """The chat started again on `thread` shows the reminder's card it kept, with its recipient; the person approves
+    it, the chat says the reminder went out, and the person leaves."""
+    child = spawn_chat(tmp_path, env, "--thread", thread)
+    child.expect("上次还有一个待你确认的操作")
+    child.expect("需要你确认: 发送邮件")
+    child.expect("lisi@example.com")
+    child.expect(DECISION)
+    child.sendline("a")
+    child.expect("已提醒李四")
+    child.expect(PROMPT)
+    child.sendline("exit")
+    child.expect(pexpect.EOF)
+
+
 def thread_of(child: pexpect.spawn) -> str:
     child.expect(r"--thread (t[0-9]{8}-[0-9]{6}-[0-9a-f]{4})")
     return str(child.match.group(1))
@@ -133,15 +148,7 @@ def test_chat_restart_in_the_middle_of_an_approval(tmp_path: Path, server) -> No
     child.expect(pexpect.EOF)
     assert WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}").snapshot()["emails"] == []
 
-    child = spawn_chat(tmp_path, env, "--thread", thread)
-    child.expect("上次还有一个待你确认的操作")
-    child.expect("需要你确认: 发送邮件")
-    child.expect(DECISION)
-    child.sendline("a")
-    child.expect("已提醒李四")
-    child.expect(PROMPT)
-    child.sendline("exit")
-    child.expect(pexpect.EOF)
+    approve_the_kept_reminder(tmp_path, env, thread)
     outbox = WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}").snapshot()["emails"]
     assert len(outbox) == 1 and outbox[0]["recipient_id"] == "user_2"
 
@@ -169,16 +176,7 @@ def test_quitting_at_an_approval_card_keeps_it_for_the_same_thread(tmp_path: Pat
     assert len(store.snapshot()["requests"]) == 1
     assert len(server.requests) == 2
 
-    child = spawn_chat(tmp_path, env, "--thread", thread)
-    child.expect("上次还有一个待你确认的操作")
-    child.expect("需要你确认: 发送邮件")
-    child.expect("lisi@example.com")
-    child.expect(DECISION)
-    child.sendline("a")
-    child.expect("已提醒李四")
-    child.expect(PROMPT)
-    child.sendline("exit")
-    child.expect(pexpect.EOF)
+    approve_the_kept_reminder(tmp_path, env, thread)
 
     snapshot = store.snapshot()
     assert [(m["recipient_id"], m["body"]) for m in snapshot["emails"]] == [("user_2", "李四你好，请审批我的两天病假。")]

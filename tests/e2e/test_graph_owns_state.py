@@ -47,6 +47,16 @@ def events(store: WorkflowStore, thread_id: str) -> list[str]:
     return [a["event"] for a in store.audit_entries(thread_id=thread_id)]
 
 
+def a_waiting_approval(lisi: Any, model: ScriptedOpenAIServer, store: WorkflowStore, **run: Any) -> tuple[str, str, Any]:
+    """张三's leave request is started; 李四 asks to approve it in a new thread, and its card waits. Returns the task,
+    the thread and the waiting interrupt; `run` goes with the run (a client's `context`)."""
+    task = start_leave_request(store)
+    model.reset([approving_reply(task), "已批准。"])
+    thread_id = lisi.threads.create()["thread_id"]
+    _, [waiting] = stream_updates(lisi, thread_id, input=ask(f"批准我的待办 {task}"), **run)
+    return task, thread_id, waiting
+
+
 def approved_call(task: str, call_id: str = "call_planted") -> dict[str, Any]:
     args = {"taskId": task, "result": "同意", "isOK": True}
     return {"id": call_id, "name": "handleTodoTask", "args": args, "status": "approved"}
@@ -168,12 +178,7 @@ def test_a_runs_command_may_resume_but_not_update_the_state_or_go_to_a_node(serv
 
 def test_the_approval_tools_of_a_servers_run_are_the_specs_whatever_the_client_sends(signed_in, model, server_store):
     lisi = signed_in("user_2")
-    task = start_leave_request(server_store)
-    decide = approving_reply(task)
-    model.reset([decide, "已批准。"])
-    thread_id = lisi.threads.create()["thread_id"]
-    _, interrupts = stream_updates(lisi, thread_id, input=ask(f"批准我的待办 {task}"), context={"approval_tools": []})
-    [waiting] = interrupts
+    task, thread_id, waiting = a_waiting_approval(lisi, model, server_store, context={"approval_tools": []})
     assert task_status(server_store, task) == "pending"
     stream_updates(lisi, thread_id, command={"resume": approval(waiting["value"])})
     assert task_status(server_store, task) == "approved"
@@ -210,10 +215,6 @@ def test_a_resume_on_a_new_thread_is_refused_with_409(server, signed_in):
 
 def test_a_resume_on_a_waiting_card_still_runs(signed_in, model, server_store):
     lisi = signed_in("user_2")
-    task = start_leave_request(server_store)
-    decide = approving_reply(task)
-    model.reset([decide, "已批准。"])
-    thread_id = lisi.threads.create()["thread_id"]
-    _, [waiting] = stream_updates(lisi, thread_id, input=ask(f"批准我的待办 {task}"))
+    task, thread_id, waiting = a_waiting_approval(lisi, model, server_store)
     nodes, _ = stream_updates(lisi, thread_id, command={"resume": approval(waiting["value"])})
     assert "executor" in nodes and task_status(server_store, task) == "approved"
