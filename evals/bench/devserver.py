@@ -6,7 +6,6 @@ import asyncio
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import threading
@@ -18,7 +17,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from evals.bench.common import Sizes, median, percentile, table
-from evals.bench.processes import free_port, stop_group, wait_until_up
+from evals.bench.processes import free_port, serving
 from evals.doubles.openai_server import ScriptedOpenAIServer
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -79,18 +78,8 @@ def dev_server(model_url: str, directory: Path, jobs: int) -> Iterator[str]:
         "--host", "127.0.0.1", "--port", str(port), "--config", str(directory / "langgraph.json"),
         "--n-jobs-per-worker", str(jobs),
     ]  # fmt: skip
-    log = (directory / "server.log").open("wb")
-    process = subprocess.Popen(
-        command, cwd=directory, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(process, url, "langgraph dev", directory / "server.log")
+    with serving(command, "langgraph dev", port, directory, env) as url:
         yield url
-    finally:
-        stop_group(process)
-        log.close()
 
 
 async def _level(url: str, threads: int, runs: int) -> tuple[float, list[float]]:

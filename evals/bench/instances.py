@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from evals.bench.common import median, percentile, table
-from evals.bench.processes import free_port, stop_group, wait_until_up
+from evals.bench.processes import free_port, serving
 from evals.doubles.openai_server import ScriptedOpenAIServer
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -84,16 +84,10 @@ def instance(workdir: Path, env: dict[str, str], *, workers: int, jobs: int) -> 
     port = free_port()
     command = [str(SERVE_PYTHON), "-m", "flowagent.server.serve", "--port", str(port), "--workers", str(workers),
                "--jobs-per-worker", str(jobs), "--config", "langgraph.json"]
-    log = (workdir / "server.log").open("wb")
-    process = subprocess.Popen(command, cwd=workdir, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                               stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
     try:
-        wait_until_up(process, url, "flowagent serve", workdir / "server.log")
-        yield url
+        with serving(command, "flowagent serve", port, workdir, env) as url:
+            yield url
     finally:
-        stop_group(process)
-        log.close()
         if LOGS is not None:
             LOGS.mkdir(parents=True, exist_ok=True)
             shutil.copy(workdir / "server.log", LOGS / f"{workdir.name}.log")

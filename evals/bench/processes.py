@@ -1,5 +1,5 @@
-"""The benchmarks' server processes: a free loopback port, waiting until a started server answers `/ok`, and stopping
-it with the workers it started (its own process group)."""
+"""The benchmarks' server processes: a free loopback port, and a server started in a session of its own, used once it
+answers `/ok`, then stopped with the workers it started (its process group)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import socket
 import subprocess
 import time
 import urllib.request
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 STARTUP_TIMEOUT_S = 120.0
@@ -30,7 +32,7 @@ def log_tail(path: Path, lines: int = 12) -> str:
         return "(no log)"
 
 
-def wait_until_up(process: subprocess.Popen[bytes], url: str, name: str, log: Path) -> None:
+def _wait_until_up(process: subprocess.Popen[bytes], url: str, name: str, log: Path) -> None:
     """Wait until the server `name` started as `process` answers `url/ok` with 200; RuntimeError with the end of its
     `log` if it exits first or does not answer within `STARTUP_TIMEOUT_S`."""
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
@@ -48,7 +50,7 @@ def wait_until_up(process: subprocess.Popen[bytes], url: str, name: str, log: Pa
         time.sleep(0.5)
 
 
-def stop_group(process: subprocess.Popen[bytes]) -> None:
+def _stop_group(process: subprocess.Popen[bytes]) -> None:
     """Stop a server started in a session of its own, and the workers it started: SIGTERM to its process group, then
     SIGKILL if it has not ended within 20 s."""
     for sig, wait in ((signal.SIGTERM, 20), (signal.SIGKILL, 10)):
@@ -60,3 +62,21 @@ def stop_group(process: subprocess.Popen[bytes]) -> None:
             break
         except subprocess.TimeoutExpired:
             continue
+
+
+@contextmanager
+def serving(command: Sequence[str], name: str, port: int, workdir: Path, env: dict[str, str]) -> Iterator[str]:
+    """Start the server `name` (`command`, listening on `port`) in `workdir` and a session of its own, its output in
+    `workdir/server.log`; yield its URL once it answers `/ok`, and stop it with its workers after."""
+    log_path = workdir / "server.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            list(command), cwd=workdir, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            url = f"http://127.0.0.1:{port}"
+            _wait_until_up(process, url, name, log_path)
+            yield url
+        finally:
+            _stop_group(process)
