@@ -88,43 +88,47 @@ def flush_traces() -> None:
     wait_for_all_tracers()
 
 
-def run_reminder_conversation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, model_url: str, smtp_port: int) -> WorkflowStore:
-    """张三 asks for a reminder to 李四: query, approval card, approve, e-mail sent over SMTP with a password."""
-    monkeypatch.setenv("OPENAI_BASE_URL", model_url)
-    monkeypatch.setenv("OPENAI_API_KEY", OPENAI_KEY)
-    monkeypatch.setenv("FLOWAGENT_MODEL", "scripted")
-    monkeypatch.setenv("FLOWAGENT_MAX_RETRIES", "0")
-    monkeypatch.setenv("FLOWAGENT_RATE_LIMIT_RPS", "0")
-    monkeypatch.setenv("FLOWAGENT_SMTP_URL", f"smtp://u:{SMTP_PASSWORD}@127.0.0.1:{smtp_port}?from=flowagent@example.com")
-    store = WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}")
-    args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "家里有事", "days": 1, "nextUserId": "user_2"}
-    execute_call(TOOLSET, "runWorkFlow", args, CallContext(backend=store, actor_id="user_1", thread_id="setup", call_id="s1"))
-
-    graph = build_graph(
-        model=make_chat_model(settings_from_env()),  # the real ChatOpenAI, configured from the environment
-        store=store,
-        checkpointer=open_sqlite_checkpointer(tmp_path / "checkpoints.db"),
-    )
-    # The same config the chat CLI passes: the thread, plus user and thread as trace metadata.
-    config = {"configurable": {"thread_id": THREAD}, "metadata": {"user_id": "user_1", "thread_id": THREAD}}
-    context = Context(user_id="user_1")
-    graph.invoke({"messages": [HumanMessage(content=f"发邮件提醒李四：{REMINDER}")]}, config, context=context)
-    [pending] = graph.get_state(config).interrupts
-    assert pending.value["action_requests"][0]["name"] == "sendEmail"
-    graph.invoke(Command(resume={"decisions": [{"type": "approve"}]}), config, context=context)
-    return store
-
-
-def test_traces_form_one_tree_per_invocation_with_node_model_and_tool_runs_and_no_secrets(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capture: LangSmithCapture
-) -> None:
+def run_reminder_conversation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[ScriptedOpenAIServer, SmtpHandler, WorkflowStore]:
+    """张三 asks for a reminder to 李四: query, approval card, approve, e-mail sent over SMTP with a password; against
+    the scripted model and a real SMTP server, stopped after, and the traces flushed. Returns the model server (its
+    requests), the SMTP server's handler (what it received) and the store."""
     handler = SmtpHandler()
     with (
         ScriptedOpenAIServer(SCRIPT, api_key=OPENAI_KEY) as model,
         smtp_server(handler, user="u", password=SMTP_PASSWORD) as port,
     ):
-        store = run_reminder_conversation(tmp_path, monkeypatch, model.base_url, port)
+        monkeypatch.setenv("OPENAI_BASE_URL", model.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", OPENAI_KEY)
+        monkeypatch.setenv("FLOWAGENT_MODEL", "scripted")
+        monkeypatch.setenv("FLOWAGENT_MAX_RETRIES", "0")
+        monkeypatch.setenv("FLOWAGENT_RATE_LIMIT_RPS", "0")
+        monkeypatch.setenv("FLOWAGENT_SMTP_URL", f"smtp://u:{SMTP_PASSWORD}@127.0.0.1:{port}?from=flowagent@example.com")
+        store = WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}")
+        args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "家里有事", "days": 1, "nextUserId": "user_2"}
+        execute_call(TOOLSET, "runWorkFlow", args, CallContext(backend=store, actor_id="user_1", thread_id="setup", call_id="s1"))
+
+        graph = build_graph(
+            model=make_chat_model(settings_from_env()),  # the real ChatOpenAI, configured from the environment
+            store=store,
+            checkpointer=open_sqlite_checkpointer(tmp_path / "checkpoints.db"),
+        )
+        # The same config the chat CLI passes: the thread, plus user and thread as trace metadata.
+        config = {"configurable": {"thread_id": THREAD}, "metadata": {"user_id": "user_1", "thread_id": THREAD}}
+        context = Context(user_id="user_1")
+        graph.invoke({"messages": [HumanMessage(content=f"发邮件提醒李四：{REMINDER}")]}, config, context=context)
+        [pending] = graph.get_state(config).interrupts
+        assert pending.value["action_requests"][0]["name"] == "sendEmail"
+        graph.invoke(Command(resume={"decisions": [{"type": "approve"}]}), config, context=context)
         flush_traces()
+    return model, handler, store
+
+
+def test_traces_form_one_tree_per_invocation_with_node_model_and_tool_runs_and_no_secrets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capture: LangSmithCapture
+) -> None:
+    model, handler, store = run_reminder_conversation(tmp_path, monkeypatch)
     assert handler.logins == ["u"] and [r.rcpt_tos for r in handler.received] == [["lisi@example.com"]]
     assert [m["status"] for m in store.snapshot()["emails"]] == ["sent"]
 
@@ -192,13 +196,7 @@ def test_tracing_is_off_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         monkeypatch.setenv("LANGSMITH_API_KEY", API_KEY)
         reset_langsmith_caches()
         try:
-            handler = SmtpHandler()
-            with (
-                ScriptedOpenAIServer(SCRIPT, api_key=OPENAI_KEY) as model,
-                smtp_server(handler, user="u", password=SMTP_PASSWORD) as port,
-            ):
-                store = run_reminder_conversation(tmp_path, monkeypatch, model.base_url, port)
-                flush_traces()
+            _, _, store = run_reminder_conversation(tmp_path, monkeypatch)
             assert json.loads(json.dumps(store.snapshot()["emails"]))[0]["status"] == "sent"
             assert server.requests == []
         finally:
