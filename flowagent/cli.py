@@ -1,5 +1,5 @@
 """The `flowagent` command line: parses the arguments of `chat`, `outbox`, `token` and the toolsets' own subcommands
-(`Toolset.cli`: the workflow's `processes`) and hands each to its module."""
+(`Surfaces.cli`: the workflow's `processes`) and hands each to its module."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     ob.add_argument("--retry", action="store_true", help="deliver queued and failed e-mails (needs FLOWAGENT_SMTP_URL)")
     ob.add_argument("--db", help="workflow store URL or file")
     for name in toolset_names():  # the toolsets' own subcommands (the workflow's `processes deploy|list`)
-        for command, spec in get_toolset(name).cli.items():
+        for command, spec in get_toolset(name).surfaces.cli.items():
             own = sub.add_parser(command, help=spec.help)
             spec.arguments(own)
             own.set_defaults(toolset_command=spec)
@@ -97,7 +97,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "outbox":
             workflow = get_toolset("workflow")
-            shown = workflow.commands["outbox"].run(open_backend(workflow, args.db), "", "retry" if args.retry else "", "en")
+            outbox = workflow.surfaces.commands["outbox"]
+            shown = outbox.run(open_backend(workflow, args.db), "", "retry" if args.retry else "", "en")
             if isinstance(shown, str):
                 console.print(shown)
             else:

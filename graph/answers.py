@@ -31,7 +31,8 @@ def thought(key: str, lang: Lang, **values: Any) -> str:
 
 def capability_answer(toolset: Toolset, lang: Lang) -> AIMessage:
     """What the assistant can do: the toolset's own words, in the person's language (no model call)."""
-    text = toolset.intro.get(lang) or toolset.intro.get("zh") or toolset.title
+    words = toolset.language
+    text = words.intro.get(lang) or words.intro.get("zh") or words.title
     return AIMessage(content=text, response_metadata={"thought": thought("intro", lang), NO_MODEL_CALL: True})
 
 
@@ -50,7 +51,7 @@ def question_for(error: NeedsPersonError, toolset: Toolset, lang: Lang, value: P
 def _question(
     ask: str, offered: tuple[str, ...], name: str, toolset: Toolset, lang: Lang, value: PersonValue | None, param: str
 ) -> str:
-    own = toolset.questions.get(lang, {})
+    own = toolset.language.questions.get(lang, {})
     general = prompts.GENERAL_QUESTIONS[lang]
     sep = "、" if lang == "zh" else ", "
     label = (value.label.get(lang) or value.label.get("zh") or value.param) if value is not None else param

@@ -39,7 +39,7 @@ class PersonValue:
     param: str
     kind: ValueKind
     ask: str
-    """The question's key in the toolset's questions (`Toolset.questions`), e.g. "approver" or "days"; a key the
+    """The question's key in the toolset's questions (`Language.questions`), e.g. "approver" or "days"; a key the
     toolset does not word is asked about by `label`."""
     unit: Literal["day", "yuan", "none"] = "none"
     optional: bool = False

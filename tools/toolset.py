@@ -1,11 +1,15 @@
-"""A toolset: the tools of one domain and the hooks through which the engine reaches that domain.
+"""A toolset: one domain the graph can run, as three small interfaces.
 
-The engine (the graph's nodes and the runtime) knows no domain. Everything domain-specific comes from here: where
-the tools' data lives (`backend`), what else their handlers need (`deps`), who the signed-in actor is (`actor`),
-which people a person may name (`people`), how references are looked up (`resolvers`), the questions the graph asks
-in the person's language (`questions`), the domain's limits (`limits`), what the assistant can do (`intro`) and what
-`/help` and the page show (`help`, `panels`), and its own `flowagent` subcommands
-(`cli`). A new domain is one new package that declares a `Toolset`.
+- **The domain** (`Toolset`, this record): the tools and what the engine reaches the domain through: where the tools'
+  data lives (`backend`), what else their handlers need (`deps`), who the signed-in actor is (`actor`), which people a
+  person may name (`people`), how references are looked up (`resolvers`), its policy hooks, limits and guards.
+- **Its language** (`Toolset.language`, `tools.language.Language`): what the domain is called, what it can do, the
+  questions the graph asks for it, in the person's language.
+- **Its surfaces** (`Toolset.surfaces`, `tools.surfaces.Surfaces`): `/help`, the chat's slash commands, the page's
+  panels and `flowagent`'s subcommands, which only the apps (`flowagent/`) take; the graph and the runtime never do.
+
+A new domain is one new package that declares a `Toolset`; one declared in the flat form of one record still builds
+through `Toolset.flat`.
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from tools.backend import Backend, MemoryBackend
+from tools.language import Language
 from tools.spec import CallContext, Reference, ToolRegistry
+from tools.surfaces import ChatCommand, CliCommand, HelpSection, Surfaces
 
 DefaultProtocol = Literal["native", "react", "json"]
-Lang = Literal["zh", "en"]
 
 
 class Resolver(Protocol):
@@ -43,37 +48,6 @@ class Limit:
     description: str
 
 
-@dataclass(frozen=True)
-class HelpSection:
-    """One table of `/help` (the chat) or of the introduction: a title and rows of cells."""
-
-    title: str
-    columns: tuple[str, ...]
-    rows: list[tuple[str, ...]]
-
-
-@dataclass(frozen=True)
-class ChatCommand:
-    """A slash command of the toolset's own in the terminal chat (the workflow's `/outbox`)."""
-
-    description: Mapping[str, str]
-    """What it shows, by language."""
-    run: Callable[[Backend, str, str, str], list[HelpSection] | str]
-    """(backend, actor id, the command's argument, language) → tables to show, or a line to say."""
-
-
-@dataclass(frozen=True)
-class CliCommand:
-    """A subcommand of `flowagent` a toolset brings (the workflow's `flowagent processes deploy FILE.bpmn`)."""
-
-    help: str
-    """One line for `flowagent --help`."""
-    arguments: Callable[[Any], None]
-    """Adds the command's arguments to its `argparse` parser."""
-    run: Callable[[Any], list[HelpSection] | str]
-    """(the parsed arguments) → tables to show, or a line to say; refusals raise `DomainError` or `ValueError`."""
-
-
 def anyone(handle: Any, actor_id: str) -> dict[str, Any]:
     """The actor of a toolset with no directory of users: whoever signed in, by id."""
     return {"id": actor_id, "name": actor_id}
@@ -85,19 +59,21 @@ def no_deps() -> Any:
 
 @dataclass(frozen=True)
 class Toolset:
-    """One domain the graph can run: its tools, the system prompt's role and rules, its defaults and its hooks."""
+    """One domain the graph can run: its tools, the system prompt's role and rules, its defaults and its hooks; with
+    its language (`language`) and the apps' surfaces (`surfaces`)."""
 
     name: str
+    """The toolset's name, as it is registered (`tools.toolsets`) and chosen (`--toolset`)."""
     registry: ToolRegistry
+    """The domain's tools."""
     prompt: str
     """The fixed start of the system prompt: who the assistant is, for whom it acts, and its rules (the tool
     list, the format and the worked examples follow, from the registry)."""
-    title: str = ""
-    """One line naming the domain in English (the graph's description)."""
-    titles: Mapping[str, str] = field(default_factory=dict)
-    """The same line by language ("zh", "en"): the chat's banner."""
-    card_labels: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    """The names of the review cards' fields by language, as the terminal shows them (the page has its own)."""
+    language: Language = field(default_factory=Language)
+    """Its language: what the domain is called, what it can do, the questions the graph asks for it."""
+    surfaces: Surfaces = field(default_factory=Surfaces)
+    """What the apps show of it besides the conversation: `/help`, slash commands, the page's panels, subcommands. The
+    graph and the runtime never read them."""
     protocol: DefaultProtocol | None = None
     """The protocol runs on this toolset use unless the run (or FLOWAGENT_PROTOCOL) says otherwise; None: the
     model's default (native for an endpoint, react for the offline model)."""
@@ -130,9 +106,6 @@ class Toolset:
     stable_kinds: tuple[str, ...] = ()
     """Reference kinds whose records rarely change (the workflow: users): one found by its id may be kept for a minute
     (`tools.kept.KnownRecords`) for checks and reads; a write always looks it up again."""
-    questions: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    """The questions the graph asks in code, by language ("zh", "en") and ask key (`PersonValue.ask`); templates may
-    use {choices}, {name}, {count} and {label}."""
     named_record: Callable[[Any, str, Sequence[str]], str | None] | None = None
     """The one record of a reference kind the person's messages name (the workflow: the process, by its words:
     请假, "time off", 报销): (backend handle, reference kind, the request's messages, latest last) → its id, or None
@@ -146,22 +119,22 @@ class Toolset:
     """The pipeline every call is admitted through (`tools.guards.Guard`s, in order); None: `tools.guards.STANDARD`.
     A deployment adds its own guard (a rate limit, a PII check) without touching the others:
     `dataclasses.replace(toolset, guards=tools.guards.added(MyGuard(), after="identity"))`."""
-    intro: Mapping[str, str] = field(default_factory=dict)
-    """What the assistant can do, by language: the answer to "what can you do?", given without a model call."""
-    help: Callable[[Any, str, Lang], list[HelpSection]] | None = None
-    """The tables `/help` shows besides the commands, read through a backend handle for the actor, in a language."""
-    commands: Mapping[str, ChatCommand] = field(default_factory=dict)
-    """The chat's slash commands of this domain, by name without the slash (the workflow: complete, outbox)."""
-    panels: Mapping[str, Callable[[Any, str], Any]] = field(default_factory=dict)
-    """The page's JSON panels by name (`GET /flowagent/api/<name>`): each reads through a backend handle for the
-    signed-in user."""
-    cli: Mapping[str, CliCommand] = field(default_factory=dict)
-    """Subcommands of `flowagent` by name (the workflow: `processes`)."""
 
     @property
     def graph_name(self) -> str:
         """The compiled graph's name: `flowagent` for the workflow, `flowagent_<name>` for the others."""
         return "flowagent" if self.name == "workflow" else f"flowagent_{self.name}"
+
+    @classmethod
+    def flat(cls, **fields: Any) -> Toolset:
+        """A toolset declared in the flat form of one record, as toolsets were written before the three interfaces:
+        the language's keywords (`title`, `titles`, `intro`, `questions`) become its `language`, the surfaces'
+        (`help`, `commands`, `panels`, `cli`) its `surfaces`, and the rest stay the domain's. `card_labels`, which
+        nothing reads (a card carries its own labels), is dropped."""
+        language = {f.name: fields.pop(f.name) for f in dataclasses.fields(Language) if f.name in fields}
+        surfaces = {f.name: fields.pop(f.name) for f in dataclasses.fields(Surfaces) if f.name in fields}
+        fields.pop("card_labels", None)
+        return cls(**fields, language=Language(**language), surfaces=Surfaces(**surfaces))
 
     def with_registry(self, registry: ToolRegistry) -> Toolset:
         """This toolset's prompt and hooks with other tools (a test's extra tool)."""
@@ -182,3 +155,18 @@ class Toolset:
     def directory(self, handle: Any) -> list[dict[str, Any]]:
         """The people a person may name (empty for a domain without people)."""
         return [dict(p) for p in self.people(handle)] if self.people is not None else []
+
+
+__all__ = [
+    "ChatCommand",  # the surfaces' records, importable from here as before (`tools.surfaces`)
+    "CliCommand",
+    "DefaultProtocol",
+    "HelpSection",
+    "Language",
+    "Limit",
+    "Resolver",
+    "Surfaces",
+    "Toolset",
+    "anyone",
+    "no_deps",
+]

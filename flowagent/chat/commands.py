@@ -1,4 +1,5 @@
-"""The chat's slash commands: the general ones here, and the toolset's own (`Toolset.commands`, `Toolset.help`)."""
+"""The chat's slash commands: the general ones here, and the toolset's own (its surfaces: `Surfaces.commands`,
+`Surfaces.help`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from rich.markup import escape
 from flowagent.chat import render
 from flowagent.chat.words import say
 from tools.backend import Backend
-from tools.toolset import HelpSection
+from tools.surfaces import HelpSection
 
 if TYPE_CHECKING:
     from langchain_core.messages import AnyMessage
@@ -79,7 +80,7 @@ def run_command(session: ChatSession, line: str) -> None:
     if handler is not None:
         handler(session, rest.strip())
         return
-    own = session.toolset.commands.get(name.lower().removeprefix("/"))
+    own = session.toolset.surfaces.commands.get(name.lower().removeprefix("/"))
     if own is None:
         session.console.print(UNKNOWN_COMMAND[session.language()].format(name=escape(name)))
         return
@@ -96,14 +97,14 @@ def show(session: ChatSession, shown: list[HelpSection] | str) -> None:
 def cmd_help(session: ChatSession, _: str) -> None:
     """The commands (the general ones and the toolset's), what the assistant can do, and the toolset's own tables."""
     lang = session.language()
-    toolset = session.toolset
+    surfaces, words = session.toolset.surfaces, session.toolset.language
     commands: list[tuple[str, ...]] = [*HELP_COMMANDS[lang]]
-    commands += [(f"/{name}", c.description.get(lang, "")) for name, c in toolset.commands.items()]
+    commands += [(f"/{name}", c.description.get(lang, "")) for name, c in surfaces.commands.items()]
     sections = [HelpSection("命令" if lang == "zh" else "Commands", (), commands)]
-    if toolset.help is not None:
+    if surfaces.help is not None:
         with session.backend.read() as handle:
-            sections += toolset.help(handle, session.user_id, lang)
-    intro = toolset.intro.get(lang) or toolset.title
+            sections += surfaces.help(handle, session.user_id, lang)
+    intro = words.intro.get(lang) or words.title
     if intro:
         session.console.print(escape(intro))
     render.sections(session.console, sections)

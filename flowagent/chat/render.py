@@ -21,7 +21,7 @@ from graph.prompts import CARD_WORDS
 from state.records import OutcomeLine
 from tools.grounding import person_label
 from tools.spec import ToolRegistry
-from tools.toolset import HelpSection
+from tools.surfaces import HelpSection
 
 OBSERVATION_CHARS = 600
 """Observations longer than this are cut in the terminal (the full result stays in the thread)."""
@@ -155,7 +155,7 @@ def card(console: Console, action: dict[str, Any], error: str | None = None, *, 
 
 
 def sections(console: Console, tables: Iterable[HelpSection]) -> None:
-    """Tables a command shows (`tools.toolset.HelpSection`): a title, columns (none: a two-column list), rows."""
+    """Tables a command shows (`tools.surfaces.HelpSection`): a title, columns (none: a two-column list), rows."""
     for section in tables:
         table = Table(title=section.title, show_header=bool(section.columns))
         for column in section.columns:

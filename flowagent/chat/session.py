@@ -146,7 +146,7 @@ class ChatSession:
     def banner(self) -> None:
         lang = self.language()
         render.banner(
-            self.console, title=self.toolset.titles.get(lang, self.toolset.title), lang=lang,
+            self.console, title=self.toolset.language.titles.get(lang, self.toolset.language.title), lang=lang,
             user=self.user, user_id=self.user_id, model=self.settings.model,
             protocol=self.context.protocol, thread_id=self.thread_id,
         )

@@ -76,7 +76,7 @@ def find_user(user_id: str) -> dict[str, Any] | None:
 
 def panel(name: str, user_id: str) -> Any:
     with served_backend().read() as handle:
-        return served_toolset().panels[name](handle, user_id)
+        return served_toolset().surfaces.panels[name](handle, user_id)
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -247,7 +247,7 @@ app = Starlette(
         Route(f"{PREFIX}/auth/dev-users", dev_users, methods=["GET"]),
         Route(f"{PREFIX}/auth/dev-token", dev_token, methods=["POST"]),
         Route(f"{PREFIX}/api/me", signed_in(me), methods=["GET"]),
-        *[panel_route(name) for name in served_toolset().panels],
+        *[panel_route(name) for name in served_toolset().surfaces.panels],
         Route(PREFIX, to_page),
         page(),
     ]

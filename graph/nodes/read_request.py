@@ -42,7 +42,7 @@ class ReadRequest:
             filled = filled_call(asked, request, self._toolset.registry)
             if filled is not None:
                 return {**update, "messages": [filled], "step": open_step(None, proposed_calls(filled))}
-        if request["kind"] == "capability" and self._toolset.intro:
+        if request["kind"] == "capability" and self._toolset.language.intro:
             answer = capability_answer(self._toolset, request["lang"])
             answer = answer.model_copy(update={"response_metadata": {**answer.response_metadata, "outcome": []}})
             return {**update, "messages": [answer], "outcome": []}

@@ -1,6 +1,6 @@
-"""The layout holds: the engine and the apps import no toolset, imports never run back up the layers (the graph imports
-none of the apps), and no module imports itself round a circle. Read from the source with `ast`, so a lazy import inside
-a function counts too."""
+"""The layout holds: the engine and the apps import no toolset, only the apps take a toolset's surfaces, imports never
+run back up the layers (the graph imports none of the apps), and no module imports itself round a circle. Read from the
+source with `ast`, so a lazy import inside a function counts too."""
 
 from __future__ import annotations
 
@@ -96,6 +96,21 @@ def test_the_engine_uses_no_toolset_name_the_tools_package_re_exports():
             for node in ast.walk(parsed(path)):
                 if isinstance(node, ast.ImportFrom) and node.module == "tools":
                     wrong += [f"{module} imports tools.{a.name}" for a in node.names if a.name in _WORKFLOW_EXPORTS]
+    assert wrong == []
+
+
+def test_only_the_apps_take_a_toolsets_surfaces():
+    """A toolset's surfaces (`/help`, slash commands, the page's panels, subcommands) are the apps': no engine module
+    reads `.surfaces` or imports `tools.surfaces`, but `tools.toolset`, which declares them."""
+    wrong = []
+    for package in ("graph", "state", "tools"):
+        for path in (ROOT / package).rglob("*.py"):
+            module = module_name(path)
+            if not is_engine(module) or module in ("tools.toolset", "tools.surfaces"):
+                continue
+            wrong += [f"{module} imports tools.surfaces" for i in modules()[module] if i == "tools.surfaces"]
+            wrong += [f"{module}:{node.lineno} reads .surfaces" for node in ast.walk(parsed(path))
+                      if isinstance(node, ast.Attribute) and node.attr == "surfaces"]
     assert wrong == []
 
 

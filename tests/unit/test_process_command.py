@@ -9,7 +9,7 @@ from tools.workflow import TOOLSET
 def test_a_request_waiting_for_hr_reads_as_text_in_both_languages(store, make_ctx, start_request):
     started = start_request(requester="user_1", approver="user_2", days=5, reason="回老家")
     execute_call(TOOLSET, "handleTodoTask", {"taskId": started["taskId"], "isOK": True, "result": "同意"}, make_ctx("user_2"))
-    process = TOOLSET.commands["process"].run
+    process = TOOLSET.surfaces.commands["process"].run
     assert process(store, "user_1", "", "zh") == "\n".join([
         "req_1 请假流程 v1 — 进行中",
         "  ✓ 发起请假",

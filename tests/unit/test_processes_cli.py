@@ -1,5 +1,5 @@
 """`flowagent processes deploy FILE.bpmn` and `flowagent processes list`: the workflow toolset's own subcommand,
-reached by the command line through `Toolset.cli` (flowagent/cli.py names no toolset)."""
+reached by the command line through `Surfaces.cli` (flowagent/cli.py names no toolset)."""
 
 from __future__ import annotations
 

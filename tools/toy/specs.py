@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
 
+from tools.language import Language
 from tools.spec import CallContext, Effect, ToolExample, ToolRegistry, ToolSpec, Verdict
 from tools.toolset import Toolset
 from tools.toy import calculator, weather
@@ -97,12 +98,14 @@ REGISTRY = ToolRegistry(SPECS, chains=CHAINS)
 TOOLSET = Toolset(
     name="toy",
     registry=REGISTRY,
-    intro={
-        "zh": "我可以查询城市今天的天气，也可以做四则运算。",
-        "en": "I can look up today's weather in a city and do arithmetic.",
-    },
     prompt=TOY_PROMPT,
-    title="ToyAgent: weather and arithmetic",
+    language=Language(
+        title="ToyAgent: weather and arithmetic",
+        intro={
+            "zh": "我可以查询城市今天的天气，也可以做四则运算。",
+            "en": "I can look up today's weather in a city and do arithmetic.",
+        },
+    ),
     protocol="json",
 )
 """The seed's ToyAgent on the graph: its JSON protocol is the default."""

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
 
 from tools.errors import InvalidArgumentsError
+from tools.language import Language
 from tools.spec import CallContext, Effect, ToolExample, ToolRegistry, ToolSpec, Verdict
 from tools.toolset import Toolset
 from tools.travel import data
@@ -187,12 +188,14 @@ REGISTRY = ToolRegistry(SPECS, chains=CHAINS)
 TOOLSET = Toolset(
     name="travel",
     registry=REGISTRY,
-    intro={
-        "zh": "我可以查航班、查酒店和查目的地天气，不能代为预订。",
-        "en": "I can search flights and hotels and look up the weather for a trip; I cannot book.",
-    },
     prompt=TRAVEL_PROMPT,
-    title="Travel assistant: flights, hotels, weather",
+    language=Language(
+        title="Travel assistant: flights, hotels, weather",
+        intro={
+            "zh": "我可以查航班、查酒店和查目的地天气，不能代为预订。",
+            "en": "I can search flights and hotels and look up the weather for a trip; I cannot book.",
+        },
+    ),
     record_ids=r"(?<![A-Za-z0-9])(?:[A-Z]{2}|[A-Z][0-9]|[0-9][A-Z])[0-9]{3,4}(?![0-9])",
 )
 """The seed's travel assistant on the graph."""

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from tools.errors import DomainError
 from tools.grounding import person_label
-from tools.toolset import ChatCommand, CliCommand, HelpSection
+from tools.surfaces import ChatCommand, CliCommand, HelpSection
 from tools.workflow.diagram import describe
 from tools.workflow.engine import DeployError, EngineError, format_instance_id, groups_of
 from tools.workflow.engine import tables as t

@@ -1,6 +1,7 @@
-"""The workflow toolset: the seed's approval tools with their role and rules, and the hooks the engine reaches the
-domain through (the store as backend, users as the directory, reference resolvers, questions, limits, help, panels,
-chat and command-line commands).
+"""The workflow toolset: the seed's approval tools with their role and rules; the hooks the engine reaches the domain
+through (the store as backend, users as the directory, reference resolvers, limits); its language (titles, what it
+can do, its questions); and its surfaces (`/help`'s tables, the chat's commands, the page's panels, `flowagent
+processes`).
 """
 
 from __future__ import annotations
@@ -11,15 +12,17 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from tools import words
+from tools.language import Language
 from tools.spec import CallContext, Reference
-from tools.toolset import HelpSection, Limit, Toolset
+from tools.surfaces import HelpSection, Surfaces
+from tools.toolset import Limit, Toolset
 from tools.workflow import lookup
 from tools.workflow.commands import CLI, COMMANDS
 from tools.workflow.engine import Definition
 from tools.workflow.mailer import Mailer
 from tools.workflow.panels import diagrams_of, outbox_of, tasks_of
 from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
-from tools.workflow.prompts import CARD_LABELS, INTRO, QUESTIONS, WORKFLOW_PROMPT
+from tools.workflow.prompts import INTRO, QUESTIONS, WORKFLOW_PROMPT
 from tools.workflow.specs import REGISTRY
 from tools.workflow.store import WorkflowStore, users
 from tools.workflow.words import named_as_approver
@@ -99,12 +102,21 @@ TOOLSET = Toolset(
     name="workflow",
     registry=REGISTRY,
     prompt=WORKFLOW_PROMPT,
-    title="Approvals on BPMN processes: workflows, requests, to-do tasks, reminders",
-    titles={
-        "zh": "审批：BPMN 流程、申请、待办、提醒",
-        "en": "Approvals on BPMN processes: workflows, requests, to-do tasks, reminders",
-    },
-    card_labels=CARD_LABELS,
+    language=Language(
+        title="Approvals on BPMN processes: workflows, requests, to-do tasks, reminders",
+        titles={
+            "zh": "审批：BPMN 流程、申请、待办、提醒",
+            "en": "Approvals on BPMN processes: workflows, requests, to-do tasks, reminders",
+        },
+        intro=INTRO,
+        questions=QUESTIONS,
+    ),
+    surfaces=Surfaces(
+        help=help_tables,
+        commands=COMMANDS,
+        panels={"tasks": tasks_of, "diagrams": diagrams_of, "outbox": outbox_of},
+        cli=CLI,
+    ),
     lookup_answers=True,
     backend=WorkflowStore,
     deps=Mailer.from_env,
@@ -115,13 +127,7 @@ TOOLSET = Toolset(
     resolvers={"user": resolve_user, "task": resolve_task, "process": resolve_process},
     stable_kinds=("user",),
     named_record=named_record,
-    questions=QUESTIONS,
     pick_person=named_as_approver,
     limits={"mail_rate_limit": Limit(DEFAULT_MAIL_RATE_LIMIT, "E-mails one conversation thread may send per hour.")},
-    intro=INTRO,
-    help=help_tables,
-    commands=COMMANDS,
-    panels={"tasks": tasks_of, "diagrams": diagrams_of, "outbox": outbox_of},
-    cli=CLI,
 )
 """The seed's approval system on the process engine (the default)."""

@@ -1,4 +1,4 @@
-"""The rooms toolset: two tools, their hooks, its questions."""
+"""The rooms toolset: two tools, the hooks of its domain, its language (its questions); no surfaces."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tests.support.rooms.backend import ROOMS_LIST, STAFF, RoomsBackend
 from tools.errors import NotFoundError, PolicyError
+from tools.language import Language
 from tools.spec import CallContext, Effect, Found, PersonValue, Reference, Sources, ToolRegistry, ToolSpec, Verdict
 from tools.toolset import Toolset
 
@@ -28,6 +29,11 @@ def staff_member(rooms: RoomsBackend, actor_id: str) -> dict[str, Any]:
         if person["id"] == actor_id:
             return dict(person)
     raise PolicyError("unknown_actor", f"{actor_id!r} is not on the staff; sign in as one of them")
+
+
+def staff(rooms: RoomsBackend) -> list[dict[str, Any]]:
+    """The people a person may name: the staff."""
+    return STAFF
 
 
 def resolve_room(
@@ -84,12 +90,14 @@ ROOMS = Toolset(
     name="rooms",
     registry=REGISTRY,
     prompt="You book meeting rooms for the signed-in member of staff. Use only values they gave.",
-    title="Meeting rooms",
+    language=Language(
+        title="Meeting rooms",
+        intro={"zh": "我可以帮你查看和预订会议室。", "en": "I can list and book meeting rooms."},
+        questions={"zh": {"date": "请问订哪一天？"}, "en": {"date": "Which day should I book it for?"}},
+    ),
     backend=RoomsBackend,
     actor=staff_member,
-    people=lambda rooms: STAFF,
+    people=staff,
     resolvers={"room": resolve_room},
-    questions={"zh": {"date": "请问订哪一天？"}, "en": {"date": "Which day should I book it for?"}},
-    intro={"zh": "我可以帮你查看和预订会议室。", "en": "I can list and book meeting rooms."},
 )
 """Meeting rooms: the toolset of this package."""

@@ -1,0 +1,26 @@
+"""A toolset's language: the words the engine asks of a domain, in the person's language ("zh", "en").
+
+The graph words its own questions and answers (`graph/prompts.py`); what only the domain can word comes from here:
+what the domain is called, what the assistant can do, the questions for the values only the person gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Language:
+    """What a domain says to a person: its name, what it can do, its questions; each by language ("zh", "en")."""
+
+    title: str = ""
+    """One line naming the domain in English: the fallback where a language has no `titles` or `intro` entry."""
+    titles: Mapping[str, str] = field(default_factory=dict)
+    """The same line by language: the chat's banner."""
+    intro: Mapping[str, str] = field(default_factory=dict)
+    """What the assistant can do, by language: the answer to "what can you do?", given without a model call (none:
+    the question goes to the model)."""
+    questions: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """The questions the graph asks in code, by language and ask key (`PersonValue.ask`); templates may use {choices},
+    {name}, {count} and {label}. A key the domain does not word is asked by the value's label (`GENERAL_QUESTIONS`)."""
