@@ -295,8 +295,9 @@ def outcome_text(outcome: list[OutcomeLine], lang: Lang, registry: ToolRegistry 
 
 
 def cited_ids(text: str, pattern: str) -> set[str]:
-    """Record ids a text names: matches of the toolset's `record_ids` pattern (user_2, task_1; CA1501)."""
-    return set(re.findall(pattern, text))
+    """Record ids a text names: matches of the toolset's `record_ids` pattern (user_2, task_1; CA1501); none for a
+    toolset without record ids (an empty pattern)."""
+    return set(re.findall(pattern, text)) if pattern else set()
 
 
 def _seen_ids(pattern: str) -> Callable[[frozenset[str], Sequence[AnyMessage]], frozenset[str]]:

@@ -81,9 +81,10 @@ class Toolset:
     """Whether one successful look-up answers a question that asks for information only ("我有哪些待办？"). For a
     model whose answers are not trusted (`Context.fixed_answers`), the run then ends with what the look-up found.
     False where a question needs several look-ups (flights, then hotels) or an answer that reasons over the result."""
-    record_ids: str = r"\b(?:user|task|req)_[0-9a-z]+\b"
-    """A regular expression for the record ids of this domain (user_2, task_1; flight numbers): an answer
-    that names one no observation or person showed is replaced by the answer built from the tools' results."""
+    record_ids: str = ""
+    """A regular expression for the record ids of this domain (the workflow's user_2, task_1, req_3; travel's flight
+    numbers): an answer that names one no observation or person showed is replaced by the answer built from the tools'
+    results. Empty: the domain has no ids an answer could make up, and no answer is checked for them."""
 
     backend: Callable[[], Backend] = MemoryBackend
     """Opens the toolset's default backend (the workflow: its store at FLOWAGENT_DB); a caller may pass its own."""

@@ -56,6 +56,7 @@ def test_a_flat_declaration_with_surfaces_and_card_labels_builds_the_workflow_to
         },
         card_labels=CARD_LABELS,
         lookup_answers=True,
+        record_ids=workflow.RECORD_IDS,  # the engine's default before; the workflow now declares its own
         backend=WorkflowStore,
         deps=Mailer.from_env,
         actor=lookup.require_actor,

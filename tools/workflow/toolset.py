@@ -27,6 +27,9 @@ from tools.workflow.specs import REGISTRY
 from tools.workflow.store import WorkflowStore, users
 from tools.workflow.words import named_as_approver
 
+RECORD_IDS = r"\b(?:user|task|req)_[0-9a-z]+\b"
+"""The workflow's record ids, as its tools show them: users (user_2, user_admin), tasks (task_1), requests (req_3)."""
+
 
 def directory(conn: Connection) -> list[dict[str, Any]]:
     """Every user a person may name: id, name, alias (the name English speakers use) and e-mail."""
@@ -118,6 +121,7 @@ TOOLSET = Toolset(
         cli=CLI,
     ),
     lookup_answers=True,
+    record_ids=RECORD_IDS,
     backend=WorkflowStore,
     deps=Mailer.from_env,
     actor=lookup.require_actor,
