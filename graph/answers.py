@@ -19,7 +19,7 @@ from state.records import AskedCall, WrapUp
 from tools import words
 from tools.errors import NeedsPersonError
 from tools.grounding import named_option
-from tools.request import Lang, Request
+from tools.request import Lang, Request, stated_numbers
 from tools.spec import PersonValue, ToolRegistry, set_param
 from tools.toolset import Toolset
 
@@ -72,7 +72,7 @@ def _answer_value(asked: AskedCall, request: Request, registry: ToolRegistry) ->
         names = {request["names"].get(i, {}).get("name") for i in named}
         return names.pop() if named and len(names) == 1 else None  # one name several people share: asked which
     if kind == "number":
-        found = {"day": last["days"], "yuan": last["amounts"]}.get(asked["unit"], last["numbers"])
+        found = stated_numbers(last, asked["unit"])
         return found[0] if len(found) == 1 else None
     if kind == "date":
         dates = last["dates"]

@@ -20,7 +20,7 @@ from tools.parsers import DateReadError, language_of, read_date, read_text
 from tools.parsers.text import mask_spans, mask_words
 from tools.provenance import words_for
 from tools.readers import Reading, read_after, read_choice
-from tools.request import Request
+from tools.request import Request, stated_numbers
 from tools.spec import CallContext, Found, PersonValue, ToolSpec, get_param, set_param
 from tools.toolset import Toolset
 
@@ -276,7 +276,7 @@ def _check_value(
         return _check_person(toolset, value, found.get(value.found_key or value.param), handle, ctx, request)
     read = reading(value, request)
     if value.kind == "number":
-        numbers = {"day": request["days"], "yuan": request["amounts"]}.get(value.unit, request["numbers"])
+        numbers = stated_numbers(request, value.unit)
         number = _number(given)
         if number not in numbers and not (read is not None and number == _number(read.value)):
             shown = f"{number:g}" if number is not None else str(given)[:40]

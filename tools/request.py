@@ -268,6 +268,16 @@ def _latest(facts: TextFacts, answering: str, read: list[Said], position: int) -
     return last, read
 
 
+def stated_numbers(values: Request | Stated, unit: str) -> list[float]:
+    """The numbers stated with a unit (`PersonValue.unit`), in a request or its latest message: for "day" the day
+    counts, for "yuan" the amounts of money (元, 块, RMB), for any other unit every number stated."""
+    if unit == "day":
+        return values["days"]
+    if unit == "yuan":
+        return values["amounts"]
+    return values["numbers"]
+
+
 def mask_words_of(texts: Sequence[str], names: Sequence[str]) -> list[str]:
     """The texts without the people's names (a name says nothing of the language a person writes in)."""
     return [mask_words(text, names) for text in texts]

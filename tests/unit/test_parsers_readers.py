@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 
 from tools.grounding import stated_value
-from tools.request import read_request
+from tools.request import read_request, stated_numbers
 from tools.workflow.forms import person_values
 from tools.workflow.seed import USERS
 from tools.workflow.store import WorkflowStore
@@ -116,6 +116,14 @@ def test_request_said_keeps_each_value_with_its_words():
 def test_request_said_has_the_answer_to_the_graphs_question_in_its_unit():
     request = read_request(["报销打车费", "2300"], answering="yuan", index=1, today=TUESDAY)
     assert request["said"] == [{"kind": "amount", "value": 2300, "text": "2300", "message": 1}]
+
+
+def test_the_numbers_stated_with_a_unit_are_its_days_its_amounts_or_every_number():
+    request = read_request(["请3天假，报销200元，工号3021"], index=0, today=TUESDAY)
+    assert stated_numbers(request, "day") == [3]
+    assert stated_numbers(request, "yuan") == [200]
+    assert stated_numbers(request, "none") == request["numbers"] and 3021 in request["numbers"]
+    assert stated_numbers(request["last"], "yuan") == [200]
 
 
 def test_request_said_gives_a_week_as_five_and_seven_days_and_a_bare_number_as_a_number():

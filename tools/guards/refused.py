@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 from tools.guards.call import Call
-from tools.request import Request
+from tools.request import Request, stated_numbers
 from tools.spec import PersonValue, get_param
 
 
@@ -24,7 +24,7 @@ def is_theirs(value: PersonValue, given: Any, request: Request) -> bool:
     if value.kind == "date":
         return str(given) in request["dates"]
     if value.kind == "number":
-        return _number(given) in {"day": request["days"], "yuan": request["amounts"]}.get(value.unit, request["numbers"])
+        return _number(given) in stated_numbers(request, value.unit)
     return False
 
 
