@@ -1,5 +1,5 @@
-"""The `flowagent` command line: parses the arguments of `chat`, `outbox`, `token` and the toolsets' own subcommands
-(`Surfaces.cli`: the workflow's `processes`) and hands each to its module."""
+"""The `flowagent` command line: parses the arguments of `chat`, `token`, `serve` and the toolsets' own subcommands
+(`Surfaces.cli`: the workflow's `outbox` and `processes`) and hands each to its module."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from rich.console import Console
 
 from flowagent.chat import render
 from flowagent.chat.logs import configure_logging
-from flowagent.chat.session import ChatError, ChatSession, make_asker, open_backend, store_url
+from flowagent.chat.session import ChatError, ChatSession, make_asker, store_url
 from flowagent.models.endpoint import ModelConfigError, describe_model_error, stop_local_model
 from graph.strategies import STRATEGIES
 from tools.errors import DomainError
@@ -58,10 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "serve", help="the production LangGraph server (PostgreSQL, Redis, N workers): --port P --workers N", add_help=False
     )
-    ob = sub.add_parser("outbox", help="show the e-mail outbox")
-    ob.add_argument("--retry", action="store_true", help="deliver queued and failed e-mails (needs FLOWAGENT_SMTP_URL)")
-    ob.add_argument("--db", help="workflow store URL or file")
-    for name in toolset_names():  # the toolsets' own subcommands (the workflow's `processes deploy|list`)
+    for name in toolset_names():  # the toolsets' own subcommands (the workflow's `outbox`, `processes deploy|list`)
         for command, spec in get_toolset(name).surfaces.cli.items():
             own = sub.add_parser(command, help=spec.help)
             spec.arguments(own)
@@ -90,15 +87,6 @@ def main(argv: list[str] | None = None) -> int:
         own = getattr(args, "toolset_command", None)
         if own is not None:
             shown = own.run(args)
-            if isinstance(shown, str):
-                console.print(shown)
-            else:
-                render.sections(console, shown)
-            return 0
-        if args.command == "outbox":
-            workflow = get_toolset("workflow")
-            outbox = workflow.surfaces.commands["outbox"]
-            shown = outbox.run(open_backend(workflow, args.db), "", "retry" if args.retry else "", "en")
             if isinstance(shown, str):
                 console.print(shown)
             else:

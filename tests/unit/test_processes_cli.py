@@ -1,5 +1,5 @@
-"""`flowagent processes deploy FILE.bpmn` and `flowagent processes list`: the workflow toolset's own subcommand,
-reached by the command line through `Surfaces.cli` (flowagent/cli.py names no toolset)."""
+"""`flowagent processes deploy FILE.bpmn`, `flowagent processes list` and `flowagent outbox`: the workflow toolset's
+own subcommands, reached by the command line through `Surfaces.cli` (flowagent/cli.py names no toolset)."""
 
 from __future__ import annotations
 
@@ -61,3 +61,16 @@ def test_invalid_bpmn_is_refused_at_deploy_naming_its_element_and_the_fix(
 def test_a_missing_file_is_one_sentence(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     assert main(["processes", "deploy", str(tmp_path / "nope.bpmn"), "--db", str(tmp_path / "wf.db")]) == 2
     assert "no such file" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_outbox_is_the_workflows_own_subcommand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.delenv("FLOWAGENT_SMTP_URL", raising=False)
+    db = tmp_path / "wf.db"
+    assert main(["outbox", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.strip() == "The outbox is empty."
+    assert main(["outbox", "--retry", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.split("\n")[:2] == [
+        "FLOWAGENT_SMTP_URL is not set: e-mails stay in the outbox.", "The outbox is empty."
+    ]

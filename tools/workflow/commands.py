@@ -1,5 +1,6 @@
 """The workflow's own commands: in the terminal chat (decided tasks, a request's process as text, the e-mail outbox)
-and on the command line (`flowagent processes deploy FILE.bpmn`, `flowagent processes list`)."""
+and on the command line (`flowagent outbox [--retry]`, `flowagent processes deploy FILE.bpmn`, `flowagent processes
+list`)."""
 
 from __future__ import annotations
 
@@ -138,13 +139,27 @@ COMMANDS = {
 }
 
 
-# ---------------------------------------------------------------- flowagent processes deploy|list
+# ---------------------------------------------------------------- flowagent outbox, flowagent processes deploy|list
 
 
 def _store(db: str | None) -> WorkflowStore:
     if db and "://" not in db:
         db = f"sqlite:///{db}"
     return WorkflowStore(db)
+
+
+def outbox_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--retry", action="store_true", help="deliver queued and failed e-mails (needs FLOWAGENT_SMTP_URL)")
+    parser.add_argument("--db", help="workflow store URL or file")
+
+
+def outbox_run(args: Any) -> list[HelpSection] | str:
+    """The outbox, as the chat's `/outbox` shows it in English; `--retry` first delivers what waits."""
+    store = _store(args.db)
+    try:
+        return outbox(store, "", "retry" if args.retry else "", "en")
+    finally:
+        store.dispose()
 
 
 def processes_arguments(parser: argparse.ArgumentParser) -> None:
@@ -183,6 +198,7 @@ def processes_run(args: Any) -> list[HelpSection] | str:
 
 
 CLI = {
+    "outbox": CliCommand(help="show the e-mail outbox", arguments=outbox_arguments, run=outbox_run),
     "processes": CliCommand(
         help="deploy a BPMN process, or list the deployed ones (flowagent processes deploy FILE.bpmn | list)",
         arguments=processes_arguments,
