@@ -120,11 +120,14 @@ class Toolset:
     """The pipeline every call is admitted through (`tools.guards.Guard`s, in order); None: `tools.guards.STANDARD`.
     A deployment adds its own guard (a rate limit, a PII check) without touching the others:
     `dataclasses.replace(toolset, guards=tools.guards.added(MyGuard(), after="identity"))`."""
+    graph_id: str = ""
+    """The compiled graph's name, as LangGraph's server and Studio show it (`langgraph.json`; the workflow, the default
+    toolset: `flowagent`); empty: `flowagent_<name>`."""
 
     @property
     def graph_name(self) -> str:
-        """The compiled graph's name: `flowagent` for the workflow, `flowagent_<name>` for the others."""
-        return "flowagent" if self.name == "workflow" else f"flowagent_{self.name}"
+        """The compiled graph's name: the declared `graph_id`, else `flowagent_<name>`."""
+        return self.graph_id or f"flowagent_{self.name}"
 
     @classmethod
     def flat(cls, **fields: Any) -> Toolset:

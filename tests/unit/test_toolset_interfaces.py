@@ -47,6 +47,7 @@ def test_a_flat_declaration_with_surfaces_and_card_labels_builds_the_workflow_to
     # The workflow's declaration as it was written in one record: its card labels, which nothing read, are dropped.
     flat = Toolset.flat(
         name="workflow",
+        graph_id="flowagent",  # named by the engine from the toolset's name before; the workflow now declares it
         registry=WORKFLOW_REGISTRY,
         prompt=WORKFLOW_PROMPT,
         title="Approvals on BPMN processes: workflows, requests, to-do tasks, reminders",

@@ -103,6 +103,7 @@ def help_tables(conn: Connection, actor_id: str, lang: str) -> list[HelpSection]
 
 TOOLSET = Toolset(
     name="workflow",
+    graph_id="flowagent",
     registry=REGISTRY,
     prompt=WORKFLOW_PROMPT,
     language=Language(
