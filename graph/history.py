@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -22,6 +22,9 @@ from tools.request import Lang, Request
 from tools.spec import Effect, ToolRegistry
 
 REPEAT_RESULT_CHARS = 500
+
+Refusals = Mapping[str, Mapping[str, str]]
+"""A toolset's words for its refusal codes, by language and code (`tools.language.Language.refusals`)."""
 
 T = TypeVar("T")
 
@@ -238,9 +241,16 @@ _UNSAID = ("the reviewer declined this action.", "no valid decision was given.")
 """The reviewer's message when the person gave none (`graph.nodes.human_review`): nothing they said."""
 
 
-def refusal_key(text: str) -> str:
-    """The `prompts.REFUSALS` entry for a refusal: by its code (`Error [code]: …`, `[code]`), else by the graph's own
-    words; `asks` for a value only the person can give, `calc` for the calculator's codes, `other` for the rest."""
+def refusal_words(lang: Lang, own: Refusals | None = None) -> dict[str, str]:
+    """Why an action was not done, by refusal code, in a language: the graph's own words (`prompts.REFUSALS`) and the
+    toolset's for its codes (`own`, `Language.refusals`)."""
+    return {**REFUSALS[lang], **(own or {}).get(lang, {})}
+
+
+def refusal_key(text: str, own: Refusals | None = None) -> str:
+    """The `refusal_words` entry for a refusal: by its code (`Error [code]: …`, `[code]`) when the graph or the toolset
+    (`own`) words it, else by the graph's own words; `asks` for a value only the person can give, `other` for the
+    rest."""
     code = _CODE_RE.match(text)
     if code is None:
         if _NEEDS_RE.match(text):
@@ -249,16 +259,14 @@ def refusal_key(text: str) -> str:
             return "repeated"
         return next((key for start, key in _REFUSAL_TEXTS if text.startswith(start)), "other")
     name = code.group(1)
-    if name in REFUSALS["en"]:
+    if name in refusal_words("en", own):
         return name
-    if name.startswith("calc_"):
-        return "calc"
     return "asks" if _ASKS_RE.search(name) else "other"
 
 
-def refusal_text(text: str, lang: Lang) -> str:
+def refusal_text(text: str, lang: Lang, own: Refusals | None = None) -> str:
     """Why an action was not done, in the person's words (the refusal's own text is for the model)."""
-    return REFUSALS[lang][refusal_key(text)]
+    return refusal_words(lang, own)[refusal_key(text, own)]
 
 
 def reviewer_message(text: str) -> str:
@@ -269,9 +277,9 @@ def reviewer_message(text: str) -> str:
     return "" if message in _UNSAID else message
 
 
-def outcome_line(line: OutcomeLine, lang: Lang, registry: ToolRegistry | None) -> str:
+def outcome_line(line: OutcomeLine, lang: Lang, registry: ToolRegistry | None, refusals: Refusals | None = None) -> str:
     """One write of the run as the person reads it: the action by its title, what became of it, and what it did or
-    why it was not done."""
+    why it was not done (in the graph's words or the toolset's, `refusals`)."""
     labels = OUTCOME_LABELS[lang]
     title = action_title(registry, line["tool"], lang)
     status = line["status"]
@@ -279,19 +287,22 @@ def outcome_line(line: OutcomeLine, lang: Lang, registry: ToolRegistry | None) -
         said = reviewer_message(line["detail"])
         text = labels["rejected"].format(title=title) + (labels["said"].format(message=said) if said else "")
     elif status in ("refused", "failed"):
-        text = labels[status].format(title=title, reason=refusal_text(line["detail"], lang))
+        text = labels[status].format(title=title, reason=refusal_text(line["detail"], lang, refusals))
     else:  # what it did, a sentence of its own: the line's parts are joined by the separator
         text = labels[status].format(title=title, detail=line["detail"].rstrip("。. "))
     return text[:1].upper() + text[1:] if lang == "en" else text
 
 
-def outcome_text(outcome: list[OutcomeLine], lang: Lang, registry: ToolRegistry | None = None) -> str:
+def outcome_text(
+    outcome: list[OutcomeLine], lang: Lang, registry: ToolRegistry | None = None, refusals: Refusals | None = None
+) -> str:
     """The "what actually happened" line shown after a final answer, e.g. "实际发生：发起申请：已执行。已发起请假申请 …";
-    actions are named by their titles in `registry` (without one, as "this action")."""
+    actions are named by their titles in `registry` (without one, as "this action"), refusals in the toolset's words
+    (`refusals`) or the graph's."""
     labels = OUTCOME_LABELS[lang]
     if not outcome:
         return labels["title"] + labels["none"]
-    return labels["title"] + labels["sep"].join(outcome_line(line, lang, registry) for line in outcome)
+    return labels["title"] + labels["sep"].join(outcome_line(line, lang, registry, refusals) for line in outcome)
 
 
 def cited_ids(text: str, pattern: str) -> set[str]:
@@ -321,6 +332,7 @@ def known_id_index(pattern: str) -> ThreadIndex[frozenset[str]]:
 __all__ = [
     "CallIds",
     "Lang",
+    "Refusals",
     "ResultIndex",
     "ThreadIndex",
     "action_title",
@@ -339,6 +351,7 @@ __all__ = [
     "outcome_text",
     "refusal_key",
     "refusal_text",
+    "refusal_words",
     "reviewer_message",
     "run_outcome",
     "run_results",

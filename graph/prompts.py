@@ -205,51 +205,28 @@ REFUSALS = {
     "zh": {
         "asks": "需要先问你", "not_run": "要先问你，问完再做", "other": "没有通过检查",
         "not_actor": "只能以你本人的身份操作", "unknown_actor": "不认识当前登录的用户",
-        "self_approval": "不能审批自己的申请", "self_approver": "审批人不能是你自己",
-        "not_assignee": "这个待办不归你处理", "task_not_offered": "这个待办不归你处理",
-        "task_not_pending": "这个待办已经处理过了", "invalid_decision": "这个决定无法执行",
-        "unknown_user": "没有找到这个人", "unknown_task": "没有找到这个待办", "task_not_found": "没有找到这个待办",
-        "unknown_process": "没有这个流程", "unknown_instance": "没有找到这个申请",
-        "missing_recipient": "没有说发给谁", "recipient_mismatch": "收件人不是处理这个待办的人",
-        "rate_limited": "邮件发得太频繁了，请稍后再试", "comment_required": "这个审批需要填写意见",
-        "invalid_arguments": "内容不完整或格式不对", "invalid_field": "申请内容不符合要求",
-        "unknown_field": "申请里有这个流程没有的内容", "invalid_json": "助手的请求格式不对，它会重试",
+        "invalid_arguments": "内容不完整或格式不对", "invalid_json": "助手的请求格式不对，它会重试",
         "unknown_tool": "助手想做一件这里做不了的事", "format_error": "助手的回复格式不对，它会重试",
         "question_only": "你只是在提问，所以没有做任何修改", "repeated": "同样的操作刚刚做过",
         "second_write": "一次只做一项修改，这项稍后再做", "tool_failed": "执行时出错了", "timeout": "执行超时了",
-        "weather_unavailable": "天气服务暂时不可用", "city_not_listed": "没有这个城市的数据",
-        "past_date": "这个日期已经过去了", "date_too_far": "这个日期太远了", "unreadable_date": "看不懂这个日期",
-        "same_city": "出发地和目的地相同", "bad_stay": "入住和退房日期不对", "calc": "这个算式算不了",
     },
     "en": {
         "asks": "I need to ask you first", "not_run": "I ask you first, then do it", "other": "it did not pass the checks",
         "not_actor": "I can act only for you, the signed-in person", "unknown_actor": "the signed-in user is not known",
-        "self_approval": "you cannot decide your own request", "self_approver": "you cannot approve your own request",
-        "not_assignee": "that task is not yours to decide", "task_not_offered": "that task is not yours to decide",
-        "task_not_pending": "that task was already decided", "invalid_decision": "that decision cannot be made",
-        "unknown_user": "no such person was found", "unknown_task": "no such task was found",
-        "task_not_found": "no such task was found", "unknown_process": "there is no such workflow",
-        "unknown_instance": "no such request was found", "missing_recipient": "no recipient was given",
-        "recipient_mismatch": "the recipient is not the person who decides that task",
-        "rate_limited": "too many e-mails for now; try again later", "comment_required": "this decision needs a comment",
         "invalid_arguments": "something is missing or not in the right form",
-        "invalid_field": "the request's details are not acceptable",
-        "unknown_field": "the request has details its workflow does not ask for",
         "invalid_json": "the assistant's request was malformed; it tries again",
         "unknown_tool": "the assistant tried something that cannot be done here",
         "format_error": "the assistant's reply was malformed; it tries again",
         "question_only": "you only asked a question, so nothing was changed", "repeated": "the same was just done",
         "second_write": "one change at a time; this one comes later", "tool_failed": "it failed",
-        "timeout": "it took too long", "weather_unavailable": "the weather service is not available now",
-        "city_not_listed": "there is no data for that city", "past_date": "that date has passed",
-        "date_too_far": "that date is too far ahead", "unreadable_date": "that date cannot be read",
-        "same_city": "the start and the destination are the same city", "bad_stay": "the stay's dates do not fit",
-        "calc": "that calculation cannot be done",
+        "timeout": "it took too long",
     },
 }
 """Why an action was not done, as the person reads it, by the refusal's code (`tools.errors.DomainError.code`; the
-message beside the code is for the model). `graph.history.refusal_key` picks the entry: the code's own, `asks` for a
-value only the person can give (the graph's question follows), `calc` for the calculator's, else `other`."""
+message beside the code is for the model): the graph's and the runtime's own codes. A domain words its own codes
+(`tools.language.Language.refusals`), which `graph.history.refusal_words` adds to these. `graph.history.refusal_key`
+picks the entry: the code's own, `asks` for a value only the person can give (the graph's question follows), else
+`other`."""
 
 UNNAMED_ACTION = {"zh": "这个操作", "en": "this action"}
 """An action whose tool the graph does not know (the model named none of its tools), as the person reads it."""

@@ -1,7 +1,8 @@
 """A toolset's language: the words the engine asks of a domain, in the person's language ("zh", "en").
 
 The graph words its own questions and answers (`graph/prompts.py`); what only the domain can word comes from here:
-what the domain is called, what the assistant can do, the questions for the values only the person gives.
+what the domain is called, what the assistant can do, the questions for the values only the person gives, and why
+its tools refused an action.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Language:
-    """What a domain says to a person: its name, what it can do, its questions; each by language ("zh", "en")."""
+    """What a domain says to a person: its name, what it can do, its questions, its refusals; each by language ("zh",
+    "en")."""
 
     title: str = ""
     """One line naming the domain in English: the fallback where a language has no `titles` or `intro` entry."""
@@ -24,3 +26,7 @@ class Language:
     questions: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     """The questions the graph asks in code, by language and ask key (`PersonValue.ask`); templates may use {choices},
     {name}, {count} and {label}. A key the domain does not word is asked by the value's label (`GENERAL_QUESTIONS`)."""
+    refusals: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """Why an action was not done, by language and the refusal codes of the domain's tools (`DomainError.code`: the
+    workflow's "self_approval" → "不能审批自己的申请"), as the chat and the page tell the person; the graph words its
+    own codes (`graph.prompts.REFUSALS`), and a code no one words reads as "it did not pass the checks"."""

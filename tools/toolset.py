@@ -4,7 +4,7 @@
   data lives (`backend`), what else their handlers need (`deps`), who the signed-in actor is (`actor`), which people a
   person may name (`people`), how references are looked up (`resolvers`), its policy hooks, limits and guards.
 - **Its language** (`Toolset.language`, `tools.language.Language`): what the domain is called, what it can do, the
-  questions the graph asks for it, in the person's language.
+  questions the graph asks for it and why its tools refused, in the person's language.
 - **Its surfaces** (`Toolset.surfaces`, `tools.surfaces.Surfaces`): `/help`, the chat's slash commands, the page's
   panels and `flowagent`'s subcommands, which only the apps (`flowagent/`) take; the graph and the runtime never do.
 
@@ -70,7 +70,7 @@ class Toolset:
     """The fixed start of the system prompt: who the assistant is, for whom it acts, and its rules (the tool
     list, the format and the worked examples follow, from the registry)."""
     language: Language = field(default_factory=Language)
-    """Its language: what the domain is called, what it can do, the questions the graph asks for it."""
+    """Its language: what the domain is called, what it can do, the questions the graph asks for it, its refusals."""
     surfaces: Surfaces = field(default_factory=Surfaces)
     """What the apps show of it besides the conversation: `/help`, slash commands, the page's panels, subcommands. The
     graph and the runtime never read them."""
@@ -132,8 +132,8 @@ class Toolset:
     @classmethod
     def flat(cls, **fields: Any) -> Toolset:
         """A toolset declared in the flat form of one record, as toolsets were written before the three interfaces:
-        the language's keywords (`title`, `titles`, `intro`, `questions`) become its `language`, the surfaces'
-        (`help`, `commands`, `panels`, `cli`) its `surfaces`, and the rest stay the domain's. `card_labels`, which
+        the language's keywords (`title`, `titles`, `intro`, `questions`, `refusals`) become its `language`, the
+        surfaces' (`help`, `commands`, `panels`, `cli`) its `surfaces`, and the rest stay the domain's. `card_labels`, which
         nothing reads (a card carries its own labels), is dropped."""
         language = {f.name: fields.pop(f.name) for f in dataclasses.fields(Language) if f.name in fields}
         surfaces = {f.name: fields.pop(f.name) for f in dataclasses.fields(Surfaces) if f.name in fields}

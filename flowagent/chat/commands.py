@@ -111,7 +111,7 @@ def cmd_help(session: ChatSession, _: str) -> None:
 
 
 def cmd_history(session: ChatSession, _: str) -> None:
-    render.history(session.console, session.messages(), session.language, session.toolset.registry)
+    render.history(session.console, session.messages(), session.language, session.toolset)
 
 
 def cmd_settings(session: ChatSession, _: str) -> None:

@@ -20,8 +20,8 @@ from graph.history import Lang, describe_result, note_of, outcome_line, outcome_
 from graph.prompts import CARD_WORDS
 from state.records import OutcomeLine
 from tools.grounding import person_label
-from tools.spec import ToolRegistry
 from tools.surfaces import HelpSection
+from tools.toolset import Toolset
 
 OBSERVATION_CHARS = 600
 """Observations longer than this are cut in the terminal (the full result stays in the thread)."""
@@ -48,23 +48,25 @@ def banner(
     console.print(Panel.fit(text, border_style="cyan"))
 
 
-def update(console: Console, chunk: dict[str, Any], language: Callable[[], Lang], registry: ToolRegistry) -> None:
+def update(console: Console, chunk: dict[str, Any], language: Callable[[], Lang], toolset: Toolset) -> None:
     """One `stream_mode="updates"` chunk: every message a node wrote, as ReAct steps."""
     for node, node_update in chunk.items():
         if node == "__interrupt__" or not isinstance(node_update, dict):
             continue
         for message in node_update.get("messages") or []:
-            step(console, message, language, registry)
+            step(console, message, language, toolset)
 
 
-def step(console: Console, message: Any, language: Callable[[], Lang], registry: ToolRegistry) -> None:
+def step(console: Console, message: Any, language: Callable[[], Lang], toolset: Toolset) -> None:
     """Thought / Action / Action Input / Observation, or the final answer (and what actually happened).
 
     The Action lines name the tool as the ReAct trace has it; everything else names an action by its title in the
-    person's language (`registry`), and a refusal or rejection written for the model is worded for the person.
+    person's language (the toolset's registry), and a refusal or rejection written for the model is worded for the
+    person (in the toolset's words for its own refusals).
     """
     c = console
     lang = language()
+    registry = toolset.registry
     if isinstance(message, AIMessage):
         reason = message.response_metadata.get("wrap_up")
         if reason is not None and stopped_early(reason):
@@ -82,21 +84,22 @@ def step(console: Console, message: Any, language: Callable[[], Lang], registry:
             title = say(lang, "question") if message.response_metadata.get("asked") else say(lang, "answer")
             c.print(Panel(escape(str(message.content)), title=title, border_style="magenta"))
             if "outcome" in message.response_metadata:
-                outcome = outcome_text(message.response_metadata["outcome"], lang, registry)
+                outcome = outcome_text(message.response_metadata["outcome"], lang, registry, toolset.language.refusals)
                 c.print(f"[dim]{escape(outcome)}[/dim]")
     elif isinstance(message, ToolMessage):
         style = STYLE_ERROR if message.status == "error" else STYLE_OBSERVATION
-        text = observation_text(message, lang, registry)
+        text = observation_text(message, lang, toolset)
         if len(text) > OBSERVATION_CHARS:
             text = text[: OBSERVATION_CHARS - 1] + "…"
         c.print(f"[{style}]{say(lang, 'observation')}:[/{style}] {escape(text)}")
 
 
-def observation_text(message: ToolMessage, lang: Lang, registry: ToolRegistry) -> str:
+def observation_text(message: ToolMessage, lang: Lang, toolset: Toolset) -> str:
     """An observation as the person reads it, not as the model did: a result as the tool's readable line
     (`ToolSpec.describe`, in the person's language); a refusal or the person's own rejection worded for the person
     ("发送邮件：未执行（…）", "你在确认时拒绝了：发送邮件"); a repeated look-up's result, said to be the same."""
     text = str(message.content)
+    registry = toolset.registry
     if message.status != "error":
         spec = registry.get(message.name) if message.name and message.name in registry else None
         if spec is not None and spec.describe is not None and isinstance(message.artifact, dict):
@@ -107,10 +110,11 @@ def observation_text(message: ToolMessage, lang: Lang, registry: ToolRegistry) -
             return text
         return text + ("" if lang == "zh" else " ") + say(lang, "same_result")
     status: Literal["rejected", "refused"] = "rejected" if note_of(message).get("rejected") else "refused"
-    return outcome_line(OutcomeLine(tool=message.name or "", status=status, detail=text), lang, registry)
+    line = OutcomeLine(tool=message.name or "", status=status, detail=text)
+    return outcome_line(line, lang, registry, toolset.language.refusals)
 
 
-def history(console: Console, messages: Sequence[Any], language: Callable[[], Lang], registry: ToolRegistry) -> None:
+def history(console: Console, messages: Sequence[Any], language: Callable[[], Lang], toolset: Toolset) -> None:
     lang = language()
     if not messages:
         console.print(say(lang, "no_messages"))
@@ -119,7 +123,7 @@ def history(console: Console, messages: Sequence[Any], language: Callable[[], La
         if isinstance(m, HumanMessage):
             console.print(f"[bold]{say(lang, 'you')}:[/bold] {escape(str(m.content))}")
         else:
-            step(console, m, language, registry)
+            step(console, m, language, toolset)
 
 
 def card_value(value: Any, lang: str) -> str:

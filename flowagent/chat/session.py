@@ -219,7 +219,7 @@ class ChatSession:
                 for chunk in self.graph.stream(
                     payload, self.config, context=self.context, stream_mode="updates", durability="sync"
                 ):
-                    render.update(self.console, chunk, self.language, self.toolset.registry)
+                    render.update(self.console, chunk, self.language, self.toolset)
         except KeyboardInterrupt:
             self.console.print(f"[yellow]{say(self.language(), 'cancelled')}[/yellow]")
             return

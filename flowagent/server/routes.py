@@ -37,7 +37,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from flowagent.server.tokens import TokenError, issue_dev_token, production_mode, served_backend, served_toolset, verify_token
-from graph.prompts import CARD_WORDS, OUTCOME_LABELS, REFUSALS, UNNAMED_ACTION
+from graph.history import refusal_words
+from graph.prompts import CARD_WORDS, OUTCOME_LABELS, UNNAMED_ACTION
 from tools.errors import DomainError
 
 log = logging.getLogger(__name__)
@@ -156,10 +157,13 @@ def panel_route(name: str) -> Route:
 
 def person_words() -> dict[str, Any]:
     """What the page words a run's records with, from the same place as the chat: each tool's title (`ToolSpec.title`,
-    so no tool name reaches a person), why an action was not done (`REFUSALS`, by `graph.history.refusal_key`), the
-    outcome line's words and the card's; by language."""
-    titles = {spec.name: {lang: spec.title_in(lang) for lang in ("zh", "en")} for spec in served_toolset().registry}
-    return {"titles": titles, "unnamed": UNNAMED_ACTION, "refusals": REFUSALS, "outcome": OUTCOME_LABELS, "card": CARD_WORDS}
+    so no tool name reaches a person), why an action was not done (the graph's words and the toolset's for its codes,
+    `graph.history.refusal_words`, picked by `graph.history.refusal_key`), the outcome line's words and the card's; by
+    language."""
+    toolset = served_toolset()
+    titles = {spec.name: {lang: spec.title_in(lang) for lang in ("zh", "en")} for spec in toolset.registry}
+    refusals = {lang: refusal_words(lang, toolset.language.refusals) for lang in ("zh", "en")}
+    return {"titles": titles, "unnamed": UNNAMED_ACTION, "refusals": refusals, "outcome": OUTCOME_LABELS, "card": CARD_WORDS}
 
 
 async def words(request: Request) -> Response:

@@ -4,6 +4,7 @@ written for the model; in Chinese and in English."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from typing import Any
@@ -16,7 +17,7 @@ from flowagent.chat import render
 from graph import prompts
 from graph.answers import fixed_answer, thought
 from graph.budget import wrap_up
-from graph.history import note, outcome_text, refusal_key, reviewer_message
+from graph.history import note, outcome_text, refusal_key, refusal_text, reviewer_message
 from graph.nodes.human_review import DEFAULT_REJECT_MESSAGE, REJECTED_TEMPLATE
 from graph.nodes.tool_validator import (
     INVALID_JSON_TEMPLATE,
@@ -28,6 +29,9 @@ from graph.nodes.tool_validator import (
     SECOND_WRITE_TEMPLATE,
 )
 from state.records import OutcomeLine
+from tools.toolsets import get_toolset
+from tools.toy import calculator
+from tools.toy.prompts import CALCULATOR_CODES
 from tools.workflow import TOOLSET
 
 REGISTRY = TOOLSET.registry
@@ -115,7 +119,7 @@ def observation(content: str, name: str, **fields: Any) -> ToolMessage:
 )
 def test_a_rejected_email_reads_as_the_persons_own_decision(lang, expected):
     rejected = observation(REJECTED_TEMPLATE.format(reviewer="user_1", message="先别发"), "sendEmail", rejected=True)
-    text = printed(render.step, rejected, lambda: lang, REGISTRY)
+    text = printed(render.step, rejected, lambda: lang, TOOLSET)
     assert text.strip() == expected
 
 
@@ -126,7 +130,7 @@ def test_a_rejected_email_reads_as_the_persons_own_decision(lang, expected):
 def test_a_rejection_without_a_message_says_nothing_the_person_did_not_say(lang, expected):
     rejected = observation(REJECTED_TEMPLATE.format(reviewer="user_1", message=DEFAULT_REJECT_MESSAGE), "sendEmail",
                            rejected=True)
-    assert render.observation_text(rejected, lang, REGISTRY) == expected
+    assert render.observation_text(rejected, lang, TOOLSET) == expected
 
 
 @pytest.mark.parametrize(
@@ -144,8 +148,8 @@ def test_a_rejection_without_a_message_says_nothing_the_person_did_not_say(lang,
 )
 def test_a_refusal_reads_as_what_it_means_for_the_person(content, zh, en):
     refused = observation(content, "runWorkFlow")
-    assert render.observation_text(refused, "zh", REGISTRY) == zh
-    assert render.observation_text(refused, "en", REGISTRY) == en
+    assert render.observation_text(refused, "zh", TOOLSET) == zh
+    assert render.observation_text(refused, "en", TOOLSET) == en
 
 
 SENT = {"emailId": 2, "to": "user_2", "toName": "李四", "email": "lisi@example.com", "taskId": "task_1", "status": "queued"}
@@ -157,14 +161,14 @@ SENT = {"emailId": 2, "to": "user_2", "toName": "李四", "email": "lisi@example
 )
 def test_a_result_reads_as_the_tools_own_line_not_the_json_the_model_read(lang, expected):
     result = ToolMessage(content=json.dumps(SENT), tool_call_id="c1", name="sendEmail", artifact=SENT)
-    assert render.observation_text(result, lang, REGISTRY) == expected
+    assert render.observation_text(result, lang, TOOLSET) == expected
 
 
 def test_a_repeated_look_up_says_it_is_the_same_result():
     users = {"users": [{"userId": "user_2", "name": "李四"}]}
     repeated = ToolMessage(content=json.dumps(users) + "\n(Same result as before: getAllUser was already called.)",
                            tool_call_id="c2", name="getAllUser", artifact=users, response_metadata=note(repeated=True))
-    assert render.observation_text(repeated, "zh", REGISTRY) == "用户：李四（user_2）（与之前的结果相同）"
+    assert render.observation_text(repeated, "zh", TOOLSET) == "用户：李四（user_2）（与之前的结果相同）"
 
 
 OUTCOME = [
@@ -177,14 +181,14 @@ OUTCOME = [
 
 
 def test_the_outcome_line_names_each_action_by_its_title_in_chinese():
-    assert outcome_text(OUTCOME, "zh", REGISTRY) == (
+    assert outcome_text(OUTCOME, "zh", REGISTRY, TOOLSET.language.refusals) == (
         "实际发生：发起申请：已执行。已发起请假申请 req_1（2 天），等待李四审批（task_1）；"
         "你在确认时拒绝了：发送邮件（你说：先别发）；审批：未执行（不能审批自己的申请）；发送邮件：未执行（执行时出错了）"
     )
 
 
 def test_the_outcome_line_names_each_action_by_its_title_in_english():
-    assert outcome_text(OUTCOME, "en", REGISTRY) == (
+    assert outcome_text(OUTCOME, "en", REGISTRY, TOOLSET.language.refusals) == (
         "What actually happened: Start a request: done. 已发起请假申请 req_1（2 天），等待李四审批（task_1）; "
         "You declined: send an e-mail (you said: 先别发); Decide a task: not done (you cannot decide your own request); "
         "Send an e-mail: not done (it failed)"
@@ -194,7 +198,7 @@ def test_the_outcome_line_names_each_action_by_its_title_in_english():
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_chats_answer_and_outcome_name_no_tool(lang):
     answer = AIMessage(content="好的。", response_metadata={"outcome": OUTCOME})
-    text = printed(render.step, answer, lambda: lang, REGISTRY)
+    text = printed(render.step, answer, lambda: lang, TOOLSET)
     assert ("实际发生：" if lang == "zh" else "What actually happened:") in text
     assert leaks(text, lang) == []
 
@@ -205,7 +209,7 @@ def test_the_chats_answer_and_outcome_name_no_tool(lang):
 )
 def test_the_stopped_line_names_the_action_by_its_title(lang, expected):
     stopped = AIMessage(content="…", response_metadata={"wrap_up": wrap_up("tool_calls", tool="getAllWorkFlow", limit=3)})
-    assert expected in printed(render.step, stopped, lambda: lang, REGISTRY)
+    assert expected in printed(render.step, stopped, lambda: lang, TOOLSET)
 
 
 @pytest.mark.parametrize(
@@ -241,10 +245,8 @@ def test_the_codes_own_thoughts_name_no_tool_argument_or_value(lang):
 
 def test_every_observation_the_graph_writes_for_the_model_has_words_for_the_person():
     written = {
-        REFUSAL_TEMPLATE.format(code="task_not_pending", message="task_1 was already approved"): "task_not_pending",
         REFUSAL_TEMPLATE.format(code="missing_amount", message="fields.amount is missing"): "asks",
         REFUSAL_TEMPLATE.format(code="date_not_given", message="startDate was not said"): "asks",
-        REFUSAL_TEMPLATE.format(code="calc_syntax", message="2 +"): "calc",
         INVALID_JSON_TEMPLATE.format(name="sendEmail", error="Expecting value"): "invalid_json",
         MISSING_PARAMS_TEMPLATE.format(name="sendEmail", params="userId"): "asks",
         REPEATED_CALL_TEMPLATE.format(name="getAllUser", result="{}"): "repeated",
@@ -258,6 +260,22 @@ def test_every_observation_the_graph_writes_for_the_model_has_words_for_the_pers
     assert {text: refusal_key(text) for text in written} == written
     for lang in ("zh", "en"):
         assert set(prompts.REFUSALS[lang]) == set(prompts.REFUSALS["zh"])
+
+
+@pytest.mark.parametrize(("name", "code"), [("workflow", "task_not_pending"), ("toy", "calc_syntax"),
+                                            ("toy", "city_not_listed"), ("travel", "same_city")])
+def test_a_toolsets_own_refusal_is_worded_in_its_language_not_the_graphs(name, code):
+    own = get_toolset(name).language.refusals
+    text = REFUSAL_TEMPLATE.format(code=code, message="written for the model")
+    assert refusal_key(text, own) == code
+    assert refusal_text(text, "zh", own) == own["zh"][code] and refusal_text(text, "en", own) == own["en"][code]
+    assert refusal_key(text) == "other"  # the graph words no domain's codes
+    assert set(own["zh"]) == set(own["en"])
+
+
+def test_every_code_the_calculator_refuses_with_is_worded():
+    raised = set(re.findall(r"CalculatorError\(\s*\"(calc_\w+)\"", inspect.getsource(calculator)))
+    assert raised and raised == set(CALCULATOR_CODES)
 
 
 def test_the_persons_message_is_read_back_from_a_rejection():

@@ -19,7 +19,7 @@ from tools.workflow.commands import CLI, COMMANDS
 from tools.workflow.mailer import Mailer
 from tools.workflow.panels import diagrams_of, outbox_of, tasks_of
 from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
-from tools.workflow.prompts import CARD_LABELS, INTRO, QUESTIONS, WORKFLOW_PROMPT
+from tools.workflow.prompts import CARD_LABELS, INTRO, QUESTIONS, REFUSALS, WORKFLOW_PROMPT
 from tools.workflow.specs import REGISTRY as WORKFLOW_REGISTRY
 from tools.workflow.store import WorkflowStore
 from tools.workflow.words import named_as_approver
@@ -44,7 +44,8 @@ def test_a_flat_declaration_of_the_rooms_toolset_builds_the_same_toolset():
 
 
 def test_a_flat_declaration_with_surfaces_and_card_labels_builds_the_workflow_toolset():
-    # The workflow's declaration as it was written in one record: its card labels, which nothing read, are dropped.
+    # The workflow's declaration as it was written in one record, with what it now declares itself (its graph's id,
+    # record ids and refusal words, the engine's before): its card labels, which nothing read, are dropped.
     flat = Toolset.flat(
         name="workflow",
         graph_id="flowagent",  # named by the engine from the toolset's name before; the workflow now declares it
@@ -71,6 +72,7 @@ def test_a_flat_declaration_with_surfaces_and_card_labels_builds_the_workflow_to
         pick_person=named_as_approver,
         limits={"mail_rate_limit": Limit(DEFAULT_MAIL_RATE_LIMIT, "E-mails one conversation thread may send per hour.")},
         intro=INTRO,
+        refusals=REFUSALS,  # worded by the graph before; the workflow now words its own codes
         help=workflow.help_tables,
         commands=COMMANDS,
         panels={"tasks": tasks_of, "diagrams": diagrams_of, "outbox": outbox_of},

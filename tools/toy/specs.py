@@ -12,7 +12,7 @@ from tools.spec import CallContext, Effect, ToolExample, ToolRegistry, ToolSpec,
 from tools.toolset import Toolset
 from tools.toy import calculator, weather
 from tools.toy.chains import CHAINS
-from tools.toy.prompts import TOY_PROMPT
+from tools.toy.prompts import REFUSALS, TOY_PROMPT
 
 
 class WeatherArgs(BaseModel):
@@ -105,6 +105,7 @@ TOOLSET = Toolset(
             "zh": "我可以查询城市今天的天气，也可以做四则运算。",
             "en": "I can look up today's weather in a city and do arithmetic.",
         },
+        refusals=REFUSALS,
     ),
     protocol="json",
 )

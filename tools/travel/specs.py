@@ -16,7 +16,7 @@ from tools.toolset import Toolset
 from tools.travel import data
 from tools.travel.chains import CHAINS
 from tools.travel.dates import travel_date
-from tools.travel.prompts import TRAVEL_PROMPT
+from tools.travel.prompts import REFUSALS, TRAVEL_PROMPT
 
 SHOWN = 5
 """Results a search returns (the first ones, cheapest first), with the total."""
@@ -195,6 +195,7 @@ TOOLSET = Toolset(
             "zh": "我可以查航班、查酒店和查目的地天气，不能代为预订。",
             "en": "I can search flights and hotels and look up the weather for a trip; I cannot book.",
         },
+        refusals=REFUSALS,
     ),
     record_ids=r"(?<![A-Za-z0-9])(?:[A-Z]{2}|[A-Z][0-9]|[0-9][A-Z])[0-9]{3,4}(?![0-9])",
 )

@@ -62,6 +62,33 @@ INTRO = {
 }
 """What the assistant can do, by language."""
 
+REFUSALS = {
+    "zh": {
+        "self_approval": "不能审批自己的申请", "self_approver": "审批人不能是你自己",
+        "not_assignee": "这个待办不归你处理", "task_not_offered": "这个待办不归你处理",
+        "task_not_pending": "这个待办已经处理过了", "invalid_decision": "这个决定无法执行",
+        "unknown_user": "没有找到这个人", "unknown_task": "没有找到这个待办", "task_not_found": "没有找到这个待办",
+        "unknown_process": "没有这个流程", "unknown_instance": "没有找到这个申请",
+        "missing_recipient": "没有说发给谁", "recipient_mismatch": "收件人不是处理这个待办的人",
+        "rate_limited": "邮件发得太频繁了，请稍后再试", "comment_required": "这个审批需要填写意见",
+        "invalid_field": "申请内容不符合要求", "unknown_field": "申请里有这个流程没有的内容",
+    },
+    "en": {
+        "self_approval": "you cannot decide your own request", "self_approver": "you cannot approve your own request",
+        "not_assignee": "that task is not yours to decide", "task_not_offered": "that task is not yours to decide",
+        "task_not_pending": "that task was already decided", "invalid_decision": "that decision cannot be made",
+        "unknown_user": "no such person was found", "unknown_task": "no such task was found",
+        "task_not_found": "no such task was found", "unknown_process": "there is no such workflow",
+        "unknown_instance": "no such request was found", "missing_recipient": "no recipient was given",
+        "recipient_mismatch": "the recipient is not the person who decides that task",
+        "rate_limited": "too many e-mails for now; try again later", "comment_required": "this decision needs a comment",
+        "invalid_field": "the request's details are not acceptable",
+        "unknown_field": "the request has details its workflow does not ask for",
+    },
+}
+"""Why an action was not done, by the workflow's refusal codes (its policy's, its engine's, its look-ups'), as the
+person reads it."""
+
 CARD_LABELS = {
     "zh": {"process": "流程", "requester": "申请人", "request": "申请编号", "step": "当前步骤", "task_state": "状态",
            "values": "申请内容", "form": "申请内容", "approver": "审批人", "assignee": "审批人", "history": "已有审批",

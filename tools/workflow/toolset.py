@@ -22,7 +22,7 @@ from tools.workflow.engine import Definition
 from tools.workflow.mailer import Mailer
 from tools.workflow.panels import diagrams_of, outbox_of, tasks_of
 from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
-from tools.workflow.prompts import INTRO, QUESTIONS, WORKFLOW_PROMPT
+from tools.workflow.prompts import INTRO, QUESTIONS, REFUSALS, WORKFLOW_PROMPT
 from tools.workflow.specs import REGISTRY
 from tools.workflow.store import WorkflowStore, users
 from tools.workflow.words import named_as_approver
@@ -114,6 +114,7 @@ TOOLSET = Toolset(
         },
         intro=INTRO,
         questions=QUESTIONS,
+        refusals=REFUSALS,
     ),
     surfaces=Surfaces(
         help=help_tables,

@@ -9,7 +9,7 @@ export interface ServerWords {
   titles: Record<string, Record<Lang, string>>;
   /** An action of no known tool. */
   unnamed: Record<Lang, string>;
-  /** Why an action was not done, by `refusalKey`. */
+  /** Why an action was not done, by `refusalKey`: the graph's words and the served toolset's for its own codes. */
   refusals: Record<Lang, Record<string, string>>;
   /** The outcome line's templates: executed, rejected, said, refused, failed, waiting, none, title, sep. */
   outcome: Record<Lang, Record<string, string>>;
@@ -67,7 +67,6 @@ export function refusalKey(text: string, server: ServerWords): string {
   if (!code) return STARTS.find(([start]) => start.test(text))?.[1] ?? "other";
   const name = code[1];
   if (name in server.refusals.en) return name;
-  if (name.startsWith("calc_")) return "calc";
   return ASKS.test(name) ? "asks" : "other";
 }
 
