@@ -149,6 +149,23 @@ def test_the_commands_named_are_all_shown() -> None:
     assert sorted(set(RUN_BY) - shown) == []
 
 
+COPIED_FROM = re.compile(r"`([\w./-]+\.(?:py|toml))`[^`\n]*:\n\n```(?:python|toml)\n(.*?)^```", re.M | re.S)
+"""A code block and the file the line before it names ("From `tools/toy/specs.py`:")."""
+
+
+def test_the_toolset_guides_code_is_copied_from_the_files_it_names():
+    """The add-a-toolset guide's example is the toy toolset's declaration as the code has it, and so are the workflow's
+    surfaces and the entry points it shows."""
+    guide = ROOT / "docs" / "guides" / "add-a-toolset.md"
+    text = guide.read_text(encoding="utf-8")
+    blocks = [body for language, body in FENCE.findall(text) if language in ("python", "toml")]
+    copied = COPIED_FROM.findall(text)
+    assert len(copied) == len(blocks) >= 3, "name the file each code block of the guide is copied from"
+    assert copied[0][0] == "tools/toy/specs.py" and copied[0][1].startswith("TOOLSET = Toolset(")
+    stale = [path for path, body in copied if body not in (ROOT / path).read_text(encoding="utf-8")]
+    assert stale == [], f"{rel(guide)} shows code its files no longer have: {stale}"
+
+
 @pytest.mark.parametrize(("document", "heading"), sorted(MAPS.items()), ids=lambda x: rel(x) if isinstance(x, Path) else x)
 def test_every_path_a_map_of_the_code_names_exists(document: Path, heading: str) -> None:
     rows = map_rows(document, heading)
