@@ -16,7 +16,8 @@ import pexpect
 import pytest
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
-from tests.e2e.test_chat_cli import chat_env, spawn
+from tests.support.chat import chat_env
+from tests.support.chat import spawn_chat as spawn
 from tools.workflow import TOOLSET
 
 ENGLISH_SENTENCE = re.compile(r"[A-Za-z]{2,}(?:[ ,'’-]+[A-Za-z]{2,}){3,}")
