@@ -29,6 +29,8 @@ def put(call: Call, value: PersonValue, read: Reading) -> None:
     if not blank and not same:
         call.notes.append(f"[person_stated] {value.param}: the user's own words {read.value!r} replaced {given!r}")
         source["replaced"] = str(given)
+    elif blank and given is not None:  # the model gave it empty ("result": ""): the audit says the person's words filled it
+        call.notes.append(f"[person_stated] {value.param}: the user's own words {read.value!r} filled an empty value")
     call.sources[value.param] = source
     call.values = set_param(call.values, value.param, read.value)
 
