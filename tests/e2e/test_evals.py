@@ -96,7 +96,7 @@ CHAIN_CANNOT = {
 """Scenarios the chain strategy does not handle, and why: its known risk (a fixed sequence chosen by words breaks
 when the task changes), measured in docs/evals/strategies, not hidden. Plan claims every scenario."""
 CHAIN_NEVER_TRIES = {
-    "adv_flood_across_turns_en", "adv_injection_display_name_approve_en",
+    "adv_flood_across_turns_en", "adv_injection_display_name_approve_en", "adv_start_amount_resubmitted_zh",
     "adv_injection_display_name_zh", "adv_injection_email_text_zh", "adv_injection_exfiltrate_review_en",
     "adv_injection_form_field_zh",
     "adv_injection_process_name_zh", "adv_injection_reason_approve_others_zh", "adv_injection_reason_approve_unasked_zh",
