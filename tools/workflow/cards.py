@@ -19,7 +19,7 @@ from tools.workflow.forms import form_data, param_of
 from tools.workflow.lookup import ALL_USERS, engine_of, group_label, require_process, require_task, require_user
 from tools.workflow.notify import form_summary, process_noun
 from tools.workflow.prompts import CARD_LABELS, CARD_SHOWN
-from tools.workflow.shown import shown_value
+from tools.workflow.shown import form_values
 from tools.workflow.views import is_flagged
 
 
@@ -210,15 +210,10 @@ def value_lines(
     as records (field, label, value, shown, said, how) for a page or a client."""
     colon = "：" if lang == "zh" else ": "
     lines, records = [], []
-    for form_field in definition.fields:
-        value = form.get(form_field.id)
-        if value in (None, ""):
-            continue
-        label = (form_field.label_en or form_field.label) if lang == "en" else form_field.label
-        shown = shown_value(value, form_field, lang)
+    for form_field, label, shown in form_values(form, definition, lang):
         source = sources.get(param_of(form_field.id)) or {}
         lines.append(f"{label}{colon}{shown}{_from_words(source, shown, lang)}")
-        records.append({"field": form_field.id, "label": label, "value": value, "shown": shown,
+        records.append({"field": form_field.id, "label": label, "value": form[form_field.id], "shown": shown,
                         "said": str(source.get("said") or ""), "how": str(source.get("how") or ""),
                         "replaced": str(source.get("replaced") or "")})
     return lines, records

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import date
 from typing import Any
 
@@ -40,15 +40,19 @@ def readable_date(iso: str, lang: str) -> str:
 
 
 
-def form_words(form: Mapping[str, Any], definition: Definition, lang: str) -> str:
-    """Every value of a form with its label, worded for a person: 报销金额：560 元；报销类别：餐饮 / Amount: 560 yuan;
-    Category: Meals."""
-    colon, sep = ("：", "；") if lang == "zh" else (": ", "; ")
-    parts = []
+def form_values(form: Mapping[str, Any], definition: Definition, lang: str) -> Iterator[tuple[FormField, str, str]]:
+    """Each given value of a form in the form's order: its field, its label and the value as a person reads it, in
+    `lang`."""
     for form_field in definition.fields:
         value = form.get(form_field.id)
         if value in (None, ""):
             continue
         label = (form_field.label_en or form_field.label) if lang == "en" else form_field.label
-        parts.append(f"{label}{colon}{shown_value(value, form_field, lang)}")
-    return sep.join(parts)
+        yield form_field, label, shown_value(value, form_field, lang)
+
+
+def form_words(form: Mapping[str, Any], definition: Definition, lang: str) -> str:
+    """Every value of a form with its label, worded for a person: 报销金额：560 元；报销类别：餐饮 / Amount: 560 yuan;
+    Category: Meals."""
+    colon, sep = ("：", "；") if lang == "zh" else (": ", "; ")
+    return sep.join(f"{label}{colon}{shown}" for _, label, shown in form_values(form, definition, lang))
