@@ -10,9 +10,10 @@ The rules, as a person would state them:
   implied, implied beats a name found anywhere; the latest message that says any of them decides, and one that points
   to two options decides nothing (the person is asked).
 - A text is read after one of its cue words (去, 到, "to"), when the words right after it are the value as the person
-  wrote it: in Chinese, the run of characters up to punctuation, a number, a date, a person's name, or a word that
-  says what they do there (见客户, 开会, 出差); in English, the capitalised name that follows ("to New York next
-  week" → New York). A date, a person or a number is never a text's value.
+  wrote it: in Chinese, the run of characters up to punctuation, a number, a date, a person's name, a word that
+  says what they do there (见客户, 开会, 出差), or a site at the place (分公司, 工厂: "西安分公司" is 西安); in
+  English, the capitalised name that follows ("to New York next week" → New York). A date, a person or a number is
+  never a text's value.
 """
 
 from __future__ import annotations
@@ -116,6 +117,9 @@ _STOP_ZH = (
     "评审|走访|实施|部署|安装|维护|调试|对接|沟通|讨论|会见|接待|陪同|演讲|讲课|授课|出差|玩|待|住|呆|一趟|趟|"
     "一下|看望|看|找|送|取|拿|的|和|与|及|跟|同|并|再|然后|回来|返回|回|出发|请|麻烦|帮|审批|申请|报销"
 )
+_SITE_ZH = "分公司|子公司|总公司|公司|总部|办事处|分部|工厂|厂区|园区|基地|仓库|门店|分店|分行|支行|现场|办公室|客户"
+"""Words of a site at a place (the branch, the plant, the client): where in the city, not the city ("西安分公司" →
+西安), as "the Shanghai office" is Shanghai."""
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 _SKIP_ZH = re.compile(r"^(一趟|趟|一下)\s*")
 _NOT_A_PLACE_ZH = re.compile(r"^(时候|时|期|底|处|点|年|现在|目前|这里|那里|哪)")
@@ -138,9 +142,9 @@ def _after_zh(rest: str) -> str:
     starts with one (去见客户) or is no place (到时候)."""
     rest = _SKIP_ZH.sub("", rest.lstrip())
     run = _CJK_RUN.match(rest)
-    if run is None or re.match(_STOP_ZH, run.group()) or _NOT_A_PLACE_ZH.match(run.group()):
+    if run is None or re.match(f"{_STOP_ZH}|{_SITE_ZH}", run.group()) or _NOT_A_PLACE_ZH.match(run.group()):
         return ""
-    stop = re.search(_STOP_ZH, run.group())
+    stop = re.search(f"{_STOP_ZH}|{_SITE_ZH}", run.group())
     return run.group()[: stop.start()] if stop else run.group()
 
 

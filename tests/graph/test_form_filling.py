@@ -64,6 +64,17 @@ def test_trip_destination_in_english_is_filled_too(graph_driver):
     assert sources["fields.destination"]["how"] == "filled"
 
 
+def test_a_destination_the_model_runs_on_past_the_place_is_ended_where_the_person_named_it(graph_driver):
+    # The model took the branch for the place; the person's words name the city, and the card says what was replaced.
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "做季度审计", "nextUserId": "李四",
+                                     "fields": {"destination": "杭州分公司", "startDate": "下周一", "endDate": "下周二"}})
+    agent = graph_driver(trip, "已提交。")
+    agent.say("下周一到周二去杭州分公司做季度审计，李四审批")
+    args, sources = waiting(agent)
+    assert args["fields"]["destination"] == "杭州"
+    assert sources["fields.destination"] == {"how": "stated", "said": "杭州", "replaced": "杭州分公司"}
+
+
 def test_a_destination_nobody_said_is_still_asked(graph_driver, store):
     trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "王五",
                                      "fields": {"startDate": "下周一", "endDate": "下周三"}})

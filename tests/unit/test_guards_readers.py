@@ -43,11 +43,18 @@ DESTINATIONS = [
     ("Please file a business trip: Tokyo, Feb 2-4, customer workshop", None),
     ("出差到杭州和宁波，下周一到周五", "杭州"),
     ("去见个客户，下周二，在苏州", None),
+    # a site at the place ends it, as "the Chengdu plant" is Chengdu (written after the rule, 2026-12-03)
+    ("出差申请：前往青岛分公司支援，时间下周", "青岛"),
+    ("我要去客户那边驻场三天", None),
+    ("下周一飞广州总部述职，周三回", "广州"),
+    ("后天去武汉工厂盘点库存", "武汉"),
+    ("到昆明办事处交接工作，三天", "昆明"),
+    ("去无锡仓库清点，下周四", "无锡"),
+    ("赴宁波门店巡店两天", "宁波"),
 ]
 KNOWN_RUN_ONS = [
     # A verb the rule does not know runs on into the place; the card shows it as filled, for the person to correct.
-    ("出差申请：前往青岛分公司支援，时间下周", "青岛分公司支援"),
-    ("我要去客户那边驻场三天", "客户那边驻场"),
+    ("下周去大连盘点两天", "大连盘点"),
 ]
 
 

@@ -1,6 +1,7 @@
 """Guard: the person's values are put in from their words, which win over the model's: a value their words state
 (its own reader, or a choice they name), a choice their words imply (打车 → 差旅: inferred), a text they wrote after its
-cue word (去深圳 → 深圳), the one person they named. A value the model left out is filled, never asked again; one it
+cue word (去深圳 → 深圳; where the model's runs on past where the reader ends it, "西安分公司", the reader's), the one
+person they named. A value the model left out is filled, never asked again; one it
 gave otherwise is replaced, with an English note for the model and the audit and the same as data in `sources`."""
 
 from __future__ import annotations
@@ -81,9 +82,10 @@ class Filled:
         for value in call.person_values:
             read = reading(value, call.request)
             given = get_param(call.values, value.param)
-            if read is None and _blank(given):
+            if read is None and (_blank(given) or isinstance(given, str)):
                 text = read_text_value(value, call.request, today)
-                read = Reading(value=text, how="stated", said=text) if text else None
+                runs_on = bool(text) and not _blank(given) and given != text and str(given).startswith(str(text))
+                read = Reading(value=text, how="stated", said=text) if text and (_blank(given) or runs_on) else None
             read = read or _own_word(value, given)
             if read is not None:
                 put(call, value, read)
