@@ -109,14 +109,30 @@ def test_a_form_value_out_of_range_is_refused_in_the_forms_words(store, make_ctx
 
 
 def test_days_must_be_positive_half_day_steps(store, make_ctx):
-    for days in (-1, -0.5, "-2", 0.25, 1.3, "2.7", 366, 1e9, math.inf, -math.inf, math.nan, "nan", "inf"):
+    # what no process takes is the schema's (not a finite number of days a year holds); the rest is the leave form's
+    for days in (366, -400, 1e9, math.inf, -math.inf, math.nan, "nan", "inf"):
         assert_refused(store, make_ctx(), "runWorkFlow", leave(days=days), "invalid_arguments")
+    for days in (-1, -0.5, "-2"):
+        [error, _] = assert_refused(store, make_ctx(), "runWorkFlow", leave(days=days), "out_of_range")
+        assert "days" in error.message
+    for days in (0.25, 1.3, "2.7"):
+        [error, _] = assert_refused(store, make_ctx(), "runWorkFlow", leave(days=days), "out_of_range")
+        assert "multiple of 0.5" in error.message
 
     accepted = {"10": 10.0, "0.5": 0.5, " 2 ": 2.0, 1.5: 1.5, 3: 3.0, 365: 365.0}
     for given, expected in accepted.items():
         assert check_call(TOOLSET, "runWorkFlow", leave(days=given), make_ctx()).args.days == expected
         assert execute_call(TOOLSET, "runWorkFlow", leave(days=given), make_ctx())["days"] == expected
     assert [r["days"] for r in store.snapshot()["requests"]] == list(accepted.values())
+
+
+def test_days_a_process_does_not_take_are_left_out_whatever_they_are(store, make_ctx):
+    # A model that reads 1.2万 as 1.2 days, or writes -1 for "no days", on an expense claim: its form has no days.
+    claim = {"processKey": "process_baoxiao", "userId": "user_2", "reason": "陪客户去杭州考察", "nextUserId": "user_3",
+             "fields": {"amount": 12000, "category": "差旅"}}
+    for days in (1.2, -1, 0.3):
+        assert execute_call(TOOLSET, "runWorkFlow", dict(claim, days=days), make_ctx("user_2"))["status"] == "pending"
+    assert [r["days"] for r in store.snapshot()["requests"]] == [None, None, None]
 
 
 def test_nonsense_days_refused_with_valid_example(store, make_ctx):

@@ -52,7 +52,9 @@ _PLACEHOLDER_RE = re.compile("|".join(f"(?:{p})" for p in _PLACEHOLDER_PATTERNS)
 
 
 def parse_days(value: Any) -> float:
-    """Days of leave: a positive number in half-day steps; numeric strings like "10" are accepted."""
+    """A number of days as the model may send it (3, 1.5, "10"): a finite number up to `MAX_DAYS`. Whether the process
+    takes days at all, and which (more than 0, in half-day steps for a leave), is its form's rule: a trip or an expense
+    claim leaves them out whatever they are, and a leave's form refuses 1.2 or -1 in the person's words."""
     if isinstance(value, bool):
         raise ValueError(f"days must be {DAYS_HINT}, not a true/false value")
     if isinstance(value, int | float):
@@ -68,12 +70,10 @@ def parse_days(value: Any) -> float:
             raise ValueError(f"days must be {DAYS_HINT}; {value[:40]!r} is not a number") from None
     else:
         raise ValueError(f"days must be {DAYS_HINT}")
-    if not math.isfinite(number) or number <= 0:
+    if not math.isfinite(number):
         raise ValueError(f"days must be {DAYS_HINT}; got {value!r}")
-    if number > MAX_DAYS:
+    if abs(number) > MAX_DAYS:
         raise ValueError(f"days must be at most {MAX_DAYS:g}; got {number:g}")
-    if (number * 2) != int(number * 2):
-        raise ValueError(f"days must be in half-day steps (0.5, 1, 1.5, ...); got {number:g}")
     return number
 
 
