@@ -16,8 +16,12 @@ from sqlalchemy import Connection, select
 from tools.workflow.engine import FormField, ProcessEngine, format_instance_id, format_task_id
 from tools.workflow.engine import tables as t
 
-REQUEST_STATUS = {"running": "pending", "approved": "approved", "rejected": "rejected", "ended": "ended"}
-"""An instance's status as a request's: pending while it runs."""
+REQUEST_STATUS = {
+    "running": "pending", "approved": "approved", "rejected": "rejected", "ended": "ended", "returned": "returned",
+    "withdrawn": "withdrawn",
+}
+"""An instance's status as a request's: pending while it runs; returned while it waits on its requester to change
+and resubmit it; withdrawn when they took it back."""
 COMMENT_REQUIRED_OVER_DAYS = 1.0
 """A request longer than this needs a comment with every decision (and is flagged)."""
 

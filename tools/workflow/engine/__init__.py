@@ -8,10 +8,20 @@
                                data={"days": 5, "reason": "...", "nextUserId": "user_2"})
 
 `interface` holds the `ProcessEngine` Protocol and `records` the records it returns; `spiff_engine` the `SpiffEngine`
-that implements it, over a module per concern (`deployments`, `running`, `tasks`, `decisions`, `views`); `tables` the
-engine's tables; `validation` the deploy-time checks; `processes/` (beside this package) the seed BPMN files.
+that implements it, over a module per concern (`deployments`, `running`, `tasks`, `decisions`, `lifecycle`: send
+back, resubmit, withdraw and the timeline, `views`); `changes` the records of that life; `tables` the engine's
+tables; `validation` the deploy-time checks; `processes/` (beside this package) the seed BPMN files.
 """
 
+from tools.workflow.engine.changes import (
+    AnyEvent,
+    Happened,
+    RequestReturned,
+    Resubmitted,
+    Returned,
+    TaskWithdrawn,
+    Withdrawn,
+)
 from tools.workflow.engine.errors import DeployError, EngineError, FormError
 from tools.workflow.engine.interface import ProcessEngine
 from tools.workflow.engine.records import (
@@ -53,6 +63,13 @@ from tools.workflow.engine.tables import (
 
 __all__ = [
     "ENGINE_TABLES",
+    "AnyEvent",
+    "Happened",
+    "RequestReturned",
+    "Resubmitted",
+    "Returned",
+    "TaskWithdrawn",
+    "Withdrawn",
     "PROCESSES_DIR",
     "SEED_FILES",
     "SEED_GROUPS",

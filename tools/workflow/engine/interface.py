@@ -23,6 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from sqlalchemy import Connection
 
+from tools.workflow.engine.changes import Happened, Resubmitted, Returned, Withdrawn
 from tools.workflow.engine.records import (
     Choice,
     Completed,
@@ -134,6 +135,33 @@ class ProcessEngine(Protocol):
 
     def instance(self, conn: Connection, instance_id: str) -> InstanceView:
         """An instance's status, data, history, current steps, diagram marks and BPMN XML."""
+        ...
+
+    def return_task(
+        self, conn: Connection, task_id: str, *, user_id: str, comment: str, groups: Sequence[str] | None = None
+    ) -> Returned:
+        """Send a ready task's request back to its requester with a comment (required: `comment_required`) instead of
+        deciding it: the task ends as returned, the request's other ready tasks are cancelled, and the request waits
+        on its requester (status returned). Compare-and-set and offers as `complete`."""
+        ...
+
+    def resubmit(
+        self, conn: Connection, instance_id: str, *, user_id: str, changes: dict[str, Any], today: date | None = None
+    ) -> Resubmitted:
+        """Run a returned request again from its start on its version, its form changed by `changes` (field id → new
+        value; the whole form is checked, `FormError`), keeping its id and history. `instance_not_returned` unless it
+        was sent back. Who may resubmit is the caller's policy."""
+        ...
+
+    def cancel(self, conn: Connection, instance_id: str, *, user_id: str, comment: str = "") -> Withdrawn:
+        """Withdraw a pending (running or returned) request: its run cancelled, its ready tasks cancelled, status
+        withdrawn (an `InstanceEnded` with outcome withdrawn among the events). `instance_not_pending` when it already
+        ended. Who may withdraw is the caller's policy."""
+        ...
+
+    def timeline(self, conn: Connection, instance_id: str) -> tuple[Happened, ...]:
+        """Who did what to a request, oldest first: started, each decision (approved, rejected, returned), each
+        resubmission with its changes, its withdrawal."""
         ...
 
     def preview_start(

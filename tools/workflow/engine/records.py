@@ -10,9 +10,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 FieldType = Literal["string", "long", "double", "decimal", "boolean", "date", "enum"]
-InstanceStatus = Literal["running", "approved", "rejected", "ended"]
-TaskStatus = Literal["ready", "completed", "cancelled"]
-Outcome = Literal["approved", "rejected", "ended"]
+InstanceStatus = Literal["running", "approved", "rejected", "ended", "returned", "withdrawn"]
+"""returned: sent back to its requester to change and resubmit; withdrawn: cancelled by its requester."""
+TaskStatus = Literal["ready", "completed", "cancelled", "returned"]
+Outcome = Literal["approved", "rejected", "ended", "withdrawn"]
 
 
 class Record:
@@ -148,6 +149,8 @@ class Decision(Record):
     """The decision's comment."""
     at: str
     """When, ISO 8601 UTC."""
+    returned: bool = False
+    """True when the step sent the request back to its requester instead of deciding it (`approved` is False)."""
 
 
 @dataclass(frozen=True)
@@ -181,7 +184,7 @@ class TaskView(Record):
     candidate_groups: tuple[str, ...]
     """`camunda:candidateGroups`: every member of these groups is offered the task."""
     status: TaskStatus
-    """ready, completed or cancelled."""
+    """ready, completed, cancelled, or returned (sent back to the requester)."""
     form: dict[str, Any]
     """The instance's start-form values (field id → value)."""
     history: tuple[Decision, ...]
@@ -239,7 +242,8 @@ class InstanceEnded(Record):
     requester: str
     """Who started it."""
     outcome: Outcome
-    """approved or rejected: the last decision; ended: the process ended without any decision."""
+    """approved or rejected: the last decision; ended: the process ended without any decision; withdrawn: its
+    requester withdrew it."""
     form: dict[str, Any] = field(default_factory=dict)
     """The instance's start-form values."""
     kind: Literal["instance_ended"] = "instance_ended"
@@ -348,7 +352,7 @@ class InstanceView(Record):
     requester: str
     """Who started it."""
     status: InstanceStatus
-    """running, approved, rejected or ended."""
+    """running, approved, rejected, ended, returned (to its requester) or withdrawn."""
     data: dict[str, Any]
     """The instance data: form values, `requester`, `nextUserId`, the last `approved`/`comment`, `history`."""
     history: tuple[Decision, ...]

@@ -29,7 +29,8 @@ from typing import Any
 from SpiffWorkflow.bpmn.workflow import BpmnWorkflow
 from sqlalchemy import Connection, Row, insert, select
 
-from tools.workflow.engine import deployments, forms, tables
+from tools.workflow.engine import deployments, forms, lifecycle, tables
+from tools.workflow.engine.changes import Happened, Resubmitted, Returned, Withdrawn
 from tools.workflow.engine.decisions import completed, decide, decision_entry, store_decision
 from tools.workflow.engine.errors import EngineError
 from tools.workflow.engine.ids import format_instance_id, format_task_id, parse_instance_id, parse_task_id
@@ -174,6 +175,25 @@ class SpiffEngine:
 
     def instance(self, conn: Connection, instance_id: str) -> InstanceView:
         return instance_view(conn, instance_id)
+
+    # ---------------------------------------------------------------- a request's life: send back, resubmit, withdraw
+
+    def return_task(
+        self, conn: Connection, task_id: str, *, user_id: str, comment: str, groups: Sequence[str] | None = None
+    ) -> Returned:
+        return lifecycle.return_task(conn, task_id, user_id=user_id, comment=comment, groups=groups, now=self._now())
+
+    def resubmit(
+        self, conn: Connection, instance_id: str, *, user_id: str, changes: dict[str, Any], today: date | None = None
+    ) -> Resubmitted:
+        return lifecycle.resubmit(conn, instance_id, user_id=user_id, changes=changes, today=today or self.clock().date(),
+                                  now=self._now(), ready=self._ready)
+
+    def cancel(self, conn: Connection, instance_id: str, *, user_id: str, comment: str = "") -> Withdrawn:
+        return lifecycle.cancel(conn, instance_id, user_id=user_id, comment=comment, now=self._now())
+
+    def timeline(self, conn: Connection, instance_id: str) -> tuple[Happened, ...]:
+        return lifecycle.timeline(conn, instance_id)
 
     # ---------------------------------------------------------------- internals
 

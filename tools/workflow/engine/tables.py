@@ -58,7 +58,7 @@ instances = Table(
     Column("process_key", String(64), nullable=False),
     Column("process_version", Integer, nullable=False),
     Column("requester", String(64), nullable=False),
-    Column("status", String(16), nullable=False),  # running | approved | rejected | ended
+    Column("status", String(16), nullable=False),  # running | approved | rejected | ended | returned | withdrawn
     Column("data", Text, nullable=False),  # JSON: the instance data after the last step, for reads without Spiff
     Column("state", Text, nullable=False),  # SpiffWorkflow's serialized workflow (JSON)
     Column("version", Integer, nullable=False),  # compare-and-set: UPDATE … WHERE id = :id AND version = :expected
@@ -82,7 +82,7 @@ tasks = Table(
     Column("assignee", String(64)),
     Column("candidate_users", Text, nullable=False, default="[]"),  # JSON list of user ids
     Column("candidate_groups", Text, nullable=False, default="[]"),  # JSON list of group ids
-    Column("status", String(16), nullable=False),  # ready | completed | cancelled
+    Column("status", String(16), nullable=False),  # ready | completed | cancelled | returned
     Column("decided_by", String(64)),
     Column("approved", Boolean),
     Column("comment", Text),
@@ -91,6 +91,21 @@ tasks = Table(
     UniqueConstraint("instance_id", "spiff_task_id", name="uq_process_tasks_instance_spiff_task"),
     Index("ix_process_tasks_status", "status"),
     sqlite_autoincrement=True,
+)
+
+instance_actions = Table(
+    "process_instance_actions",
+    metadata,
+    # What a requester did to their request besides starting it (decisions are on the tasks): resubmitted after it
+    # was sent back (detail: the changed values), or withdrawn. With the tasks, a request's whole timeline.
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("instance_id", Integer, ForeignKey("process_instances.id"), nullable=False),
+    Column("kind", String(16), nullable=False),  # resubmitted | withdrawn
+    Column("user_id", String(64), nullable=False),
+    Column("comment", Text, nullable=False, default=""),
+    Column("detail", Text, nullable=False, default="{}"),  # JSON: {"changes": {field: [before, after]}}
+    Column("at", String(40), nullable=False),
+    Index("ix_process_instance_actions_instance", "instance_id"),
 )
 
 task_offers = Table(
@@ -119,7 +134,7 @@ group_members = Table(
     Index("ix_user_group_members_user", "user_id"),
 )
 
-ENGINE_TABLES: tuple[Table, ...] = (deployments, instances, tasks, task_offers, groups, group_members)
+ENGINE_TABLES: tuple[Table, ...] = (deployments, instances, tasks, instance_actions, task_offers, groups, group_members)
 
 SEED_GROUPS: tuple[dict[str, object], ...] = (
     {"id": "hr", "name": "人事", "name_en": "HR", "members": ("user_admin",)},

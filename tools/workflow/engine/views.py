@@ -44,11 +44,11 @@ class Header:
 
 
 def history(conn: Connection, instance_ids: Sequence[int]) -> dict[int, tuple[Decision, ...]]:
-    """Each instance's decisions, oldest first."""
+    """Each instance's decisions, oldest first (a step that sent the request back to its requester included)."""
     t = tables.tasks
     rows = conn.execute(
         select(t)
-        .where(t.c.instance_id.in_(list(instance_ids)), t.c.status == "completed")
+        .where(t.c.instance_id.in_(list(instance_ids)), t.c.status.in_(("completed", "returned")))
         .order_by(t.c.decided_at, t.c.id)
     ).all()
     found: dict[int, list[Decision]] = {i: [] for i in instance_ids}
@@ -57,6 +57,7 @@ def history(conn: Connection, instance_ids: Sequence[int]) -> dict[int, tuple[De
             Decision(
                 task_id=format_task_id(row.id), element_id=row.element_id, step=row.step, step_en=row.step_en,
                 user=row.decided_by, approved=bool(row.approved), comment=row.comment or "", at=row.decided_at,
+                returned=row.status == "returned",
             )
         )
     return {i: tuple(v) for i, v in found.items()}
@@ -92,7 +93,7 @@ def task_views(conn: Connection, rows: Sequence[Row[Any]]) -> list[TaskView]:
     views = []
     for row in rows:
         earlier = decided[row.instance_id]
-        if row.status == "completed":
+        if row.status in ("completed", "returned"):
             earlier = tuple(h for h in earlier if h.task_id != format_task_id(row.id) and h.at <= (row.decided_at or ""))
         views.append(task_view(headers[row.instance_id], row, earlier))
     return views
