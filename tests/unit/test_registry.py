@@ -7,6 +7,9 @@ import pytest
 from tools import REGISTRY, DomainError, Effect
 
 SEED_TOOLS = ["getAllWorkFlow", "getAllUser", "runWorkFlow", "queryTodoTask", "handleTodoTask", "sendEmail"]
+REQUESTER_TOOLS = ["queryMyRequests"]
+"""The requester's side (issue 33), after the seed's."""
+TOOLS = [*SEED_TOOLS, *REQUESTER_TOOLS]
 PARAMS = {
     "getAllWorkFlow": set(),
     "getAllUser": set(),
@@ -14,11 +17,12 @@ PARAMS = {
     "queryTodoTask": {"userId"},
     "handleTodoTask": {"taskId", "result", "isOK"},
     "sendEmail": {"userId", "taskId", "emailContent"},
+    "queryMyRequests": {"userId"},
 }
 
 
 def test_registry_holds_the_seed_tools_with_their_effects():
-    assert REGISTRY.names == SEED_TOOLS
+    assert REGISTRY.names == TOOLS
     writes = {spec.name for spec in REGISTRY if spec.effect is Effect.WRITE}
     assert writes == {"runWorkFlow", "handleTodoTask", "sendEmail"}
     assert REGISTRY.approval_required() == ["runWorkFlow", "handleTodoTask", "sendEmail"]  # every write waits for a person
@@ -26,7 +30,7 @@ def test_registry_holds_the_seed_tools_with_their_effects():
 
 def test_openai_schemas_forbid_additional_properties_and_hide_the_actor():
     schemas = {s["function"]["name"]: s for s in REGISTRY.openai_schemas()}
-    assert list(schemas) == SEED_TOOLS
+    assert list(schemas) == TOOLS
     for name, schema in schemas.items():
         assert schema["type"] == "function"
         params = schema["function"]["parameters"]
@@ -62,7 +66,7 @@ def test_descriptions_say_where_parameters_come_from():
 
 def test_text_list_is_one_line_per_tool_with_optional_parameters_marked():
     lines = REGISTRY.text_list().splitlines()
-    assert [line.split("(")[0] for line in lines] == [f"- {name}" for name in SEED_TOOLS]
+    assert [line.split("(")[0] for line in lines] == [f"- {name}" for name in TOOLS]
     assert lines[0].startswith("- getAllWorkFlow(): ")
     assert lines[2].startswith("- runWorkFlow(processKey, reason?, days?, nextUserId?, fields?): ")
     assert lines[3].startswith("- queryTodoTask(userId?): ")

@@ -20,6 +20,7 @@ from tools.workflow.lookup import ALL_USERS, engine_of, group_label, require_pro
 from tools.workflow.notify import form_summary, process_noun
 from tools.workflow.prompts import CARD_LABELS, CARD_SHOWN
 from tools.workflow.shown import form_values
+from tools.workflow.timeline import step_verdict
 from tools.workflow.views import is_flagged
 
 
@@ -63,17 +64,12 @@ def _step(task: TaskView | Any, lang: str) -> str:
 
 
 def history_lines(task: TaskView, people: dict[str, dict[str, Any]], lang: str) -> str:
-    """This request's earlier decisions: 审批人审批：李四 批准（同意）."""
+    """This request's earlier decisions: 审批人审批：李四 批准（同意）; a step that sent it back: 李四 退回（…）."""
     parts = []
     for decision in task.history:
         who = _name(people.get(decision.user, {"name": decision.user}), lang)
-        step = decision.step_en or decision.step if lang == "en" else decision.step
-        if lang == "en":
-            verdict = "approved" if decision.approved else "rejected"
-            parts.append(f"{step}: {who} {verdict}" + (f" ({decision.comment})" if decision.comment else ""))
-        else:
-            verdict = "批准" if decision.approved else "驳回"
-            parts.append(f"{step}：{who} {verdict}" + (f"（{decision.comment}）" if decision.comment else ""))
+        kind = "returned" if decision.returned else "approved" if decision.approved else "rejected"
+        parts.append(step_verdict(decision.step, decision.step_en, who, kind, decision.comment, lang))
     return ("；" if lang == "zh" else "; ").join(parts)
 
 

@@ -18,6 +18,7 @@ from tools.workflow.engine import DeployError, EngineError, format_instance_id, 
 from tools.workflow.engine import tables as t
 from tools.workflow.lookup import ALL_USERS
 from tools.workflow.mailer import Mailer
+from tools.workflow.mine import my_requests, request_text
 from tools.workflow.store import WorkflowStore
 from tools.workflow.views import requests_view, tasks_view
 
@@ -105,6 +106,15 @@ def process(store: Any, actor_id: str, arg: str, lang: str) -> list[HelpSection]
     return "\n\n".join(describe(view, people, lang) for view in views)
 
 
+def requests(store: Any, actor_id: str, arg: str, lang: str) -> list[HelpSection] | str:
+    """`/requests`: the actor's own requests, as `queryMyRequests` lists them, each with its timeline."""
+    with store.read() as conn:
+        items = my_requests(conn, actor_id, lang)
+    if not items:
+        return "你还没有发起过申请。" if lang == "zh" else "You have not started any request yet."
+    return "\n\n".join(request_text(item, lang) for item in items)
+
+
 def outbox(store: Any, actor_id: str, arg: str, lang: str) -> list[HelpSection] | str:
     """The outbox; `retry` first delivers queued and failed e-mails when SMTP is configured."""
     note = ""
@@ -130,6 +140,11 @@ COMMANDS = {
         {"zh": "申请的流程图（文字）：已完成、当前、下一步；/process req_1 看某个申请",
          "en": "a request's process as text: done, current and next steps; /process req_1 for one request"},
         process,
+    ),
+    "requests": ChatCommand(
+        {"zh": "我发起的申请：状态、当前步骤、谁在处理、从何时起，以及经过",
+         "en": "my requests: status, current step, who holds it since when, and what happened"},
+        requests,
     ),
     "outbox": ChatCommand(
         {"zh": "邮件及投递状态；/outbox retry 重新投递",

@@ -1,24 +1,26 @@
 """The page's panels of the workflow (`GET /flowagent/api/…`), each for the signed-in user only:
 
 - `tasks`: the steps offered to them (newest first; decided ones too) and the requests they started, each with its
-  process, current step, form data, decisions and diagram marks (done, current and next BPMN elements);
+  process, current step, who holds it and since when, form data, decisions, timeline and diagram marks (done, current
+  and next BPMN elements);
 - `diagrams`: the BPMN XML of the process versions those requests and tasks run on, by `key@version`, for the viewer;
 - `outbox`: the e-mails they sent or were sent.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import Connection, or_, select
 
 from tools.workflow.engine import Definition, FormField, format_instance_id, format_task_id, groups_of
 from tools.workflow.engine import tables as t
-from tools.workflow.lookup import engine_of, group_label
+from tools.workflow.lookup import ALL_USERS, engine_of, group_label
+from tools.workflow.mine import REQUESTS_SHOWN, own_instance_ids, request_item
 from tools.workflow.store import outbox, users
-from tools.workflow.views import REQUEST_STATUS, is_flagged
+from tools.workflow.views import REQUEST_STATUS, is_flagged, task_status
 
-REQUESTS_SHOWN = 20
 TASKS_SHOWN = 50
 
 
@@ -46,7 +48,7 @@ def _decisions(history: Any, people: dict[str, dict[str, str]]) -> list[dict[str
     return [
         {"task": h.task_id, "step": h.step, "step_en": h.step_en or h.step,
          "user": people.get(h.user, {"id": h.user, "name": h.user, "name_en": h.user}),
-         "approved": h.approved, "comment": h.comment, "at": h.at}
+         "approved": h.approved, "returned": h.returned, "comment": h.comment, "at": h.at}
         for h in history
     ]
 
@@ -83,20 +85,24 @@ def tasks_of(conn: Connection, user_id: str) -> dict[str, list[dict[str, Any]]]:
             "version": task.process_version, "step": task.step, "step_en": task.step_en or task.step,
             "requester": people.get(task.requester, {"id": task.requester, "name": task.requester}),
             "days": task.form.get("days"), "reason": task.form.get("reason"), "form": _form(task.form, d),
-            "flagged": is_flagged(task.form, d.fields), "status": "pending" if task.status == "ready" else (
-                "approved" if task.approved else "rejected"),
+            "flagged": is_flagged(task.form, d.fields), "status": task_status(task),
             "group": list(task.candidate_groups) if not task.assignee else [],
             "group_names": [group_label(conn, g, "zh") for g in task.candidate_groups] if not task.assignee else [],
             "group_names_en": [group_label(conn, g, "en") for g in task.candidate_groups] if not task.assignee else [],
             "mine": task.requester == user_id, "decided_by": task.decided_by, "comment": task.comment,
             "history": _decisions(task.history, people), "created_at": task.created_at, "decided_at": task.decided_at,
         })
-    mine = conn.execute(
-        select(t.instances.c.id).where(t.instances.c.requester == user_id)
-        .order_by(t.instances.c.id.desc()).limit(REQUESTS_SHOWN)
-    ).scalars().all()
+    return {"todo": todo, "requests": _requested(conn, user_id, people, definition)}
+
+
+def _requested(conn: Connection, user_id: str, people: dict[str, dict[str, str]],
+               definition: Callable[[str, int], Definition]) -> list[dict[str, Any]]:
+    """The requests the user started, newest first, with where each stands: its current step, who holds it and since
+    when, the comment it was sent back with, and its timeline, in both languages (`tools.workflow.mine`)."""
+    engine = engine_of(conn)
+    users_ = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
     requested = []
-    for number in mine:
+    for number in own_instance_ids(conn, user_id, REQUESTS_SHOWN):
         view = engine.instance(conn, format_instance_id(number))
         d = definition(view.process_key, view.version)
         current = view.tasks[0] if view.tasks else None
@@ -104,6 +110,7 @@ def tasks_of(conn: Connection, user_id: str) -> dict[str, list[dict[str, Any]]]:
             select(t.tasks).where(t.tasks.c.instance_id == number).order_by(t.tasks.c.id).limit(1)
         ).first()
         last = view.history[-1] if view.history else None
+        words = {lang: request_item(conn, view, d, users_, lang) for lang in ("zh", "en")}
         requested.append({
             "id": view.id, "process": view.process_name, "process_en": view.process_name_en or view.process_name,
             "process_key": view.process_key, "version": view.version,
@@ -115,10 +122,13 @@ def tasks_of(conn: Connection, user_id: str) -> dict[str, list[dict[str, Any]]]:
             "approver": people.get(first.assignee) if first is not None and first.assignee else None,
             "comment": last.comment if last else None,
             "history": _decisions(view.history, people),
+            "held_by": {lang: w.get("heldBy") for lang, w in words.items()},
+            "since": {lang: w.get("since") for lang, w in words.items()},
+            "timeline": {lang: w["timeline"] for lang, w in words.items()},
             "diagram": {"key": f"{view.process_key}@{view.version}", **view.diagram.to_dict()},
             "created_at": view.created_at, "decided_at": view.ended_at,
         })
-    return {"todo": todo, "requests": requested}
+    return requested
 
 
 def diagrams_of(conn: Connection, user_id: str) -> dict[str, dict[str, str]]:

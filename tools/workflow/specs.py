@@ -20,6 +20,7 @@ from tools.workflow.chains import CHAINS
 from tools.workflow.forms import form_person_values
 from tools.workflow.policy import COMMENT_REQUIRED_OVER_DAYS, may_decide, task_days
 from tools.workflow.reads import get_all_users, get_all_workflows, query_todo_tasks
+from tools.workflow.request_specs import SPECS as REQUEST_SPECS
 from tools.workflow.words import DECISION_ONLY, stated_comment, stated_decision
 from tools.workflow.writes import (
     check_email,
@@ -232,5 +233,5 @@ SPECS: tuple[ToolSpec, ...] = (
     ),
 )
 
-REGISTRY = ToolRegistry(SPECS, chains=CHAINS)
-"""The default tool registry: the seed's six tools."""
+REGISTRY = ToolRegistry((*SPECS, *REQUEST_SPECS), chains=CHAINS)
+"""The default tool registry: the seed's six tools, then the requester's (`tools.workflow.request_specs`)."""

@@ -51,7 +51,8 @@ def is_flagged(form: dict[str, Any], fields: Sequence[FormField]) -> bool:
 
 
 def task_status(row: Any) -> str:
-    """A task's status as the seed's tasks had it: pending, approved or rejected (and cancelled)."""
+    """A task's status as the seed's tasks had it: pending, approved or rejected (and cancelled, or returned to the
+    requester)."""
     if row.status == "ready":
         return "pending"
     if row.status == "completed":

@@ -51,11 +51,25 @@ function History({ history, words: w }: { history: Decision[]; words: Words }) {
     <ol className="history" data-testid="history">
       {history.map((d) => (
         <li key={d.task}>
-          {en ? d.step_en : d.step}: {en ? d.user.name_en ?? d.user.name : d.user.name} {w.status[d.approved ? "approved" : "rejected"]}
+          {en ? d.step_en : d.step}: {en ? d.user.name_en ?? d.user.name : d.user.name} {w.status[d.returned ? "returned" : d.approved ? "approved" : "rejected"]}
           {d.comment ? ` (${d.comment})` : ""}
         </li>
       ))}
     </ol>
+  );
+}
+
+function Timeline({ lines, words: w }: { lines: string[]; words: Words }) {
+  if (lines.length === 0) return null;
+  return (
+    <div>
+      {w.timeline}:
+      <ol className="history" data-testid="timeline">
+        {lines.map((line, i) => (
+          <li key={i}>{line}</li>
+        ))}
+      </ol>
+    </div>
   );
 }
 
@@ -129,12 +143,15 @@ export function TasksPanel(props: { token: string; words: Words; refresh: number
               </div>
             )}
             <FormLines form={r.form.filter((f) => f.id !== "days" && f.id !== "reason")} words={w} />
-            <History history={r.history} words={w} />
+            {r.held_by[w.lang] && (
+              <div data-testid="held-by">{w.heldBy(r.held_by[w.lang] ?? "", r.since[w.lang] ?? "")}</div>
+            )}
             {r.comment && (
               <div>
                 {w.comment}: {r.comment}
               </div>
             )}
+            <Timeline lines={r.timeline[w.lang] ?? []} words={w} />
             <button className="secondary small" data-testid="diagram-toggle" onClick={() => toggle(r.id)}>
               {open === r.id ? w.hideDiagram : w.showDiagram}
             </button>

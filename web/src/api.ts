@@ -33,6 +33,8 @@ export interface Decision {
   step_en: string;
   user: User;
   approved: boolean;
+  /** The step sent the request back to its requester instead of deciding it. */
+  returned: boolean;
   comment: string;
   at: string;
 }
@@ -82,6 +84,10 @@ export interface Request {
   approver: User | null;
   comment: string | null;
   history: Decision[];
+  /** Who holds it now, since when, and its timeline, in each language (null when nobody holds it). */
+  held_by: Record<string, string | null>;
+  since: Record<string, string | null>;
+  timeline: Record<string, string[]>;
   diagram: DiagramMarks;
   created_at: string;
   decided_at: string | null;

@@ -58,6 +58,8 @@ const zh = {
     failed: "发送失败",
     ended: "已结束",
     cancelled: "已取消",
+    returned: "已退回",
+    withdrawn: "已撤回",
   } as Record<string, string>,
   /** A thread's state (the LangGraph API's `status`); an idle thread shows none. */
   threadStatus: {
@@ -68,6 +70,8 @@ const zh = {
   step: "当前步骤",
   group: "交给",
   history: "已审批",
+  heldBy: (who: string, since: string) => `处理人：${who}（自 ${since} 起）`,
+  timeline: "经过",
   showDiagram: "查看流程图",
   hideDiagram: "收起流程图",
   markDone: "已完成",
@@ -140,6 +144,8 @@ const en: typeof zh = {
     failed: "failed",
     ended: "ended",
     cancelled: "cancelled",
+    returned: "sent back",
+    withdrawn: "withdrawn",
   },
   threadStatus: {
     busy: "working",
@@ -149,6 +155,8 @@ const en: typeof zh = {
   step: "Current step",
   group: "Offered to",
   history: "Decided",
+  heldBy: (who: string, since: string) => `Held by ${who} since ${since}`,
+  timeline: "What happened",
   showDiagram: "Show the process",
   hideDiagram: "Hide the process",
   markDone: "done",

@@ -1,0 +1,137 @@
+"""A person's own requests, as they read them: the process by its name in their language, the form in words, where
+it stands in words, the current step, who holds it now (people by name, groups by name with their members) and
+since when, the comment it was sent back with, and its timeline. One read serves the `queryMyRequests` tool, the
+chat's `/requests` and the page's list of requests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection, func, select
+
+from tools.spec import CallContext, Verdict
+from tools.workflow.engine import Definition, InstanceView, TaskView, format_instance_id, members_of
+from tools.workflow.engine import tables as t
+from tools.workflow.lookup import ALL_USERS, display_name, engine_of, group_label
+from tools.workflow.shown import form_words
+from tools.workflow.timeline import name_of, timeline_lines, when
+from tools.workflow.views import REQUEST_STATUS
+
+REQUESTS_SHOWN = 20
+"""A person's latest requests listed, newest first."""
+
+STATUS_WORDS = {
+    "zh": {"pending": "审批中", "approved": "已批准", "rejected": "已驳回", "returned": "已退回，等你修改后重新提交或撤回",
+           "withdrawn": "已撤回", "ended": "已结束"},
+    "en": {"pending": "waiting for a decision", "approved": "approved", "rejected": "rejected",
+           "returned": "sent back to you: change it and send it again, or withdraw it", "withdrawn": "withdrawn",
+           "ended": "ended"},
+}
+"""A request's status as its requester reads it."""
+
+
+def holders(conn: Connection, task: TaskView, people: dict[str, dict[str, Any]], lang: str) -> str:
+    """Who holds a step now: its people by name, its groups by name with their members (人事（管理员）, HR (Admin))."""
+    names = [name_of(people, u, lang) for u in dict.fromkeys([*([task.assignee] if task.assignee else []),
+                                                               *task.candidate_users])]
+    for group in task.candidate_groups:
+        members = ("、" if lang == "zh" else ", ").join(name_of(people, m, lang) for m in members_of(conn, group))
+        label = group_label(conn, group, lang)
+        names.append(f"{label}（{members}）" if lang == "zh" else f"{label} ({members})")
+    return ("、" if lang == "zh" else ", ").join(names)
+
+
+def _lang(lang: str) -> str:
+    return "en" if lang == "en" else "zh"
+
+
+def request_item(
+    conn: Connection, view: InstanceView, definition: Definition, people: dict[str, dict[str, Any]], lang: str
+) -> dict[str, Any]:
+    """One request as its requester reads it (and as the model reads it: every value in words)."""
+    status = REQUEST_STATUS.get(view.status, view.status)
+    item: dict[str, Any] = {
+        "requestId": view.id,
+        "process": (definition.name_en or definition.name) if lang == "en" else definition.name,
+        "summary": form_words(view.data, definition, lang),
+        "status": STATUS_WORDS[_lang(lang)].get(status, status),
+    }
+    if view.tasks:
+        item["step"] = ("、" if lang == "zh" else ", ").join(
+            dict.fromkeys((x.step_en or x.step) if lang == "en" else x.step for x in view.tasks))
+        item["heldBy"] = ("、" if lang == "zh" else ", ").join(holders(conn, x, people, lang) for x in view.tasks)
+        item["since"] = when(min(x.created_at for x in view.tasks), lang)
+    back = next((d for d in reversed(view.history) if d.returned), None)
+    if status == "returned" and back is not None:
+        item["returnedBy"] = name_of(people, back.user, lang)
+        item["comment"] = back.comment
+    timeline = engine_of(conn).timeline(conn, view.id)
+    item["timeline"] = timeline_lines(timeline, people, definition, lang)
+    return item
+
+
+def own_instance_ids(conn: Connection, user_id: str, limit: int = REQUESTS_SHOWN) -> list[int]:
+    """The numbers of the user's latest requests, newest first."""
+    i = t.instances
+    query = select(i.c.id).where(i.c.requester == user_id).order_by(i.c.id.desc()).limit(limit)
+    return list(conn.execute(query).scalars().all())
+
+
+def my_requests(conn: Connection, user_id: str, lang: str, *, limit: int = REQUESTS_SHOWN) -> list[dict[str, Any]]:
+    """The user's latest requests, newest first, each as `request_item` reads it."""
+    engine = engine_of(conn)
+    people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+    items = []
+    for number in own_instance_ids(conn, user_id, limit):
+        view = engine.instance(conn, format_instance_id(number))
+        items.append(request_item(conn, view, engine.definition(conn, view.process_key, view.version), people, lang))
+    return items
+
+
+def query_my_requests(conn: Connection, ctx: CallContext, args: Any, verdict: Verdict) -> dict[str, Any]:
+    """`queryMyRequests`: the signed-in user's own requests, newest first."""
+    me = verdict.found.get("actor") or {"id": ctx.actor_id, "name": ctx.actor_id}
+    i = t.instances
+    total = conn.execute(select(func.count()).select_from(i).where(i.c.requester == ctx.actor_id)).scalar_one()
+    return {"name": display_name(me, ctx.lang), "total": total, "requests": my_requests(conn, ctx.actor_id, ctx.lang)}
+
+
+def described(result: dict[str, Any], lang: str) -> str:
+    """`queryMyRequests`'s result in one short line: each request, where it stands, who holds it and since when."""
+    items, total = result.get("requests", []), int(result.get("total", 0))
+    if not total:
+        return "你还没有发起过申请。" if lang == "zh" else "You have not started any request yet."
+    parts = []
+    for r in items[:10]:
+        if lang == "zh":
+            text = f"{r['requestId']} {r['process']}（{r['summary']}）{r['status']}"
+            if r.get("step"):
+                text += f"，当前步骤：{r['step']}，由{r['heldBy']}处理，自{r['since']}起"
+            if r.get("comment"):
+                text += f"，{r['returnedBy']}的意见：{r['comment']}"
+        else:
+            text = f"{r['requestId']} {r['process']} ({r['summary']}): {r['status']}"
+            if r.get("step"):
+                text += f"; now at {r['step']}, held by {r['heldBy']} since {r['since']}"
+            if r.get("comment"):
+                text += f"; {r['returnedBy']} said: {r['comment']}"
+        parts.append(text)
+    if lang == "zh":
+        return f"你有 {total} 个申请：" + "；".join(parts) + "。"
+    return f"You have {total} request{'s' if total != 1 else ''}: " + "; ".join(parts) + "."
+
+
+def request_text(item: dict[str, Any], lang: str) -> str:
+    """One request as the chat's `/requests` prints it: a heading, where it stands, and its timeline."""
+    zh = lang != "en"
+    lines = [f"{item['requestId']} {item['process']} · {item['summary']}",
+             ("  状态：" if zh else "  status: ") + item["status"]]
+    if item.get("step"):
+        lines.append(f"  当前步骤：{item['step']} · 处理人：{item['heldBy']} · 自 {item['since']} 起" if zh
+                     else f"  now at: {item['step']} · held by {item['heldBy']} · since {item['since']}")
+    if item.get("comment"):
+        lines.append(f"  {item['returnedBy']}的意见：{item['comment']}" if zh
+                     else f"  {item['returnedBy']} said: {item['comment']}")
+    lines.append("  经过：" if zh else "  what happened:")
+    lines += [f"    {line}" for line in item["timeline"]]
+    return "\n".join(lines)

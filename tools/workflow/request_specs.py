@@ -1,0 +1,53 @@
+"""The requester's side of a request, as tools: their own requests and where each stands (`queryMyRequests`)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tools.spec import Effect, ObservationShape, ToolExample, ToolSpec
+from tools.workflow.mine import described, query_my_requests
+
+
+class QueryMyRequestsArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    userId: str = Field(description="The requester: always the signed-in user (filled in by the system).")
+
+
+MY_REQUESTS = ToolSpec(
+    name="queryMyRequests",
+    title={"zh": "查看我的申请", "en": "list my requests"},
+    description="List the signed-in user's own requests, newest first: process, values, status, the current step, "
+    "who holds it and since when, the comment a returned request came back with, and its timeline.",
+    args_model=QueryMyRequestsArgs,
+    effect=Effect.READ,
+    handler=query_my_requests,
+    backend_bound=True,
+    identity_params=("userId",),
+    answers=(r"我的申请|我(发起|提交|申请)的|申请.{0,6}(到哪|在哪|进度|状态|谁手|谁在)|卡在|my requests?|where is my|"
+             r"who (has|holds) my|status of my",),
+    observation=ObservationShape(list_limits={"requests": 10, "timeline": 8}),
+    describe=described,
+    examples=(
+        ToolExample(
+            question="我的请假申请到哪一步了？",
+            args={},
+            observation='{"total":1,"requests":[{"process":"请假流程","summary":"请假天数：2 天；请假原因：看病",'
+            '"status":"审批中","step":"审批人审批","heldBy":"王五","since":"12月3日 09:30"}]}',
+            answer="你的请假申请（2 天，看病）在审批人审批这一步，由王五处理，自12月3日 09:30起。",
+        ),
+        ToolExample(
+            question="Where is my leave request?",
+            args={},
+            observation='{"total":1,"requests":[{"process":"Leave request","summary":"Days of leave: 2 days; '
+            'Reason: doctor","status":"waiting for a decision","step":"Approver\'s decision","heldBy":"Wang Wu",'
+            '"since":"3 Dec 09:30"}]}',
+            answer="Your leave request (2 days, doctor) is at the approver's decision, held by Wang Wu since 3 Dec 09:30.",
+            lang="en",
+        ),
+    ),
+    model_description="List the signed-in user's own requests: status, current step, who holds it since when, "
+    "history.",
+)
+
+SPECS: tuple[ToolSpec, ...] = (MY_REQUESTS,)
+"""The requester's tools, in the order the model reads them."""

@@ -1,0 +1,88 @@
+"""A request's timeline in a person's words: who did what, when, with what comment. One wording of a step's decision
+serves the approver's card (`tools.workflow.cards.history_lines`) and the requester's timeline (`timeline_lines`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from tools.workflow.engine import Definition, Happened
+from tools.workflow.shown import shown_value
+
+SHOWN_TIMEZONE = ZoneInfo("Asia/Shanghai")
+"""The time zone times are shown in: the company's (`Context.timezone`'s default)."""
+
+VERDICTS = {
+    "zh": {"approved": "批准", "rejected": "驳回", "returned": "退回"},
+    "en": {"approved": "approved", "rejected": "rejected", "returned": "returned it"},
+}
+"""A step's outcome, as a decision reads: 李四 批准, Li Si approved."""
+ACTS = {
+    "zh": {"started": "发起申请", "resubmitted": "修改后重新提交", "withdrawn": "撤回了申请"},
+    "en": {"started": "started the request", "resubmitted": "changed it and sent it again",
+           "withdrawn": "withdrew the request"},
+}
+"""What a requester did, as the timeline reads it."""
+
+
+def name_of(people: Mapping[str, Mapping[str, Any]], user_id: str, lang: str) -> str:
+    """A user's name as the reader writes it (张三 / Zhang San); the id when the user is unknown."""
+    user = people.get(user_id)
+    if user is None:
+        return user_id
+    return str(user.get("alias") or user["name"]) if lang == "en" else str(user["name"])
+
+
+def step_verdict(step: str, step_en: str, who: str, kind: str, comment: str, lang: str) -> str:
+    """One step's outcome: 审批人审批：李四 批准（同意）; Approver's decision: Li Si returned it (add the dates)."""
+    verdict = VERDICTS["en" if lang == "en" else "zh"][kind]
+    if lang == "en":
+        return f"{step_en or step}: {who} {verdict}" + (f" ({comment})" if comment else "")
+    return f"{step}：{who} {verdict}" + (f"（{comment}）" if comment else "")
+
+
+def when(at: str, lang: str) -> str:
+    """A time stamp as a person reads it, in the company's time zone: 12月3日 18:15; 3 Dec 18:15."""
+    try:
+        moment = datetime.fromisoformat(at).astimezone(SHOWN_TIMEZONE)
+    except ValueError:
+        return at
+    return f"{moment.day} {moment:%b %H:%M}" if lang == "en" else f"{moment.month}月{moment.day}日 {moment:%H:%M}"
+
+
+def changes_words(changes: Mapping[str, tuple[Any, Any]], definition: Definition, lang: str) -> str:
+    """A resubmission's changed values: 请假天数：5 天 → 2 天."""
+    colon, sep = ("：", "；") if lang == "zh" else (": ", "; ")
+    parts = []
+    for field in definition.fields:
+        if field.id not in changes:
+            continue
+        before, after = changes[field.id]
+        label = (field.label_en or field.label) if lang == "en" else field.label
+        old = shown_value(before, field, lang) if before not in (None, "") else "—"
+        parts.append(f"{label}{colon}{old} → {shown_value(after, field, lang)}")
+    return sep.join(parts)
+
+
+def happened_line(entry: Happened, people: Mapping[str, Mapping[str, Any]], definition: Definition, lang: str) -> str:
+    """One timeline entry with its time: 12月3日 18:20 审批人审批：李四 退回（请写明日期）."""
+    who = name_of(people, entry.user, lang)
+    if entry.kind in ("approved", "rejected", "returned"):
+        what = step_verdict(entry.step, entry.step_en, who, entry.kind, entry.comment, lang)
+    else:
+        what = f"{who} {ACTS['en' if lang == 'en' else 'zh'][entry.kind]}"
+        changed = changes_words(entry.changes, definition, lang)
+        if changed:
+            what += f"（{changed}）" if lang == "zh" else f" ({changed})"
+        if entry.comment:
+            what += f"（{entry.comment}）" if lang == "zh" else f" ({entry.comment})"
+    return f"{when(entry.at, lang)} {what}"
+
+
+def timeline_lines(
+    entries: Sequence[Happened], people: Mapping[str, Mapping[str, Any]], definition: Definition, lang: str
+) -> list[str]:
+    """A request's timeline, oldest first, one line an entry."""
+    return [happened_line(entry, people, definition, lang) for entry in entries]
