@@ -7,7 +7,7 @@ import pytest
 from tools import REGISTRY, DomainError, Effect
 
 SEED_TOOLS = ["getAllWorkFlow", "getAllUser", "runWorkFlow", "queryTodoTask", "handleTodoTask", "sendEmail"]
-REQUESTER_TOOLS = ["queryMyRequests"]
+REQUESTER_TOOLS = ["queryMyRequests", "withdrawRequest"]
 """The requester's side (issue 33), after the seed's."""
 TOOLS = [*SEED_TOOLS, *REQUESTER_TOOLS]
 PARAMS = {
@@ -18,14 +18,16 @@ PARAMS = {
     "handleTodoTask": {"taskId", "result", "isOK"},
     "sendEmail": {"userId", "taskId", "emailContent"},
     "queryMyRequests": {"userId"},
+    "withdrawRequest": {"requestId"},
 }
 
 
 def test_registry_holds_the_seed_tools_with_their_effects():
     assert REGISTRY.names == TOOLS
     writes = {spec.name for spec in REGISTRY if spec.effect is Effect.WRITE}
-    assert writes == {"runWorkFlow", "handleTodoTask", "sendEmail"}
-    assert REGISTRY.approval_required() == ["runWorkFlow", "handleTodoTask", "sendEmail"]  # every write waits for a person
+    assert writes == {"runWorkFlow", "handleTodoTask", "sendEmail", "withdrawRequest"}
+    # every write waits for a person
+    assert REGISTRY.approval_required() == ["runWorkFlow", "handleTodoTask", "sendEmail", "withdrawRequest"]
 
 
 def test_openai_schemas_forbid_additional_properties_and_hide_the_actor():
@@ -112,7 +114,7 @@ def test_unknown_tool_names_the_available_tools():
 
 
 def test_approval_follows_the_specs_unless_the_run_names_its_own_tools():
-    assert REGISTRY.approval_tools(None) == ("runWorkFlow", "handleTodoTask", "sendEmail")
+    assert REGISTRY.approval_tools(None) == ("runWorkFlow", "handleTodoTask", "sendEmail", "withdrawRequest")
     assert REGISTRY.approval_tools(("sendEmail",)) == ("sendEmail",)  # a run may ask for fewer
     assert REGISTRY.approval_tools(("runWorkFlow", "sendEmail")) == ("runWorkFlow", "sendEmail")
     assert REGISTRY.approval_tools(()) == ()

@@ -1,4 +1,5 @@
-"""The people concerned are told: the engine's events (`TaskReady`, `InstanceEnded`) as outbox e-mails.
+"""The people concerned are told: the engine's events (`TaskReady`, `InstanceEnded`, `RequestReturned`,
+`TaskWithdrawn`) as outbox e-mails.
 
 Written in the transaction that caused them (a request started, a step decided), so the e-mails exist exactly when the
 instance's new state does; delivered after the commit when SMTP is configured (`deliver_all`), else they wait in the
@@ -9,12 +10,23 @@ both languages (a recipient's language is not known): "张三的请假申请（1
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, insert
 
 from tools.spec import CallContext
-from tools.workflow.engine import Definition, Event, InstanceEnded, TaskReady, members_of, parse_task_id
+from tools.workflow.ended import request_ended
+from tools.workflow.engine import (
+    AnyEvent,
+    Definition,
+    InstanceEnded,
+    RequestReturned,
+    TaskReady,
+    TaskWithdrawn,
+    members_of,
+    parse_task_id,
+)
 from tools.workflow.lookup import ALL_USERS, engine_of
 from tools.workflow.store import SYSTEM_SENDER, outbox, utcnow
 
@@ -57,52 +69,77 @@ def _users(conn: Connection) -> dict[str, dict[str, Any]]:
     return {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
 
 
-def notify(conn: Connection, ctx: CallContext, events: Sequence[Event]) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class _Mail:
+    """One e-mail an event causes: to whom, about what, and its kind (for the result)."""
+
+    to: list[str]
+    subject: str
+    body: str
+    task_id: int | None
+    kind: str
+
+
+def _mail(conn: Connection, event: AnyEvent, definition: Definition, people: dict[str, dict[str, Any]]) -> _Mail | None:
+    """The e-mail an event causes (None: nobody is told: a requester who withdrew their own request knows)."""
+    requester = people.get(event.requester, {"id": event.requester, "name": event.requester, "alias": ""})
+    en_name = requester.get("alias") or requester["name"]
+    zh_what = f"{process_noun(definition, 'zh')}（{form_summary(event.form, definition, 'zh')}）"
+    en_what = f"{process_noun(definition, 'en')} ({form_summary(event.form, definition, 'en')})"
+    if isinstance(event, TaskReady | TaskWithdrawn):
+        recipients = list(event.assignees)
+        for group in event.candidate_groups:
+            recipients += members_of(conn, group)
+        to = [r for r in dict.fromkeys(recipients) if r != event.requester and r in people]
+        if isinstance(event, TaskWithdrawn):
+            return _Mail(to, f"[flowagent] 已撤回 / Withdrawn: {event.task_id}",
+                         f"{requester['name']}撤回了{zh_what}，您的待办 {event.task_id}（{event.step}）已取消，无需处理。\n"
+                         f"{en_name} withdrew their {en_what}: your task {event.task_id} "
+                         f"({event.step_en or event.step}) is gone, nothing to do.",
+                         parse_task_id(event.task_id), "task_withdrawn")
+        return _Mail(to, f"[flowagent] 待审批 / Waiting for your decision: {event.task_id}",
+                     f"{requester['name']}的{zh_what}等待您审批（{event.task_id}）。步骤：{event.step}。\n"
+                     f"{en_name}'s {en_what} is waiting for your decision ({event.task_id}). Step: "
+                     f"{event.step_en or event.step}.", parse_task_id(event.task_id), "task_ready")
+    to = [event.requester] if event.requester in people else []
+    if isinstance(event, RequestReturned):
+        by = people.get(event.user, {"name": event.user, "alias": ""})
+        return _Mail(to, f"[flowagent] 已退回 / Sent back to you: {event.instance_id}",
+                     f"您的{zh_what}被{by['name']}退回（{event.instance_id}），意见：{event.comment}。请修改后重新提交，或撤回。\n"
+                     f"Your {en_what} was sent back to you by {by.get('alias') or by['name']} ({event.instance_id}): "
+                     f"{event.comment}. Change it and send it again, or withdraw it.", None, "request_returned")
+    if event.outcome == "withdrawn":
+        return None
+    zh_outcome = {"approved": "已批准", "rejected": "已驳回"}.get(event.outcome, "已结束")
+    en_outcome = {"approved": "was approved", "rejected": "was rejected"}.get(event.outcome, "has ended")
+    return _Mail(to, f"[flowagent] {zh_outcome} / Your request {en_outcome.split()[-1]}: {event.instance_id}",
+                 f"您的{zh_what}{zh_outcome}（{event.instance_id}）。\nYour {en_what} {en_outcome} ({event.instance_id}).",
+                 None, "instance_ended")
+
+
+def notify(conn: Connection, ctx: CallContext, events: Sequence[AnyEvent]) -> list[dict[str, Any]]:
     """Outbox rows for the events, in the caller's transaction: each new task's assignees (the members of its groups
-    too, never the requester), and the requester of an ended request. Returns `{"emailId", "to", "kind"}` each."""
+    too, never the requester); the people a withdrawn request's steps were offered to; the requester of a request
+    sent back to them or ended. Returns `{"emailId", "to", "kind"}` each. A request's end also reaches the toolset's
+    other rules here (`tools.workflow.ended.request_ended`), so whatever follows a rejection follows a withdrawal."""
     people = _users(conn)
     engine = engine_of(conn)
     written: list[dict[str, Any]] = []
     for event in events:
-        definition = engine.definition(conn, event.process_key)
-        requester = people.get(event.requester, {"id": event.requester, "name": event.requester, "alias": ""})
-        zh_what = f"{process_noun(definition, 'zh')}（{form_summary(event.form, definition, 'zh')}）"
-        en_what = f"{process_noun(definition, 'en')} ({form_summary(event.form, definition, 'en')})"
-        if isinstance(event, TaskReady):
-            recipients = list(event.assignees)
-            for group in event.candidate_groups:
-                recipients += members_of(conn, group)
-            en_name = requester.get("alias") or requester["name"]
-            subject = f"[flowagent] 待审批 / Waiting for your decision: {event.task_id}"
-            body = (
-                f"{requester['name']}的{zh_what}等待您审批（{event.task_id}）。步骤：{event.step}。\n"
-                f"{en_name}'s {en_what} is waiting for your decision ({event.task_id}). Step: {event.step_en or event.step}."
-            )
-            task_id: int | None = parse_task_id(event.task_id)
-            kind = "task_ready"
-            to = [r for r in dict.fromkeys(recipients) if r != event.requester and r in people]
-        elif isinstance(event, InstanceEnded):
-            zh_outcome = {"approved": "已批准", "rejected": "已驳回"}.get(event.outcome, "已结束")
-            en_outcome = {"approved": "was approved", "rejected": "was rejected"}.get(event.outcome, "has ended")
-            subject = f"[flowagent] {zh_outcome} / Your request {en_outcome.split()[-1]}: {event.instance_id}"
-            body = (
-                f"您的{zh_what}{zh_outcome}（{event.instance_id}）。\n"
-                f"Your {en_what} {en_outcome} ({event.instance_id})."
-            )
-            task_id, kind = None, "instance_ended"
-            to = [event.requester] if event.requester in people else []
-        else:  # pragma: no cover - the engine's events are these two
-            continue
-        for recipient in to:
+        if isinstance(event, InstanceEnded):
+            request_ended(conn, event.instance_id, event.outcome)
+        mail = _mail(conn, event, engine.definition(conn, event.process_key), people)
+        for recipient in mail.to if mail is not None else []:
+            assert mail is not None
             key = f"{ctx.idempotency_key}#{len(written) + 1}"
             result = conn.execute(
                 insert(outbox).values(
                     idempotency_key=key, thread_id=ctx.thread_id, sender_id=SYSTEM_SENDER, recipient_id=recipient,
-                    recipient_email=people[recipient]["email"], subject=subject, body=body, task_id=task_id,
-                    status="queued", attempts=0, created_at=utcnow(),
+                    recipient_email=people[recipient]["email"], subject=mail.subject, body=mail.body,
+                    task_id=mail.task_id, status="queued", attempts=0, created_at=utcnow(),
                 )
             )
-            written.append({"emailId": int(result.inserted_primary_key[0]), "to": recipient, "kind": kind})  # type: ignore[index]
+            written.append({"emailId": int(result.inserted_primary_key[0]), "to": recipient, "kind": mail.kind})  # type: ignore[index]
     return written
 
 

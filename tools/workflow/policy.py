@@ -163,12 +163,10 @@ def may_decide(task: dict[str, Any], actor_id: str) -> bool:
     return task["requester"] != actor_id and actor_id in task["offered"] and task["status"] == "ready"
 
 
-def check_decide_task(
-    conn: Connection, actor_id: str, *, task: dict[str, Any], comment: str, lang: str = "zh"
-) -> list[str]:
-    """A task is decided only by a user it is offered to (its assignee, a candidate, a member of a candidate group),
-    never by the requester of its request (not even as a group member), only while pending; a request over one day
-    needs a comment with every decision. Returns the notes for the card."""
+def check_task_holder(actor_id: str, task: dict[str, Any]) -> None:
+    """A step is decided or sent back only by a user it is offered to, never by the requester of its request (not even
+    as a group member), only while it waits: once sent back to the requester it is gone (`task_returned`), and the
+    request is decided again only on the new step its resubmission makes."""
     tid = task["id"]
     if task["requester"] == actor_id:
         raise PolicyError("self_approval", f"{tid} belongs to your own request; a requester never decides any of its steps")
@@ -177,8 +175,43 @@ def check_decide_task(
         raise PolicyError(
             "not_assignee", f"{tid} ({task['step']}) is offered to {to}, not to you ({actor_id}); only they decide it",
         )
+    if task["status"] == "returned":
+        raise PolicyError(
+            "task_returned", f"{tid} was sent back to its requester and is gone; the request is decided again only "
+            "after they resubmit it (a new task then waits); tell the user so",
+        )
     if task["status"] != "ready":
         raise PolicyError("task_not_pending", f"{tid} was already {decided(task)}; nothing to decide")
+
+
+def check_withdraw(actor_id: str, request: dict[str, Any]) -> None:
+    """A request is withdrawn only by its requester (whatever the conversation or a request's text says), only while
+    it is pending: running, or sent back to them."""
+    rid = request["id"]
+    if request["requester"] != actor_id:
+        raise PolicyError("not_requester", f"{rid} is someone else's request; only its requester withdraws it")
+    if request["status"] not in ("running", "returned"):
+        raise PolicyError("request_not_pending", f"{rid} already ended ({request['status']}); nothing to withdraw")
+
+
+def check_resubmit(actor_id: str, request: dict[str, Any]) -> None:
+    """A request is resubmitted only by its requester, only after a step sent it back to them."""
+    rid = request["id"]
+    if request["requester"] != actor_id:
+        raise PolicyError("not_requester", f"{rid} is someone else's request; only its requester resubmits it")
+    if request["status"] != "returned":
+        raise PolicyError("request_not_returned", f"{rid} is {request['status']}, not sent back: only a request an "
+                          "approver returned is changed and sent again")
+
+
+def check_decide_task(
+    conn: Connection, actor_id: str, *, task: dict[str, Any], comment: str, lang: str = "zh"
+) -> list[str]:
+    """A task is decided only by a user it is offered to (its assignee, a candidate, a member of a candidate group),
+    never by the requester of its request (not even as a group member), only while pending (`check_task_holder`); a
+    request over one day needs a comment with every decision. Returns the notes for the card."""
+    check_task_holder(actor_id, task)
+    tid = task["id"]
     notes = []
     if task["candidate_groups"] and not task["assignee"]:
         notes.append(policy_note("group_task", lang, group=", ".join(task["candidate_groups"])))

@@ -1,11 +1,20 @@
-"""The requester's side of a request, as tools: their own requests and where each stands (`queryMyRequests`)."""
+"""The requester's side of a request, as tools: their own requests and where each stands (`queryMyRequests`), and
+taking one back while it is pending (`withdrawRequest`)."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tools.spec import Effect, ObservationShape, ToolExample, ToolSpec
+from tools.spec import Effect, ObservationShape, Reference, ToolExample, ToolSpec
 from tools.workflow.mine import described, query_my_requests
+from tools.workflow.notify import deliver_all
+from tools.workflow.withdraw import (
+    WithdrawRequestArgs,
+    check_withdraw_request,
+    withdraw_card,
+    withdraw_request,
+    withdrawn_line,
+)
 
 
 class QueryMyRequestsArgs(BaseModel):
@@ -49,5 +58,39 @@ MY_REQUESTS = ToolSpec(
     "history.",
 )
 
-SPECS: tuple[ToolSpec, ...] = (MY_REQUESTS,)
+WITHDRAW = ToolSpec(
+    name="withdrawRequest",
+    title={"zh": "撤回申请", "en": "withdraw a request"},
+    description="Withdraw (撤回) one of the signed-in user's own pending requests: it is cancelled and the people "
+    "holding it are told. requestId: its id from queryMyRequests, or what the user calls it (请假).",
+    args_model=WithdrawRequestArgs,
+    effect=Effect.WRITE,
+    handler=withdraw_request,
+    requires_approval=True,
+    references=(Reference("requestId", "request", resolve="pending"),),
+    check=check_withdraw_request,
+    card=withdraw_card,
+    observation=ObservationShape(drop=frozenset({"notified"})),
+    after_commit=deliver_all,
+    describe=withdrawn_line,
+    examples=(
+        ToolExample(
+            question="我的请假不请了，撤回吧",
+            args={"requestId": "请假"},
+            observation='{"process":"请假流程","status":"withdrawn","told":["王五"]}',
+            answer="已撤回你的请假申请，已通知王五。",
+        ),
+        ToolExample(
+            question="Withdraw my leave request, plans changed",
+            args={"requestId": "leave"},
+            observation='{"process":"Leave request","status":"withdrawn","told":["Wang Wu"]}',
+            answer="Your leave request is withdrawn; Wang Wu was told.",
+            lang="en",
+        ),
+    ),
+    model_description="Withdraw (撤回) the user's own pending request. requestId: a req id, or what the user calls it "
+    "(请假).",
+)
+
+SPECS: tuple[ToolSpec, ...] = (MY_REQUESTS, WITHDRAW)
 """The requester's tools, in the order the model reads them."""

@@ -16,7 +16,7 @@ from tools.language import Language
 from tools.spec import CallContext, Reference
 from tools.surfaces import HelpSection, Surfaces
 from tools.toolset import Limit, Toolset
-from tools.workflow import lookup
+from tools.workflow import lookup, request_lookup, request_words
 from tools.workflow.commands import CLI, COMMANDS
 from tools.workflow.engine import Definition
 from tools.workflow.mailer import Mailer
@@ -55,6 +55,15 @@ def resolve_task(
     else:
         task = lookup.require_task(conn, value)
     return task, (task["id"] if task is not None else None)
+
+
+def resolve_request(
+    conn: Connection, value: Any, ctx: CallContext, ref: Reference, *, asking: bool
+) -> tuple[dict[str, Any] | None, Any]:
+    """A request by id, or by what its requester calls it among their own (`ref.resolve`: "pending" or "returned")."""
+    statuses = ("returned",) if ref.resolve == "returned" else request_lookup.PENDING
+    request = request_lookup.resolve_request(conn, value, ctx.actor_id, param=ref.param, statuses=statuses)
+    return request, request["id"]
 
 
 def resolve_process(
@@ -113,8 +122,8 @@ TOOLSET = Toolset(
             "en": "Approvals on BPMN processes: workflows, requests, to-do tasks, reminders",
         },
         intro=INTRO,
-        questions=QUESTIONS,
-        refusals=REFUSALS,
+        questions=request_words.merged(QUESTIONS, request_words.QUESTIONS),
+        refusals=request_words.merged(REFUSALS, request_words.REFUSALS),
     ),
     surfaces=Surfaces(
         help=help_tables,
@@ -130,7 +139,7 @@ TOOLSET = Toolset(
     people=directory,
     people_kind="user",
     actor_kind="user",
-    resolvers={"user": resolve_user, "task": resolve_task, "process": resolve_process},
+    resolvers={"user": resolve_user, "task": resolve_task, "process": resolve_process, "request": resolve_request},
     stable_kinds=("user",),
     named_record=named_record,
     pick_person=named_as_approver,

@@ -1,0 +1,83 @@
+"""A person's request, looked up by its id (req_3) or by what the person calls it ("my leave", 报销申请, "the trip"):
+by name only among their own pending requests, so nothing another person wrote (a reason, a name) can point a
+requester's action at someone else's request; by id any request, for the policy to refuse what is not theirs."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from tools import words
+from tools.errors import NeedsPersonError, NotFoundError
+from tools.workflow.engine import Definition, EngineError, InstanceView, format_instance_id
+from tools.workflow.engine import tables as t
+from tools.workflow.lookup import engine_of
+from tools.workflow.shown import form_words
+
+_REQUEST_ID = re.compile(r"^\s*(?:req|request)[_\-\s]?(?P<num>\d{1,12})\s*$", re.IGNORECASE)
+PENDING = ("running", "returned")
+"""The statuses of a request its requester may still act on (withdraw; resubmit when returned)."""
+
+
+def request_record(view: InstanceView, definition: Definition) -> dict[str, Any]:
+    """A request as the requester's tools use it: the engine's view, its definition, and the plain values policy reads."""
+    return {"id": view.id, "requester": view.requester, "status": view.status, "process_key": view.process_key,
+            "version": view.version, "form": {f.id: view.data.get(f.id) for f in definition.fields}, "view": view,
+            "definition": definition}
+
+
+def require_request(conn: Connection, request_id: str, *, param: str = "requestId") -> dict[str, Any]:
+    """A request by its id (`unknown_request` when there is none)."""
+    engine = engine_of(conn)
+    try:
+        view = engine.instance(conn, request_id)
+    except EngineError:
+        raise NotFoundError("unknown_request", f"{param} {str(request_id)[:40]} is no request; call queryMyRequests "
+                            "to list the user's own") from None
+    return request_record(view, engine.definition(conn, view.process_key, view.version))
+
+
+def _names(definition: Definition) -> tuple[str, ...]:
+    return (*definition.words, definition.name, definition.name.removesuffix("流程"), definition.name_en)
+
+
+def _named(definition: Definition, text: str) -> bool:
+    return any(words.names_term(w, text) for w in _names(definition) if w)
+
+
+def own_pending(conn: Connection, actor_id: str, statuses: tuple[str, ...] = PENDING) -> list[dict[str, Any]]:
+    """The actor's own requests in `statuses`, oldest first."""
+    i = t.instances
+    ids = conn.execute(
+        select(i.c.id).where(i.c.requester == actor_id, i.c.status.in_(statuses)).order_by(i.c.id)
+    ).scalars().all()
+    return [require_request(conn, format_instance_id(number)) for number in ids]
+
+
+def resolve_request(
+    conn: Connection, value: Any, actor_id: str, *, param: str = "requestId", statuses: tuple[str, ...] = PENDING,
+) -> dict[str, Any]:
+    """The request a parameter means: a request id; or, among the actor's own requests in `statuses`, the one its
+    words name (请假, "my expense claim"), or their only one whatever the words. Several fit: the person is asked."""
+    text = str(value).strip()
+    match = _REQUEST_ID.match(text) or re.fullmatch(r"\d{1,12}", text)
+    if match:
+        return require_request(conn, format_instance_id(int(re.sub(r"\D", "", text))), param=param)
+    own = own_pending(conn, actor_id, statuses)
+    named = [r for r in own if _named(r["definition"], text)]
+    names_a_process = any(_named(d, text) for d in engine_of(conn).definitions(conn))
+    found = named if names_a_process else own  # "my expense claim" is never the leave that happens to be pending
+    if len(found) == 1:
+        return found[0]
+    if len(found) > 1:
+        lang = "zh"
+        choices = tuple(f"{r['id']}（{r['definition'].name}：{form_words(r['form'], r['definition'], lang)}）"
+                        for r in found)
+        raise NeedsPersonError(
+            "ambiguous_request", f"{param} {text[:40]} fits {len(found)} of the user's requests; ask which one",
+            ask="which_request", param=param, choices=choices,
+        )
+    raise NotFoundError("unknown_request", f"{param} {text[:40]!r} names no pending request of the user's; call "
+                        "queryMyRequests")

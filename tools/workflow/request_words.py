@@ -1,0 +1,55 @@
+"""The requester's tools' words for people: their cards' labels, the questions the graph asks for them, and why an
+action of theirs was refused, in Chinese and English."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+CARD_LABELS = {
+    "zh": {"request": "申请编号", "process": "流程", "form": "申请内容", "status": "状态", "step": "当前步骤",
+           "held_by": "处理人", "history": "经过", "changes": "修改", "values": "修改后的内容", "comment": "意见",
+           "requester": "申请人", "next": "接下来"},
+    "en": {"request": "request", "process": "process", "form": "request", "status": "status", "step": "step",
+           "held_by": "held by", "history": "what happened", "changes": "changes", "values": "after the change",
+           "comment": "comment", "requester": "requester", "next": "what happens next"},
+}
+"""Labels of the fields the requester's cards show, in display order."""
+
+QUESTIONS = {
+    "zh": {"which_request": "你有 {count} 个申请可以这样处理：{choices}。请问是哪一个？",
+           "return_comment": "请问退回的意见写什么？请说明申请人需要修改什么。",
+           "changes": "请问要修改什么？例如天数、日期或原因。"},
+    "en": {"which_request": "{count} of your requests could be meant: {choices}. Which one do you mean?",
+           "return_comment": "What should the requester change? Sending a request back needs a comment.",
+           "changes": "What do you want to change, e.g. the days, the dates or the reason?"},
+}
+"""The questions the graph asks in code for the requester's tools."""
+
+REFUSALS = {
+    "zh": {"not_requester": "这不是你的申请，只有申请人自己可以撤回或重新提交",
+           "request_not_pending": "这个申请已经结束，不能再撤回",
+           "request_not_returned": "这个申请没有被退回，不能重新提交",
+           "task_returned": "这个待办已退回给申请人，要等对方修改后重新提交",
+           "unknown_request": "没有找到这个申请", "ambiguous_request": "不确定是哪个申请",
+           "instance_not_pending": "这个申请已经结束", "instance_not_returned": "这个申请没有被退回",
+           "no_changes": "没有说要修改什么"},
+    "en": {"not_requester": "that is not your request: only its requester withdraws or resubmits it",
+           "request_not_pending": "that request already ended and cannot be withdrawn",
+           "request_not_returned": "that request was not sent back, so it cannot be resubmitted",
+           "task_returned": "that task was sent back to its requester; it waits for them to change and resubmit it",
+           "unknown_request": "no such request was found", "ambiguous_request": "it is not clear which request",
+           "instance_not_pending": "that request already ended", "instance_not_returned": "that request was not sent back",
+           "no_changes": "no change was given"},
+}
+"""Why a requester's action (or a decision on a step sent back) was not done, by refusal code."""
+
+
+def merged(base: Mapping[str, Mapping[str, str]], extra: Mapping[str, Mapping[str, str]]) -> dict[str, dict[str, str]]:
+    """A toolset's words by language with these added (the toolset's own win on a shared key)."""
+    return {lang: {**extra.get(lang, {}), **words} for lang, words in base.items()}
+
+
+def labels(card: Mapping[str, object], lang: str) -> dict[str, str]:
+    """The card's fields a person reads, each with its label in their language, in display order."""
+    names = CARD_LABELS["en" if lang == "en" else "zh"]
+    return {key: label for key, label in names.items() if card.get(key) not in (None, "", [])}

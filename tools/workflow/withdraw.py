@@ -1,0 +1,109 @@
+"""`withdrawRequest`: the requester takes back a request still pending. Its check (only the requester, only while
+pending), its card (which request, its values, who holds it, what happens), and its effect: the instance cancelled in
+the engine, its waiting steps gone from every to-do list, their holders told, in one transaction
+(`tools.workflow.notify`, where a withdrawal's end meets a rejection's: `tools.workflow.ended`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import Connection
+
+from tools.errors import PolicyError
+from tools.spec import CallContext, Found, Verdict
+from tools.workflow.engine import EngineError
+from tools.workflow.lookup import ALL_USERS, engine_of, offered_to
+from tools.workflow.mine import STATUS_WORDS, holders
+from tools.workflow.notify import form_summary, notify, process_noun
+from tools.workflow.policy import check_withdraw
+from tools.workflow.request_lookup import require_request
+from tools.workflow.request_words import labels
+from tools.workflow.shown import form_words
+from tools.workflow.timeline import name_of
+from tools.workflow.views import REQUEST_STATUS
+
+
+class WithdrawRequestArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    requestId: str = Field(description="The request: its id from queryMyRequests (req_3), or what the user calls it "
+                           "(请假, my expense claim).")
+
+
+def _engine_refusal(exc: EngineError) -> PolicyError:
+    code = {"instance_not_pending": "request_not_pending"}.get(exc.code, exc.code)
+    return PolicyError(code, exc.message)
+
+
+def check_withdraw_request(conn: Connection, ctx: CallContext, args: WithdrawRequestArgs, found: Found) -> Verdict:
+    check_withdraw(ctx.actor_id, found["requestId"])
+    return Verdict()
+
+
+def _held(conn: Connection, request: dict[str, Any], lang: str) -> tuple[str, list[str]]:
+    """Who holds the request's waiting steps (in words), and their user ids (those told when it is withdrawn)."""
+    people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+    view = request["view"]
+    names = ("、" if lang == "zh" else ", ").join(holders(conn, task, people, lang) for task in view.tasks)
+    told = [u for task in view.tasks for u in offered_to(conn, task) if u != request["requester"]]
+    return names, [name_of(people, u, lang) for u in dict.fromkeys(told)]
+
+
+def withdraw_card(
+    conn: Connection, args: dict[str, Any], lang: str = "zh", sources: Mapping[str, Mapping[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Which request, its values, where it stands and who holds it, and what withdrawing does."""
+    request = require_request(conn, args["requestId"])
+    definition, view = request["definition"], request["view"]
+    noun, what = process_noun(definition, lang), form_summary(request["form"], definition, lang)
+    held, told = _held(conn, request, lang)
+    status = REQUEST_STATUS.get(view.status, view.status)
+    sep = "、" if lang == "zh" else ", "
+    if lang == "en":
+        summary = f"Withdraw your {noun} {view.id}" + (f" ({what})" if what else "")
+        happens = "it is cancelled" + (f", its steps leave {sep.join(told)}'s to-do lists and they are told" if told
+                                       else "") + "; this cannot be undone"
+    else:
+        summary = f"撤回你的{noun} {view.id}" + (f"（{what}）" if what else "")
+        happens = "撤回后申请取消" + (f"，{sep.join(told)}的待办随之取消，并会收到通知" if told else "") + "；撤回后不能恢复"
+    card: dict[str, Any] = {
+        "summary": summary, "request": view.id,
+        "process": (definition.name_en or definition.name) if lang == "en" else definition.name,
+        "form": form_words(request["form"], definition, lang),
+        "status": STATUS_WORDS["en" if lang == "en" else "zh"].get(status, status),
+        "step": sep.join((t.step_en or t.step) if lang == "en" else t.step for t in view.tasks),
+        "held_by": held, "next": happens,
+    }
+    return card | {"labels": labels(card, lang)}
+
+
+def withdraw_request(conn: Connection, ctx: CallContext, args: WithdrawRequestArgs, verdict: Verdict) -> dict[str, Any]:
+    request = verdict.found["requestId"]
+    try:
+        withdrawn = engine_of(conn).cancel(conn, request["id"], user_id=ctx.actor_id)
+    except EngineError as exc:
+        raise _engine_refusal(exc) from None
+    notified = notify(conn, ctx, withdrawn.events)
+    definition = request["definition"]
+    people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+    told = list(dict.fromkeys(name_of(people, n["to"], ctx.lang) for n in notified))
+    return {
+        "requestId": withdrawn.instance_id,
+        "process": (definition.name_en or definition.name) if ctx.lang == "en" else definition.name,
+        "summary": form_words(request["form"], definition, ctx.lang),
+        "status": "withdrawn",
+        "cancelledTasks": [t.id for t in withdrawn.cancelled],
+        "told": told,
+        "notified": notified,
+    }
+
+
+def withdrawn_line(result: dict[str, Any], lang: str) -> str:
+    told = result.get("told") or []
+    if lang == "en":
+        return f"Withdrew your {result['process']} {result['requestId']}." + (
+            f" {', '.join(told)} {'was' if len(told) == 1 else 'were'} told; the task is gone from their list." if told
+            else "")
+    return f"已撤回你的{result['process'].removesuffix('流程')}申请 {result['requestId']}。" + (
+        f"已通知{'、'.join(told)}，其待办已取消。" if told else "")
