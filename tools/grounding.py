@@ -182,16 +182,20 @@ def _text_is_theirs(text: str, request: Request, share: float, *, meaningful: bo
     "日期2026-12-05"), or in their language (a translation is not theirs) and found in what they wrote or in a draft
     they were shown and answered; a `meaningful` text must also say something of its own, beyond the dates and the
     people it names ("this Friday", "approver Zhao Liu" is no reason) and the value's `filler` words."""
-    if meaningful:
-        own = _without_dates_and_people(text, request, today)
-        if not words.content_tokens(filler.sub(" ", own) if filler else own):
-            return False  # "take 2 days off next week" is no reason; "批了" is no comment
+    if meaningful and not says_something(text, request, today, filler):
+        return False  # "take 2 days off next week" is no reason; "批了" is no comment
     said = "\n".join([*request["recent"], *request["shown"]])
     if verbatim(text, said):
         return True
     if language_of(text, request["lang"]) != request["lang"]:
         return False
     return words.is_text_said(text, said, share=share)
+
+
+def says_something(text: str, request: Request, today: date, filler: re.Pattern[str] | None = None) -> bool:
+    """Whether a text says something of its own, beyond the dates and the people it names and its `filler` words."""
+    own = _without_dates_and_people(text, request, today)
+    return bool(words.content_tokens(filler.sub(" ", own) if filler else own))
 
 
 def verbatim(text: str, said: str) -> bool:

@@ -18,6 +18,8 @@ ValueKind = Literal["person", "number", "date", "text", "choice"]
 Refuse = Callable[[Any, Mapping[str, Any], date], None]
 """(a value of the person's, every argument, the run's date) → None, or raises `CannotError` when no answer of theirs
 could make the value possible (a date in the past, an end before its start): said before anything is asked."""
+Account = Callable[["Request", date], "str | None"]
+"""(the person's request, the run's date) → their own account of why, as they wrote it, or None."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,9 @@ class PersonValue:
     cues: tuple[str, ...] = ()
     """For a text: words a person writes right before the value (去, 到, "to"): a value the model left out is read from
     what follows one, when the request holds it verbatim (去深圳见客户 → 深圳)."""
+    account: Account | None = None
+    """For a meaningful text: reads the person's own account from their words (`tools.readers.read_account`), which
+    replaces a text of the model's that is not theirs as written or says nothing of its own ("餐饮类报销")."""
     refuse: Refuse | None = None
     """What no answer could make possible, for a value of the person's (a trip in the past): refused before the person
     is asked for anything else."""

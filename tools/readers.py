@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from tools import words
 from tools.parsers import read_text
-from tools.parsers.text import mask_spans, mask_words
+from tools.parsers.text import MASK, mask_spans, mask_words
 
 
 @dataclass(frozen=True)
@@ -176,3 +176,61 @@ def read_after(cues: Sequence[str], texts: Sequence[str], *, names: Sequence[str
         if found:
             return None
     return None
+
+
+# ---------------------------------------------------------------- a reason
+
+ASKING = re.compile(
+    r"帮我|帮忙|麻烦|一下|申请|提交|提个|发起|审批|找|走|提|批|报|要|想|"
+    r"\b(?:please|pls|plz|file|submit|request|approves?|approval|claim|help|can you|i need|i want|i'd like to)\b",
+    re.IGNORECASE,
+)
+"""Words of asking for a request to be filed, and of who approves it: no part of why."""
+
+
+def read_account(
+    texts: Sequence[str], *, names: Sequence[str], form_words: Sequence[str], choice_words: Sequence[str], today: date
+) -> str | None:
+    """The person's own account of why, as they wrote it: each clause of their messages that says something beyond
+    the dates, lengths, numbers and people it names, the form's own words (`form_words`: the process's name), a choice
+    named on its own (`choice_words`: "，餐饮类，", "office supplies"; 办公 inside 办公室 is no choice), asking words
+    (帮我, 找李四审批, "please file"), of how much (花了, "spent") and of when (下午, "time off"), from its first telling word
+    to its last, joined in the order written ("上周请供应商吃饭，餐饮类，要报销，找李四" → 供应商吃饭). A clause in
+    Chinese tells something in two characters or more. None when no clause does: the person is asked."""
+    parts: list[str] = []
+    choices = {words.squash(w) for w in choice_words}
+    for text in texts:
+        masked = mask_words(_masked(text, names, today), form_words)
+        masked = _ACCOUNT_FILLER.sub(lambda m: MASK * len(m.group()), masked)
+        for clause in _CLAUSES.finditer(masked):
+            if words.squash(clause.group().replace(MASK, "")) in choices:
+                continue
+            telling = [m for m in _TOKEN.finditer(clause.group()) if _tells(m.group())]
+            if len(telling) < (2 if any(_CJK_RUN.match(m.group()) for m in telling) else 1):
+                continue
+            start, end = clause.start() + telling[0].start(), clause.start() + telling[-1].end()
+            part = text[start:end].strip()
+            if part and part not in parts:
+                parts.append(part)
+    account = "，".join(parts) if any(_CJK_RUN.search(p) for p in parts) else ", ".join(parts)
+    return account[:MAX_ACCOUNT_CHARS] if account else None
+
+
+_TOKEN = re.compile(r"[\u3400-\u9fff]|[a-z0-9]+(?:[-'’][a-z0-9]+)*", re.IGNORECASE)
+_FUNCTION_WORDS = set("把这那几些点给让被就都也还再很太吧呢啊嘛呀哦么") | {
+    "i'd", "i'm", "some", "time", "get", "go", "going", "have", "has", "had", "just", "so", "any", "all", "today",
+    "tomorrow", "yesterday",
+}
+"""Words that tell nothing of why on their own (把, 这, "some", "time"), beyond the generic ones (`tools.words`)."""
+_ACCOUNT_FILLER = re.compile(
+    f"{ASKING.pattern}|上午|下午|早上|中午|晚上|整天|全天|花费|花了|花|一共|共计|合计|总共|\\b(?:spent|cost|costs)\\b|"
+    r"\b(?:this\s+)?(?:morning|afternoon|evening)\b|\b(?:time\s+|days?\s+|all[- ]day\s+)?off\b",
+    re.IGNORECASE,
+)
+
+
+def _tells(token: str) -> bool:
+    return bool(words.content_tokens(token)) and token.casefold() not in _FUNCTION_WORDS
+
+
+MAX_ACCOUNT_CHARS = 200

@@ -452,17 +452,36 @@ def test_a_plain_message_is_no_reminder_when_i_have_no_pending_request(graph_dri
     assert card["args"] == {"userId": "user_4", "emailContent": "明天上午10点开会，别迟到。"}
 
 
-def test_a_reason_translated_from_the_persons_language_is_refused_and_asked_for(graph_driver, store):
+def test_a_reason_translated_from_the_persons_language_is_replaced_by_their_own_words(graph_driver, store):
+    # The person said why; the model's translation of it is not theirs: their words are filed, never asked again, and
+    # the card shows what they replaced.
     agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "接孩子", "days": 0.5, "nextUserId": "Zhao Liu"}),
                          fixed_answers=True)
-    result = agent.say("I need half a day off this afternoon to pick up my kid from school. Zhao Liu approves.")
-    assert final(result).content == "What is the reason for the leave?"
-    assert store.snapshot()["requests"] == []
-    # The person's own words are stored, in their language.
-    agent.say("to pick up my kid from school")
-    assert agent.card["reason"] == "to pick up my kid from school" and store.snapshot()["requests"] == []
+    agent.say("I need half a day off this afternoon to pick up my kid from school. Zhao Liu approves.")
+    assert agent.card["reason"] == "pick up my kid from school" and store.snapshot()["requests"] == []
+    [call] = [c for c in agent.values["step"]["calls"] if c["status"] == "needs_approval"]
+    assert call["sources"]["reason"] == {"how": "stated", "said": "pick up my kid from school", "replaced": "接孩子"}
     agent.approve()
-    assert [(r["days"], r["reason"]) for r in store.snapshot()["requests"]] == [(0.5, "to pick up my kid from school")]
+    assert [(r["days"], r["reason"]) for r in store.snapshot()["requests"]] == [(0.5, "pick up my kid from school")]
+
+
+def test_a_reason_that_only_names_the_form_is_replaced_by_the_persons_account(graph_driver, store):
+    # "餐饮类报销" names the category and the process: it says nothing of why; the person did ("请供应商吃饭").
+    claim = tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "餐饮类报销", "nextUserId": "李四",
+                                      "fields": {"amount": 850, "category": "餐饮"}})
+    agent = graph_driver(claim, fixed_answers=True)
+    agent.say("上周请供应商吃饭花了850元，餐饮类，要报销，找李四")
+    assert agent.card["reason"] == "供应商吃饭"
+    agent.approve()
+    assert [r["reason"] for r in store.snapshot()["requests"]] == ["供应商吃饭"]
+
+
+def test_a_reason_said_nowhere_is_still_asked(graph_driver, store):
+    claim = tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "差旅报销", "nextUserId": "李四",
+                                      "fields": {"amount": 2300, "category": "差旅"}})
+    agent = graph_driver(claim, fixed_answers=True)
+    assert final(agent.say("报销两千三的差旅费，找李四审批")).content == "请问报销事由是什么？"
+    assert store.snapshot()["requests"] == []
 
 
 def test_an_action_input_missing_its_last_brace_is_closed():

@@ -113,3 +113,53 @@ def test_the_latest_message_that_says_anything_decides():
     hints = tuple((c.id, *c.words) for c in category.choices if c.words)
     read = read_choice(choices, hints, ["报销聚餐和打车120元", "餐饮吧"])
     assert read is not None and (read.value, read.how) == ("餐饮", "stated")
+
+
+def reason_readers(process: str):  # type: ignore[no-untyped-def]
+    from tools.workflow.forms import _reason_readers
+
+    definition = load((PROCESSES / f"{process}.bpmn").read_text(encoding="utf-8")).model
+    return _reason_readers(definition)
+
+
+DIRECTORY = [{"id": f"user_{i}", "name": zh, "alias": en} for i, (zh, en) in
+             enumerate([("张三", "Zhang San"), ("李四", "Li Si"), ("王五", "Wang Wu"), ("赵六", "Zhao Liu")], start=1)]
+ACCOUNTS = [
+    # written after the rule (2026-12-03), none of them tuned on
+    ("baoxiao", "昨天给新同事买了工位绿植，一共两百元，办公类，王五审批", "新同事买了工位绿植"),  # 给 tells nothing alone
+    # 下午 is a word of when, so 下午茶 tells one character: its clause is left out (a known miss; the rest is read)
+    ("baoxiao", "报销下午茶，团建用的，480块，餐饮，李四批一下", "团建用"),
+    ("baoxiao", "帮我报一下差旅费，三千二，找赵六", None),
+    ("baoxiao", "Please claim 75 yuan, Meals, Wang Wu approves", None),
+    ("baoxiao", "Team offsite dinner with the vendor, 1,240 yuan, Meals, Li Si approves", "Team offsite dinner with the vendor"),
+    ("chuchai", "下周四到周五去青岛分公司做系统上线支持，李四审批", "青岛分公司做系统上线支持"),
+    ("chuchai", "出差申请，后天到大后天，王五批", None),
+    # the place and the dates stay inside the clause
+    ("chuchai", "Trip to Chengdu next Mon-Wed to train the new sales team, Zhao Liu approves",
+     "Chengdu next Mon-Wed to train the new sales team"),
+    ("qingjia", "孩子发烧要去医院，明天请一天，找李四", "孩子发烧要去医院"),
+    ("qingjia", "I'd like Friday off please, Li Si approves", None),
+]
+
+
+@pytest.mark.parametrize(("process", "said", "account"), ACCOUNTS)
+def test_a_reason_is_the_persons_own_account_as_they_wrote_it(process, said, account):
+    # Read only where the model's reason is not theirs as written or says nothing of its own (tools/guards/filled.py).
+    _, read = reason_readers(process)
+    from tools.request import read_request
+
+    request = read_request([said], index=0, people=DIRECTORY, actor_id="user_1", today=TODAY)
+    got = read(request, TODAY)
+    assert got == account
+    assert got is None or verbatim(got.split("，")[0], said)
+
+
+def test_a_reason_that_names_only_the_form_says_nothing():
+    filler, _ = reason_readers("baoxiao")
+    from tools.grounding import says_something
+    from tools.request import read_request
+
+    request = read_request(["上周请供应商吃饭，餐饮类，要报销"], index=0, people=DIRECTORY, today=TODAY)
+    assert not says_something("餐饮类报销", request, TODAY, filler)
+    assert not says_something("报销差旅费", request, TODAY, filler)
+    assert says_something("请供应商吃饭", request, TODAY, filler)

@@ -10,7 +10,7 @@ from datetime import date
 from typing import Any, Literal
 
 from tools.errors import DomainError
-from tools.grounding import name_written, people_named_for, read_text_value, reading
+from tools.grounding import name_written, people_named_for, read_text_value, reading, says_something, verbatim
 from tools.guards.call import Call
 from tools.readers import Reading, read_choice
 from tools.spec import PersonValue, Source, get_param, set_param
@@ -42,6 +42,20 @@ def _own_word(value: PersonValue, given: Any) -> Reading | None:
         return None
     mapped = read_choice(value.choices, value.hints, [str(given)])
     return Reading(value=mapped.value, how="inferred", said=str(given)) if mapped is not None else None
+
+
+def _account(call: Call, value: PersonValue, given: Any, today: date) -> Reading | None:
+    """The person's own account of why, where the model's text is not theirs as written or says nothing of its own
+    ("餐饮类报销" for "上周请供应商吃饭，餐饮类，要报销"): their words are filed, and the card shows what they replaced."""
+    assert call.request is not None
+    if value.account is None:
+        return None
+    request = call.request
+    if not _blank(given) and verbatim(str(given), "\n".join(request["recent"])) and says_something(
+            str(given), request, today, value.filler):
+        return None
+    text = value.account(request, today)
+    return Reading(value=text, how="stated", said=text) if text and text != given else None
 
 
 def named_person(call: Call, value: PersonValue) -> None:
@@ -86,7 +100,7 @@ class Filled:
                 text = read_text_value(value, call.request, today)
                 runs_on = bool(text) and not _blank(given) and given != text and str(given).startswith(str(text))
                 read = Reading(value=text, how="stated", said=text) if text and (_blank(given) or runs_on) else None
-            read = read or _own_word(value, given)
+            read = read or _own_word(value, given) or _account(call, value, given, today)
             if read is not None:
                 put(call, value, read)
         for value in call.person_values:

@@ -10,11 +10,13 @@ refused with the form's words before anything is stored.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
 from tools.errors import CannotError, NeedsPersonError, PolicyError
+from tools.readers import ASKING, read_account
 from tools.request import Request
 from tools.spec import CallContext, Found, PersonValue, Refuse
 from tools.workflow.engine import Definition, FormError, FormField
@@ -83,6 +85,33 @@ def _range_end(which: str) -> Any:
     return stated
 
 
+CHOICE_SUFFIXES = ("", "类", "费", "费用", "开支", "用品", " expenses", " expense", " costs", " supplies", " category")
+"""What makes a choice's name a category when written after it (餐饮类, 办公用品, "office supplies")."""
+
+
+def _reason_readers(definition: Definition) -> tuple[re.Pattern[str], Any]:
+    """A reason's filler (the process's name, its form's choices, asking words: "餐饮类报销" says nothing of why) and
+    the reader of the person's own account of why (`tools.readers.read_account`)."""
+    form = [w for w in (definition.name, re.sub(r"(流程|申请)$", "", definition.name), definition.name_en) if w]
+    choices = [
+        f"{name}{suffix}" for f in definition.fields if f.type == "enum" for c in f.choices
+        for name in (c.name, c.name_en) if name for suffix in CHOICE_SUFFIXES
+    ]
+    said = sorted({*form, *choices}, key=len, reverse=True)
+    filler = re.compile("|".join([*(re.escape(w) for w in said), ASKING.pattern]), re.IGNORECASE)  # 报销 before 报
+    # what names the request in the person's words: the process's words and name ("Trip to Chengdu"), and a choice
+    # made a category (差旅费); a bare choice's name only where it stands alone in its clause (办公室 is no choice)
+    request_words = [*form, *definition.words, *(w for w in definition.name_en.split() if len(w) > 3),
+                     *(w for w in choices if not any(w == c.name or w == c.name_en
+                                                     for f in definition.fields for c in f.choices))]
+
+    def account(request: Request, today: date) -> str | None:
+        names = [n for p in request["names"].values() for n in (p.get("name"), p.get("alias")) if n]
+        return read_account(request["texts"], names=names, form_words=request_words, choice_words=choices, today=today)
+
+    return filler, account
+
+
 def person_values(definition: Definition) -> tuple[PersonValue, ...]:
     """The values only the person can give for a process's start form: one per field, asked for by its label. The
     seed's reason must say something of its own; another text field (a place, a date written as text) is what it is.
@@ -91,8 +120,10 @@ def person_values(definition: Definition) -> tuple[PersonValue, ...]:
     ends = {f.id for f in definition.fields if f.type == "date" and f.not_before}
     starts = {f.not_before for f in definition.fields if f.type == "date" and f.not_before}
     values = []
+    filler, account = _reason_readers(definition)
     for form_field in definition.fields:
         kind = _kind(form_field)
+        meaningful = kind == "text" and form_field.id in TOP_LEVEL
         unit = UNITS.get(form_field.unit, "none") if kind == "number" else "none"
         stated = None
         if kind == "number" and unit == "day":
@@ -112,7 +143,8 @@ def person_values(definition: Definition) -> tuple[PersonValue, ...]:
             param=param_of(form_field.id), kind=kind,  # type: ignore[arg-type]
             ask=FIELD_QUESTIONS.get((definition.key, form_field.id), f"form_{kind}"), unit=unit,  # type: ignore[arg-type]
             optional=not form_field.required, stated=stated, label=_label(form_field),
-            meaningful=kind == "text" and form_field.id in TOP_LEVEL, choices=choices,
+            meaningful=meaningful, filler=filler if meaningful else None, account=account if meaningful else None,
+            choices=choices,
             hints=tuple((c.id, *c.words) for c in form_field.choices if c.words),
             cues=form_field.cues if kind == "text" else (),
             refuse=_refusal(definition, form_field) if kind in ("number", "date") else None,
