@@ -7,9 +7,10 @@ import pytest
 from tools import REGISTRY, DomainError, Effect
 
 SEED_TOOLS = ["getAllWorkFlow", "getAllUser", "runWorkFlow", "queryTodoTask", "handleTodoTask", "sendEmail"]
-REQUESTER_TOOLS = ["queryMyRequests", "withdrawRequest"]
+REQUESTER_TOOLS = ["queryMyRequests", "withdrawRequest", "returnTask", "resubmitRequest"]
 """The requester's side (issue 33), after the seed's."""
 TOOLS = [*SEED_TOOLS, *REQUESTER_TOOLS]
+APPROVED = ["runWorkFlow", "handleTodoTask", "sendEmail", "withdrawRequest", "returnTask", "resubmitRequest"]
 PARAMS = {
     "getAllWorkFlow": set(),
     "getAllUser": set(),
@@ -19,15 +20,16 @@ PARAMS = {
     "sendEmail": {"userId", "taskId", "emailContent"},
     "queryMyRequests": {"userId"},
     "withdrawRequest": {"requestId"},
+    "returnTask": {"taskId", "comment"},
+    "resubmitRequest": {"requestId", "days", "reason", "fields"},
 }
 
 
 def test_registry_holds_the_seed_tools_with_their_effects():
     assert REGISTRY.names == TOOLS
     writes = {spec.name for spec in REGISTRY if spec.effect is Effect.WRITE}
-    assert writes == {"runWorkFlow", "handleTodoTask", "sendEmail", "withdrawRequest"}
-    # every write waits for a person
-    assert REGISTRY.approval_required() == ["runWorkFlow", "handleTodoTask", "sendEmail", "withdrawRequest"]
+    assert writes == set(APPROVED)
+    assert REGISTRY.approval_required() == APPROVED  # every write waits for a person
 
 
 def test_openai_schemas_forbid_additional_properties_and_hide_the_actor():
@@ -114,7 +116,7 @@ def test_unknown_tool_names_the_available_tools():
 
 
 def test_approval_follows_the_specs_unless_the_run_names_its_own_tools():
-    assert REGISTRY.approval_tools(None) == ("runWorkFlow", "handleTodoTask", "sendEmail", "withdrawRequest")
+    assert REGISTRY.approval_tools(None) == tuple(APPROVED)
     assert REGISTRY.approval_tools(("sendEmail",)) == ("sendEmail",)  # a run may ask for fewer
     assert REGISTRY.approval_tools(("runWorkFlow", "sendEmail")) == ("runWorkFlow", "sendEmail")
     assert REGISTRY.approval_tools(()) == ()

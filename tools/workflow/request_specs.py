@@ -1,13 +1,24 @@
-"""The requester's side of a request, as tools: their own requests and where each stands (`queryMyRequests`), and
-taking one back while it is pending (`withdrawRequest`)."""
+"""The requester's side of a request, as tools: their own requests and where each stands (`queryMyRequests`), taking
+one back while it is pending (`withdrawRequest`), and sending one again after an approver returned it
+(`resubmitRequest`); and the approver's returning a request to its requester (`returnTask`)."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tools.spec import Effect, ObservationShape, Reference, ToolExample, ToolSpec
+from tools.spec import Effect, ObservationShape, PersonValue, Reference, ToolExample, ToolSpec
 from tools.workflow.mine import described, query_my_requests
 from tools.workflow.notify import deliver_all
+from tools.workflow.resubmit import (
+    ResubmitRequestArgs,
+    arrange_resubmit,
+    changed_person_values,
+    check_resubmit_request,
+    resubmit_card,
+    resubmit_request,
+    resubmitted_line,
+)
+from tools.workflow.send_back import ReturnTaskArgs, check_return_task, return_card, return_task, returned_line
 from tools.workflow.withdraw import (
     WithdrawRequestArgs,
     check_withdraw_request,
@@ -15,6 +26,7 @@ from tools.workflow.withdraw import (
     withdraw_request,
     withdrawn_line,
 )
+from tools.workflow.words import DECISION_ONLY, stated_comment
 
 
 class QueryMyRequestsArgs(BaseModel):
@@ -92,5 +104,81 @@ WITHDRAW = ToolSpec(
     "(请假).",
 )
 
-SPECS: tuple[ToolSpec, ...] = (MY_REQUESTS, WITHDRAW)
+RETURN = ToolSpec(
+    name="returnTask",
+    title={"zh": "退回申请", "en": "send a request back"},
+    description="Send a to-do task's request back to its requester (退回) with a comment saying what to change, "
+    "instead of approving or rejecting it: they change it and send it again, or withdraw it. taskId: the requester's "
+    "name or a taskId from queryTodoTask. comment: the user's words.",
+    args_model=ReturnTaskArgs,
+    effect=Effect.WRITE,
+    handler=return_task,
+    requires_approval=True,
+    references=(Reference("taskId", "task", resolve="requester"),),
+    person_values=(PersonValue("comment", "text", "return_comment", stated=stated_comment, meaningful=True,
+                               filler=DECISION_ONLY),),
+    check=check_return_task,
+    card=return_card,
+    observation=ObservationShape(drop=frozenset({"notified"})),
+    after_commit=deliver_all,
+    describe=returned_line,
+    examples=(
+        ToolExample(
+            question="把赵六的报销退回去，让他补上发票",
+            args={"taskId": "赵六", "comment": "补上发票"},
+            observation='{"step":"审批人审批","status":"returned","requester":"赵六","comment":"补上发票"}',
+            answer="已把赵六的报销退回给他，意见：补上发票。",
+        ),
+        ToolExample(
+            question="Send Zhao Liu's claim back to him: attach the receipts",
+            args={"taskId": "Zhao Liu", "comment": "attach the receipts"},
+            observation='{"step":"Approver\'s decision","status":"returned","requester":"Zhao Liu",'
+            '"comment":"attach the receipts"}',
+            answer="Zhao Liu's claim is sent back to him with your comment: attach the receipts.",
+            lang="en",
+        ),
+    ),
+    model_description="Send a to-do task back to its requester (退回) to change and resend. taskId: the requester's "
+    "name or a taskId. comment: what to change, in the user's words.",
+)
+
+RESUBMIT = ToolSpec(
+    name="resubmitRequest",
+    title={"zh": "重新提交申请", "en": "send a request again"},
+    description="Send one of the signed-in user's requests again after an approver returned it, with the values the "
+    "user changes (days, reason, or other form fields in fields); it goes through its steps again. requestId: its id "
+    "or what the user calls it.",
+    args_model=ResubmitRequestArgs,
+    arrange=arrange_resubmit,
+    effect=Effect.WRITE,
+    handler=resubmit_request,
+    requires_approval=True,
+    references=(Reference("requestId", "request", resolve="returned"),),
+    person_values_for=changed_person_values,
+    check=check_resubmit_request,
+    card=resubmit_card,
+    observation=ObservationShape(drop=frozenset({"notified"})),
+    after_commit=deliver_all,
+    describe=resubmitted_line,
+    examples=(
+        ToolExample(
+            question="请假改成2天，重新提交",
+            args={"requestId": "请假", "days": 2},
+            observation='{"process":"请假流程","status":"pending","changes":"请假天数：5 天 → 2 天","assigneeName":"王五"}',
+            answer="已把请假改成 2 天并重新提交，等待王五审批。",
+        ),
+        ToolExample(
+            question="Make my leave 2 days and send it again",
+            args={"requestId": "leave", "days": 2},
+            observation='{"process":"Leave request","status":"pending","changes":"Days of leave: 5 days → 2 days",'
+            '"assigneeName":"Wang Wu"}',
+            answer="Your leave is now 2 days and sent again; it waits for Wang Wu.",
+            lang="en",
+        ),
+    ),
+    model_description="Send the user's returned request again with the values they change. requestId: a req id or "
+    "what they call it (请假). days, reason, fields: only what changes.",
+)
+
+SPECS: tuple[ToolSpec, ...] = (MY_REQUESTS, WITHDRAW, RETURN, RESUBMIT)
 """The requester's tools, in the order the model reads them."""

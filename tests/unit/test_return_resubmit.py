@@ -1,0 +1,110 @@
+"""Return (退回) and resubmit: an approver sends a request back with a comment; the requester sees it returned, changes
+what the comment asks and sends it again (the same request, through its steps again, keeping its history) or
+withdraws it; a returned step can no longer be decided, and only the requester resubmits."""
+
+from __future__ import annotations
+
+import pytest
+
+from tools import execute_call
+from tools.errors import NotFoundError, PolicyError
+from tools.workflow import TOOLSET
+from tools.workflow.cards import decision_card
+from tools.workflow.resubmit import resubmit_card
+from tools.workflow.send_back import return_card
+
+
+def _call(make_ctx, actor: str, tool: str, args: dict, **kwargs):
+    return execute_call(TOOLSET, tool, args, make_ctx(actor, **kwargs))
+
+
+def _returned(make_ctx, start_request, comment: str = "5 天太长，改成 3 天") -> None:
+    start_request(requester="user_1", approver="user_2", days=5, reason="回老家")
+    _call(make_ctx, "user_2", "returnTask", {"taskId": "张三", "comment": comment})
+
+
+def test_returning_sends_the_request_back_and_tells_the_requester(store, make_ctx, start_request):
+    _returned(make_ctx, start_request)
+    snapshot = store.snapshot()
+    assert snapshot["requests"][0]["status"] == "returned" and snapshot["tasks"][0]["status"] == "returned"
+    assert snapshot["tasks"][0]["comment"] == "5 天太长，改成 3 天"
+    [told] = [n for n in snapshot["notifications"] if n["recipient_id"] == "user_1"]
+    assert "被李四退回" in told["body"] and "5 天太长，改成 3 天" in told["body"]
+    [mine] = _call(make_ctx, "user_1", "queryMyRequests", {})["requests"]
+    assert mine["status"].startswith("已退回") and (mine["returnedBy"], mine["comment"]) == ("李四", "5 天太长，改成 3 天")
+    assert "step" not in mine  # nobody holds it but its requester
+
+
+def test_a_returned_step_cannot_be_decided_by_the_approver_who_returned_it(store, make_ctx, start_request):
+    _returned(make_ctx, start_request)
+    with pytest.raises(PolicyError) as decided:
+        _call(make_ctx, "user_2", "handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "还是批了吧"})
+    assert decided.value.code == "task_returned"
+    with pytest.raises(PolicyError) as again:
+        _call(make_ctx, "user_2", "returnTask", {"taskId": "task_1", "comment": "再退一次"})
+    assert again.value.code == "task_returned"
+    assert store.snapshot()["requests"][0]["status"] == "returned"
+
+
+def test_only_a_holder_of_the_step_returns_it_and_never_the_requester(store, make_ctx, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看牙医")
+    with pytest.raises(PolicyError) as stranger:
+        _call(make_ctx, "user_3", "returnTask", {"taskId": "task_1", "comment": "写清楚"})
+    assert stranger.value.code == "not_assignee"
+    with pytest.raises(PolicyError) as own:
+        _call(make_ctx, "user_1", "returnTask", {"taskId": "task_1", "comment": "写清楚"})
+    assert own.value.code == "self_approval"
+
+
+def test_a_resubmitted_request_goes_through_its_steps_again_keeping_its_history(store, make_ctx, start_request):
+    _returned(make_ctx, start_request)
+    result = _call(make_ctx, "user_1", "resubmitRequest", {"requestId": "我的请假", "days": 3})
+    assert (result["requestId"], result["changes"], result["taskId"]) == ("req_1", "请假天数：5 天 → 3 天", "task_2")
+    with store.read() as conn:
+        card = decision_card(conn, {"taskId": "task_2", "isOK": True, "result": "可以"}, "zh")
+    assert card["history"] == "审批人审批：李四 退回（5 天太长，改成 3 天）"  # the approver sees the round before
+    _call(make_ctx, "user_2", "handleTodoTask", {"taskId": "task_2", "isOK": True, "result": "可以"})
+    [mine] = _call(make_ctx, "user_1", "queryMyRequests", {})["requests"]
+    assert mine["status"] == "已批准" and [line.split(" ", 2)[2] for line in mine["timeline"]] == [
+        "张三 发起申请", "审批人审批：李四 退回（5 天太长，改成 3 天）", "张三 修改后重新提交（请假天数：5 天 → 3 天）",
+        "审批人审批：李四 批准（可以）"]
+    assert [r["id"] for r in store.snapshot()["requests"]] == [1]  # the same request, not a new one
+
+
+def test_only_the_requester_resubmits_a_returned_request_with_a_change(store, make_ctx, start_request):
+    _returned(make_ctx, start_request)
+    with pytest.raises(PolicyError) as other:
+        _call(make_ctx, "user_3", "resubmitRequest", {"requestId": "req_1", "days": 3})
+    assert other.value.code == "not_requester"
+    with pytest.raises(PolicyError) as same:
+        _call(make_ctx, "user_1", "resubmitRequest", {"requestId": "req_1", "days": 5})
+    assert same.value.code == "no_changes" and "5 天太长" in same.value.message
+    with pytest.raises(NotFoundError):  # by name only the requester's own returned requests
+        _call(make_ctx, "user_3", "resubmitRequest", {"requestId": "请假", "days": 3})
+
+
+def test_a_pending_request_is_not_resubmitted(store, make_ctx, start_request):
+    start_request(requester="user_1", approver="user_2", days=5, reason="回老家")
+    with pytest.raises(PolicyError) as pending:
+        _call(make_ctx, "user_1", "resubmitRequest", {"requestId": "req_1", "days": 3})
+    assert pending.value.code == "request_not_returned"
+
+
+def test_a_returned_request_can_be_withdrawn_instead(store, make_ctx, start_request):
+    _returned(make_ctx, start_request)
+    result = _call(make_ctx, "user_1", "withdrawRequest", {"requestId": "req_1"})
+    assert result["status"] == "withdrawn" and result["cancelledTasks"] == []
+    assert store.snapshot()["requests"][0]["status"] == "withdrawn"
+
+
+def test_the_cards_show_what_returning_does_and_each_change(store, make_ctx, start_request):
+    start_request(requester="user_1", approver="user_2", days=5, reason="回老家")
+    with store.read() as conn:
+        back = return_card(conn, {"taskId": "task_1", "comment": "写清楚日期"}, "en")
+    assert back["summary"] == "Send Zhang San's leave request req_1 back to them" and back["comment"] == "写清楚日期"
+    assert "on_approve" not in back and "labels" in back and "next" in back["labels"]
+    _call(make_ctx, "user_2", "returnTask", {"taskId": "task_1", "comment": "写清楚日期"})
+    with store.read() as conn:
+        card = resubmit_card(conn, {"requestId": "req_1", "reason": "回老家，12月10日回来"}, "zh")
+    assert card["comment"] == "李四：写清楚日期" and card["changes"] == "请假原因：回老家 → 回老家，12月10日回来"
+    assert card["next"].startswith("提交后先送审批人审批（李四）")

@@ -1,0 +1,168 @@
+"""`resubmitRequest`: the requester changes what an approver's comment asked for and sends the returned request again.
+The same request (its id, its history) then goes through its steps from the start. Its check (only the requester, only
+a request sent back; the changed values valid on the whole form and stated by the person), its card (the comment, each
+change old → new, the values as they will be filed, who decides it first), and its effect, in one transaction."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from sqlalchemy import Connection
+
+from tools.errors import NeedsPersonError, PolicyError
+from tools.spec import CallContext, Found, PersonValue, Verdict
+from tools.workflow.args import MAX_FORM_FIELDS, FormValue
+from tools.workflow.cards import after_start
+from tools.workflow.engine import Definition, EngineError, FormError
+from tools.workflow.forms import check_form, form_data, person_values
+from tools.workflow.lookup import ALL_USERS, engine_of
+from tools.workflow.notify import form_summary, notify, process_noun
+from tools.workflow.policy import check_reason, check_resubmit, parse_days
+from tools.workflow.request_lookup import require_request
+from tools.workflow.request_words import labels
+from tools.workflow.shown import form_words
+from tools.workflow.timeline import changes_words, name_of
+
+
+class ResubmitRequestArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    requestId: str = Field(description="The request sent back: its id from queryMyRequests (req_3), or what the user "
+                           "calls it (请假).")
+    days: float | None = Field(default=None, description="The new days of leave, when the user changes them.")
+    reason: str | None = Field(default=None, description="The new reason, in the user's words, when they change it.")
+    fields: dict[str, FormValue | None] | None = Field(
+        default=None, description='Other changed form fields by id, as the user gave them, e.g. {"amount": 4800}.')
+
+    @field_validator("days", mode="before")
+    @classmethod
+    def _days(cls, value: Any) -> float | None:
+        return None if value is None else parse_days(value)
+
+    @field_validator("reason")
+    @classmethod
+    def _reason(cls, value: str | None) -> str | None:
+        return None if value is None else check_reason(value)
+
+    @field_validator("fields", mode="before")
+    @classmethod
+    def _fields(cls, value: Any) -> Any:
+        if isinstance(value, dict) and len(value) > MAX_FORM_FIELDS:
+            raise ValueError(f"fields may hold at most {MAX_FORM_FIELDS} form fields")
+        return value
+
+
+def arrange_resubmit(values: dict[str, Any]) -> dict[str, Any]:
+    """Keys that are no parameter of their own ("amount": 4800 at the top) go into `fields`, as for a start."""
+    own = set(ResubmitRequestArgs.model_fields)
+    extra = {k: v for k, v in values.items() if k not in own and (v is None or isinstance(v, str | int | float | bool))}
+    if not extra:
+        return values
+    fields = dict(values["fields"]) if isinstance(values.get("fields"), dict) else {}
+    for key, value in extra.items():
+        fields.setdefault(key, value)
+    return {**{k: v for k, v in values.items() if k not in extra}, "fields": fields}
+
+
+def changed_person_values(handle: Any, ctx: CallContext, values: dict[str, Any], found: Found) -> tuple[PersonValue, ...]:
+    """`ToolSpec.person_values_for`: every form field of the request's process, none asked for (the person changes
+    what they name), each one given stated by the person like a start's."""
+    request = found.get("requestId")
+    if request is None:
+        return ()
+    return tuple(dataclasses.replace(v, optional=True) for v in person_values(request["definition"]))
+
+
+def _changes(request: dict[str, Any], args: ResubmitRequestArgs) -> dict[str, Any]:
+    return form_data(args.model_dump(), request["definition"])
+
+
+def _returned_with(request: dict[str, Any]) -> Any:
+    return next((d for d in reversed(request["view"].history) if d.returned), None)
+
+
+def check_resubmit_request(conn: Connection, ctx: CallContext, args: ResubmitRequestArgs, found: Found) -> Verdict:
+    request = found["requestId"]
+    check_resubmit(ctx.actor_id, request)
+    given = _changes(request, args)
+    if not given:
+        raise NeedsPersonError("no_changes", "give the values the user changes (days, reason, fields); ask the user",
+                               ask="changes", param="fields")
+    definition: Definition = request["definition"]
+    merged = {**{k: v for k, v in request["form"].items() if v is not None}, **given}
+    form = check_form(definition, {"fields": merged}, ctx.today)
+    changes = {k: (request["form"].get(k), v) for k, v in form.items() if request["form"].get(k) != v}
+    if not changes:
+        back = _returned_with(request)
+        raise PolicyError("no_changes", "these are the values the request already has; ask the user what to change"
+                          + (f" as the comment asks: {back.comment}" if back is not None else ""))
+    return Verdict(found={"form": form, "changes": changes})
+
+
+def resubmit_card(
+    conn: Connection, args: dict[str, Any], lang: str = "zh", sources: Mapping[str, Mapping[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The request, the comment it came back with, each change old → new, the values as filed, who decides first."""
+    request = require_request(conn, args["requestId"])
+    definition: Definition = request["definition"]
+    people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+    given = form_data(args, definition)
+    form = {**{k: v for k, v in request["form"].items() if v is not None}, **given}
+    changes = {k: (request["form"].get(k), v) for k, v in given.items() if request["form"].get(k) != v}
+    back = _returned_with(request)
+    noun = process_noun(definition, lang)
+    card: dict[str, Any] = {
+        "summary": (f"Send your {noun} {request['id']} again, changed" if lang == "en"
+                    else f"修改后重新提交你的{noun} {request['id']}"),
+        "request": request["id"],
+        "process": (definition.name_en or definition.name) if lang == "en" else definition.name,
+        "comment": (f"{name_of(people, back.user, lang)}: {back.comment}" if lang == "en"
+                    else f"{name_of(people, back.user, lang)}：{back.comment}") if back is not None else "",
+        "changes": changes_words(changes, definition, lang),
+        "values": form_words(form, definition, lang),
+    }
+    try:
+        approver = request["view"].data.get("nextUserId")
+        stages = engine_of(conn).preview_start(conn, definition.key, requester=request["requester"],
+                                               data={**form, "nextUserId": approver})
+        card["next"] = after_start(conn, stages, people, lang)
+    except (EngineError, FormError):
+        card["next"] = ""  # the form is refused: the refusal says why when it is sent
+    return card | {"labels": labels(card, lang)}
+
+
+def resubmit_request(conn: Connection, ctx: CallContext, args: ResubmitRequestArgs, verdict: Verdict) -> dict[str, Any]:
+    request = verdict.found["requestId"]
+    definition: Definition = request["definition"]
+    try:
+        again = engine_of(conn).resubmit(conn, request["id"], user_id=ctx.actor_id, changes=_changes(request, args),
+                                         today=ctx.today)
+    except EngineError as exc:
+        code = {"instance_not_returned": "request_not_returned"}.get(exc.code, exc.code)
+        raise PolicyError(code, exc.message) from None
+    notified = notify(conn, ctx, again.events)
+    people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+    form = {f.id: again.data.get(f.id) for f in definition.fields}
+    first = again.tasks[0] if again.tasks else None
+    return {
+        "requestId": again.instance_id,
+        "process": (definition.name_en or definition.name) if ctx.lang == "en" else definition.name,
+        "status": "pending" if again.status == "running" else again.status,
+        "changes": changes_words(again.changes, definition, ctx.lang),
+        "summary": form_summary(form, definition, ctx.lang),
+        "step": ((first.step_en or first.step) if ctx.lang == "en" else first.step) if first else None,
+        "assigneeName": name_of(people, first.assignee, ctx.lang) if first and first.assignee else None,
+        "taskId": first.id if first else None,
+        "notified": notified,
+    }
+
+
+def resubmitted_line(result: dict[str, Any], lang: str) -> str:
+    who = result.get("assigneeName")
+    if lang == "en":
+        return f"Sent {result['requestId']} again ({result['changes']})" + (
+            f"; it waits for {who}'s decision ({result['taskId']})." if who else ".")
+    waiting = f"，等待{who}审批（{result['taskId']}）。" if who else "。"
+    return f"已重新提交 {result['requestId']}（{result['changes']}）{waiting}"
