@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from tools import words
+from tools.guards import added
 from tools.language import Language
 from tools.spec import CallContext, Reference
 from tools.surfaces import HelpSection, Surfaces
@@ -19,6 +20,7 @@ from tools.toolset import Limit, Toolset
 from tools.workflow import lookup, request_lookup, request_words
 from tools.workflow.commands import CLI, COMMANDS
 from tools.workflow.engine import Definition
+from tools.workflow.guards import AnothersRequest
 from tools.workflow.mailer import Mailer
 from tools.workflow.panels import diagrams_of, outbox_of, tasks_of
 from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
@@ -132,6 +134,7 @@ TOOLSET = Toolset(
         cli=CLI,
     ),
     lookup_answers=True,
+    guards=added(AnothersRequest(), after="references"),
     record_ids=RECORD_IDS,
     backend=WorkflowStore,
     deps=Mailer.from_env,

@@ -1,0 +1,40 @@
+"""A person who speaks of another person's request (李四的报销) is asking about one that exists: a start the model
+proposes for it is refused to the model, before the person is asked for an amount they never meant to give, and the
+model goes on to the task. A plain start, or one about the person's own request, is untouched."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.messages import AIMessage, ToolMessage
+
+from evals.doubles.scripted import tool_call
+from tools.workflow.guards import _anothers_request
+
+CLAIM = {"processKey": "process_baoxiao", "reason": "发票抬头不对", "nextUserId": "李四",
+         "fields": {"amount": 500, "category": "差旅"}}
+
+
+def test_a_start_for_someone_elses_request_is_refused_to_the_model_and_nothing_is_asked(graph_driver, store):
+    agent = graph_driver(tool_call("runWorkFlow", CLAIM), tool_call("queryTodoTask", {"userId": "user_3"}), "没有待办。")
+    result = agent.say("把李四的报销驳回，理由：发票抬头不对，重新开了再提", user_id="user_3")
+    refused = [m for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "error"]
+    assert len(refused) == 1 and str(refused[0].content).startswith("Error [anothers_request]")
+    assert "queryTodoTask" in str(refused[0].content)
+    last = result["messages"][-1]
+    assert isinstance(last, AIMessage) and last.content == "没有待办。"  # no question about an amount
+    assert store.snapshot()["requests"] == []
+
+
+@pytest.mark.parametrize(("text", "name", "said"), [
+    ("把李四的报销驳回，理由：发票抬头不对", "李四", "李四的报销"),
+    ("Reject Li Si's expense claim, the hotel invoice is missing", "Li Si", "Li Si's expense claim"),
+    ("王五的出差批了吧", "王五", "王五的出差"),
+    ("张三的请假条到哪了", "张三", "张三的请假条"),
+    # written after the rule: none of these speak of another's request
+    ("报销两千三的打车费，李四审批", "李四", None),
+    ("帮我提个出差申请，去李四的老家考察", "李四", None),
+    ("Claim 300 yuan for lunch with Li Si's team, Wang Wu approves", "Li Si", None),
+    ("我的报销找李四批", "李四", None),
+])
+def test_another_persons_request_is_read_from_their_name_and_a_request_word(text, name, said):
+    assert _anothers_request(text, name) == said

@@ -1,0 +1,51 @@
+"""The workflow's own guard: a request is filed by the person who asks for it, so one who speaks of another person's
+request (李四的报销, "Li Si's expense claim") is asking about one that exists, to decide it or to know where it is,
+not to file a new one. The start is refused to the model, with what to do instead, before the person is asked for
+an amount they never meant to give."""
+
+from __future__ import annotations
+
+import re
+
+from tools.errors import PolicyError
+from tools.guards.call import Call
+
+_REQUEST = (
+    r"(?:报销单?|请假条?|假条|假|出差申请|出差|申请单?|审批单?|单子|"
+    r"(?:expense\s+)?claims?|expenses?|leave(?:\s+request)?|time\s+off|(?:business\s+)?trip|requests?|application)"
+)
+"""Words that name a request (报销, 请假, "claim", "trip")."""
+STARTS = frozenset({"runWorkFlow"})
+"""The workflow's tools that file a new request."""
+
+
+def _anothers_request(text: str, name: str) -> str | None:
+    """The words in which the text speaks of `name`'s request ("李四的报销", "Li Si's claim"), or None."""
+    found = re.search(rf"{re.escape(name)}\s*(?:的|'s|’s)\s*(?:\w+\s+)?{_REQUEST}", text, re.IGNORECASE)
+    return found.group() if found else None
+
+
+class AnothersRequest:
+    """Refuses a start whose person speaks of someone else's request in the message that asks for it."""
+
+    name = "anothers_request"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name not in STARTS:
+            return
+        latest = call.request["texts"][-1] if call.request["texts"] else ""
+        for person_id, person in call.request["names"].items():
+            if person_id == call.ctx.actor_id:
+                continue
+            for name in (person.get("name"), person.get("alias")):
+                said = _anothers_request(latest, name) if name else None
+                if said:
+                    raise PolicyError(
+                        "anothers_request",
+                        f"The user speaks of {person_id}'s request ({said!r}), which exists: they did not ask to file "
+                        "one. To approve or reject it, call queryTodoTask and then handleTodoTask with its task; to "
+                        "say where it is, answer from what you know.",
+                    )
