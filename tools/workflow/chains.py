@@ -26,6 +26,31 @@ CHAINS: tuple[Chain, ...] = (
         intent=("邮件", "邮箱", "提醒", "催", "通知", "告诉", "mail", "remind", "nudge", "tell", "notify", "chase"),
     ),
     Chain(
+        name="withdraw_request",
+        description="撤回自己的申请 (withdraw one of your requests)",
+        tools=("withdrawRequest",),
+        intent=(r"我的.{0,10}(撤回|撤销|不请了)", "撤回", "撤销", r"\bwithdraw", r"\btake (it|my \w+( \w+)?) back\b"),
+    ),
+    Chain(
+        name="return_task",
+        description="把待办退回给申请人修改 (send a to-do task back to its requester)",
+        tools=("queryTodoTask", "returnTask"),
+        intent=(r"把.{0,12}退回", "退回", r"\bsend .{0,40}\bback\b", r"\breturn (it|this|that|\w+'s)\b"),
+    ),
+    Chain(
+        name="resubmit_request",
+        description="修改被退回的申请并重新提交 (change a returned request and send it again)",
+        tools=("resubmitRequest",),
+        intent=("重新提交", "再提交", r"\bresubmit", r"\bsend .{0,40}\bagain\b", r"\bsubmit .{0,30}\bagain\b"),
+    ),
+    Chain(
+        name="my_requests",
+        description="查看我的申请：到哪一步、谁在处理 (where my requests are and who holds them)",
+        tools=("queryMyRequests",),
+        intent=("我的申请", r"申请.{0,6}(到哪|在哪|进度|状态|怎么样)", "到哪", "谁手上", r"\bmy requests?\b",
+                r"\bwhere is my\b", r"\bwho (has|holds) my\b", r"\bstatus of my\b"),
+    ),
+    Chain(
         name="list_todo",
         description="查看待办 (list to-do tasks)",
         tools=("queryTodoTask",),

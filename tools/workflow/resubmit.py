@@ -5,7 +5,6 @@ change old → new, the values as they will be filed, who decides it first), and
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -68,11 +67,17 @@ def arrange_resubmit(values: dict[str, Any]) -> dict[str, Any]:
 
 def changed_person_values(handle: Any, ctx: CallContext, values: dict[str, Any], found: Found) -> tuple[PersonValue, ...]:
     """`ToolSpec.person_values_for`: every form field of the request's process, none asked for (the person changes
-    what they name), each one given stated by the person like a start's."""
+    what they name), each one given stated by the person like a start's. None is filled in from their words beyond
+    what its reader states ("改成3天" is 3 days): the rest of "改成3天，重新提交" is no new reason, and no value is read
+    from a cue or implied, as a start reads them."""
     request = found.get("requestId")
     if request is None:
         return ()
-    return tuple(dataclasses.replace(v, optional=True) for v in person_values(request["definition"]))
+    return tuple(
+        PersonValue(param=v.param, kind=v.kind, ask=v.ask, unit=v.unit, optional=True, stated=v.stated, label=v.label,
+                    meaningful=v.meaningful, choices=v.choices, refuse=v.refuse)
+        for v in person_values(request["definition"])
+    )
 
 
 def _changes(request: dict[str, Any], args: ResubmitRequestArgs) -> dict[str, Any]:
