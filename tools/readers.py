@@ -194,9 +194,10 @@ def read_account(
     """The person's own account of why, as they wrote it: each clause of their messages that says something beyond
     the dates, lengths, numbers and people it names, the form's own words (`form_words`: the process's name), a choice
     named on its own (`choice_words`: "，餐饮类，", "office supplies"; 办公 inside 办公室 is no choice), asking words
-    (帮我, 找李四审批, "please file"), of how much (花了, "spent") and of when (下午, "time off"), from its first telling word
-    to its last, joined in the order written ("上周请供应商吃饭，餐饮类，要报销，找李四" → 供应商吃饭). A clause in
-    Chinese tells something in two characters or more. None when no clause does: the person is asked."""
+    (帮我, 找李四审批, "please file"), of how much (花了, "spent") and of when (下午, "time off"), as written without
+    those and particles at its ends, joined in the order written ("上周请供应商吃饭，餐饮类，要报销，找李四" →
+    上周请供应商吃饭). A clause in Chinese tells something in two characters or more. None when no clause does: the
+    person is asked."""
     parts: list[str] = []
     choices = {words.squash(w) for w in choice_words}
     for text in texts:
@@ -208,8 +209,9 @@ def read_account(
             telling = [m for m in _TOKEN.finditer(clause.group()) if _tells(m.group())]
             if len(telling) < (2 if any(_CJK_RUN.match(m.group()) for m in telling) else 1):
                 continue
-            start, end = clause.start() + telling[0].start(), clause.start() + telling[-1].end()
-            part = text[start:end].strip()
+            kept = clause.group().strip(_EDGE)
+            start = clause.start() + clause.group().index(kept)
+            part = text[start:start + len(kept)].strip()
             if part and part not in parts:
                 parts.append(part)
     account = "，".join(parts) if any(_CJK_RUN.search(p) for p in parts) else ", ".join(parts)
@@ -227,6 +229,10 @@ _ACCOUNT_FILLER = re.compile(
     r"\b(?:this\s+)?(?:morning|afternoon|evening)\b|\b(?:time\s+|days?\s+|all[- ]day\s+)?off\b",
     re.IGNORECASE,
 )
+
+
+_EDGE = MASK + " \t\r\n" + "的了吧呢啊嘛呀哦把这那给让被就都也还再很太"
+"""What a clause of the account is trimmed of at its ends: what was masked, and particles (上海出差的 → 上海出差)."""
 
 
 def _tells(token: str) -> bool:

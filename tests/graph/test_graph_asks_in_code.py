@@ -458,11 +458,11 @@ def test_a_reason_translated_from_the_persons_language_is_replaced_by_their_own_
     agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "接孩子", "days": 0.5, "nextUserId": "Zhao Liu"}),
                          fixed_answers=True)
     agent.say("I need half a day off this afternoon to pick up my kid from school. Zhao Liu approves.")
-    assert agent.card["reason"] == "pick up my kid from school" and store.snapshot()["requests"] == []
+    assert agent.card["reason"] == "to pick up my kid from school" and store.snapshot()["requests"] == []
     [call] = [c for c in agent.values["step"]["calls"] if c["status"] == "needs_approval"]
-    assert call["sources"]["reason"] == {"how": "stated", "said": "pick up my kid from school", "replaced": "接孩子"}
+    assert call["sources"]["reason"] == {"how": "stated", "said": "to pick up my kid from school", "replaced": "接孩子"}
     agent.approve()
-    assert [(r["days"], r["reason"]) for r in store.snapshot()["requests"]] == [(0.5, "pick up my kid from school")]
+    assert [(r["days"], r["reason"]) for r in store.snapshot()["requests"]] == [(0.5, "to pick up my kid from school")]
 
 
 def test_a_reason_that_only_names_the_form_is_replaced_by_the_persons_account(graph_driver, store):
@@ -471,9 +471,9 @@ def test_a_reason_that_only_names_the_form_is_replaced_by_the_persons_account(gr
                                       "fields": {"amount": 850, "category": "餐饮"}})
     agent = graph_driver(claim, fixed_answers=True)
     agent.say("上周请供应商吃饭花了850元，餐饮类，要报销，找李四")
-    assert agent.card["reason"] == "供应商吃饭"
+    assert agent.card["reason"] == "上周请供应商吃饭"
     agent.approve()
-    assert [r["reason"] for r in store.snapshot()["requests"]] == ["供应商吃饭"]
+    assert [r["reason"] for r in store.snapshot()["requests"]] == ["上周请供应商吃饭"]
 
 
 def test_a_reason_said_nowhere_is_still_asked(graph_driver, store):

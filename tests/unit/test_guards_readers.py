@@ -132,11 +132,11 @@ ACCOUNTS = [
     ("baoxiao", "帮我报一下差旅费，三千二，找赵六", None),
     ("baoxiao", "Please claim 75 yuan, Meals, Wang Wu approves", None),
     ("baoxiao", "Team offsite dinner with the vendor, 1,240 yuan, Meals, Li Si approves", "Team offsite dinner with the vendor"),
-    ("chuchai", "下周四到周五去青岛分公司做系统上线支持，李四审批", "青岛分公司做系统上线支持"),
+    ("chuchai", "下周四到周五去青岛分公司做系统上线支持，李四审批", "去青岛分公司做系统上线支持"),
     ("chuchai", "出差申请，后天到大后天，王五批", None),
     # the place and the dates stay inside the clause
     ("chuchai", "Trip to Chengdu next Mon-Wed to train the new sales team, Zhao Liu approves",
-     "Chengdu next Mon-Wed to train the new sales team"),
+     "to Chengdu next Mon-Wed to train the new sales team"),
     ("qingjia", "孩子发烧要去医院，明天请一天，找李四", "孩子发烧要去医院"),
     ("qingjia", "I'd like Friday off please, Li Si approves", None),
 ]
