@@ -35,6 +35,7 @@ REMIND = {
     "content": "发邮件提醒李四。",
     "tool_calls": [{"name": "sendEmail", "arguments": {"taskId": "task_1", "emailContent": "李四你好，请审批我的两天病假。"}}],
 }
+WITHDRAW = {"content": "撤回张三的请假。", "tool_calls": [{"name": "withdrawRequest", "arguments": {"requestId": "req_1"}}]}
 LEAVE_AND_REMINDER = "肚子疼，请2天假，李四审批，然后发邮件提醒他：李四你好，请审批我的两天病假。"
 
 
@@ -82,7 +83,8 @@ def server() -> Iterator[ScriptedOpenAIServer]:
 
 
 def test_chat_starts_leave_approves_reminder_and_resumes_after_restart(tmp_path: Path, server) -> None:
-    server.reset([START_LEAVE, REMIND, "已为你提交两天病假，并已提醒李四审批。", "你之前提交了两天病假，李四尚未审批。"])
+    server.reset([START_LEAVE, REMIND, "已为你提交两天病假，并已提醒李四审批。", "你之前提交了两天病假，李四尚未审批。",
+                  WITHDRAW, "已撤回你的请假申请，李四已收到通知。"])
     env = chat_env(tmp_path, server.base_url)
 
     child = spawn_chat(tmp_path, env)
@@ -123,13 +125,32 @@ def test_chat_starts_leave_approves_reminder_and_resumes_after_restart(tmp_path:
     child.sendline("我的请假怎么样了？")
     child.expect("李四尚未审批")
     child.expect(PROMPT)
+    child.sendline("/requests")  # my requests: where each stands, who holds it, what happened
+    child.expect("req_1 请假流程")
+    child.expect("处理人：李四")
+    child.expect("张三 发起申请")
+    child.expect(PROMPT)
+    child.sendline("我的请假不请了，帮我撤回。")
+    child.expect("需要你确认: 撤回申请")
+    child.expect("李四的待办随之取消")
+    child.expect(DECISION)
+    child.sendline("a")
+    child.expect("观察: 已撤回你的请假申请 req_1")
+    child.expect("李四已收到通知")
+    child.expect(PROMPT)
+    child.sendline("/requests")
+    child.expect("状态：已撤回")
+    child.expect(PROMPT)
     child.sendline("exit")
     child.expect(pexpect.EOF)
+    after = WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}").snapshot()
+    assert [r["status"] for r in after["requests"]] == ["withdrawn"] and [t["status"] for t in after["tasks"]] == [
+        "cancelled"]
 
     # The model saw the whole earlier conversation after the restart.
     last_prompt = server.requests[-1]["messages"]
     assert any("我肚子疼，想请2天假" in str(m.get("content")) for m in last_prompt)
-    assert WorkflowStore(f"sqlite:///{tmp_path / 'workflow.db'}").snapshot()["emails"] == snapshot["emails"]
+    assert after["emails"] == snapshot["emails"]
     assert "Traceback" not in (tmp_path / "terminal.log").read_text(encoding="utf-8")
 
 

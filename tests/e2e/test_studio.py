@@ -204,3 +204,28 @@ def test_a_request_starts_only_after_its_start_card_is_approved_through_the_api(
     assert [(r["process_key"], json.loads(r["form"])["amount"], json.loads(r["form"])["category"]) for r in filed] == [
         ("process_baoxiao", 560, "差旅")
     ]
+    request = f"req_{filed[0]['id']}"
+
+    # 张三 asks where it is (a read: no card), then withdraws it on a card; nothing changes before he approves it.
+    model.reset([
+        {"content": "查我的申请。", "tool_calls": [{"name": "queryMyRequests", "arguments": {}}]},
+        "你的报销在审批人审批这一步，由李四处理。",
+        {"content": "撤回报销。", "tool_calls": [{"name": "withdrawRequest", "arguments": {"requestId": request}}]},
+        "已撤回。",
+    ])
+    thread_id = client.threads.create()["thread_id"]
+    nodes, interrupts = stream_updates(client, thread_id, input={"messages": [{"role": "user", "content": "我的报销到哪了？"}]})
+    assert interrupts == []
+    [mine] = [json.loads(m["content"]) for m in client.threads.get_state(thread_id)["values"]["messages"]
+              if m["type"] == "tool" and m["name"] == "queryMyRequests"]
+    [listed] = [r for r in mine["requests"] if r["requestId"] == request]
+    assert (listed["process"], listed["status"], listed["heldBy"]) == ("报销流程", "审批中", "李四")
+    stream_updates(client, thread_id, input={"messages": [{"role": "user", "content": "报销不要了，撤回吧"}]})
+    [waiting] = client.threads.get_state(thread_id)["interrupts"]
+    [value] = waiting["value"]["action_requests"]
+    assert (value["name"], value["card"]["title"], value["card"]["held_by"]) == ("withdrawRequest", "撤回申请", "李四")
+    assert [r["status"] for r in server_store.snapshot()["requests"] if f"req_{r['id']}" == request] == ["pending"]
+    stream_updates(client, thread_id, command={"resume": {"decisions": [{"type": "approve", "args_hash": value["args_hash"]}]}})
+    snapshot = server_store.snapshot()
+    assert [r["status"] for r in snapshot["requests"] if f"req_{r['id']}" == request] == ["withdrawn"]
+    assert [t["status"] for t in snapshot["tasks"] if t["request_id"] == filed[0]["id"]] == ["cancelled"]

@@ -196,6 +196,9 @@ def test_a_leave_request_goes_from_zhangsan_to_lisi_and_back_on_the_page(
     expect(mine).to_have_attribute("data-status", "approved")
     expect(mine).to_contain_text("已批准")
     expect(mine).to_contain_text("意见: 同意")
+    expect(mine.get_by_test_id("timeline")).to_contain_text("张三 发起申请")  # what happened, as the approver's card says
+    expect(mine.get_by_test_id("timeline")).to_contain_text("审批人审批：李四 批准（同意）")
+    expect(mine.get_by_test_id("held-by")).to_have_count(0)  # decided: nobody holds it
     zhang.screenshot(path=str(shots / "requests.png"))
     zhang.get_by_test_id("tab-threads").click()
     expect(zhang.get_by_test_id("thread-row")).to_have_count(1)
@@ -204,6 +207,35 @@ def test_a_leave_request_goes_from_zhangsan_to_lisi_and_back_on_the_page(
     zhang.get_by_test_id("tab-threads").click()
     zhang.get_by_test_id("thread-row").click()
     expect(zhang.get_by_test_id("question")).to_have_text("我要请假 2 天，家里有事，审批人李四")
+
+    # 4. 张三 files another request, sees who holds it and since when, and withdraws it on a card: 李四's list loses it.
+    second = execute_call(TOOLSET, "runWorkFlow", {**args, "days": 1, "reason": "看牙医"},
+                          CallContext(backend=server_store, actor_id="user_1", thread_id="web-second", call_id="c1"))
+    zhang.get_by_test_id("tab-tasks").click()
+    pending = zhang.locator(f"[data-testid=request-row][data-request={second['requestId']}]")
+    expect(pending.get_by_test_id("held-by")).to_contain_text("处理人：李四（自 ")
+    expect(pending.get_by_test_id("timeline")).to_contain_text("张三 发起申请")
+    model.reset([
+        {"content": "撤回张三的请假。",
+         "tool_calls": [{"name": "withdrawRequest", "arguments": {"requestId": second["requestId"]}}]},
+        "已撤回你的请假申请，李四已收到通知。",
+    ])
+    zhang.get_by_test_id("tab-chat").click()
+    ask(zhang, "看牙医的假不请了，帮我撤回")
+    withdraw = zhang.get_by_test_id("review-card")
+    expect(withdraw.get_by_test_id("card-title")).to_have_text("需要你的确认 · 撤回申请")
+    expect(withdraw.locator("[data-field=held_by] dd")).to_have_text("李四")
+    expect(withdraw.locator("[data-field=next] dd")).to_contain_text("李四的待办随之取消")
+    assert [r["status"] for r in server_store.snapshot()["requests"]] == ["approved", "pending"]  # not before approve
+    withdraw.get_by_test_id("approve").click()
+    expect(zhang.get_by_test_id("answer").last).to_have_text("已撤回你的请假申请，李四已收到通知。")
+    assert [r["status"] for r in server_store.snapshot()["requests"]] == ["approved", "withdrawn"]
+    zhang.get_by_test_id("tab-tasks").click()
+    expect(pending).to_have_attribute("data-status", "withdrawn")
+    expect(pending.get_by_test_id("timeline")).to_contain_text("张三 撤回了申请")
+    li.get_by_test_id("tab-chat").click()
+    li.get_by_test_id("tab-tasks").click()
+    expect(li.locator(f"[data-testid=task-row][data-task={second['taskId']}]")).to_have_count(0)
 
     # The language follows the browser until the person switches it.
     zhang.get_by_test_id("language").click()
