@@ -278,12 +278,13 @@ class WorkflowStore:
         - `processes`: each deployed key's latest version: key, name, name_en, version, startable (always true),
           fields (the start form as JSON);
         - `requests`: one per instance: id, process_key, process_version, requester_id, status (pending while it
-          runs, then approved, rejected or ended), the form's `days` and `reason` (None when the process has none),
-          form (every form value, JSON), step (the steps waiting now), flagged (over one day), created_at,
-          decided_at;
+          runs, returned while it waits on its requester, then approved, rejected, ended or withdrawn), the form's
+          `days` and `reason` (None when the process has none), form (every form value, JSON), step (the steps
+          waiting now), flagged (over one day), created_at, decided_at;
         - `tasks`: one per user task: id, request_id, process_key, step, element_id, assignee_id, candidate_users and
-          candidate_groups (comma-separated), status (pending, approved, rejected, or cancelled when a parallel
-          branch ended it), comment, decided_by, created_at, decided_at;
+          candidate_groups (comma-separated), status (pending, approved, rejected, returned to the requester, or
+          cancelled when a parallel branch ended it or the request was withdrawn or sent back), comment, decided_by,
+          created_at, decided_at;
         - `emails` and `notifications`: the outbox's rows sent by people (sendEmail) and by the system (a task is
           waiting for you, your request ended), each as in `outbox`.
         """
