@@ -300,6 +300,8 @@ def _check_value(
         return str(given) if verbatim(str(given), "\n".join(request["recent"])) else ""
     if value.kind == "choice" and not (value.optional and value.on_card):
         meant = value.option_of(given) if value.choices else given
+        if read is None and value.default is not None and meant == value.default:
+            return ""  # the person's words name no option: the default, shown on the card as inferred
         if read is None or read.value != meant:
             raise _not_given(value, "was not said by the user", request)
         return read.said

@@ -76,6 +76,10 @@ class PersonValue:
     account: Account | None = None
     """For a meaningful text: reads the person's own account from their words (`tools.readers.read_account`), which
     replaces a text of the model's that is not theirs as written or says nothing of its own ("餐饮类报销")."""
+    default: str | None = None
+    """For a choice: the option filed when the person's words name and imply none (a form field's `defaultValue`): put
+    in by code in place of any the model chose, and shown on the card as inferred, for the person to see before it is
+    filed. Words that point to two options decide nothing: the person is asked."""
     refuse: Refuse | None = None
     """What no answer could make possible, for a value of the person's (a trip in the past): refused before the person
     is asked for anything else."""

@@ -199,7 +199,7 @@ def test_fixed_answers_say_a_declined_card_was_not_done_with_no_model_call(graph
 
 WORKFLOWS = (
     "流程：报销流程（process_baoxiao，填写：报销金额、报销类别、报销事由）、出差流程（process_chuchai，填写：出差地点、出发日期、"
-    "返回日期、出差事由）、请假流程（process_qingjia，填写：请假天数、请假原因）"
+    "返回日期、出差事由）、请假流程（process_qingjia，填写：请假天数、请假类型、开始日期、开始时段、结束日期、结束时段、请假原因）"
 )
 
 
@@ -376,7 +376,7 @@ def test_two_pending_tasks_of_one_requester_make_the_graph_ask_which(graph_drive
     agent = graph_driver(tool_call("handleTodoTask", {"taskId": "张三", "isOK": True}), user_id="user_2")
     question = final(agent.say("批准张三的请假")).content
     assert question.startswith(
-        "你有 2 个待办符合「张三」：task_1（张三，请假，1 天，家里有事）、task_2（张三，请假，2 天，搬家）"
+        "你有 2 个待办符合「张三」：task_1（张三，请假，1 天，事假，家里有事）、task_2（张三，请假，2 天，事假，搬家）"
     )
     assert agent.interrupts == []
 

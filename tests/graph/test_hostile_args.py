@@ -217,7 +217,7 @@ def test_a_start_with_a_key_the_form_does_not_have_is_refused_naming_the_form(ho
         with pytest.raises(DomainError) as info:
             path(TOOLSET, "runWorkFlow", raw_args, CallContext(backend=hostile_store, actor_id="user_1"))
         assert info.value.code == "unknown_field", info.value
-        assert "The form of process_qingjia has: days (请假天数), reason (请假原因)" in info.value.message
+        assert "The form of process_qingjia has: days (请假天数), leaveType (请假类型)" in info.value.message
     after = hostile_store.snapshot()
     refused = after.pop("audit_log")[len(before["audit_log"]):]
     assert [row["event"] for row in refused] == ["tool_refused"]  # the executor's refusal, audited; nothing else

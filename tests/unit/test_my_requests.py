@@ -20,7 +20,7 @@ def test_my_requests_say_where_each_stands_and_who_holds_it(store, make_ctx, sta
     assert result["total"] == 1
     [mine] = result["requests"]
     assert (mine["requestId"], mine["process"], mine["status"], mine["step"]) == ("req_1", "请假流程", "审批中", "人事审批")
-    assert mine["heldBy"] == "人事（管理员）" and mine["summary"] == "请假天数：5 天；请假原因：回老家"
+    assert mine["heldBy"] == "人事（管理员）" and mine["summary"] == "请假天数：5 天；请假类型：事假；请假原因：回老家"
     assert "月" in mine["since"] and "T" not in mine["since"]
     assert [line.split(" ", 2)[2] for line in mine["timeline"]] == ["张三 发起申请", "审批人审批：李四 批准（同意）"]
 
@@ -48,7 +48,7 @@ def test_the_chat_lists_my_requests_with_their_timeline(store, make_ctx, start_r
     start_request(requester="user_1", approver="user_2", days=1, reason="看牙医")
     text = requests(store, "user_1", "", "zh")
     assert isinstance(text, str)
-    assert text.splitlines()[0] == "req_1 请假流程 · 请假天数：1 天；请假原因：看牙医"
+    assert text.splitlines()[0] == "req_1 请假流程 · 请假天数：1 天；请假类型：事假；请假原因：看牙医"
     assert "状态：审批中" in text and "处理人：李四" in text and "张三 发起申请" in text
     english = requests(store, "user_1", "", "en")
     assert isinstance(english, str) and "held by Li Si" in english and "pending" not in english

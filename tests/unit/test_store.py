@@ -21,11 +21,13 @@ SEED_USERS = {
 }
 SEED_PROCESSES = {"process_qingjia": ("请假流程", 1), "process_baoxiao": ("报销流程", 1), "process_chuchai": ("出差流程", 1)}
 SEED_GROUPS = [("hr", "user_admin"), ("finance", "user_4")]
-TABLES = {"users", "outbox", "tool_executions", "audit_log", "process_deployments", "process_instances", "process_tasks",
+TABLES = {"users", "outbox", "tool_executions", "audit_log", "leave_balances", "leave_ledger", "process_deployments",
+          "process_instances", "process_tasks",
           "process_task_offers", "process_instance_actions", "user_groups", "user_group_members", "processes",
           "requests", "tasks", "emails",
           "notifications"}
-SEEDED = {"users", "process_deployments", "user_groups", "user_group_members", "processes"}
+SEEDED = {"users", "leave_balances", "leave_ledger", "process_deployments", "user_groups", "user_group_members",
+          "processes"}
 
 
 def assert_seeded_once(snapshot: dict) -> None:

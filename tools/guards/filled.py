@@ -58,6 +58,17 @@ def _account(call: Call, value: PersonValue, given: Any, today: date) -> Reading
     return Reading(value=text, how="stated", said=text) if text and text != given else None
 
 
+def _default(call: Call, value: PersonValue) -> Reading | None:
+    """A choice's default, where the person's words name and imply none of its options (inferred: the card shows it)."""
+    assert call.request is not None
+    if value.default is None or any(
+        read_choice([option], [h for h in value.hints if h[0] == option[0]], call.request["texts"]) is not None
+        for option in value.choices
+    ):
+        return None
+    return Reading(value=value.default, how="inferred", said="")
+
+
 def named_person(call: Call, value: PersonValue) -> None:
     """The one person the request names for a person value is that value, however the model spelled (or chose) it."""
     assert call.request is not None
@@ -100,7 +111,7 @@ class Filled:
                 text = read_text_value(value, call.request, today)
                 runs_on = bool(text) and not _blank(given) and given != text and str(given).startswith(str(text))
                 read = Reading(value=text, how="stated", said=text) if text and (_blank(given) or runs_on) else None
-            read = read or _own_word(value, given) or _account(call, value, given, today)
+            read = read or _own_word(value, given) or _account(call, value, given, today) or _default(call, value)
             if read is not None:
                 put(call, value, read)
         for value in call.person_values:

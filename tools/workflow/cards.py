@@ -16,6 +16,7 @@ from sqlalchemy import Connection
 
 from tools.workflow.engine import Definition, EngineError, FormError, NextStep, Preview, TaskView, members_of
 from tools.workflow.forms import form_data, param_of
+from tools.workflow.leave.requests import card_lines
 from tools.workflow.lookup import ALL_USERS, engine_of, group_label, require_process, require_task, require_user
 from tools.workflow.notify import form_summary, process_noun
 from tools.workflow.prompts import CARD_LABELS, CARD_SHOWN
@@ -265,6 +266,7 @@ def start_card(
             card[key] = form[key]
     card["values"] = lines
     card["fields"] = records
+    card["leave"] = card_lines(conn, requester["id"], definition, form, sources or {}, lang)  # none for no leave
     card["approver"] = _person(approver, lang)
     card["approver_email"] = approver.get("email") or ""
     try:

@@ -148,6 +148,7 @@ def person_values(definition: Definition) -> tuple[PersonValue, ...]:
             hints=tuple((c.id, *c.words) for c in form_field.choices if c.words),
             cues=form_field.cues if kind == "text" else (),
             refuse=_refusal(definition, form_field) if kind in ("number", "date") else None,
+            default=form_field.default if form_field.type == "enum" else None,
         ))
     return tuple(values)
 

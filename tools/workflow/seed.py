@@ -11,3 +11,13 @@ USERS: list[dict[str, str]] = [
     {"id": "user_4", "name": "赵六", "email": "zhaoliu@example.com", "alias": "Zhao Liu"},
     {"id": "user_admin", "name": "管理员", "email": "admin@example.com", "alias": "Administrator"},
 ]
+
+ALLOCATIONS: dict[str, dict[str, float]] = {
+    # Each seed user's leave allocation for the current year and the next, by leave type (tools/workflow/leave/
+    # types.toml): annual leave by years of service, and a few compensatory days for weekends worked.
+    "user_1": {"年假": 10, "调休": 2},
+    "user_2": {"年假": 5, "调休": 1},
+    "user_3": {"年假": 7},
+    "user_4": {"年假": 15, "调休": 3},
+    "user_admin": {"年假": 10},
+}

@@ -28,8 +28,9 @@ from tools.database import READ_ONLY_OPTION, default_url, normalize_url, sqlite_
 from tools.workflow.engine import ProcessEngine, SpiffEngine, seed
 from tools.workflow.engine import tables as engine_tables
 from tools.workflow.handles import FirstUse, release_read, stop_at
+from tools.workflow.leave.seed import seed_balances
 from tools.workflow.legacy import carry_legacy_requests
-from tools.workflow.seed import USERS
+from tools.workflow.seed import ALLOCATIONS, USERS
 from tools.workflow.tables import DOMAIN_TABLES, SYSTEM_SENDER, audit_log, metadata, outbox, tool_executions, users
 
 __all__ = [
@@ -127,6 +128,7 @@ class WorkflowStore:
         engine_tables.create_tables(conn)
         if conn.execute(select(func.count()).select_from(users)).scalar_one() == 0:
             conn.execute(insert(users), USERS)
+        seed_balances(conn, ALLOCATIONS)
         seed(self.process_engine, conn)
         carry_legacy_requests(conn, self.process_engine, audit_log, self.audit)
 

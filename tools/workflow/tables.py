@@ -5,7 +5,7 @@ The process engine's tables (deployments, instances, tasks, groups) are `tools.w
 
 from __future__ import annotations
 
-from sqlalchemy import Column, ForeignKey, Integer, MetaData, String, Table, Text
+from sqlalchemy import Column, Float, ForeignKey, Integer, MetaData, String, Table, Text
 
 metadata = MetaData()
 
@@ -62,9 +62,38 @@ audit_log = Table(
     Column("detail", Text, nullable=False),
 )
 
+leave_balances = Table(
+    "leave_balances",
+    metadata,
+    Column("user_id", String(64), ForeignKey("users.id"), primary_key=True),
+    Column("leave_type", String(32), primary_key=True),  # a type's id in tools/workflow/leave/types.toml (年假)
+    Column("year", Integer, primary_key=True),
+    Column("allocated", Float, nullable=False, default=0.0),
+    Column("held", Float, nullable=False, default=0.0),  # reserved by pending requests
+    Column("used", Float, nullable=False, default=0.0),  # taken by approved requests
+)
+"""Each person's leave per type and year: allocated, held by pending requests, used by approved ones (left = allocated -
+held - used). Every change is one conditional update of its row, written with its `leave_ledger` entry."""
+
+leave_ledger = Table(
+    "leave_ledger",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", String(40), nullable=False),
+    Column("user_id", String(64), nullable=False),
+    Column("leave_type", String(32), nullable=False),
+    Column("year", Integer, nullable=False),
+    Column("kind", String(16), nullable=False),  # allocate | hold | release | use
+    Column("days", Float, nullable=False),  # allocate: the change of the allocation; the others: the days moved
+    Column("instance_id", String(32)),  # the request a hold, release or use is for
+    Column("actor_id", String(64)),
+    Column("note", Text, nullable=False, default=""),
+)
+"""The history of every change to a leave balance, oldest first: never updated, never deleted."""
+
 SYSTEM_SENDER = "flowagent"
 """The sender of the e-mails the system writes itself (a task is waiting for you; your request ended): they are not
 a person's e-mails, so they count toward no conversation's rate limit."""
 
-DOMAIN_TABLES: tuple[Table, ...] = (users, outbox, tool_executions, audit_log)
+DOMAIN_TABLES: tuple[Table, ...] = (users, outbox, tool_executions, audit_log, leave_balances, leave_ledger)
 """The store's own tables (the process engine's are `tools.workflow.engine.tables.ENGINE_TABLES`)."""

@@ -8,6 +8,7 @@ execution's idempotency key and the e-mails it causes (`tools.workflow.notify`) 
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from sqlalchemy import Connection, insert
@@ -17,6 +18,8 @@ from tools.spec import CallContext, Found, Verdict
 from tools.workflow.args import HandleTodoTaskArgs, RunWorkFlowArgs, SendEmailArgs
 from tools.workflow.engine import EngineError, TaskView, groups_of, parse_task_id
 from tools.workflow.forms import check_form, form_data, unused_params
+from tools.workflow.leave.requests import hold_started, settle
+from tools.workflow.leave.rules import check_leave, leave_notes
 from tools.workflow.lookup import display_name, engine_of, offered_to
 from tools.workflow.mailer import Mailer
 from tools.workflow.notify import deliver_all, notify
@@ -57,7 +60,10 @@ def check_run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs
     )
     unused = unused_params(args.model_dump(), definition)
     notes += [f"[form] {key} is not a field of {definition.key}: left out" for key in unused]
-    return Verdict(notes=notes, found={"form": form})
+    leave = check_leave(conn, ctx.actor_id, definition, form, ctx.today or date.today())
+    if leave is None:
+        return Verdict(notes=notes, found={"form": form})
+    return Verdict(notes=notes + leave_notes(leave), found={"form": form, "leave": leave.record()})
 
 
 def run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs, verdict: Verdict) -> dict[str, Any]:
@@ -71,6 +77,7 @@ def run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs, verd
         )
     except EngineError as exc:
         raise _refusal(exc) from None
+    hold_started(conn, started.instance_id, ctx.actor_id, verdict.found.get("leave"))
     notified = notify(conn, ctx, started.events)
     form = {f.id: started.data.get(f.id) for f in definition.fields}
     waiting = _waiting(conn, started.tasks, ctx.lang)
@@ -92,6 +99,8 @@ def run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs, verd
     }
     if form.get("days") is not None:
         result["days"] = form["days"]
+    if verdict.found.get("leave"):
+        result["leave"] = verdict.found["leave"]
     return result
 
 
@@ -113,6 +122,7 @@ def handle_todo_task(conn: Connection, ctx: CallContext, args: HandleTodoTaskArg
         )
     except EngineError as exc:
         raise _refusal(exc) from None
+    settle(conn, completed.instance_id, completed.status)  # a leave's days: used when approved, else given back
     notified = notify(conn, ctx, completed.events)
     # The decision comment lives on the task and in the instance's history; the request's reason is never touched.
     return {
