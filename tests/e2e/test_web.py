@@ -22,7 +22,7 @@ import pytest
 from langgraph_sdk import get_sync_client
 from playwright.sync_api import Browser, Page, expect
 
-from evals.doubles import openai_server
+from evals.doubles import openai_http
 from evals.doubles.openai_server import ScriptedOpenAIServer
 from flowagent.server.routes import STATIC_DIR
 from tests.support.browser import chromium, phone
@@ -387,7 +387,7 @@ def raw_words(text: str, lang: str) -> list[str]:
 @pytest.fixture
 def slow_model(monkeypatch: pytest.MonkeyPatch) -> None:
     """The scripted model writes each piece of a reply after a pause, as a local model does: the page streams it."""
-    stream_chunks = openai_server._stream_chunks
+    stream_chunks = openai_http.stream_chunks
 
     def slowly(*args: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:
         for chunk in stream_chunks(*args, **kwargs):
@@ -395,7 +395,7 @@ def slow_model(monkeypatch: pytest.MonkeyPatch) -> None:
                 time.sleep(SLOW_PIECE_S)
             yield chunk
 
-    monkeypatch.setattr(openai_server, "_stream_chunks", slowly)
+    monkeypatch.setattr(openai_http, "stream_chunks", slowly)
 
 
 def on_the_react_protocol(page: Page) -> None:
