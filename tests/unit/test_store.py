@@ -23,7 +23,7 @@ SEED_PROCESSES = {"process_qingjia": ("请假流程", 1), "process_baoxiao": ("�
 SEED_GROUPS = [("hr", "user_admin"), ("finance", "user_4")]
 TABLES = {"users", "outbox", "tool_executions", "audit_log", "leave_balances", "leave_ledger", "process_deployments",
           "process_instances", "process_tasks",
-          "process_task_offers", "process_instance_actions", "user_groups", "user_group_members", "processes",
+          "process_task_offers", "process_instance_actions", "process_timers", "user_groups", "user_group_members", "processes",
           "requests", "tasks", "emails",
           "notifications"}
 SEEDED = {"users", "leave_balances", "leave_ledger", "process_deployments", "user_groups", "user_group_members",

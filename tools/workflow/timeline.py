@@ -25,6 +25,12 @@ ACTS = {
            "withdrawn": "withdrew the request"},
 }
 """What a requester did, as the timeline reads it."""
+TIMERS = {
+    "zh": {"reminded": "超时未处理，已提醒{to}", "escalated": "超时未处理，已转给{to}", "overdue": "已过期限"},
+    "en": {"reminded": "not decided in time, reminder sent to {to}", "escalated": "not decided in time, moved to {to}",
+           "overdue": "past its due date"},
+}
+"""A step's timer that fired, as the timeline reads it (who was reminded, whom the step moved to)."""
 
 
 def name_of(people: Mapping[str, Mapping[str, Any]], user_id: str, lang: str) -> str:
@@ -69,7 +75,11 @@ def changes_words(changes: Mapping[str, tuple[Any, Any]], definition: Definition
 def happened_line(entry: Happened, people: Mapping[str, Mapping[str, Any]], definition: Definition, lang: str) -> str:
     """One timeline entry with its time: 12月3日 18:20 审批人审批：李四 退回（请写明日期）."""
     who = name_of(people, entry.user, lang)
-    if entry.kind in ("approved", "rejected", "returned"):
+    if entry.kind in TIMERS["zh"]:
+        to = ("、" if lang == "zh" else ", ").join(name_of(people, p, lang) for p in entry.to)
+        said = TIMERS["en" if lang == "en" else "zh"][entry.kind].format(to=to or ("—"))
+        what = f"{entry.step_en or entry.step}: {said}" if lang == "en" else f"{entry.step}：{said}"
+    elif entry.kind in ("approved", "rejected", "returned"):
         what = step_verdict(entry.step, entry.step_en, who, entry.kind, entry.comment, lang)
     else:
         what = f"{who} {ACTS['en' if lang == 'en' else 'zh'][entry.kind]}"

@@ -11,7 +11,10 @@ from typing import Any, Literal
 
 from tools.workflow.engine.records import Event, InstanceStatus, Record, TaskView
 
-HappenedKind = Literal["started", "approved", "rejected", "returned", "resubmitted", "withdrawn"]
+HappenedKind = Literal[
+    "started", "approved", "rejected", "returned", "resubmitted", "withdrawn", "reminded", "escalated", "overdue",
+]
+"""reminded, escalated, overdue: a step's timer fired (`tools.workflow.engine.timers`)."""
 
 
 @dataclass(frozen=True)
@@ -124,9 +127,9 @@ class Happened(Record):
     """One entry of a request's timeline: who did what, when, with what comment."""
 
     kind: HappenedKind
-    """started, approved, rejected, returned, resubmitted or withdrawn."""
+    """started, approved, rejected, returned, resubmitted, withdrawn; a step's timer: reminded, escalated, overdue."""
     user: str
-    """Who did it."""
+    """Who did it ("" for a timer: the system)."""
     at: str
     """When, ISO 8601 UTC."""
     comment: str = ""
@@ -139,3 +142,5 @@ class Happened(Record):
     """The step's task (decisions only)."""
     changes: dict[str, tuple[Any, Any]] = field(default_factory=dict)
     """A resubmission's changed form values: field id → (before, after)."""
+    to: tuple[str, ...] = ()
+    """A timer's people: who was reminded, or whom an escalated step moved to (user ids)."""

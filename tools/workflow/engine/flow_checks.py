@@ -71,9 +71,13 @@ def start_event(nodes: dict[str, Any], key: str) -> Any:
     return nodes[starts[0]]
 
 
-def check_graph(nodes: dict[str, Any], flows: tuple[Flow, ...], key: str) -> None:
+def check_graph(
+    nodes: dict[str, Any], flows: tuple[Flow, ...], key: str, attached: dict[str, str] | None = None
+) -> None:
     """Flows in and out where needed, a condition or the default on each way out of a decision, and every node
-    reachable from the start and able to reach an end."""
+    reachable from the start and able to reach an end. `attached`: boundary event → the task it is on (it has no
+    incoming flow, and is reached with its task)."""
+    attached = attached or {}
     starts = [start_event(nodes, key).get("id")]
     outgoing: dict[str, list[Flow]] = {node_id: [] for node_id in nodes}
     incoming: dict[str, list[Flow]] = {node_id: [] for node_id in nodes}
@@ -82,7 +86,10 @@ def check_graph(nodes: dict[str, Any], flows: tuple[Flow, ...], key: str) -> Non
         incoming[flow.target].append(flow)
     for node_id, element in nodes.items():
         tag = tag_of(element)
-        if tag != "startEvent" and not incoming[node_id]:
+        if node_id in attached and incoming[node_id]:
+            raise DeployError("bad_flow", f"{describe(element)} is a boundary event with an incoming flow.",
+                              element_id=node_id)
+        if tag != "startEvent" and not incoming[node_id] and node_id not in attached:
             raise DeployError(
                 "no_incoming_flow", f"{describe(element)} has no incoming sequence flow; connect it.", element_id=node_id
             )
@@ -120,7 +127,9 @@ def check_graph(nodes: dict[str, Any], flows: tuple[Flow, ...], key: str) -> Non
                         f"default: add a conditionExpression (e.g. `approved and days > 3`) or make it the default flow.",
                         element_id=flow.id,
                     )
-    reached = _reach(starts[0], outgoing, lambda flow: flow.target)
+    on_task = {node_id: [*outgoing[node_id], *(Flow(f"{b}#on", node_id, b, "") for b, t in attached.items()
+                                              if t == node_id)] for node_id in nodes}
+    reached = _reach(starts[0], on_task, lambda flow: flow.target)
     for node_id, element in nodes.items():
         if node_id not in reached:
             raise DeployError(

@@ -47,6 +47,7 @@ from tools.workflow.engine.records import (
     TaskStatus,
     TaskView,
 )
+from tools.workflow.engine.timers import TimerFired
 
 __all__ = [
     "Choice",
@@ -162,6 +163,16 @@ class ProcessEngine(Protocol):
     def timeline(self, conn: Connection, instance_id: str) -> tuple[Happened, ...]:
         """Who did what to a request, oldest first: started, each decision (approved, rejected, returned), each
         resubmission with its changes, its withdrawal."""
+        ...
+
+    def due_timers(self, conn: Connection, *, limit: int = 100) -> list[int]:
+        """The waiting timers due now (the engine's clock), longest due first: their ids, for `fire_timer`."""
+        ...
+
+    def fire_timer(self, conn: Connection, timer_id: int, *, by: str) -> TimerFired | None:
+        """Fire a due timer (a task's reminder, escalation or due date) exactly once, in the caller's transaction with
+        its e-mails: compare-and-set on the timer, so of several services only one fires it (the others get None, as
+        does a timer whose task is no longer waiting). `by` names the service, for the record."""
         ...
 
     def preview_start(

@@ -30,6 +30,8 @@ class ReadyTask:
     assignee: str | None
     users: list[str]
     groups: list[str]
+    timers: tuple[Any, ...] = ()
+    """Its timers with their due times (`timer_specs.PlannedTimer`), when the engine planned them."""
 
 
 Ready = Callable[[BpmnWorkflow, dict[str, Any]], list[ReadyTask]]

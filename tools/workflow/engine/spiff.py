@@ -4,6 +4,8 @@
   assignment rules (`camunda:assignee`, `camunda:candidateUsers`, `camunda:candidateGroups`) in the task spec's
   `extensions` (which SpiffWorkflow serializes with the workflow, so a running instance keeps its version's
   rules), and exclusive gateways strip Camunda's `${...}` wrapper from conditions when the BPMN is parsed.
+- Timer boundary events are read by `timer_specs.TimerBoundaryParser` (their settings in the spec's `extensions`, a
+  duration timer SpiffWorkflow never fires itself) and a user task's `camunda:dueDate` is kept with its assignment.
 - Workflows run with `expressions.SCRIPT_ENGINE` (no builtins, expressions re-checked).
 - The serializer keeps mutable state on its registry while it encodes (`_encoder_mode`), so each thread gets
   its own (`serializer()`).
@@ -16,8 +18,9 @@ from typing import Any
 
 from SpiffWorkflow.bpmn.parser.BpmnParser import BpmnValidator, full_tag
 from SpiffWorkflow.bpmn.parser.task_parsers import ConditionalGatewayParser
+from SpiffWorkflow.bpmn.serializer.default.event_definition import TimerConditionalEventDefinitionConverter
 from SpiffWorkflow.bpmn.serializer.workflow import BpmnWorkflowSerializer
-from SpiffWorkflow.bpmn.specs.defaults import ExclusiveGateway
+from SpiffWorkflow.bpmn.specs.defaults import BoundaryEvent, ExclusiveGateway
 from SpiffWorkflow.bpmn.workflow import BpmnWorkflow
 from SpiffWorkflow.camunda.parser.CamundaParser import CamundaParser
 from SpiffWorkflow.camunda.parser.task_spec import UserTaskParser
@@ -25,6 +28,7 @@ from SpiffWorkflow.camunda.serializer import DEFAULT_CONFIG as CAMUNDA_CONFIG
 from SpiffWorkflow.camunda.specs.user_task import UserTask
 
 from tools.workflow.engine.expressions import SCRIPT_ENGINE, unwrap
+from tools.workflow.engine.timer_specs import DUE_KEY, WORKING_KEY, HeldTimer, TimerBoundaryParser, working_time_of
 
 ASSIGNMENT_ATTRIBUTES = ("assignee", "candidateUsers", "candidateGroups")
 """The Camunda attributes of a user task kept in its spec's `extensions` as `camunda:<name>`."""
@@ -39,6 +43,10 @@ class AssignedUserTaskParser(UserTaskParser):
             value = self.attribute(name, "camunda")
             if value and value.strip():
                 extensions[f"camunda:{name}"] = value.strip()
+        due = self.attribute("dueDate", "camunda")
+        if due and due.strip():
+            extensions[DUE_KEY] = due.strip()
+            extensions[WORKING_KEY] = working_time_of(self.node)
         return extensions
 
 
@@ -57,6 +65,7 @@ class Parser(CamundaParser):
         **CamundaParser.OVERRIDE_PARSER_CLASSES,
         full_tag("userTask"): (AssignedUserTaskParser, UserTask),
         full_tag("exclusiveGateway"): (UnwrappingGatewayParser, ExclusiveGateway),
+        full_tag("boundaryEvent"): (TimerBoundaryParser, BoundaryEvent),
     }
 
 
@@ -85,13 +94,15 @@ def new_workflow(spec: Any, subprocess_specs: dict[str, Any]) -> BpmnWorkflow:
 
 
 _local = threading.local()
+SERIALIZER_CONFIG = {**CAMUNDA_CONFIG, HeldTimer: TimerConditionalEventDefinitionConverter}
+"""SpiffWorkflow's Camunda specs, and the engine's held timers."""
 
 
 def serializer() -> BpmnWorkflowSerializer:
     """This thread's serializer, for SpiffWorkflow's Camunda task specs."""
     found = getattr(_local, "serializer", None)
     if found is None:
-        found = BpmnWorkflowSerializer(BpmnWorkflowSerializer.configure(CAMUNDA_CONFIG))
+        found = BpmnWorkflowSerializer(BpmnWorkflowSerializer.configure(SERIALIZER_CONFIG))
         _local.serializer = found
     return found
 

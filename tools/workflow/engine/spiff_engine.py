@@ -16,12 +16,13 @@ Instance data (the data contract BPMN authors write against): the start form's v
 The class is the one callers use; its work is done by a module per concern: `deployments` (deploy, the models),
 `running` (a run in memory, the ready tasks and their assignments), `tasks` (task rows and offers), `decisions`
 (the one in-memory decide that `complete` stores and `preview` reads), `views` (task and instance views, events,
-diagram marks).
+diagram marks), `timers` (a waiting task's timers, fired once by the timer service).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ from typing import Any
 from SpiffWorkflow.bpmn.workflow import BpmnWorkflow
 from sqlalchemy import Connection, Row, insert, select
 
-from tools.workflow.engine import deployments, forms, lifecycle, tables
+from tools.workflow.engine import deployments, forms, lifecycle, tables, timers
 from tools.workflow.engine.changes import Happened, Resubmitted, Returned, Withdrawn
 from tools.workflow.engine.decisions import completed, decide, decision_entry, store_decision
 from tools.workflow.engine.errors import EngineError
@@ -49,8 +50,11 @@ from tools.workflow.engine.records import (
 from tools.workflow.engine.running import ReadyTask, approved_stages, new_run, next_step, ready_tasks
 from tools.workflow.engine.spiff import dumps
 from tools.workflow.engine.tasks import check_offered, dump, insert_tasks, offered_rows, pending_row, task_row
+from tools.workflow.engine.timer_specs import planned_timers
+from tools.workflow.engine.timers import TimerFired
 from tools.workflow.engine.validation import Loaded
 from tools.workflow.engine.views import Header, ended_event, instance_view, ready_event, task_view, task_views
+from tools.workflow.engine.working_time import WorkingDay, weekdays
 
 __all__ = ["SpiffEngine", "format_instance_id", "format_task_id", "parse_instance_id", "parse_task_id", "utcnow"]
 
@@ -63,10 +67,12 @@ class SpiffEngine:
     """The `ProcessEngine` on SpiffWorkflow, its state in the engine's tables (`tools.workflow.engine.tables`).
 
     `clock` gives the time stamps (timezone-aware UTC); `today` for `notPast` dates defaults to its date.
+    `working_day` says which dates are working days, for timers that count working time (default Monday to Friday).
     """
 
-    def __init__(self, *, clock: Callable[[], datetime] = utcnow) -> None:
+    def __init__(self, *, clock: Callable[[], datetime] = utcnow, working_day: WorkingDay = weekdays) -> None:
         self.clock = clock
+        self.working_day = working_day
 
     # ---------------------------------------------------------------- deployments
 
@@ -193,7 +199,16 @@ class SpiffEngine:
         return lifecycle.cancel(conn, instance_id, user_id=user_id, comment=comment, now=self._now())
 
     def timeline(self, conn: Connection, instance_id: str) -> tuple[Happened, ...]:
-        return lifecycle.timeline(conn, instance_id)
+        found = [*lifecycle.timeline(conn, instance_id), *timers.happened(conn, parse_instance_id(instance_id))]
+        return tuple(sorted(found, key=lambda h: h.at))
+
+    # ---------------------------------------------------------------- timers
+
+    def due_timers(self, conn: Connection, *, limit: int = 100) -> list[int]:
+        return timers.due(conn, self._now(), limit)
+
+    def fire_timer(self, conn: Connection, timer_id: int, *, by: str) -> TimerFired | None:
+        return timers.fire(conn, timer_id, now=self._now(), by=by)
 
     # ---------------------------------------------------------------- internals
 
@@ -202,5 +217,8 @@ class SpiffEngine:
 
     def _ready(self, workflow: BpmnWorkflow, data: dict[str, Any]) -> list[ReadyTask]:
         """The ready user tasks (`running.ready_tasks`): every call goes through this one method, so a test can
-        make two deciders meet right after both worked a decision out (tests/support/engine.py `race`)."""
-        return ready_tasks(workflow, data)
+        make two deciders meet right after both worked a decision out (tests/support/engine.py `race`). Each comes
+        with its timers, due from now (`timer_specs.planned_timers`)."""
+        now = self.clock()
+        return [replace(item, timers=planned_timers(item.task, now, self.working_day))
+                for item in ready_tasks(workflow, data)]

@@ -108,6 +108,30 @@ instance_actions = Table(
     Index("ix_process_instance_actions_instance", "instance_id"),
 )
 
+timers = Table(
+    "process_timers",
+    metadata,
+    # A waiting task's timers (its due date, its timer boundary events): the timer service polls the due ones by
+    # (status, due_at) and claims each with `UPDATE … WHERE id = :id AND status = 'waiting'` in the transaction of its
+    # effect, so each fires once however many services run (`tools.workflow.engine.timers`).
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("instance_id", Integer, ForeignKey("process_instances.id"), nullable=False),
+    Column("task_id", Integer, ForeignKey("process_tasks.id"), nullable=False),
+    Column("element_id", String(128), nullable=False),  # the boundary event's BPMN id (the user task's for a due date)
+    Column("name", String(256), nullable=False, default=""),
+    Column("action", String(16), nullable=False),  # remind | escalate | due
+    Column("escalate_to", Text, nullable=False, default="[]"),  # JSON list of group ids
+    Column("due_at", String(40), nullable=False),
+    Column("status", String(16), nullable=False),  # waiting | fired | cancelled (its task was decided first)
+    Column("fired_at", String(40)),
+    Column("fired_by", String(128)),  # the timer service that fired it
+    Column("detail", Text, nullable=False, default="{}"),  # JSON: who was reminded, whom the task moved from and to
+    Column("created_at", String(40), nullable=False),
+    Index("ix_process_timers_status_due", "status", "due_at"),
+    Index("ix_process_timers_instance", "instance_id"),
+    sqlite_autoincrement=True,
+)
+
 task_offers = Table(
     "process_task_offers",
     metadata,
@@ -134,7 +158,9 @@ group_members = Table(
     Index("ix_user_group_members_user", "user_id"),
 )
 
-ENGINE_TABLES: tuple[Table, ...] = (deployments, instances, tasks, instance_actions, task_offers, groups, group_members)
+ENGINE_TABLES: tuple[Table, ...] = (
+    deployments, instances, tasks, instance_actions, timers, task_offers, groups, group_members,
+)
 
 SEED_GROUPS: tuple[dict[str, object], ...] = (
     {"id": "hr", "name": "人事", "name_en": "HR", "members": ("user_admin",)},

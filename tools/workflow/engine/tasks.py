@@ -12,6 +12,7 @@ from tools.workflow.engine import tables
 from tools.workflow.engine.errors import EngineError
 from tools.workflow.engine.ids import format_task_id, parse_task_id
 from tools.workflow.engine.running import ReadyTask
+from tools.workflow.engine.timers import schedule
 
 
 def dump(value: Any) -> str:
@@ -58,7 +59,7 @@ def check_offered(conn: Connection, row: Row[Any], user_id: str, groups: Sequenc
 
 
 def insert_tasks(conn: Connection, instance_id: int, ready: Iterable[ReadyTask], now: str) -> list[Row[Any]]:
-    """Rows for a run's newly ready user tasks, with their offers; the rows as stored."""
+    """Rows for a run's newly ready user tasks, with their offers and timers; the rows as stored."""
     rows: list[Row[Any]] = []
     for item in ready:
         task, assignee, users, groups = item.task, item.assignee, item.users, item.groups
@@ -77,5 +78,6 @@ def insert_tasks(conn: Connection, instance_id: int, ready: Iterable[ReadyTask],
         offers += [{"task_id": number, "kind": "group", "name": g} for g in groups]
         if offers:
             conn.execute(insert(tables.task_offers), offers)
+        schedule(conn, instance_id, number, item.timers, now)
         rows.append(conn.execute(select(tables.tasks).where(tables.tasks.c.id == number)).one())
     return rows

@@ -12,7 +12,8 @@ The checks run in this order, each refusal a `DeployError(code, message, element
    engine's own (`bad_field_id`, `duplicate_field`, `reserved_field`), known types (`unknown_field_type`), enum
    values (`enum_without_values`), known constraints with valid configs (`unknown_constraint`, `bad_constraint`).
 4. User tasks: an assignee rule (`no_assignee_rule`) whose entries are ids or `${...}` expressions on the
-   instance data (`bad_assignee`).
+   instance data (`bad_assignee`); a due date and timer boundary events this engine runs (`bad_timer`:
+   `timer_specs.check_boundary`).
 5. Flows and conditions: flows join existing nodes (`dangling_flow`); conditions only on an exclusive gateway's
    flows (`condition_outside_gateway`) that parse as safe Python on known names (`bad_condition`,
    `unsafe_condition`, `unknown_name`); each flow out of an exclusive gateway with a condition or the default
@@ -36,12 +37,13 @@ from tools.workflow.engine.bpmn_xml import clean, describe, listed, parse_xml, p
 from tools.workflow.engine.errors import DeployError
 from tools.workflow.engine.expressions import ExpressionError, check, is_wrapped, split_entries, unwrap
 from tools.workflow.engine.flow_checks import check_graph, sequence_flows, start_event
-from tools.workflow.engine.model import CAMUNDA_NS, NS, RESERVED_NAMES, ProcessModel
+from tools.workflow.engine.model import CAMUNDA_NS, NS, RESERVED_NAMES, Flow, ProcessModel
 from tools.workflow.engine.records import StepDef
 from tools.workflow.engine.spiff import ASSIGNMENT_ATTRIBUTES, parse_specs, schema_validator
 from tools.workflow.engine.start_form import form_fields
+from tools.workflow.engine.timer_specs import check_boundary, check_due_date
 
-FLOW_NODES = frozenset({"startEvent", "endEvent", "userTask", "exclusiveGateway", "parallelGateway"})
+FLOW_NODES = frozenset({"startEvent", "endEvent", "userTask", "exclusiveGateway", "parallelGateway", "boundaryEvent"})
 IGNORED = frozenset({
     "sequenceFlow", "extensionElements", "documentation", "laneSet", "textAnnotation", "association", "group",
     "dataObject", "dataObjectReference", "property", "ioSpecification",
@@ -134,11 +136,13 @@ def _elements(process: Any) -> dict[str, Any]:
         if parent is not process:
             # Children of flow nodes (incoming/outgoing refs, conditions, event definitions) are looked at with
             # their node; lanes and extension elements are not executed.
-            if tag.endswith("EventDefinition") and tag_of(parent) in ("startEvent", "endEvent"):
+            if tag.endswith("EventDefinition") and tag_of(parent) in ("startEvent", "endEvent", "boundaryEvent") and not (
+                tag == "timerEventDefinition" and tag_of(parent) == "boundaryEvent"
+            ):
                 raise DeployError(
                     "unsupported_element",
-                    f"{describe(parent)} has a {tag}: only none start and end events run here; remove the event "
-                    f"definition.",
+                    f"{describe(parent)} has a {tag}: only none start and end events, and timer boundary events, run "
+                    f"here; remove the event definition.",
                     element_id=str(parent.get("id") or ""),
                 )
             continue
@@ -170,6 +174,17 @@ def _elements(process: Any) -> dict[str, Any]:
     return nodes
 
 
+def _timers(nodes: dict[str, Any], flows: tuple[Flow, ...]) -> dict[str, str]:
+    """Each user task's due date and each timer boundary event checked; boundary event id → the task it is on."""
+    attached: dict[str, str] = {}
+    for node_id, element in nodes.items():
+        if tag_of(element) == "userTask":
+            check_due_date(element)
+        elif tag_of(element) == "boundaryEvent":
+            attached[node_id] = check_boundary(element, nodes, [f.target for f in flows if f.source == node_id])
+    return attached
+
+
 @dataclass(frozen=True)
 class Loaded:
     """A valid BPMN document: the engine's model of it, and SpiffWorkflow's specs."""
@@ -189,7 +204,8 @@ def load(xml: str | bytes, *, schema: bool = True) -> Loaded:
     names = {f.id for f in fields} | set(RESERVED_NAMES)
     steps = tuple(_step(element, names) for element in nodes.values() if tag_of(element) == "userTask")
     flows = sequence_flows(process, nodes, names)
-    check_graph(nodes, flows, key)
+    attached = _timers(nodes, flows)
+    check_graph(nodes, flows, key, attached)
     if schema:
         try:
             schema_validator().validate(root)
