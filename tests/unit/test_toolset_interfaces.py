@@ -13,7 +13,7 @@ from tests.support.rooms.toolset import resolve_room, staff, staff_member
 from tools.language import Language
 from tools.surfaces import Surfaces
 from tools.toolset import Limit, Toolset
-from tools.workflow import lookup
+from tools.workflow import lookup, request_words
 from tools.workflow import toolset as workflow
 from tools.workflow.commands import CLI, COMMANDS
 from tools.workflow.mailer import Mailer
@@ -65,14 +65,15 @@ def test_a_flat_declaration_with_surfaces_and_card_labels_builds_the_workflow_to
         people=workflow.directory,
         people_kind="user",
         actor_kind="user",
-        resolvers={"user": workflow.resolve_user, "task": workflow.resolve_task, "process": workflow.resolve_process},
+        resolvers={"user": workflow.resolve_user, "task": workflow.resolve_task, "process": workflow.resolve_process,
+                   "request": workflow.resolve_request},  # the requester's requests (issue 33)
         stable_kinds=("user",),
         named_record=workflow.named_record,
-        questions=QUESTIONS,
+        questions=request_words.merged(QUESTIONS, request_words.QUESTIONS),
         pick_person=named_as_approver,
         limits={"mail_rate_limit": Limit(DEFAULT_MAIL_RATE_LIMIT, "E-mails one conversation thread may send per hour.")},
         intro=INTRO,
-        refusals=REFUSALS,  # worded by the graph before; the workflow now words its own codes
+        refusals=request_words.merged(REFUSALS, request_words.REFUSALS),  # worded by the graph before
         help=workflow.help_tables,
         commands=COMMANDS,
         panels={"tasks": tasks_of, "diagrams": diagrams_of, "outbox": outbox_of},
