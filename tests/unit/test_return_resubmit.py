@@ -10,6 +10,7 @@ from tools import execute_call
 from tools.errors import NotFoundError, PolicyError
 from tools.workflow import TOOLSET
 from tools.workflow.cards import decision_card
+from tools.workflow.commands import process
 from tools.workflow.resubmit import resubmit_card
 from tools.workflow.send_back import return_card
 
@@ -108,3 +109,9 @@ def test_the_cards_show_what_returning_does_and_each_change(store, make_ctx, sta
         card = resubmit_card(conn, {"requestId": "req_1", "reason": "回老家，12月10日回来"}, "zh")
     assert card["comment"] == "李四：写清楚日期" and card["changes"] == "请假原因：回老家 → 回老家，12月10日回来"
     assert card["next"].startswith("提交后先送审批人审批（李四）")
+
+
+def test_the_process_as_text_says_the_request_was_sent_back(store, make_ctx, start_request):
+    _returned(make_ctx, start_request)
+    text = process(store, "user_1", "req_1", "zh")
+    assert isinstance(text, str) and "已退回" in text and "李四 退回（5 天太长，改成 3 天）" in text

@@ -10,11 +10,14 @@ from lxml import etree
 
 from tools.workflow.engine import InstanceView
 from tools.workflow.engine.model import NS
+from tools.workflow.timeline import VERDICTS
 
 MARKS = {"done": "✓", "current": "▶", "next": "○", "other": "·"}
 STATUS = {
-    "zh": {"running": "进行中", "approved": "已批准", "rejected": "已驳回", "ended": "已结束"},
-    "en": {"running": "in progress", "approved": "approved", "rejected": "rejected", "ended": "ended"},
+    "zh": {"running": "进行中", "approved": "已批准", "rejected": "已驳回", "ended": "已结束", "returned": "已退回",
+           "withdrawn": "已撤回"},
+    "en": {"running": "in progress", "approved": "approved", "rejected": "rejected", "ended": "ended",
+           "returned": "sent back to the requester", "withdrawn": "withdrawn"},
 }
 _SHOWN = ("startEvent", "userTask", "endEvent")
 """The elements a person reads as steps (gateways and flows are how the process decides, drawn on the page)."""
@@ -59,7 +62,8 @@ def process_lines(view: InstanceView, people: dict[str, dict[str, Any]], lang: s
         if element_id in decided:
             d = decided[element_id]
             who = _name(people, d.user, lang)
-            verdict = ("批准" if d.approved else "驳回") if lang == "zh" else ("approved" if d.approved else "rejected")
+            kind = "returned" if d.returned else "approved" if d.approved else "rejected"
+            verdict = VERDICTS["en" if lang == "en" else "zh"][kind]
             comment = (f"（{d.comment}）" if lang == "zh" else f" ({d.comment})") if d.comment else ""
             line += f" — {who} {verdict}{comment}"
         elif element_id in waiting:
