@@ -9,7 +9,9 @@ from tools import REGISTRY, DomainError, Effect
 SEED_TOOLS = ["getAllWorkFlow", "getAllUser", "runWorkFlow", "queryTodoTask", "handleTodoTask", "sendEmail"]
 REQUESTER_TOOLS = ["queryMyRequests", "withdrawRequest", "returnTask", "resubmitRequest"]
 """The requester's side (issue 33), after the seed's."""
-TOOLS = [*SEED_TOOLS, *REQUESTER_TOOLS]
+LEAVE_TOOLS = ["getLeaveBalance"]
+"""The leave balance (issue 33), last."""
+TOOLS = [*SEED_TOOLS, *REQUESTER_TOOLS, *LEAVE_TOOLS]
 APPROVED = ["runWorkFlow", "handleTodoTask", "sendEmail", "withdrawRequest", "returnTask", "resubmitRequest"]
 PARAMS = {
     "getAllWorkFlow": set(),
@@ -22,6 +24,7 @@ PARAMS = {
     "withdrawRequest": {"requestId"},
     "returnTask": {"taskId", "comment"},
     "resubmitRequest": {"requestId", "days", "reason", "fields"},
+    "getLeaveBalance": {"userId"},
 }
 
 

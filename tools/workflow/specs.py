@@ -18,6 +18,7 @@ from tools.workflow.args import (
 from tools.workflow.cards import decision_card, email_card, start_card
 from tools.workflow.chains import CHAINS
 from tools.workflow.forms import form_person_values
+from tools.workflow.leave.specs import SPECS as LEAVE_SPECS
 from tools.workflow.policy import COMMENT_REQUIRED_OVER_DAYS, may_decide, task_days
 from tools.workflow.reads import get_all_users, get_all_workflows, query_todo_tasks
 from tools.workflow.request_specs import SPECS as REQUEST_SPECS
@@ -233,5 +234,6 @@ SPECS: tuple[ToolSpec, ...] = (
     ),
 )
 
-REGISTRY = ToolRegistry((*SPECS, *REQUEST_SPECS), chains=CHAINS)
-"""The default tool registry: the seed's six tools, then the requester's (`tools.workflow.request_specs`)."""
+REGISTRY = ToolRegistry((*SPECS, *REQUEST_SPECS, *LEAVE_SPECS), chains=CHAINS)
+"""The default tool registry: the seed's six tools, then the requester's (`tools.workflow.request_specs`), then the
+leave balance (`tools.workflow.leave.specs`)."""

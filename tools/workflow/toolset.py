@@ -21,6 +21,8 @@ from tools.workflow import lookup, request_lookup, request_words
 from tools.workflow.commands import CLI, COMMANDS
 from tools.workflow.engine import Definition
 from tools.workflow.guards import AnothersRequest
+from tools.workflow.leave import words as leave_words
+from tools.workflow.leave.cli import LEAVE_CLI
 from tools.workflow.mailer import Mailer
 from tools.workflow.panels import diagrams_of, outbox_of, tasks_of
 from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
@@ -125,13 +127,13 @@ TOOLSET = Toolset(
         },
         intro=INTRO,
         questions=request_words.merged(QUESTIONS, request_words.QUESTIONS),
-        refusals=request_words.merged(REFUSALS, request_words.REFUSALS),
+        refusals=request_words.merged(request_words.merged(REFUSALS, request_words.REFUSALS), leave_words.REFUSALS),
     ),
     surfaces=Surfaces(
         help=help_tables,
         commands=COMMANDS,
         panels={"tasks": tasks_of, "diagrams": diagrams_of, "outbox": outbox_of},
-        cli=CLI,
+        cli={**CLI, "leave": LEAVE_CLI},
     ),
     lookup_answers=True,
     guards=added(AnothersRequest(), after="references"),

@@ -60,14 +60,14 @@ def balance(conn: Connection, user_id: str, type_id: str, year: int) -> Balance:
 
 
 def balances_of(conn: Connection, user_id: str, year: int | None = None) -> list[Balance]:
-    """A person's balances, by year (newest first) and type (in the types' order)."""
+    """A person's balances, by year and type (in the types' order)."""
     query = select(leave_balances).where(leave_balances.c.user_id == user_id)
     if year is not None:
         query = query.where(leave_balances.c.year == year)
     order = {t.id: n for n, t in enumerate(leave_types().types)}
     rows = [Balance(r["user_id"], r["leave_type"], int(r["year"]), float(r["allocated"]), float(r["held"]),
                     float(r["used"])) for r in conn.execute(query).mappings()]
-    return sorted(rows, key=lambda b: (-b.year, order.get(b.leave_type, len(order))))
+    return sorted(rows, key=lambda b: (b.year, order.get(b.leave_type, len(order))))
 
 
 def ledger_of(conn: Connection, user_id: str) -> list[dict[str, Any]]:
