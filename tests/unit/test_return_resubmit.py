@@ -10,7 +10,7 @@ from tools import execute_call
 from tools.errors import NotFoundError, PolicyError
 from tools.workflow import TOOLSET
 from tools.workflow.cards import decision_card
-from tools.workflow.commands import process
+from tools.workflow.commands import complete, process
 from tools.workflow.resubmit import resubmit_card
 from tools.workflow.send_back import return_card
 
@@ -115,3 +115,10 @@ def test_the_process_as_text_says_the_request_was_sent_back(store, make_ctx, sta
     _returned(make_ctx, start_request)
     text = process(store, "user_1", "req_1", "zh")
     assert isinstance(text, str) and "已退回" in text and "李四 退回（5 天太长，改成 3 天）" in text
+
+
+def test_decided_tasks_list_a_step_sent_back_in_words(store, make_ctx, start_request):
+    _returned(make_ctx, start_request)
+    [table] = complete(store, "user_2", "", "zh")
+    [row] = table.rows
+    assert (row[5], row[6]) == ("已退回", "5 天太长，改成 3 天")

@@ -30,10 +30,11 @@ PROCESSES_SHOWN = 5
 
 
 def decided_tasks(store: WorkflowStore) -> list[dict[str, Any]]:
-    """Every decided task with its request's requester and form, in the order they were decided."""
+    """Every decided task (approved, rejected, or sent back to its requester) with its request's requester and form, in
+    the order they were decided."""
     with store.read() as conn:
         requests = {r["id"]: r for r in requests_view(conn, store.process_engine)}
-        rows = [r for r in tasks_view(conn) if r["status"] in ("approved", "rejected")]
+        rows = [r for r in tasks_view(conn) if r["status"] in ("approved", "rejected", "returned")]
     out = [{**task, "requester_id": requests[task["request_id"]]["requester_id"],
             "days": requests[task["request_id"]]["days"], "reason": requests[task["request_id"]]["reason"]}
            for task in rows]
@@ -65,7 +66,8 @@ COMPLETE_COLUMNS = {
     "zh": ("待办", "步骤", "申请人", "天数", "原因", "结果", "意见", "处理人", "时间"),
     "en": ("task", "step", "requester", "days", "reason", "result", "comment", "decided by", "at"),
 }
-DECISION_WORDS = {"zh": {"approved": "已批准", "rejected": "已驳回"}, "en": {"approved": "approved", "rejected": "rejected"}}
+DECISION_WORDS = {"zh": {"approved": "已批准", "rejected": "已驳回", "returned": "已退回"},
+                  "en": {"approved": "approved", "rejected": "rejected", "returned": "sent back"}}
 OUTBOX_COLUMNS = {
     "zh": ("编号", "收件人", "主题", "正文", "状态", "尝试次数", "错误"),
     "en": ("id", "to", "subject", "text", "status", "attempts", "error"),
