@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from flowagent.cli import main
-from tools import WorkflowStore, execute_call
+from tools import DomainError, WorkflowStore, execute_call
 from tools.workflow import TOOLSET
 from tools.workflow.leave.specs import described
 
@@ -74,7 +74,5 @@ def test_the_balance_question_reads_the_store_and_writes_nothing(store, make_ctx
 
 
 def test_the_balance_question_is_only_ever_about_the_signed_in_user(store, make_ctx):
-    from tools import DomainError
-
     with pytest.raises(DomainError):
         execute_call(TOOLSET, "getLeaveBalance", {"userId": "user_2"}, make_ctx("user_1"))
