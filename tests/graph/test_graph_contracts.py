@@ -14,6 +14,7 @@ from sqlalchemy import select
 
 from evals.doubles.scripted import tool_call
 from graph import prompts
+from tools.workflow import REGISTRY
 from tools.workflow.store import audit_log
 
 MAIL = "李四你好，我的请假申请还在等你审批，麻烦尽快处理，谢谢！"
@@ -49,9 +50,10 @@ def test_validator_rejects_unknown_tool_naming_available_tools(graph_driver):
     result = agent.say("删掉所有用户")
     observation = only_observation(result)
     assert observation.status == "error"
+    # the seed's six first, then the toolset's others (the requester's, the leave balance, …)
     assert observation.content == (
         "Error [unknown_tool]: deleteAllUsers is not a valid tool; use one of: getAllWorkFlow, getAllUser, "
-        "runWorkFlow, queryTodoTask, handleTodoTask, sendEmail."
+        f"runWorkFlow, queryTodoTask, handleTodoTask, sendEmail, {', '.join(REGISTRY.names[6:])}."
     )
 
 
