@@ -14,6 +14,7 @@ from tools.errors import CannotError
 from tools.workflow import TOOLSET
 from tools.workflow.leave import release_for_instance
 from tools.workflow.leave.balances import allocate, balance, ledger_of
+from tools.workflow.leave.requests import hold_again
 from tools.workflow.leave.types import LEAVE_TYPE_FIELD, leave_types, read_types
 
 YEAR = date.today().year
@@ -185,3 +186,14 @@ def test_an_allocation_keeps_its_history_and_never_goes_below_what_is_taken(stor
                    if e["kind"] == "allocate" and e["leave_type"] == "年假" and e["year"] == YEAR]
     assert changes == [(10.0, "seed"), (2.0, "5 years of service")]
     assert left(store) == (12, 4, 0)
+
+
+def test_a_request_sent_again_holds_its_new_days_instead_of_its_old(store, make_ctx):
+    started = execute_call(TOOLSET, "runWorkFlow", leave(days=4, leaveType="年假"), make_ctx())
+    with store.transaction() as conn:
+        definition = store.process_engine.definition(conn, "process_qingjia")
+        hold_again(conn, started["requestId"], "user_1", definition, {"days": 9, LEAVE_TYPE_FIELD: "年假"}, date.today())
+    assert left(store) == (10, 9, 0)  # 9 fits: the request's own 4 were given back first
+    with pytest.raises(CannotError), store.transaction() as conn:
+        hold_again(conn, started["requestId"], "user_1", definition, {"days": 11, LEAVE_TYPE_FIELD: "年假"}, date.today())
+    assert left(store) == (10, 9, 0)  # refused whole: the old hold stays

@@ -31,6 +31,20 @@ def hold_started(conn: Connection, instance_id: str, requester: str, leave: Mapp
     hold_for_instance(conn, instance_id, requester, leave_type, int(leave["year"]), float(leave["days"]))
 
 
+def hold_again(conn: Connection, instance_id: str, requester: str, definition: Definition,
+               form: Mapping[str, Any], today: date) -> Leave | None:
+    """A returned request sent again on a changed form: what it held is given back and its new days are checked and
+    held, in the resubmit's transaction (`CannotError` naming the balance when they no longer fit: the caller's
+    transaction then rolls back, the old hold with it). None for a process that is no leave."""
+    if not is_leave(definition):
+        return None
+    release_for_instance(conn, instance_id, note="sent again")
+    leave = check_leave(conn, requester, definition, form, today)
+    if leave is not None and leave.balance is not None:
+        hold_for_instance(conn, instance_id, requester, leave.type, leave.year, leave.days)
+    return leave
+
+
 def settle(conn: Connection, instance_id: str, outcome: str) -> None:
     """A request ended: approved, its held days are used (or taken from what is left, else the approval is refused,
     naming the balance); rejected or withdrawn, they are given back. In the transaction that ended it; at most once
