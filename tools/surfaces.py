@@ -1,6 +1,7 @@
 """A toolset's surfaces: what it shows besides the conversation, taken only by the apps (`flowagent/`).
 
-The terminal chat's `/help` tables and slash commands, the page's JSON panels and `flowagent`'s subcommands. The graph
+The terminal chat's `/help` tables and slash commands, the page's JSON panels, `flowagent`'s subcommands and the
+background services a server runs. The graph
 and the runtime never read them (`tests/unit/test_layout.py`): a domain runs the same with none.
 """
 
@@ -58,3 +59,6 @@ class Surfaces:
     signed-in user."""
     cli: Mapping[str, CliCommand] = field(default_factory=dict)
     """Subcommands of `flowagent` by name (the workflow: `processes`)."""
+    services: tuple[Callable[[Any], Callable[[], None]], ...] = ()
+    """Background work each server process runs while it serves (the workflow's timer service): each is started with the
+    served backend and returns what stops it."""

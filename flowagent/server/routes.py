@@ -21,9 +21,10 @@ verifies the token itself.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -244,7 +245,22 @@ class LifespanToTheRouter:
             await release()
 
 
+@contextlib.asynccontextmanager
+async def background_services(app: Starlette) -> AsyncIterator[None]:
+    """The served toolset's background work (the workflow's timer service) while this server process serves: in
+    `flowagent serve`'s processes and in `./run web`'s `langgraph dev` alike."""
+    starts = served_toolset().surfaces.services
+    backend = served_backend() if starts else None
+    stops = [start(backend) for start in starts]
+    try:
+        yield
+    finally:
+        for stop in stops:
+            stop()
+
+
 app = Starlette(
+    lifespan=background_services,
     middleware=[Middleware(LifespanToTheRouter)],
     routes=[
         Route(f"{PREFIX}/words", words, methods=["GET"]),

@@ -28,6 +28,7 @@ from tools.database import READ_ONLY_OPTION, default_url, normalize_url, sqlite_
 from tools.workflow.engine import ProcessEngine, SpiffEngine, seed
 from tools.workflow.engine import tables as engine_tables
 from tools.workflow.handles import FirstUse, release_read, stop_at
+from tools.workflow.leave.calendar import is_working_day
 from tools.workflow.leave.seed import seed_balances
 from tools.workflow.legacy import carry_legacy_requests
 from tools.workflow.seed import ALLOCATIONS, USERS
@@ -99,8 +100,11 @@ class WorkflowStore:
             self.engine = sqlite_engine(self.url)
         else:
             self.engine = create_engine(self.url, pool_pre_ping=True, pool_size=10, max_overflow=20)
-        self.process_engine: ProcessEngine = process_engine if process_engine is not None else SpiffEngine()
-        """The BPMN engine the workflow's tools run processes on (SpiffWorkflow, embedded)."""
+        self.process_engine: ProcessEngine = (
+            process_engine if process_engine is not None else SpiffEngine(working_day=is_working_day)
+        )
+        """The BPMN engine the workflow's tools run processes on (SpiffWorkflow, embedded); its timers count working
+        days on the mainland-China calendar (`tools.workflow.leave.calendar`)."""
         self._setup()
 
     def __repr__(self) -> str:

@@ -29,6 +29,7 @@ from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
 from tools.workflow.prompts import INTRO, QUESTIONS, REFUSALS, WORKFLOW_PROMPT
 from tools.workflow.specs import REGISTRY
 from tools.workflow.store import WorkflowStore, users
+from tools.workflow.timer_service import TIMERS_CLI, start_timer_service
 from tools.workflow.words import named_as_approver
 
 RECORD_IDS = r"\b(?:user|task|req)_[0-9a-z]+\b"
@@ -133,7 +134,8 @@ TOOLSET = Toolset(
         help=help_tables,
         commands=COMMANDS,
         panels={"tasks": tasks_of, "diagrams": diagrams_of, "outbox": outbox_of},
-        cli={**CLI, "leave": LEAVE_CLI},
+        cli={**CLI, "leave": LEAVE_CLI, "timers": TIMERS_CLI},
+        services=(start_timer_service,),
     ),
     lookup_answers=True,
     guards=added(AnothersRequest(), after="references"),

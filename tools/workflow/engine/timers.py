@@ -67,6 +67,8 @@ class TimerFired(Record):
     """Who held the task when the timer fired: its assignee and candidate users, then its groups' members."""
     escalated_to: tuple[str, ...]
     """An escalation's groups ("hr"); () otherwise."""
+    moved_to: tuple[str, ...]
+    """An escalation's people: the members of its groups when it fired, never the requester; () otherwise."""
     due_at: str
     """When it was due, ISO 8601 UTC."""
     fired_at: str
@@ -166,8 +168,9 @@ def fire(conn: Connection, timer_id: int, *, now: str, by: str) -> TimerFired | 
     return TimerFired(
         timer_id=timer.id, action=cast(TimerAction, timer.action), name=timer.name, task_id=format_task_id(task.id),
         instance_id=format_instance_id(task.instance_id), process_key=instance.process_key, step=task.step,
-        step_en=task.step_en, requester=task.requester_id, holders=holders, escalated_to=groups, due_at=timer.due_at,
-        fired_at=now, created_at=task.created_at, form={f.id: data.get(f.id) for f in model.fields if f.id in data},
+        step_en=task.step_en, requester=task.requester_id, holders=holders, escalated_to=groups, moved_to=moved_to,
+        due_at=timer.due_at, fired_at=now, created_at=task.created_at,
+        form={f.id: data.get(f.id) for f in model.fields if f.id in data},
     )
 
 

@@ -1,0 +1,114 @@
+"""The timer service on the workflow store (a real SQLite file, a test clock): a step is reminded, then escalated, each
+once however often it polls, with e-mails in the outbox in the same transaction, an audit entry and a line in the
+requester's timeline; `flowagent timers --once` fires what is due."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from tests.support.timers import FRIDAY_MORNING, REMIND_KEY, UtcClock, remind_bpmn
+from tools.workflow.engine import SpiffEngine
+from tools.workflow.leave.calendar import is_working_day
+from tools.workflow.mine import my_requests
+from tools.workflow.store import WorkflowStore
+from tools.workflow.timer_service import MAX_LATE_S, TimerService, timers_run
+
+
+@pytest.fixture
+def clock() -> UtcClock:
+    return UtcClock()
+
+
+@pytest.fixture
+def timed_store(tmp_path: Path, clock: UtcClock) -> Iterator[WorkflowStore]:
+    store = WorkflowStore(f"sqlite:///{tmp_path / 'timers.db'}",
+                          process_engine=SpiffEngine(clock=clock, working_day=is_working_day))
+    with store.transaction() as conn:
+        store.process_engine.deploy(conn, remind_bpmn())
+    yield store
+    store.dispose()
+
+
+def start(store: WorkflowStore) -> str:
+    with store.transaction() as conn:
+        started = store.process_engine.start(conn, REMIND_KEY, requester="user_1",
+                                             data={"reason": "合同审核", "nextUserId": "user_2"})
+    return started.tasks[0].id
+
+
+def mails(store: WorkflowStore) -> list[tuple[str, str]]:
+    return [(r["recipient_id"], r["subject"]) for r in store.snapshot()["outbox"]]
+
+
+def test_a_reminder_then_an_escalation_each_once_with_their_emails(timed_store: WorkflowStore, clock: UtcClock):
+    task_id = start(timed_store)
+    service = TimerService(timed_store, name="a")
+    assert service.run_once() == []
+    monday = FRIDAY_MORNING + timedelta(days=3)
+    clock.advance_to(monday + timedelta(seconds=15))  # a poll 15 s after the reminder was due
+    [reminded] = service.run_once()
+    assert reminded.action == "remind" and reminded.task_id == task_id
+    assert service.run_once() == [] and TimerService(timed_store, name="b").run_once() == []
+    assert mails(timed_store) == [("user_2", f"[flowagent] 催办提醒 / Reminder: {task_id}")]
+    body = timed_store.snapshot()["outbox"][0]["body"]
+    assert "张三的督办申请（合同审核）自 12月4日 10:00 起等待您审批" in body
+    assert "Zhang San's follow-up (合同审核) has been waiting for your decision since 4 Dec 10:00" in body
+    clock.advance_to(monday + timedelta(days=1, seconds=40))
+    [escalated] = TimerService(timed_store, name="b").run_once()
+    assert escalated.action == "escalate" and escalated.moved_to == ("user_admin",)
+    assert mails(timed_store)[1:] == [("user_admin", f"[flowagent] 超时转交 / Moved to you: {task_id}"),
+                                      ("user_2", f"[flowagent] 已转交 / Moved on: {task_id}")]
+    fired = {e["detail"]["action"]: e["detail"] for e in timed_store.audit_entries("timer_fired")}
+    for detail in fired.values():  # at most a minute late, on the clock the timers count by
+        late = clock().fromisoformat(detail["fired_at"]) - clock().fromisoformat(detail["due_at"])
+        assert timedelta(0) <= late <= timedelta(seconds=MAX_LATE_S)
+    with timed_store.read() as conn:
+        [item] = my_requests(conn, "user_1", "zh")
+    assert item["timeline"][1:] == ["12月7日 10:00 审批人审批：超时未处理，已提醒李四",
+                                    "12月8日 10:00 审批人审批：超时未处理，已转给管理员"]
+
+
+def test_a_step_decided_before_its_timer_is_not_reminded(timed_store: WorkflowStore, clock: UtcClock):
+    task_id = start(timed_store)
+    with timed_store.transaction() as conn:
+        timed_store.process_engine.complete(conn, task_id, user_id="user_2", approved=True, comment="好")
+    clock.advance_to(FRIDAY_MORNING + timedelta(days=10))
+    assert TimerService(timed_store).run_once() == []
+    assert [m for m in mails(timed_store) if "Reminder" in m[1]] == []
+
+
+def test_two_services_polling_together_fire_each_timer_once(timed_store: WorkflowStore, clock: UtcClock):
+    for _ in range(6):
+        start(timed_store)
+    clock.advance_to(FRIDAY_MORNING + timedelta(days=6))
+    results: list[list[object]] = [[], []]
+    services = [TimerService(timed_store, name=name) for name in ("a", "b")]
+
+    def poll(index: int) -> None:
+        results[index] = list(services[index].run_once())
+
+    threads = [threading.Thread(target=poll, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    fired = [e for found in results for e in found]
+    assert len(fired) == 18 and len({e.timer_id for e in fired}) == 18  # type: ignore[attr-defined]
+    assert len([m for m in mails(timed_store) if "Reminder" in m[1]]) == 6
+
+
+def test_flowagent_timers_once_fires_what_is_due(timed_store: WorkflowStore, clock: UtcClock):
+    args = SimpleNamespace(db=str(timed_store.url), interval=None, once=True)
+    assert timers_run(args) == "no timer was due"
+    clock.advance_to(datetime(2020, 1, 3, 2, 0, tzinfo=UTC))  # a request started in 2020: its timers are long due
+    task_id = start(timed_store)
+    lines = timers_run(args).splitlines()
+    assert [line.split(" fired ")[1].split(" of ")[0] for line in lines] == ["remind", "escalate", "due"]
+    assert all(f"of {task_id} " in line for line in lines)
+    assert timers_run(args) == "no timer was due"
