@@ -122,3 +122,25 @@ def test_decided_tasks_list_a_step_sent_back_in_words(store, make_ctx, start_req
     [table] = complete(store, "user_2", "", "zh")
     [row] = table.rows
     assert (row[5], row[6]) == ("已退回", "5 天太长，改成 3 天")
+
+
+def test_a_resubmitted_leave_holds_its_new_days_and_a_withdrawn_one_none(store, make_ctx, start_request):
+    from datetime import date
+
+    from tools.workflow.leave.balances import balance
+
+    def left() -> float:
+        with store.read() as conn:
+            return balance(conn, "user_1", "年假", date.today().year).left
+
+    before = left()
+    annual = {"processKey": "process_qingjia", "userId": "user_1", "reason": "回老家", "days": 5, "nextUserId": "user_2",
+              "fields": {"leaveType": "年假"}}
+    _call(make_ctx, "user_1", "runWorkFlow", annual)
+    _call(make_ctx, "user_2", "returnTask", {"taskId": "task_1", "comment": "5 天太长"})
+    assert left() == before - 5  # still held while it is back with its requester
+    _call(make_ctx, "user_1", "resubmitRequest", {"requestId": "req_1", "days": 3})
+    assert left() == before - 3
+    _call(make_ctx, "user_2", "returnTask", {"taskId": "task_2", "comment": "还是太长"})
+    _call(make_ctx, "user_1", "withdrawRequest", {"requestId": "req_1"})
+    assert left() == before

@@ -79,3 +79,21 @@ def test_a_withdrawn_request_is_replayed_not_withdrawn_twice(store, make_ctx, st
     again = _withdraw(make_ctx, "user_1", "req_1", call_id="same")
     assert again == {**first, "replayed": True}
     assert len(store.snapshot()["notifications"]) == 2  # the approver told once when it began, once when withdrawn
+
+
+def test_a_withdrawn_leave_gives_its_days_back(store, make_ctx, start_request):
+    from datetime import date
+
+    from tools.workflow.leave.balances import balance
+
+    def left() -> float:
+        with store.read() as conn:
+            return balance(conn, "user_1", "年假", date.today().year).left
+
+    before = left()
+    annual = {"processKey": "process_qingjia", "userId": "user_1", "reason": "回老家", "days": 3, "nextUserId": "user_2",
+              "fields": {"leaveType": "年假"}}
+    execute_call(TOOLSET, "runWorkFlow", annual, make_ctx("user_1"))
+    assert left() == before - 3  # held while it waits
+    _withdraw(make_ctx, "user_1", "req_1")
+    assert left() == before

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from sqlalchemy import Connection
 
+from tools.workflow.leave import release_for_instance
+
 GIVES_BACK = frozenset({"rejected", "withdrawn"})
 """The ends that give back what a request held (a leave's days)."""
 
@@ -13,11 +15,11 @@ GIVES_BACK = frozenset({"rejected", "withdrawn"})
 def request_ended(conn: Connection, instance_id: str, outcome: str) -> None:
     """A request ended with `outcome` (approved, rejected, ended, withdrawn), in the transaction that ended it."""
     if outcome in GIVES_BACK:
-        release_held(conn, instance_id)
+        release_held(conn, instance_id, outcome)
 
 
-def release_held(conn: Connection, instance_id: str) -> None:
-    """Give back what a rejected or withdrawn request held: its leave days (the leave toolset's balances,
-    `tools.workflow.leave.release_for_instance`). THE ONE CALL SITE: when `tools/workflow/leave/` lands, call
-    `release_for_instance(conn, instance_id)` here; until then no request holds anything."""
-    return None
+def release_held(conn: Connection, instance_id: str, outcome: str) -> None:
+    """Give back what a rejected or withdrawn request held: its leave days (the leave balances'
+    `release_for_instance`, which gives nothing back twice, so a decision that settled its leave already is no
+    matter)."""
+    release_for_instance(conn, instance_id, note=outcome)

@@ -6,6 +6,7 @@ change old → new, the values as they will be filed, who decides it first), and
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import date
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -17,6 +18,8 @@ from tools.workflow.args import MAX_FORM_FIELDS, FormValue
 from tools.workflow.cards import after_start
 from tools.workflow.engine import Definition, EngineError, FormError
 from tools.workflow.forms import check_form, form_data, person_values
+from tools.workflow.leave.requests import hold_again
+from tools.workflow.leave.rules import is_leave, read_leave
 from tools.workflow.lookup import ALL_USERS, engine_of
 from tools.workflow.notify import form_summary, notify, process_noun
 from tools.workflow.policy import check_reason, check_resubmit, parse_days
@@ -99,6 +102,8 @@ def check_resubmit_request(conn: Connection, ctx: CallContext, args: ResubmitReq
     merged = {**{k: v for k, v in request["form"].items() if v is not None}, **given}
     form = check_form(definition, {"fields": merged}, ctx.today)
     changes = {k: (request["form"].get(k), v) for k, v in form.items() if request["form"].get(k) != v}
+    if is_leave(definition):  # a leave's type and dates by its rules; its balance is held again on the way in
+        read_leave(form, ctx.today or date.today())
     if not changes:
         back = _returned_with(request)
         raise PolicyError("no_changes", "these are the values the request already has; ask the user what to change"
@@ -147,9 +152,11 @@ def resubmit_request(conn: Connection, ctx: CallContext, args: ResubmitRequestAr
     except EngineError as exc:
         code = {"instance_not_returned": "request_not_returned"}.get(exc.code, exc.code)
         raise PolicyError(code, exc.message) from None
+    form = {f.id: again.data.get(f.id) for f in definition.fields}
+    # a leave's balance: what it held is given back and its new days held, or the whole resubmit is refused
+    hold_again(conn, again.instance_id, ctx.actor_id, definition, form, ctx.today or date.today())
     notified = notify(conn, ctx, again.events)
     people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
-    form = {f.id: again.data.get(f.id) for f in definition.fields}
     first = again.tasks[0] if again.tasks else None
     return {
         "requestId": again.instance_id,
