@@ -3,6 +3,7 @@ and run through its steps again keeping its history, withdrawn, and its timeline
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -149,3 +150,35 @@ def test_a_decision_after_a_withdraw_is_refused(db: Engine, engine: SpiffEngine)
     with db.connect() as conn:
         rows = conn.execute(select(tables.tasks.c.status)).scalars().all()
     assert rows == ["cancelled"]
+
+
+def test_a_withdraw_and_a_decision_at_once_one_wins(db: Engine, engine: SpiffEngine):
+    """Two transactions at once, one withdrawing a one-day leave, one approving its only step: exactly one of them
+    takes effect, and the other is refused by the compare-and-set (or by the status it then finds)."""
+    start = started(db, engine, {"days": 1, "reason": "看病", "nextUserId": "user_2"})
+    gate = threading.Barrier(2)
+    results: dict[str, Any] = {}
+
+    def act(name: str) -> None:
+        gate.wait()
+        try:
+            with db.begin() as conn:
+                if name == "withdraw":
+                    results[name] = engine.cancel(conn, start.instance_id, user_id="user_1")
+                else:
+                    results[name] = engine.complete(conn, start.tasks[0].id, user_id="user_2", approved=True,
+                                                    comment="好")
+        except EngineError as exc:
+            results[name] = exc
+
+    threads = [threading.Thread(target=act, args=(name,)) for name in ("withdraw", "approve")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    refused = {name for name, r in results.items() if isinstance(r, EngineError)}
+    assert len(results) == 2 and len(refused) == 1
+    assert {r.code for r in results.values() if isinstance(r, EngineError)} <= {"instance_not_pending", "task_not_pending"}
+    with db.connect() as conn:
+        status = engine.instance(conn, start.instance_id).status
+    assert status == ("approved" if "withdraw" in refused else "withdrawn")
