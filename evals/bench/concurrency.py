@@ -134,9 +134,46 @@ def run_level(arm: str, threads: int, sizes: Sizes, directory: Path, store: Work
     return Level(threads, spans, (opens, opens + sizes.window_s), mean_delay * MODEL_CALLS_PER_RUN)
 
 
+Levels = dict[str, dict[int, Level]]
+
+
 def run(sizes: Sizes, out_dir: Path, *, server: bool = True) -> Section:
     section = Section(key="concurrency", title="4. Concurrency")
-    levels: dict[str, dict[int, Level]] = {arm: {} for arm in ARMS}
+    levels, repeated, profile = _measure(sizes)
+    _describe(section, sizes, levels, repeated)
+    _goals(section, sizes, levels)
+    section.profile = profile
+    section.data = {
+        arm: {
+            str(t): {"runs_per_s": lv.runs_per_s, "ideal": lv.ideal_runs_per_s, "p50": median(lv.durations),
+                     "p95": percentile(lv.durations, 95)}
+            for t, lv in levels[arm].items()
+        }
+        for arm in ARMS
+    }
+    series = {arm: (list(sizes.threads), [levels[arm][t].runs_per_s for t in sizes.threads]) for arm in ARMS}
+    ideal = ("ideal", list(sizes.threads), [levels[FLOWAGENT][t].ideal_runs_per_s for t in sizes.threads])
+    if server:
+        _through_server(section, sizes, series)
+    else:
+        section.body.append("Through the LangGraph dev server: not run (`--no-server`).")
+    name = "concurrency.png"
+    plots.lines(
+        out_dir / name,
+        title=f"Throughput with a {sizes.latency_s * 1000:.0f} ms model",
+        xlabel="concurrent conversations (threads)",
+        ylabel="runs per second",
+        series=series,
+        reference=ideal,
+    )
+    section.plots.append(name)
+    return section
+
+
+def _measure(sizes: Sizes) -> tuple[Levels, dict[str, list[float]], str]:
+    """Each arm at each number of threads (the median of several tries at the goal's), every try's efficiency
+    there, and a profile of flowagent where it misses the goal."""
+    levels: Levels = {arm: {} for arm in ARMS}
     repeated: dict[str, list[float]] = {}
     profile = ""
     with tempfile.TemporaryDirectory(prefix="flowagent-bench-conc-") as tmp:
@@ -158,6 +195,11 @@ def run(sizes: Sizes, out_dir: Path, *, server: bool = True) -> Section:
         finally:
             store.dispose()
 
+    return levels, repeated, profile
+
+
+def _describe(section: Section, sizes: Sizes, levels: Levels, repeated: dict[str, list[float]]) -> None:
+    """How the threads run and are counted, and each arm's throughput at each number of threads."""
     section.body.append(
         "N Python threads in one process share one compiled graph, one SQLite checkpointer and one store; each "
         "thread runs conversations back to back (a question, one `queryTodoTask` look-up, an answer: "
@@ -192,6 +234,10 @@ def run(sizes: Sizes, out_dir: Path, *, server: bool = True) -> Section:
             + "; ".join(f"{arm} " + ", ".join(fmt_ratio(e) for e in effs) for arm, effs in repeated.items())
             + "."
         )
+
+
+def _goals(section: Section, sizes: Sizes, levels: Levels) -> None:
+    """The step floor that bounds goal 4, and flowagent's throughput at the goal's number of threads."""
     goal_level = levels[FLOWAGENT].get(GOAL_THREADS) or levels[FLOWAGENT][max(sizes.threads)]
     floor_level = levels[FLOOR].get(goal_level.threads) or levels[FLOOR][max(sizes.threads)]
     section.body.append(
@@ -224,43 +270,20 @@ def run(sizes: Sizes, out_dir: Path, *, server: bool = True) -> Section:
                          bound_ok=floor_level.efficiency >= GOAL_EFFICIENCY),
         )
     )
-    section.profile = profile
-    section.data = {
-        arm: {
-            str(t): {"runs_per_s": lv.runs_per_s, "ideal": lv.ideal_runs_per_s, "p50": median(lv.durations),
-                     "p95": percentile(lv.durations, 95)}
-            for t, lv in levels[arm].items()
-        }
-        for arm in ARMS
-    }
-    series = {arm: (list(sizes.threads), [levels[arm][t].runs_per_s for t in sizes.threads]) for arm in ARMS}
-    ideal = ("ideal", list(sizes.threads), [levels[FLOWAGENT][t].ideal_runs_per_s for t in sizes.threads])
 
-    if server:
-        try:
-            served = devserver.measure(sizes)
-        except Exception as exc:  # noqa: BLE001 - the server part is reported, never fatal
-            served = None
-            section.body.append(f"**Through the LangGraph dev server: not measured** ({type(exc).__name__}: {exc}).")
-        if served is not None:
-            section.body.append(served.text)
-            section.data["server"] = served.data
-            series["flowagent via langgraph dev + SDK"] = (served.threads, served.runs_per_s)
-            section.goals.append(
-                Goal(name="4. (shown) flowagent through langgraph dev", target="reported", measured=served.summary,
-                     status="not judged")
-            )
-    else:
-        section.body.append("Through the LangGraph dev server: not run (`--no-server`).")
 
-    name = "concurrency.png"
-    plots.lines(
-        out_dir / name,
-        title=f"Throughput with a {sizes.latency_s * 1000:.0f} ms model",
-        xlabel="concurrent conversations (threads)",
-        ylabel="runs per second",
-        series=series,
-        reference=ideal,
-    )
-    section.plots.append(name)
-    return section
+def _through_server(section: Section, sizes: Sizes, series: dict[str, tuple[list[int], list[float]]]) -> None:
+    """flowagent through the LangGraph dev server and the SDK, reported and never fatal."""
+    try:
+        served = devserver.measure(sizes)
+    except Exception as exc:  # noqa: BLE001 - the server part is reported, never fatal
+        served = None
+        section.body.append(f"**Through the LangGraph dev server: not measured** ({type(exc).__name__}: {exc}).")
+    if served is not None:
+        section.body.append(served.text)
+        section.data["server"] = served.data
+        series["flowagent via langgraph dev + SDK"] = (served.threads, served.runs_per_s)
+        section.goals.append(
+            Goal(name="4. (shown) flowagent through langgraph dev", target="reported", measured=served.summary,
+                 status="not judged")
+        )

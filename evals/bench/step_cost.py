@@ -7,6 +7,7 @@ import random
 import statistics
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -120,57 +121,101 @@ def adjacent(first: str, second: str, rng: random.Random) -> list[str]:
     return [*order[:at], second, *order[at:]]
 
 
+@dataclass
+class Measured:
+    """The seconds per iteration of every arm at every N, and the ratios paired within a repetition."""
+
+    per_iter: dict[tuple[str, int], list[float]]
+    paired: dict[tuple[str, int], list[float]] = field(default_factory=dict)
+    """flowagent ÷ the arm, each pair run within one repetition (for the floor, the judged pairs too)."""
+    floor_vs_ca: dict[int, list[float]] = field(default_factory=dict)
+    floor_vs_guarded: dict[int, list[float]] = field(default_factory=dict)
+    cpu_vs_floor: dict[int, list[float]] = field(default_factory=dict)
+    fsync_before: float = 0.0
+    fsync_after: float = 0.0
+    profile: str = ""
+
+
 def run(sizes: Sizes, out_dir: Path) -> Section:
     section = Section(key="steps", title="1. Cost per ReAct iteration")
+    m = _measure(sizes)
+    ratios = _ratios(m.paired, sizes)
+    _describe(section, sizes, m, ratios)
+    _goals(section, sizes, m, ratios)
+    section.profile = m.profile
+    section.data = {
+        "ms_per_iteration": {f"{arm}@{n}": [v * 1000 for v in m.per_iter[(arm, n)]] for arm in ARMS for n in sizes.steps},
+        "ratios": {f"{arm}@{n}": ratios[(arm, n)] for arm in ARMS for n in sizes.steps},
+        "fsync_ms": [m.fsync_before, m.fsync_after],
+        "floor_vs_create_agent": {n: median(m.floor_vs_ca[n]) for n in sizes.steps},
+        "floor_vs_guarded_create_agent": {n: median(m.floor_vs_guarded[n]) for n in sizes.steps},
+        "cpu_flowagent_vs_floor": {n: median(m.cpu_vs_floor[n]) for n in sizes.steps},
+        "flowagent_vs_floor_pairs": {n: m.paired[(FLOOR, n)] for n in sizes.steps},
+    }
+    name = "steps.png"
+    plots.lines(
+        out_dir / name,
+        title="Wall time per ReAct iteration (zero-latency model)",
+        xlabel="tool steps per run (N)",
+        ylabel="ms per iteration (median)",
+        series={arm: (list(sizes.steps), [median(m.per_iter[(arm, n)]) * 1000 for n in sizes.steps]) for arm in ARMS},
+        logy=True,
+    )
+    section.plots.append(name)
+    return section
+
+
+def _measure(sizes: Sizes) -> Measured:
+    """Every arm at every N, `sizes.repeats` times interleaved; a profile of flowagent where a goal is missed."""
     with tempfile.TemporaryDirectory(prefix="flowagent-bench-steps-") as tmp:
         bench = Bench(Path(tmp), max(sizes.steps))
         try:
             for arm in ARMS:  # warm-up: imports, first compilations, SQLite caches
                 bench.run(arm, 2)
-            fsync_before = fsync_ms(tmp)
-            per_iter: dict[tuple[str, int], list[float]] = {(a, n): [] for a in ARMS for n in sizes.steps}
-            paired: dict[tuple[str, int], list[float]] = {}
-            floor_vs_ca: dict[int, list[float]] = {}
-            floor_vs_guarded: dict[int, list[float]] = {}
-            cpu_vs_floor: dict[int, list[float]] = {}
+            m = Measured(per_iter={(a, n): [] for a in ARMS for n in sizes.steps}, fsync_before=fsync_ms(tmp))
             rng = random.Random(3)
             for _ in range(sizes.repeats):
                 for n in sizes.steps:
-                    order = adjacent(FLOWAGENT, FLOOR, rng)
-                    this_rep: dict[str, float] = {}
-                    cpu_rep: dict[str, float] = {}
-                    for arm in order:
-                        this_rep[arm] = bench.run(arm, n) / n
-                        cpu_rep[arm] = bench.last_cpu_s / n
-                    cpu_vs_floor.setdefault(n, []).append(cpu_rep[FLOWAGENT] / cpu_rep[FLOOR])
-                    for arm, value in this_rep.items():
-                        per_iter[(arm, n)].append(value)
-                        paired.setdefault((arm, n), []).append(this_rep[FLOWAGENT] / value)
-                    floor_vs_ca.setdefault(n, []).append(this_rep[FLOOR] / this_rep[CREATE_AGENT])
-                    floor_vs_guarded.setdefault(n, []).append(this_rep[FLOOR] / this_rep[GUARDED])
-                    for k in range(1, sizes.judged_pairs):  # the judged pair again, each arm first in turn
-                        wall, cpu = {}, {}
-                        for arm in (FLOOR, FLOWAGENT) if k % 2 else (FLOWAGENT, FLOOR):
-                            wall[arm] = bench.run(arm, n) / n
-                            cpu[arm] = bench.last_cpu_s / n
-                        paired[(FLOOR, n)].append(wall[FLOWAGENT] / wall[FLOOR])
-                        cpu_vs_floor[n].append(cpu[FLOWAGENT] / cpu[FLOOR])
-            fsync_after = fsync_ms(tmp)
-            profile = ""
-            ratios = _ratios(paired, sizes)
-            ok_guarded = all(ratios[(GUARDED, n)] <= GOAL_VS_GUARDED for n in sizes.steps)
-            ok_floor = all(ratios[(FLOOR, n)] <= GOAL_VS_FLOOR for n in sizes.steps)
-            if not (ok_guarded and ok_floor) and not sizes.quick:
+                    _repetition(bench, n, sizes, rng, m)
+            m.fsync_after = fsync_ms(tmp)
+            if not all(_goals_met(_ratios(m.paired, sizes), sizes)) and not sizes.quick:
                 biggest = max(sizes.steps)
-                profile = profile_top(lambda: bench.run(FLOWAGENT, biggest))
+                m.profile = profile_top(lambda: bench.run(FLOWAGENT, biggest))
         finally:
             bench.close()
+    return m
 
+
+def _repetition(bench: Bench, n: int, sizes: Sizes, rng: random.Random, m: Measured) -> None:
+    """One repetition at N: every arm once (flowagent and the floor adjacent), then the judged pair again."""
+    order = adjacent(FLOWAGENT, FLOOR, rng)
+    this_rep: dict[str, float] = {}
+    cpu_rep: dict[str, float] = {}
+    for arm in order:
+        this_rep[arm] = bench.run(arm, n) / n
+        cpu_rep[arm] = bench.last_cpu_s / n
+    m.cpu_vs_floor.setdefault(n, []).append(cpu_rep[FLOWAGENT] / cpu_rep[FLOOR])
+    for arm, value in this_rep.items():
+        m.per_iter[(arm, n)].append(value)
+        m.paired.setdefault((arm, n), []).append(this_rep[FLOWAGENT] / value)
+    m.floor_vs_ca.setdefault(n, []).append(this_rep[FLOOR] / this_rep[CREATE_AGENT])
+    m.floor_vs_guarded.setdefault(n, []).append(this_rep[FLOOR] / this_rep[GUARDED])
+    for k in range(1, sizes.judged_pairs):  # the judged pair again, each arm first in turn
+        wall, cpu = {}, {}
+        for arm in (FLOOR, FLOWAGENT) if k % 2 else (FLOWAGENT, FLOOR):
+            wall[arm] = bench.run(arm, n) / n
+            cpu[arm] = bench.last_cpu_s / n
+        m.paired[(FLOOR, n)].append(wall[FLOWAGENT] / wall[FLOOR])
+        m.cpu_vs_floor[n].append(cpu[FLOWAGENT] / cpu[FLOOR])
+
+
+def _describe(section: Section, sizes: Sizes, m: Measured, ratios: dict[tuple[str, int], float]) -> None:
+    """How the arms ran, the table of milliseconds and ratios, and the disk's fsync."""
     rows = []
     for n in sizes.steps:
         rows.append(
             [n]
-            + [f"{median(per_iter[(arm, n)]) * 1000:.2f}" for arm in ARMS]
+            + [f"{median(m.per_iter[(arm, n)]) * 1000:.2f}" for arm in ARMS]
             + [fmt_ratio(ratios[(arm, n)]) for arm in COMPARED]
         )
     headers = (
@@ -205,12 +250,17 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
     )
     section.body.append(table(headers, rows))
     section.body.append(
-        f"fsync of a 4 KB write on this disk took {fsync_before:.2f} ms (median) before the repetitions and "
-        f"{fsync_after:.2f} ms after: a `synchronous=FULL` commit waits for it, a `synchronous=NORMAL` one in WAL "
+        f"fsync of a 4 KB write on this disk took {m.fsync_before:.2f} ms (median) before the repetitions and "
+        f"{m.fsync_after:.2f} ms after: a `synchronous=FULL` commit waits for it, a `synchronous=NORMAL` one in WAL "
         "mode does not, which is most of the gap between the two savers."
     )
+
+
+def _goals(section: Section, sizes: Sizes, m: Measured, ratios: dict[tuple[str, int], float]) -> None:
+    """The judged goals, the ones shown, the retired one, and what the five-step floor bounds."""
+    ok_guarded, ok_floor = _goals_met(ratios, sizes)
     biggest = max(sizes.steps)
-    floor_guarded = {n: median(floor_vs_guarded[n]) for n in sizes.steps}
+    floor_guarded = {n: median(m.floor_vs_guarded[n]) for n in sizes.steps}
     section.goals.append(
         Goal(
             name="1. flowagent ÷ guarded create_agent per iteration",
@@ -226,7 +276,7 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
             name="1. flowagent ÷ five-step floor per iteration (what the guards add)",
             target=f"≤ {GOAL_VS_FLOOR}× at every N",
             measured=", ".join(
-                f"N={n}: {fmt_ratio(ratios[(FLOOR, n)])} (middle half of the pairs {_middle_half(paired[(FLOOR, n)])})"
+                f"N={n}: {fmt_ratio(ratios[(FLOOR, n)])} (middle half of the pairs {_middle_half(m.paired[(FLOOR, n)])})"
                 for n in sizes.steps
             ),
             status=judge(ok_floor, sizes.quick),
@@ -236,7 +286,7 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
         Goal(
             name="1. (shown) flowagent ÷ five-step floor in process CPU time",
             target="reported: the same ratio without the time other threads and guests took from the run",
-            measured=", ".join(f"N={n}: {fmt_ratio(median(cpu_vs_floor[n]))}" for n in sizes.steps),
+            measured=", ".join(f"N={n}: {fmt_ratio(median(m.cpu_vs_floor[n]))}" for n in sizes.steps),
             status="not judged",
         )
     )
@@ -258,7 +308,7 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
             status="not judged",
         )
     )
-    floor = {n: median(floor_vs_ca[n]) for n in sizes.steps}
+    floor = {n: median(m.floor_vs_ca[n]) for n in sizes.steps}
     floor_text = ", ".join(f"N={n}: {fmt_ratio(floor[n])}" for n in sizes.steps)
     section.body.append(
         f"The **{FLOOR}** arm is the least a graph with one LangGraph step per ReAct node can cost here: five "
@@ -277,28 +327,6 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
             status="not judged",
         )
     )
-    section.profile = profile
-    section.data = {
-        "ms_per_iteration": {f"{arm}@{n}": [v * 1000 for v in per_iter[(arm, n)]] for arm in ARMS for n in sizes.steps},
-        "ratios": {f"{arm}@{n}": ratios[(arm, n)] for arm in ARMS for n in sizes.steps},
-        "fsync_ms": [fsync_before, fsync_after],
-        "floor_vs_create_agent": floor,
-        "floor_vs_guarded_create_agent": floor_guarded,
-        "cpu_flowagent_vs_floor": {n: median(cpu_vs_floor[n]) for n in sizes.steps},
-        "flowagent_vs_floor_pairs": {n: paired[(FLOOR, n)] for n in sizes.steps},
-    }
-    name = "steps.png"
-    plots.lines(
-        out_dir / name,
-        title="Wall time per ReAct iteration (zero-latency model)",
-        xlabel="tool steps per run (N)",
-        ylabel="ms per iteration (median)",
-        series={arm: (list(sizes.steps), [median(per_iter[(arm, n)]) * 1000 for n in sizes.steps]) for arm in ARMS},
-        logy=True,
-    )
-    section.plots.append(name)
-    return section
-
 
 def _middle_half(values: list[float]) -> str:
     """The first to the third quartile: how far one repetition's ratio strays (on a quiet 2-core KVM guest a pair
@@ -312,3 +340,8 @@ def _middle_half(values: list[float]) -> str:
 def _ratios(paired: dict[tuple[str, int], list[float]], sizes: Sizes) -> dict[tuple[str, int], float]:
     return {(arm, n): median(paired[(arm, n)]) for arm in ARMS for n in sizes.steps}
 
+
+def _goals_met(ratios: dict[tuple[str, int], float], sizes: Sizes) -> tuple[bool, bool]:
+    """Whether flowagent ÷ guarded create_agent, and flowagent ÷ the floor, are within their goals at every N."""
+    return (all(ratios[(GUARDED, n)] <= GOAL_VS_GUARDED for n in sizes.steps),
+            all(ratios[(FLOOR, n)] <= GOAL_VS_FLOOR for n in sizes.steps))

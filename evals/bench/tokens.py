@@ -146,6 +146,32 @@ def run_seed_loop(scenario: Scenario, sizes: Sizes, counter: TokenCounter) -> Ar
 RUNNERS = {FLOWAGENT: run_flowagent, CREATE_AGENT: run_create_agent, SEED: run_seed_loop}
 
 
+@dataclass
+class Totals:
+    """The prompt tokens of every arm over all scenarios, and how much of them the fixed prompt is."""
+
+    tokens: dict[str, int]
+    calls: dict[str, int]
+    fixed_per_call: int
+    """The system prompt and the tool definitions: the same in every call of every arm."""
+    format_per_call: int
+    """The seed loop's format instructions, on top of that."""
+    history: dict[str, int]
+    """The rest: the conversation history and the observations."""
+
+    @property
+    def vs_ca(self) -> float:
+        return self.tokens[FLOWAGENT] / self.tokens[CREATE_AGENT]
+
+    @property
+    def vs_seed(self) -> float:
+        return self.tokens[FLOWAGENT] / self.tokens[SEED]
+
+    def bound(self, arm: str) -> float:
+        """flowagent's fixed prompt alone ÷ the arm's total: the lowest ratio any history compaction could reach."""
+        return self.calls[FLOWAGENT] * self.fixed_per_call / max(self.tokens[arm], 1)
+
+
 def run(sizes: Sizes, out_dir: Path) -> Section:
     section = Section(key="tokens", title="2. Prompt tokens per task")
     counter = TokenCounter()
@@ -155,12 +181,37 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
     results: dict[str, dict[str, ArmRun]] = {}
     for scenario in scenarios:
         results[scenario.id] = {arm: RUNNERS[arm](scenario, sizes, counter) for arm in ARMS}
+    t = _totals(results, counter)
+    _describe(section, sizes, counter, len(results))
+    _tables(section, scenarios, results, t)
+    _goals(section, sizes, results, t)
+    section.data = {
+        "counter": counter.name,
+        "totals": t.tokens,
+        "calls": t.calls,
+        "fixed_tokens_per_call": t.fixed_per_call,
+        "per_scenario": {sid: {a: vars(r[a]) for a in ARMS} for sid, r in results.items()},
+    }
+    section.plots.append(_plot(out_dir, scenarios, results, counter))
+    return section
 
-    totals = {arm: sum(r[arm].tokens for r in results.values()) for arm in ARMS}
-    vs_ca = totals[FLOWAGENT] / totals[CREATE_AGENT]
-    vs_seed = totals[FLOWAGENT] / totals[SEED]
-    failing = [sid for sid, r in results.items() if not r[FLOWAGENT].passed]
-    count = len(results)
+
+def _totals(results: dict[str, dict[str, ArmRun]], counter: TokenCounter) -> Totals:
+    """Each arm's tokens and calls over all scenarios, split into the fixed prompt and the rest."""
+    tokens = {arm: sum(r[arm].tokens for r in results.values()) for arm in ARMS}
+    calls = {arm: sum(r[arm].calls for r in results.values()) for arm in ARMS}
+    fixed_per_call = counter.text(system_text("user_1", "zh-CN")) + counter.text(
+        json.dumps(REGISTRY.openai_schemas(), ensure_ascii=False)
+    )
+    format_per_call = counter.text(agents.SEED_FORMAT)
+    fixed = {FLOWAGENT: fixed_per_call, CREATE_AGENT: fixed_per_call, SEED: fixed_per_call + format_per_call}
+    history = {arm: tokens[arm] - calls[arm] * fixed[arm] for arm in ARMS}
+    return Totals(tokens=tokens, calls=calls, fixed_per_call=fixed_per_call, format_per_call=format_per_call,
+                  history=history)
+
+
+def _describe(section: Section, sizes: Sizes, counter: TokenCounter, count: int) -> None:
+    """What the oracle plays, on what store, how prompts are counted, and the arms."""
     section.body.append(
         f"The evals' oracle (`evals.models.OracleModel`, native protocol) plays the golden path of each of the "
         f"{count} scenarios under `evals/scenarios/` on a large store: after each scenario's own setup, the store "
@@ -178,6 +229,14 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
         "create_agent and seed arms have no approvals, so a reviewer's rejection or edit in a scenario does not "
         "reach them: their pass column is for information only."
     )
+
+
+def _tables(section: Section, scenarios: list[Scenario], results: dict[str, dict[str, ArmRun]], t: Totals) -> None:
+    """The tokens per scenario and in all, where they go, and the bound the fixed prompt sets."""
+    count = len(results)
+    totals, calls, fixed_per_call, format_per_call, history = (
+        t.tokens, t.calls, t.fixed_per_call, t.format_per_call, t.history)
+    vs_ca, vs_seed, bound_ca, bound_seed = t.vs_ca, t.vs_seed, t.bound(CREATE_AGENT), t.bound(SEED)
     headers = ["scenario", "turns", *[f"{a} tokens" for a in ARMS], "÷ create_agent", "÷ seed loop"]
     headers += [f"{a} passes" for a in ARMS]
     rows = []
@@ -192,13 +251,6 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
         ["**all scenarios**", sum(len(s.turns) for s in scenarios), *[totals[a] for a in ARMS], fmt_ratio(vs_ca),
          fmt_ratio(vs_seed), *[f"{sum(1 for r in results.values() if r[a].passed)}/{count}" for a in ARMS]]
     )
-    calls = {arm: sum(r[arm].calls for r in results.values()) for arm in ARMS}
-    fixed_per_call = counter.text(system_text("user_1", "zh-CN")) + counter.text(
-        json.dumps(REGISTRY.openai_schemas(), ensure_ascii=False)
-    )
-    format_per_call = counter.text(agents.SEED_FORMAT)
-    fixed = {FLOWAGENT: fixed_per_call, CREATE_AGENT: fixed_per_call, SEED: fixed_per_call + format_per_call}
-    history = {arm: totals[arm] - calls[arm] * fixed[arm] for arm in ARMS}
     section.body.append(
         f"Every arm makes the same {calls[FLOWAGENT]} model calls, and each call carries the same system prompt and "
         f"tool definitions, about {fixed_per_call:,} tokens ({calls[FLOWAGENT] * fixed_per_call:,} in all, "
@@ -209,8 +261,6 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
         f"({fmt_ratio(history[FLOWAGENT] / max(history[CREATE_AGENT], 1))} and "
         f"{fmt_ratio(history[FLOWAGENT] / max(history[SEED], 1))})."
     )
-    bound_ca = calls[FLOWAGENT] * fixed_per_call / max(totals[CREATE_AGENT], 1)
-    bound_seed = calls[FLOWAGENT] * fixed_per_call / max(totals[SEED], 1)
     section.body.append(
         f"The bound this sets: with no history and no observations at all, flowagent's {calls[FLOWAGENT]} calls "
         f"would still carry {calls[FLOWAGENT] * fixed_per_call:,} tokens, {fmt_ratio(bound_ca)} create_agent's "
@@ -222,9 +272,17 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
     section.body.append(f"Mean prompt tokens per task: {per_task}.")
     section.body.append("<details><summary>Per scenario</summary>\n\n" + table(headers, rows) + "\n\n</details>")
     section.body.append(table(headers, [rows[-1]]))
+
+
+def _goals(section: Section, sizes: Sizes, results: dict[str, dict[str, ArmRun]], t: Totals) -> None:
+    """flowagent passes every scenario; the retired ratios and what bounds them, shown."""
+    count = len(results)
+    failing = [sid for sid, r in results.items() if not r[FLOWAGENT].passed]
     if failing:
         detail = "; ".join(f"{sid}: {', '.join(results[sid][FLOWAGENT].problems)[:300]}" for sid in failing)
         section.body.append(f"**flowagent failed {len(failing)} scenario(s) on the large store:** {detail}")
+    history, vs_ca, vs_seed = t.history, t.vs_ca, t.vs_seed
+    bound_ca, bound_seed = t.bound(CREATE_AGENT), t.bound(SEED)
     section.goals.append(
         Goal(
             name="2. flowagent passes every scenario on the large store",
@@ -259,13 +317,10 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
             status="not judged",
         )
     )
-    section.data = {
-        "counter": counter.name,
-        "totals": totals,
-        "calls": calls,
-        "fixed_tokens_per_call": fixed_per_call,
-        "per_scenario": {sid: {a: vars(r[a]) for a in ARMS} for sid, r in results.items()},
-    }
+
+
+def _plot(out_dir: Path, scenarios: list[Scenario], results: dict[str, dict[str, ArmRun]], counter: TokenCounter) -> str:
+    """The tokens per scenario category, each arm a bar; returns the picture's name."""
     by_category: dict[str, dict[str, int]] = {}
     for scenario in scenarios:
         cat = by_category.setdefault(scenario.category, dict.fromkeys(ARMS, 0))
@@ -279,6 +334,5 @@ def run(sizes: Sizes, out_dir: Path) -> Section:
         groups=list(by_category),
         series={arm: [by_category[c][arm] for c in by_category] for arm in ARMS},
     )
-    section.plots.append(name)
-    return section
+    return name
 
