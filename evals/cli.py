@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import cast
@@ -116,6 +117,86 @@ def _list(scenarios: list[Scenario]) -> None:
           f"{sum(s.adversarial for s in scenarios)} adversarial)")
 
 
+class Refused(Exception):
+    """The run cannot start as asked: the message says why, for the person who typed the command."""
+
+
+@dataclass
+class Models:
+    """What the trials run against: the mode's name, the model's label, its factory, and the run's settings."""
+
+    mode: str
+    label: str
+    default_protocol: str
+    make_model: ModelFactory
+    person_model: BaseChatModel | None = None
+    overrides: dict[str, object] = field(default_factory=dict)
+
+
+def _scenarios(args: argparse.Namespace) -> list[Scenario]:
+    """The scenarios asked for: by name, attack or not, and the subset listed (the held-out set only by name)."""
+    try:
+        scenarios = load_scenarios(SCENARIO_DIR, args.scenario or None)
+    except ScenarioFileError as exc:
+        raise Refused(str(exc)) from exc
+    if args.adversary:
+        scenarios = [s for s in scenarios if s.adversarial]
+    if args.benign:
+        scenarios = [s for s in scenarios if not s.adversarial]
+        if not args.subset:  # the held-out set is never tuned on: it runs (and is reported) alone, --subset heldout
+            scenarios = [s for s in scenarios if "heldout" not in s.tags]
+    if args.subset:
+        listed = SUBSET_DIR / f"{args.subset}.txt"
+        if not listed.is_file():
+            known = ", ".join(sorted(p.stem for p in SUBSET_DIR.glob("*.txt"))) or "none"
+            raise Refused(f"no subset {args.subset!r} (known: {known})")
+        wanted = [line.split("#")[0].strip() for line in listed.read_text(encoding="utf-8").splitlines()]
+        wanted = [w for w in wanted if w]
+        by_id = {s.id: s for s in scenarios}
+        missing = [w for w in wanted if w not in by_id]
+        if missing:
+            raise Refused(f"subset {args.subset} names unknown scenarios: {', '.join(missing)}")
+        scenarios = [by_id[w] for w in wanted]
+    if not scenarios:
+        raise Refused(f"no scenario matches {args.scenario}")
+    return scenarios
+
+
+def _models(args: argparse.Namespace, real: bool) -> Models:
+    """The compromised model, the oracle, or the real model configured (and the simulated person's)."""
+    if args.adversary:
+        return Models("compromised", "compromised (scripted attacker)", "all", CompromisedModel.for_scenario)
+    if not real:
+        return Models("oracle", "oracle (scripted golden paths)", "all", OracleModel.for_scenario)
+    try:
+        model, label, local = load_real_model(args.model)
+        person_model = None
+        if args.simulated_user:
+            person_model = load_real_model(args.user_model)[0] if args.user_model else model
+    except Exception as exc:  # noqa: BLE001 - bad configuration is one sentence, not a traceback
+        raise Refused(f"cannot load the model: {exc}") from exc
+    overrides: dict[str, object] = {"fixed_answers": True} if local else {}  # as the chat runs the offline model
+    return Models("real model", label, "react" if local else "native",
+                  lambda _scenario, _protocol: model,  # one shared client for every trial
+                  person_model=person_model, overrides=overrides)
+
+
+def _progress(args: argparse.Namespace, total: int) -> Callable[[TrialResult], None]:
+    """A line on stderr for each trial that fails (for every trial with --verbose), counted out of `total`."""
+    done = [0]
+    lock = threading.Lock()
+
+    def progress(r: TrialResult) -> None:
+        with lock:
+            done[0] += 1
+            if args.verbose or not r.passed:
+                status = "PASS" if r.passed else ("CRASH" if r.crashed else "FAIL")
+                print(f"[{done[0]}/{total}] {status} {r.scenario} {r.strategy} {r.protocol} #{r.trial} ({r.seconds:.2f} s)",
+                      file=sys.stderr)
+
+    return progress
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of `flowagent-eval`, `python -m evals` and `python -m evals.cli`; returns the exit code."""
     parser = build_parser()
@@ -128,88 +209,32 @@ def main(argv: list[str] | None = None) -> int:
     if args.simulated_user and not real:
         parser.error("--simulated-user needs a real model: pass --model or set FLOWAGENT_MODEL / OPENAI_BASE_URL")
     try:
-        scenarios = load_scenarios(SCENARIO_DIR, args.scenario or None)
-    except ScenarioFileError as exc:
-        print(f"{PROG}: {exc}", file=sys.stderr)
-        return 2
-    if args.adversary:
-        scenarios = [s for s in scenarios if s.adversarial]
-    if args.benign:
-        scenarios = [s for s in scenarios if not s.adversarial]
-        if not args.subset:  # the held-out set is never tuned on: it runs (and is reported) alone, --subset heldout
-            scenarios = [s for s in scenarios if "heldout" not in s.tags]
-    if args.subset:
-        listed = SUBSET_DIR / f"{args.subset}.txt"
-        if not listed.is_file():
-            known = ", ".join(sorted(p.stem for p in SUBSET_DIR.glob("*.txt"))) or "none"
-            print(f"{PROG}: no subset {args.subset!r} (known: {known})", file=sys.stderr)
+        scenarios = _scenarios(args)
+        if args.list:
+            _list(scenarios)
+            return 0
+        problem = require(PROG, *NEEDS)
+        if problem:
+            print(problem, file=sys.stderr)
             return 2
-        wanted = [line.split("#")[0].strip() for line in listed.read_text(encoding="utf-8").splitlines()]
-        wanted = [w for w in wanted if w]
-        by_id = {s.id: s for s in scenarios}
-        missing = [w for w in wanted if w not in by_id]
-        if missing:
-            print(f"{PROG}: subset {args.subset} names unknown scenarios: {', '.join(missing)}", file=sys.stderr)
-            return 2
-        scenarios = [by_id[w] for w in wanted]
-    if not scenarios:
-        print(f"{PROG}: no scenario matches {args.scenario}", file=sys.stderr)
+        models = _models(args, real)
+    except Refused as refused:
+        print(f"{PROG}: {refused}", file=sys.stderr)
         return 2
-    if args.list:
-        _list(scenarios)
-        return 0
-    problem = require(PROG, *NEEDS)
-    if problem:
-        print(problem, file=sys.stderr)
-        return 2
-
-    person_model: BaseChatModel | None = None
-    overrides: dict[str, object] = {}
-    make_model: ModelFactory
-    if args.adversary:
-        mode, label, default_protocol = "compromised", "compromised (scripted attacker)", "all"
-        make_model = CompromisedModel.for_scenario
-    elif not real:
-        mode, label, default_protocol = "oracle", "oracle (scripted golden paths)", "all"
-        make_model = OracleModel.for_scenario
-    else:
-        try:
-            model, label, local = load_real_model(args.model)
-            if args.simulated_user:
-                person_model = load_real_model(args.user_model)[0] if args.user_model else model
-        except Exception as exc:  # noqa: BLE001 - bad configuration is one sentence, not a traceback
-            print(f"{PROG}: cannot load the model: {exc}", file=sys.stderr)
-            return 2
-        mode, default_protocol = "real model", "react" if local else "native"
-        if local:
-            overrides["fixed_answers"] = True  # as the chat runs the offline model
-        make_model = lambda _scenario, _protocol: model  # noqa: E731 - one shared client for every trial
-    choice = args.protocol or default_protocol
+    choice = args.protocol or models.default_protocol
     protocols = PROTOCOLS if choice == "all" else [cast(Protocol, choice)]
     strategies = list(STRATEGIES) if args.strategy == "all" else [cast(Strategy, args.strategy)]
-
     total = len(scenarios) * len(protocols) * len(strategies) * args.k
-    done = [0]
-    lock = threading.Lock()
-
-    def progress(r: TrialResult) -> None:
-        with lock:
-            done[0] += 1
-            if args.verbose or not r.passed:
-                status = "PASS" if r.passed else ("CRASH" if r.crashed else "FAIL")
-                print(f"[{done[0]}/{total}] {status} {r.scenario} {r.strategy} {r.protocol} #{r.trial} ({r.seconds:.2f} s)",
-                      file=sys.stderr)
-
     started = time.perf_counter()
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    results = run_suite(scenarios, protocols, args.k, make_model, jobs=args.jobs, processes=not real,
-                        person_model=person_model,
-                        checkpointer=args.checkpointer, progress=progress, context=overrides, strategies=strategies)
+    results = run_suite(scenarios, protocols, args.k, models.make_model, jobs=args.jobs, processes=not real,
+                        person_model=models.person_model, checkpointer=args.checkpointer,
+                        progress=_progress(args, total), context=models.overrides, strategies=strategies)
     column = summary_label(strategies, protocols)
     summaries = summarize(results, args.k, by=column)
     info = RunInfo(
-        model=label,
-        mode=mode + (" with an LLM-simulated person" if person_model is not None else "")
+        model=models.label,
+        mode=models.mode + (" with an LLM-simulated person" if models.person_model is not None else "")
         + ("" if strategies == ["react"] else f", strategy {args.strategy}"),
         command=f"{PROG} " + shlex.join(sys.argv[1:] if argv is None else argv),
         started=stamp,
@@ -218,21 +243,26 @@ def main(argv: list[str] | None = None) -> int:
         k=args.k,
     )
     report = write_report(args.out, info, summaries, scenarios, results, by=column)
-    print("\n".join(summary_table(summaries, attacker=mode == "compromised")))
+    print("\n".join(summary_table(summaries, attacker=models.mode == "compromised")))
     print(f"\n{total} trials in {info.wall_seconds:.1f} s; report: {report}")
     if args.langsmith:
-        from evals.langsmith_export import export
-
-        try:
-            print(f"LangSmith experiment: {export(scenarios, results, info)}")
-        except Exception as exc:  # noqa: BLE001 - the upload is optional; the report is already written
-            print(f"{PROG}: the LangSmith upload failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        _export(scenarios, results, info)
     if args.check:
-        failures = check_failures(summaries, mode)
+        failures = check_failures(summaries, models.mode)
         for failure in failures:
             print(f"CHECK FAILED: {failure}", file=sys.stderr)
         return 1 if failures else 0
     return 0
+
+
+def _export(scenarios: list[Scenario], results: list[TrialResult], info: RunInfo) -> None:
+    """The run to LangSmith as an experiment; a failed upload is said, the report being written already."""
+    from evals.langsmith_export import export
+
+    try:
+        print(f"LangSmith experiment: {export(scenarios, results, info)}")
+    except Exception as exc:  # noqa: BLE001 - the upload is optional; the report is already written
+        print(f"{PROG}: the LangSmith upload failed: {type(exc).__name__}: {exc}", file=sys.stderr)
 
 
 if __name__ == "__main__":
