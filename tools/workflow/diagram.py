@@ -29,9 +29,14 @@ def _elements(xml: str) -> tuple[tuple[str, str, str, str], ...]:
     root = etree.fromstring(xml.encode("utf-8"), parser=etree.XMLParser(resolve_entities=False, no_network=True))
     process = root.find("bpmn:process", NS)
     found = []
+    timers = {e.get("id") for e in process.findall("bpmn:boundaryEvent", NS)} if process is not None else set()
+    flows = process.findall("bpmn:sequenceFlow", NS) if process is not None else []
+    # an end only a step's timer leads to (its reminder's, its escalation's) is no step of the request
+    timer_ends = {f.get("targetRef") for f in flows if f.get("sourceRef") in timers} - {
+        f.get("targetRef") for f in flows if f.get("sourceRef") not in timers}
     for element in process if process is not None else []:
         tag = etree.QName(element).localname
-        if tag not in _SHOWN or not element.get("id"):
+        if tag not in _SHOWN or not element.get("id") or element.get("id") in timer_ends:
             continue
         name_en = ""
         for prop in element.findall("bpmn:extensionElements/camunda:properties/camunda:property", NS):

@@ -90,18 +90,24 @@ def move_instance(conn: Connection, table: Table, old: int, new: int, *, created
         return
     conn.execute(insert(table).values({**row, "id": new}))
     conn.execute(update(t.tasks).where(t.tasks.c.instance_id == old).values(instance_id=new))
+    conn.execute(update(t.timers).where(t.timers.c.instance_id == old).values(instance_id=new))
     conn.execute(delete(table).where(table.c.id == old))
 
 
 def move_task(conn: Connection, old: int, new: int, *, created_at: str) -> None:
-    """Give a task the id it had in the old tables, with who it is offered to."""
+    """Give a task the id it had in the old tables, with who it is offered to and its timers (due from when it was
+    carried over)."""
     row = dict(conn.execute(select(t.tasks).where(t.tasks.c.id == old)).mappings().one())
     offers = [dict(o) for o in conn.execute(select(t.task_offers).where(t.task_offers.c.task_id == old)).mappings()]
+    timers = [dict(r) for r in conn.execute(select(t.timers).where(t.timers.c.task_id == old)).mappings()]
     conn.execute(delete(t.task_offers).where(t.task_offers.c.task_id == old))
+    conn.execute(delete(t.timers).where(t.timers.c.task_id == old))
     conn.execute(delete(t.tasks).where(t.tasks.c.id == old))
     conn.execute(insert(t.tasks).values({**row, "id": new, "created_at": created_at}))
     if offers:
         conn.execute(insert(t.task_offers), [{**o, "task_id": new} for o in offers])
+    if timers:
+        conn.execute(insert(t.timers), [{**{k: v for k, v in r.items() if k != "id"}, "task_id": new} for r in timers])
 
 
 def _bump(conn: Connection, table: Table, at_least: int) -> None:
