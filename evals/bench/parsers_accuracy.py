@@ -107,75 +107,79 @@ def job_cases(corpus: dict[str, Any]) -> dict[str, Cases]:
     }
 
 
+PARSERS = "tools.parsers"
+HAND = "hand rules (today's)"
+JOBS: tuple[tuple[str, str, tuple[tuple[str, Callable[[Any], Any]], ...]], ...] = (
+    ("Chinese numerals (numbers stated, zh messages)", "numbers_zh", (
+        (PARSERS + " (pycnnum + context rules)", c.parsers_numbers),
+        (HAND + " tools.words.numbers_said", c.hand_numbers),
+        ("pycnnum alone on every numeral run", c.pycnnum_numbers),
+        ("cn2an.transform, then the digits", c.cn2an_numbers),
+        ("recognizers-text-number (Chinese)", c.recognizers_numbers),
+    )),
+    ("English number words (numbers stated, en messages)", "numbers_en", (
+        (PARSERS + " (text2num + unit and article rules)", c.parsers_numbers),
+        (HAND + " tools.words.numbers_said", c.hand_numbers),
+        ("text2num.alpha2digit, then the digits", c.text2num_numbers),
+        ("recognizers-text-number (English)", c.recognizers_numbers),
+    )),
+    ("Day counts stated (both languages)", "days", (
+        (PARSERS + " TextFacts.days_stated", c.parsers_days),
+        (HAND + " numbers_said (what the days check used)", c.hand_numbers),
+    )),
+    ("Money amounts stated (both languages)", "amounts", (
+        (PARSERS + " TextFacts.amounts_stated", c.parsers_amounts),
+        (HAND + " numbers_said", c.hand_numbers),
+    )),
+    ("Chinese date phrases (one phrase)", "phrase_zh", (
+        (PARSERS + " read_date", c.parsers_date),
+        (HAND + " tools.travel.dates.read_date", c.hand_date),
+        ("dateparser.parse", c.dateparser_date),
+        ("jionlp.parse_time", c.jionlp_date),
+        ("ChineseTimeNLP", c.timenlp_date),
+        ("recognizers-text-date-time", c.recognizers_date),
+    )),
+    ("Travel date phrases (tests/unit/test_travel_dates.py)", "travel", (
+        (PARSERS + " read_date", c.parsers_date),
+        (HAND + " tools.travel.dates.read_date", c.hand_date),
+    )),
+    ("English date phrases (one phrase)", "phrase_en", (
+        (PARSERS + " read_date (dateutil + week rules)", c.parsers_date),
+        (HAND + " tools.travel.dates.read_date", c.hand_date),
+        ("dateparser.parse", c.dateparser_date),
+        ("recognizers-text-date-time", c.recognizers_date),
+    )),
+    ("Chinese dates and ranges in a message", "spans_zh", (
+        (PARSERS + " read_text().dates", c.parsers_spans),
+        (HAND + " read_date on the whole message", c.hand_spans),
+        ("dateparser.search.search_dates", c.dateparser_spans),
+        ("jionlp.ner.extract_time", c.jionlp_spans),
+        ("recognizers-text-date-time", c.recognizers_spans),
+    )),
+    ("English dates and ranges in a message", "spans_en", (
+        (PARSERS + " read_text().dates", c.parsers_spans),
+        (HAND + " read_date on the whole message", c.hand_spans),
+        ("dateparser.search.search_dates", c.dateparser_spans),
+        ("recognizers-text-date-time", c.recognizers_spans),
+    )),
+    ("Working days of a range", "ranges", (
+        (PARSERS + " working_days (chinese_calendar)", c.calendar_working_days),
+        ("Monday to Friday", c.weekday_working_days),
+    )),
+    ("Language of a message", "language", (
+        (PARSERS + " language_of (script weights)", c.parsers_language),
+        (HAND + " graph.history.language_of (any Han character)", c.hand_language),
+        ("lingua-language-detector (zh, en)", c.lingua_language),
+    )),
+    ("Quoted texts", "quoted", (
+        (PARSERS + " read_text().quoted", c.parsers_quoted),
+        (HAND + " tools.words.answered_text", c.hand_quoted),
+    )),
+)
+"""Each job: its title, the cases it is scored on (a key of `job_cases`), and its candidates, each with its label."""
+
+
 def compare(corpus: dict[str, Any]) -> dict[str, list[Score]]:
     """Every job scored for each candidate."""
-    jobs = job_cases(corpus)
-    parsers = "tools.parsers"
-    hand = "hand rules (today's)"
-    return {
-        "Chinese numerals (numbers stated, zh messages)": [
-            score(parsers + " (pycnnum + context rules)", jobs["numbers_zh"], c.parsers_numbers),
-            score(hand + " tools.words.numbers_said", jobs["numbers_zh"], c.hand_numbers),
-            score("pycnnum alone on every numeral run", jobs["numbers_zh"], c.pycnnum_numbers),
-            score("cn2an.transform, then the digits", jobs["numbers_zh"], c.cn2an_numbers),
-            score("recognizers-text-number (Chinese)", jobs["numbers_zh"], c.recognizers_numbers),
-        ],
-        "English number words (numbers stated, en messages)": [
-            score(parsers + " (text2num + unit and article rules)", jobs["numbers_en"], c.parsers_numbers),
-            score(hand + " tools.words.numbers_said", jobs["numbers_en"], c.hand_numbers),
-            score("text2num.alpha2digit, then the digits", jobs["numbers_en"], c.text2num_numbers),
-            score("recognizers-text-number (English)", jobs["numbers_en"], c.recognizers_numbers),
-        ],
-        "Day counts stated (both languages)": [
-            score(parsers + " TextFacts.days_stated", jobs["days"], c.parsers_days),
-            score(hand + " numbers_said (what the days check used)", jobs["days"], c.hand_numbers),
-        ],
-        "Money amounts stated (both languages)": [
-            score(parsers + " TextFacts.amounts_stated", jobs["amounts"], c.parsers_amounts),
-            score(hand + " numbers_said", jobs["amounts"], c.hand_numbers),
-        ],
-        "Chinese date phrases (one phrase)": [
-            score(parsers + " read_date", jobs["phrase_zh"], c.parsers_date),
-            score(hand + " tools.travel.dates.read_date", jobs["phrase_zh"], c.hand_date),
-            score("dateparser.parse", jobs["phrase_zh"], c.dateparser_date),
-            score("jionlp.parse_time", jobs["phrase_zh"], c.jionlp_date),
-            score("ChineseTimeNLP", jobs["phrase_zh"], c.timenlp_date),
-            score("recognizers-text-date-time", jobs["phrase_zh"], c.recognizers_date),
-        ],
-        "Travel date phrases (tests/unit/test_travel_dates.py)": [
-            score(parsers + " read_date", jobs["travel"], c.parsers_date),
-            score(hand + " tools.travel.dates.read_date", jobs["travel"], c.hand_date),
-        ],
-        "English date phrases (one phrase)": [
-            score(parsers + " read_date (dateutil + week rules)", jobs["phrase_en"], c.parsers_date),
-            score(hand + " tools.travel.dates.read_date", jobs["phrase_en"], c.hand_date),
-            score("dateparser.parse", jobs["phrase_en"], c.dateparser_date),
-            score("recognizers-text-date-time", jobs["phrase_en"], c.recognizers_date),
-        ],
-        "Chinese dates and ranges in a message": [
-            score(parsers + " read_text().dates", jobs["spans_zh"], c.parsers_spans),
-            score(hand + " read_date on the whole message", jobs["spans_zh"], c.hand_spans),
-            score("dateparser.search.search_dates", jobs["spans_zh"], c.dateparser_spans),
-            score("jionlp.ner.extract_time", jobs["spans_zh"], c.jionlp_spans),
-            score("recognizers-text-date-time", jobs["spans_zh"], c.recognizers_spans),
-        ],
-        "English dates and ranges in a message": [
-            score(parsers + " read_text().dates", jobs["spans_en"], c.parsers_spans),
-            score(hand + " read_date on the whole message", jobs["spans_en"], c.hand_spans),
-            score("dateparser.search.search_dates", jobs["spans_en"], c.dateparser_spans),
-            score("recognizers-text-date-time", jobs["spans_en"], c.recognizers_spans),
-        ],
-        "Working days of a range": [
-            score(parsers + " working_days (chinese_calendar)", jobs["ranges"], c.calendar_working_days),
-            score("Monday to Friday", jobs["ranges"], c.weekday_working_days),
-        ],
-        "Language of a message": [
-            score(parsers + " language_of (script weights)", jobs["language"], c.parsers_language),
-            score(hand + " graph.history.language_of (any Han character)", jobs["language"], c.hand_language),
-            score("lingua-language-detector (zh, en)", jobs["language"], c.lingua_language),
-        ],
-        "Quoted texts": [
-            score(parsers + " read_text().quoted", jobs["quoted"], c.parsers_quoted),
-            score(hand + " tools.words.answered_text", jobs["quoted"], c.hand_quoted),
-        ],
-    }
+    cases = job_cases(corpus)
+    return {title: [score(label, cases[key], read) for label, read in candidates] for title, key, candidates in JOBS}
