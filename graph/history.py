@@ -305,30 +305,6 @@ def outcome_text(
     return labels["title"] + labels["sep"].join(outcome_line(line, lang, registry, refusals) for line in outcome)
 
 
-def cited_ids(text: str, pattern: str) -> set[str]:
-    """Record ids a text names: matches of the toolset's `record_ids` pattern (user_2, task_1; CA1501); none for a
-    toolset without record ids (an empty pattern)."""
-    return set(re.findall(pattern, text)) if pattern else set()
-
-
-def _seen_ids(pattern: str) -> Callable[[frozenset[str], Sequence[AnyMessage]], frozenset[str]]:
-    def more(seen: frozenset[str], messages: Sequence[AnyMessage]) -> frozenset[str]:
-        found: set[str] = set()
-        for msg in messages:
-            if isinstance(msg, HumanMessage | ToolMessage):
-                found |= cited_ids(str(msg.content), pattern)
-                if isinstance(msg, ToolMessage) and isinstance(msg.artifact, dict):
-                    found |= cited_ids(str(msg.artifact), pattern)
-        return seen | found if found else seen
-    return more
-
-
-def known_id_index(pattern: str) -> ThreadIndex[frozenset[str]]:
-    """The ids a thread has seen for real, kept up to date as the thread grows: in the person's words and in the tools'
-    observations (a refusal names records from the store too)."""
-    return ThreadIndex(_seen_ids(pattern), frozenset())
-
-
 __all__ = [
     "CallIds",
     "Lang",
@@ -338,11 +314,9 @@ __all__ = [
     "action_title",
     "call_id_index",
     "char_index",
-    "cited_ids",
     "describe_result",
     "earlier_results",
     "is_question",
-    "known_id_index",
     "latest_human_index",
     "note",
     "note_of",

@@ -135,6 +135,7 @@ THOUGHTS = {
         "filled": "你回答了我的问题，我用你的回答重新提交。",
         "act": "我用工具来做。",
         "answered": "结果已经回答了问题。",
+        "not_known": "回答里有对话中没有出现过的值，我改为说明不知道。",
     },
     "en": {
         "asked": "This step needs something only you can tell me; I ask you.",
@@ -143,6 +144,7 @@ THOUGHTS = {
         "filled": "You answered my question; I propose it again with your answer.",
         "act": "I use a tool for this.",
         "answered": "The result answers the question.",
+        "not_known": "The answer stated values nothing in this conversation showed; I say I do not know instead.",
     },
 }
 """The Thought lines the code itself writes (no model wrote them), in the person's language: they name no tool,
@@ -182,12 +184,26 @@ FIXED_ANSWER = {
 """A fixed answer built from the run's real results, for a model that cannot be trusted to write one (`{tool}`: the
 action's title in the person's language)."""
 
-UNGROUNDED_ANSWER_NOTE = {
-    "zh": "（模型的回答提到了本次对话中没有任何工具结果出现过的记录 {ids}，因此未显示。）",
-    "en": "(The model's answer named records no tool result in this conversation showed ({ids}), so it is not shown.)",
+REDO_UNKNOWN_NOTE = {
+    "zh": "（你的回答把 {values} 当作事实说出，但用户没有说过，本次对话的工具结果里也没有。请重新回答：只说用户说过的和工具"
+    "返回的内容；工具查不到的，就直接说你不知道，不要编造数字、日期或名字。不要调用工具。）",
+    "en": "(Your answer states {values} as fact, but the user never said so and no tool result in this conversation "
+    "shows it. Answer again with only what the user said and what the tools returned; where no tool can tell, say "
+    "plainly that you do not know. Do not make up a figure, a date or a name. Do not call any tool.)",
 }
-"""Said when a model's answer is replaced: it names records the conversation never showed. It says only that; whether
-the record exists is the store's to say."""
+"""Said to the model, once, when its final answer states values nothing in the conversation showed (`{values}`: those
+values as it wrote them). The person never reads it."""
+
+NOT_KNOWN = {
+    "zh": {"alone": "这个我不知道：你说过的话和本次查到的结果里都没有这个信息，我不会编造数字、日期或名字。",
+           "beyond": "除了上面查到的，其他的我不知道：你说过的话和查到的结果里都没有，我不会编造数字、日期或名字。"},
+    "en": {"alone": "I don't know that: nothing you said and no result I looked up in this conversation gives it, "
+           "and I won't make up a figure, a date or a name.",
+           "beyond": "Beyond what I found above, I don't know: nothing you said and no result I looked up gives it, "
+           "and I won't make up a figure, a date or a name."},
+}
+"""The plain answer that replaces one stating what nothing showed (`graph.known.not_known_answer`): alone, followed
+by what the assistant can do; or after what the run's tools found. It names none of the values it replaces."""
 
 OUTCOME_LABELS = {
     "zh": {"executed": "{title}：已执行。{detail}", "rejected": "你在确认时拒绝了：{title}",

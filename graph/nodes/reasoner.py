@@ -23,7 +23,8 @@ from graph.calls import (
 )
 from graph.deps import NodeDeps
 from graph.generation import REACT_STOP, generate  # noqa: F401 - REACT_STOP moved there
-from graph.history import CallIds, call_id_index, cited_ids, known_id_index, open_lookups, run_outcome, run_results
+from graph.history import CallIds, call_id_index, open_lookups, run_outcome, run_results
+from graph.known import AnswerCheck, not_known_answer, redo_note
 from graph.protocols import NO_MODEL_CALL, parse_reply, render_for_text_protocol
 from graph.run import lang_of
 from state.agent import AgentState
@@ -131,7 +132,7 @@ class Reasoner:
         self._registry = toolset.registry
         self._bound: dict[int, Any] = {}
         self._call_ids = call_id_index()
-        self._known_ids = known_id_index(toolset.record_ids)
+        self._check = AnswerCheck(toolset)
         self._fixed: dict[tuple[str, Lang], list[AnyMessage]] = {}
         self._today: tuple[date | None, str] = (None, "")
 
@@ -200,8 +201,8 @@ class Reasoner:
             reply, step = self._remind(state, context, step, still_open)
         if reply.tool_calls or reply.invalid_tool_calls:
             return {"messages": [reply], "step": open_step(step, proposed_calls(reply))}
-        answer = self._grounded(state, context, reply)
-        if context.fixed_answers and answer is reply:
+        answer, step = self._checked(state, context, step, reply)
+        if context.fixed_answers and "ungrounded" not in answer.response_metadata:
             answer = self._with_findings(state, context, answer)
         return {**self._final(state, context, answer), **end_step(state, step)}
 
@@ -235,19 +236,65 @@ class Reasoner:
         meta = {**answer.response_metadata, "outcome": outcome}
         return {"messages": [answer.model_copy(update={"response_metadata": meta})], "outcome": outcome}
 
-    def _grounded(self, state: AgentState, context: Context, answer: AIMessage) -> AIMessage:
-        """An answer naming records no observation or person ever showed is replaced by the fixed answer."""
-        ids = self._toolset.record_ids
-        known = self._known_ids.get(_thread_key(), state["messages"]) | {context.user_id}
-        invented = cited_ids(str(answer.content), ids) - known
-        if any(example.answer in str(answer.content) for _, example in self._registry.examples()):
-            invented |= {"(the worked example)"}
+    def _invented(self, state: AgentState, context: Context, answer: AIMessage) -> list[str]:
+        """The values a model's answer states that nothing in the conversation showed (`graph.known`), as written."""
+        if answer.response_metadata.get(NO_MODEL_CALL):
+            return []  # the code wrote it from the run's results
+        people: list[dict[str, Any]] = []
+        if self._toolset.people is not None:
+            with self._backend.read() as handle:
+                people = self._toolset.directory(handle)
+        claims = self._check.invented(
+            str(answer.content), list(state["messages"]), thread=_thread_key(), today=run_today(self._clock, context.timezone),
+            timezone=context.timezone, actor=self._actors.get(context.user_id) or {"id": context.user_id}, people=people,
+        )
+        return [c.text for c in claims]
+
+    def _checked(
+        self, state: AgentState, context: Context, step: Step, answer: AIMessage, *, may_redo: bool = True
+    ) -> tuple[AIMessage, Step]:
+        """The answer, if every value it states was shown; else the model's answer once more, told which values nothing
+        showed (one model call, when the budget has one left); else a plain answer saying it does not know, which
+        keeps what the run's tools found and names none of the values it replaces."""
+        invented = self._invented(state, context, answer)
         if not invented:
-            return answer
+            return answer, step
         lang = lang_of(state, context)
-        note = prompts.UNGROUNDED_ANSWER_NOTE[lang].format(ids=", ".join(sorted(invented)))
-        text = fixed_answer(list(state["messages"]), self._registry, lang) + "\n" + note
-        return AIMessage(content=text, response_metadata={**answer.response_metadata, "ungrounded": sorted(invented)})
+        calls_left = state["budget"]["model_calls"] + step["model_calls"] < context.max_model_calls
+        if may_redo and calls_left:
+            redo, step = self._plain_reply(state, context, step, redo_note(invented, lang), shown=answer)
+            if redo is not None and str(redo.content).strip() and not self._invented(state, context, redo):
+                return redo.model_copy(update={"response_metadata": {**redo.response_metadata, "redone": invented}}), step
+        meta = {key: answer.response_metadata[key] for key in ("wrap_up",) if key in answer.response_metadata}
+        text = not_known_answer(list(state["messages"]), self._toolset, lang)
+        return AIMessage(content=text, response_metadata={
+            **meta, "thought": prompts.THOUGHTS[lang]["not_known"], "ungrounded": invented,
+        }), step
+
+    def _plain_reply(
+        self, state: AgentState, context: Context, step: Step, instruction: str, shown: AIMessage | None = None
+    ) -> tuple[AIMessage | None, Step]:
+        """One model call without tools (`instruction` last, after the answer `shown`, if any): its plain answer, or
+        None when it gave none (it called a tool, or failed)."""
+        try:
+            model = self._model(context)
+            prompt = self.prompt(state, context)
+            if shown is not None:
+                shown_as = [shown] if context.protocol == "native" else render_for_text_protocol([shown], context.protocol)
+                prompt += shown_as
+            if context.protocol != "native":
+                instruction += " Reply with plain text only: no Action, no JSON."
+            prompt.append(HumanMessage(content=instruction))
+            raw = model.invoke(prompt)
+            step = charge_model_call(step, tokens_used(raw, prompt))
+            if getattr(raw, "tool_calls", None):
+                return None, step
+            parsed = parse_reply(raw, context.protocol) if context.protocol != "native" else raw
+            if getattr(parsed, "tool_calls", None) or getattr(parsed, "invalid_tool_calls", None):
+                return None, step
+            return parsed.model_copy(update={"content": str(parsed.content).strip()}), step
+        except Exception:  # noqa: BLE001 - a failing model must not prevent the written answer
+            return None, step
 
     def _wrap_up(self, state: AgentState, context: Context, step: Step, reason: WrapUp) -> dict[str, Any]:
         """Out of budget: the model's best answer without tools, or (for a model that cannot be trusted to
@@ -255,28 +302,15 @@ class Reasoner:
         text = ""
         if not context.fixed_answers:
             ask = prompts.WRAP_UP_ASK_FOR_HELP if reason["code"] == "consecutive_failures" else ""
-            try:
-                model = self._model(context)
-                prompt = self.prompt(state, context, prompts.WRAP_UP_INSTRUCTION.format(reason=describe(reason), ask=ask))
-                if context.protocol != "native":
-                    prompt[-1] = HumanMessage(
-                        content=str(prompt[-1].content) + " Reply with plain text only: no Action, no JSON."
-                    )
-                raw = model.invoke(prompt)
-                step = charge_model_call(step, tokens_used(raw, prompt))
-                if not getattr(raw, "tool_calls", None):
-                    parsed = parse_reply(raw, context.protocol) if context.protocol != "native" else raw
-                    text = str(parsed.content).strip()
-                    if getattr(parsed, "tool_calls", None) or getattr(parsed, "invalid_tool_calls", None):
-                        text = ""
-            except Exception:  # noqa: BLE001 - a failing model must not prevent the written wrap-up
-                text = ""
+            instruction = prompts.WRAP_UP_INSTRUCTION.format(reason=describe(reason), ask=ask)
+            reply, step = self._plain_reply(state, context, step, instruction)
+            text = str(reply.content) if reply is not None else ""
         lang = lang_of(state, context)
         meta: dict[str, Any] = {"wrap_up": reason}
         if not text:
             text = fixed_answer(list(state["messages"]), self._registry, lang, reason)
             meta[NO_MODEL_CALL] = True
-        answer = self._grounded(state, context, AIMessage(content=text, response_metadata=meta))
+        answer, step = self._checked(state, context, step, AIMessage(content=text, response_metadata=meta), may_redo=False)
         return {**self._final(state, context, answer), **end_step(state, step)}
 
 

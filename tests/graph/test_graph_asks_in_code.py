@@ -219,11 +219,12 @@ def test_fixed_answers_end_a_repeated_lookup_with_its_result(graph_driver):
 
 
 def test_an_answer_naming_records_no_tool_showed_is_replaced(graph_driver):
-    agent = graph_driver(tool_call("getAllUser"), "系统里的用户有：示例（user_9）。")
+    agent = graph_driver(tool_call("getAllUser"), "系统里的用户有：示例（user_9）。", "还有示例（user_9）。")
     answer = final(agent.say("有哪些用户？"))
-    assert "user_9" not in answer.content.split("\n")[0]
+    assert "user_9" not in answer.content
     assert answer.content.startswith("我查到的结果：\n用户：张三（user_1）")
-    assert answer.response_metadata["ungrounded"] == ["user_9"]
+    assert answer.content.endswith("\n除了上面查到的，其他的我不知道：你说过的话和查到的结果里都没有，我不会编造数字、日期或名字。")
+    assert answer.response_metadata["ungrounded"] == ["user_9"] and agent.script_used_up
 
 
 def test_every_final_answer_says_what_actually_happened(graph_driver, store):

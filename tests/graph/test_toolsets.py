@@ -202,12 +202,14 @@ def test_an_answer_naming_a_flight_no_search_returned_is_replaced_by_what_was_fo
     travel = graph_driver(
         tool_call("search_flights", {"origin": "北京", "destination": "上海", "date": "明天"}, id="f"),
         "明天最便宜的是 ZZ9999，只要 99 元。",
+        "还是 ZZ9999。",  # told once, the model names it again
         toolset="travel",
     )
     result = travel.say("明天北京飞上海的机票")
     answer = result["messages"][-1]
-    assert answer.response_metadata["ungrounded"] == ["ZZ9999"]
-    assert "ZZ9999" not in answer.content.splitlines()[0] and "HO1252" in answer.content
+    assert answer.response_metadata["ungrounded"] == ["ZZ9999", "99 元"]
+    assert "ZZ9999" not in answer.content and "99 元" not in answer.content and "HO1252" in answer.content
+    assert travel.script_used_up
 
 
 def test_an_answer_naming_flights_the_search_returned_stands(graph_driver):

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 
 from graph.calls import estimate_tokens, tokens_of_chars
-from graph.history import ThreadIndex, call_id_index, char_index, cited_ids, known_id_index
+from graph.history import ThreadIndex, call_id_index, char_index
 
 
 def _history(n: int, prefix: str = "m") -> list[AnyMessage]:
@@ -88,23 +88,6 @@ def test_the_character_count_gives_the_same_estimate_as_counting_again():
     assert tokens_of_chars(index.get("t", history, start=2)) == estimate_tokens(history[2:])
     history += [AIMessage(content="一段更长的回答" * 9, id="long")]
     assert tokens_of_chars(index.get("t", history, start=2)) == estimate_tokens(history[2:])
-
-
-def test_known_ids_come_from_the_persons_words_and_the_tools_never_from_the_model():
-    index = known_id_index(r"\b(?:user|task)_[0-9a-z]+\b")
-    history: list[AnyMessage] = [
-        HumanMessage(content="approve task_1", id="h"),
-        AIMessage(content="task_9 and user_9 are made up", id="a", tool_calls=[{"name": "q", "args": {}, "id": "c"}]),
-        ToolMessage(content="found", artifact={"assignee": "user_2"}, tool_call_id="c", id="t"),
-    ]
-    assert index.get("t", history) == {"task_1", "user_2"}
-    history.append(HumanMessage(content="and task_3", id="h2"))
-    assert index.get("t", history) == {"task_1", "user_2", "task_3"}
-
-
-def test_a_toolset_without_record_ids_cites_none():
-    assert cited_ids("user_2 and task_1, flight CA1501", "") == set()
-    assert known_id_index("").get("t", [HumanMessage(content="approve task_1", id="h")]) == frozenset()
 
 
 def test_records_known_together_are_found_by_id_until_they_are_too_old(monkeypatch):

@@ -1,0 +1,101 @@
+"""What a conversation knows, and the values a model's answer states beyond it (`tools.claims` has the rule).
+
+Known are the person's messages in the thread, every tool result (its full artifact, not only the compacted content
+the model read), the answers and questions the graph's own code wrote, who and when the run is (the signed-in user,
+today), and the figures of the toolset's own rules (its prompt). A final answer the model wrote is read for the
+figures, dates, times, record ids and people it states; one the conversation never showed is redone once, then
+replaced by a plain "I do not know" (`graph/nodes/reasoner.py`).
+The check is code: it costs no model call unless it finds such a value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
+
+from graph import prompts
+from graph.answers import fixed_answer
+from graph.history import ThreadIndex, run_results
+from graph.protocols import NO_MODEL_CALL
+from tools.claims import (
+    Claim,
+    Known,
+    claims_in,
+    known_in_rules,
+    known_in_text,
+    known_in_value,
+    known_of_run,
+    unsupported,
+)
+from tools.people import names_of
+from tools.request import Lang
+from tools.toolset import Toolset
+
+
+class AnswerCheck:
+    """Reads a model's final answer against what its thread knows; the thread is read once, as it grows."""
+
+    def __init__(self, toolset: Toolset) -> None:
+        self._toolset = toolset
+        self._index: ThreadIndex[Known] = ThreadIndex(self._fold, Known())
+        self._today = date.min
+        self._names: tuple[str, ...] = ()
+        self._zone: ZoneInfo | None = None
+        self._rules: Known | None = None
+
+    def _fold(self, known: Known, messages: Sequence[AnyMessage]) -> Known:
+        """`known` and what `messages` add: the person's words, tool results, the code's own answers."""
+        read = {"today": self._today, "names": self._names, "zone": self._zone}
+        for message in messages:
+            if isinstance(message, HumanMessage):
+                known = known | known_in_text(str(message.content), **read)  # type: ignore[arg-type]
+            elif isinstance(message, ToolMessage):
+                known = known | known_in_text(str(message.content), **read)  # type: ignore[arg-type]
+                if message.artifact is not None:
+                    known = known | known_in_value(message.artifact, **read)  # type: ignore[arg-type]
+            elif isinstance(message, AIMessage) and not message.tool_calls and _code_wrote(message):
+                known = known | known_in_text(str(message.content), **read)  # type: ignore[arg-type]
+        return known
+
+    def invented(
+        self, text: str, messages: Sequence[AnyMessage], *, thread: str | None, today: date, timezone: str,
+        actor: Mapping[str, Any], people: Sequence[Mapping[str, Any]],
+    ) -> list[Claim]:
+        """The values `text` states that the thread (`messages`, `thread` its id for the index) never showed (a copy of
+        a worked example's answer states the example's). Empty for most answers, at no cost beyond reading them."""
+        found = claims_in(text, today=today, people=people, record_ids=self._toolset.record_ids)
+        if not found:
+            return []
+        self._today, self._zone = today, ZoneInfo(timezone)
+        self._names = tuple(name for person in people for name in names_of(dict(person)))
+        if self._rules is None:
+            self._rules = known_in_rules(self._toolset.prompt, today=today)
+        known = self._index.get(thread, messages) | known_of_run(today=today, actor=actor) | self._rules
+        return unsupported(found, known, people)
+
+
+def _code_wrote(message: AIMessage) -> bool:
+    """An answer or question the graph's code wrote (a fixed answer, its own question): its values are the code's."""
+    return bool((message.response_metadata or {}).get(NO_MODEL_CALL))
+
+
+def redo_note(invented: Sequence[str], lang: Lang) -> str:
+    """What the model is told when its answer stated values nothing showed: which (as it wrote them), and to answer
+    again."""
+    values = "、".join(f"「{v}」" for v in invented) if lang == "zh" else ", ".join(f'"{v}"' for v in invented)
+    return prompts.REDO_UNKNOWN_NOTE[lang].format(values=values)
+
+
+def not_known_answer(messages: list[AnyMessage], toolset: Toolset, lang: Lang) -> str:
+    """The plain answer that replaces one stating what nothing showed: what the run's tools found, if anything, then
+    that the assistant does not know the rest (and, when nothing was found, what it can do). It names none of the
+    values it replaces."""
+    words = prompts.NOT_KNOWN[lang]
+    if run_results(messages):
+        return fixed_answer(messages, toolset.registry, lang) + "\n" + words["beyond"]
+    intro = toolset.language.intro.get(lang) or ""
+    return words["alone"] + ("\n" + intro if intro else "")

@@ -1,0 +1,127 @@
+"""Answers state only what is known (issue 33): a final answer never presents a figure, date, id or name the person,
+a tool's result or the run did not give; the model is told once and answers again, else the answer says plainly that
+the assistant does not know. The models are scripted to invent; the person never reads what they invented."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage
+
+from evals.doubles.scripted import tool_call
+from graph.prompts import NOT_KNOWN, REDO_UNKNOWN_NOTE
+from tools.spec import ToolRegistry
+from tools.workflow import TOOLSET
+from tools.workflow.prompts import INTRO
+
+BEFORE_BALANCES = ToolRegistry([spec for spec in TOOLSET.registry if "balance" not in spec.name.lower()])
+"""The workflow's tools as they were before leave balances: no tool knows how much leave anybody has."""
+
+
+def final(result: dict[str, Any]) -> AIMessage:
+    answer = result["messages"][-1]
+    assert isinstance(answer, AIMessage) and not answer.tool_calls
+    return answer
+
+
+NOT_KNOWN_ZH = NOT_KNOWN["zh"]["alone"] + "\n" + INTRO["zh"]
+NOT_KNOWN_EN = NOT_KNOWN["en"]["alone"] + "\n" + INTRO["en"]
+
+
+def test_a_balance_no_tool_knows_is_never_shown_when_the_model_invents_it_twice(graph_driver):
+    agent = graph_driver("你还有10天年假。", "你还有十天年假，可以放心休。", registry=BEFORE_BALANCES)
+    answer = final(agent.say("我还有几天年假？"))
+    assert answer.content == NOT_KNOWN_ZH
+    assert "10" not in answer.content and "十" not in answer.content
+    assert answer.response_metadata["ungrounded"] == ["10天"]
+    assert answer.response_metadata["thought"] == "回答里有对话中没有出现过的值，我改为说明不知道。"
+    assert agent.values["budget"]["model_calls"] == 2 and agent.script_used_up  # the redo is a model call
+    redo_prompt = agent.model.prompts[1]
+    assert redo_prompt[-2].content == "你还有10天年假。"  # the model sees what it wrote, then which value nothing showed
+    assert redo_prompt[-1].content == REDO_UNKNOWN_NOTE["zh"].format(values="「10天」")
+
+
+def test_a_redone_answer_that_says_it_does_not_know_is_the_answer(graph_driver):
+    agent = graph_driver(
+        "You have 10 days of annual leave left.", "I can't see leave balances here, so I don't know.",
+        registry=BEFORE_BALANCES,
+    )
+    answer = final(agent.say("How much annual leave do I have left?"))
+    assert answer.content == "I can't see leave balances here, so I don't know."
+    assert answer.response_metadata["redone"] == ["10 days"]
+    assert agent.values["budget"]["model_calls"] == 2
+
+
+def test_a_colleagues_salary_is_not_made_up_in_any_numeral_system(graph_driver):
+    agent = graph_driver("李四的月薪是一万二千元。", "李四每月拿 12,000 元。")
+    answer = final(agent.say("李四的工资是多少？"))
+    assert answer.content == NOT_KNOWN_ZH
+    assert answer.response_metadata["ungrounded"] == ["一万二千元"]  # 李四 is the person's own word: known
+
+
+def test_a_request_that_does_not_exist_gets_no_made_up_date_or_approver(graph_driver):
+    agent = graph_driver(
+        tool_call("queryTodoTask", {"userId": "user_2"}, id="q"),
+        "req_9 已于 12月1日 由王五批准。",
+        "req_9 在12月1日被王五批准了。",
+        user_id="user_2",
+    )
+    answer = final(agent.say("req_9 现在到哪一步了？"))
+    for invented in ("12月1日", "王五", "批准"):
+        assert invented not in answer.content
+    assert answer.content.endswith("\n" + NOT_KNOWN["zh"]["beyond"])
+    assert answer.response_metadata["ungrounded"] == ["王五", "12月1日"]
+    assert answer.response_metadata["outcome"] == []  # what actually happened stays true: nothing was changed
+
+
+def test_no_model_call_is_left_for_a_redo_so_the_answer_is_replaced_at_once(graph_driver):
+    agent = graph_driver("You have 12 days left.", max_model_calls=1, registry=BEFORE_BALANCES)
+    answer = final(agent.say("How many days of annual leave do I have?"))
+    assert answer.content == NOT_KNOWN_EN
+    assert agent.values["budget"]["model_calls"] == 1 and agent.script_used_up
+
+
+def test_a_text_protocol_model_is_redone_in_plain_text(graph_driver):
+    agent = graph_driver(
+        "Thought: 余额应该是10天。\nFinal Answer: 你还有10天年假。",
+        "我这里查不到年假余额。",
+        protocol="react", registry=BEFORE_BALANCES,
+    )
+    answer = final(agent.say("我还有几天年假？"))
+    assert answer.content == "我这里查不到年假余额。"
+    assert "Reply with plain text only" in str(agent.model.prompts[1][-1].content)
+
+
+def test_figures_the_person_gave_pass_untouched_in_digits_or_chinese_numerals(graph_driver):
+    said = "好的：报销 6800 元的机票，12月8日出发，共两天。要我现在发起吗？"
+    agent = graph_driver(said)
+    answer = final(agent.say("我要报销六千八百元的机票，12月8号出发，出差2天"))
+    assert answer.content == said and "ungrounded" not in answer.response_metadata
+    assert agent.values["budget"]["model_calls"] == 1
+
+
+def test_figures_the_person_gave_pass_untouched_in_english(graph_driver):
+    said = "Three days off, December 8 to December 10, for the move. Shall I file it?"
+    agent = graph_driver(said)
+    answer = final(agent.say("I need 3 days off from Dec 8 to Dec 10 for moving house"))
+    assert answer.content == said and agent.values["budget"]["model_calls"] == 1
+
+
+def test_figures_names_and_ids_a_tool_returned_pass_untouched(graph_driver, start_request):
+    started = start_request(requester="user_1", approver="user_2", days=2, reason="家里有事")
+    said = f"你有 1 个待办：张三请假 2 天（{started['taskId']}，{started['requestId']}），原因是家里有事。"
+    agent = graph_driver(tool_call("queryTodoTask", {"userId": "user_2"}, id="q"), said, user_id="user_2")
+    answer = final(agent.say("我有哪些待办？"))
+    assert answer.content == said and "ungrounded" not in answer.response_metadata
+
+
+def test_a_count_of_what_a_tool_listed_passes_untouched(graph_driver):
+    said = "有三个流程可以发起。"
+    agent = graph_driver(tool_call("getAllWorkFlow", id="w"), said)
+    assert final(agent.say("有哪些流程？")).content == said
+
+
+def test_the_answers_own_numbering_and_questions_are_no_figures(graph_driver):
+    said = "可以这样做：\n1. 告诉我请几天；\n2. 说明原因。\n第3步由审批人决定。要请5天吗？"
+    agent = graph_driver(said)
+    assert final(agent.say("怎么请假？")).content == said

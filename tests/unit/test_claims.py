@@ -1,0 +1,134 @@
+"""The values an answer states as fact, and whether the conversation showed them (`tools.claims`): compared by value
+in any numeral system or date format; the answer's own numbering, "one" as an article and questions state none."""
+
+from __future__ import annotations
+
+from datetime import date
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from tools.claims import Known, claims_in, known_in_rules, known_in_text, known_in_value, known_of_run, unsupported
+
+TODAY = date(2026, 12, 3)  # a Thursday
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+PEOPLE = [
+    {"id": "user_1", "name": "张三", "alias": "Zhang San", "email": "zhangsan@example.com"},
+    {"id": "user_2", "name": "李四", "alias": "Li Si", "email": "lisi@example.com"},
+    {"id": "user_admin", "name": "管理员", "alias": "Administrator", "email": "admin@example.com"},
+]
+NAMES = ["张三", "Zhang San", "李四", "Li Si", "管理员", "Administrator"]
+IDS = r"\b(?:user|task|req)_[0-9a-z]+\b"
+
+
+def invented(answer: str, *said: str, results: tuple[object, ...] = ()) -> list[str]:
+    """What `answer` states that the person's messages `said` and the tools' `results` never showed."""
+    known = known_of_run(today=TODAY, actor=PEOPLE[0])
+    for text in said:
+        known = known | known_in_text(text, today=TODAY, names=NAMES, zone=SHANGHAI)
+    for result in results:
+        known = known | known_in_value(result, today=TODAY, names=NAMES, zone=SHANGHAI)
+    claims = claims_in(answer, today=TODAY, people=PEOPLE, record_ids=IDS)
+    return [c.text for c in unsupported(claims, known, PEOPLE)]
+
+
+def test_a_balance_nobody_gave_is_invented_in_digits_and_in_chinese_numerals():
+    assert invented("你还有10天年假。", "我还有几天年假？") == ["10天"]
+    assert invented("你还有十天年假。", "我还有几天年假？") == ["十天"]
+    assert invented("You have 10 days of annual leave left.", "How much annual leave do I have?") == ["10 days"]
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ("请十天假", "已为你提交 10 天的请假。"),
+        ("请10天假", "已为你提交十天的请假。"),
+        ("报销6,800元", "报销金额 6800 元。"),
+        ("报销六千八百元", "报销金额 6,800.00 元。"),
+        ("报销 1.2万", "报销 12000 元。"),
+        ("I need ten days off", "Filed: 10 days."),
+        ("take two and a half days", "Filed 2.5 days."),
+        ("下周一到周三请假", "已提交 3 天的请假。"),  # the range's working days
+    ],
+)
+def test_a_figure_the_person_gave_is_known_in_any_numeral_system(said, answer):
+    assert invented(answer, said) == []
+
+
+def test_a_figure_stated_as_a_bound_is_still_stated():
+    assert invented("你可以改成 3 天后重新提交。", results=({"comment": "5天太长，最多3天"},)) == []
+    assert invented("你的年假不到10天了。", "还能请几天？") == ["10"]
+    assert invented("It's over 500 yuan.") == ["500"]
+
+
+def test_numbers_counts_and_times_a_tool_returned_are_known():
+    result = {"tasks": [{"id": "task_1", "days": 2, "createdAt": "2026-12-03T02:22:45+00:00"},
+                        {"id": "task_2", "days": 3, "amount": 6800}]}
+    assert invented("你有两个待办：task_1（2 天）和 task_2（报销 6,800 元），task_1 是 10:22 提交的。", results=(result,)) == []
+    assert invented("你有五个待办。", results=(result,)) == ["五"]
+    assert invented("task_3 还没处理。", results=(result,)) == ["task_3"]
+    assert invented("它是 11:05 提交的。", results=(result,)) == ["11:05"]
+
+
+def test_dates_are_compared_as_dates_however_they_are_written():
+    said = "12月8日到10日请假"
+    assert invented("从 2026-12-09 开始。", said) == []  # a day of the person's range
+    assert invented("December 8 to 10.", said) == []
+    assert invented("12月11日回来上班。", said) == ["12月11日"]
+    assert invented("今天是12月3日，周四。") == []  # who and when the run is
+    assert invented("明天就批了。") == ["明天"]
+
+
+def test_a_date_written_without_its_year_is_compared_by_month_and_day():
+    # 12月1日 said on 3 December reads as next year's; a result's date of this year is the same month and day
+    assert invented("你的申请是 12月1日 提交的。", results=({"createdAt": "2026-12-01T09:30:00+08:00"},)) == []
+
+
+def test_people_are_known_when_the_person_or_a_result_named_them_in_any_of_their_names():
+    assert invented("等待李四审批。", "审批人李四") == []
+    assert invented("It waits for Li Si.", results=({"assignee": "user_2"},)) == []
+    assert invented("王五的请假由管理员审批。", "王五的请假谁批？") == ["管理员"]
+    assert invented("张三，你好。") == []  # the signed-in user
+    assert invented("Ask an administrator about it.") == []  # a word, not the directory's "Administrator"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "可以这样做：\n1. 告诉我请几天；\n2. 说明原因。",
+        "步骤：(1) 填表 (2) 提交",
+        "第3步由审批人决定。",
+        "The 2nd step is the approver's.",
+        "我帮你发起一个申请。",
+        "One of them is yours.",
+        "是3天吗？",
+        "Shall I file 4 days?",
+        "王五审批，赵六抄送。",  # not the directory's people: 五 and 六 are parts of names
+    ],
+)
+def test_numbering_articles_questions_and_names_state_no_figure(answer):
+    assert invented(answer) == []
+
+
+def test_a_question_clause_does_not_cover_a_statement_before_it():
+    assert invented("你还有10天年假，要现在请吗？") == ["10天"]
+
+
+def test_the_rules_figures_are_known_but_not_their_numbering():
+    rules = known_in_rules("Rules:\n1. Above 26°C short sleeves are fine.\n2. Be brief.", today=TODAY)
+    assert rules.numbers == frozenset({26.0})
+    claims = claims_in("高于 26°C，可以穿短袖。", today=TODAY)
+    assert unsupported(claims, rules) == []
+
+
+def test_a_sign_is_no_part_of_the_figure_compared():
+    assert invented("12 × 7 − 5 = 79。", "12 乘以 7 再减 5 等于多少？", results=({"result": 79},)) == []
+
+
+def test_an_empty_conversation_knows_only_the_run():
+    assert Known().numbers == frozenset()
+    assert invented("一共 3 个。") == ["3"]
+
+
+def test_a_toolset_without_record_ids_states_none():
+    assert [c.kind for c in claims_in("user_2 and task_1, flight CA1501", today=TODAY)] == []
