@@ -123,6 +123,8 @@ def check_reply(text: str, check: ReplyCheck) -> list[str]:
         problems.append(f"the answer contains none of {check.contains_any}")
     problems.extend(f"the answer lacks {s!r}" for s in check.contains_all if s.lower() not in lowered)
     problems.extend(f"the answer says {s!r}" for s in check.not_contains if s.lower() in lowered)
+    problems.extend(f"the answer says {m.group()!r} ({p})" for p in check.not_matching
+                    if (m := re.search(p, text, re.IGNORECASE)) is not None)
     return problems
 
 

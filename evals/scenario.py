@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -12,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, Validatio
 
 from state.context import Context
 from tools.toolsets import toolset_names
+from tools.workflow.engine.working_time import parse_duration
 from tools.workflow.seed import USERS
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
@@ -115,6 +117,18 @@ class ReplyCheck(_Strict):
     contains_any: list[str] = Field(default_factory=list)
     contains_all: list[str] = Field(default_factory=list)
     not_contains: list[str] = Field(default_factory=list)
+    not_matching: list[str] = Field(default_factory=list)
+    """Regular expressions the answer must not match (case-insensitive): a kind of value rather than one value, as
+    "no figure at all" (`[0-9]`) where no tool can give one."""
+
+    @model_validator(mode="after")
+    def _patterns_compile(self) -> ReplyCheck:
+        for pattern in self.not_matching:
+            try:
+                re.compile(pattern)
+            except re.error as error:
+                raise ValueError(f"not_matching: {pattern!r} is no regular expression ({error})") from None
+        return self
 
 
 class Turn(_Strict):
@@ -140,7 +154,7 @@ class Turn(_Strict):
 
 
 class SetupStep(_Strict):
-    """State before the conversation: a real tool call by an actor, or one SQL statement."""
+    """State before the conversation: a real tool call by an actor, one SQL statement, or time passing."""
 
     actor: str = "user_1"
     tool: str | None = None
@@ -148,11 +162,18 @@ class SetupStep(_Strict):
     sql: str | None = None
     same_thread: bool = False
     """Run the tool in the scenario's own conversation thread (e.g. e-mails that count toward its rate limit)."""
+    advance: str | None = None
+    """Time passes: the trial's clock moves on by this ISO 8601 duration (P1D, PT2H) and the timer service fires what
+    is due by then (`evals.timeflow`)."""
+    working_time: bool = False
+    """`advance` counts working days only, as a process's timers in working time do."""
 
     @model_validator(mode="after")
     def _one_kind(self) -> SetupStep:
-        if (self.tool is None) == (self.sql is None):
-            raise ValueError("a setup step is either a tool call or an sql statement")
+        if sum(kind is not None for kind in (self.tool, self.sql, self.advance)) != 1:
+            raise ValueError("a setup step is either a tool call, an sql statement or an advance of the clock")
+        if self.advance is not None:
+            parse_duration(self.advance)  # a duration the clock can count, or the file is refused naming it
         return self
 
 

@@ -11,7 +11,7 @@ from langgraph.runtime import Runtime
 
 from graph import prompts
 from graph.answers import fixed_answer
-from graph.budget import charge_model_call, describe, end_step, open_step, wrap_up
+from graph.budget import PLANNED_ENDS, charge_model_call, describe, end_step, open_step, wrap_up
 from graph.calls import (
     ModelSource,
     model_of,
@@ -310,7 +310,8 @@ class Reasoner:
         if not text:
             text = fixed_answer(list(state["messages"]), self._registry, lang, reason)
             meta[NO_MODEL_CALL] = True
-        answer, step = self._checked(state, context, step, AIMessage(content=text, response_metadata=meta), may_redo=False)
+        planned = reason["code"] in PLANNED_ENDS  # not out of budget: the model may answer once more
+        answer, step = self._checked(state, context, step, AIMessage(content=text, response_metadata=meta), may_redo=planned)
         return {**self._final(state, context, answer), **end_step(state, step)}
 
 

@@ -190,6 +190,14 @@ def test_reply_checks_catch_a_missing_question() -> None:
     ]
 
 
+def test_a_reply_check_can_forbid_a_kind_of_value() -> None:
+    check = ReplyCheck(not_matching=["[0-9]", "[一二三四五六七八九十]+\\s*天"])
+    assert check_reply("你还有十天年假。", check) == ["the answer says '十天' ([一二三四五六七八九十]+\\s*天)"]
+    assert check_reply("我查不到年假余额。", check) == []
+    with pytest.raises(ValueError):
+        ReplyCheck(not_matching=["[0-9"])
+
+
 # ---------------------------------------------------------------- models and reviewer
 
 
