@@ -31,6 +31,7 @@ from evals.grader import check_reply, grade_state
 from evals.models import PathModel, SimulatedPerson
 from evals.reviewer import Reviewer, golden_starts
 from evals.scenario import Scenario, SetupStep
+from evals.timeflow import TrialClock, advance, trial_engine
 from graph import build_graph
 from graph.strategies import Strategy
 from state.context import Context, Protocol
@@ -109,11 +110,15 @@ class TrialResult:
         return asdict(self)
 
 
-def apply_setup(store: WorkflowStore, steps: list[SetupStep], thread_id: str, toolset: Toolset | None = None) -> None:
+def apply_setup(store: WorkflowStore, steps: list[SetupStep], thread_id: str, toolset: Toolset | None = None,
+                clock: TrialClock | None = None) -> None:
     """Bring the store to the scenario's starting state through the real tools of `toolset` (default: the
-    workflow's), or SQL."""
+    workflow's), SQL, or time passing on the trial's `clock` (`evals.timeflow`)."""
     toolset = toolset if toolset is not None else get_toolset("workflow")
     for index, step in enumerate(steps):
+        if step.advance is not None:
+            advance(store, clock, step.advance, working_time=step.working_time)
+            continue
         if step.sql is not None:
             with store.transaction() as conn:
                 conn.exec_driver_sql(step.sql)
@@ -132,7 +137,7 @@ _SEEDED: list[Path] = []
 _SEEDED_LOCK = threading.Lock()
 
 
-def fresh_store(directory: str) -> WorkflowStore:
+def fresh_store(directory: str, clock: TrialClock | None = None) -> WorkflowStore:
     """The workflow store a trial starts from, on a new SQLite file in `directory`: a copy of one this process seeded
     once (creating and seeding the tables took a fifth of a scripted trial). The copy holds the rows seeding gives;
     their creation times are those of the first seed."""
@@ -144,7 +149,7 @@ def fresh_store(directory: str) -> WorkflowStore:
             _SEEDED.append(seeded)
     target = Path(directory) / "workflow.db"
     shutil.copyfile(_SEEDED[0], target)
-    return WorkflowStore(f"sqlite:///{target}")
+    return WorkflowStore(f"sqlite:///{target}", process_engine=trial_engine(clock or TrialClock()))
 
 
 @contextmanager
@@ -246,10 +251,10 @@ def run_trial(
     toolset = get_toolset(scenario.toolset)
     graph: Any = None
     with tempfile.TemporaryDirectory(prefix="flowagent-eval-") as directory:
-        store = fresh_store(directory)
+        store = fresh_store(directory, clock := TrialClock())
         started = time.perf_counter()
         try:
-            apply_setup(store, scenario.setup, thread_id, toolset)
+            apply_setup(store, scenario.setup, thread_id, toolset, clock)
             model = make_model(scenario, protocol)
             with open_saver(checkpointer, directory) as saver:
                 # e-mails stay in the outbox
