@@ -546,7 +546,8 @@ def test_a_long_leave_shows_its_diagram_with_the_hr_step_current(
     row = zhang.locator(f"[data-testid=request-row][data-request={started['requestId']}]")
     expect(row).to_have_attribute("data-step", "人事审批")
     expect(row.get_by_test_id("current-step")).to_have_text(f"当前步骤: 人事审批 ({hr['taskId']})")
-    expect(row.get_by_test_id("history")).to_contain_text("审批人审批: 李四 已批准 (同意)")
+    expect(row.get_by_test_id("timeline")).to_contain_text("审批人审批：李四 批准（同意）")  # the decisions, in time
+    expect(row.get_by_test_id("held-by")).to_contain_text("处理人：人事（管理员）")
     row.get_by_test_id("diagram-toggle").click()
     diagram = row.get_by_test_id("diagram")
     expect(diagram).to_have_attribute("data-state", "ready")
