@@ -112,3 +112,66 @@ def test_flowagent_timers_once_fires_what_is_due(timed_store: WorkflowStore, clo
     assert [line.split(" fired ")[1].split(" of ")[0] for line in lines] == ["remind", "escalate", "due"]
     assert all(f"of {task_id} " in line for line in lines)
     assert timers_run(args) == "no timer was due"
+
+
+SHANGHAI = timedelta(hours=8)
+
+
+def start_leave(store: WorkflowStore) -> str:
+    with store.transaction() as conn:
+        started = store.process_engine.start(conn, "process_qingjia", requester="user_1",
+                                             data={"days": 1, "reason": "家里有事", "nextUserId": "user_2"})
+    return started.tasks[0].id
+
+
+def leave_timers(store: WorkflowStore) -> dict[str, dict[str, str]]:
+    rows = store.snapshot()["process_timers"]
+    found: dict[str, dict[str, str]] = {}
+    for row in rows:
+        found.setdefault(f"task_{row['task_id']}", {})[row["action"]] = row["due_at"]
+    return found
+
+
+def test_the_leaves_first_approver_is_reminded_after_a_working_day_and_it_moves_to_hr_after_two(
+    timed_store: WorkflowStore, clock: UtcClock
+):
+    clock.advance_to(datetime(2026, 9, 30, 10, 0, tzinfo=UTC) - SHANGHAI)  # the Wednesday before National Day
+    task_id = start_leave(timed_store)
+    after_the_holiday = datetime(2026, 10, 8, 10, 0, tzinfo=UTC) - SHANGHAI  # 1 to 7 October are no working days
+    assert leave_timers(timed_store)[task_id] == {
+        "remind": after_the_holiday.isoformat(timespec="microseconds"),
+        "escalate": (after_the_holiday + timedelta(days=1)).isoformat(timespec="microseconds"),
+    }
+    clock.advance_to(after_the_holiday - timedelta(seconds=1))
+    assert TimerService(timed_store).run_once() == []
+    clock.advance_to(after_the_holiday + timedelta(days=1))
+    assert [(e.action, e.holders, e.moved_to) for e in TimerService(timed_store).run_once()] == [
+        ("remind", ("user_2",), ()), ("escalate", ("user_2",), ("user_admin",))]
+    with timed_store.read() as conn:
+        [task] = timed_store.process_engine.tasks_for(conn, "user_admin", ["hr"])
+    assert (task.id, task.step, task.candidate_groups) == (task_id, "审批人审批", ("hr",))
+
+
+def test_a_new_version_deployed_from_the_command_line_changes_only_the_requests_started_after_it(
+    timed_store: WorkflowStore, clock: UtcClock, tmp_path: Path
+):
+    from tools.workflow.commands import processes_run
+    from tools.workflow.engine import PROCESSES_DIR
+
+    old = start_leave(timed_store)
+    slower = tmp_path / "qingjia.bpmn"
+    slower.write_text((PROCESSES_DIR / "qingjia.bpmn").read_text().replace(
+        "<bpmn:timeDuration xsi:type=\"bpmn:tFormalExpression\">P1D</bpmn:timeDuration>",
+        "<bpmn:timeDuration xsi:type=\"bpmn:tFormalExpression\">P3D</bpmn:timeDuration>"))
+    with timed_store.read() as conn:
+        version = timed_store.process_engine.definition(conn, "process_qingjia").version
+    said = processes_run(SimpleNamespace(action="deploy", file=slower, db=str(timed_store.url)))
+    assert said == f"deployed process_qingjia version {version + 1}"
+    new = start_leave(timed_store)
+    due = leave_timers(timed_store)
+    monday = FRIDAY_MORNING + timedelta(days=3)
+    assert due[old]["remind"] == monday.isoformat(timespec="microseconds")  # version n's one working day
+    assert due[new]["remind"] == (monday + timedelta(days=2)).isoformat(timespec="microseconds")  # n + 1's three
+    assert due[old]["escalate"] == due[new]["escalate"]
+    clock.advance_to(monday)
+    assert [(e.action, e.task_id) for e in TimerService(timed_store).run_once()] == [("remind", old)]
