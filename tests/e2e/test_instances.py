@@ -161,3 +161,28 @@ def test_an_instance_killed_mid_run_leaves_its_write_done_once_and_the_other_fin
         for server in servers:
             server.stop()
         store.dispose()
+
+
+def test_the_instances_timer_services_fire_each_timer_once_and_within_a_minute(instances, store):
+    # Every server process runs the timer service (the page's app starts it): three of them here, on one store.
+    from collections import Counter
+    from datetime import datetime, timedelta
+
+    from tests.support.timers import REMIND_KEY, remind_bpmn
+
+    with store.transaction() as conn:
+        store.process_engine.deploy(conn, remind_bpmn(remind="PT1S", escalate="PT2S", due="PT3S", working=False))
+        for n in range(4):
+            store.process_engine.start(conn, REMIND_KEY, requester="user_1",
+                                       data={"reason": f"合同 {n}", "nextUserId": "user_2"})
+
+    def all_fired() -> list[dict[str, Any]] | None:
+        rows = store.snapshot()["process_timers"]
+        return rows if len(rows) == 12 and all(r["status"] == "fired" for r in rows) else None
+
+    rows = wait_until(all_fired, timeout=60, what="the timers fired by the servers", interval=0.5)
+    for row in rows:
+        late = datetime.fromisoformat(row["fired_at"]) - datetime.fromisoformat(row["due_at"])
+        assert timedelta(0) <= late <= timedelta(seconds=60), row
+    fired = Counter(e["detail"]["timer_id"] for e in store.audit_entries("timer_fired"))
+    assert sorted(fired) == sorted(r["id"] for r in rows) and set(fired.values()) == {1}
