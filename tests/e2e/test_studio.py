@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -229,3 +230,86 @@ def test_a_request_starts_only_after_its_start_card_is_approved_through_the_api(
     snapshot = server_store.snapshot()
     assert [r["status"] for r in snapshot["requests"] if f"req_{r['id']}" == request] == ["withdrawn"]
     assert [t["status"] for t in snapshot["tasks"] if t["request_id"] == filed[0]["id"]] == ["cancelled"]
+
+
+def test_a_leave_start_card_shows_its_type_counted_dates_and_balance_through_the_api(
+    client: Any, model: ScriptedOpenAIServer, server_store: WorkflowStore
+) -> None:
+    """The leave lines of the start card over the LangGraph API: sick leave over New Year counted in working days
+    (rejected: nothing filed), then annual leave with 张三's balance, held once approved; the balance question then
+    reads what is left, with no card and no write."""
+    year = date.today().year
+    sick = {"processKey": "process_qingjia", "reason": "发烧在家休息", "days": 2, "nextUserId": "李四",
+            "fields": {"leaveType": "病假", "startDate": "2025-12-31", "endDate": "2026-01-04"}}
+    model.reset([{"content": "提交病假。", "tool_calls": [{"name": "runWorkFlow", "arguments": sick}]}, "好的，没有提交。"])
+    thread_id = client.threads.create()["thread_id"]
+    said = "帮我补一个病假，2025年12月31日到2026年1月4日，发烧在家休息，李四审批"
+    stream_updates(client, thread_id, input={"messages": [{"role": "user", "content": said}]})
+    [waiting] = client.threads.get_state(thread_id)["interrupts"]
+    [value] = waiting["value"]["action_requests"]
+    assert value["card"]["labels"]["leave"] == "假期"
+    assert value["card"]["leave"] == [
+        "病假：带薪，不占额度", "2025年12月31日–2026年1月4日：2 个工作日；1月1日至3日放假，1月4日（周日）调休上班",
+    ]
+    stream_updates(client, thread_id, command={"resume": {"decisions": [{"type": "reject", "message": "先不提交"}]}})
+
+    annual = {"processKey": "process_qingjia", "reason": "带爸妈出去旅游", "days": 3, "nextUserId": "李四",
+              "fields": {"leaveType": "年假"}}
+    model.reset([{"content": "提交年假。", "tool_calls": [{"name": "runWorkFlow", "arguments": annual}]}, "已提交。",
+                 {"content": "查余额。", "tool_calls": [{"name": "getLeaveBalance", "arguments": {}}]}, "年假还剩 7 天。"])
+    thread_id = client.threads.create()["thread_id"]
+    stream_updates(client, thread_id, input={"messages": [{"role": "user", "content": "请3天年假，带爸妈出去旅游，李四审批"}]})
+    [waiting] = client.threads.get_state(thread_id)["interrupts"]
+    [value] = waiting["value"]["action_requests"]
+    assert value["card"]["values"][1] == "请假类型：年假"
+    assert value["card"]["leave"] == ["年假：带薪，计入额度", f"年假余额 10 天（{year} 年），本次 3 天，剩余 7 天"]
+    stream_updates(client, thread_id, command={"resume": {"decisions": [{"type": "approve", "args_hash": value["args_hash"]}]}})
+    [held] = [(r["allocated"], r["held"]) for r in server_store.snapshot()["leave_balances"]
+              if (r["user_id"], r["leave_type"], r["year"]) == ("user_1", "年假", year)]
+    assert held == (10, 3)
+
+    before = server_store.snapshot()["tool_executions"]
+    nodes, interrupts = stream_updates(client, thread_id, input={"messages": [{"role": "user", "content": "我还有几天年假？"}]})
+    assert interrupts == [] and "human_review" not in nodes
+    [balance] = [json.loads(m["content"]) for m in client.threads.get_state(thread_id)["values"]["messages"]
+                 if m["type"] == "tool" and m["name"] == "getLeaveBalance"]
+    assert balance["balances"][0]["left"] == 7
+    assert server_store.snapshot()["tool_executions"] == before
+
+
+def test_an_approver_returns_a_request_and_its_requester_resubmits_it_through_the_api(
+    client: Any, approver: Any, model: ScriptedOpenAIServer, server_store: WorkflowStore
+) -> None:
+    """Return (退回) and resubmit over the LangGraph API: 李四 sends 张三's request back on a card with his comment; the
+    step is gone; 张三 changes the days on a card showing old → new, and the same request waits for 李四 again."""
+    task = start_leave_request(server_store)  # 张三's one-day leave, waiting for 李四
+    request = next(f"req_{t['request_id']}" for t in server_store.snapshot()["tasks"] if f"task_{t['id']}" == task)
+    model.reset([
+        {"content": "退回。", "tool_calls": [{"name": "returnTask", "arguments": {"taskId": task, "comment": "写清楚哪天"}}]},
+        "已退回。",
+    ])
+    thread_id = approver.threads.create()["thread_id"]
+    stream_updates(approver, thread_id, input={"messages": [{"role": "user", "content": "把张三的请假退回，意见：写清楚哪天"}]})
+    [waiting] = approver.threads.get_state(thread_id)["interrupts"]
+    [value] = waiting["value"]["action_requests"]
+    assert (value["name"], value["card"]["title"], value["card"]["verdict"]) == ("returnTask", "退回申请", "退回")
+    stream_updates(approver, thread_id, command={"resume": {"decisions": [
+        {"type": "approve", "args_hash": value["args_hash"]}]}})
+    assert [r["status"] for r in server_store.snapshot()["requests"] if f"req_{r['id']}" == request] == ["returned"]
+
+    model.reset([
+        {"content": "重新提交。", "tool_calls": [{"name": "resubmitRequest", "arguments": {"requestId": request, "days": 2}}]},
+        "已重新提交。",
+    ])
+    thread_id = client.threads.create()["thread_id"]
+    stream_updates(client, thread_id, input={"messages": [{"role": "user", "content": "改成2天，重新提交"}]})
+    [waiting] = client.threads.get_state(thread_id)["interrupts"]
+    [value] = waiting["value"]["action_requests"]
+    assert (value["name"], value["card"]["changes"], value["card"]["comment"]) == (
+        "resubmitRequest", "请假天数：1 天 → 2 天", "李四：写清楚哪天")
+    stream_updates(client, thread_id, command={"resume": {"decisions": [{"type": "approve", "args_hash": value["args_hash"]}]}})
+    snapshot = server_store.snapshot()
+    [row] = [r for r in snapshot["requests"] if f"req_{r['id']}" == request]
+    assert (row["status"], row["days"]) == ("pending", 2.0)
+    steps = [(t["status"], t["assignee_id"]) for t in snapshot["tasks"] if f"req_{t['request_id']}" == request]
+    assert steps == [("returned", "user_2"), ("pending", "user_2")]
