@@ -213,3 +213,19 @@ def test_fired_timers_are_recorded_with_who_was_told(db: Engine, engine: SpiffEn
         {"holders": ["user_2"], "escalated_to": [], "moved_to": []},
         {"holders": ["user_2"], "escalated_to": ["hr"], "moved_to": ["user_admin"]},
     ]
+
+
+def test_an_escalation_to_a_group_of_only_the_requester_leaves_the_step_and_reminds_instead(
+    db: Engine, engine: SpiffEngine, clock: UtcClock
+):
+    with db.begin() as conn:  # 管理员, hr's only member, asks: hr cannot decide their own request
+        task_id = engine.start(conn, REMIND_KEY, requester="user_admin",
+                               data={"reason": "合同", "nextUserId": "user_2"}).tasks[0].id
+    clock.advance_to(FRIDAY_MORNING + timedelta(days=4))
+    reminded, escalation = fire_due(db, engine)
+    assert escalation is not None and escalation.action == "escalate"
+    assert (escalation.escalated_to, escalation.moved_to, escalation.holders) == ((), (), ("user_2",))
+    with db.connect() as conn:
+        assert [t.id for t in engine.tasks_for(conn, "user_2", [])] == [task_id]
+        timeline = engine.timeline(conn, escalation.instance_id)
+    assert [(h.kind, h.to) for h in timeline][1:] == [("reminded", ("user_2",)), ("reminded", ("user_2",))]

@@ -10,7 +10,9 @@ None. A timer whose task was decided, sent back or withdrawn first is not fired:
 
 - remind: nothing changes; the caller e-mails the task's holders (`TimerFired.holders`).
 - escalate: the task moves to the timer's groups (`escalate_to`): its assignee and candidate users are cleared and
-  the groups are offered it, with compare-and-set on the task's status (a decision that got there first wins).
+  the groups are offered it, with compare-and-set on the task's status (a decision that got there first wins). When
+  those groups hold nobody but the requester (who never decides their own request), the task stays where it is and
+  its holders are reminded instead (`escalated_to` is then empty).
 - due: the task is past its due date; the timeline says so, nobody is e-mailed.
 
 Each firing is in the request's timeline (`happened`).
@@ -157,6 +159,8 @@ def fire(conn: Connection, timer_id: int, *, now: str, by: str) -> TimerFired | 
     holders = _holders(conn, task)
     groups = tuple(json.loads(timer.escalate_to)) if timer.action == "escalate" else ()
     moved_to = tuple(dict.fromkeys(p for g in groups for p in tables.members_of(conn, g) if p != task.requester_id))
+    if not moved_to:  # nobody in those groups but the requester, who never decides: the step stays, its holders reminded
+        groups = ()
     detail = {"holders": list(holders), "escalated_to": list(groups), "moved_to": list(moved_to)}
     if not _claim(conn, timer_id, "fired", now, by, detail):
         return None
@@ -184,7 +188,9 @@ def happened(conn: Connection, instance_id: int) -> list[Happened]:
     found = []
     for row in rows:
         detail = json.loads(row.detail)
-        people = detail.get("moved_to") if row.action == "escalate" else detail.get("holders")
-        found.append(Happened(kind=HAPPENED_KINDS[row.action], user="", at=row.fired_at, step=row.step,
+        moved = row.action == "escalate" and bool(detail.get("escalated_to"))
+        kind = "escalated" if moved else HAPPENED_KINDS["remind" if row.action == "escalate" else row.action]
+        people = detail.get("moved_to") if moved else detail.get("holders")
+        found.append(Happened(kind=kind, user="", at=row.fired_at, step=row.step,
                               step_en=row.step_en, task_id=format_task_id(row.task_id), to=tuple(people or ())))
     return found
