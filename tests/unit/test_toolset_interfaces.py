@@ -16,12 +16,15 @@ from tools.toolset import Limit, Toolset
 from tools.workflow import lookup, request_words
 from tools.workflow import toolset as workflow
 from tools.workflow.commands import CLI, COMMANDS
+from tools.workflow.leave import words as leave_words
+from tools.workflow.leave.cli import LEAVE_CLI
 from tools.workflow.mailer import Mailer
 from tools.workflow.panels import diagrams_of, outbox_of, tasks_of
 from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
 from tools.workflow.prompts import CARD_LABELS, INTRO, QUESTIONS, REFUSALS, WORKFLOW_PROMPT
 from tools.workflow.specs import REGISTRY as WORKFLOW_REGISTRY
 from tools.workflow.store import WorkflowStore
+from tools.workflow.timer_service import TIMERS_CLI, start_timer_service
 from tools.workflow.words import named_as_approver
 
 
@@ -73,11 +76,14 @@ def test_a_flat_declaration_with_surfaces_and_card_labels_builds_the_workflow_to
         pick_person=named_as_approver,
         limits={"mail_rate_limit": Limit(DEFAULT_MAIL_RATE_LIMIT, "E-mails one conversation thread may send per hour.")},
         intro=INTRO,
-        refusals=request_words.merged(REFUSALS, request_words.REFUSALS),  # worded by the graph before
+        refusals=request_words.merged(  # worded by the graph before; the leave's own (issue 33)
+            request_words.merged(REFUSALS, request_words.REFUSALS), leave_words.REFUSALS),
+        guards=workflow.TOOLSET.guards,  # its pipeline with its own guard (issue 33): a guard is equal only to itself
         help=workflow.help_tables,
         commands=COMMANDS,
         panels={"tasks": tasks_of, "diagrams": diagrams_of, "outbox": outbox_of},
-        cli=CLI,
+        cli={**CLI, "leave": LEAVE_CLI, "timers": TIMERS_CLI},  # leave balances (issue 33), the timer service (34)
+        services=(start_timer_service,),  # the timer service in each server process (issue 34)
     )
     assert flat == workflow.TOOLSET
 
