@@ -18,6 +18,7 @@ from evals.grader import grade_state
 from evals.models import OracleModel, is_wrap_up
 from evals.runner import RECURSION_LIMIT, apply_setup, play_turns
 from evals.scenario import Scenario, Step, load_scenarios
+from evals.timeflow import TrialClock, trial_engine
 from graph import prompts
 from graph.checkpoint import close_checkpointer
 from tools import REGISTRY, WorkflowStore
@@ -60,8 +61,9 @@ def system_text(user_id: str, locale: str) -> str:
 
 
 def _prepare(directory: Path, scenario: Scenario, thread_id: str, sizes: Sizes) -> WorkflowStore:
-    store = WorkflowStore(f"sqlite:///{directory}/workflow.db")
-    apply_setup(store, scenario.setup, thread_id)
+    clock = TrialClock()  # a scenario may let time pass (`advance`): the store's engine runs on the trial's clock
+    store = WorkflowStore(f"sqlite:///{directory}/workflow.db", process_engine=trial_engine(clock))
+    apply_setup(store, scenario.setup, thread_id, clock=clock)
     add_backlog(store, total_users=sizes.users, open_tasks=sizes.open_tasks)
     return store
 
