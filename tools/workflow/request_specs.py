@@ -44,8 +44,9 @@ MY_REQUESTS = ToolSpec(
     handler=query_my_requests,
     backend_bound=True,
     identity_params=("userId",),
-    answers=(r"我的申请|我(发起|提交|申请)的|申请.{0,6}(到哪|在哪|进度|状态|谁手|谁在)|卡在|my requests?|where is my|"
-             r"who (has|holds) my|status of my",),
+    # where a request stands, asked as a question: "撤回我的申请" or "my request ... send it again" ask for no look-up
+    answers=(r"(申请|请假|报销|出差|假).{0,8}(到哪|在哪|进度|状态|怎么样|谁在|谁手|卡在|批了吗|审批了吗)|到哪一步|在谁手",
+             r"\b(where|how) (is|are) my\b|\bwho (has|holds) my\b|\bstatus of my\b|\bmy requests\b"),
     observation=ObservationShape(list_limits={"requests": 10, "timeline": 8}),
     describe=described,
     examples=(
