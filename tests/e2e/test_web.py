@@ -220,8 +220,9 @@ def test_a_leave_request_goes_from_zhangsan_to_lisi_and_back_on_the_page(
          "tool_calls": [{"name": "withdrawRequest", "arguments": {"requestId": second["requestId"]}}]},
         "已撤回你的请假申请，李四已收到通知。",
     ])
-    zhang.get_by_test_id("tab-chat").click()
-    ask(zhang, "看牙医的假不请了，帮我撤回")
+    pending.get_by_test_id("withdraw-request").click()  # the row's button puts the request in the composer
+    expect(zhang.get_by_test_id("composer")).to_have_value(f"撤回我的申请 {second['requestId']}")
+    zhang.get_by_test_id("send").click()
     withdraw = zhang.get_by_test_id("review-card")
     expect(withdraw.get_by_test_id("card-title")).to_have_text("需要你的确认 · 撤回申请")
     expect(withdraw.locator("[data-field=held_by] dd")).to_have_text("李四")
@@ -236,6 +237,20 @@ def test_a_leave_request_goes_from_zhangsan_to_lisi_and_back_on_the_page(
     li.get_by_test_id("tab-chat").click()
     li.get_by_test_id("tab-tasks").click()
     expect(li.locator(f"[data-testid=task-row][data-task={second['taskId']}]")).to_have_count(0)
+
+    # 5. 李四 sends a third request back: 张三's row says so with the comment, and offers to change and send it again.
+    third = execute_call(TOOLSET, "runWorkFlow", {**args, "days": 1, "reason": "搬家"},
+                         CallContext(backend=server_store, actor_id="user_1", thread_id="web-third", call_id="c1"))
+    execute_call(TOOLSET, "returnTask", {"taskId": third["taskId"], "comment": "写清楚哪天搬"},
+                 CallContext(backend=server_store, actor_id="user_2", thread_id="web-third", call_id="c2"))
+    zhang.get_by_test_id("tab-chat").click()
+    zhang.get_by_test_id("tab-tasks").click()
+    back = zhang.locator(f"[data-testid=request-row][data-request={third['requestId']}]")
+    expect(back).to_have_attribute("data-status", "returned")
+    expect(back).to_contain_text("已退回")
+    expect(back.get_by_test_id("timeline")).to_contain_text("审批人审批：李四 退回（写清楚哪天搬）")
+    back.get_by_test_id("resubmit-request").click()
+    expect(zhang.get_by_test_id("composer")).to_have_value(f"修改我的申请 {third['requestId']} 后重新提交：")
 
     # The language follows the browser until the person switches it.
     zhang.get_by_test_id("language").click()
@@ -565,3 +580,31 @@ def test_a_long_leave_shows_its_diagram_with_the_hr_step_current(
     expect(task).to_have_attribute("data-status", "pending")
     expect(task).to_contain_text("HR's decision")
     expect(task).to_contain_text("Offered to: HR")
+
+
+# ------------------------------------------------------------------------------------------------------
+# Answers state only what is known (issue 33)
+# ------------------------------------------------------------------------------------------------------
+
+
+def test_a_made_up_figure_streamed_onto_the_page_is_gone_once_the_answer_is_redone(
+    server: LangGraphDevServer, model: ScriptedOpenAIServer, browser: Browser, slow_model: None
+) -> None:
+    """The model streams a salary no tool knows, twice: the page shows it while it streams, then the answer the graph
+    put in its place. Nothing of it is left in the answer, the folded steps or the thread's state."""
+    made_up = ("李四的月薪是一万二千元。", "李四每月拿 12,000 元。")
+    model.reset(list(made_up))
+    wang = open_page(browser, server, locale="zh-CN", user_id="user_3")
+    wang.evaluate(WATCH)
+    ask(wang, "李四一个月工资多少？")
+    expect(wang.get_by_test_id("answer")).to_contain_text("这个我不知道", timeout=STREAMED)
+    expect(wang.get_by_test_id("send")).to_be_visible()
+    seen = wang.evaluate("window.seen")
+    assert any("一万二" in text for text in seen), "the made-up answer never streamed onto the page"
+    shown = conversation_text(wang)
+    for figure in ("一万二", "12,000", "12000", "月薪是"):
+        assert figure not in shown
+    client = sdk_client(server, "user_3")
+    [latest] = client.threads.search(limit=1, sort_by="updated_at", sort_order="desc")
+    answer = client.threads.get_state(latest["thread_id"])["values"]["messages"][-1]
+    assert str(answer["content"]).startswith("这个我不知道") and "一万二" not in str(answer["content"])

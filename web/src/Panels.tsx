@@ -152,6 +152,16 @@ export function TasksPanel(props: { token: string; words: Words; refresh: number
               </div>
             )}
             <Timeline lines={r.timeline[w.lang] ?? []} words={w} />
+            {r.status === "returned" && (
+              <button className="secondary small" data-testid="resubmit-request" onClick={() => onAsk(w.resubmitText(r.id))}>
+                {w.resubmit}
+              </button>
+            )}
+            {(r.status === "pending" || r.status === "returned") && (
+              <button className="secondary small" data-testid="withdraw-request" onClick={() => onAsk(w.withdrawText(r.id))}>
+                {w.withdraw}
+              </button>
+            )}
             <button className="secondary small" data-testid="diagram-toggle" onClick={() => toggle(r.id)}>
               {open === r.id ? w.hideDiagram : w.showDiagram}
             </button>
