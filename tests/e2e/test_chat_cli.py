@@ -35,6 +35,7 @@ REMIND = {
     "content": "发邮件提醒李四。",
     "tool_calls": [{"name": "sendEmail", "arguments": {"taskId": "task_1", "emailContent": "李四你好，请审批我的两天病假。"}}],
 }
+MY_REQUESTS = {"content": "查张三的申请。", "tool_calls": [{"name": "queryMyRequests", "arguments": {}}]}
 WITHDRAW = {"content": "撤回张三的请假。", "tool_calls": [{"name": "withdrawRequest", "arguments": {"requestId": "req_1"}}]}
 LEAVE_AND_REMINDER = "肚子疼，请2天假，李四审批，然后发邮件提醒他：李四你好，请审批我的两天病假。"
 
@@ -83,7 +84,8 @@ def server() -> Iterator[ScriptedOpenAIServer]:
 
 
 def test_chat_starts_leave_approves_reminder_and_resumes_after_restart(tmp_path: Path, server) -> None:
-    server.reset([START_LEAVE, REMIND, "已为你提交两天病假，并已提醒李四审批。", "你之前提交了两天病假，李四尚未审批。",
+    server.reset([START_LEAVE, REMIND, "已为你提交两天病假，并已提醒李四审批。",
+                  MY_REQUESTS, "你之前提交了两天病假，李四尚未审批。",  # where it is: looked up
                   WITHDRAW, "已撤回你的请假申请，李四已收到通知。"])
     env = chat_env(tmp_path, server.base_url)
 
@@ -92,7 +94,11 @@ def test_chat_starts_leave_approves_reminder_and_resumes_after_restart(tmp_path:
     child.expect(PROMPT)
     child.sendline("我肚子疼，想请2天假，李四审批，然后发邮件提醒他：李四你好，请审批我的两天病假。")
     child.expect("动作: runWorkFlow")
-    approve_the_start_card(child)
+    child.expect("需要你确认: 发起申请")
+    child.expect("请假类型：病假 ← 肚子疼（推断）")  # the type 肚子疼 implies, and what it means for the leave
+    child.expect("病假：带薪，不占额度")
+    child.expect(DECISION)
+    child.sendline("a")
     child.expect("观察: 已发起请假申请 req_1")
     child.expect("需要你确认: 发送邮件")
     child.expect("lisi@example.com")
