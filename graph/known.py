@@ -10,6 +10,7 @@ The check is code: it costs no model call unless it finds such a value.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
@@ -54,7 +55,7 @@ class AnswerCheck:
             if isinstance(message, HumanMessage):
                 known = known | known_in_text(str(message.content), **read)  # type: ignore[arg-type]
             elif isinstance(message, ToolMessage):
-                known = known | known_in_text(str(message.content), **read)  # type: ignore[arg-type]
+                known = known | _shown(str(message.content), read)
                 if message.artifact is not None:
                     known = known | known_in_value(message.artifact, **read)  # type: ignore[arg-type]
             elif isinstance(message, AIMessage) and not message.tool_calls and _code_wrote(message):
@@ -76,6 +77,18 @@ class AnswerCheck:
             self._rules = known_in_rules(self._toolset.prompt, today=today)
         known = self._index.get(thread, messages) | known_of_run(today=today, actor=actor) | self._rules
         return unsupported(found, known, people)
+
+
+def _shown(content: str, read: dict[str, Any]) -> Known:
+    """What an observation's content showed the model: as a result (the lists it was shown, cut to their first items,
+    count as many as it saw) when it is one, else as a text."""
+    try:
+        value = json.loads(content)
+    except ValueError:
+        value = None
+    if isinstance(value, dict | list):
+        return known_in_value(value, **read)
+    return known_in_text(content, **read)
 
 
 def _code_wrote(message: AIMessage) -> bool:

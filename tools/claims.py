@@ -103,9 +103,13 @@ def _date_known(day: date, precision: Precision, dates: frozenset[date]) -> bool
 _DAYS_OF_A_RANGE = 62
 """A range longer than this adds its two ends only to what is known (no day of a year-long range is "stated")."""
 _ISO_MOMENT = re.compile(r"\b(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?\b")
-_HAS_VALUE = re.compile(r"[\d〇零一二两三四五六七八九十百千万亿]|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|"
-                        r"mon|tue|wed|thu|fri|sat|sun|today|tomorrow|yesterday|one|two|three|four|five|six|seven|"
-                        r"eight|nine|ten)", re.IGNORECASE)
+_HAS_VALUE = re.compile(
+    r"[\d〇零一二两三四五六七八九十百千万亿今明昨后前周月日号]|星期|礼拜|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|"
+    r"mon|tue|wed|thu|fri|sat|sun|today|tomorrow|yesterday|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|a\s+(?:day|week|month))",
+    re.IGNORECASE,
+)
+"""What a text with any value has (a digit, a numeral, a date's word): one without is read for its names only."""
 
 
 def known_in_text(text: str, *, today: date, names: Sequence[str] = (), zone: tzinfo | None = None) -> Known:
@@ -164,13 +168,15 @@ def _moment(match: re.Match[str], zone: tzinfo | None) -> tuple[set[date], set[t
 
 
 def known_in_value(value: Any, *, today: date, names: Sequence[str] = (), zone: tzinfo | None = None) -> Known:
-    """What a tool's result states: every number in it, how many items each of its lists has, and every string read
-    as `known_in_text` reads a text; its JSON text names its records and people."""
+    """What a tool's result states: every number in it, how many items each of its lists has and the total of each of
+    their number fields, and every string read as `known_in_text` reads a text; its JSON text names its records and
+    people."""
     numbers: set[float] = set()
     found = Known()
     for item in _walk(value):
         if isinstance(item, list):
             numbers.add(float(len(item)))
+            numbers.update(_totals(item))
         elif isinstance(item, bool) or item is None:
             continue
         elif isinstance(item, int | float):
@@ -179,6 +185,17 @@ def known_in_value(value: Any, *, today: date, names: Sequence[str] = (), zone: 
             found = found | Known(*_values_only(known_in_text(item, today=today, names=names, zone=zone)))
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
     return found | Known(frozenset(_number(n) for n in numbers), texts=(text,))
+
+
+def _totals(items: list[Any]) -> set[float]:
+    """The total of each number field over a list's items ("两个申请共 5 天": 2 + 3), and of a list of numbers."""
+    totals: dict[str, float] = {}
+    for item in items:
+        fields = item.items() if isinstance(item, Mapping) else [("", item)]
+        for key, field_value in fields:
+            if isinstance(field_value, int | float) and not isinstance(field_value, bool):
+                totals[key] = totals.get(key, 0.0) + float(field_value)
+    return set(totals.values()) if len(items) > 1 else set()
 
 
 def _values_only(known: Known) -> tuple[frozenset[float], frozenset[date], frozenset[tuple[int, int]]]:

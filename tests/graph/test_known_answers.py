@@ -61,7 +61,7 @@ def test_a_colleagues_salary_is_not_made_up_in_any_numeral_system(graph_driver):
 
 def test_a_request_that_does_not_exist_gets_no_made_up_date_or_approver(graph_driver):
     agent = graph_driver(
-        tool_call("queryTodoTask", {"userId": "user_2"}, id="q"),
+        tool_call("queryMyRequests", {}, id="q"),
         "req_9 已于 12月1日 由王五批准。",
         "req_9 在12月1日被王五批准了。",
         user_id="user_2",
@@ -125,3 +125,21 @@ def test_the_answers_own_numbering_and_questions_are_no_figures(graph_driver):
     said = "可以这样做：\n1. 告诉我请几天；\n2. 说明原因。\n第3步由审批人决定。要请5天吗？"
     agent = graph_driver(said)
     assert final(agent.say("怎么请假？")).content == said
+
+
+def test_what_actually_happened_stays_true_when_the_answer_after_a_write_is_replaced(graph_driver, store):
+    leave = {"processKey": "process_qingjia", "reason": "看牙医", "days": 1, "nextUserId": "李四"}
+    agent = graph_driver(
+        tool_call("runWorkFlow", leave, id="c1"),
+        "已提交，李四一般 2 小时内就会批准。",
+        "已提交，2 小时内会批准。",
+    )
+    agent.say("明天看牙医，请1天假，李四审批。")
+    result = agent.approve()  # the start card
+    answer = final(result)
+    assert "2 小时" not in answer.content and "2小时" not in answer.content
+    assert answer.content.startswith("我查到的结果：\n已发起请假申请")
+    assert answer.content.endswith(NOT_KNOWN["zh"]["beyond"])
+    [line] = answer.response_metadata["outcome"]
+    assert (line["tool"], line["status"]) == ("runWorkFlow", "executed")
+    assert [r["status"] for r in store.snapshot()["requests"]] == ["pending"]

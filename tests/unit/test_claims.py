@@ -65,7 +65,8 @@ def test_numbers_counts_and_times_a_tool_returned_are_known():
     result = {"tasks": [{"id": "task_1", "days": 2, "createdAt": "2026-12-03T02:22:45+00:00"},
                         {"id": "task_2", "days": 3, "amount": 6800}]}
     assert invented("你有两个待办：task_1（2 天）和 task_2（报销 6,800 元），task_1 是 10:22 提交的。", results=(result,)) == []
-    assert invented("你有五个待办。", results=(result,)) == ["五"]
+    assert invented("你有九个待办。", results=(result,)) == ["九"]
+    assert invented("两个待办一共 5 天。", results=(result,)) == []  # the total of a field over a list
     assert invented("task_3 还没处理。", results=(result,)) == ["task_3"]
     assert invented("它是 11:05 提交的。", results=(result,)) == ["11:05"]
 
