@@ -313,3 +313,45 @@ def test_stores_and_checkpointers_opened_together_on_an_empty_database_set_it_up
 
     with ThreadPoolExecutor(max_workers=8) as pool:
         assert list(pool.map(open_both, range(8))) == [5] * 8
+
+
+def test_a_withdraw_and_a_decision_meeting_on_postgres_make_one_change(store: WorkflowStore) -> None:
+    """张三 withdraws his request while 李四 approves its only step; both have passed their policy checks inside their
+    transactions before either writes (they meet first): the engine's compare-and-set on the request lets one through,
+    and the other is refused and keeps nothing (issue 33)."""
+    [task_id] = start_requests(store, 1)
+    engine = store.process_engine
+    original_complete, original_cancel = engine.complete, engine.cancel
+    meeting = threading.Barrier(2, timeout=20)
+
+    def after_meeting(method: Any) -> Any:
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            meeting.wait()
+            return method(*args, **kwargs)
+        return wrapped
+
+    engine.complete = after_meeting(original_complete)  # type: ignore[method-assign]
+    engine.cancel = after_meeting(original_cancel)  # type: ignore[method-assign]
+
+    def act(index: int) -> Any:
+        actor, tool, args = ((REQUESTER, "withdrawRequest", {"requestId": "req_1"}) if index == 0 else
+                             (APPROVER, "handleTodoTask", {"taskId": task_id, "isOK": True, "result": "同意"}))
+        ctx = CallContext(backend=store, actor_id=actor, thread_id=f"worker-{index}", call_id=f"c-{index}")
+        try:
+            return execute_call(TOOLSET, tool, args, ctx)
+        except DomainError as exc:
+            return exc
+
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            outcomes = list(pool.map(act, range(2)))
+    finally:
+        engine.complete, engine.cancel = original_complete, original_cancel  # type: ignore[method-assign]
+    won = [o for o in outcomes if isinstance(o, dict)]
+    lost = [o for o in outcomes if isinstance(o, DomainError)]
+    assert len(won) == 1 and [e.code for e in lost] in (["request_not_pending"], ["task_not_pending"]), outcomes
+    snapshot = store.snapshot()
+    [request] = snapshot["requests"]
+    assert request["status"] == ("withdrawn" if won[0].get("status") == "withdrawn" else "approved")
+    assert [i["version"] for i in snapshot["process_instances"]] == [2]  # one compare-and-set
+    assert len([e for e in snapshot["tool_executions"] if e["tool"] in ("withdrawRequest", "handleTodoTask")]) == 1
