@@ -61,6 +61,9 @@ def test_a_request_named_by_its_process_is_the_requesters_own(store, make_ctx, s
     with pytest.raises(NeedsPersonError) as which:
         check_call(TOOLSET, "withdrawRequest", {"requestId": "请假"}, make_ctx("user_1"))
     assert which.value.ask == "which_request" and len(which.value.choices) == 2
+    with pytest.raises(NeedsPersonError) as english:
+        check_call(TOOLSET, "withdrawRequest", {"requestId": "my leave"}, make_ctx("user_1", lang="en"))
+    assert english.value.choices[0].startswith("req_1 (Leave request: Days of leave: 1 day")
 
 
 def test_the_card_says_which_request_who_holds_it_and_what_happens(store, make_ctx, start_request):

@@ -43,6 +43,15 @@ def _names(definition: Definition) -> tuple[str, ...]:
     return (*definition.words, definition.name, definition.name.removesuffix("流程"), definition.name_en)
 
 
+def _choice(request: dict[str, Any], lang: str) -> str:
+    """A request to choose among several, in the reader's words: req_3（请假流程：请假天数：2 天；…）."""
+    definition: Definition = request["definition"]
+    what = form_words(request["form"], definition, lang)
+    if lang == "en":
+        return f"{request['id']} ({definition.name_en or definition.name}: {what})"
+    return f"{request['id']}（{definition.name}：{what}）"
+
+
 def _named(definition: Definition, text: str) -> bool:
     return any(words.names_term(w, text) for w in _names(definition) if w)
 
@@ -58,6 +67,7 @@ def own_pending(conn: Connection, actor_id: str, statuses: tuple[str, ...] = PEN
 
 def resolve_request(
     conn: Connection, value: Any, actor_id: str, *, param: str = "requestId", statuses: tuple[str, ...] = PENDING,
+    lang: str = "zh",
 ) -> dict[str, Any]:
     """The request a parameter means: a request id; or, among the actor's own requests in `statuses`, the one its
     words name (请假, "my expense claim"), or their only one whatever the words. Several fit: the person is asked."""
@@ -72,9 +82,7 @@ def resolve_request(
     if len(found) == 1:
         return found[0]
     if len(found) > 1:
-        lang = "zh"
-        choices = tuple(f"{r['id']}（{r['definition'].name}：{form_words(r['form'], r['definition'], lang)}）"
-                        for r in found)
+        choices = tuple(_choice(r, lang) for r in found)
         raise NeedsPersonError(
             "ambiguous_request", f"{param} {text[:40]} fits {len(found)} of the user's requests; ask which one",
             ask="which_request", param=param, choices=choices,

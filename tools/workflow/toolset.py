@@ -67,7 +67,8 @@ def resolve_request(
 ) -> tuple[dict[str, Any] | None, Any]:
     """A request by id, or by what its requester calls it among their own (`ref.resolve`: "pending" or "returned")."""
     statuses = ("returned",) if ref.resolve == "returned" else request_lookup.PENDING
-    request = request_lookup.resolve_request(conn, value, ctx.actor_id, param=ref.param, statuses=statuses)
+    request = request_lookup.resolve_request(conn, value, ctx.actor_id, param=ref.param, statuses=statuses,
+                                             lang=ctx.lang)
     return request, request["id"]
 
 
