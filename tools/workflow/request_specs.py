@@ -67,8 +67,7 @@ MY_REQUESTS = ToolSpec(
             lang="en",
         ),
     ),
-    model_description="List the signed-in user's own requests: status, current step, who holds it since when, "
-    "history.",
+    model_description="The signed-in user's own requests: status, step, who holds it, since when.",
 )
 
 WITHDRAW = ToolSpec(
@@ -101,8 +100,7 @@ WITHDRAW = ToolSpec(
             lang="en",
         ),
     ),
-    model_description="Withdraw (撤回) the user's own pending request. requestId: a req id, or what the user calls it "
-    "(请假).",
+    model_description="Withdraw (撤回) the user's own pending request. requestId: a req id or what they call it (请假).",
 )
 
 RETURN = ToolSpec(
@@ -139,8 +137,8 @@ RETURN = ToolSpec(
             lang="en",
         ),
     ),
-    model_description="Send a to-do task back to its requester (退回) to change and resend. taskId: the requester's "
-    "name or a taskId. comment: what to change, in the user's words.",
+    model_description="Send a to-do back to its requester (退回). taskId: the requester's name or a taskId. comment: "
+    "what to change, in the user's words.",
 )
 
 RESUBMIT = ToolSpec(
@@ -177,8 +175,8 @@ RESUBMIT = ToolSpec(
             lang="en",
         ),
     ),
-    model_description="Send the user's returned request again with the values they change. requestId: a req id or "
-    "what they call it (请假). days, reason, fields: only what changes.",
+    model_description="Resend the user's returned request. requestId: a req id or what they call it (请假). days, "
+    "reason, fields: only what changes.",
 )
 
 SPECS: tuple[ToolSpec, ...] = (MY_REQUESTS, WITHDRAW, RETURN, RESUBMIT)
