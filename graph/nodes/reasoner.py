@@ -13,6 +13,7 @@ from graph import prompts
 from graph.answers import fixed_answer
 from graph.budget import PLANNED_ENDS, charge_model_call, describe, end_step, open_step, wrap_up
 from graph.calls import (
+    ACTOR_TTL_S,
     ModelSource,
     model_of,
     new_call_id,
@@ -30,6 +31,7 @@ from graph.run import lang_of
 from state.agent import AgentState
 from state.context import Context, Protocol
 from state.records import Step, WrapUp
+from tools.kept import KeptMap
 from tools.parsers import Lang
 from tools.spec import ToolRegistry
 from tools.toolset import Toolset
@@ -133,6 +135,7 @@ class Reasoner:
         self._bound: dict[int, Any] = {}
         self._call_ids = call_id_index()
         self._check = AnswerCheck(toolset)
+        self._people: KeptMap[str, list[dict[str, Any]]] = KeptMap(1, ACTOR_TTL_S)
         self._fixed: dict[tuple[str, Lang], list[AnyMessage]] = {}
         self._today: tuple[date | None, str] = (None, "")
 
@@ -240,15 +243,23 @@ class Reasoner:
         """The values a model's answer states that nothing in the conversation showed (`graph.known`), as written."""
         if answer.response_metadata.get(NO_MODEL_CALL):
             return []  # the code wrote it from the run's results
-        people: list[dict[str, Any]] = []
-        if self._toolset.people is not None:
-            with self._backend.read() as handle:
-                people = self._toolset.directory(handle)
+        people = self._directory()
         claims = self._check.invented(
             str(answer.content), list(state["messages"]), thread=_thread_key(), today=run_today(self._clock, context.timezone),
             timezone=context.timezone, actor=self._actors.get(context.user_id) or {"id": context.user_id}, people=people,
         )
         return [c.text for c in claims]
+
+    def _directory(self) -> list[dict[str, Any]]:
+        """The toolset's people (read at most once a minute), whose names an answer may state."""
+        if self._toolset.people is None:
+            return []
+        people = self._people.get("all")
+        if people is None:
+            with self._backend.read() as handle:
+                people = self._toolset.directory(handle)
+            self._people.put("all", people)
+        return people
 
     def _checked(
         self, state: AgentState, context: Context, step: Step, answer: AIMessage, *, may_redo: bool = True
