@@ -25,12 +25,14 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 from typing import Any, Literal
 
-from tools.parsers import TextFacts, read_text
+from tools.parsers import TextFacts, read_text, working_days
+from tools.parsers.date_phrases import add_months
 from tools.parsers.numerals import find_numerals
 from tools.parsers.text import fold_width, mask_identifiers, mask_spans, mask_words
+from tools.parsers.times import times_in
 from tools.people import may_name, mention_strength, name_pattern
 
-ClaimKind = Literal["number", "year", "month", "date", "time", "id", "person"]
+ClaimKind = Literal["number", "year", "month", "day", "date", "time", "id", "person"]
 Precision = Literal["full", "month_day", "day", "weekday", ""]
 
 
@@ -39,7 +41,8 @@ class Claim:
     """One value an answer states as fact."""
 
     kind: ClaimKind
-    """A number (any unit), a year (2026年), a month (12月), a date, a time of day, a record id, or a person."""
+    """A number (any unit), a year (2026年), a month (12月), a day of a month (17日), a date, a time of day, a record
+    id, or a person."""
     text: str
     """The words it was read from, as the answer wrote them."""
     value: Any
@@ -67,8 +70,8 @@ class Known:
         """Whether the conversation showed the claimed value (`people`: the directory by id, for a person's names)."""
         if claim.kind == "number":
             return _number(claim.value) in self.numbers
-        if claim.kind in ("year", "month"):
-            part = {d.year if claim.kind == "year" else d.month for d in self.dates}
+        if claim.kind in ("year", "month", "day"):
+            part = {d.year if claim.kind == "year" else d.month if claim.kind == "month" else d.day for d in self.dates}
             return _number(claim.value) in self.numbers or int(claim.value) in part
         if claim.kind == "date":
             return _date_known(claim.value, claim.precision, self.dates)
@@ -127,11 +130,11 @@ def known_in_text(text: str, *, today: date, names: Sequence[str] = (), zone: tz
         dates |= dates_
         times |= times_
     folded = mask_spans(folded, [m.span() for m in _ISO_MOMENT.finditer(folded)])
-    read_times = _times_in(folded)
+    read_times = times_in(folded)
     times |= {value for _, value in read_times}
     folded = mask_spans(folded, [span for span, _ in read_times])
     facts = read_text(folded, today=today, ignore=names)
-    numbers = {q.value for q in facts.quantities} | set(facts.days_stated()) | _numerals(folded, facts, names)
+    numbers = {q.value for q in facts.quantities} | set(facts.days_implied()) | _numerals(folded, facts, names)
     for span in facts.dates:
         length = (span.end - span.start).days
         if length <= _DAYS_OF_A_RANGE:
@@ -240,16 +243,6 @@ _ORDINAL = re.compile(
     r"第[ \t]*(?:\d+|[〇零一二两三四五六七八九十百]+)|\b\d+(?:st|nd|rd|th)\b|\b(?:first|second|third|fourth|fifth|"
     r"sixth|seventh|eighth|ninth|tenth)\b", re.IGNORECASE
 )
-_TIME = re.compile(
-    r"(?:(?P<half>上午|下午|早上|中午|晚上|凌晨|傍晚)[ \t]*)?(?<![\d.])(?P<h>[01]?\d|2[0-3])[:：](?P<m>[0-5]\d)(?!\d)"
-    r"(?:[ \t]*(?P<ampm>[ap]\.?m\.?)(?![a-z]))?"
-    r"|(?:(?P<half2>上午|下午|早上|中午|晚上|凌晨|傍晚)[ \t]*)?(?P<h2>\d{1,2}|[一二两三四五六七八九十]{1,3})[ \t]*点"
-    r"(?:[ \t]*(?P<m2>半|\d{1,2}[ \t]*分|[一二三四五六七八九十]{1,3}[ \t]*分))?"
-    r"|\b(?P<h3>1[0-2]|0?[1-9])[ \t]*(?P<ampm3>[ap]\.?m\.?)(?![a-z])",
-    re.IGNORECASE,
-)
-_AFTERNOON = ("下午", "晚上", "傍晚", "pm", "p.m.", "p.m", "pm.")
-_CN_SMALL = {c: i for i, c in enumerate("零一二三四五六七八九十")} | {"两": 2}
 _LONE_HAN_NUMERAL = re.compile(r"[〇零一二两三四五六七八九十]")
 """One Chinese numeral character alone: with nothing it counts, part of a word or a name (李四, 王五), not a figure."""
 _COUNTED = re.compile(r"\s*(?:个|[天日周月年元块次位件份张条项种笔岁号倍]|小时|钟头|分钟)")
@@ -257,39 +250,6 @@ _RELATIVE = re.compile(r"今|明|昨|前天|后天|[上下本这]|大后|\b(?:ne
 _YEAR = re.compile(r"\d{4}|[〇零一二三四五六七八九]{4}")
 _MONTH = re.compile(r"月|\d[/.-]\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.IGNORECASE)
 _WEEKDAY = re.compile(r"周|星期|礼拜|\b(?:mon|tue|wed|thu|fri|sat|sun)", re.IGNORECASE)
-
-
-def _cn_small(text: str) -> int:
-    """一 … 二十四 (an hour or a minute written in Chinese)."""
-    if text.isdigit():
-        return int(text)
-    if "十" in text:
-        tens, _, ones = text.partition("十")
-        return (_CN_SMALL.get(tens, 1) if tens else 1) * 10 + (_CN_SMALL.get(ones, 0) if ones else 0)
-    return _CN_SMALL.get(text, 0)
-
-
-def _times_in(text: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """Every time of day (15:30, 下午3点半, 3pm) as (span, (hour, minute)). A Chinese numeral before 点 is a time only
-    with a part of the day before it or its minutes after it (下午三点, 三点半; 有三点 is three points)."""
-    found: list[tuple[tuple[int, int], tuple[int, int]]] = []
-    for match in _TIME.finditer(text):
-        if match["h"] is not None:
-            hour, minute, half = int(match["h"]), int(match["m"]), match["half"] or match["ampm"]
-        elif match["h2"] is not None:
-            minute_words = match["m2"] or ""
-            if not match["h2"].isdigit() and not (match["half2"] or minute_words):
-                continue
-            minute = 30 if minute_words == "半" else _cn_small(minute_words.rstrip("分 \t")) if minute_words else 0
-            hour, half = _cn_small(match["h2"]), match["half2"]
-        else:
-            hour, minute, half = int(match["h3"]), 0, match["ampm3"]
-        if hour > 24 or minute > 59:
-            continue
-        if half is not None and half.lower() in _AFTERNOON and hour < 12:
-            hour += 12
-        found.append((match.span(), (hour % 24, minute)))
-    return found
 
 
 def _precision(words: str) -> Precision:
@@ -331,7 +291,7 @@ def claims_in(
             reading.claims.append(Claim("id", text[match.start() : match.end()], match.group()))
         reading.take(m.span() for m in re.finditer(record_ids, reading.text))
     _read_people(reading, text, people)
-    for span, value in _times_in(reading.text):
+    for span, value in times_in(reading.text):
         reading.claims.append(Claim("time", text[span[0] : span[1]], value))
         reading.take([span])
     reading.take(m.span() for m in _LIST_MARKER.finditer(reading.text))
@@ -348,8 +308,8 @@ def claims_in(
         if quantity.unit == "none" and _LONE_HAN_NUMERAL.fullmatch(quantity.text):
             continue  # 李四, 王五: a lone 四 with nothing it counts is part of a word
         kind: ClaimKind = "number"
-        if quantity.unit == "other" and after in ("年", "月"):
-            kind = "year" if after == "年" else "month"  # 2026年, 12月: part of a date
+        if quantity.unit == "other" and after in ("年", "月", "日", "号"):
+            kind = "year" if after == "年" else "month" if after == "月" else "day"  # 2026年, 12月, 17日: of a date
         reading.claims.append(Claim(kind, text[quantity.start : quantity.end], quantity.value))
     read = mask_spans(reading.text, [(q.start, q.end) for q in facts.quantities])
     masked = mask_spans(mask_identifiers(read), [d.at for d in facts.dates])
@@ -384,10 +344,29 @@ def _read_people(reading: _Reading, text: str, people: Sequence[Mapping[str, Any
 
 
 def unsupported(claims: Sequence[Claim], known: Known, people: Sequence[Mapping[str, Any]] = ()) -> list[Claim]:
-    """The claims the conversation never showed, each value once."""
+    """The claims the conversation never showed, each value once. A count of days between two days the answer states
+    and the conversation showed is shown too ("12月15日出发，17日回来，共3天")."""
     by_id = {str(p["id"]): p for p in people}
+    known = known | Known(numbers=_spans_between(claims, known, by_id))
     out: list[Claim] = []
     for claim in claims:
         if not known.supports(claim, by_id) and all((c.kind, c.value) != (claim.kind, claim.value) for c in out):
             out.append(claim)
     return out
+
+
+def _spans_between(claims: Sequence[Claim], known: Known, people: Mapping[str, Mapping[str, Any]]) -> frozenset[float]:
+    """The calendar and working days between each two days an answer states that the conversation showed: its dates,
+    and a day of the month (17日) in the month of the date before it."""
+    days: list[date] = []
+    for claim in claims:
+        if claim.kind == "date" and claim.precision != "weekday" and known.supports(claim, people):
+            days.append(claim.value)
+        elif claim.kind == "day" and days and known.supports(claim, people):
+            try:
+                day = days[-1].replace(day=int(claim.value))
+            except ValueError:
+                continue
+            days.append(day if day >= days[-1] else add_months(day, 1, day.day) or day)
+    spans = {(a, b) for a in days for b in days if a < b and (b - a).days <= _DAYS_OF_A_RANGE}
+    return frozenset(_number(n) for a, b in spans for n in ((b - a).days + 1, working_days(a, b)))
