@@ -42,7 +42,7 @@ def check_withdraw_request(conn: Connection, ctx: CallContext, args: WithdrawReq
 
 
 def _held(conn: Connection, request: dict[str, Any], lang: str) -> tuple[str, list[str]]:
-    """Who holds the request's waiting steps (in words), and their user ids (those told when it is withdrawn)."""
+    """Who holds the request's waiting steps (in words), and the names of the people told when it is withdrawn."""
     people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
     view = request["view"]
     names = ("、" if lang == "zh" else ", ").join(holders(conn, task, people, lang) for task in view.tasks)
