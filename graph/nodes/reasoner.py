@@ -275,7 +275,8 @@ class Reasoner:
         if may_redo and calls_left:
             redo, step = self._plain_reply(state, context, step, redo_note(invented, lang), shown=answer)
             if redo is not None and str(redo.content).strip() and not self._invented(state, context, redo):
-                return redo.model_copy(update={"response_metadata": {**redo.response_metadata, "redone": invented}}), step
+                meta = {k: v for k, v in redo.response_metadata.items() if k != "raw"}  # later prompts: as an answer
+                return redo.model_copy(update={"response_metadata": {**meta, "redone": invented}}), step
         meta = {key: answer.response_metadata[key] for key in ("wrap_up",) if key in answer.response_metadata}
         text = not_known_answer(list(state["messages"]), self._toolset, lang)
         return AIMessage(content=text, response_metadata={
