@@ -580,6 +580,8 @@ def test_a_long_leave_shows_its_diagram_with_the_hr_step_current(
     expect(task).to_have_attribute("data-status", "pending")
     expect(task).to_contain_text("HR's decision")
     expect(task).to_contain_text("Offered to: HR")
+    task.get_by_test_id("send-back-task").click()  # sending it back starts in the chat, where its card follows
+    expect(admin.get_by_test_id("composer")).to_have_value(f"Send task {hr['taskId']} back to its requester, comment: ")
 
 
 # ------------------------------------------------------------------------------------------------------

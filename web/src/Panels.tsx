@@ -119,6 +119,11 @@ export function TasksPanel(props: { token: string; words: Words; refresh: number
                 {w.askAbout}
               </button>
             )}
+            {t.status === "pending" && (
+              <button className="secondary small" data-testid="send-back-task" onClick={() => onAsk(w.sendBackText(t.id))}>
+                {w.sendBack}
+              </button>
+            )}
           </li>
         ))}
       </ul>
