@@ -44,8 +44,11 @@ _CLAUSES = re.compile(r"[^，,。.;；!！?？\n、:：]+")
 _PARTICLES = re.compile(r"(吧|啊|呀|的|类|了|哈|嘛)+$|\s+(please|pls)$", re.IGNORECASE)
 _AFTER_ZH = "费用|费|类|开支|支出"
 _AFTER_EN = r"expenses?|costs?|category|claims?|supplies"
-_BEFORE_ZH = r"(?:类别|类型|分类|科目|算|选|记为|记|按)\s*(?:是|为|选|填)?\s*[:：]?\s*"
-_BEFORE_EN = r"\b(?:category|type|as|under)\s*(?:is\s*)?[:：]?\s*"
+_BEFORE_ZH = (r"(?:类别|类型|分类|科目|算|选|记为|记|按|用|休|请(?:个|一个)?|[0-9一二两三四五六七八九十半]+\s*(?:个)?(?:天|日))"
+              r"\s*(?:是|为|选|填)?\s*[:：]?\s*")
+_BEFORE_EN = r"\b(?:category|type|as|under|use|using|days? of|a day of)\s*(?:is\s*)?[:：]?\s*"
+"""Words a choice's name follows when it is named as the choice: 类别是餐饮, 按差旅, "category Travel"; and what a kind of
+leave is asked with (请年假, 用调休, 休病假, 3天年假, "2 days of annual leave", "use comp time")."""
 
 
 def _named_as_choice(word: str, text: str) -> bool:
