@@ -197,3 +197,21 @@ def test_a_request_sent_again_holds_its_new_days_instead_of_its_old(store, make_
     with pytest.raises(CannotError), store.transaction() as conn:
         hold_again(conn, started["requestId"], "user_1", definition, {"days": 11, LEAVE_TYPE_FIELD: "年假"}, date.today())
     assert left(store) == (10, 9, 0)  # refused whole: the old hold stays
+
+
+def test_the_final_approval_checks_the_balance_again_in_the_decisions_transaction(store, make_ctx):
+    # a request that holds nothing (started before balances, or given back meanwhile) takes its days at the final
+    # approval, from what is left; when less is left the approval is refused, naming the balance, and nothing changes
+    started = execute_call(TOOLSET, "runWorkFlow", leave(days=3, leaveType="年假"), make_ctx())
+    with store.transaction() as conn:
+        release_for_instance(conn, started["requestId"])
+        allocate(conn, "user_1", leave_types().require("年假"), YEAR, 2)
+    with pytest.raises(CannotError) as info:
+        decide(store, make_ctx, started["taskId"], "user_2", ok=True)
+    assert info.value.code == "leave_balance_short" and "还剩 2 天" in info.value.say["zh"]
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
+    assert left(store) == (2, 0, 0)
+    with store.transaction() as conn:
+        allocate(conn, "user_1", leave_types().require("年假"), YEAR, 5)
+    decide(store, make_ctx, started["taskId"], "user_2", ok=True)
+    assert left(store) == (5, 0, 3)
