@@ -25,11 +25,19 @@ def test_a_start_for_someone_elses_request_is_refused_to_the_model_and_nothing_i
     assert store.snapshot()["requests"] == []
 
 
+def test_withdrawing_someone_elses_request_is_refused_to_the_model(graph_driver, store):
+    agent = graph_driver(tool_call("withdrawRequest", {"requestId": "请假"}), "好的。")
+    result = agent.say("王五那个假先打回去吧", user_id="user_4")
+    refused = [m for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "error"]
+    assert len(refused) == 1 and str(refused[0].content).startswith("Error [anothers_request]")
+
+
 @pytest.mark.parametrize(("text", "name", "said"), [
     ("把李四的报销驳回，理由：发票抬头不对", "李四", "李四的报销"),
     ("Reject Li Si's expense claim, the hotel invoice is missing", "Li Si", "Li Si's expense claim"),
     ("王五的出差批了吧", "王五", "王五的出差"),
     ("张三的请假条到哪了", "张三", "张三的请假条"),
+    ("王五那个假先打回去吧", "王五", "王五那个假"),  # written after the rule (held-out: the model withdrew it)
     # written after the rule: none of these speak of another's request
     ("报销两千三的打车费，李四审批", "李四", None),
     ("帮我提个出差申请，去李四的老家考察", "李四", None),

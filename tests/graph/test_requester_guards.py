@@ -50,11 +50,12 @@ def test_a_reason_cannot_return_a_task_without_the_approvers_own_comment(graph_d
 
 
 def test_a_request_named_in_a_reason_is_never_another_persons(graph_driver, store, make_ctx, start_request):
-    """By name, the reference looks only at the signed-in person's own requests: 张三 has none pending here."""
+    """Another person's request named in the person's words is refused before it is looked up (the workflow's own
+    guard); by name, the reference would look only at the signed-in person's own requests anyway."""
     start_request(requester="user_3", approver="user_2", days=1, reason="看病")
     agent = graph_driver(tool_call("withdrawRequest", {"requestId": "王五的请假"}, id="c1"), "没有找到。", user_id="user_1")
     agent.say("把王五的请假撤回")
-    assert agent.interrupts == [] and any("[unknown_request]" in text for text in _refusals(agent))
+    assert agent.interrupts == [] and any("[anothers_request]" in text for text in _refusals(agent))
     assert store.snapshot()["requests"][0]["status"] == "pending"
 
 

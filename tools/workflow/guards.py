@@ -1,7 +1,7 @@
-"""The workflow's own guard: a request is filed by the person who asks for it, so one who speaks of another person's
-request (李四的报销, "Li Si's expense claim") is asking about one that exists, to decide it or to know where it is,
-not to file a new one. The start is refused to the model, with what to do instead, before the person is asked for
-an amount they never meant to give."""
+"""The workflow's own guard: a request is filed, withdrawn or resent by its requester alone, so one who speaks of
+another person's request (李四的报销, 王五那个假, "Li Si's expense claim") is asking about one that exists, to decide
+it or to know where it is. Such a call is refused to the model, with what to do instead, before the person is asked
+for an amount they never meant to give."""
 
 from __future__ import annotations
 
@@ -15,18 +15,18 @@ _REQUEST = (
     r"(?:expense\s+)?claims?|expenses?|leave(?:\s+request)?|time\s+off|(?:business\s+)?trip|requests?|application)"
 )
 """Words that name a request (报销, 请假, "claim", "trip")."""
-STARTS = frozenset({"runWorkFlow"})
-"""The workflow's tools that file a new request."""
+OWN_REQUEST = frozenset({"runWorkFlow", "withdrawRequest", "resubmitRequest"})
+"""The workflow's tools that act on a request of the person's own: filing, withdrawing or resending one."""
 
 
 def _anothers_request(text: str, name: str) -> str | None:
     """The words in which the text speaks of `name`'s request ("李四的报销", "Li Si's claim"), or None."""
-    found = re.search(rf"{re.escape(name)}\s*(?:的|'s|’s)\s*(?:\w+\s+)?{_REQUEST}", text, re.IGNORECASE)
+    found = re.search(rf"{re.escape(name)}\s*(?:的|那个|这个|那张|那笔|那份|'s|’s)\s*(?:\w+\s+)?{_REQUEST}", text, re.IGNORECASE)
     return found.group() if found else None
 
 
 class AnothersRequest:
-    """Refuses a start whose person speaks of someone else's request in the message that asks for it."""
+    """Refuses a call on a request of the person's own whose message speaks of someone else's request."""
 
     name = "anothers_request"
     needs_request = True
@@ -34,7 +34,7 @@ class AnothersRequest:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
-        if call.spec.name not in STARTS:
+        if call.spec.name not in OWN_REQUEST:
             return
         latest = call.request["texts"][-1] if call.request["texts"] else ""
         for person_id, person in call.request["names"].items():
@@ -45,7 +45,6 @@ class AnothersRequest:
                 if said:
                     raise PolicyError(
                         "anothers_request",
-                        f"The user speaks of {person_id}'s request ({said!r}), which exists: they did not ask to file "
-                        "one. To approve or reject it, call queryTodoTask and then handleTodoTask with its task; to "
-                        "say where it is, answer from what you know.",
+                        f"The user speaks of {person_id}'s request ({said!r}): it is not theirs to file, withdraw or "
+                        "resend. To approve or reject it, call queryTodoTask and then handleTodoTask with its task.",
                     )

@@ -67,7 +67,8 @@ MY_REQUESTS = ToolSpec(
             lang="en",
         ),
     ),
-    model_description="The signed-in user's own requests: status, step, who holds it, since when.",
+    model_description="The requests the signed-in user filed (我的申请): status, step, who holds it, since when. Not "
+    "their to-do tasks.",
 )
 
 WITHDRAW = ToolSpec(
@@ -100,7 +101,8 @@ WITHDRAW = ToolSpec(
             lang="en",
         ),
     ),
-    model_description="Withdraw (撤回) the user's own pending request. requestId: a req id or what they call it (请假).",
+    model_description="Withdraw (撤回) a pending request the user filed themselves, never another person's. "
+    "requestId: a req id or what they call it (请假).",
 )
 
 RETURN = ToolSpec(
@@ -137,7 +139,8 @@ RETURN = ToolSpec(
             lang="en",
         ),
     ),
-    model_description="Send a to-do back to its requester (退回). taskId: the requester's name or a taskId. comment: "
+    model_description="Send a to-do back to its requester to change and resend (退回修改; a rejection is "
+    "handleTodoTask). taskId: the requester's name or a taskId. comment: "
     "what to change, in the user's words.",
 )
 

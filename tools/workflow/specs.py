@@ -162,7 +162,8 @@ SPECS: tuple[ToolSpec, ...] = (
                 lang="en",
             ),
         ),
-        model_description="List a user's pending to-do tasks. userId: a name or userId; leave it out for the signed-in user.",
+        model_description="List the to-do tasks waiting for a user's decision (待办, 要处理/审批的: others' requests). "
+        "userId: a name or userId; leave it out for the signed-in user.",
     ),
     ToolSpec(
         name="handleTodoTask",
@@ -203,7 +204,7 @@ SPECS: tuple[ToolSpec, ...] = (
         ),
         describe=readable.decided,
         model_description=(
-            "Approve (isOK true) or reject (isOK false) a to-do task of the signed-in user. taskId: the "
+            "Approve (isOK true) or reject (isOK false: 驳回, 打回, 不批) a to-do task of the signed-in user. taskId: the "
             "requester's name (张三) or a taskId from queryTodoTask. result: the user's comment, in their words."
         ),
     ),

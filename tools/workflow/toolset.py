@@ -139,7 +139,7 @@ TOOLSET = Toolset(
         services=(start_timer_service,),
     ),
     lookup_answers=True,
-    guards=added(AnothersRequest(), after="references"),
+    guards=added(AnothersRequest(), after="identity"),
     record_ids=RECORD_IDS,
     backend=WorkflowStore,
     deps=Mailer.from_env,
