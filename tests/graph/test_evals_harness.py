@@ -254,7 +254,7 @@ def test_simulated_person_speaks_from_the_hidden_goal_and_stops() -> None:
 
 
 def _without_times(snapshot: dict[str, list[dict[str, object]]]) -> dict[str, list[dict[str, object]]]:
-    return {table: [{k: v for k, v in row.items() if not k.endswith("_at")} for row in rows]
+    return {table: [{k: v for k, v in row.items() if not k.endswith("_at") and k != "at"} for row in rows]
             for table, rows in snapshot.items()}
 
 

@@ -70,7 +70,10 @@ def test_the_seed_processes_deploy_once_with_chinese_and_english_labels(db: Engi
     leave = definitions["process_qingjia"]
     assert (leave.name, leave.name_en) == ("请假流程", "Leave request")
     assert [(f.id, f.label, f.label_en, f.type, f.step) for f in leave.fields] == [
-        ("days", "请假天数", "Days of leave", "double", 0.5), ("reason", "请假原因", "Reason", "string", None),
+        ("days", "请假天数", "Days of leave", "double", 0.5), ("leaveType", "请假类型", "Type of leave", "enum", None),
+        ("startDate", "开始日期", "First day", "date", None), ("startHalf", "开始时段", "Starting", "enum", None),
+        ("endDate", "结束日期", "Last day", "date", None), ("endHalf", "结束时段", "Ending", "enum", None),
+        ("reason", "请假原因", "Reason", "string", None),
     ]
     assert [(s.name, s.name_en) for s in leave.steps] == [("审批人审批", "Approver's decision"), ("人事审批", "HR's decision")]
     category = definitions["process_baoxiao"].fields[1]

@@ -52,16 +52,25 @@ def _task_form(task: dict[str, Any]) -> dict[str, Any]:
     return {**{k: task[k] for k in ("days", "reason") if task.get(k) is not None}, **(task.get("form") or {})}
 
 
+def _form(fields: list[dict[str, Any]], lang: str) -> str:
+    """A form's fields as a person reads them: what must be filled, then what may be ("可选")."""
+    needed = [f["label"] for f in fields if f.get("required", True)]
+    optional = [f["label"] for f in fields if not f.get("required", True)]
+    if lang == "zh":
+        return "、".join(needed) + (f"；可选：{'、'.join(optional)}" if optional else "")
+    return ", ".join(needed) + (f"; optional: {', '.join(optional)}" if optional else "")
+
+
 def workflows(result: dict[str, Any], lang: str) -> str:
     if lang == "zh":
         names = []
         for w in result["workflows"]:
-            fields = "、".join(f["label"] for f in w.get("fields", []))
+            fields = _form(w.get("fields", []), lang)
             names.append(f"{w['name']}（{w['processKey']}{'，填写：' + fields if fields else ''}）")
         return "流程：" + _items(names, lang)
     names = []
     for w in result["workflows"]:
-        fields = ", ".join(f["label"] for f in w.get("fields", []))
+        fields = _form(w.get("fields", []), lang)
         names.append(f"{w['name']} ({w['processKey']}{'; form: ' + fields if fields else ''})")
     return "Workflows: " + _items(names, lang)
 
