@@ -112,8 +112,9 @@ def smollm2_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def smollm2_server(smollm2_path: Path) -> Iterator[LocalServer]:
     ensure_llama_server()
+    # the chat's whole fixed prompt (eleven workflow tools, in SmolLM2's tokens) must fit, as it does in Qwen's 4096
     server = start_local_server(
-        smollm2_path, n_ctx=2048, model_alias=SMOLLM2.alias, log_dir=smollm2_path.parent / "logs"
+        smollm2_path, n_ctx=8192, model_alias=SMOLLM2.alias, log_dir=smollm2_path.parent / "logs"
     )
     try:
         yield server
