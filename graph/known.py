@@ -2,8 +2,9 @@
 
 Known are the person's messages in the thread, every tool result (its full artifact, not only the compacted content
 the model read), the answers and questions the graph's own code wrote, who and when the run is (the signed-in user,
-today), and the figures of the toolset's own rules (its prompt). A final answer the model wrote is read for the
-figures, dates, times, record ids and people it states; one the conversation never showed is redone once, then
+today), the figures of the toolset's own rules (its prompt), and its directory's people (the store's). A final answer
+the model wrote is read for the figures, dates, times and record ids it states; one the conversation never showed is
+redone once, then
 replaced by a plain "I do not know" (`graph/nodes/reasoner.py`).
 The check is code: it costs no model call unless it finds such a value.
 """
@@ -76,7 +77,8 @@ class AnswerCheck:
         if self._rules is None:
             self._rules = known_in_rules(self._toolset.prompt, today=today)
         known = self._index.get(thread, messages) | known_of_run(today=today, actor=actor) | self._rules
-        return unsupported(found, known, people)
+        # a person of the directory is the store's: naming a colleague (a choice of approver) invents no one
+        return [c for c in unsupported(found, known, people) if c.kind != "person"]
 
 
 def _shown(content: str, read: dict[str, Any]) -> Known:

@@ -70,7 +70,9 @@ def test_a_request_that_does_not_exist_gets_no_made_up_date_or_approver(graph_dr
     for invented in ("12月1日", "王五", "批准"):
         assert invented not in answer.content
     assert answer.content.endswith("\n" + NOT_KNOWN["zh"]["beyond"])
-    assert answer.response_metadata["ungrounded"] == ["王五", "12月1日"]
+    # the made-up date is what the check reads; 王五 is a colleague of the directory (the store's), so no invention
+    # of the check's own, but the whole answer is replaced and he is not named in it
+    assert answer.response_metadata["ungrounded"] == ["12月1日"]
     assert answer.response_metadata["outcome"] == []  # what actually happened stays true: nothing was changed
 
 
