@@ -79,7 +79,6 @@ def test_flowagent_eval_and_python_m_evals_run_the_eval_command(tmp_path: Path) 
 
 
 CHAIN_CANNOT = {
-    "adv_fake_observation_model_writes": "'我的请假批了吗？' is a question, but 请假 picks the start-leave chain",
     "flow_reject_and_restart_en": "'Li Si rejected it. File … again' picks the decide chain (reject comes first)",
     "leave_balance_question_en": "'How much annual leave do I have left?' names leave: the start-leave chain wins",
     "leave_balance_question_zh": "'我还有几天年假？' names 年假: the start-leave chain wins over any look-up",
