@@ -15,6 +15,7 @@ import functools
 import hashlib
 import threading
 import time
+import weakref
 from datetime import UTC, datetime
 from typing import Any
 
@@ -36,7 +37,8 @@ revoked_tokens = Table(
     Column("revoked_at", String(40), nullable=False),
 )
 
-_READY: set[int] = set()
+_READY: weakref.WeakSet[Engine] = weakref.WeakSet()
+"""Engines whose table is made; weak, so an engine's id reused by a new one (another database) never counts as made."""
 _READY_LOCK = threading.Lock()
 
 
@@ -65,17 +67,16 @@ def token_id(claims: dict[str, Any], token: str) -> str:
 
 
 def _ensure_table(engine: Engine) -> None:
-    key = id(engine)
-    if key in _READY:
+    if engine in _READY:
         return
     with _READY_LOCK:
-        if key in _READY:
+        if engine in _READY:
             return
         with engine.begin() as conn:
             if engine.dialect.name == "postgresql":
                 conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SETUP_LOCK})
             metadata.create_all(conn, checkfirst=True)
-        _READY.add(key)
+        _READY.add(engine)
 
 
 def revoke(engine: Engine, tid: str, *, user_id: str, expires_at: int) -> bool:
