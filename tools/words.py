@@ -113,17 +113,41 @@ DATE_SLOT = "{date}"
 """In a term, where a date the person wrote stands: "{date} off" is named by "Thursday off", "the 8th off"."""
 
 
+LENGTH_SLOT = "{length}"
+"""In a term, where how long the person wrote stands: "请{length}" is named by 请一天, 请两天, 请半天 (asking for
+time off, said without 假), never by 申请两天, 邀请三天 or 请三天内 (within three days) / 请两天后 (in two days)."""
+
+# How long, in days, weeks or hours: 一天, 两天半, 3个工作日, 半天, 一周, 两个礼拜, 4小时 (not 3日: a date).
+_LENGTH = (
+    r"(?:[零〇一二两三四五六七八九十几\d.]+\s*(?:个)?(?:天半?|工作日|周|星期|礼拜|小时|钟头)|半天|半日|个?把(?:天|星期|礼拜))"
+)
+_LENGTH_BEFORE = "申邀提聘敬恳宴烦"  # 申请, 邀请, 提请, 聘请, 敬请, 恳请, 宴请, 烦请: the verb is not 请 (ask for)
+_LENGTH_AFTER = r"(?:之?内|以内|之?后|以后|前|以前|之前)"  # 请三天内回复: "please, within three days"
+
+
 def names_term(word: str, text: str) -> bool:
     """Whether a text names a term, also when Chinese splits a two-character verb and its object with how much or
     how long (a 离合词: 请假 in 请半天假 and 请个假, 出差 in 出三天差). Only an amount may stand between: 请他休假
-    names 休假, not 请假. A term with a date slot ("{date} off") is named by any date phrase in its place."""
+    names 休假, not 请假. A term with a date slot ("{date} off") is named by any date phrase in its place, one with a
+    length slot ("请{length}") by how long in its place."""
     if DATE_SLOT in word:
         return _names_with_date(word, text)
+    if LENGTH_SLOT in word:
+        return _names_with_length(word, text)
     if names(word, text):
         return True
     if len(word) != 2 or word.isascii():
         return False
     return re.search(re.escape(word[0]) + _AMOUNT_INSIDE + re.escape(word[1]), text) is not None
+
+
+def _names_with_length(word: str, text: str) -> bool:
+    before, _, after = word.partition(LENGTH_SLOT)
+    lead = re.escape(before) if before else ""
+    if before and before[0] == "请":
+        lead = f"(?<![{_LENGTH_BEFORE}])" + lead
+    pattern = lead + _LENGTH + (re.escape(after) if after else "") + f"(?!{_LENGTH_AFTER})"
+    return re.search(pattern, text) is not None
 
 
 def _names_with_date(word: str, text: str) -> bool:

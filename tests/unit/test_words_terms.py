@@ -34,3 +34,14 @@ def test_only_an_amount_may_split_a_term(term, text):
 )
 def test_a_term_with_a_date_slot_is_named_by_a_date_in_its_place(text, named):
     assert names_term("{date} off", text) is named
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [("周五下午想请半天，孩子开家长会", True), ("下个月请两周回老家办婚礼", True), ("我想请3天，找王五批", True),
+     ("能不能请一个礼拜陪产", True), ("后天请个把星期去看病", True), ("请几天去趟医院", True),
+     ("申请两天的差旅补贴", False), ("请三天内审批完", False), ("请两天后再提醒他", False), ("邀请三天后的客户参观", False),
+     ("请3日到总部报到", False), ("请王五审批", False)],
+)
+def test_a_term_with_a_length_slot_is_named_by_how_long_in_its_place(text, named):
+    assert names_term("请{length}", text) is named
