@@ -32,7 +32,24 @@ def _is_zero(value: Any) -> bool:
         return False
 
 
-class RunWorkFlowArgs(_Args):
+class FormArgs(_Args):
+    """A request's form as the model gives it: a `reason` and the other `fields`, checked alike wherever a form is
+    given (a start, a resend). Each subclass declares the two with its own descriptions."""
+
+    @field_validator("reason", check_fields=False)
+    @classmethod
+    def _reason(cls, value: str | None) -> str | None:
+        return None if value is None else check_reason(value)
+
+    @field_validator("fields", mode="before", check_fields=False)
+    @classmethod
+    def _fields(cls, value: Any) -> Any:
+        if isinstance(value, dict) and len(value) > MAX_FORM_FIELDS:
+            raise ValueError(f"fields may hold at most {MAX_FORM_FIELDS} form fields")
+        return value
+
+
+class RunWorkFlowArgs(FormArgs):
     processKey: str = Field(description="The process, from getAllWorkFlow: process_qingjia (请假, leave), process_baoxiao "
                             "(报销, expense claim), process_chuchai (出差, business trip), or another deployed one.")
     userId: str = Field(description="The requester: always the signed-in user (filled in by the system).")
@@ -50,18 +67,6 @@ class RunWorkFlowArgs(_Args):
         if value is None or _is_zero(value):
             return None  # "days": 0 is no count (a model fills it in for an expense claim, whose form has none)
         return parse_days(value)
-
-    @field_validator("reason")
-    @classmethod
-    def _reason(cls, value: str | None) -> str | None:
-        return None if value is None else check_reason(value)
-
-    @field_validator("fields", mode="before")
-    @classmethod
-    def _fields(cls, value: Any) -> Any:
-        if isinstance(value, dict) and len(value) > MAX_FORM_FIELDS:
-            raise ValueError(f"fields may hold at most {MAX_FORM_FIELDS} form fields")
-        return value
 
     @model_validator(mode="after")
     def _seed_params(self) -> RunWorkFlowArgs:

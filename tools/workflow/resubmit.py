@@ -9,12 +9,12 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 from sqlalchemy import Connection
 
 from tools.errors import NeedsPersonError, PolicyError
 from tools.spec import CallContext, Found, PersonValue, Verdict
-from tools.workflow.args import MAX_FORM_FIELDS, FormValue
+from tools.workflow.args import FormArgs, FormValue
 from tools.workflow.cards import after_start
 from tools.workflow.engine import Definition, EngineError, FormError
 from tools.workflow.forms import check_form, form_data, person_values
@@ -22,15 +22,14 @@ from tools.workflow.leave.requests import hold_again
 from tools.workflow.leave.rules import is_leave, read_leave
 from tools.workflow.lookup import ALL_USERS, engine_of
 from tools.workflow.notify import form_summary, notify, process_noun
-from tools.workflow.policy import check_reason, check_resubmit, parse_days
+from tools.workflow.policy import check_resubmit, parse_days
 from tools.workflow.request_lookup import require_request
 from tools.workflow.request_words import labels
 from tools.workflow.shown import form_words
 from tools.workflow.timeline import changes_words, name_of
 
 
-class ResubmitRequestArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class ResubmitRequestArgs(FormArgs):
     requestId: str = Field(description="The request sent back: its id from queryMyRequests (req_3), or what the user "
                            "calls it (请假).")
     days: float | None = Field(default=None, description="The new days of leave, when the user changes them.")
@@ -42,18 +41,6 @@ class ResubmitRequestArgs(BaseModel):
     @classmethod
     def _days(cls, value: Any) -> float | None:
         return None if value is None else parse_days(value)
-
-    @field_validator("reason")
-    @classmethod
-    def _reason(cls, value: str | None) -> str | None:
-        return None if value is None else check_reason(value)
-
-    @field_validator("fields", mode="before")
-    @classmethod
-    def _fields(cls, value: Any) -> Any:
-        if isinstance(value, dict) and len(value) > MAX_FORM_FIELDS:
-            raise ValueError(f"fields may hold at most {MAX_FORM_FIELDS} form fields")
-        return value
 
 
 def arrange_resubmit(values: dict[str, Any]) -> dict[str, Any]:
