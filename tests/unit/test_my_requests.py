@@ -60,3 +60,18 @@ def test_the_page_lists_my_requests_with_who_holds_them_and_their_timeline(store
         [row] = tasks_of(conn, "user_1")["requests"]
     assert row["held_by"] == {"zh": "李四", "en": "Li Si"} and row["status"] == "pending"
     assert row["timeline"]["zh"][0].endswith("张三 发起申请") and row["diagram"]["current"] == ("Task_approve",)
+
+
+def test_with_no_requests_of_their_own_an_approver_is_told_which_tasks_wait_for_them(store, make_ctx, start_request):
+    # "我手上有啥" / "what's on my plate" may be read as the person's own requests: an approver with none still
+    # learns what waits for their decision, in their language, by requester and process; nobody else's tasks.
+    start_request(requester="user_1", approver="user_2", days=2, reason="搬家")
+    start_request(requester="user_3", approver="user_4", days=1, reason="看病")
+    describe = TOOLSET.registry.get("queryMyRequests").describe  # type: ignore[union-attr]
+    zh = execute_call(TOOLSET, "queryMyRequests", {}, make_ctx("user_2"))
+    assert describe(zh, "zh") == "你还没有发起过申请。等你审批的：张三的请假（task_1）。"  # type: ignore[misc]
+    en = execute_call(TOOLSET, "queryMyRequests", {}, make_ctx("user_2", lang="en"))
+    assert describe(en, "en") == (  # type: ignore[misc]
+        "You have not started any request yet. Waiting for your decision: Zhang San's leave request (task_1).")
+    nobody = execute_call(TOOLSET, "queryMyRequests", {}, make_ctx("user_admin"))
+    assert describe(nobody, "zh") == "你还没有发起过申请。"  # type: ignore[misc]

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import Connection, func, select
 
 from tools.spec import CallContext, Verdict
-from tools.workflow.engine import Definition, InstanceView, TaskView, format_instance_id, members_of
+from tools.workflow.engine import Definition, InstanceView, TaskView, format_instance_id, groups_of, members_of
 from tools.workflow.engine import tables as t
 from tools.workflow.lookup import ALL_USERS, display_name, engine_of, group_label
 from tools.workflow.shown import form_words
@@ -93,14 +93,37 @@ def query_my_requests(conn: Connection, ctx: CallContext, args: Any, verdict: Ve
     me = verdict.found.get("actor") or {"id": ctx.actor_id, "name": ctx.actor_id}
     i = t.instances
     total = conn.execute(select(func.count()).select_from(i).where(i.c.requester == ctx.actor_id)).scalar_one()
-    return {"name": display_name(me, ctx.lang), "total": total, "requests": my_requests(conn, ctx.actor_id, ctx.lang)}
+    result: dict[str, Any] = {"name": display_name(me, ctx.lang), "total": total,
+                              "requests": my_requests(conn, ctx.actor_id, ctx.lang)}
+    if not total:  # "what's on my plate?" read as their own requests: none, but the tasks waiting for them are named
+        result["waiting"] = waiting_for(conn, ctx.actor_id, ctx.lang)
+    return result
+
+
+def waiting_for(conn: Connection, user_id: str, lang: str, *, limit: int = 5) -> list[str]:
+    """The tasks waiting for the user's decision, a few words each: 张三的请假（task_1）/ Zhang San's leave (task_1)."""
+    engine = engine_of(conn)
+    people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+    tasks = [task for task in engine.tasks_for(conn, user_id, groups_of(conn, user_id)) if task.requester != user_id]
+    words = []
+    for task in tasks[:limit]:
+        who = display_name(people.get(task.requester or "", {"name": task.requester or "?"}), lang)
+        if lang == "zh":
+            words.append(f"{who}的{task.process_name.removesuffix('流程')}（{task.id}）")
+        else:
+            words.append(f"{who}'s {(task.process_name_en or task.process_name).lower()} ({task.id})")
+    return words
 
 
 def described(result: dict[str, Any], lang: str) -> str:
     """`queryMyRequests`'s result in one short line: each request, where it stands, who holds it and since when."""
     items, total = result.get("requests", []), int(result.get("total", 0))
     if not total:
-        return "你还没有发起过申请。" if lang == "zh" else "You have not started any request yet."
+        waiting = result.get("waiting") or []
+        if lang == "zh":
+            return "你还没有发起过申请。" + (f"等你审批的：{'、'.join(waiting)}。" if waiting else "")
+        return "You have not started any request yet." + (f" Waiting for your decision: {', '.join(waiting)}."
+                                                           if waiting else "")
     parts = []
     for r in items[:10]:
         if lang == "zh":
