@@ -11,8 +11,11 @@ REQUESTER_TOOLS = ["queryMyRequests", "withdrawRequest", "returnTask", "resubmit
 """The requester's side (issue 33), after the seed's."""
 LEAVE_TOOLS = ["getLeaveBalance"]
 """The leave balance (issue 33), last."""
-TOOLS = [*SEED_TOOLS, *REQUESTER_TOOLS, *LEAVE_TOOLS]
-APPROVED = ["runWorkFlow", "handleTodoTask", "sendEmail", "withdrawRequest", "returnTask", "resubmitRequest"]
+APPROVER_TOOLS = ["transferTask", "setDeputy", "queryMyDeputies"]
+"""Transfer and deputies (issue 34)."""
+TOOLS = [*SEED_TOOLS, *REQUESTER_TOOLS, *LEAVE_TOOLS, *APPROVER_TOOLS]
+APPROVED = ["runWorkFlow", "handleTodoTask", "sendEmail", "withdrawRequest", "returnTask", "resubmitRequest",
+            "transferTask", "setDeputy"]
 PARAMS = {
     "getAllWorkFlow": set(),
     "getAllUser": set(),
@@ -25,6 +28,9 @@ PARAMS = {
     "returnTask": {"taskId", "comment"},
     "resubmitRequest": {"requestId", "days", "reason", "fields"},
     "getLeaveBalance": {"userId"},
+    "transferTask": {"taskId", "nextUserId", "comment"},
+    "setDeputy": {"userId", "deputyUserId", "startDate", "endDate"},
+    "queryMyDeputies": {"userId"},
 }
 
 

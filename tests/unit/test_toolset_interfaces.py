@@ -13,7 +13,7 @@ from tests.support.rooms.toolset import resolve_room, staff, staff_member
 from tools.language import Language
 from tools.surfaces import Surfaces
 from tools.toolset import Limit, Toolset
-from tools.workflow import lookup, request_words
+from tools.workflow import approver_words, lookup, request_words
 from tools.workflow import toolset as workflow
 from tools.workflow.commands import CLI, COMMANDS
 from tools.workflow.leave import words as leave_words
@@ -72,12 +72,14 @@ def test_a_flat_declaration_with_surfaces_and_card_labels_builds_the_workflow_to
                    "request": workflow.resolve_request},  # the requester's requests (issue 33)
         stable_kinds=("user",),
         named_record=workflow.named_record,
-        questions=request_words.merged(QUESTIONS, request_words.QUESTIONS),
+        questions=request_words.merged(request_words.merged(QUESTIONS, request_words.QUESTIONS),
+                                       approver_words.QUESTIONS),  # transfer and deputies (issue 34)
         pick_person=named_as_approver,
         limits={"mail_rate_limit": Limit(DEFAULT_MAIL_RATE_LIMIT, "E-mails one conversation thread may send per hour.")},
         intro=INTRO,
-        refusals=request_words.merged(  # worded by the graph before; the leave's own (issue 33)
+        refusals=request_words.merged(request_words.merged(  # worded by the graph before; the leave's own (issue 33)
             request_words.merged(REFUSALS, request_words.REFUSALS), leave_words.REFUSALS),
+            approver_words.REFUSALS),  # transfer and deputies (issue 34)
         guards=workflow.TOOLSET.guards,  # its pipeline with its own guard (issue 33): a guard is equal only to itself
         help=workflow.help_tables,
         commands=COMMANDS,

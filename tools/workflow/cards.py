@@ -14,7 +14,17 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from tools.workflow.engine import Definition, EngineError, FormError, NextStep, Preview, TaskView, members_of
+from tools.workflow.engine import (
+    Definition,
+    EngineError,
+    FormError,
+    NextStep,
+    Preview,
+    TaskView,
+    members_of,
+    parse_task_id,
+)
+from tools.workflow.engine.moves import on_behalf_of
 from tools.workflow.forms import form_data, param_of
 from tools.workflow.leave.requests import card_lines
 from tools.workflow.lookup import ALL_USERS, engine_of, group_label, require_process, require_task, require_user
@@ -147,6 +157,10 @@ def decision_card(
     card["form"] = form_lines(view.form, definition, lang)
     card["history"] = history_lines(view, people, lang)
     card["assignee"] = _who(conn, view.assignee, view.candidate_users, view.candidate_groups, people, lang)
+    away = on_behalf_of(conn, [parse_task_id(view.id)]).get(parse_task_id(view.id))
+    if away:  # held by a deputy
+        card["on_behalf"] = _name(people.get(away, {"name": away}), lang) if lang == "en" else \
+            f"代{_name(people.get(away, {'name': away}), lang)}审批"
     try:
         card["on_approve"] = approving_does(conn, engine.preview(conn, view.id, approved=True), people, lang)
     except EngineError:

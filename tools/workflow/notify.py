@@ -10,12 +10,14 @@ both languages (a recipient's language is not known): "张三的请假申请（1
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import date
 from typing import Any
 
 from sqlalchemy import Connection, insert
 
 from tools.spec import CallContext
+from tools.workflow.deputies import route_to_deputies
 from tools.workflow.ended import request_ended
 from tools.workflow.engine import (
     AnyEvent,
@@ -27,8 +29,10 @@ from tools.workflow.engine import (
     members_of,
     parse_task_id,
 )
+from tools.workflow.engine.moves import on_behalf_of
 from tools.workflow.lookup import ALL_USERS, engine_of
 from tools.workflow.store import SYSTEM_SENDER, outbox, utcnow
+from tools.workflow.timeline import name_of
 
 
 def _number(value: Any) -> str:
@@ -124,11 +128,17 @@ def notify(conn: Connection, ctx: CallContext, events: Sequence[AnyEvent]) -> li
     other rules here (`tools.workflow.ended.request_ended`), so whatever follows a rejection follows a withdrawal."""
     people = _users(conn)
     engine = engine_of(conn)
+    events = route_to_deputies(conn, events, ctx.today or date.today())
+    behalf = on_behalf_of(conn, [parse_task_id(e.task_id) for e in events if isinstance(e, TaskReady)])
     written: list[dict[str, Any]] = []
     for event in events:
         if isinstance(event, InstanceEnded):
             request_ended(conn, event.instance_id, event.outcome)
         mail = _mail(conn, event, engine.definition(conn, event.process_key), people)
+        away = behalf.get(parse_task_id(event.task_id)) if isinstance(event, TaskReady) else None
+        if mail is not None and away is not None:
+            mail = replace(mail, body=mail.body + f"\n（代{name_of(people, away, 'zh')}审批 / on behalf of "
+                           f"{name_of(people, away, 'en')}）")
         for recipient in mail.to if mail is not None else []:
             assert mail is not None
             key = f"{ctx.idempotency_key}#{len(written) + 1}"

@@ -14,8 +14,9 @@ from typing import Any
 
 from sqlalchemy import Connection, or_, select
 
-from tools.workflow.engine import Definition, FormField, format_instance_id, format_task_id, groups_of
+from tools.workflow.engine import Definition, FormField, format_instance_id, format_task_id, groups_of, parse_task_id
 from tools.workflow.engine import tables as t
+from tools.workflow.engine.moves import on_behalf_of
 from tools.workflow.lookup import ALL_USERS, engine_of, group_label
 from tools.workflow.mine import REQUESTS_SHOWN, own_instance_ids, request_item
 from tools.workflow.store import outbox, users
@@ -92,6 +93,10 @@ def tasks_of(conn: Connection, user_id: str) -> dict[str, list[dict[str, Any]]]:
             "mine": task.requester == user_id, "decided_by": task.decided_by, "comment": task.comment,
             "history": _decisions(task.history, people), "created_at": task.created_at, "decided_at": task.decided_at,
         })
+    behalf = on_behalf_of(conn, ids)
+    for row in todo:  # held by a deputy: on whose behalf
+        away = behalf.get(parse_task_id(str(row["id"])))
+        row["on_behalf_of"] = people.get(away, {"id": away, "name": away}) if away else None
     return {"todo": todo, "requests": _requested(conn, user_id, people, definition)}
 
 

@@ -8,7 +8,8 @@ from sqlalchemy import Connection, select
 
 from tools.spec import CallContext, Verdict
 from tools.workflow.args import NoArgs, QueryTodoTaskArgs
-from tools.workflow.engine import Definition, FormField, TaskView, groups_of
+from tools.workflow.engine import Definition, FormField, TaskView, groups_of, parse_task_id
+from tools.workflow.engine.moves import on_behalf_of
 from tools.workflow.lookup import display_name, engine_of
 from tools.workflow.shown import form_words
 from tools.workflow.store import users
@@ -87,5 +88,9 @@ def query_todo_tasks(conn: Connection, ctx: CallContext, args: QueryTodoTaskArgs
     definitions = {(t.process_key, t.process_version): engine.definition(conn, t.process_key, t.process_version)
                    for t in tasks}
     items = [todo_item(t, people, ctx.lang, definitions[(t.process_key, t.process_version)]) for t in tasks]
+    behalf = on_behalf_of(conn, [parse_task_id(t.id) for t in tasks])
+    for task, item in zip(tasks, items, strict=True):
+        if parse_task_id(task.id) in behalf:  # held by a deputy: on whose behalf
+            item["onBehalfOf"] = display_name(people.get(behalf[parse_task_id(task.id)], {"name": "?"}), ctx.lang)
     return {"userId": owner["id"], "name": display_name(owner, ctx.lang), "total": len(items),
             "tasks": items[:TODO_LIST_LIMIT]}

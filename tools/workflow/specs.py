@@ -7,6 +7,7 @@ from typing import Any
 
 from tools.spec import CallContext, Effect, Found, ObservationShape, PersonValue, Reference, ToolExample, ToolRegistry, ToolSpec
 from tools.workflow import readable
+from tools.workflow.approver_specs import SPECS as APPROVER_SPECS
 from tools.workflow.args import (
     HandleTodoTaskArgs,
     NoArgs,
@@ -235,6 +236,6 @@ SPECS: tuple[ToolSpec, ...] = (
     ),
 )
 
-REGISTRY = ToolRegistry((*SPECS, *REQUEST_SPECS, *LEAVE_SPECS), chains=CHAINS)
+REGISTRY = ToolRegistry((*SPECS, *REQUEST_SPECS, *LEAVE_SPECS, *APPROVER_SPECS), chains=CHAINS)
 """The default tool registry: the seed's six tools, then the requester's (`tools.workflow.request_specs`), then the
-leave balance (`tools.workflow.leave.specs`)."""
+leave balance (`tools.workflow.leave.specs`), then transfer and deputies (`tools.workflow.approver_specs`)."""

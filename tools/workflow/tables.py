@@ -91,9 +91,25 @@ leave_ledger = Table(
 )
 """The history of every change to a leave balance, oldest first: never updated, never deleted."""
 
+deputies = Table(
+    "deputies",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("user_id", String(64), ForeignKey("users.id"), nullable=False),  # the person away
+    Column("deputy_id", String(64), ForeignKey("users.id"), nullable=False),  # who decides their tasks meanwhile
+    Column("start_date", String(10), nullable=False),  # ISO dates, both included, in the company's time zone
+    Column("end_date", String(10), nullable=False),
+    Column("status", String(16), nullable=False),  # active | replaced (a later range of the same person covers it)
+    Column("created_at", String(40), nullable=False),
+)
+"""Who decides a person's tasks while they are away (`tools.workflow.deputies`): a task that would come to them on a
+day of an active range goes to the deputy instead, marked as on their behalf."""
+
 SYSTEM_SENDER = "flowagent"
 """The sender of the e-mails the system writes itself (a task is waiting for you; your request ended): they are not
 a person's e-mails, so they count toward no conversation's rate limit."""
 
-DOMAIN_TABLES: tuple[Table, ...] = (users, outbox, tool_executions, audit_log, leave_balances, leave_ledger)
+DOMAIN_TABLES: tuple[Table, ...] = (
+    users, outbox, tool_executions, audit_log, leave_balances, leave_ledger, deputies,
+)
 """The store's own tables (the process engine's are `tools.workflow.engine.tables.ENGINE_TABLES`)."""

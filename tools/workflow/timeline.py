@@ -31,6 +31,13 @@ TIMERS = {
            "overdue": "past its due date"},
 }
 """A step's timer that fired, as the timeline reads it (who was reminded, whom the step moved to)."""
+MOVES = {
+    "zh": {"transferred": "{who} 转交给{to}", "deputy": "转给{to}代{who}审批",
+           "deputy_own": "{who}的代理人是申请人本人，改由{to}代{who}审批"},
+    "en": {"transferred": "{who} passed it on to {to}", "deputy": "went to {to}, on behalf of {who}",
+           "deputy_own": "went to {to} on behalf of {who}, as {who}'s deputy filed it"},
+}
+"""A step passed on, as the timeline reads it (`tools.workflow.engine.moves`): who passed it to whom; on whose behalf."""
 
 
 def name_of(people: Mapping[str, Mapping[str, Any]], user_id: str, lang: str) -> str:
@@ -78,6 +85,12 @@ def happened_line(entry: Happened, people: Mapping[str, Mapping[str, Any]], defi
     if entry.kind in TIMERS["zh"]:
         to = ("、" if lang == "zh" else ", ").join(name_of(people, p, lang) for p in entry.to)
         said = TIMERS["en" if lang == "en" else "zh"][entry.kind].format(to=to or ("—"))
+        what = f"{entry.step_en or entry.step}: {said}" if lang == "en" else f"{entry.step}：{said}"
+    elif entry.kind in MOVES["zh"]:
+        to = ("、" if lang == "zh" else ", ").join(name_of(people, p, lang) for p in entry.to)
+        said = MOVES["en" if lang == "en" else "zh"][entry.kind].format(who=who, to=to or "—")
+        if entry.comment:
+            said += f"（{entry.comment}）" if lang == "zh" else f" ({entry.comment})"
         what = f"{entry.step_en or entry.step}: {said}" if lang == "en" else f"{entry.step}：{said}"
     elif entry.kind in ("approved", "rejected", "returned"):
         what = step_verdict(entry.step, entry.step_en, who, entry.kind, entry.comment, lang)

@@ -17,7 +17,7 @@ from tools.language import Language
 from tools.spec import CallContext, Reference
 from tools.surfaces import HelpSection, Surfaces
 from tools.toolset import Limit, Toolset
-from tools.workflow import lookup, request_lookup, request_words
+from tools.workflow import approver_words, lookup, request_lookup, request_words
 from tools.workflow.commands import CLI, COMMANDS
 from tools.workflow.engine import Definition
 from tools.workflow.guards import AnothersRequest
@@ -128,8 +128,10 @@ TOOLSET = Toolset(
             "en": "Approvals on BPMN processes: workflows, requests, to-do tasks, reminders",
         },
         intro=INTRO,
-        questions=request_words.merged(QUESTIONS, request_words.QUESTIONS),
-        refusals=request_words.merged(request_words.merged(REFUSALS, request_words.REFUSALS), leave_words.REFUSALS),
+        questions=request_words.merged(request_words.merged(QUESTIONS, request_words.QUESTIONS),
+                                       approver_words.QUESTIONS),
+        refusals=request_words.merged(request_words.merged(request_words.merged(REFUSALS, request_words.REFUSALS),
+                                                           leave_words.REFUSALS), approver_words.REFUSALS),
     ),
     surfaces=Surfaces(
         help=help_tables,

@@ -13,8 +13,10 @@ from tools.workflow.engine.records import Event, InstanceStatus, Record, TaskVie
 
 HappenedKind = Literal[
     "started", "approved", "rejected", "returned", "resubmitted", "withdrawn", "reminded", "escalated", "overdue",
+    "transferred", "deputy", "deputy_own",
 ]
-"""reminded, escalated, overdue: a step's timer fired (`tools.workflow.engine.timers`)."""
+"""reminded, escalated, overdue: a step's timer fired (`tools.workflow.engine.timers`); transferred, deputy,
+deputy_own: a waiting step passed on (`tools.workflow.engine.moves`)."""
 
 
 @dataclass(frozen=True)

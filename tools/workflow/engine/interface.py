@@ -24,6 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 from sqlalchemy import Connection
 
 from tools.workflow.engine.changes import Happened, Resubmitted, Returned, Withdrawn
+from tools.workflow.engine.moves import Moved, MoveKind
 from tools.workflow.engine.records import (
     Choice,
     Completed,
@@ -158,6 +159,15 @@ class ProcessEngine(Protocol):
         """Withdraw a pending (running or returned) request: its run cancelled, its ready tasks cancelled, status
         withdrawn (an `InstanceEnded` with outcome withdrawn among the events). `instance_not_pending` when it already
         ended. Who may withdraw is the caller's policy."""
+        ...
+
+    def move_task(
+        self, conn: Connection, task_id: str, *, to_users: Sequence[str], to_groups: Sequence[str] = (),
+        kind: MoveKind, from_user: str, by: str, comment: str = "",
+    ) -> Moved:
+        """Pass a ready task on to other holders (transferred by a holder, or routed to a deputy), recorded for the
+        timeline; compare-and-set on the holders as read (`task_not_pending`). Who may pass it on is the caller's
+        policy (`tools.workflow.engine.moves`)."""
         ...
 
     def timeline(self, conn: Connection, instance_id: str) -> tuple[Happened, ...]:

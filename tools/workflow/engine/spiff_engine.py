@@ -30,7 +30,7 @@ from typing import Any
 from SpiffWorkflow.bpmn.workflow import BpmnWorkflow
 from sqlalchemy import Connection, Row, insert, select
 
-from tools.workflow.engine import deployments, forms, lifecycle, tables, timers
+from tools.workflow.engine import deployments, forms, lifecycle, moves, tables, timers
 from tools.workflow.engine.changes import Happened, Resubmitted, Returned, Withdrawn
 from tools.workflow.engine.decisions import completed, decide, decision_entry, store_decision
 from tools.workflow.engine.errors import EngineError
@@ -199,8 +199,16 @@ class SpiffEngine:
         return lifecycle.cancel(conn, instance_id, user_id=user_id, comment=comment, now=self._now())
 
     def timeline(self, conn: Connection, instance_id: str) -> tuple[Happened, ...]:
-        found = [*lifecycle.timeline(conn, instance_id), *timers.happened(conn, parse_instance_id(instance_id))]
+        number = parse_instance_id(instance_id)
+        found = [*lifecycle.timeline(conn, instance_id), *timers.happened(conn, number), *moves.happened(conn, number)]
         return tuple(sorted(found, key=lambda h: h.at))
+
+    def move_task(
+        self, conn: Connection, task_id: str, *, to_users: Sequence[str], to_groups: Sequence[str] = (),
+        kind: moves.MoveKind, from_user: str, by: str, comment: str = "",
+    ) -> moves.Moved:
+        return moves.move_task(conn, task_id, to_users=to_users, to_groups=to_groups, kind=kind, from_user=from_user,
+                               by=by, comment=comment, now=self._now())
 
     # ---------------------------------------------------------------- timers
 

@@ -132,6 +132,27 @@ timers = Table(
     sqlite_autoincrement=True,
 )
 
+task_moves = Table(
+    "process_task_moves",
+    metadata,
+    # A waiting task passed on to other holders while it waits (`tools.workflow.engine.moves`): transferred by a
+    # holder, sent to an away person's deputy, or to the person's own approver when the deputy is the requester.
+    # With the tasks and the timers, part of a request's timeline.
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("instance_id", Integer, ForeignKey("process_instances.id"), nullable=False),
+    Column("task_id", Integer, ForeignKey("process_tasks.id"), nullable=False),
+    Column("kind", String(16), nullable=False),  # transferred | deputy | deputy_own
+    Column("from_user", String(64), nullable=False),  # who passed it on; for a deputy: on whose behalf
+    Column("to_users", Text, nullable=False, default="[]"),  # JSON list of user ids
+    Column("to_groups", Text, nullable=False, default="[]"),  # JSON list of group ids
+    Column("by_user", String(64), nullable=False, default=""),  # who did it ("" for the system's routing)
+    Column("comment", Text, nullable=False, default=""),
+    Column("at", String(40), nullable=False),
+    Index("ix_process_task_moves_instance", "instance_id"),
+    Index("ix_process_task_moves_task", "task_id"),
+    sqlite_autoincrement=True,
+)
+
 task_offers = Table(
     "process_task_offers",
     metadata,
@@ -159,7 +180,7 @@ group_members = Table(
 )
 
 ENGINE_TABLES: tuple[Table, ...] = (
-    deployments, instances, tasks, instance_actions, timers, task_offers, groups, group_members,
+    deployments, instances, tasks, instance_actions, timers, task_moves, task_offers, groups, group_members,
 )
 
 SEED_GROUPS: tuple[dict[str, object], ...] = (

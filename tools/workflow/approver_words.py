@@ -1,0 +1,32 @@
+"""Words of the approver's transfer and deputy tools for people: the questions the graph asks for them and why an
+action was refused, in Chinese and English."""
+
+from __future__ import annotations
+
+QUESTIONS = {
+    "zh": {"transfer_to": "请问转交给谁？可选：{choices}。",
+           "deputy": "请问由谁代你审批？可选：{choices}。",
+           "deputy_start": "请问代理从哪天开始？",
+           "deputy_end": "请问代理到哪天结束？"},
+    "en": {"transfer_to": "Who should take the task over? You can choose: {choices}.",
+           "deputy": "Who should decide your tasks while you are away? You can choose: {choices}.",
+           "deputy_start": "From which day should they cover for you?",
+           "deputy_end": "Until which day should they cover for you?"},
+}
+"""The questions the graph asks in code for transfer and deputies."""
+
+REFUSALS = {
+    "zh": {"transfer_to_requester": "不能转交给申请人本人：申请人不能审批自己的申请",
+           "transfer_to_self": "这个待办已经是你的了，请说转交给哪位同事",
+           "transfer_outside_group": "这是小组的待办，流程只允许转交给小组成员",
+           "deputy_self": "不能把自己设为代理人",
+           "bad_range": "结束日期早于开始日期", "range_past": "这段时间已经过去了",
+           "range_too_long": "代理期最长一年", "bad_date": "没有读懂这个日期"},
+    "en": {"transfer_to_requester": "a task cannot go to its request's requester: nobody decides their own request",
+           "transfer_to_self": "that task is yours already; say which colleague should take it",
+           "transfer_outside_group": "it is a group's task, and its process passes it only to a member of the group",
+           "deputy_self": "you cannot be your own deputy",
+           "bad_range": "the last day is before the first", "range_past": "those days are over already",
+           "range_too_long": "a deputy covers at most a year", "bad_date": "that date could not be read"},
+}
+"""Why a transfer or a deputy was not done, by refusal code."""

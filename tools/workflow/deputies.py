@@ -1,0 +1,218 @@
+"""A deputy while away (代理审批): `setDeputy` names who decides a person's tasks on the days of a date range, and
+`queryMyDeputies` reads the ranges a person set and those they cover for others.
+
+A task that would come to the person by name (its assignee or a candidate user) on a day of an active range goes to
+the deputy instead (`route_to_deputies`, in the transaction that made the task), marked as held on the person's
+behalf in the to-do list, the card and the timeline. The deputy never decides their own request: such a task goes to
+the person's own approver instead (`own_approver`: the group `hr`, as the timers' escalation, without the requester;
+when nobody else is there, the task stays with the person). A group's task is not routed: the group's other members
+hold it. A deputy's own deputy is not followed. A later range of the same person replaces the ranges it overlaps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from datetime import date
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import Connection, and_, insert, select, update
+
+from tools.errors import PolicyError
+from tools.spec import CallContext, Found, Verdict
+from tools.workflow.engine import AnyEvent, TaskReady, members_of
+from tools.workflow.lookup import ALL_USERS, engine_of
+from tools.workflow.store import SYSTEM_SENDER, outbox, utcnow
+from tools.workflow.tables import deputies
+from tools.workflow.timeline import name_of
+
+OWN_APPROVER_GROUP = "hr"
+"""The person's own approver when their deputy files a request to them: the group the timers' escalation moves a
+step to (the seed's processes escalate to `hr`)."""
+LONGEST_RANGE_DAYS = 366
+LABELS = {
+    "zh": {"deputy": "代理人", "period": "期间", "replaces": "替换", "next": "接下来"},
+    "en": {"deputy": "deputy", "period": "dates", "replaces": "replaces", "next": "what happens next"},
+}
+
+
+class SetDeputyArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    userId: str = Field(description="Always the signed-in user (filled in by the system).")
+    deputyUserId: str = Field(description="Who decides the user's tasks meanwhile: the name or userId the user gave.")
+    startDate: str = Field(description="The first day, as the user said it (2026-12-07, 12月7日, next Monday).")
+    endDate: str = Field(description="The last day, as the user said it.")
+
+
+class QueryMyDeputiesArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    userId: str = Field(description="Always the signed-in user (filled in by the system).")
+
+
+def _day(value: str, what: str) -> date:
+    try:
+        return date.fromisoformat(value.strip())
+    except ValueError:
+        raise PolicyError("bad_date", f"{what} {value[:30]!r} is no date; ask the user for the day (e.g. 12月7日)") from None
+
+
+def check_deputy(actor_id: str, deputy_id: str, start: date, end: date, today: date) -> None:
+    """A deputy is someone else, for a range that has not ended, its end on or after its start, at most a year."""
+    if deputy_id == actor_id:
+        raise PolicyError("deputy_self", "a person cannot be their own deputy; ask the user who covers for them")
+    if end < start:
+        raise PolicyError("bad_range", f"the last day {end} is before the first {start}; ask the user for the dates")
+    if end < today:
+        raise PolicyError("range_past", f"the range {start} to {end} is over already; ask the user for the dates")
+    if (end - start).days + 1 > LONGEST_RANGE_DAYS:
+        raise PolicyError("range_too_long", f"a deputy covers at most {LONGEST_RANGE_DAYS} days; ask for a shorter range")
+
+
+def check_set_deputy(conn: Connection, ctx: CallContext, args: SetDeputyArgs, found: Found) -> Verdict:
+    start, end = _day(args.startDate, "startDate"), _day(args.endDate, "endDate")
+    check_deputy(ctx.actor_id, found["deputyUserId"]["id"], start, end, ctx.today or date.today())
+    return Verdict()
+
+
+def _overlapping(conn: Connection, user_id: str, start: str, end: str) -> list[Any]:
+    d = deputies.c
+    return list(conn.execute(select(deputies).where(
+        d.user_id == user_id, d.status == "active", d.start_date <= end, d.end_date >= start).order_by(d.id)))
+
+
+def period(start: str, end: str, lang: str) -> str:
+    """A range as people read it: 12月7日至12月11日; 7 Dec to 11 Dec."""
+    a, b = date.fromisoformat(start), date.fromisoformat(end)
+    if lang == "en":
+        return f"{a.day} {a:%b} to {b.day} {b:%b}" if a.year == b.year else f"{a.isoformat()} to {b.isoformat()}"
+    return f"{a.month}月{a.day}日至{b.month}月{b.day}日" if a.year == b.year else f"{a.isoformat()} 至 {b.isoformat()}"
+
+
+def deputy_card(
+    conn: Connection, args: dict[str, Any], lang: str = "zh", sources: Mapping[str, Mapping[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Who covers whose tasks, on which days, what it replaces, and what follows."""
+    people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+    deputy = name_of(people, str(args.get("deputyUserId", "")), lang)
+    start, end = str(args.get("startDate", "")), str(args.get("endDate", ""))
+    when = period(start, end, lang)
+    actor = str(args.get("userId", ""))
+    replaced = [f"{name_of(people, r.deputy_id, lang)}（{period(r.start_date, r.end_date, lang)}）" if lang == "zh"
+                else f"{name_of(people, r.deputy_id, lang)} ({period(r.start_date, r.end_date, lang)})"
+                for r in (_overlapping(conn, actor, start, end) if actor else [])]
+    card: dict[str, Any] = {"deputy": deputy, "period": when, "replaces": ("；" if lang == "zh" else "; ").join(replaced)}
+    if lang == "en":
+        card.update(summary=f"{deputy} decides your tasks from {when}",
+                    next=f"tasks that come to you on those days go to {deputy}, marked as on your behalf, and "
+                    f"{deputy} is told; a request of {deputy}'s own goes to HR instead")
+    else:
+        card.update(summary=f"{when}由{deputy}代你审批",
+                    next=f"这段时间里到你名下的待办会转给{deputy}，标明「代你审批」，{deputy}会收到通知；{deputy}"
+                    "自己的申请改由人事审批")
+    names = LABELS["en" if lang == "en" else "zh"]
+    return card | {"labels": {k: v for k, v in names.items() if card.get(k)}}
+
+
+def set_deputy(conn: Connection, ctx: CallContext, args: SetDeputyArgs, verdict: Verdict) -> dict[str, Any]:
+    deputy = verdict.found["deputyUserId"]
+    start, end = args.startDate.strip(), args.endDate.strip()
+    old = _overlapping(conn, ctx.actor_id, start, end)
+    if old:
+        conn.execute(update(deputies).where(deputies.c.id.in_([r.id for r in old])).values(status="replaced"))
+    conn.execute(insert(deputies).values(user_id=ctx.actor_id, deputy_id=deputy["id"], start_date=start, end_date=end,
+                                         status="active", created_at=utcnow()))
+    people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+    zh, en = name_of(people, ctx.actor_id, "zh"), name_of(people, ctx.actor_id, "en")
+    body = (f"{zh}请您在{period(start, end, 'zh')}代为审批：这段时间里到{zh}名下的待办会转给您，标明「代{zh}审批」。\n"
+            f"{en} asked you to decide their tasks from {period(start, end, 'en')}: tasks that come to them on those "
+            f"days come to you, marked as on {en}'s behalf.")
+    result = conn.execute(insert(outbox).values(
+        idempotency_key=f"{ctx.idempotency_key}#1", thread_id=ctx.thread_id, sender_id=SYSTEM_SENDER,
+        recipient_id=deputy["id"], recipient_email=deputy["email"], subject=f"[flowagent] 代理审批 / Deputy: {zh}",
+        body=body, task_id=None, status="queued", attempts=0, created_at=utcnow(),
+    ))
+    return {"deputy": name_of(people, deputy["id"], ctx.lang), "startDate": start, "endDate": end,
+            "period": period(start, end, ctx.lang), "replaced": len(old),
+            "notified": [{"emailId": int(result.inserted_primary_key[0]),  # type: ignore[index]
+                          "to": deputy["id"], "kind": "deputy_set"}]}
+
+
+def deputy_set_line(result: dict[str, Any], lang: str) -> str:
+    if lang == "en":
+        return f"{result['deputy']} decides your tasks from {result['period']} and is told."
+    return f"已设置{result['period']}由{result['deputy']}代你审批，{result['deputy']}已收到通知。"
+
+
+def query_my_deputies(conn: Connection, ctx: CallContext, args: QueryMyDeputiesArgs, verdict: Verdict) -> dict[str, Any]:
+    """The ranges the user set that have not ended, and those in which they cover for someone else."""
+    today = (ctx.today or date.today()).isoformat()
+    d = deputies.c
+    people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+    rows = conn.execute(select(deputies).where(d.status == "active", d.end_date >= today,
+                                               (d.user_id == ctx.actor_id) | (d.deputy_id == ctx.actor_id))
+                        .order_by(d.start_date, d.id)).all()
+    mine = [{"deputy": name_of(people, r.deputy_id, ctx.lang), "period": period(r.start_date, r.end_date, ctx.lang)}
+            for r in rows if r.user_id == ctx.actor_id]
+    covering = [{"for": name_of(people, r.user_id, ctx.lang), "period": period(r.start_date, r.end_date, ctx.lang)}
+                for r in rows if r.deputy_id == ctx.actor_id]
+    return {"myDeputies": mine, "coveringFor": covering}
+
+
+def deputies_line(result: dict[str, Any], lang: str) -> str:
+    mine, covering = result.get("myDeputies", []), result.get("coveringFor", [])
+    if lang == "en":
+        parts = [f"{m['deputy']} covers for you from {m['period']}" for m in mine]
+        parts += [f"you cover for {c['for']} from {c['period']}" for c in covering]
+        return ("; ".join(parts) + ".") if parts else "You have no deputy set, and cover for nobody."
+    parts = [f"{m['period']}由{m['deputy']}代你审批" for m in mine] + [f"{c['period']}你代{c['for']}审批" for c in covering]
+    return ("；".join(parts) + "。") if parts else "你没有设置代理人，也没有代别人审批。"
+
+
+# ---------------------------------------------------------------- routing new tasks
+
+
+def active_deputies(conn: Connection, user_ids: Sequence[str], day: date) -> dict[str, str]:
+    """The deputy of each of these people on `day`, by person (the latest range set wins)."""
+    if not user_ids:
+        return {}
+    d, iso = deputies.c, day.isoformat()
+    rows = conn.execute(select(d.user_id, d.deputy_id).where(and_(
+        d.user_id.in_(list(user_ids)), d.status == "active", d.start_date <= iso, d.end_date >= iso)).order_by(d.id))
+    return {r.user_id: r.deputy_id for r in rows}
+
+
+def own_approver(conn: Connection, requester: str) -> tuple[str, ...]:
+    """The groups that decide in place of an away person when their deputy filed the request: `hr`, unless it holds
+    nobody but the requester (then none: the task stays with the person)."""
+    others = [m for m in members_of(conn, OWN_APPROVER_GROUP) if m != requester]
+    return (OWN_APPROVER_GROUP,) if others else ()
+
+
+def _routed(conn: Connection, event: TaskReady, day: date) -> TaskReady:
+    away = active_deputies(conn, event.assignees, day)
+    if not away:
+        return event
+    engine = engine_of(conn)
+    users, groups = list(event.assignees), list(event.candidate_groups)
+    for person, deputy in away.items():
+        if deputy == event.requester:
+            fallback = own_approver(conn, event.requester)
+            if not fallback:
+                continue
+            users = [u for u in users if u != person]
+            groups = [*groups, *fallback]
+            engine.move_task(conn, event.task_id, to_users=users, to_groups=groups, kind="deputy_own",
+                             from_user=person, by="")
+        else:
+            users = [deputy if u == person else u for u in users]
+            engine.move_task(conn, event.task_id, to_users=users, to_groups=groups, kind="deputy",
+                             from_user=person, by="")
+    return replace(event, assignees=tuple(dict.fromkeys(users)), candidate_groups=tuple(dict.fromkeys(groups)))
+
+
+def route_to_deputies(conn: Connection, events: Sequence[AnyEvent], day: date) -> list[AnyEvent]:
+    """The events with each new task that would come to an away person routed to their deputy (or their own
+    approver), moved in the caller's transaction; the other events as they were."""
+    return [_routed(conn, e, day) if isinstance(e, TaskReady) else e for e in events]
+
