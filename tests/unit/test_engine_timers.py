@@ -10,11 +10,12 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, select, update
 
 from tests.support.engine import sqlite_engine
 from tests.support.timers import FRIDAY_MORNING, REMIND_KEY, UtcClock, remind_bpmn
 from tools.workflow.engine import DeployError, SpiffEngine, create_tables, seed_groups, tables
+from tools.workflow.engine.timers import next_due
 from tools.workflow.engine.working_time import DurationError, due_after, parse_duration, weekdays
 
 SHANGHAI = timedelta(hours=8)
@@ -143,9 +144,32 @@ def test_the_escalated_step_is_decided_by_the_group_and_its_last_timer_is_cancel
     with db.begin() as conn:
         done = engine.complete(conn, task_id, user_id="user_admin", approved=True, comment="同意", groups=["hr"])
     assert done.status == "approved"
-    clock.advance_to(FRIDAY_MORNING + timedelta(days=6))
-    assert fire_due(db, engine) == [None]  # the due date of a decided step: not fired
+    # the decided step's due date is cancelled in the decision's transaction, not left waiting until it is due
     assert [(a, s) for a, s, _, _ in _fired(db)] == [("due", "cancelled"), ("remind", "fired"), ("escalate", "fired")]
+    clock.advance_to(FRIDAY_MORNING + timedelta(days=6))
+    assert fire_due(db, engine) == []
+
+
+def test_a_step_sent_back_or_withdrawn_has_its_timers_cancelled_at_once(db: Engine, engine: SpiffEngine):
+    returned, withdrawn = start(db, engine), start(db, engine)
+    with db.begin() as conn:
+        engine.return_task(conn, returned, user_id="user_2", comment="写清楚事由")
+        engine.cancel(conn, engine.task(conn, withdrawn).instance_id, user_id="user_1")
+    assert {s for _, _, s in timers_of(db)} == {"cancelled"}
+    with db.connect() as conn:
+        assert engine.due_timers(conn) == [] and next_due(conn) is None
+
+
+def test_an_older_row_left_waiting_for_a_decided_step_is_cancelled_when_due(
+    db: Engine, engine: SpiffEngine, clock: UtcClock
+):
+    task_id = start(db, engine)
+    with db.begin() as conn:
+        engine.complete(conn, task_id, user_id="user_2", approved=True, comment="同意")
+        conn.execute(update(tables.timers).values(status="waiting", fired_at=None))  # as a store written before
+    clock.advance_to(FRIDAY_MORNING + timedelta(days=6))
+    assert fire_due(db, engine) == [None, None, None]
+    assert {s for _, _, s in timers_of(db)} == {"cancelled"}
 
 
 def test_a_timer_claimed_by_another_service_is_not_fired_again(db: Engine, engine: SpiffEngine, clock: UtcClock):

@@ -27,6 +27,7 @@ from tools.workflow.engine.records import Completed, Event, InstanceStatus, Outc
 from tools.workflow.engine.running import Ready, ReadyTask, find_task, ready_tasks, run_engine, run_task
 from tools.workflow.engine.spiff import dumps, loads
 from tools.workflow.engine.tasks import dump, insert_tasks, task_row
+from tools.workflow.engine.timers import cancel_settled
 from tools.workflow.engine.views import Header, ended_event, history, ready_event, ready_rows, task_view
 
 
@@ -78,7 +79,8 @@ def store_decision(
     conn: Connection, row: Row[Any], decided: Decided, *, user_id: str, approved: bool, comment: str, now: str
 ) -> list[Row[Any]]:
     """Store a decision with compare-and-set: the instance's new state and data, the task decided, the tasks no
-    longer ready cancelled (a parallel branch the run ended), the newly ready ones inserted; those new rows."""
+    longer ready cancelled (a parallel branch the run ended) with the timers of those settled, the newly ready ones
+    inserted; those new rows."""
     tid, instance = format_task_id(row.id), decided.instance
     changed = conn.execute(
         update(tables.instances)
@@ -104,6 +106,7 @@ def store_decision(
         .where(t.c.instance_id == instance.id, t.c.status == "ready", t.c.spiff_task_id.not_in(ready_ids or {""}))
         .values(status="cancelled", decided_at=now)
     )
+    cancel_settled(conn, instance.id, now)
     known = {r.spiff_task_id for r in conn.execute(select(t.c.spiff_task_id).where(t.c.instance_id == instance.id))}
     return insert_tasks(conn, instance.id, [item for item in decided.ready if str(item.task.id) not in known], now)
 

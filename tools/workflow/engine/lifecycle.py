@@ -36,6 +36,7 @@ from tools.workflow.engine.records import InstanceStatus, TaskView
 from tools.workflow.engine.running import Ready, new_run
 from tools.workflow.engine.spiff import dumps, loads
 from tools.workflow.engine.tasks import check_offered, dump, insert_tasks, pending_row, task_row
+from tools.workflow.engine.timers import cancel_settled
 from tools.workflow.engine.views import Header, ended_event, history, ready_event, ready_rows, task_view
 
 PENDING: tuple[InstanceStatus, ...] = ("running", "returned")
@@ -69,12 +70,14 @@ def _store_instance(conn: Connection, row: Row[Any], code: str, **values: Any) -
 
 
 def _withdraw_waiting(conn: Connection, header: Header, now: str) -> tuple[tuple[TaskView, ...], list[AnyEvent]]:
-    """Cancel the instance's waiting steps: their views and an event for each (their holders are told)."""
+    """Cancel the instance's waiting steps and the timers of its settled ones: their views and an event for each (their
+    holders are told)."""
     waiting = ready_rows(conn, header.instance_id)
     decided = history(conn, [header.instance_id])[header.instance_id]
     t = tables.tasks
     conn.execute(update(t).where(t.c.instance_id == header.instance_id, t.c.status == "ready")
                  .values(status="cancelled", decided_at=now))
+    cancel_settled(conn, header.instance_id, now)
     views = tuple(task_view(header, task_row(conn, r.id), decided) for r in waiting)
     events: list[AnyEvent] = [
         TaskWithdrawn(

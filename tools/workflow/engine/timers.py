@@ -6,7 +6,8 @@ by the engine's clock and working days). `due` lists the waiting timers whose ti
 (`UPDATE process_timers … WHERE id = :id AND status = 'waiting'`), then does its effect, so the claim and the effect
 (and the caller's e-mails) commit together or not at all. Of two services firing one timer, the second updates no
 row (PostgreSQL makes it wait for the first's commit and re-checks; SQLite's `BEGIN IMMEDIATE` queues it) and gets
-None. A timer whose task was decided, sent back or withdrawn first is not fired: it is marked cancelled.
+None. A timer whose task was decided, sent back or withdrawn is not fired: it is marked cancelled in the transaction
+that settled its task (`cancel_settled`), or, for a row left waiting by an older version, when it comes due.
 
 - remind: nothing changes; the caller e-mails the task's holders (`TimerFired.holders`).
 - escalate: the task moves to the timer's groups (`escalate_to`): its assignee and candidate users are cleared and
@@ -105,6 +106,18 @@ def due(conn: Connection, now: str, limit: int = 100) -> list[int]:
     t = tables.timers
     query = select(t.c.id).where(t.c.status == "waiting", t.c.due_at <= now).order_by(t.c.due_at, t.c.id).limit(limit)
     return [row.id for row in conn.execute(query)]
+
+
+def cancel_settled(conn: Connection, instance_id: int, now: str) -> int:
+    """Cancel the waiting timers of the instance's steps that are no longer waiting (decided, sent back, withdrawn),
+    in the transaction that settled them: a settled step's timers never wait for their due time to be cancelled, and
+    the table says truthfully what is still to fire. How many it cancelled."""
+    t, k = tables.timers, tables.tasks
+    settled = select(k.c.id).where(k.c.instance_id == instance_id, k.c.status != "ready")
+    return int(conn.execute(
+        update(t).where(t.c.instance_id == instance_id, t.c.status == "waiting", t.c.task_id.in_(settled))
+        .values(status="cancelled", fired_at=now, detail=json.dumps({"task_settled": True}))
+    ).rowcount)
 
 
 def next_due(conn: Connection) -> str | None:
