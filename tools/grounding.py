@@ -64,10 +64,12 @@ def people_named_for(toolset: Toolset, value: PersonValue, request: Request) -> 
     for text, ids in zip(reversed(request["recent"]), request["people"], strict=False):
         if not ids:
             continue
-        if len(ids) > 1 and toolset.pick_person is not None:
+        if toolset.pick_person is not None:
             named = [{"id": i, **request["names"].get(i, {})} for i in ids]
             picked = [p["id"] for p in toolset.pick_person(value.param, text, named)]
-            return picked or ids
+            if not picked:
+                continue  # everyone it names is named for something else ("抄送王五" names no approver)
+            return picked
         return ids
     return []
 

@@ -113,7 +113,8 @@ class Toolset:
     when they name none or several. The model's choice gives way to it, as it does to the person named as approver."""
     pick_person: Callable[[str, str, list[dict[str, Any]]], list[dict[str, Any]]] | None = None
     """Of several people one message names, those meant for a parameter (the workflow: the one named as approver,
-    "Li Si rejected it; Wang Wu approves"): (param, text, named) → the ones meant."""
+    "Li Si rejected it; Wang Wu approves"): (param, text, named) → the ones meant; none: the message names nobody for
+    it (the workflow: "抄送王五" names no approver)."""
     limits: Mapping[str, Limit] = field(default_factory=dict)
     """The domain's limits, by name (the workflow: e-mails per thread per hour)."""
     guards: Sequence[Callable[[Any], None]] | None = None

@@ -13,13 +13,15 @@ LEAVE_TOOLS = ["getLeaveBalance"]
 """The leave balance (issue 33), last."""
 APPROVER_TOOLS = ["transferTask", "setDeputy", "queryMyDeputies"]
 """Transfer and deputies (issue 34)."""
-TOOLS = [*SEED_TOOLS, *REQUESTER_TOOLS, *LEAVE_TOOLS, *APPROVER_TOOLS]
+CC_URGE_TOOLS = ["urgeTask", "queryCcRequests"]
+"""CC and urge (issue 34), last."""
+TOOLS = [*SEED_TOOLS, *REQUESTER_TOOLS, *LEAVE_TOOLS, *APPROVER_TOOLS, *CC_URGE_TOOLS]
 APPROVED = ["runWorkFlow", "handleTodoTask", "sendEmail", "withdrawRequest", "returnTask", "resubmitRequest",
-            "transferTask", "setDeputy"]
+            "transferTask", "setDeputy", "urgeTask"]
 PARAMS = {
     "getAllWorkFlow": set(),
     "getAllUser": set(),
-    "runWorkFlow": {"processKey", "userId", "reason", "days", "nextUserId", "fields"},
+    "runWorkFlow": {"processKey", "userId", "reason", "days", "nextUserId", "fields", "cc"},
     "queryTodoTask": {"userId"},
     "handleTodoTask": {"taskId", "result", "isOK"},
     "sendEmail": {"userId", "taskId", "emailContent"},
@@ -31,6 +33,8 @@ PARAMS = {
     "transferTask": {"taskId", "nextUserId", "comment"},
     "setDeputy": {"userId", "deputyUserId", "startDate", "endDate"},
     "queryMyDeputies": {"userId"},
+    "urgeTask": {"requestId"},
+    "queryCcRequests": {"userId"},
 }
 
 
@@ -81,7 +85,7 @@ def test_text_list_is_one_line_per_tool_with_optional_parameters_marked():
     lines = REGISTRY.text_list().splitlines()
     assert [line.split("(")[0] for line in lines] == [f"- {name}" for name in TOOLS]
     assert lines[0].startswith("- getAllWorkFlow(): ")
-    assert lines[2].startswith("- runWorkFlow(processKey, reason?, days?, nextUserId?, fields?): ")
+    assert lines[2].startswith("- runWorkFlow(processKey, reason?, days?, nextUserId?, fields?, cc?): ")
     assert lines[3].startswith("- queryTodoTask(userId?): ")
     assert "userId" not in lines[2].split(":")[0]
 

@@ -13,8 +13,9 @@ from tests.support.rooms.toolset import resolve_room, staff, staff_member
 from tools.language import Language
 from tools.surfaces import Surfaces
 from tools.toolset import Limit, Toolset
-from tools.workflow import approver_words, lookup, request_words
+from tools.workflow import approver_words, cc_urge_specs, lookup, request_words
 from tools.workflow import toolset as workflow
+from tools.workflow.cc import pick_person
 from tools.workflow.commands import CLI, COMMANDS
 from tools.workflow.leave import words as leave_words
 from tools.workflow.leave.cli import LEAVE_CLI
@@ -25,7 +26,6 @@ from tools.workflow.prompts import CARD_LABELS, INTRO, QUESTIONS, REFUSALS, WORK
 from tools.workflow.specs import REGISTRY as WORKFLOW_REGISTRY
 from tools.workflow.store import WorkflowStore
 from tools.workflow.timer_service import TIMERS_CLI, start_timer_service
-from tools.workflow.words import named_as_approver
 
 
 def test_a_flat_declaration_of_the_rooms_toolset_builds_the_same_toolset():
@@ -74,12 +74,12 @@ def test_a_flat_declaration_with_surfaces_and_card_labels_builds_the_workflow_to
         named_record=workflow.named_record,
         questions=request_words.merged(request_words.merged(QUESTIONS, request_words.QUESTIONS),
                                        approver_words.QUESTIONS),  # transfer and deputies (issue 34)
-        pick_person=named_as_approver,
+        pick_person=pick_person,  # a person named to copy is never the approver (issue 34)
         limits={"mail_rate_limit": Limit(DEFAULT_MAIL_RATE_LIMIT, "E-mails one conversation thread may send per hour.")},
         intro=INTRO,
         refusals=request_words.merged(request_words.merged(  # worded by the graph before; the leave's own (issue 33)
             request_words.merged(REFUSALS, request_words.REFUSALS), leave_words.REFUSALS),
-            approver_words.REFUSALS),  # transfer and deputies (issue 34)
+            request_words.merged(approver_words.REFUSALS, cc_urge_specs.REFUSALS)),  # transfer, deputies, CC, urge (34)
         guards=workflow.TOOLSET.guards,  # its pipeline with its own guard (issue 33): a guard is equal only to itself
         help=workflow.help_tables,
         commands=COMMANDS,

@@ -60,6 +60,8 @@ class RunWorkFlowArgs(FormArgs):
         default=None, description='The process\'s other form fields by id, as the user gave them, e.g. '
         '{"amount": 6000, "category": "差旅"} or {"destination": "上海", "startDate": "2026-12-07", "endDate": "2026-12-09"}.',
     )
+    cc: list[str] | None = Field(default=None, max_length=10, description="People the user asked to copy (抄送, cc): "
+                                 "names (王五) or userIds.")
 
     @field_validator("days", mode="before")
     @classmethod

@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
+from tools.workflow.cc import cc_names
 from tools.workflow.engine import (
     Definition,
     EngineError,
@@ -283,6 +284,7 @@ def start_card(
     card["leave"] = card_lines(conn, requester["id"], definition, form, sources or {}, lang)  # none for no leave
     card["approver"] = _person(approver, lang)
     card["approver_email"] = approver.get("email") or ""
+    card["cc"] = cc_names(conn, definition, requester["id"], args.get("cc"), lang)
     try:
         stages = engine_of(conn).preview_start(conn, definition.key, requester=requester["id"],
                                                data={**form, "nextUserId": approver["id"]})

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
-from sqlalchemy import Connection, insert
+from sqlalchemy import Connection, insert, select
 
 from tools.spec import CallContext
 from tools.workflow.deputies import route_to_deputies
@@ -32,6 +32,7 @@ from tools.workflow.engine import (
 from tools.workflow.engine.moves import on_behalf_of
 from tools.workflow.lookup import ALL_USERS, engine_of
 from tools.workflow.store import SYSTEM_SENDER, outbox, utcnow
+from tools.workflow.tables import request_cc
 from tools.workflow.timeline import name_of
 
 
@@ -121,6 +122,33 @@ def _mail(conn: Connection, event: AnyEvent, definition: Definition, people: dic
                  None, "instance_ended")
 
 
+CC_ENDS = {"approved": ("已批准", "was approved"), "rejected": ("已驳回", "was rejected"),
+           "withdrawn": ("已被申请人撤回", "was withdrawn by its requester")}
+"""A request's end as the people it is copied to read it."""
+
+
+def _tell_copied(conn: Connection, ctx: CallContext, event: InstanceEnded, definition: Definition,
+                 people: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The people a request is copied to (抄送, `tools.workflow.cc`) are told how it ended."""
+    rows = conn.execute(select(request_cc.c.user_id).where(request_cc.c.instance_id == event.instance_id))
+    copied = [u for u in rows.scalars() if u in people]
+    zh, en = CC_ENDS.get(event.outcome, ("已结束", "has ended"))
+    rid, who = event.instance_id, people.get(event.requester, {"name": event.requester, "alias": ""})
+    summary = {lang: form_summary(event.form, definition, lang) for lang in ("zh", "en")}
+    body = (f"抄送给您的{who['name']}的{process_noun(definition, 'zh')}（{summary['zh'] + '，' if summary['zh'] else ''}"
+            f"{rid}）{zh}。\n{who.get('alias') or who['name']}'s {process_noun(definition, 'en')} "
+            f"({summary['en'] + ', ' if summary['en'] else ''}{rid}), copied to you, {en}.")
+    written: list[dict[str, Any]] = []
+    for user in copied:
+        row = conn.execute(insert(outbox).values(
+            idempotency_key=f"{ctx.idempotency_key}#cc_ended{len(written) + 1}", thread_id=ctx.thread_id,
+            sender_id=SYSTEM_SENDER, recipient_id=user, recipient_email=people[user]["email"],
+            subject=f"[flowagent] 抄送 / Copied to you: {rid} {zh}", body=body, task_id=None, status="queued",
+            attempts=0, created_at=utcnow()))
+        written.append({"emailId": int(row.inserted_primary_key[0]), "to": user, "kind": "cc_ended"})  # type: ignore[index]
+    return written
+
+
 def notify(conn: Connection, ctx: CallContext, events: Sequence[AnyEvent]) -> list[dict[str, Any]]:
     """Outbox rows for the events, in the caller's transaction: each new task's assignees (the members of its groups
     too, never the requester); the people a withdrawn request's steps were offered to; the requester of a request
@@ -134,6 +162,7 @@ def notify(conn: Connection, ctx: CallContext, events: Sequence[AnyEvent]) -> li
     for event in events:
         if isinstance(event, InstanceEnded):
             request_ended(conn, event.instance_id, event.outcome)
+            written += _tell_copied(conn, ctx, event, engine.definition(conn, event.process_key), people)
         mail = _mail(conn, event, engine.definition(conn, event.process_key), people)
         away = behalf.get(parse_task_id(event.task_id)) if isinstance(event, TaskReady) else None
         if mail is not None and away is not None:

@@ -1,9 +1,10 @@
 """The page's panels of the workflow (`GET /flowagent/api/…`), each for the signed-in user only:
 
-- `tasks`: the steps offered to them (newest first; decided ones too) and the requests they started, each with its
-  process, current step, who holds it and since when, form data, decisions, timeline and diagram marks (done, current
-  and next BPMN elements);
-- `diagrams`: the BPMN XML of the process versions those requests and tasks run on, by `key@version`, for the viewer;
+- `tasks`: the steps offered to them (newest first; decided ones too), the requests they started and those copied to
+  them (抄送), each with its process, current step, who holds it and since when, form data, decisions, timeline and
+  diagram marks (done, current and next BPMN elements);
+- `diagrams`: the BPMN XML of the process versions those requests (copied ones too) and tasks run on, by
+  `key@version`, for the viewer;
 - `outbox`: the e-mails they sent or were sent.
 """
 
@@ -14,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection, or_, select
 
+from tools.workflow.cc_urge_specs import copied_numbers
 from tools.workflow.engine import Definition, FormField, format_instance_id, format_task_id, groups_of, parse_task_id
 from tools.workflow.engine import tables as t
 from tools.workflow.engine.moves import on_behalf_of
@@ -97,17 +99,21 @@ def tasks_of(conn: Connection, user_id: str) -> dict[str, list[dict[str, Any]]]:
     for row in todo:  # held by a deputy: on whose behalf
         away = behalf.get(parse_task_id(str(row["id"])))
         row["on_behalf_of"] = people.get(away, {"id": away, "name": away}) if away else None
-    return {"todo": todo, "requests": _requested(conn, user_id, people, definition)}
+    own = own_instance_ids(conn, user_id, REQUESTS_SHOWN)
+    copied = copied_numbers(conn, user_id)
+    return {"todo": todo, "requests": _requested(conn, own, people, definition),
+            "copied": _requested(conn, copied, people, definition)}
 
 
-def _requested(conn: Connection, user_id: str, people: dict[str, dict[str, str]],
+def _requested(conn: Connection, numbers: list[int], people: dict[str, dict[str, str]],
                definition: Callable[[str, int], Definition]) -> list[dict[str, Any]]:
-    """The requests the user started, newest first, with where each stands: its current step, who holds it and since
-    when, the comment it was sent back with, and its timeline, in both languages (`tools.workflow.mine`)."""
+    """Requests by number (the user's own, or those copied to them), newest first, each with who filed it and where it
+    stands: its current step, who holds it and since when, the comment it was sent back with, and its timeline, in
+    both languages (`tools.workflow.mine`)."""
     engine = engine_of(conn)
     users_ = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
     requested = []
-    for number in own_instance_ids(conn, user_id, REQUESTS_SHOWN):
+    for number in numbers:
         view = engine.instance(conn, format_instance_id(number))
         d = definition(view.process_key, view.version)
         current = view.tasks[0] if view.tasks else None
@@ -117,7 +123,8 @@ def _requested(conn: Connection, user_id: str, people: dict[str, dict[str, str]]
         last = view.history[-1] if view.history else None
         words = {lang: request_item(conn, view, d, users_, lang) for lang in ("zh", "en")}
         requested.append({
-            "id": view.id, "process": view.process_name, "process_en": view.process_name_en or view.process_name,
+            "id": view.id, "requester": people.get(view.requester, {"id": view.requester, "name": view.requester}),
+            "process": view.process_name, "process_en": view.process_name_en or view.process_name,
             "process_key": view.process_key, "version": view.version,
             "days": view.data.get("days"), "reason": view.data.get("reason"), "form": _form(view.data, d),
             "status": REQUEST_STATUS.get(view.status, view.status),
@@ -139,7 +146,7 @@ def _requested(conn: Connection, user_id: str, people: dict[str, dict[str, str]]
 def diagrams_of(conn: Connection, user_id: str) -> dict[str, dict[str, str]]:
     """The BPMN XML of every process version the user's requests and offered steps run on, by `key@version`."""
     panel = tasks_of(conn, user_id)
-    wanted = {(r["process_key"], r["version"]) for r in panel["requests"]}
+    wanted = {(r["process_key"], r["version"]) for r in [*panel["requests"], *panel["copied"]]}
     wanted |= {(x["process_key"], x["version"]) for x in panel["todo"]}
     d = t.deployments
     rows = conn.execute(select(d.c.key, d.c.version, d.c.bpmn_xml)).all() if wanted else []

@@ -93,18 +93,20 @@ person reads it."""
 
 CARD_LABELS = {
     "zh": {"process": "流程", "requester": "申请人", "request": "申请编号", "step": "当前步骤", "task_state": "状态",
-           "values": "申请内容", "leave": "假期", "form": "申请内容", "approver": "审批人", "assignee": "审批人",
+           "values": "申请内容", "leave": "假期", "form": "申请内容", "approver": "审批人", "assignee": "审批人", "cc": "抄送",
            "on_behalf": "代理", "history": "已有审批",
            "next": "接下来", "on_approve": "批准后", "verdict": "你的决定", "comment": "审批意见", "recipient": "收件人",
            "recipient_email": "邮箱", "text": "邮件正文"},
     "en": {"process": "process", "requester": "requester", "request": "request", "step": "step", "task_state": "status",
            "values": "what is filed", "leave": "leave", "form": "request", "approver": "approver", "assignee": "approver",
+           "cc": "copied to",
            "on_behalf": "on behalf of", "history": "earlier decisions", "next": "what happens next", "on_approve": "if approved",
            "verdict": "your decision", "comment": "comment", "recipient": "to", "recipient_email": "e-mail",
            "text": "text"},
 }
 """The review cards' field names by language: every card carries the labels of the fields it shows (`labels`)."""
 CARD_SHOWN = ("process", "requester", "request", "step", "task_state", "values", "leave", "form", "approver", "assignee",
+         "cc",
          "on_behalf", "history", "next", "on_approve", "verdict", "comment", "recipient", "recipient_email", "text")
 """The card fields a person reads, in display order; the others (ids, raw values, `policy_notes`) are for clients and
 the audit."""

@@ -17,6 +17,7 @@ from tools.workflow.args import (
     arrange_start,
 )
 from tools.workflow.cards import decision_card, email_card, start_card
+from tools.workflow.cc_urge_specs import SPECS as CC_URGE_SPECS
 from tools.workflow.chains import CHAINS
 from tools.workflow.forms import form_person_values
 from tools.workflow.leave.specs import SPECS as LEAVE_SPECS
@@ -130,7 +131,7 @@ SPECS: tuple[ToolSpec, ...] = (
             "for an expense claim (报销), process_chuchai for a business trip (出差). reason: why, in the user's words. "
             "days: leave only (0.5, 1, 3). fields: an expense's {\"amount\": 6000, \"category\": \"差旅\"}, a trip's "
             "{\"destination\": \"上海\", \"startDate\": \"下周一\", \"endDate\": \"下周三\"}. nextUserId: the approver "
-            "the user named (李四, or a userId)."
+            "the user named (李四, or a userId). cc: only people the user asked to copy (抄送)."
         ),
     ),
     ToolSpec(
@@ -236,6 +237,6 @@ SPECS: tuple[ToolSpec, ...] = (
     ),
 )
 
-REGISTRY = ToolRegistry((*SPECS, *REQUEST_SPECS, *LEAVE_SPECS, *APPROVER_SPECS), chains=CHAINS)
+REGISTRY = ToolRegistry((*SPECS, *REQUEST_SPECS, *LEAVE_SPECS, *APPROVER_SPECS, *CC_URGE_SPECS), chains=CHAINS)
 """The default tool registry: the seed's six tools, then the requester's (`tools.workflow.request_specs`), then the
 leave balance (`tools.workflow.leave.specs`), then transfer and deputies (`tools.workflow.approver_specs`)."""

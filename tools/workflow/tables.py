@@ -5,7 +5,7 @@ The process engine's tables (deployments, instances, tasks, groups) are `tools.w
 
 from __future__ import annotations
 
-from sqlalchemy import Column, Float, ForeignKey, Integer, MetaData, String, Table, Text
+from sqlalchemy import Column, Float, ForeignKey, Integer, MetaData, String, Table, Text, UniqueConstraint
 
 metadata = MetaData()
 
@@ -105,11 +105,35 @@ deputies = Table(
 """Who decides a person's tasks while they are away (`tools.workflow.deputies`): a task that would come to them on a
 day of an active range goes to the deputy instead, marked as on their behalf."""
 
+request_cc = Table(
+    "request_cc",
+    metadata,
+    Column("instance_id", String(32), primary_key=True),  # the request (req_3)
+    Column("user_id", String(64), ForeignKey("users.id"), primary_key=True),
+    Column("source", String(16), nullable=False),  # process: the BPMN's `cc` property; requester: named at the start
+    Column("at", String(40), nullable=False),
+)
+"""The people a request is copied to (抄送): told at its start and its end, free to read it, never to decide it."""
+
+urges = Table(
+    "urges",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("task_id", Integer, nullable=False),
+    Column("day", String(10), nullable=False),  # the company's date (Asia/Shanghai) the urge counts toward
+    Column("instance_id", String(32), nullable=False),
+    Column("requester_id", String(64), nullable=False),
+    Column("at", String(40), nullable=False),
+    UniqueConstraint("task_id", "day", name="uq_urges_task_day"),
+)
+"""A requester's urges (催办), one row per task and day: the unique pair is the once-a-day limit, held even by two
+urges racing in two transactions."""
+
 SYSTEM_SENDER = "flowagent"
 """The sender of the e-mails the system writes itself (a task is waiting for you; your request ended): they are not
 a person's e-mails, so they count toward no conversation's rate limit."""
 
 DOMAIN_TABLES: tuple[Table, ...] = (
-    users, outbox, tool_executions, audit_log, leave_balances, leave_ledger, deputies,
+    users, outbox, tool_executions, audit_log, leave_balances, leave_ledger, deputies, request_cc, urges,
 )
 """The store's own tables (the process engine's are `tools.workflow.engine.tables.ENGINE_TABLES`)."""

@@ -17,7 +17,8 @@ from tools.language import Language
 from tools.spec import CallContext, Reference
 from tools.surfaces import HelpSection, Surfaces
 from tools.toolset import Limit, Toolset
-from tools.workflow import approver_words, lookup, request_lookup, request_words
+from tools.workflow import approver_words, cc_urge_specs, lookup, request_lookup, request_words
+from tools.workflow.cc import CcNamed, pick_person
 from tools.workflow.commands import CLI, COMMANDS
 from tools.workflow.engine import Definition
 from tools.workflow.guards import AnothersRequest
@@ -30,7 +31,6 @@ from tools.workflow.prompts import INTRO, QUESTIONS, REFUSALS, WORKFLOW_PROMPT
 from tools.workflow.specs import REGISTRY
 from tools.workflow.store import WorkflowStore, users
 from tools.workflow.timer_service import TIMERS_CLI, start_timer_service
-from tools.workflow.words import named_as_approver
 
 RECORD_IDS = r"\b(?:user|task|req)_[0-9a-z]+\b"
 """The workflow's record ids, as its tools show them: users (user_2, user_admin), tasks (task_1), requests (req_3)."""
@@ -66,6 +66,9 @@ def resolve_request(
     conn: Connection, value: Any, ctx: CallContext, ref: Reference, *, asking: bool
 ) -> tuple[dict[str, Any] | None, Any]:
     """A request by id, or by what its requester calls it among their own (`ref.resolve`: "pending" or "returned")."""
+    if ref.resolve == "urged":  # an urge's request may be named by one of its tasks too
+        urged = cc_urge_specs.resolve_urged(conn, value, ctx.actor_id, param=ref.param, lang=ctx.lang)
+        return urged, urged["id"]
     statuses = ("returned",) if ref.resolve == "returned" else request_lookup.PENDING
     request = request_lookup.resolve_request(conn, value, ctx.actor_id, param=ref.param, statuses=statuses,
                                              lang=ctx.lang)
@@ -131,7 +134,8 @@ TOOLSET = Toolset(
         questions=request_words.merged(request_words.merged(QUESTIONS, request_words.QUESTIONS),
                                        approver_words.QUESTIONS),
         refusals=request_words.merged(request_words.merged(request_words.merged(REFUSALS, request_words.REFUSALS),
-                                                           leave_words.REFUSALS), approver_words.REFUSALS),
+                                                           leave_words.REFUSALS),
+                                      request_words.merged(approver_words.REFUSALS, cc_urge_specs.REFUSALS)),
     ),
     surfaces=Surfaces(
         help=help_tables,
@@ -141,7 +145,7 @@ TOOLSET = Toolset(
         services=(start_timer_service,),
     ),
     lookup_answers=True,
-    guards=added(AnothersRequest(), after="identity"),
+    guards=added(CcNamed(), after="references", guards=added(AnothersRequest(), after="identity")),
     record_ids=RECORD_IDS,
     backend=WorkflowStore,
     deps=Mailer.from_env,
@@ -152,7 +156,7 @@ TOOLSET = Toolset(
     resolvers={"user": resolve_user, "task": resolve_task, "process": resolve_process, "request": resolve_request},
     stable_kinds=("user",),
     named_record=named_record,
-    pick_person=named_as_approver,
+    pick_person=pick_person,
     limits={"mail_rate_limit": Limit(DEFAULT_MAIL_RATE_LIMIT, "E-mails one conversation thread may send per hour.")},
 )
 """The seed's approval system on the process engine (the default)."""

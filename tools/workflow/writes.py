@@ -16,6 +16,7 @@ from sqlalchemy import Connection, insert
 from tools.errors import PolicyError
 from tools.spec import CallContext, Found, Verdict
 from tools.workflow.args import HandleTodoTaskArgs, RunWorkFlowArgs, SendEmailArgs
+from tools.workflow.cc import check_cc, copy_request
 from tools.workflow.engine import EngineError, TaskView, groups_of, parse_task_id
 from tools.workflow.forms import check_form, form_data, unused_params
 from tools.workflow.leave.requests import hold_started, settle
@@ -58,6 +59,7 @@ def check_run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs
         conn, ctx.actor_id, process=found["processKey"], approver=found["nextUserId"],
         days=duration_days(form, definition.fields), lang=ctx.lang,
     )
+    check_cc(conn, ctx.actor_id, args.cc)
     unused = unused_params(args.model_dump(), definition)
     notes += [f"[form] {key} is not a field of {definition.key}: left out" for key in unused]
     leave = check_leave(conn, ctx.actor_id, definition, form, ctx.today or date.today())
@@ -80,6 +82,7 @@ def run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs, verd
     hold_started(conn, started.instance_id, ctx.actor_id, verdict.found.get("leave"))
     notified = notify(conn, ctx, started.events)
     form = {f.id: started.data.get(f.id) for f in definition.fields}
+    copied, told = copy_request(conn, ctx, started.instance_id, definition, form, args.cc or [])
     waiting = _waiting(conn, started.tasks, ctx.lang)
     result: dict[str, Any] = {
         "requestId": started.instance_id,
@@ -95,8 +98,10 @@ def run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs, verd
         "summary": form_words(form, definition, ctx.lang),
         "flagged": is_flagged(form, definition.fields),
         "notes": verdict.notes,
-        "notified": notified,
+        "notified": notified + told,
     }
+    if copied:
+        result["cc"] = copied
     if form.get("days") is not None:
         result["days"] = form["days"]
     if verdict.found.get("leave"):

@@ -1,0 +1,198 @@
+"""CC (抄送): people who should know about a request without deciding it.
+
+A process names the people or groups it copies in its BPMN (`camunda:property name="cc"` on the process: user or
+group ids, comma-separated); a requester adds people at the start (runWorkFlow's `cc`), read from their own words
+("抄送王五", "cc Wang Wu"), never guessed: a name the model puts in that the person did not name after a CC word is
+left out (`CcNamed`). The copied people are kept per request (`request_cc`), told at its start and at its end by
+outbox e-mails in the transaction that started or ended it, and may read the request, its timeline and its diagram;
+they decide nothing (the decision policy refuses anyone a task is not offered to).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import Connection, insert, select
+
+from tools.errors import PolicyError
+from tools.guards.call import Call
+from tools.people import mention_spans
+from tools.spec import CallContext
+from tools.workflow.engine import Definition, members_of
+from tools.workflow.engine import tables as et
+from tools.workflow.engine.model import NS
+from tools.workflow.lookup import ALL_USERS
+from tools.workflow.notify import form_summary, process_noun
+from tools.workflow.store import SYSTEM_SENDER, outbox, utcnow
+from tools.workflow.tables import request_cc
+from tools.workflow.timeline import name_of
+from tools.workflow.words import named_as_approver
+
+logger = logging.getLogger(__name__)
+
+MAX_CC = 10
+"""People a requester may copy on one request."""
+REFUSALS = {
+    "zh": {"too_many_cc": f"一个申请最多抄送 {MAX_CC} 人", "cc_self": "不需要抄送给自己"},
+    "en": {"too_many_cc": f"a request can be copied to at most {MAX_CC} people", "cc_self": "you need not copy yourself"},
+}
+"""Why a CC was not accepted, by refusal code."""
+_CUE = re.compile(r"(?:同时|并|也|再)?(?:抄送|抄给|知会|cc(?:'d|’d)?\b|copy(?:ing)?(?: in)?\b|loop(?:ing)? in\b)",
+                  re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[。；;，,!！?？\n]|审批|批准|approv|sign", re.IGNORECASE)
+
+
+def cc_spans(text: str) -> list[tuple[int, int]]:
+    """Where a text names whom to copy: from each CC word to the end of its clause ("抄送王五和赵六", "cc Wang Wu")."""
+    spans = []
+    for cue in _CUE.finditer(text):
+        end = _CLAUSE_END.search(text, cue.end())
+        spans.append((cue.end(), end.start() if end else len(text)))
+    return spans
+
+
+def _cc_mention(text: str, person: Mapping[str, Any]) -> int | None:
+    """Where the text first names the person as one to copy, or None."""
+    spans = cc_spans(text)
+    return next((start for start, end in mention_spans(text, dict(person)) for a, b in spans if a <= start and end <= b),
+                None)
+
+
+def named_as_cc(text: str, person: Mapping[str, Any]) -> bool:
+    """Whether the text names the person as one to copy."""
+    return _cc_mention(text, person) is not None
+
+
+def stated_cc(texts: Sequence[str], people: Mapping[str, Mapping[str, Any]], actor_id: str) -> list[str]:
+    """The ids of the people the texts name to copy, in the order named (never the actor)."""
+    found: list[str] = []
+    for text in texts:
+        at = {pid: _cc_mention(text, {"id": pid, **person}) for pid, person in people.items() if pid != actor_id}
+        found += [pid for pid, where in sorted(at.items(), key=lambda kv: kv[1] or 0) if where is not None
+                  and pid not in found]
+    return found
+
+
+def pick_person(param: str, text: str, named: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`Toolset.pick_person`: an approver is never one the message names to copy ("李四审批，抄送王五": 李四); of the
+    rest, the one named as approver (`named_as_approver`). Nobody left: the message names no approver."""
+    if param == "nextUserId":
+        named = [p for p in named if not named_as_cc(text, p)]
+        if not named:
+            return []
+    return named_as_approver(param, text, named)
+
+
+class CcNamed:
+    """runWorkFlow's `cc` is the people the person named after a CC word, as ids: the model's list is replaced by
+    theirs (a name they did not say is left out with a note), and left out when they named nobody."""
+
+    name = "cc_named"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name != "runWorkFlow":
+            return
+        given = call.values.get("cc")
+        given_list = [given] if isinstance(given, str) else list(given or []) if isinstance(given, list) else []
+        named = stated_cc(call.request["texts"], call.request["names"], call.ctx.actor_id)
+        if named:
+            call.values["cc"] = named
+            said = "、".join(str(call.request["names"][i].get("name") or i) for i in named)
+            call.sources["cc"] = {"how": "stated" if given_list else "filled", "said": said}
+        else:
+            call.values.pop("cc", None)
+        spoken = {str(n).strip().casefold() for i in named for n in (i, *call.request["names"][i].values()) if n}
+        dropped = [str(g) for g in given_list if str(g).strip().casefold() not in spoken]
+        if dropped:
+            call.notes.append(f"[cc] left out {', '.join(dropped)[:80]}: the user named nobody else to copy (抄送/cc)")
+
+
+def check_cc(conn: Connection, actor_id: str, cc: Sequence[str] | None) -> list[dict[str, Any]]:
+    """The people a requester copies: known users, never themselves, at most MAX_CC."""
+    ids = list(dict.fromkeys(cc or []))
+    if len(ids) > MAX_CC:
+        raise PolicyError("too_many_cc", f"cc names {len(ids)} people; at most {MAX_CC} may be copied")
+    people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+    unknown = [i for i in ids if i not in people]
+    if unknown:
+        raise PolicyError("unknown_user", f"cc {unknown[0][:40]} is no user; name people from getAllUser")
+    if actor_id in ids:
+        raise PolicyError("cc_self", "the requester cannot copy themselves; leave them out of cc")
+    return [people[i] for i in ids]
+
+
+def process_cc(conn: Connection, key: str, version: int) -> list[str]:
+    """The user and group ids a process version copies (its BPMN's `cc` property), in the order written."""
+    d = et.deployments
+    xml = conn.execute(select(d.c.bpmn_xml).where(d.c.key == key, d.c.version == version)).scalar_one_or_none()
+    if not xml:
+        return []
+    root = ET.fromstring(xml.encode() if isinstance(xml, str) else xml)
+    process = next((p for p in root.findall("bpmn:process", NS) if p.get("id") == key), None)
+    for prop in process.iterfind("bpmn:extensionElements/camunda:properties/camunda:property", NS) if process else ():
+        if prop.get("name") == "cc":
+            return [part.strip() for part in (prop.get("value") or "").split(",") if part.strip()]
+    return []
+
+
+def _process_people(conn: Connection, entries: Sequence[str], people: Mapping[str, Any], key: str) -> list[str]:
+    """A process's cc entries as users: a user id as itself, a group id as its members."""
+    found: list[str] = []
+    for entry in entries:
+        members = [entry] if entry in people else members_of(conn, entry)
+        if not members:
+            logger.warning("process %s copies %r, which is no user and no group with members: nobody copied", key, entry)
+        found += members
+    return found
+
+
+def _write_mails(conn: Connection, ctx: CallContext, to: Sequence[str], people: Mapping[str, Mapping[str, Any]],
+                 subject: str, body: str, tag: str) -> list[dict[str, Any]]:
+    written: list[dict[str, Any]] = []
+    for user in to:
+        row = conn.execute(insert(outbox).values(
+            idempotency_key=f"{ctx.idempotency_key}#{tag}{len(written) + 1}", thread_id=ctx.thread_id,
+            sender_id=SYSTEM_SENDER, recipient_id=user, recipient_email=people[user]["email"], subject=subject,
+            body=body, task_id=None, status="queued", attempts=0, created_at=utcnow()))
+        written.append({"emailId": int(row.inserted_primary_key[0]), "to": user, "kind": tag})  # type: ignore[index]
+    return written
+
+
+def _what(definition: Definition, form: Mapping[str, Any], rid: str, lang: str) -> str:
+    summary = form_summary(dict(form), definition, lang)
+    if lang == "en":
+        return f"{process_noun(definition, 'en')} ({summary + ', ' if summary else ''}{rid})"
+    return f"{process_noun(definition, 'zh')}（{summary + '，' if summary else ''}{rid}）"
+
+
+def copy_request(conn: Connection, ctx: CallContext, rid: str, definition: Definition, form: Mapping[str, Any],
+                 requester_cc: Sequence[str]) -> tuple[list[str], list[dict[str, Any]]]:
+    """A request just started: its copied people kept (the process's and the requester's) and told, in this
+    transaction. Returns their ids and the e-mails written."""
+    people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+    by_process = _process_people(conn, process_cc(conn, definition.key, definition.version), people, definition.key)
+    sources = {**{u: "requester" for u in requester_cc}, **{u: "process" for u in by_process if u not in requester_cc}}
+    copied = [u for u in sources if u != ctx.actor_id and u in people]
+    for user in copied:
+        conn.execute(insert(request_cc).values(instance_id=rid, user_id=user, source=sources[user], at=utcnow()))
+    who_zh, who_en = name_of(people, ctx.actor_id, "zh"), name_of(people, ctx.actor_id, "en")
+    body = (f"{who_zh}的{_what(definition, form, rid, 'zh')}抄送给您，供您知悉，无需处理。\n"
+            f"{who_en}'s {_what(definition, form, rid, 'en')} is copied to you for your information; nothing to do.")
+    mails = _write_mails(conn, ctx, copied, people, f"[flowagent] 抄送 / Copied to you: {rid}", body, "cc_started")
+    return copied, mails
+
+
+def cc_names(conn: Connection, definition: Definition, requester: str, requester_cc: Sequence[str] | None,
+             lang: str) -> str:
+    """Who a request about to be filed is copied to, for its card: the requester's people, then the process's."""
+    people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+    by_process = _process_people(conn, process_cc(conn, definition.key, definition.version), people, definition.key)
+    ids = list(dict.fromkeys([*(requester_cc or []), *by_process]))
+    return ("、" if lang == "zh" else ", ").join(name_of(people, u, lang) for u in ids if u in people and u != requester)
