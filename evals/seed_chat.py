@@ -1,7 +1,9 @@
 """The seed's conversation through the real `flowagent chat`, on whatever model the environment gives.
 
-`python -m evals.seed_chat [--tries 3] [--out FILE]` starts `flowagent chat` in a pseudo-terminal (pexpect),
-once per try on a fresh store and thread, and says the seed's first rounds as 张三:
+`python -m evals.seed_chat [--tries 3] [--pause 8] [--out FILE]` starts `flowagent chat` in a pseudo-terminal
+(pexpect), once per try on a fresh store and thread, and, warm (after the offline model has read its fixed prompt,
+when it is the one), types each line `--pause` seconds after the prompt returns, as a person would, saying the seed's
+first rounds as 张三:
 
 1. "明天肚子疼，想请10天假": the seed's outcome is a question about the approver, and nothing written;
 2. "李四吧": the seed's outcome is a started 10-day request whose approver is 李四 (user_2), once 张三 confirms
@@ -30,6 +32,7 @@ CARD_PROMPT = r"\[a/e/r\]"
 TURNS = ("明天肚子疼，想请10天假", "李四吧")
 ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 TIMEOUT_S = 600
+WARM = r"read the fixed prompt|could not read the fixed prompt"
 
 
 @dataclass
@@ -46,7 +49,7 @@ class Try:
         return self.asked_and_wrote_nothing and self.started_with_lisi
 
 
-def one_try(directory: Path) -> Try:
+def one_try(directory: Path, pause: float = 8.0) -> Try:
     import pexpect
 
     flowagent = shutil.which("flowagent") or str(Path(sys.executable).with_name("flowagent"))
@@ -59,14 +62,19 @@ def one_try(directory: Path) -> Try:
     child.logfile_read = open(log, "w", encoding="utf-8")  # noqa: SIM115 - closed by pexpect
     result = Try()
     store = WorkflowStore(f"sqlite:///{directory / 'workflow.db'}")
+    offline = not (os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_KEY"))
     try:
+        if offline:  # warm: the chat reads the offline model's fixed prompt before its first prompt
+            child.expect(WARM)
         child.expect(PROMPT)
         for index, text in enumerate(TURNS):
+            time.sleep(pause)
             started = time.perf_counter()
             child.sendline(text)
             if child.expect([PROMPT, CARD_PROMPT]) == 1:  # a card: the answer so far is the card, then it is confirmed
                 result.seconds.append(time.perf_counter() - started)
                 started = time.perf_counter()
+                time.sleep(pause)
                 child.sendline("a")
                 child.expect(PROMPT)
                 result.seconds.append(time.perf_counter() - started)  # the answer after the card, a round of its own
@@ -94,12 +102,13 @@ def one_try(directory: Path) -> Try:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evals.seed_chat", description=__doc__.splitlines()[0])
     parser.add_argument("--tries", type=int, default=3)
+    parser.add_argument("--pause", type=float, default=8.0, help="seconds between a prompt's return and the next line")
     parser.add_argument("--out", type=Path, help="write every try's transcript to this file")
     args = parser.parse_args(argv)
     tries = []
     for n in range(1, args.tries + 1):
         with tempfile.TemporaryDirectory(prefix="flowagent-seed-") as directory:
-            outcome = one_try(Path(directory))
+            outcome = one_try(Path(directory), args.pause)
         tries.append(outcome)
         print(f"try {n}: asked who approves and wrote nothing: {outcome.asked_and_wrote_nothing}; "
               f"'李四吧' started the request with 李四: {outcome.started_with_lisi}; "
