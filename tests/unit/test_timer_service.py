@@ -175,3 +175,29 @@ def test_a_new_version_deployed_from_the_command_line_changes_only_the_requests_
     assert due[old]["escalate"] == due[new]["escalate"]
     clock.advance_to(monday)
     assert [(e.action, e.task_id) for e in TimerService(timed_store).run_once()] == [("remind", old)]
+
+
+def test_a_request_started_on_v1_is_reminded_and_escalated_by_v1_after_v2_is_deployed_and_v2s_by_v2(
+    timed_store: WorkflowStore, clock: UtcClock
+):
+    # v1 (the fixture's): reminded after 1 working day, moved to hr after 2, due after 3. v2: reminded after 3, moved to finance
+    # after 4, due after 5. A request started on v1 keeps v1's timers, however long after v2's deploy they come due.
+    on_v1 = start(timed_store)
+    clock.advance_to(FRIDAY_MORNING + timedelta(hours=1))
+    with timed_store.transaction() as conn:
+        v2 = timed_store.process_engine.deploy(conn, remind_bpmn(remind="P3D", escalate="P4D", due="P5D").replace(
+            '<camunda:property name="escalateTo" value="hr" />', '<camunda:property name="escalateTo" value="finance" />'))
+    assert v2.version == 2
+    on_v2 = start(timed_store)
+    service = TimerService(timed_store, name="a")
+    monday = FRIDAY_MORNING + timedelta(days=3)  # Friday 10:00 + one working day
+    clock.advance_to(monday + timedelta(days=1, seconds=5))  # Tuesday: v1's two working days
+    assert [(e.action, e.task_id, e.escalated_to) for e in service.run_once()] == [
+        ("remind", on_v1, ()), ("escalate", on_v1, ("hr",))]
+    clock.advance_to(monday + timedelta(days=2, hours=1))  # Wednesday 11:00: v2's three working days from Friday 11:00
+    assert [(e.action, e.task_id) for e in service.run_once()] == [("due", on_v1), ("remind", on_v2)]
+    clock.advance_to(monday + timedelta(days=3, hours=1))  # Thursday 11:00: v2's four
+    assert [(e.action, e.task_id, e.moved_to) for e in service.run_once()] == [("escalate", on_v2, ("user_4",))]
+    with timed_store.read() as conn:
+        assert [t.id for t in timed_store.process_engine.tasks_for(conn, "user_4", ["finance"])] == [on_v2]
+        assert [t.id for t in timed_store.process_engine.tasks_for(conn, "user_admin", ["hr"])] == [on_v1]
