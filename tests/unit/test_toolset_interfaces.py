@@ -74,7 +74,7 @@ def test_a_flat_declaration_with_surfaces_and_card_labels_builds_the_workflow_to
         named_record=workflow.named_record,
         questions=request_words.merged(request_words.merged(QUESTIONS, request_words.QUESTIONS),
                                        approver_words.QUESTIONS),  # transfer and deputies (issue 34)
-        pick_person=pick_person,  # a person named to copy is never the approver (issue 34)
+        pick_person=approver_words.taker_first(pick_person),  # a transfer's or a deputy's taker first, never one copied (34)
         limits={"mail_rate_limit": Limit(DEFAULT_MAIL_RATE_LIMIT, "E-mails one conversation thread may send per hour.")},
         intro=INTRO,
         refusals=request_words.merged(request_words.merged(  # worded by the graph before; the leave's own (issue 33)

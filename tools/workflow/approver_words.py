@@ -1,7 +1,16 @@
-"""Words of the approver's transfer and deputy tools for people: the questions the graph asks for them and why an
-action was refused, in Chinese and English."""
+"""Words of the approver's transfer and deputy tools: the questions the graph asks for them and why an action was
+refused, in Chinese and English; and who a message names as taking a task over (`taker_first`)."""
 
 from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from typing import Any
+
+from tools.people import mention_spans
+
+Picker = Callable[[str, str, list[dict[str, Any]]], list[dict[str, Any]]]
 
 QUESTIONS = {
     "zh": {"transfer_to": "请问转交给谁？可选：{choices}。",
@@ -30,3 +39,38 @@ REFUSALS = {
            "range_too_long": "a deputy covers at most a year", "bad_date": "that date could not be read"},
 }
 """Why a transfer or a deputy was not done, by refusal code."""
+
+_TAKER_BEFORE = re.compile(
+    r"(转给|转交给|转交|交给|改给|改由|让|由)\s*$|"
+    r"\b(on|over) to\s*$|\b(transfer(red)?|reassign(ed)?|hand(ed)?|give|pass(ed)?)( it| this| that)? to\s*$|"
+    r"\b(deputy( is)?|let)\s*$",
+    re.IGNORECASE,
+)
+_TAKER_AFTER = re.compile(
+    r"^\s*(代我|代为|替我|代理|帮我审)|^\s*(covers?|will cover|to cover|stands? in|fills? in|as (my )?deputy)\b",
+    re.IGNORECASE,
+)
+CUE_WINDOW = 16
+"""Characters before and after a name searched for a cue that they take a task over ("转给王五", "Wang Wu covers")."""
+
+
+def named_as_taker(text: str, named: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Of several people one message names, those named as taking a task over: a transfer's new holder ("转给王五",
+    "pass it on to Wang Wu") or a deputy ("让王五代我审批", "Wang Wu covers my approvals")."""
+    return [
+        person for person in named
+        if any(_TAKER_BEFORE.search(text[max(0, start - CUE_WINDOW):start]) or _TAKER_AFTER.search(text[end:end + CUE_WINDOW])
+               for start, end in mention_spans(text, person))
+    ]
+
+
+@functools.cache
+def taker_first(base: Picker) -> Picker:
+    """A toolset's `pick_person` that takes the one person named as taking a task over when a message names exactly
+    one so ("张三的请假转给王五": 王五), and asks `base` otherwise (the same wrapper for the same `base`)."""
+
+    def pick(param: str, text: str, named: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        taker = named_as_taker(text, named)
+        return taker if len(taker) == 1 else base(param, text, named)
+
+    return pick

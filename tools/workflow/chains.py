@@ -5,6 +5,27 @@ from __future__ import annotations
 from tools.spec import Chain
 
 CHAINS: tuple[Chain, ...] = (
+    # Passing a task on names the request it is about (张三的请假转给王五): these match from the request's start, so
+    # the start-leave chain that 请假 would pick does not win.
+    Chain(
+        name="transfer_task",
+        description="转交待办给同事 (pass a to-do task on to a colleague)",
+        tools=("queryTodoTask", "transferTask"),
+        intent=(r"^(?=.*(转给|转交|交给|改给))", r"^(?=.*\b(pass|hand|transfer|reassign)\w*\b.{0,60}\bto\b)"),
+    ),
+    Chain(
+        name="set_deputy",
+        description="设置代理审批 (name who approves for you while you are away)",
+        tools=("setDeputy",),
+        intent=(r"^(?=.*(代我审批|代我批|代理审批|替我审批|代我处理))",
+                r"^(?=.*\b(covers? (for me|my approvals)|deputy|stands? in for me)\b)"),
+    ),
+    Chain(
+        name="my_deputies",
+        description="查看代理审批 (who covers for you, whom you cover for)",
+        tools=("queryMyDeputies",),
+        intent=("谁代我", "代理人", r"\bmy deput(y|ies)\b"),
+    ),
     Chain(
         name="start_request",
         description="发起申请：请假、报销、出差 (start a request: leave, an expense claim, a business trip)",

@@ -156,7 +156,7 @@ TOOLSET = Toolset(
     resolvers={"user": resolve_user, "task": resolve_task, "process": resolve_process, "request": resolve_request},
     stable_kinds=("user",),
     named_record=named_record,
-    pick_person=pick_person,
+    pick_person=approver_words.taker_first(pick_person),  # a transfer's or a deputy's taker first (issue 34)
     limits={"mail_rate_limit": Limit(DEFAULT_MAIL_RATE_LIMIT, "E-mails one conversation thread may send per hour.")},
 )
 """The seed's approval system on the process engine (the default)."""

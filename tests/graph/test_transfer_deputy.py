@@ -1,0 +1,69 @@
+"""Transfer and deputies through the chat (the real graph, a scripted model): a transfer waits for its card, which
+says who from, who to, the request and the comment, and runs once the approver confirms it; a deputy is set after its
+card from the person's own dates and name; the deputy's card says on whose behalf they decide; a message that names
+the requester too takes the person it passes the task to."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from langchain_core.messages import ToolMessage
+
+from evals.doubles.scripted import tool_call
+
+
+def test_a_transfer_runs_only_after_its_card_is_approved(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=2, reason="回老家")
+    agent = graph_driver(
+        tool_call("queryTodoTask", {"userId": "user_2"}, id="c1"),
+        tool_call("transferTask", {"taskId": "张三", "nextUserId": "王五", "comment": "我这周出差"}, id="c2"),
+        "已转交给王五。", user_id="user_2",
+    )
+    agent.say("张三的请假转给王五审批吧，附言：我这周出差")
+    card = agent.card
+    assert card["summary"] == "把张三的请假申请 req_1（2 天）转交给王五审批"
+    assert (card["from"], card["to"], card["comment"]) == ("李四", "王五", "我这周出差")
+    assert store.snapshot()["tasks"][0]["assignee_id"] == "user_2"  # nothing moves before the card is approved
+    agent.approve()
+    assert store.snapshot()["tasks"][0]["assignee_id"] == "user_3"
+    events = [e["event"] for e in store.snapshot()["audit_log"] if '"transferTask"' in e["detail"]]
+    assert "review" in " ".join(events) and events, events  # the audit shows the card's decision and the call
+
+
+def test_a_transfer_to_the_requester_is_refused_before_any_card(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看牙医")
+    agent = graph_driver(
+        tool_call("transferTask", {"taskId": "task_1", "nextUserId": "张三"}, id="c1"),
+        "不能转给申请人本人。", user_id="user_2",
+    )
+    agent.say("把 task_1 转给张三")
+    assert agent.interrupts == []
+    refusals = [str(m.content) for m in agent.messages if isinstance(m, ToolMessage) and m.status == "error"]
+    assert any("[transfer_to_requester]" in text for text in refusals), refusals
+    assert store.snapshot()["process_task_moves"] == []
+
+
+def test_a_deputy_is_set_from_the_persons_dates_after_its_card(graph_driver, store):
+    agent = graph_driver(
+        tool_call("setDeputy", {"deputyUserId": "王五", "startDate": "下周一", "endDate": "下周五"}, id="c1"),
+        "好的。", user_id="user_2",
+    )
+    agent.say("下周一到下周五我休假，让王五代我审批")
+    card = agent.card
+    assert card["deputy"] == "王五" and "至" in card["period"] and card["summary"].endswith("由王五代你审批")
+    assert store.snapshot()["deputies"] == []
+    agent.approve()
+    [row] = store.snapshot()["deputies"]
+    start, end = date.fromisoformat(row["start_date"]), date.fromisoformat(row["end_date"])
+    assert (row["user_id"], row["deputy_id"], start.weekday(), (end - start).days) == ("user_2", "user_3", 0, 4)
+
+
+def test_the_deputy_is_asked_for_when_the_person_names_nobody(graph_driver, store):
+    agent = graph_driver(
+        tool_call("setDeputy", {"deputyUserId": "王五", "startDate": "下周一", "endDate": "下周五"}, id="c1"),
+        user_id="user_2",
+    )
+    result = agent.say("下周一到下周五我休假，帮我设个代理审批")
+    assert agent.interrupts == []
+    assert "请问由谁代你审批" in str(result["messages"][-1].content)
+    assert store.snapshot()["deputies"] == []
