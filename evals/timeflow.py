@@ -11,6 +11,7 @@ from tools.workflow.engine import SpiffEngine
 from tools.workflow.engine.timers import TimerFired
 from tools.workflow.engine.working_time import due_after, parse_duration
 from tools.workflow.leave.calendar import is_working_day
+from tools.workflow.store import workflow_engine
 from tools.workflow.timer_service import TimerService
 
 
@@ -32,7 +33,7 @@ class TrialClock:
 
 def trial_engine(clock: TrialClock) -> SpiffEngine:
     """The process engine of a trial's store: the store's own, on the trial's clock."""
-    return SpiffEngine(clock=clock, working_day=is_working_day)
+    return workflow_engine(clock)
 
 
 def advance(store: WorkflowStore, clock: TrialClock | None, duration: str, *, working_time: bool) -> list[TimerFired]:

@@ -1,6 +1,7 @@
 """Time passing in a scenario (`advance` setup steps, `evals.timeflow`): the trial's clock moves on and the timer
-service fires what is due, so the reminder-then-escalation scenarios pass with the oracle, and fail when time does not
-pass; a duration the clock cannot count is refused when the file is read."""
+service fires what is due, so the reminder-then-escalation scenarios (to the approver's manager, or to hr when the
+approver has none who may take it) pass with the oracle, and fail when time does not pass; a duration the clock
+cannot count is refused when the file is read."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from evals.models import OracleModel
 from evals.runner import run_trial
 from evals.scenario import SCENARIO_DIR, SetupStep, load_scenario
 
-SCENARIOS = ("remind_timer_escalates_zh", "remind_timer_escalates_en")
+SCENARIOS = ("remind_timer_escalates_zh", "remind_timer_escalates_en", "remind_timer_escalates_to_hr_zh",
+             "remind_timer_escalates_to_hr_en")
 
 
 @pytest.mark.parametrize("name", SCENARIOS)

@@ -210,6 +210,7 @@ def test_requests_keep_the_timers_of_the_version_they_started_on(db: Engine, eng
          "duration"),
         (("<bpmn:timeDuration>P1D</bpmn:timeDuration>", "<bpmn:timeDuration>P1M</bpmn:timeDuration>"), "months"),
         (('<camunda:property name="escalateTo" value="hr" />', ""), "escalateTo"),
+        (('name="escalateTo" value="hr"', 'name="escalateTo" value="${manager}"'), "else hr"),
         (('value="escalate"', 'value="shout"'), "shout"),
         (('targetRef="End_timer" />\n    <bpmn:sequenceFlow id="Flow_escalated"',
           'targetRef="Task_approve" />\n    <bpmn:sequenceFlow id="Flow_escalated"'), "end event"),

@@ -13,10 +13,8 @@ from types import SimpleNamespace
 import pytest
 
 from tests.support.timers import FRIDAY_MORNING, REMIND_KEY, UtcClock, remind_bpmn
-from tools.workflow.engine import SpiffEngine
-from tools.workflow.leave.calendar import is_working_day
 from tools.workflow.mine import my_requests
-from tools.workflow.store import WorkflowStore
+from tools.workflow.store import WorkflowStore, workflow_engine
 from tools.workflow.timer_service import MAX_LATE_S, TimerService, timers_run
 
 
@@ -28,7 +26,7 @@ def clock() -> UtcClock:
 @pytest.fixture
 def timed_store(tmp_path: Path, clock: UtcClock) -> Iterator[WorkflowStore]:
     store = WorkflowStore(f"sqlite:///{tmp_path / 'timers.db'}",
-                          process_engine=SpiffEngine(clock=clock, working_day=is_working_day))
+                          process_engine=workflow_engine(clock))
     with store.transaction() as conn:
         store.process_engine.deploy(conn, remind_bpmn())
     yield store
@@ -117,10 +115,10 @@ def test_flowagent_timers_once_fires_what_is_due(timed_store: WorkflowStore, clo
 SHANGHAI = timedelta(hours=8)
 
 
-def start_leave(store: WorkflowStore) -> str:
+def start_leave(store: WorkflowStore, requester: str = "user_1", approver: str = "user_2") -> str:
     with store.transaction() as conn:
-        started = store.process_engine.start(conn, "process_qingjia", requester="user_1",
-                                             data={"days": 1, "reason": "家里有事", "nextUserId": "user_2"})
+        started = store.process_engine.start(conn, "process_qingjia", requester=requester,
+                                             data={"days": 1, "reason": "家里有事", "nextUserId": approver})
     return started.tasks[0].id
 
 
@@ -132,7 +130,7 @@ def leave_timers(store: WorkflowStore) -> dict[str, dict[str, str]]:
     return found
 
 
-def test_the_leaves_first_approver_is_reminded_after_a_working_day_and_it_moves_to_hr_after_two(
+def test_the_leaves_first_approver_is_reminded_after_a_working_day_and_it_moves_to_their_manager_after_two(
     timed_store: WorkflowStore, clock: UtcClock
 ):
     clock.advance_to(datetime(2026, 9, 30, 10, 0, tzinfo=UTC) - SHANGHAI)  # the Wednesday before National Day
@@ -146,10 +144,45 @@ def test_the_leaves_first_approver_is_reminded_after_a_working_day_and_it_moves_
     assert TimerService(timed_store).run_once() == []
     clock.advance_to(after_the_holiday + timedelta(days=1))
     assert [(e.action, e.holders, e.moved_to) for e in TimerService(timed_store).run_once()] == [
-        ("remind", ("user_2",), ()), ("escalate", ("user_2",), ("user_admin",))]
+        ("remind", ("user_2",), ()), ("escalate", ("user_2",), ("user_3",))]  # 李四's manager, 王五
     with timed_store.read() as conn:
-        [task] = timed_store.process_engine.tasks_for(conn, "user_admin", ["hr"])
-    assert (task.id, task.step, task.candidate_groups) == (task_id, "审批人审批", ("hr",))
+        assert timed_store.process_engine.tasks_for(conn, "user_2", []) == []
+        [task] = timed_store.process_engine.tasks_for(conn, "user_3", [])
+        [item] = my_requests(conn, "user_1", "zh")
+    assert (task.id, task.step, task.assignee, task.candidate_groups) == (task_id, "审批人审批", "user_3", ())
+    assert item["timeline"][1:] == ["10月9日 10:00 审批人审批：超时未处理，已提醒李四",  # one poll fired both
+                                    "10月9日 10:00 审批人审批：超时未处理，已转给王五"]
+    assert [(m, s.split(": ")[0]) for m, s in mails(timed_store)] == [
+        ("user_2", "[flowagent] 催办提醒 / Reminder"), ("user_3", "[flowagent] 超时转交 / Moved to you"),
+        ("user_2", "[flowagent] 已转交 / Moved on")]
+
+
+@pytest.mark.parametrize(
+    ("requester", "approver", "without_manager", "moved_to"),
+    [
+        ("user_1", "user_2", "user_2", ("user_admin",)),  # 李四 has no manager here: to hr (管理员)
+        ("user_3", "user_2", None, ("user_admin",)),  # 李四's manager 王五 asked: never their own request, to hr
+        ("user_1", "user_3", None, ("user_admin",)),  # 王五's manager is 管理员, who gets it as a person, not as hr
+    ],
+)
+def test_a_leave_escalates_to_hr_when_the_approver_has_no_manager_who_may_take_it(
+    timed_store: WorkflowStore, clock: UtcClock, requester, approver, without_manager, moved_to
+):
+    from sqlalchemy import delete
+
+    from tools.workflow.managers import reporting_lines
+
+    if without_manager:
+        with timed_store.transaction() as conn:
+            conn.execute(delete(reporting_lines).where(reporting_lines.c.user_id == without_manager))
+    task_id = start_leave(timed_store, requester, approver)
+    clock.advance_to(FRIDAY_MORNING + timedelta(days=4, seconds=5))
+    [_, escalated] = TimerService(timed_store).run_once()
+    assert (escalated.task_id, escalated.moved_to) == (task_id, moved_to)
+    with timed_store.read() as conn:
+        [task] = timed_store.process_engine.tasks_for(conn, moved_to[0], ["hr"])
+    to_hr = approver == "user_2"
+    assert (task.assignee, task.candidate_groups) == ((None, ("hr",)) if to_hr else ("user_admin", ()))
 
 
 def test_a_new_version_deployed_from_the_command_line_changes_only_the_requests_started_after_it(

@@ -14,7 +14,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,6 +31,7 @@ from tools.workflow.handles import FirstUse, release_read, stop_at
 from tools.workflow.leave.calendar import is_working_day
 from tools.workflow.leave.seed import seed_balances
 from tools.workflow.legacy import carry_legacy_requests
+from tools.workflow.managers import manager_of, seed_managers
 from tools.workflow.seed import ALLOCATIONS, USERS
 from tools.workflow.tables import DOMAIN_TABLES, SYSTEM_SENDER, audit_log, metadata, outbox, tool_executions, users
 
@@ -48,6 +49,7 @@ __all__ = [
     "tool_executions",
     "users",
     "utcnow",
+    "workflow_engine",
 ]
 
 logger = logging.getLogger(__name__)
@@ -64,6 +66,15 @@ e-mails people sent (`emails`) and those the system wrote (`notifications`). See
 def utcnow() -> str:
     """Now, as an ISO-8601 UTC timestamp (stored as text so every backend compares it the same way)."""
     return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def workflow_engine(clock: Callable[[], datetime] | None = None) -> SpiffEngine:
+    """The store's process engine: SpiffWorkflow, embedded; its timers count working days on the mainland-China
+    calendar (`tools.workflow.leave.calendar`) and escalate along the store's reporting lines
+    (`tools.workflow.managers`). On `clock` (a test's, a trial's) when given."""
+    if clock is None:
+        return SpiffEngine(working_day=is_working_day, manager_of=manager_of)
+    return SpiffEngine(clock=clock, working_day=is_working_day, manager_of=manager_of)
 
 
 POSTGRES_SETUP_LOCK = 0x666C6F77  # "flow": the advisory lock that serialises table creation and seeding
@@ -101,10 +112,9 @@ class WorkflowStore:
         else:
             self.engine = create_engine(self.url, pool_pre_ping=True, pool_size=10, max_overflow=20)
         self.process_engine: ProcessEngine = (
-            process_engine if process_engine is not None else SpiffEngine(working_day=is_working_day)
+            process_engine if process_engine is not None else workflow_engine()
         )
-        """The BPMN engine the workflow's tools run processes on (SpiffWorkflow, embedded); its timers count working
-        days on the mainland-China calendar (`tools.workflow.leave.calendar`)."""
+        """The BPMN engine the workflow's tools run processes on (`workflow_engine`)."""
         self._setup()
 
     def __repr__(self) -> str:
@@ -133,6 +143,7 @@ class WorkflowStore:
         if conn.execute(select(func.count()).select_from(users)).scalar_one() == 0:
             conn.execute(insert(users), USERS)
         seed_balances(conn, ALLOCATIONS)
+        seed_managers(conn)
         seed(self.process_engine, conn)
         carry_legacy_requests(conn, self.process_engine, audit_log, self.audit)
 

@@ -45,7 +45,7 @@ def timer_mails(
     zh, en = _what(fired, definition, people)
     step_en = fired.step_en or fired.step
     since_zh, since_en = when(fired.created_at, "zh"), when(fired.created_at, "en")
-    if fired.action == "remind" or (fired.action == "escalate" and not fired.escalated_to):
+    if fired.action == "remind" or (fired.action == "escalate" and not fired.moved_to):
         return [(fired.holders, f"[flowagent] 催办提醒 / Reminder: {fired.task_id}",
                  f"提醒：{zh}自 {since_zh} 起等待您审批，尚未处理（{fired.task_id}，步骤：{fired.step}）。请尽快处理。\n"
                  f"Reminder: {en} has been waiting for your decision since {since_en} ({fired.task_id}, step: "

@@ -68,11 +68,14 @@ class SpiffEngine:
 
     `clock` gives the time stamps (timezone-aware UTC); `today` for `notPast` dates defaults to its date.
     `working_day` says which dates are working days, for timers that count working time (default Monday to Friday).
+    `manager_of` gives a person's manager, for escalations to `${manager}` (default: nobody has one).
     """
 
-    def __init__(self, *, clock: Callable[[], datetime] = utcnow, working_day: WorkingDay = weekdays) -> None:
+    def __init__(self, *, clock: Callable[[], datetime] = utcnow, working_day: WorkingDay = weekdays,
+                 manager_of: timers.ManagerOf = timers.no_managers) -> None:
         self.clock = clock
         self.working_day = working_day
+        self.manager_of = manager_of
 
     # ---------------------------------------------------------------- deployments
 
@@ -216,7 +219,7 @@ class SpiffEngine:
         return timers.due(conn, self._now(), limit)
 
     def fire_timer(self, conn: Connection, timer_id: int, *, by: str) -> TimerFired | None:
-        return timers.fire(conn, timer_id, now=self._now(), by=by)
+        return timers.fire(conn, timer_id, now=self._now(), by=by, manager_of=self.manager_of)
 
     # ---------------------------------------------------------------- internals
 

@@ -6,7 +6,8 @@ What a BPMN author writes (Camunda Modeler: a timer boundary event on the task, 
     <bpmn:boundaryEvent id="Timer_remind" name="提醒审批人" attachedToRef="Task_approve" cancelActivity="false">
       <bpmn:extensionElements><camunda:properties>
         <camunda:property name="action" value="remind" />        <!-- remind (default) | escalate -->
-        <camunda:property name="escalateTo" value="hr" />        <!-- escalate: the groups the task moves to -->
+        <camunda:property name="escalateTo" value="hr" />        <!-- escalate: the groups the task moves to, or
+                                                                      "${manager}, hr": to the holder's manager, else hr -->
         <camunda:property name="workingTime" value="true" />     <!-- count working days only (or on the process) -->
       </camunda:properties></bpmn:extensionElements>
       <bpmn:outgoing>Flow_reminded</bpmn:outgoing>             <!-- to an end event -->
@@ -40,6 +41,9 @@ ACTIONS: tuple[str, ...] = ("remind", "escalate")
 """What a timer boundary event may do (`camunda:property name="action"`)."""
 DURATION_KEY, ACTION_KEY, ESCALATE_KEY, WORKING_KEY = "timer:duration", "timer:action", "timer:escalateTo", "timer:workingTime"
 DUE_KEY = "camunda:dueDate"
+MANAGER = "${manager}"
+"""In `escalateTo`: the step's assignee's manager (the caller's reporting line, `SpiffEngine(manager_of=...)`), when
+they have one who is not the requester; else the step moves to the groups listed beside it."""
 
 
 class HeldTimer(DurationTimerEventDefinition):
@@ -162,8 +166,10 @@ def check_boundary(event: Any, nodes: dict[str, Any], targets: list[str]) -> str
     action = property_of(event, "action") or "remind"
     if action not in ACTIONS:
         raise _refuse(event, f"action {action!r} is not one of {', '.join(ACTIONS)}")
-    if action == "escalate" and not listed(property_of(event, "escalateTo")):
-        raise _refuse(event, "an escalation needs escalateTo, the groups the step moves to (e.g. hr)")
+    escalate_to = listed(property_of(event, "escalateTo"))
+    if action == "escalate" and not [t for t in escalate_to if t != MANAGER]:
+        raise _refuse(event, "an escalation needs escalateTo, the groups the step moves to (e.g. hr, or "
+                             f"\"{MANAGER}, hr\": the holder's manager, else hr)")
     if property_of(event, "workingTime").lower() not in ("", "true", "false"):
         raise _refuse(event, "workingTime is true or false")
     for target in targets:

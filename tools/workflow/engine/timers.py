@@ -10,10 +10,11 @@ None. A timer whose task was decided, sent back or withdrawn is not fired: it is
 that settled its task (`cancel_settled`), or, for a row left waiting by an older version, when it comes due.
 
 - remind: nothing changes; the caller e-mails the task's holders (`TimerFired.holders`).
-- escalate: the task moves to the timer's groups (`escalate_to`): its assignee and candidate users are cleared and
-  the groups are offered it, with compare-and-set on the task's status (a decision that got there first wins). When
-  those groups hold nobody but the requester (who never decides their own request), the task stays where it is and
-  its holders are reminded instead (`escalated_to` is then empty).
+- escalate: the task moves to its assignee's manager when the timer says `${manager}` and they have one who is not the
+  requester (`manager_of`, the caller's reporting line), else to the timer's groups (`escalate_to`): its assignee and
+  candidate users are replaced and its offers with them, with compare-and-set on the task's status (a decision that
+  got there first wins). When those groups hold nobody but the requester (who never decides their own request), the
+  task stays where it is and its holders are reminded instead (`moved_to` is then empty).
 - due: the task is past its due date; the timeline says so, nobody is e-mailed.
 
 Each firing is in the request's timeline (`happened`).
@@ -22,7 +23,7 @@ Each firing is in the request's timeline (`happened`).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC
 from typing import Any, Literal, cast
@@ -35,7 +36,16 @@ from tools.workflow.engine.deployments import deployment_of, model_of
 from tools.workflow.engine.errors import EngineError
 from tools.workflow.engine.ids import format_instance_id, format_task_id
 from tools.workflow.engine.records import Record
-from tools.workflow.engine.timer_specs import PlannedTimer, TimerAction
+from tools.workflow.engine.timer_specs import MANAGER, PlannedTimer, TimerAction
+
+ManagerOf = Callable[[Connection, str], str | None]
+"""A person's manager (a user id), or None: the caller's reporting line, read in the firing's transaction."""
+
+
+def no_managers(conn: Connection, user_id: str) -> str | None:
+    """The reporting line of an engine that was given none: nobody has a manager."""
+    return None
+
 
 HAPPENED_KINDS: dict[str, Literal["reminded", "escalated", "overdue"]] = {
     "remind": "reminded", "escalate": "escalated", "due": "overdue",
@@ -69,9 +79,10 @@ class TimerFired(Record):
     holders: tuple[str, ...]
     """Who held the task when the timer fired: its assignee and candidate users, then its groups' members."""
     escalated_to: tuple[str, ...]
-    """An escalation's groups ("hr"); () otherwise."""
+    """The groups an escalation moved the task to ("hr"); () otherwise, and when it went to a manager."""
     moved_to: tuple[str, ...]
-    """An escalation's people: the members of its groups when it fired, never the requester; () otherwise."""
+    """Who an escalation moved the task to: the assignee's manager, or the members of its groups when it fired, never
+    the requester; () when it moved nowhere (a reminder instead)."""
     due_at: str
     """When it was due, ISO 8601 UTC."""
     fired_at: str
@@ -142,20 +153,31 @@ def _claim(conn: Connection, timer_id: int, status: str, now: str, by: str, deta
     return bool(claimed == 1)
 
 
-def _escalate(conn: Connection, task: Row[Any], groups: Sequence[str]) -> None:
-    """Move a waiting task to `groups`: its assignee and candidate users cleared, its offers replaced."""
+def _escalate(conn: Connection, task: Row[Any], manager: str | None, groups: Sequence[str]) -> None:
+    """Move a waiting task to `manager` (its assignee then), else to `groups`: its former holders cleared, its offers
+    replaced."""
     t, o = tables.tasks, tables.task_offers
     moved = conn.execute(
         update(t).where(t.c.id == task.id, t.c.status == "ready")
-        .values(assignee=None, candidate_users="[]", candidate_groups=json.dumps(list(groups)))
+        .values(assignee=manager, candidate_users="[]", candidate_groups=json.dumps([] if manager else list(groups)))
     ).rowcount
     if moved != 1:
         raise EngineError("task_not_pending", f"Task {format_task_id(task.id)} was decided meanwhile.")
     conn.execute(delete(o).where(o.c.task_id == task.id))
-    conn.execute(insert(o), [{"task_id": task.id, "kind": "group", "name": g} for g in dict.fromkeys(groups)])
+    offers = ([{"task_id": task.id, "kind": "user", "name": manager}] if manager
+              else [{"task_id": task.id, "kind": "group", "name": g} for g in dict.fromkeys(groups)])
+    conn.execute(insert(o), offers)
 
 
-def fire(conn: Connection, timer_id: int, *, now: str, by: str) -> TimerFired | None:
+def _manager(conn: Connection, task: Row[Any], targets: Sequence[str], manager_of: ManagerOf) -> str | None:
+    """The assignee's manager when the timer escalates to `${manager}` and there is one who may take the task."""
+    if MANAGER not in targets or not task.assignee:
+        return None
+    manager = manager_of(conn, task.assignee)
+    return manager if manager and manager not in (task.assignee, task.requester_id) else None
+
+
+def fire(conn: Connection, timer_id: int, *, now: str, by: str, manager_of: ManagerOf = no_managers) -> TimerFired | None:
     """Fire a waiting timer in the caller's transaction: claimed, then its effect. None when another service fired it
     first, or its task is no longer waiting (the timer is then marked cancelled)."""
     timer = conn.execute(select(tables.timers).where(tables.timers.c.id == timer_id)).first()
@@ -170,15 +192,18 @@ def fire(conn: Connection, timer_id: int, *, now: str, by: str) -> TimerFired | 
         _claim(conn, timer_id, "cancelled", now, by, {"task_status": task.status})
         return None
     holders = _holders(conn, task)
-    groups = tuple(json.loads(timer.escalate_to)) if timer.action == "escalate" else ()
-    moved_to = tuple(dict.fromkeys(p for g in groups for p in tables.members_of(conn, g) if p != task.requester_id))
+    targets = tuple(json.loads(timer.escalate_to)) if timer.action == "escalate" else ()
+    manager = _manager(conn, task, targets, manager_of)
+    groups = () if manager else tuple(g for g in targets if g != MANAGER)
+    moved_to = (manager,) if manager else tuple(
+        dict.fromkeys(p for g in groups for p in tables.members_of(conn, g) if p != task.requester_id))
     if not moved_to:  # nobody in those groups but the requester, who never decides: the step stays, its holders reminded
         groups = ()
     detail = {"holders": list(holders), "escalated_to": list(groups), "moved_to": list(moved_to)}
     if not _claim(conn, timer_id, "fired", now, by, detail):
         return None
-    if groups:
-        _escalate(conn, task, groups)
+    if moved_to:
+        _escalate(conn, task, manager, groups)
     instance = conn.execute(select(i).where(i.c.id == task.instance_id)).one()
     model = model_of(deployment_of(conn, instance))
     data = json.loads(task.instance_data)
@@ -201,7 +226,7 @@ def happened(conn: Connection, instance_id: int) -> list[Happened]:
     found = []
     for row in rows:
         detail = json.loads(row.detail)
-        moved = row.action == "escalate" and bool(detail.get("escalated_to"))
+        moved = row.action == "escalate" and bool(detail.get("moved_to"))
         kind = "escalated" if moved else HAPPENED_KINDS["remind" if row.action == "escalate" else row.action]
         people = detail.get("moved_to") if moved else detail.get("holders")
         found.append(Happened(kind=kind, user="", at=row.fired_at, step=row.step,
