@@ -73,6 +73,37 @@ function Timeline({ lines, words: w }: { lines: string[]; words: Words }) {
   );
 }
 
+/** A deputy while away: the form writes the request into the chat, where its card follows (every write has one). */
+function DeputyForm({ words: w, onAsk }: { words: Words; onAsk: (text: string) => void }) {
+  const [who, setWho] = useState("");
+  const [from, setFrom] = useState("");
+  const [to, setTo] = useState("");
+  return (
+    <form
+      className="deputy"
+      data-testid="deputy-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (who.trim() && from && to) onAsk(w.deputyText(who.trim(), from, to));
+      }}
+    >
+      <h2>{w.deputyTitle}</h2>
+      <label>
+        {w.deputyName} <input data-testid="deputy-name" value={who} onChange={(e) => setWho(e.target.value)} />
+      </label>
+      <label>
+        {w.deputyFrom} <input type="date" data-testid="deputy-from" value={from} onChange={(e) => setFrom(e.target.value)} />
+      </label>
+      <label>
+        {w.deputyTo} <input type="date" data-testid="deputy-to" value={to} onChange={(e) => setTo(e.target.value)} />
+      </label>
+      <button className="secondary small" type="submit" data-testid="deputy-set" disabled={!who.trim() || !from || !to}>
+        {w.deputySet}
+      </button>
+    </form>
+  );
+}
+
 export function TasksPanel(props: { token: string; words: Words; refresh: number; onAsk: (text: string) => void }) {
   const { token, words: w, refresh, onAsk } = props;
   const { data, error } = useLoad(() => myTasks(token), [token, refresh]);
@@ -108,6 +139,9 @@ export function TasksPanel(props: { token: string; words: Words; refresh: number
                 {w.group}: {(en ? t.group_names_en : t.group_names).join(en ? ", " : "、")}
               </div>
             )}
+            {t.on_behalf_of && (
+              <div data-testid="on-behalf">{w.onBehalfOf(en ? t.on_behalf_of.name_en ?? t.on_behalf_of.name : t.on_behalf_of.name)}</div>
+            )}
             <History history={t.history} words={w} />
             {t.comment && (
               <div>
@@ -124,9 +158,15 @@ export function TasksPanel(props: { token: string; words: Words; refresh: number
                 {w.sendBack}
               </button>
             )}
+            {t.status === "pending" && (
+              <button className="secondary small" data-testid="transfer-task" onClick={() => onAsk(w.transferText(t.id))}>
+                {w.transfer}
+              </button>
+            )}
           </li>
         ))}
       </ul>
+      <DeputyForm words={w} onAsk={onAsk} />
       <h2>{w.myRequests}</h2>
       {data && requests.length === 0 && <p className="empty">{w.noRequests}</p>}
       <ul className="rows" data-testid="requests">

@@ -67,6 +67,8 @@ export interface Task {
   history: Decision[];
   created_at: string;
   decided_at: string | null;
+  /** Set when a deputy holds the task: the person away, on whose behalf it is decided. */
+  on_behalf_of?: User | null;
 }
 
 export interface Request {
