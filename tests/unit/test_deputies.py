@@ -1,6 +1,7 @@
 """A deputy while away (代理审批): tasks that come to a person on a day of their range go to the deputy, marked as on
 their behalf in the to-do list, the card, the e-mail and the timeline; the deputy's own request goes to the person's
-own approver (HR) instead, so a deputy never decides their own request."""
+own approver instead (their manager, else HR, as the timers' escalation finds them), so a deputy never decides their
+own request."""
 
 from __future__ import annotations
 
@@ -63,6 +64,14 @@ def test_the_deputys_own_request_goes_to_the_persons_own_approver(store, make_ct
     assert any("改由管理员代李四审批" in line for line in mine["timeline"]), mine["timeline"]
 
 
+def test_the_deputys_own_request_goes_to_the_persons_manager_when_that_is_not_the_deputy(store, make_ctx):
+    _call(make_ctx, "user_4", "setDeputy", {"deputyUserId": "张三", "startDate": "2026-12-01", "endDate": "2026-12-11"})
+    _start(make_ctx, "user_1", "user_4")  # 张三 covers for 赵六, whose manager is 王五
+    [todo] = _call(make_ctx, "user_3", "queryTodoTask", {"userId": "user_3"})["tasks"]
+    assert (todo["taskId"], todo["onBehalfOf"]) == ("task_1", "赵六")
+    assert _call(make_ctx, "user_1", "queryTodoTask", {"userId": "user_1"})["total"] == 0
+
+
 def test_outside_the_range_a_task_stays_with_the_person(store, make_ctx):
     _away(make_ctx, start="2026-12-07", end="2026-12-11")
     _start(make_ctx, "user_1", "user_2")
@@ -105,4 +114,5 @@ def test_the_card_says_who_covers_which_days_and_what_it_replaces(store, make_ct
                                 "endDate": "2026-12-14"}, "en")
     assert card["summary"] == "12月10日至12月14日由赵六代你审批" and card["replaces"] == "王五（12月7日至12月11日）"
     assert list(card["labels"].values()) == ["代理人", "期间", "替换", "接下来"]
+    assert card["next"].endswith("赵六自己的申请改由王五审批")  # 李四's manager (the reporting lines)
     assert en["summary"] == "Zhao Liu decides your tasks from 10 Dec to 14 Dec"

@@ -4,9 +4,10 @@
 A task that would come to the person by name (its assignee or a candidate user) on a day of an active range goes to
 the deputy instead (`route_to_deputies`, in the transaction that made the task), marked as held on the person's
 behalf in the to-do list, the card and the timeline. The deputy never decides their own request: such a task goes to
-the person's own approver instead (`own_approver`: the group `hr`, as the timers' escalation, without the requester;
-when nobody else is there, the task stays with the person). A group's task is not routed: the group's other members
-hold it. A deputy's own deputy is not followed. A later range of the same person replaces the ranges it overlaps.
+the person's own approver instead (`own_approver`: their manager, else the group `hr`, as the timers' escalation
+finds them, never the requester; when nobody else is there, the task stays with the person). A group's task is not
+routed: the group's other members hold it. A deputy's own deputy is not followed. A later range of the same person
+replaces the ranges it overlaps.
 """
 
 from __future__ import annotations
@@ -22,14 +23,15 @@ from sqlalchemy import Connection, and_, insert, select, update
 from tools.errors import PolicyError
 from tools.spec import CallContext, Found, Verdict
 from tools.workflow.engine import AnyEvent, TaskReady, members_of
-from tools.workflow.lookup import ALL_USERS, engine_of
+from tools.workflow.lookup import ALL_USERS, engine_of, group_label
+from tools.workflow.managers import manager_of
 from tools.workflow.store import SYSTEM_SENDER, outbox, utcnow
 from tools.workflow.tables import deputies
 from tools.workflow.timeline import name_of
 
 OWN_APPROVER_GROUP = "hr"
-"""The person's own approver when their deputy files a request to them: the group the timers' escalation moves a
-step to (the seed's processes escalate to `hr`)."""
+"""Where a deputy's own request to the away person goes when the person has no manager other than the requester: the
+group the seed's escalation falls back on."""
 LONGEST_RANGE_DAYS = 366
 LABELS = {
     "zh": {"deputy": "代理人", "period": "期间", "replaces": "替换", "next": "接下来"},
@@ -102,14 +104,17 @@ def deputy_card(
                 else f"{name_of(people, r.deputy_id, lang)} ({period(r.start_date, r.end_date, lang)})"
                 for r in (_overlapping(conn, actor, start, end) if actor else [])]
     card: dict[str, Any] = {"deputy": deputy, "period": when, "replaces": ("；" if lang == "zh" else "; ").join(replaced)}
+    instead, groups = own_approver(conn, actor, str(args.get("deputyUserId", ""))) if actor else ((), ())
+    other = ("、" if lang == "zh" else ", ").join([name_of(people, u, lang) for u in instead]
+                                                 + [group_label(conn, g, lang) for g in groups])
     if lang == "en":
         card.update(summary=f"{deputy} decides your tasks from {when}",
                     next=f"tasks that come to you on those days go to {deputy}, marked as on your behalf, and "
-                    f"{deputy} is told; a request of {deputy}'s own goes to HR instead")
+                    f"{deputy} is told" + (f"; a request of {deputy}'s own goes to {other} instead" if other else ""))
     else:
         card.update(summary=f"{when}由{deputy}代你审批",
-                    next=f"这段时间里到你名下的待办会转给{deputy}，标明「代你审批」，{deputy}会收到通知；{deputy}"
-                    "自己的申请改由人事审批")
+                    next=f"这段时间里到你名下的待办会转给{deputy}，标明「代你审批」，{deputy}会收到通知"
+                    + (f"；{deputy}自己的申请改由{other}审批" if other else ""))
     names = LABELS["en" if lang == "en" else "zh"]
     return card | {"labels": {k: v for k, v in names.items() if card.get(k)}}
 
@@ -182,11 +187,17 @@ def active_deputies(conn: Connection, user_ids: Sequence[str], day: date) -> dic
     return {r.user_id: r.deputy_id for r in rows}
 
 
-def own_approver(conn: Connection, requester: str) -> tuple[str, ...]:
-    """The groups that decide in place of an away person when their deputy filed the request: `hr`, unless it holds
-    nobody but the requester (then none: the task stays with the person)."""
-    others = [m for m in members_of(conn, OWN_APPROVER_GROUP) if m != requester]
-    return (OWN_APPROVER_GROUP,) if others else ()
+def own_approver(conn: Connection, person: str, requester: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Who decides in place of an away person when their deputy filed the request, as the timers' escalation finds
+    it (`escalateTo="${manager}, hr"`): the person's manager from the reporting lines (`tools.workflow.managers`)
+    unless that is the requester, else the group `hr` unless it holds nobody but the requester; (people, groups),
+    both empty when nobody is left (the task then stays with the person)."""
+    manager = manager_of(conn, person)
+    if manager is not None and manager != requester:
+        return (manager,), ()
+    if [m for m in members_of(conn, OWN_APPROVER_GROUP) if m != requester]:
+        return (), (OWN_APPROVER_GROUP,)
+    return (), ()
 
 
 def _routed(conn: Connection, event: TaskReady, day: date) -> TaskReady:
@@ -197,10 +208,10 @@ def _routed(conn: Connection, event: TaskReady, day: date) -> TaskReady:
     users, groups = list(event.assignees), list(event.candidate_groups)
     for person, deputy in away.items():
         if deputy == event.requester:
-            fallback = own_approver(conn, event.requester)
-            if not fallback:
+            instead, fallback = own_approver(conn, person, event.requester)
+            if not instead and not fallback:
                 continue
-            users = [u for u in users if u != person]
+            users = [*[u for u in users if u != person], *instead]
             groups = [*groups, *fallback]
             engine.move_task(conn, event.task_id, to_users=users, to_groups=groups, kind="deputy_own",
                              from_user=person, by="")
