@@ -14,10 +14,12 @@ LEAVE_TOOLS = ["getLeaveBalance"]
 APPROVER_TOOLS = ["transferTask", "setDeputy", "queryMyDeputies"]
 """Transfer and deputies (issue 34)."""
 CC_URGE_TOOLS = ["urgeTask", "queryCcRequests"]
-"""CC and urge (issue 34), last."""
-TOOLS = [*SEED_TOOLS, *REQUESTER_TOOLS, *LEAVE_TOOLS, *APPROVER_TOOLS, *CC_URGE_TOOLS]
+"""CC and urge (issue 34)."""
+BATCH_VIEW_TOOLS = ["decideTasks", "viewTask"]
+"""Batch decisions and the approver's view of a task (issue 34), last."""
+TOOLS = [*SEED_TOOLS, *REQUESTER_TOOLS, *LEAVE_TOOLS, *APPROVER_TOOLS, *CC_URGE_TOOLS, *BATCH_VIEW_TOOLS]
 APPROVED = ["runWorkFlow", "handleTodoTask", "sendEmail", "withdrawRequest", "returnTask", "resubmitRequest",
-            "transferTask", "setDeputy", "urgeTask"]
+            "transferTask", "setDeputy", "urgeTask", "decideTasks"]
 PARAMS = {
     "getAllWorkFlow": set(),
     "getAllUser": set(),
@@ -35,6 +37,8 @@ PARAMS = {
     "queryMyDeputies": {"userId"},
     "urgeTask": {"requestId"},
     "queryCcRequests": {"userId"},
+    "decideTasks": {"userId", "isOK", "processKey", "maxDays", "requester", "comment", "decisions"},
+    "viewTask": {"taskId"},
 }
 
 

@@ -13,8 +13,9 @@ from tests.support.rooms.toolset import resolve_room, staff, staff_member
 from tools.language import Language
 from tools.surfaces import Surfaces
 from tools.toolset import Limit, Toolset
-from tools.workflow import approver_words, cc_urge_specs, lookup, request_words
+from tools.workflow import approver_words, batch_words, cc_urge_specs, lookup, request_words
 from tools.workflow import toolset as workflow
+from tools.workflow.batch import DEFAULT_BATCH_LIMIT
 from tools.workflow.cc import pick_person
 from tools.workflow.commands import CLI, COMMANDS
 from tools.workflow.leave import words as leave_words
@@ -72,14 +73,16 @@ def test_a_flat_declaration_with_surfaces_and_card_labels_builds_the_workflow_to
                    "request": workflow.resolve_request},  # the requester's requests (issue 33)
         stable_kinds=("user",),
         named_record=workflow.named_record,
-        questions=request_words.merged(request_words.merged(QUESTIONS, request_words.QUESTIONS),
-                                       approver_words.QUESTIONS),  # transfer and deputies (issue 34)
+        questions=request_words.merged(request_words.merged(QUESTIONS, request_words.QUESTIONS),  # transfer, deputies,
+                                       request_words.merged(approver_words.QUESTIONS, batch_words.QUESTIONS)),  # batch (34)
         pick_person=approver_words.taker_first(pick_person),  # a transfer's or a deputy's taker first, never one copied (34)
-        limits={"mail_rate_limit": Limit(DEFAULT_MAIL_RATE_LIMIT, "E-mails one conversation thread may send per hour.")},
+        limits={"mail_rate_limit": Limit(DEFAULT_MAIL_RATE_LIMIT, "E-mails one conversation thread may send per hour."),
+                "batch_limit": Limit(DEFAULT_BATCH_LIMIT, "The most tasks one batch decision decides.")},  # issue 34
         intro=INTRO,
         refusals=request_words.merged(request_words.merged(  # worded by the graph before; the leave's own (issue 33)
             request_words.merged(REFUSALS, request_words.REFUSALS), leave_words.REFUSALS),
-            request_words.merged(approver_words.REFUSALS, cc_urge_specs.REFUSALS)),  # transfer, deputies, CC, urge (34)
+            request_words.merged(request_words.merged(approver_words.REFUSALS, cc_urge_specs.REFUSALS),
+                                 batch_words.REFUSALS)),  # transfer, deputies, CC, urge, batch (34)
         guards=workflow.TOOLSET.guards,  # its pipeline with its own guard (issue 33): a guard is equal only to itself
         help=workflow.help_tables,
         commands=COMMANDS,

@@ -16,6 +16,7 @@ from tools.workflow.args import (
     SendEmailArgs,
     arrange_start,
 )
+from tools.workflow.batch_specs import SPECS as BATCH_SPECS
 from tools.workflow.cards import decision_card, email_card, start_card
 from tools.workflow.cc_urge_specs import SPECS as CC_URGE_SPECS
 from tools.workflow.chains import CHAINS
@@ -237,6 +238,8 @@ SPECS: tuple[ToolSpec, ...] = (
     ),
 )
 
-REGISTRY = ToolRegistry((*SPECS, *REQUEST_SPECS, *LEAVE_SPECS, *APPROVER_SPECS, *CC_URGE_SPECS), chains=CHAINS)
+REGISTRY = ToolRegistry((*SPECS, *REQUEST_SPECS, *LEAVE_SPECS, *APPROVER_SPECS, *CC_URGE_SPECS, *BATCH_SPECS),
+                        chains=CHAINS)
 """The default tool registry: the seed's six tools, then the requester's (`tools.workflow.request_specs`), then the
-leave balance (`tools.workflow.leave.specs`), then transfer and deputies (`tools.workflow.approver_specs`)."""
+leave balance (`tools.workflow.leave.specs`), then transfer and deputies (`tools.workflow.approver_specs`), CC and urge
+(`tools.workflow.cc_urge_specs`), then batch decisions and the approver's view of a task (`tools.workflow.batch_specs`)."""

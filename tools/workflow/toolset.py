@@ -17,7 +17,8 @@ from tools.language import Language
 from tools.spec import CallContext, Reference
 from tools.surfaces import HelpSection, Surfaces
 from tools.toolset import Limit, Toolset
-from tools.workflow import approver_words, cc_urge_specs, lookup, request_lookup, request_words
+from tools.workflow import approver_words, batch_words, cc_urge_specs, lookup, request_lookup, request_words
+from tools.workflow.batch import DEFAULT_BATCH_LIMIT
 from tools.workflow.cc import CcNamed, pick_person
 from tools.workflow.commands import CLI, COMMANDS
 from tools.workflow.engine import Definition
@@ -132,10 +133,12 @@ TOOLSET = Toolset(
         },
         intro=INTRO,
         questions=request_words.merged(request_words.merged(QUESTIONS, request_words.QUESTIONS),
-                                       approver_words.QUESTIONS),
+                                       request_words.merged(approver_words.QUESTIONS, batch_words.QUESTIONS)),
         refusals=request_words.merged(request_words.merged(request_words.merged(REFUSALS, request_words.REFUSALS),
                                                            leave_words.REFUSALS),
-                                      request_words.merged(approver_words.REFUSALS, cc_urge_specs.REFUSALS)),
+                                      request_words.merged(request_words.merged(approver_words.REFUSALS,
+                                                                                cc_urge_specs.REFUSALS),
+                                                           batch_words.REFUSALS)),
     ),
     surfaces=Surfaces(
         help=help_tables,
@@ -145,7 +148,8 @@ TOOLSET = Toolset(
         services=(start_timer_service,),
     ),
     lookup_answers=True,
-    guards=added(CcNamed(), after="references", guards=added(AnothersRequest(), after="identity")),
+    guards=added(batch_words.BatchPinned(), after="policy", guards=added(batch_words.BatchAsked(), after="identity",
+                 guards=added(CcNamed(), after="references", guards=added(AnothersRequest(), after="identity")))),
     record_ids=RECORD_IDS,
     backend=WorkflowStore,
     deps=Mailer.from_env,
@@ -157,6 +161,7 @@ TOOLSET = Toolset(
     stable_kinds=("user",),
     named_record=named_record,
     pick_person=approver_words.taker_first(pick_person),  # a transfer's or a deputy's taker first (issue 34)
-    limits={"mail_rate_limit": Limit(DEFAULT_MAIL_RATE_LIMIT, "E-mails one conversation thread may send per hour.")},
+    limits={"mail_rate_limit": Limit(DEFAULT_MAIL_RATE_LIMIT, "E-mails one conversation thread may send per hour."),
+            "batch_limit": Limit(DEFAULT_BATCH_LIMIT, "The most tasks one batch decision decides.")},
 )
 """The seed's approval system on the process engine (the default)."""

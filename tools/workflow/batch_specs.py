@@ -1,0 +1,82 @@
+"""The approver's tools of issue 34 for deciding several tasks and for seeing one: `decideTasks` (a batch on one
+card, `tools.workflow.batch`) and `viewTask` (a task's diagram, timeline and the requester's earlier requests,
+`tools.workflow.task_view`)."""
+
+from __future__ import annotations
+
+from tools.spec import Effect, ObservationShape, PersonValue, Reference, ToolExample, ToolSpec
+from tools.workflow.batch import (
+    DecideTasksArgs,
+    batch_card,
+    batch_person_values,
+    check_decide_tasks,
+    decide_tasks,
+    decided_line,
+)
+from tools.workflow.batch_words import stated_max_days
+from tools.workflow.notify import deliver_all
+from tools.workflow.task_view import ViewTaskArgs, check_view_task, view_task, viewed_line
+from tools.workflow.words import stated_comment, stated_decision
+
+DECIDE_TASKS = ToolSpec(
+    name="decideTasks",
+    title={"zh": "批量审批", "en": "decide several tasks"},
+    description="Approve (isOK=true) or reject (isOK=false) every waiting task of the signed-in user that a filter "
+    "matches, on one card where the user may change each one: processKey, maxDays (requests of at most that many "
+    "days), requester (a name). At most the batch limit; each task is decided on its own.",
+    args_model=DecideTasksArgs,
+    effect=Effect.WRITE,
+    handler=decide_tasks,
+    requires_approval=True,
+    identity_params=("userId",),
+    references=(Reference("processKey", "process"), Reference("requester", "user")),
+    person_values=(
+        PersonValue("isOK", "choice", "decision", stated=stated_decision),
+        PersonValue("maxDays", "number", "max_days", unit="day", optional=True, stated=stated_max_days),
+        PersonValue("requester", "person", "which_of", optional=True),
+        PersonValue("comment", "text", "comment", optional=True, stated=stated_comment, on_card=True),
+    ),
+    person_values_for=batch_person_values,
+    check=check_decide_tasks,
+    card=batch_card,
+    observation=ObservationShape(drop=frozenset({"notified"}), list_limits={"decided": 10, "failed": 10}),
+    after_commit=deliver_all,
+    describe=decided_line,
+    examples=(
+        ToolExample(
+            question="批准所有一天以内的请假",
+            args={"isOK": True, "processKey": "process_qingjia", "maxDays": 1},
+            observation='{"decided":[{"requester":"赵六","status":"approved"}],"failed":[]}',
+            answer="已批准赵六的一天请假。",
+        ),
+        ToolExample(
+            question="Approve all the one-day leaves",
+            args={"isOK": True, "processKey": "process_qingjia", "maxDays": 1},
+            observation='{"decided":[{"requester":"Zhao Liu","status":"approved"}],"failed":[]}',
+            answer="Zhao Liu's one-day leave is approved.",
+            lang="en",
+        ),
+    ),
+    model_description="Approve or reject several to-dos at once (所有/全部, all). isOK: the decision. processKey, "
+    "maxDays, requester: only those the user named.",
+)
+
+VIEW_TASK = ToolSpec(
+    name="viewTask",
+    title={"zh": "查看待办详情", "en": "look at a task"},
+    description="One task's request as its approver sees it: its steps (done, waiting now, next), its timeline, and "
+    "the requester's earlier requests of the same kind this year. taskId: the requester's name or a taskId.",
+    args_model=ViewTaskArgs,
+    effect=Effect.READ,
+    handler=view_task,
+    backend_bound=True,
+    references=(Reference("taskId", "task", resolve="requester"),),
+    check=check_view_task,
+    observation=ObservationShape(list_limits={"steps": 8, "timeline": 8, "earlier": 5}),
+    describe=viewed_line,
+    model_description="A to-do's details (详情, 流程图, 经过, 以前的申请): steps, timeline, the requester's earlier "
+    "requests this year. taskId: the requester's name or a taskId.",
+)
+
+SPECS: tuple[ToolSpec, ...] = (DECIDE_TASKS, VIEW_TASK)
+"""Batch decisions and the approver's view of a task, in the order the model reads them."""
