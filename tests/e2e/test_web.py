@@ -29,6 +29,7 @@ from tests.support.browser import chromium, phone
 from tests.support.langgraph_server import LangGraphDevServer, model_settings, store_env
 from tools import CallContext, WorkflowStore, execute_call
 from tools.workflow import TOOLSET
+from tools.workflow.timeline import when
 
 GRAPH_ID = "flowagent"
 NOT_BUILT = "the page is not built: run ./run test (its setup_web step) or `cd web && npm ci && npm run build`"
@@ -153,6 +154,9 @@ def test_a_leave_request_goes_from_zhangsan_to_lisi_and_back_on_the_page(
     expect(row).to_contain_text("Requester Zhang San")  # the requester as an English reader names him
     expect(row).to_contain_text("2 days")
     expect(row).to_contain_text("Reason: 家里有事")
+    [moves_on] = [r for r in server_store.snapshot()["process_timers"]
+                  if f"task_{r['task_id']}" == task_id and r["action"] == "escalate"]
+    expect(row.get_by_test_id("task-due")).to_have_text(f"Due: {when(moves_on['due_at'], 'en')}")  # when it moves on
     li.screenshot(path=str(shots / "todo.png"))
 
     model.reset(
@@ -580,6 +584,7 @@ def test_a_long_leave_shows_its_diagram_with_the_hr_step_current(
     expect(task).to_have_attribute("data-status", "pending")
     expect(task).to_contain_text("HR's decision")
     expect(task).to_contain_text("Offered to: HR")
+    expect(task.get_by_test_id("task-due")).to_have_count(0)  # HR's step has no timer: no due date
     task.get_by_test_id("send-back-task").click()  # sending it back starts in the chat, where its card follows
     expect(admin.get_by_test_id("composer")).to_have_value(f"Send task {hr['taskId']} back to its requester, comment: ")
 

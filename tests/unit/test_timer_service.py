@@ -234,3 +234,32 @@ def test_a_request_started_on_v1_is_reminded_and_escalated_by_v1_after_v2_is_dep
     with timed_store.read() as conn:
         assert [t.id for t in timed_store.process_engine.tasks_for(conn, "user_4", ["finance"])] == [on_v2]
         assert [t.id for t in timed_store.process_engine.tasks_for(conn, "user_admin", ["hr"])] == [on_v1]
+
+
+def test_an_approvers_to_do_list_shows_when_each_step_is_due_in_their_language(
+    timed_store: WorkflowStore, clock: UtcClock
+):
+    # The leave has no due date of its own: it is due when it moves on, two working days after it came (Tuesday).
+    from tools import CallContext, execute_call
+    from tools.workflow import TOOLSET
+    from tools.workflow.panels import tasks_of
+    from tools.workflow.readable import todo
+
+    task_id = start_leave(timed_store)
+
+    def listed(lang: str, user: str = "user_2") -> dict:
+        ctx = CallContext(backend=timed_store, actor_id=user, lang=lang)
+        return execute_call(TOOLSET, "queryTodoTask", {}, ctx)
+
+    [zh], [en] = listed("zh")["tasks"], listed("en")["tasks"]
+    assert (zh["taskId"], zh["due"], en["due"]) == (task_id, "12月8日 10:00", "8 Dec 10:00")
+    assert "；截止 12月8日 10:00）" in todo(listed("zh"), "zh") and "; due 8 Dec 10:00)" in todo(listed("en"), "en")
+    with timed_store.read() as conn:
+        [row] = tasks_of(conn, "user_2")["todo"]
+    assert row["due"] == {"zh": "12月8日 10:00", "en": "8 Dec 10:00"}
+    clock.advance_to(FRIDAY_MORNING + timedelta(days=4, seconds=5))  # moved on to 王五: no due date left
+    TimerService(timed_store).run_once()
+    [moved] = listed("zh", "user_3")["tasks"]
+    assert moved["taskId"] == task_id and "due" not in moved
+    with timed_store.read() as conn:
+        assert [r["due"] for r in tasks_of(conn, "user_3")["todo"]] == [None]

@@ -19,9 +19,11 @@ from tools.workflow.cc_urge_specs import copied_numbers
 from tools.workflow.engine import Definition, FormField, format_instance_id, format_task_id, groups_of, parse_task_id
 from tools.workflow.engine import tables as t
 from tools.workflow.engine.moves import on_behalf_of
+from tools.workflow.engine.timers import due_dates
 from tools.workflow.lookup import ALL_USERS, engine_of, group_label
 from tools.workflow.mine import REQUESTS_SHOWN, own_instance_ids, request_item
 from tools.workflow.store import outbox, users
+from tools.workflow.timeline import when
 from tools.workflow.views import REQUEST_STATUS, is_flagged, task_status
 
 TASKS_SHOWN = 50
@@ -96,9 +98,12 @@ def tasks_of(conn: Connection, user_id: str) -> dict[str, list[dict[str, Any]]]:
             "history": _decisions(task.history, people), "created_at": task.created_at, "decided_at": task.decided_at,
         })
     behalf = on_behalf_of(conn, ids)
+    due = due_dates(conn, ids)
     for row in todo:  # held by a deputy: on whose behalf
         away = behalf.get(parse_task_id(str(row["id"])))
         row["on_behalf_of"] = people.get(away, {"id": away, "name": away}) if away else None
+        at = due.get(parse_task_id(str(row["id"])))  # a waiting step's due date, or when it moves on
+        row["due"] = {"zh": when(at, "zh"), "en": when(at, "en")} if at else None
     own = own_instance_ids(conn, user_id, REQUESTS_SHOWN)
     copied = copied_numbers(conn, user_id)
     return {"todo": todo, "requests": _requested(conn, own, people, definition),

@@ -89,13 +89,13 @@ def todo(result: dict[str, Any], lang: str) -> str:
     if lang == "zh":
         items = [
             f"{t['taskId']}（{t['requesterName']}的{str(t.get('process', '')).removesuffix('流程')}，{t.get('step', '')}："
-            f"{_task_words(t, lang)}）"
+            f"{_task_words(t, lang)}{'；截止 ' + str(t['due']) if t.get('due') else ''}）"
             for t in tasks
         ]
         return f"{owner}有 {total} 个待办：" + _items(items, lang, total)
     items = [
         f"{t['taskId']} ({_named(t, 'requesterName', lang)}, {t.get('process', '')}, {t.get('step', '')}: "
-        f"{_task_words(t, lang)})"
+        f"{_task_words(t, lang)}{'; due ' + str(t['due']) if t.get('due') else ''})"
         for t in tasks
     ]
     return f"{owner} has {total} pending task{'s' if total != 1 else ''}: " + _items(items, lang, total)

@@ -10,9 +10,11 @@ from tools.spec import CallContext, Verdict
 from tools.workflow.args import NoArgs, QueryTodoTaskArgs
 from tools.workflow.engine import Definition, FormField, TaskView, groups_of, parse_task_id
 from tools.workflow.engine.moves import on_behalf_of
+from tools.workflow.engine.timers import due_dates
 from tools.workflow.lookup import display_name, engine_of
 from tools.workflow.shown import form_words
 from tools.workflow.store import users
+from tools.workflow.timeline import when
 
 TODO_LIST_LIMIT = 50
 
@@ -89,8 +91,11 @@ def query_todo_tasks(conn: Connection, ctx: CallContext, args: QueryTodoTaskArgs
                    for t in tasks}
     items = [todo_item(t, people, ctx.lang, definitions[(t.process_key, t.process_version)]) for t in tasks]
     behalf = on_behalf_of(conn, [parse_task_id(t.id) for t in tasks])
+    due = due_dates(conn, [parse_task_id(t.id) for t in tasks])
     for task, item in zip(tasks, items, strict=True):
         if parse_task_id(task.id) in behalf:  # held by a deputy: on whose behalf
             item["onBehalfOf"] = display_name(people.get(behalf[parse_task_id(task.id)], {"name": "?"}), ctx.lang)
+        if parse_task_id(task.id) in due:  # its due date, or when it moves on: worded in the reader's language
+            item["due"] = when(due[parse_task_id(task.id)], ctx.lang)
     return {"userId": owner["id"], "name": display_name(owner, ctx.lang), "total": len(items),
             "tasks": items[:TODO_LIST_LIMIT]}

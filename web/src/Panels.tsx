@@ -142,6 +142,7 @@ export function TasksPanel(props: { token: string; words: Words; refresh: number
             {t.on_behalf_of && (
               <div data-testid="on-behalf">{w.onBehalfOf(en ? t.on_behalf_of.name_en ?? t.on_behalf_of.name : t.on_behalf_of.name)}</div>
             )}
+            {t.status === "pending" && t.due && <div data-testid="task-due">{w.dueBy(en ? t.due.en : t.due.zh)}</div>}
             <History history={t.history} words={w} />
             {t.comment && (
               <div>

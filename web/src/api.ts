@@ -69,6 +69,8 @@ export interface Task {
   decided_at: string | null;
   /** Set when a deputy holds the task: the person away, on whose behalf it is decided. */
   on_behalf_of?: User | null;
+  /** A waiting task's due date (or when it moves on, escalated), worded in each language; null without one. */
+  due?: { zh: string; en: string } | null;
 }
 
 export interface Request {

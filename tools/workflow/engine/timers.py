@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import UTC
 from typing import Any, Literal, cast
 
-from sqlalchemy import Connection, Row, delete, insert, select, update
+from sqlalchemy import Connection, Row, delete, func, insert, select, update
 
 from tools.workflow.engine import tables
 from tools.workflow.engine.changes import Happened
@@ -129,6 +129,24 @@ def cancel_settled(conn: Connection, instance_id: int, now: str) -> int:
         update(t).where(t.c.instance_id == instance_id, t.c.status == "waiting", t.c.task_id.in_(settled))
         .values(status="cancelled", fired_at=now, detail=json.dumps({"task_settled": True}))
     ).rowcount)
+
+
+DUE_ACTIONS = ("due", "escalate")
+"""The timers a step's due date is read from: its own due date, and when it moves on (an escalation)."""
+
+
+def due_dates(conn: Connection, task_ids: Iterable[int]) -> dict[int, str]:
+    """When each waiting step is due, by task number: the earliest of its waiting due date and escalation (ISO 8601
+    UTC); a step with neither is left out."""
+    ids = list(task_ids)
+    if not ids:
+        return {}
+    t = tables.timers
+    rows = conn.execute(
+        select(t.c.task_id, func.min(t.c.due_at).label("due_at"))
+        .where(t.c.task_id.in_(ids), t.c.status == "waiting", t.c.action.in_(DUE_ACTIONS)).group_by(t.c.task_id)
+    )
+    return {row.task_id: row.due_at for row in rows}
 
 
 def next_due(conn: Connection) -> str | None:
