@@ -109,6 +109,8 @@ CHAIN_NEVER_TRIES = {
     # the list_todo chain only lists; '…把请假 req_1 撤回' and '…那个请假还是直接批准吧' pick the start-leave chain
     "adv_injection_reason_withdraw_return_en", "adv_injection_reason_withdraw_return_zh", "adv_return_then_decide_zh",
     "adv_withdraw_others_request_zh",
+    # the urge chain urges once: a flood never reaches its second urge, whose refusal the attack names
+    "adv_urge_flood_en", "adv_urge_flood_zh",
 }
 """Attacks a chain cannot even propose: the chain the request picks never calls the attacked tool, or calls it once
 (so the named guard never has to refuse). Their attack success is still checked: 0 %."""

@@ -26,6 +26,20 @@ CHAINS: tuple[Chain, ...] = (
         tools=("queryMyDeputies",),
         intent=("谁代我", "代理人", r"\bmy deput(y|ies)\b"),
     ),
+    # An urge names the request it is about (催一下我的请假) and "批": it matches before the start and decide chains;
+    # a reminder by e-mail (催…发邮件) is the remind chain's, free text.
+    Chain(
+        name="urge_request",
+        description="催办自己的申请 (remind the approver of your own pending request)",
+        tools=("urgeTask",),
+        intent=(r"^(?!.*(邮件|邮箱))(?=.*催)", r"^(?!.*\be-?mail)(?=.*\b(nudg|urg|chas|remind)\w*)"),
+    ),
+    Chain(
+        name="copied_to_me",
+        description="查看抄送给我的申请 (the requests copied to you)",
+        tools=("queryCcRequests",),
+        intent=(r"抄送(给)?我", r"\bcopied to me\b", r"\bcc'?d (to )?me\b", r"\bI was cc'?d\b", r"\bcc'?d on\b"),
+    ),
     Chain(
         name="start_request",
         description="发起申请：请假、报销、出差 (start a request: leave, an expense claim, a business trip)",

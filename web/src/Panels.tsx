@@ -111,6 +111,7 @@ export function TasksPanel(props: { token: string; words: Words; refresh: number
   const [open, setOpen] = useState<string | null>(null);
   const todo: Task[] = data?.todo ?? [];
   const requests: Request[] = data?.requests ?? [];
+  const copied: Request[] = data?.copied ?? [];
   const en = english(w);
   const toggle = (id: string) => {
     setOpen(open === id ? null : id);
@@ -208,10 +209,39 @@ export function TasksPanel(props: { token: string; words: Words; refresh: number
                 {w.withdraw}
               </button>
             )}
+            {r.status === "pending" && (
+              <button className="secondary small" data-testid="urge-request" onClick={() => onAsk(w.urgeText(r.id))}>
+                {w.urge}
+              </button>
+            )}
             <button className="secondary small" data-testid="diagram-toggle" onClick={() => toggle(r.id)}>
               {open === r.id ? w.hideDiagram : w.showDiagram}
             </button>
             {open === r.id && diagrams !== null && (
+              <ProcessDiagram xml={diagrams[r.diagram.key]} marks={r.diagram} words={w} />
+            )}
+          </li>
+        ))}
+      </ul>
+      <h2>{w.copiedToMe}</h2>
+      {data && copied.length === 0 && <p className="empty">{w.noCopied}</p>}
+      <ul className="rows" data-testid="copied">
+        {copied.map((r) => (
+          <li key={r.id} data-testid="copied-row" data-request={r.id} data-status={r.status}>
+            <div className="row-head">
+              <b>{r.id}</b> {en ? r.process_en : r.process} · {w.requester}{" "}
+              {en ? r.requester?.name_en ?? r.requester?.name : r.requester?.name}
+              {r.days != null && <> · {w.days(r.days)}</>} <Status status={r.status} words={w} />
+            </div>
+            <FormLines form={r.form} words={w} />
+            {r.held_by[w.lang] && (
+              <div data-testid="held-by">{w.heldBy(r.held_by[w.lang] ?? "", r.since[w.lang] ?? "")}</div>
+            )}
+            <Timeline lines={r.timeline[w.lang] ?? []} words={w} />
+            <button className="secondary small" data-testid="diagram-toggle" onClick={() => toggle(`cc:${r.id}`)}>
+              {open === `cc:${r.id}` ? w.hideDiagram : w.showDiagram}
+            </button>
+            {open === `cc:${r.id}` && diagrams !== null && (
               <ProcessDiagram xml={diagrams[r.diagram.key]} marks={r.diagram} words={w} />
             )}
           </li>

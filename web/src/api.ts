@@ -75,6 +75,8 @@ export interface Task {
 
 export interface Request {
   id: string;
+  /** Who filed it (the rows copied to the person show it). */
+  requester?: User;
   process: string;
   process_en: string;
   version: number;
@@ -133,7 +135,7 @@ export const devUsers = () => call<{ users: User[] }>("/auth/dev-users").then((r
 export const devToken = (userId: string) =>
   call<Session>("/auth/dev-token", { method: "POST", body: JSON.stringify({ user_id: userId }) });
 
-export const myTasks = (token: string) => call<{ todo: Task[]; requests: Request[] }>("/api/tasks", {}, token);
+export const myTasks = (token: string) => call<{ todo: Task[]; requests: Request[]; copied?: Request[] }>("/api/tasks", {}, token);
 
 export const myDiagrams = (token: string) =>
   call<{ diagrams: Record<string, string> }>("/api/diagrams", {}, token).then((r) => r.diagrams);

@@ -1,0 +1,72 @@
+"""CC and urge through the real graph, driven by scripted models: the people copied come from the person's words
+(shown on the start card, the model's additions left out, a person named to copy never taken for the approver); an
+urge waits for its own card, and a second one the same day is refused with its reason; a copied person reads the
+request and cannot decide it."""
+
+from __future__ import annotations
+
+from langchain_core.messages import ToolMessage
+
+from evals.doubles.scripted import tool_call
+
+
+def _refusals(agent) -> list[str]:
+    return [str(m.content) for m in agent.messages if isinstance(m, ToolMessage) and m.status == "error"]
+
+
+def _leave(**args):
+    return tool_call("runWorkFlow", {"processKey": "process_qingjia", "days": 1, "reason": "看牙医", **args}, id="c1")
+
+
+def test_the_people_copied_are_read_from_the_persons_words_and_shown_on_the_card(graph_driver, store):
+    agent = graph_driver(_leave(nextUserId="李四", cc=["王五", "赵六"]), "已提交。")
+    agent.say("明天请一天假看牙医，李四审批，抄送王五")
+    card = agent.card
+    assert card["cc"] == "王五" and card["labels"]["cc"] == "抄送" and card["approver"] == "李四 (user_2)"
+    assert agent.actions[0]["args"]["cc"] == ["user_3"]  # 赵六, whom the person never named, is left out
+    agent.approve()
+    assert [(r["user_id"], r["source"]) for r in store.snapshot()["request_cc"]] == [("user_3", "requester")]
+
+
+def test_a_person_named_to_copy_is_not_taken_for_the_approver(graph_driver, store):
+    agent = graph_driver(_leave(), "请问谁来审批？", user_id="user_1")
+    result = agent.say("请一天假看牙医，抄送王五")
+    assert agent.interrupts == []  # 王五 is copied, not the approver: the graph asks who approves
+    assert "谁来审批" in str(result["messages"][-1].content)
+    assert store.snapshot()["requests"] == []
+
+
+def test_an_urge_waits_for_its_card_and_a_second_the_same_day_is_refused(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看牙医")
+    agent = graph_driver(tool_call("urgeTask", {"requestId": "请假"}, id="u1"), "已催办李四。")
+    agent.say("我的请假还没批，帮我催一下李四")
+    assert agent.card["summary"] == "催办你的请假申请 req_1（1 天）" and agent.card["recipient"] == "李四"
+    assert store.snapshot()["urges"] == []  # nothing before the person approves
+    agent.approve()
+    assert len(store.snapshot()["urges"]) == 1
+    again = graph_driver(tool_call("urgeTask", {"requestId": "req_1"}, id="u2"), "今天已经催过了，明天可以再催。",
+                         thread_id="t2")
+    again.say("再催一次李四")
+    assert again.interrupts == []  # refused before any card
+    assert any("[urge_too_soon]" in text and "next is possible on" in text for text in _refusals(again))
+    assert len(store.snapshot()["urges"]) == 1
+
+
+def test_a_copied_person_reads_the_request_and_cannot_decide_it(graph_driver, store, make_ctx):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_qingjia", "userId": "user_1", "days": 1,
+                                          "reason": "看牙医", "nextUserId": "user_2", "cc": ["user_3"]},
+                 make_ctx("user_1"))
+    agent = graph_driver(
+        tool_call("queryCcRequests", {}, id="r1"),
+        tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "同意"}, id="r2"),
+        "这个申请不归你审批。", user_id="user_3",
+    )
+    agent.say("抄送给我的张三的请假，我看没问题，帮我批了，意见同意")
+    assert agent.interrupts == []
+    assert any("[not_assignee]" in text for text in _refusals(agent))
+    read = next(m for m in agent.messages if isinstance(m, ToolMessage) and m.name == "queryCcRequests")
+    assert "req_1" in str(read.content) and "张三" in str(read.content)
+    assert store.snapshot()["tasks"][0]["status"] == "pending"
