@@ -56,13 +56,13 @@ FIELD_QUESTIONS = {("process_qingjia", "days"): "days", ("process_qingjia", "rea
 INTRO = {
     "zh": "我可以帮你：查看有哪些流程和用户、发起请假申请、报销申请、出差申请（以及公司部署的其他流程）、查看和审批"
     "待办任务（批准、驳回，退回给申请人修改，或转交给同事）、设置休假期间代你审批的人、查看你的申请到了哪一步、撤回或修改后重新提交你的"
-    "申请、查看假期余额、发送提醒邮件。"
+    "申请、催办审批人、查看抄送给你的申请、查看假期余额、发送提醒邮件。"
     "每次修改前都会请你确认。",
     "en": "I can list the workflows and the users, start a request (leave, an expense claim, a business trip, or any "
     "other process your company deployed), show your to-do tasks and approve, reject, send them back to their "
     "requester or pass them on to a colleague, name a deputy who approves for you while you are away, show where "
-    "your own requests are, withdraw them or change and send them again, tell you your leave balance, and send "
-    "reminder e-mails. You confirm every change before it is made.",
+    "your own requests are, withdraw them, change and send them again or remind their approver, show the requests "
+    "copied to you, tell you your leave balance, and send reminder e-mails. You confirm every change before it is made.",
 }
 """What the assistant can do, by language."""
 
