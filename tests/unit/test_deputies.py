@@ -5,15 +5,16 @@ own request."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
 from tools import execute_call
 from tools.errors import PolicyError
 from tools.workflow import TOOLSET
-from tools.workflow.cards import decision_card
-from tools.workflow.deputies import deputy_card
+from tools.workflow.cards import decision_card, start_card
+from tools.workflow.deputies import company_today, deputy_card
+from tools.workflow.readable import started
 
 TODAY = date(2026, 12, 3)
 
@@ -49,6 +50,18 @@ def test_a_task_that_comes_to_an_away_person_goes_to_their_deputy(store, make_ct
     [mine] = _call(make_ctx, "user_1", "queryMyRequests", {})["requests"]
     assert any("转给王五代李四审批" in line for line in mine["timeline"]), mine["timeline"]
     assert mine["status"] == "已批准"
+
+
+def test_the_start_says_who_decides_in_place_of_an_away_approver(store, make_ctx):
+    today = company_today()  # the card reads the company's today, as a start without a run's date does
+    _away(make_ctx, start=today.isoformat(), end=(today + timedelta(days=3)).isoformat())
+    args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "看牙医", "days": 1, "nextUserId": "user_2"}
+    with store.read() as conn:
+        card = start_card(conn, args, "zh")
+    assert "李四不在，由王五代李四审批" in card["notes"]
+    result = execute_call(TOOLSET, "runWorkFlow", args, make_ctx("user_1", today=today))
+    assert (result["heldBy"], result["onBehalfOf"]) == ("王五", "李四")
+    assert started(result, "zh").endswith("等待王五代李四审批（task_1）。")
 
 
 def test_the_deputys_own_request_goes_to_the_persons_own_approver(store, make_ctx):

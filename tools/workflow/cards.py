@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from tools.workflow.cc import cc_names
+from tools.workflow.deputies import away_note
 from tools.workflow.engine import (
     Definition,
     EngineError,
@@ -292,6 +293,9 @@ def start_card(
     except (EngineError, FormError):
         card["next"] = ""  # the form is refused: the refusal says why when the request is filed
     notes = []
+    away = away_note(conn, approver["id"], requester["id"], lang)  # the approver is away: who decides instead
+    if away:
+        notes.append(away)
     inferred = [r["label"] for r in records if r["how"] == "inferred"]
     if inferred:
         notes.append(f"Inferred from your words, please check: {', '.join(inferred)}" if lang == "en"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -22,12 +22,13 @@ from sqlalchemy import Connection, and_, insert, select, update
 
 from tools.errors import PolicyError
 from tools.spec import CallContext, Found, Verdict
-from tools.workflow.engine import AnyEvent, TaskReady, members_of
+from tools.workflow.engine import AnyEvent, TaskReady, members_of, parse_task_id
+from tools.workflow.engine.moves import on_behalf_of
 from tools.workflow.lookup import ALL_USERS, engine_of, group_label
 from tools.workflow.managers import manager_of
 from tools.workflow.store import SYSTEM_SENDER, outbox, utcnow
 from tools.workflow.tables import deputies
-from tools.workflow.timeline import name_of
+from tools.workflow.timeline import SHOWN_TIMEZONE, name_of
 
 OWN_APPROVER_GROUP = "hr"
 """Where a deputy's own request to the away person goes when the person has no manager other than the requester: the
@@ -177,6 +178,45 @@ def deputies_line(result: dict[str, Any], lang: str) -> str:
 # ---------------------------------------------------------------- routing new tasks
 
 
+def company_today() -> date:
+    """Today in the company's time zone: the day a range is active on when the run gives none."""
+    return datetime.now(SHOWN_TIMEZONE).date()
+
+
+def held_for(conn: Connection, task_id: str | None, lang: str) -> dict[str, str]:
+    """For a new task a deputy (or the person's own approver) holds: who holds it now and on whose behalf, in the
+    reader's words (`heldBy`, `onBehalfOf`); {} for any other task."""
+    if not task_id:
+        return {}
+    away = on_behalf_of(conn, [parse_task_id(task_id)]).get(parse_task_id(task_id))
+    if away is None:
+        return {}
+    task = engine_of(conn).task(conn, task_id)
+    people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+    holders = [name_of(people, u, lang) for u in ([task.assignee] if task.assignee else []) + list(task.candidate_users)]
+    holders += [group_label(conn, g, lang) for g in task.candidate_groups]
+    return {"heldBy": ("、" if lang == "zh" else ", ").join(holders), "onBehalfOf": name_of(people, away, lang)}
+
+
+def away_note(conn: Connection, person: str, requester: str, lang: str, day: date | None = None) -> str | None:
+    """A start card's note when its approver is away on `day`: who decides in their place; None otherwise."""
+    deputy = active_deputies(conn, [person], day or company_today()).get(person)
+    if deputy is None:
+        return None
+    people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+    if deputy == requester:
+        users, groups = own_approver(conn, person, requester)
+        if not users and not groups:
+            return None
+        instead = [name_of(people, u, lang) for u in users] + [group_label(conn, g, lang) for g in groups]
+    else:
+        instead = [name_of(people, deputy, lang)]
+    who, by = name_of(people, person, lang), ("、" if lang == "zh" else ", ").join(instead)
+    if lang == "en":
+        return f"{who} is away: {by} decides it on {who}'s behalf"
+    return f"{who}不在，由{by}代{who}审批"
+
+
 def active_deputies(conn: Connection, user_ids: Sequence[str], day: date) -> dict[str, str]:
     """The deputy of each of these people on `day`, by person (the latest range set wins)."""
     if not user_ids:
@@ -222,8 +262,8 @@ def _routed(conn: Connection, event: TaskReady, day: date) -> TaskReady:
     return replace(event, assignees=tuple(dict.fromkeys(users)), candidate_groups=tuple(dict.fromkeys(groups)))
 
 
-def route_to_deputies(conn: Connection, events: Sequence[AnyEvent], day: date) -> list[AnyEvent]:
-    """The events with each new task that would come to an away person routed to their deputy (or their own
-    approver), moved in the caller's transaction; the other events as they were."""
-    return [_routed(conn, e, day) if isinstance(e, TaskReady) else e for e in events]
+def route_to_deputies(conn: Connection, events: Sequence[AnyEvent], day: date | None = None) -> list[AnyEvent]:
+    """The events with each new task that would come to an away person on `day` (default: the company's today)
+    routed to their deputy (or their own approver), moved in the caller's transaction; the other events as they were."""
+    return [_routed(conn, e, day or company_today()) if isinstance(e, TaskReady) else e for e in events]
 

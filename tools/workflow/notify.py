@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import date
 from typing import Any
 
 from sqlalchemy import Connection, insert, select
@@ -156,7 +155,7 @@ def notify(conn: Connection, ctx: CallContext, events: Sequence[AnyEvent]) -> li
     other rules here (`tools.workflow.ended.request_ended`), so whatever follows a rejection follows a withdrawal."""
     people = _users(conn)
     engine = engine_of(conn)
-    events = route_to_deputies(conn, events, ctx.today or date.today())
+    events = route_to_deputies(conn, events, ctx.today)  # a step to someone away goes to their deputy
     behalf = on_behalf_of(conn, [parse_task_id(e.task_id) for e in events if isinstance(e, TaskReady)])
     written: list[dict[str, Any]] = []
     for event in events:

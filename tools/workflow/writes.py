@@ -17,6 +17,7 @@ from tools.errors import PolicyError
 from tools.spec import CallContext, Found, Verdict
 from tools.workflow.args import HandleTodoTaskArgs, RunWorkFlowArgs, SendEmailArgs
 from tools.workflow.cc import check_cc, copy_request
+from tools.workflow.deputies import held_for
 from tools.workflow.engine import EngineError, TaskView, groups_of, parse_task_id
 from tools.workflow.forms import check_form, form_data, unused_params
 from tools.workflow.leave.requests import hold_started, settle
@@ -100,6 +101,7 @@ def run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs, verd
         "notes": verdict.notes,
         "notified": notified + told,
     }
+    result.update(held_for(conn, result["taskId"], ctx.lang))  # its approver is away: who holds it instead
     if copied:
         result["cc"] = copied
     if form.get("days") is not None:
