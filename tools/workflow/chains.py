@@ -32,7 +32,8 @@ CHAINS: tuple[Chain, ...] = (
         name="urge_request",
         description="催办自己的申请 (remind the approver of your own pending request)",
         tools=("urgeTask",),
-        intent=(r"^(?!.*(邮件|邮箱))(?=.*催)", r"^(?!.*\be-?mail)(?=.*\b(nudg|urg|chas|remind)\w*)"),
+        intent=(r"^(?!.*(邮件|邮箱))(?=.*催)",
+                r"^(?!.*\be-?mail)(?=.*\b(nudg\w*|urg(e|es|ed|ing)|chas(e|es|ed|ing)|remind\w*)\b)"),
     ),
     Chain(
         name="copied_to_me",
