@@ -28,6 +28,13 @@ def test_the_people_copied_are_read_from_the_persons_words_and_shown_on_the_card
     assert [(r["user_id"], r["source"]) for r in store.snapshot()["request_cc"]] == [("user_3", "requester")]
 
 
+def test_people_the_model_left_out_are_copied_from_the_persons_words(graph_driver, store):
+    agent = graph_driver(_leave(nextUserId="Li Si"), "Filed.", locale="en")
+    agent.say("One day off tomorrow for the dentist, Li Si approves, cc Wang Wu and Zhao Liu")
+    assert agent.actions[0]["args"]["cc"] == ["user_3", "user_4"]  # filled in from the person's words
+    assert agent.card["cc"] == "Wang Wu, Zhao Liu" and agent.card["labels"]["cc"] == "copied to"
+
+
 def test_a_person_named_to_copy_is_not_taken_for_the_approver(graph_driver, store):
     agent = graph_driver(_leave(), "请问谁来审批？", user_id="user_1")
     result = agent.say("请一天假看牙医，抄送王五")
