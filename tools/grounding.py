@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from tools import words
 from tools.errors import DomainError, NeedsPersonError
-from tools.parsers import DateReadError, language_of, read_date, read_text
+from tools.parsers import language_of, read_date, read_text
 from tools.parsers.text import mask_spans, mask_words
 from tools.provenance import words_for
 from tools.readers import Reading, read_after, read_choice
@@ -112,17 +112,20 @@ def _blank(given: Any) -> bool:
 
 def read_dates(values: Sequence[PersonValue], raw: dict[str, Any], today: date) -> dict[str, Any]:
     """The arguments with each date value written as people say it ("下周一", "12月8日", "next Monday") turned into
-    its ISO date, counted from the run's `today`; one that cannot be read is left as written (the tool says why)."""
+    its ISO date, counted from the run's `today`; a range's end (`PersonValue.after`) is read after its start ("the
+    following Monday"). One that cannot be read is left as written (the tool says why)."""
     filled = raw
-    for value in values:
+    for value in sorted(values, key=lambda v: bool(v.after)):  # the starts first: an end is read after its start
         given = get_param(raw, value.param)
         if value.kind != "date" or not isinstance(given, str) or _ISO_DATE.match(given.strip()):
             continue
         if len(given) > MAX_DATE_CHARS:
             continue  # no date is said in that many words: the tool refuses it as written
+        start = get_param(filled, value.after) if value.after else None
         try:
-            filled = set_param(filled, value.param, read_date(given, today).isoformat())
-        except DateReadError:
+            after = date.fromisoformat(start) if isinstance(start, str) and _ISO_DATE.match(start) else None
+            filled = set_param(filled, value.param, read_date(given, today, after=after).isoformat())
+        except ValueError:  # a DateReadError too: left as written
             continue
     return filled
 

@@ -83,6 +83,9 @@ class PersonValue:
     refuse: Refuse | None = None
     """What no answer could make possible, for a value of the person's (a trip in the past): refused before the person
     is asked for anything else."""
+    after: str = ""
+    """For a date that ends a range: the parameter of the date it follows (`fields.startDate`), against which a phrase
+    is read as a range's end ("the following Monday", 周五 in the start's week or the next)."""
 
     def option_names(self, lang: str) -> tuple[str, ...]:
         """The options by name in a language ("zh", "en"), for a question."""

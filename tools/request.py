@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -26,16 +26,21 @@ Lang = Literal["zh", "en"]
 
 
 class StatedRange(TypedDict):
-    """A date range the person stated ("下周三到周五"), with its length."""
+    """A date range the person stated ("下周三到周五", "下周四下午到周五"), with its length."""
 
     start: str
     """First day, ISO format."""
     end: str
     """Last day, ISO format."""
-    working_days: int
-    """Working days in the range (holidays and weekends left out, make-up workdays counted)."""
-    calendar_days: int
-    """Days in the range, both ends included."""
+    working_days: float
+    """Working days in the range (holidays and weekends left out, make-up workdays counted; an afternoon start or a
+    morning end counts half its day)."""
+    calendar_days: float
+    """Days in the range, both ends included (halves as for `working_days`)."""
+    start_half: NotRequired[str | None]
+    """The first day's half as said: "pm" (下午, "afternoon") or "am"; None when none is said."""
+    end_half: NotRequired[str | None]
+    """The last day's half as said: "am" (上午, "morning") or "pm"; None when none is said."""
 
 
 class Said(TypedDict):
@@ -247,7 +252,8 @@ class _Values:
             self.dates += [span.start.isoformat(), span.end.isoformat()]
             if span.end != span.start:
                 self.ranges.append(StatedRange(start=span.start.isoformat(), end=span.end.isoformat(),
-                                               working_days=span.working_days, calendar_days=span.calendar_days))
+                                               working_days=span.working_days, calendar_days=span.calendar_days,
+                                               start_half=span.start_half, end_half=span.end_half))
         self.quoted += [q for q in facts.quoted if q not in self.quoted]
 
 

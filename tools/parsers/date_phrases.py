@@ -46,6 +46,21 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
+    # A weekday after another date ("the following Monday", "the Monday after", "the Monday after that"): only a
+    # range's end, the first such day after its start; alone, no date. "the Monday after next" is the Monday of the
+    # week after next; "the Friday after Christmas" no date at all.
+    (
+        "after_en",
+        re.compile(
+            rf"\b(?:the\s+)?(?P<wd3>{_EN_DAYS})\s+after\s+next\b"
+            rf"|\b(?:the\s+)?following\s+(?P<wd>{_EN_DAYS})\b\.?"
+            rf"|\bthe\s+(?P<wd2>{_EN_DAYS})\s+(?:after|following)\b(?:\s+(?:that|it)\b)?"
+            r"(?!\s+(?!(?:and|or|then|to|in|at|on|with|for|from|because|as|since|so|but|off|back|please|pls|plz|if|"
+            r"when|i|we|my|is|will|thanks|thank|thx|cheers)\b)[a-z0-9])"
+            rf"|\bthe\s+(?P<wd4>{_EN_DAYS})\s+(?:after|following)\s+(?=[a-z0-9])",  # "the Friday after Christmas"
+            re.I,
+        ),
+    ),
     # A whole week ("all of next week", "the whole week after next", "整个下周", "下周一整周"): Monday to Sunday.
     (
         "whole_week_en",
@@ -67,7 +82,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "ymd_zh",
         re.compile(rf"(?:(?P<y>\d{{4}}|[〇零一二三四五六七八九]{{4}})\s*年\s*)?(?P<m>{NUM})\s*月\s*(?P<d>{NUM})\s*(?P<suf>[日号])?"),
     ),
-    ("dotted", re.compile(rf"(?<![\d.])(?P<m>{_DOT_M})\.(?P<d>{_DOT_D})(?=\s*(?:{_DASH})\s*{_DOT}(?!\d|\.\d){_NO_UNIT})")),
+    ("dotted", re.compile(rf"(?<![\d.])(?P<m>{_DOT_M})\.(?P<d>{_DOT_D})"
+                          rf"(?=\s*(?:上午|下午)?\s*(?:{_DASH})\s*{_DOT}(?!\d|\.\d){_NO_UNIT})")),  # 12.8下午-12.10 too
     ("dotted", re.compile(rf"(?:(?<=[到至~～—–-])|(?<=to ))\s*(?P<m>{_DOT_M})\.(?P<d>{_DOT_D})(?!\d|\.\d){_NO_UNIT}")),
     ("month_rel", re.compile(rf"(?P<mr>下下个?月|下个?月|这个?月|本月|上个?月)(?P<d>{NUM})[日号]")),
     ("day_zh", re.compile(rf"(?<![\d月{_CN}])(?P<d>{NUM})号")),
@@ -121,7 +137,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 _MONTH_CUES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _CUES: dict[str, tuple[str, ...]] = {
     "rel": ("天", "日"), "rel_en": ("day", "tod", "tom", "tmr", "yest"), "week_zh": ("周", "星期", "礼拜"),
-    "week_en": ("mon", "tue", "wed", "thu", "fri", "sat", "sun"), "whole_week_en": ("week",),
+    "week_en": ("mon", "tue", "wed", "thu", "fri", "sat", "sun"), "after_en": ("follow", "after"),
+    "whole_week_en": ("week",),
     "whole_week_zh": ("周", "星期", "礼拜"), "iso": tuple("0123456789"), "ymd_zh": ("月",), "dotted": (".",),
     "month_rel": ("月",), "day_zh": ("号",), "in_zh": ("后",), "md_en": _MONTH_CUES, "dm_en": _MONTH_CUES,
     "day_en": ("the",), "days_month_en": _MONTH_CUES, "numeric": ("/",), "in_en": ("day",),
@@ -142,6 +159,7 @@ class Phrase:
     day_of_month: int | None = None  # a bare day ("5号"): re-read in the range start's month
     until: date | None = None  # a phrase that is a range by itself (a whole week): its last day
     scopes_range: bool = False  # "… to Thursday next week": the week it names is the range start's week too
+    after_start: bool = False  # "the following Monday": only after a range's start (`weekday` after it); `day` None
 
 
 def number(text: str) -> int:
@@ -213,6 +231,15 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> Phrase | None:
             weeks = _WEEKS_AHEAD[m["pre"] or m["pre2"]]
         monday = _week_day(today, 0, weeks)
         return Phrase(kind, start, end, monday, until=monday + timedelta(days=6))
+    if kind == "after_en":
+        wd_text = m["wd"] or m["wd2"] or m["wd3"] or m["wd4"]
+        if wd_text.lower() not in _FULL_EN_DAYS and not wd_text[0].isupper():
+            return None
+        if m["wd4"]:  # a weekday after an event or a day this package does not read: no date, and no range's end
+            return Phrase(kind, start, end, None, after_start=True)
+        if m["wd3"]:  # "the Monday after next": that week's
+            return Phrase("week_en", start, end, _week_day(today, _WEEKDAY_EN[wd_text[:3].lower()], 2))
+        return Phrase(kind, start, end, None, weekday=_WEEKDAY_EN[wd_text[:3].lower()], after_start=True)
     if kind in ("week_zh", "week_en"):
         wd_text = m["wd"]
         if kind == "week_zh":

@@ -23,21 +23,31 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Literal
 
-from tools.parsers.calendar import working_days
+from tools.parsers.calendar import is_working_day, working_days
 from tools.parsers.date_phrases import NUM, Phrase, add_months, number, phrases, safe_date
 from tools.parsers.text import fold_width
+
+Half = Literal["am", "pm"]
+"""A half of the day said with a range's end: the morning or the afternoon."""
 
 
 @dataclass(frozen=True)
 class DateSpan:
-    """A date (start == end) or a range of dates the person wrote, with its working and calendar day counts."""
+    """A date (start == end) or a range of dates the person wrote, with its working and calendar day counts; a range
+    that starts in an afternoon or ends in a morning ("下周四下午到周五", "Monday afternoon to Wednesday morning")
+    counts half of that day."""
 
     start: date
     end: date
     text: str
     at: tuple[int, int]
-    working_days: int
-    calendar_days: int
+    working_days: float
+    calendar_days: float
+    start_half: Half | None = None
+    """A range's first day's half as said: "pm" (from the afternoon: half a day) or "am" (from the morning: whole)."""
+    end_half: Half | None = None
+    """A range's last day's half as said: "am" (to the morning: half a day) or "pm" (to the afternoon: whole)."""
+
 
 
 class DateReadError(ValueError):
@@ -61,7 +71,11 @@ _FILLER_AFTER_RE = re.compile(r"[\s,.;:!?，。！？、]*")
 
 
 def _end_after(start: date, end: Phrase) -> date | None:
-    """A range's end read against its start: a bare weekday in the start's week, a month-day in its year."""
+    """A range's end read against its start: a bare weekday in the start's week, a month-day in its year; "the
+    following Monday" the first Monday after the start (None when that is later in the start's own week: see
+    `_following`)."""
+    if end.after_start and end.weekday is not None:
+        return _following(start, end.weekday)
     if end.weekday is not None:
         in_week = start - timedelta(days=start.weekday()) + timedelta(days=end.weekday)
         return in_week if in_week >= start else in_week + timedelta(weeks=1)
@@ -74,15 +88,56 @@ def _end_after(start: date, end: Phrase) -> date | None:
     return end.day
 
 
-def _span(original: str, start: date, end: date, at: tuple[int, int]) -> DateSpan:
+def _following(start: date, weekday: int) -> date | None:
+    """"The following Monday" / "the Monday after" a start: the first such day after it, when that is in a later week
+    (Friday to the following Monday, Friday to the following Friday). A day later in the start's own week ("Wednesday
+    to the following Friday": this Friday, or next week's?) is not read: the person is asked."""
+    if weekday > start.weekday():
+        return None
+    return start + timedelta(days=(weekday - start.weekday()) % 7 or 7)
+
+
+def _span(original: str, start: date, end: date, at: tuple[int, int], start_half: Half | None = None,
+          end_half: Half | None = None) -> DateSpan:
+    halves = [day for day, half, counts_half in ((start, start_half, "pm"), (end, end_half, "am")) if half == counts_half]
     return DateSpan(
         start=start,
         end=end,
         text=original[at[0] : at[1]],
         at=at,
-        working_days=working_days(start, end),
-        calendar_days=(end - start).days + 1,
+        working_days=_whole(working_days(start, end) - 0.5 * sum(1 for day in halves if is_working_day(day))),
+        calendar_days=_whole((end - start).days + 1 - 0.5 * len(halves)),
+        start_half=start_half,
+        end_half=end_half,
     )
+
+
+def _whole(days: float) -> float:
+    return int(days) if days == int(days) else days
+
+
+_HALF_AFTER_RE = re.compile(
+    r"\s*的?\s*(?P<zh>上午|下午)(?!\s*(?:\d|[一二两三四五六七八九十]+\s*点))"
+    r"|\s+(?:in\s+the\s+)?(?P<en>morning|afternoon)\b(?!\s*(?:at\s+)?\d)",
+    re.I,
+)
+_HALF_BEFORE_RE = re.compile(r"\b(?:the\s+)?(?P<en>morning|afternoon)\s+of\s+$", re.I)
+_HALVES: dict[str, Half] = {"上午": "am", "下午": "pm", "morning": "am", "afternoon": "pm"}
+
+
+def _half_after(text: str, at: int) -> tuple[Half | None, int]:
+    """The half of the day said right after a date ("周四下午", "Thursday afternoon"), and where it ends; none before
+    a time of day (周四下午3点)."""
+    found = _HALF_AFTER_RE.match(text, at)
+    if found is None:
+        return None, at
+    return _HALVES[(found["zh"] or found["en"]).lower()], found.end()
+
+
+def _half_before(text: str, at: int) -> tuple[Half | None, int]:
+    """The half of the day said right before a date ("the afternoon of the 8th"), and where it starts."""
+    found = _HALF_BEFORE_RE.search(text[:at])
+    return (_HALVES[found["en"].lower()], found.start()) if found else (None, at)
 
 
 def _weeks_of_lists(text: str, singles: list[Phrase]) -> list[Phrase]:
@@ -116,10 +171,18 @@ def _weeks_of_lists(text: str, singles: list[Phrase]) -> list[Phrase]:
     return out
 
 
-def find_dates(text: str, today: date, original: str | None = None) -> list[DateSpan]:
-    """Every date and date range in `text` (folded and masked), with spans and texts from `original`."""
+def _in_order(start: date, start_half: Half | None, end: date, end_half: Half | None) -> bool:
+    """Whether a range ends after it starts (a day's afternoon to its morning does not: no range)."""
+    return end > start or (end == start and not (start_half == "pm" and end_half == "am"))
+
+
+def find_dates(text: str, today: date, original: str | None = None,
+               unread: list[tuple[int, int]] | None = None) -> list[DateSpan]:
+    """Every date and date range in `text` (folded and masked), with spans and texts from `original`. A range whose
+    end cannot be read ("Wednesday to the following Friday") gives no date at all, not its start alone: where it is
+    is added to `unread`."""
     original = text if original is None else original
-    singles = _weeks_of_lists(text, phrases(text, today))
+    singles = _ends_said_apart(text, _weeks_of_lists(text, phrases(text, today)))
     spans: list[DateSpan] = []
     i = 0
     while i < len(singles):
@@ -127,19 +190,21 @@ def find_dates(text: str, today: date, original: str | None = None) -> list[Date
         if first.day is None:
             i += 1
             continue
-        lead = _RANGE_LEAD_RE.search(text[: first.start])
-        begin = lead.start() if lead else first.start
+        start_half, first_start = _half_before(text, first.start)
+        lead = _RANGE_LEAD_RE.search(text[:first_start])
+        begin = lead.start() if lead else first_start
         if first.until is not None:
             spans.append(_span(original, first.day, first.until, (begin, first.end)))
             i += 1
             continue
+        start_half, first_end = _half_after(text, first.end) if start_half is None else (start_half, first.end)
         if i + 1 < len(singles):
             second = singles[i + 1]
-            between = text[first.end : second.start]
-            connector = _CONNECTOR_RE.fullmatch(between)
+            end_half, second_start = _half_before(text, second.start)
+            connector = _CONNECTOR_RE.fullmatch(text[first_end:second_start])
             if (
                 connector
-                and second.day is not None
+                and (second.day is not None or second.after_start)
                 and (connector.group().strip().lower() != "and" or (lead and "between" in lead.group().lower()))
             ):
                 begin_day = first.day
@@ -147,12 +212,20 @@ def find_dates(text: str, today: date, original: str | None = None) -> list[Date
                     # "Tuesday to Thursday next week": both ends are in next week
                     begin_day = second.day - timedelta(days=second.day.weekday() - first.weekday)
                 end = _end_after(begin_day, second)
-                if end is not None and end >= begin_day:
-                    spans.append(_span(original, begin_day, end, (begin, second.end)))
+                end_half, last = _half_after(text, second.end) if end_half is None else (end_half, second.end)
+                if end is None and second.after_start:
+                    if unread is not None:
+                        unread.append((begin, last))
+                    i += 2
+                    continue
+                if end is not None and (end != begin_day or _in_order(begin_day, start_half, end, end_half)):
+                    # an end before its start is kept as said, for a form to refuse ("this Friday till next
+                    # Tuesday" said on a Saturday: the 11th to the 8th), never read as the two dates in order
+                    spans.append(_span(original, begin_day, end, (begin, last), start_half, end_half))
                     i += 2
                     continue
         if first.kind in ("iso", "ymd_zh", "md_en", "dm_en", "numeric", "month_rel", "day_zh", "day_en"):
-            tail = _DAY_END_RE.match(text, first.end)
+            tail = _DAY_END_RE.match(text, first_end)
             if tail:
                 try:
                     end = add_months(first.day, 0, number(tail["d"]))
@@ -160,13 +233,31 @@ def find_dates(text: str, today: date, original: str | None = None) -> list[Date
                     end = None
                 if end is not None and end < first.day:
                     end = add_months(first.day, 1, end.day)
-                if end is not None:
-                    spans.append(_span(original, first.day, end, (begin, tail.end())))
+                end_half, last = _half_after(text, tail.end())
+                if end is not None and _in_order(first.day, start_half, end, end_half):
+                    spans.append(_span(original, first.day, end, (begin, last), start_half, end_half))
                     i += 1
                     continue
         spans.append(_span(original, first.day, first.day, (first.start, first.end)))
         i += 1
     return spans
+
+
+_APART_RE = re.compile(r"[^，,。.;；!！?？\n]*?(?:到|至|\b(?:to|till|until|through|thru)\b)[^，,。.;；!！?？\n]*", re.I)
+
+
+def _ends_said_apart(text: str, singles: list[Phrase]) -> list[Phrase]:
+    """A bare weekday after a date in the same clause with a range's word between them, but other words too
+    ("下周四下午开始休到周五", "from next Tuesday afternoon all the way to Thursday"): it is that range's end, read after the
+    date as a range's end is, never this week's day before it. Not a range (its halves and days are not read)."""
+    out = list(singles)
+    for i in range(1, len(out)):
+        first, second = out[i - 1], out[i]
+        if second.weekday is None or first.day is None or second.day is None or second.day >= first.day:
+            continue
+        if _APART_RE.fullmatch(text[first.end : second.start]):
+            out[i] = replace(second, day=_end_after(first.day, second), weekday=None)
+    return out
 
 
 _LIST_JOIN_RE = re.compile(r"\s*(?:,|，|、|/|&)?\s*(?:\band\b|\bplus\b|和|及|与|跟|还有)?\s*(?:on\s+)?", re.I)
@@ -192,20 +283,25 @@ def listed_days(text: str, spans: list[DateSpan]) -> list[tuple[int, tuple[int, 
     return counts
 
 
-def read_date(text: str, today: date) -> date:
-    """The one date a phrase names ("下周五", "明天", "next Friday", "2027-01-22", "12月3日"), counted from `today`.
+def read_date(text: str, today: date, *, after: date | None = None) -> date:
+    """The one date a phrase names ("下周五", "明天", "next Friday", "2027-01-22", "12月3日"), counted from `today`;
+    with `after`, the phrase is a range's end after that start, read as a range's end is ("周五" in the start's week
+    or the next, "the following Monday" the first Monday after it).
 
-    Raises DateReadError: "unreadable" when the phrase is not one date, "not_on_calendar" when it names a day that
-    does not exist (2025-02-30).
+    Raises DateReadError: "unreadable" when the phrase is not one date ("the following Monday" without `after`),
+    "not_on_calendar" when it names a day that does not exist (2025-02-30).
     """
     folded = fold_width(text).strip()
     singles = phrases(folded, today)
     if len(singles) == 1:
         found = singles[0]
         before = _FILLER_BEFORE_RE.fullmatch(folded[: found.start])
-        after = _FILLER_AFTER_RE.fullmatch(folded[found.end :])
-        if before and after:
-            if found.day is None:
+        behind = _FILLER_AFTER_RE.fullmatch(folded[found.end :])
+        if before and behind:
+            day = _end_after(after, found) if after is not None else found.day
+            if found.after_start and day is None:
+                raise DateReadError("unreadable", text)  # no start, or a day of the start's own week
+            if day is None:
                 raise DateReadError("not_on_calendar", text)
-            return found.day
+            return day
     raise DateReadError("unreadable", text)

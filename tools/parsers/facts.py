@@ -72,8 +72,9 @@ def read_text(text: str, *, today: date, ignore: Sequence[str] = (), default_lan
     date, from which relative dates count (the system clock is never read)."""
     folded = fold_width(text)
     masked = mask_identifiers(mask_words(folded, ignore))
-    dates = find_dates(masked, today, original=text)
-    quantities = find_quantities(mask_spans(masked, [d.at for d in dates]), original=text)
+    unread: list[tuple[int, int]] = []
+    dates = find_dates(masked, today, original=text, unread=unread)
+    quantities = find_quantities(mask_spans(masked, [*(d.at for d in dates), *unread]), original=text)
     listed = listed_days(masked, dates)
     return TextFacts(
         lang=language_of(masked, default_lang),

@@ -16,11 +16,13 @@ from datetime import date
 from typing import Any
 
 from tools.errors import CannotError, NeedsPersonError, PolicyError
-from tools.readers import ASKING, read_account
+from tools.readers import ASKING, read_account, read_choice
 from tools.request import Request
 from tools.spec import CallContext, Found, PersonValue, Refuse
 from tools.workflow.engine import Definition, FormError, FormField
 from tools.workflow.engine import forms as engine_forms
+from tools.workflow.leave import rules as leave_rules
+from tools.workflow.leave.rules import is_leave
 from tools.workflow.prompts import FIELD_QUESTIONS
 from tools.workflow.words import stated_days
 
@@ -85,6 +87,31 @@ def _range_end(which: str) -> Any:
     return stated
 
 
+HALF_NAMES = {"am": "上午", "pm": "下午"}
+"""A half of the day as read from a date range (`StatedRange.start_half`) as the leave form's option."""
+
+
+def _range_half(which: str, form_field: FormField) -> Any:
+    """The reader of a leave's half-day field (`which`: "start" or "end"): the half said at that end of the one range
+    the person stated ("下周四下午到周五": 下午 at the start, none at the end; "周一下午到周三上午": 上午 at the end);
+    without a range, the option their words name or imply (下周二下午: 下午), as any choice is read. None when they
+    stated different ranges, or a range with no half at that end, or words that name both."""
+    choices = tuple((c.id, c.name, c.name_en) for c in form_field.choices)
+    hints = tuple((c.id, *c.words) for c in form_field.choices if c.words)
+
+    def stated(request: Request) -> str | None:
+        ranges = {(r["start"], r["end"], r.get("start_half"), r.get("end_half")) for r in request["ranges"]}
+        if len(ranges) > 1:
+            return None
+        if ranges:
+            half = ranges.pop()[2 if which == "start" else 3]
+            return HALF_NAMES.get(half) if half else None
+        found = read_choice(choices, hints, request["texts"])
+        return str(found.value) if found is not None else None
+
+    return stated
+
+
 CHOICE_SUFFIXES = ("", "类", "费", "费用", "开支", "用品", " expenses", " expense", " costs", " supplies", " category")
 """What makes a choice's name a category when written after it (餐饮类, 办公用品, "office supplies")."""
 
@@ -117,8 +144,11 @@ def person_values(definition: Definition) -> tuple[PersonValue, ...]:
     seed's reason must say something of its own; another text field (a place, a date written as text) is what it is.
     A choice's `words:<id>` imply it, a text's `cues` introduce it, a number's or date's bounds refuse it (the BPMN's
     data: `tools.readers`)."""
-    ends = {f.id for f in definition.fields if f.type == "date" and f.not_before}
-    starts = {f.not_before for f in definition.fields if f.type == "date" and f.not_before}
+    follows = {f.id: f.not_before for f in definition.fields if f.type == "date" and f.not_before}
+    ends, starts = set(follows), set(follows.values())
+    leave = is_leave(definition)
+    if leave:
+        follows[leave_rules.END] = leave_rules.START  # a leave's last day is read after its first
     values = []
     filler, account = _reason_readers(definition)
     for form_field in definition.fields:
@@ -134,6 +164,8 @@ def person_values(definition: Definition) -> tuple[PersonValue, ...]:
             stated = _range_end("start")  # the one date range the person stated: its first day starts it
         elif form_field.id in ends:
             stated = _range_end("end")
+        elif leave and form_field.id in leave_rules.HALF_OF:
+            stated = _range_half(leave_rules.HALF_OF[form_field.id], form_field)
         choices: tuple[tuple[str, ...], ...] = ()
         if form_field.type == "enum":
             choices = tuple((c.id, c.name, c.name_en) for c in form_field.choices)
@@ -149,6 +181,7 @@ def person_values(definition: Definition) -> tuple[PersonValue, ...]:
             cues=form_field.cues if kind == "text" else (),
             refuse=_refusal(definition, form_field) if kind in ("number", "date") else None,
             default=form_field.default if form_field.type == "enum" else None,
+            after=param_of(follows[form_field.id]) if form_field.id in follows else "",
         ))
     return tuple(values)
 

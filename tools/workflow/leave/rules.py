@@ -20,6 +20,10 @@ from tools.workflow.leave.types import LEAVE_TYPE_FIELD, LeaveType, leave_types
 
 HALVES = {"上午": "am", "下午": "pm", "am": "am", "pm": "pm"}
 """A half-day marker's value on the form (上午, 下午) as the calendar's."""
+START, END = "startDate", "endDate"
+"""The leave form's first and last days: a range, whose end is read after its start ("the following Monday")."""
+HALF_OF = {"startHalf": "start", "endHalf": "end"}
+"""The leave form's half-day fields, by the end of the range each is the half of."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +97,7 @@ def read_leave(form: Mapping[str, Any], today: date) -> Leave:
         raise PolicyError("unknown_leave_type", f"{form.get(LEAVE_TYPE_FIELD)!r} is no leave type; the types are "
                           f"{', '.join(t.id for t in types.types)}")
     days = float(form["days"]) if form.get("days") is not None else None
-    start, end = _iso(form.get("startDate")), _iso(form.get("endDate"))
+    start, end = _iso(form.get(START)), _iso(form.get(END))
     count = None
     if start is not None or end is not None:
         first, last = start or end, end or start

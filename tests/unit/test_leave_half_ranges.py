@@ -1,0 +1,78 @@
+"""Issue 33 through the leave form: the halves of the one range a person states fill its startHalf and endHalf, the
+days it counts are the days stated, and a last day said as "the following Monday" is read after the first day."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+
+from tools.grounding import read_dates, stated_value
+from tools.request import read_request
+from tools.spec import PersonValue
+from tools.workflow.forms import person_values
+from tools.workflow.leave.rules import read_leave
+
+TUESDAY = date(2026, 12, 1)
+
+
+@pytest.fixture
+def values(store) -> dict[str, PersonValue]:
+    with store.read() as conn:
+        definition = next(d for d in store.process_engine.definitions(conn) if d.key == "process_qingjia")
+    return {v.param: v for v in person_values(definition)}
+
+
+def read(values: dict[str, PersonValue], *texts: str) -> dict[str, Any]:
+    request = read_request(list(texts), index=0, today=TUESDAY)
+    return {p: stated_value(values[p], request) for p in ("days", "fields.startHalf", "fields.endHalf")}
+
+
+@pytest.mark.parametrize(
+    ("text", "days", "start_half", "end_half"),
+    [
+        ("下周四下午到周五请年假，搬家", 1.5, "下午", None),
+        ("周一下午到周三上午请事假", 2.0, "下午", "上午"),
+        ("I need next Thursday afternoon through Friday off, moving house", 1.5, "下午", None),
+        ("from Monday afternoon to Wednesday morning, family matter", 2.0, "下午", "上午"),
+        ("下周一上午到周二，去办签证", 2.0, "上午", None),
+    ],
+)
+def test_a_ranges_halves_fill_the_leave_forms_halves(values, text, days, start_half, end_half):
+    assert read(values, text) == {"days": days, "fields.startHalf": start_half, "fields.endHalf": end_half}
+
+
+def test_without_a_range_a_half_is_read_from_the_words_as_before(values):
+    assert read(values, "下周二下午要去医院拔智齿，请半天病假")["fields.startHalf"] == "下午"
+    assert read(values, "明天上午开会，下午请假")["fields.startHalf"] is None  # both said: asked
+
+
+def test_two_different_ranges_fill_no_half(values):
+    found = read(values, "下周四下午到周五，或者下周一下午到周二")
+    assert found["fields.startHalf"] is None and found["fields.endHalf"] is None
+
+
+def test_the_form_counts_what_the_range_states(values):
+    """The values read, as filed, count the days the range states (1.5: Thursday afternoon and Friday)."""
+    form = {"leaveType": "年假", "startDate": "2026-12-10", "endDate": "2026-12-11", "startHalf": "下午", "days": 1.5}
+    assert read_leave(form, TUESDAY).days == 1.5
+    form = {"leaveType": "事假", "startDate": "2026-12-07", "endDate": "2026-12-09", "startHalf": "下午",
+            "endHalf": "上午", "days": 2}
+    assert read_leave(form, TUESDAY).days == 2
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "read_end"),
+    [("next Friday", "the following Monday", "2026-12-14"), ("Friday", "the Monday after", "2026-12-07"),
+     ("下周三", "周五", "2026-12-11"), ("2026-12-09", "next Friday", "2026-12-11")],
+)
+def test_the_last_day_is_read_after_the_first(values, start, end, read_end):
+    args = {"fields": {"startDate": start, "endDate": end}}
+    filled = read_dates(list(values.values()), args, TUESDAY)
+    assert filled["fields"]["endDate"] == read_end
+
+
+def test_the_last_day_that_needs_a_first_is_left_as_written_without_one(values):
+    args = {"fields": {"endDate": "the following Monday"}}
+    assert read_dates(list(values.values()), args, TUESDAY)["fields"]["endDate"] == "the following Monday"
