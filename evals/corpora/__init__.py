@@ -1,5 +1,5 @@
-"""Generated corpora: amounts, day counts and date ranges written every way people write them, read through the form
-fields that file them, and counted read exactly, unread or read wrong.
+"""Generated corpora: amounts, day counts, date ranges and leave's half-day ranges written every way people write them,
+read through the form fields that file them, and counted read exactly, unread or read wrong.
 
 `corpus(seed)` makes them (seeded, deterministic, nothing cached); `evals.corpora.judge.judge` reads them;
 `python -m evals.corpora` prints the table. The renderers (`evals.corpora.spell`) share no code with the parsers.
@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from evals.corpora.days import day_phrasings
+from evals.corpora.half_ranges import half_range_phrasings
 from evals.corpora.money import money_phrasings
 from evals.corpora.phrasing import Phrasing
 from evals.corpora.ranges import range_phrasings
@@ -21,7 +22,9 @@ MONEY_PER_STYLE = 340
 DAYS_PER_STYLE = 670
 """15 ways of writing a day count: 10,050 phrasings."""
 RANGES_PER_STYLE = 250
-"""14 ways of writing a date range: 3,500 phrasings."""
+"""15 ways of writing a date range: 3,750 phrasings."""
+HALF_RANGES_PER_STYLE = 300
+"""5 ways of writing a leave's range with half days: 1,500 phrasings."""
 UNCLEAR_PER_STYLE = 50
 """20 ways of stating no one value: 1,000 phrasings."""
 
@@ -37,5 +40,6 @@ def corpus(seed: int = SEED, scale: float = 1.0) -> list[Phrasing]:
         *money_phrasings(rng, count(MONEY_PER_STYLE)),
         *day_phrasings(rng, count(DAYS_PER_STYLE)),
         *range_phrasings(rng, count(RANGES_PER_STYLE)),
+        *half_range_phrasings(rng, count(HALF_RANGES_PER_STYLE)),
         *unclear_phrasings(rng, count(UNCLEAR_PER_STYLE)),
     ]

@@ -8,6 +8,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any, Literal
 
@@ -18,8 +19,11 @@ FIELDS: dict[Kind, tuple[str, tuple[str, ...]]] = {
     "money": ("process_baoxiao", ("fields.amount",)),
     "days": ("process_qingjia", ("days",)),
     "range": ("process_chuchai", ("fields.startDate", "fields.endDate")),
+    "half": ("process_qingjia", ("fields.startHalf", "fields.endHalf")),
 }
-"""Which process's form fields read each kind of value."""
+"""Which process's form fields read each kind of value; a half-day range's dates are read as a range's (a leave's
+dates have no reader of their own: the model gives them, and they must be among those stated), and its days are what
+the leave's rules count from the values read, as the form files them."""
 ACTOR = "user_1"
 
 
@@ -56,7 +60,27 @@ def field_readers() -> dict[Kind, Callable[[Any], Any]]:
             return found[0] if len(found) == 1 else found
 
         readers[kind] = read
+    readers["half"] = _with_dates(readers["range"], readers["half"])
     return readers
+
+
+def _with_dates(dates: Callable[[Any], Any], halves: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """A half-day range's reader: its dates, its halves, and the working days the leave's rules count from them."""
+    from tools.errors import DomainError
+    from tools.workflow.leave.rules import read_leave
+
+    def read(request: Any) -> tuple[Any, ...]:
+        (start, end), (first, last) = dates(request), halves(request)
+        days = None
+        if start is not None and end is not None:
+            form = {"leaveType": "事假", "startDate": start, "endDate": end, "startHalf": first, "endHalf": last}
+            try:
+                days = read_leave({k: v for k, v in form.items() if v is not None}, date.fromisoformat(start)).days
+            except DomainError:
+                days = None
+        return start, end, first, last, days
+
+    return read
 
 
 def verdict(expected: Any, read: Any) -> Verdict:
@@ -66,9 +90,9 @@ def verdict(expected: Any, read: Any) -> Verdict:
     if expected is None:
         return "exact" if all(r is None for r in reads) else "wrong"
     meant = expected if isinstance(expected, tuple) else (expected,)
-    if any(r is not None and not _same(r, m) for r, m in zip(reads, meant, strict=True)):
-        return "wrong"
-    return "unread" if any(r is None for r in reads) else "exact"
+    if any(r is not None and (m is None or not _same(r, m)) for r, m in zip(reads, meant, strict=True)):
+        return "wrong"  # a value read that was not meant, or one read where none was said (a half not said)
+    return "unread" if any(r is None and m is not None for r, m in zip(reads, meant, strict=True)) else "exact"
 
 
 def _same(read: Any, meant: Any) -> bool:

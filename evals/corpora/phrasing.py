@@ -8,9 +8,12 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
-Kind = Literal["money", "days", "range"]
+Kind = Literal["money", "days", "range", "half"]
 Lang = Literal["zh", "en"]
-Expected = float | tuple[str, str] | None
+HalfRange = tuple[str, str, str | None, str | None, float]
+"""A leave's range with its halves: first and last days (ISO), the halves by their options' names (下午, 上午, None) and
+the working days it counts."""
+Expected = float | tuple[str, str] | HalfRange | None
 
 TODAY = date(2026, 12, 1)
 """The fixed today of the money and day-count corpora (the date-range corpus has one per weekday, around it)."""
@@ -21,13 +24,14 @@ class Phrasing:
     """A sentence a person might write, with the value it states."""
 
     kind: Kind
-    """Which form field's reader judges it: an amount (money), a day count (days) or a date range (range)."""
+    """Which form field's reader judges it: an amount (money), a day count (days), a date range (range), or a leave's
+    range with half days (half: its dates, halves and the days they count)."""
     lang: Lang
     style: str
     """How the value is written ("digits 元", "Chinese short", "next week's weekdays"): the report's rows."""
     text: str
     expected: Expected
-    """The value meant: a number (yuan or days), or (start, end) ISO dates; None when the words state no one value
+    """The value meant: a number (yuan or days), (start, end) ISO dates, a `HalfRange`; None when the words state no one value
     (两千多, "a few days"), and nothing may be read."""
     today: date = TODAY
 

@@ -240,6 +240,22 @@ def en_numeric(today: date, rng: random.Random) -> tuple[Range, str]:
     return (start, end), f"{start.month}/{start.day}{rng.choice((' to ', ' - ', '-', ' until '))}{end.month}/{end.day}"
 
 
+def en_following(today: date, rng: random.Random) -> tuple[Range, str]:
+    """from next Friday to the following Monday, Thursday to the Tuesday after: the first such weekday after the start,
+    in a later week than the start's (a day later in its own week is not said this way)."""
+    coming = rng.random() < 0.5
+    start = _coming(today, rng.randint(0, 6)) if coming else _monday(today) + timedelta(weeks=1, days=rng.randint(0, 6))
+    weekday = rng.randint(0, start.weekday())
+    end = start + timedelta(days=(weekday - start.weekday()) % 7 or 7)
+    if rng.random() < 0.4:
+        first = f"{EN_MONTHS[start.month - 1][:3]} {start.day}"
+    else:
+        first = EN_WEEKDAYS[start.weekday()] if coming else f"next {EN_WEEKDAYS[start.weekday()]}"
+    last = EN_WEEKDAYS[weekday]
+    return (start, end), rng.choice((f"from {first} to the following {last}", f"{first} to the {last} after",
+                                     f"{first} through the following {last}", f"{first} until the {last} after that"))
+
+
 def en_days_of_month(today: date, rng: random.Random) -> tuple[Range, str] | None:
     """from the 8th to the 10th."""
     found = _days_of_month(today, rng)
@@ -263,6 +279,7 @@ WRITERS: tuple[tuple[Lang, str, Writer], ...] = (
     ("en", "from Dec 8 to Dec 10", en_month_days),
     ("en", "12/8 to 12/10", en_numeric),
     ("en", "the 8th to the 10th", en_days_of_month),
+    ("en", "X to the following Y", en_following),
     ("en", "ISO", iso_dates),
 )
 

@@ -1,6 +1,7 @@
-"""The generated corpora (evals.corpora) read through the shipped forms' fields (issue 32): no phrasing is read wrong,
-and at least 98 % of each kind's are read exactly, in each language. Made at test time from the fixed seed; nothing is
-cached. `python -m evals.corpora` prints the table and the phrasings read wrong or unread."""
+"""The generated corpora (evals.corpora) read through the shipped forms' fields (issue 32; issue 33: leave's half-day
+ranges): no phrasing is read wrong, and at least 98 % of each kind's are read exactly, in each language. Made at test
+time from the fixed seed; nothing is cached. `python -m evals.corpora` prints the table and the phrasings read wrong or
+unread."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from evals.corpora.judge import exact_share, judge, tally
 
 EXACT_GOAL = 0.98
 CORPORA = Path(__file__).resolve().parents[2] / "evals" / "corpora"
-KINDS = [(kind, lang) for kind in ("money", "days", "range") for lang in ("zh", "en")]
+KINDS = [(kind, lang) for kind in ("money", "days", "range", "half") for lang in ("zh", "en")]
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +30,9 @@ def counts(judged):
 
 def test_money_and_day_counts_have_ten_thousand_phrasings_each(counts):
     sizes = {kind: sum(sum(c.values()) for (group, _, _), c in counts.items() if group == kind)
-             for kind in ("money", "days", "range", "money, unclear", "days, unclear")}
+             for kind in ("money", "days", "range", "half", "money, unclear", "days, unclear")}
     assert sizes["money"] >= 10_000 and sizes["days"] >= 10_000 and sizes["range"] >= 2_000, sizes
+    assert sizes["half"] >= 1_000, sizes
     assert sizes["money, unclear"] and sizes["days, unclear"]
 
 
