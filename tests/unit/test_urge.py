@@ -43,6 +43,10 @@ def test_an_urge_names_the_requester_the_request_and_the_wait(store, make_ctx, s
     assert "您的请假" not in mail["body"]  # never reads as the approver's own request
     [urged] = store.snapshot()["urges"]
     assert (urged["task_id"], urged["instance_id"], urged["requester_id"]) == (1, "req_1", "user_1")
+    [mine] = execute_call(TOOLSET, "queryMyRequests", {}, make_ctx("user_1"))["requests"]
+    assert mine["timeline"][-1].endswith("审批人审批：张三 催办")  # the request's timeline says so, after its start
+    [english] = execute_call(TOOLSET, "queryMyRequests", {}, make_ctx("user_1", lang="en"))["requests"]
+    assert english["timeline"][-1].endswith("Approver's decision: Zhang San sent a reminder")
 
 
 def test_a_second_urge_the_same_day_is_refused_and_the_next_day_it_goes(store, make_ctx, start_request, clock):
@@ -80,6 +84,19 @@ def test_the_card_shows_who_is_reminded_and_the_full_text(store, make_ctx, start
     assert zh["text"].startswith("张三催办：") and "每天只能催办一次" in zh["next"]
     assert en["summary"] == "Send a reminder about your leave request req_1 (1 day)" and en["recipient"] == "Li Si"
     assert list(zh["labels"]) == ["request", "process", "form", "step", "waited", "recipient", "text", "next"]
+
+
+def test_two_urges_racing_the_same_day_send_one(store, make_ctx, start_request, clock):
+    """Both checked before either committed: the second's insert meets the first's row and is refused, nothing sent."""
+    from tools.workflow.urge import urge_task
+
+    start_request(requester="user_1", approver="user_2", days=1, reason="看病")
+    checked = check_call(TOOLSET, "urgeTask", {"requestId": "req_1"}, make_ctx("user_1"))
+    _urge(make_ctx, "user_1", "req_1")  # the other one commits first
+    with pytest.raises(PolicyError) as second, store.transaction() as conn:
+        urge_task(conn, make_ctx("user_1"), checked.args, checked.verdict)
+    assert second.value.code == "urge_too_soon"
+    assert len(_urge_mails(store)) == 1 and len(store.snapshot()["urges"]) == 1
 
 
 def test_an_urge_is_replayed_not_sent_twice(store, make_ctx, start_request, clock):

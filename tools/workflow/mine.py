@@ -15,6 +15,7 @@ from tools.workflow.engine import tables as t
 from tools.workflow.lookup import ALL_USERS, display_name, engine_of, group_label
 from tools.workflow.shown import form_words
 from tools.workflow.timeline import name_of, timeline_lines, when
+from tools.workflow.urge import urge_entries
 from tools.workflow.views import REQUEST_STATUS
 
 REQUESTS_SHOWN = 20
@@ -65,7 +66,7 @@ def request_item(
     if status == "returned" and back is not None:
         item["returnedBy"] = name_of(people, back.user, lang)
         item["comment"] = back.comment
-    timeline = engine_of(conn).timeline(conn, view.id)
+    timeline = sorted([*engine_of(conn).timeline(conn, view.id), *urge_entries(conn, view.id)], key=lambda e: e.at)
     item["timeline"] = timeline_lines(timeline, people, definition, lang)
     return item
 

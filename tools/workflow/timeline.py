@@ -38,6 +38,8 @@ MOVES = {
            "deputy_own": "went to {to} on behalf of {who}, as {who}'s deputy filed it"},
 }
 """A step passed on, as the timeline reads it (`tools.workflow.engine.moves`): who passed it to whom; on whose behalf."""
+URGED = {"zh": "{who} 催办", "en": "{who} sent a reminder"}
+"""A requester's urge of a step (`tools.workflow.urge`), as the timeline reads it."""
 
 
 def name_of(people: Mapping[str, Mapping[str, Any]], user_id: str, lang: str) -> str:
@@ -91,6 +93,9 @@ def happened_line(entry: Happened, people: Mapping[str, Mapping[str, Any]], defi
         said = MOVES["en" if lang == "en" else "zh"][entry.kind].format(who=who, to=to or "—")
         if entry.comment:
             said += f"（{entry.comment}）" if lang == "zh" else f" ({entry.comment})"
+        what = f"{entry.step_en or entry.step}: {said}" if lang == "en" else f"{entry.step}：{said}"
+    elif entry.kind == "urged":
+        said = URGED["en" if lang == "en" else "zh"].format(who=who)
         what = f"{entry.step_en or entry.step}: {said}" if lang == "en" else f"{entry.step}：{said}"
     elif entry.kind in ("approved", "rejected", "returned"):
         what = step_verdict(entry.step, entry.step_en, who, entry.kind, entry.comment, lang)

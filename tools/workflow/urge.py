@@ -15,10 +15,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection, insert, select
+from sqlalchemy.exc import IntegrityError
 
 from tools.errors import PolicyError
 from tools.spec import CallContext, Found, Verdict
-from tools.workflow.engine import TaskView, parse_task_id
+from tools.workflow.engine import Happened, TaskView, parse_task_id
 from tools.workflow.lookup import ALL_USERS, engine_of, offered_to, require_task
 from tools.workflow.notify import form_summary, process_noun
 from tools.workflow.request_lookup import require_request, resolve_request
@@ -71,6 +72,10 @@ def company_day(moment: datetime) -> str:
     return moment.astimezone(SHOWN_TIMEZONE).date().isoformat()
 
 
+def _day_after(day: str) -> str:
+    return (datetime.fromisoformat(day) + timedelta(days=1)).date().isoformat()
+
+
 def waited_words(since: str, now: datetime, lang: str) -> str:
     """How long a step has waited: 1 天 3 小时, 5 小时, 不到 1 小时; 1 day 3 hours, 5 hours, less than an hour."""
     try:
@@ -98,6 +103,17 @@ def _urged_today(conn: Connection, tasks: tuple[TaskView, ...], day: str) -> set
     return {f"task_{n}" for n in rows}
 
 
+def urge_entries(conn: Connection, rid: str) -> list[Happened]:
+    """A request's urges as timeline entries (the step each reminded, who urged, when)."""
+    rows = conn.execute(select(urges).where(urges.c.instance_id == rid).order_by(urges.c.id)).mappings().all()
+    engine, entries = engine_of(conn), []
+    for row in rows:
+        task = engine.task(conn, f"task_{row['task_id']}")
+        entries.append(Happened(kind="urged", user=row["requester_id"], at=row["at"], step=task.step,
+                                step_en=task.step_en, task_id=task.id))
+    return entries
+
+
 def check_urge(conn: Connection, ctx: CallContext, args: UrgeTaskArgs, found: Found) -> Verdict:
     """Only the requester urges, only a request waiting for an approver, at most once a task and company day."""
     request = found["requestId"]
@@ -110,9 +126,8 @@ def check_urge(conn: Connection, ctx: CallContext, args: UrgeTaskArgs, found: Fo
     day = company_day(_now(conn))
     due = tuple(t for t in view.tasks if t.id not in _urged_today(conn, view.tasks, day))
     if not due:
-        tomorrow = (datetime.fromisoformat(day) + timedelta(days=1)).date().isoformat()
         raise PolicyError("urge_too_soon", f"{rid} was already urged today ({day}); one urge per task a day: the next "
-                          f"is possible on {tomorrow}. Tell the user so; do not send an e-mail instead")
+                          f"is possible on {_day_after(day)}. Tell the user so; do not send an e-mail instead")
     return Verdict(found={"urged": {"day": day, "tasks": [t.id for t in due]}})
 
 
@@ -167,8 +182,12 @@ def urge_task(conn: Connection, ctx: CallContext, args: UrgeTaskArgs, verdict: V
     now, at = _now(conn), _now(conn).astimezone(UTC).isoformat(timespec="microseconds")
     notified: list[dict[str, Any]] = []
     for task in (t for t in request["view"].tasks if t.id in urged["tasks"]):
-        conn.execute(insert(urges).values(task_id=parse_task_id(task.id), day=urged["day"], instance_id=request["id"],
-                                          requester_id=ctx.actor_id, at=at))
+        try:
+            conn.execute(insert(urges).values(task_id=parse_task_id(task.id), day=urged["day"],
+                                              instance_id=request["id"], requester_id=ctx.actor_id, at=at))
+        except IntegrityError:  # another urge of this task committed since the check: this one is the day's second
+            raise PolicyError("urge_too_soon", f"{task.id} was urged a moment ago; the next urge is possible on "
+                              f"{_day_after(urged['day'])}. Tell the user so") from None
         subject, body = _mail(conn, request, task, now, people)
         for user in (u for u in offered_to(conn, task) if u != request["requester"] and u in people):
             row = conn.execute(insert(outbox).values(
@@ -183,7 +202,7 @@ def urge_task(conn: Connection, ctx: CallContext, args: UrgeTaskArgs, verdict: V
         "tasks": urged["tasks"],
         "told": list(dict.fromkeys(name_of(people, n["to"], ctx.lang) for n in notified)),
         "waited": waited_words(min(t.created_at for t in request["view"].tasks), now, ctx.lang),
-        "nextPossible": (datetime.fromisoformat(urged["day"]) + timedelta(days=1)).date().isoformat(),
+        "nextPossible": _day_after(urged["day"]),
         "notified": notified,
     }
 
