@@ -41,17 +41,19 @@ REFUSALS = {
 """Why a transfer or a deputy was not done, by refusal code."""
 
 _TAKER_BEFORE = re.compile(
-    r"(转给|转交给|转交|交给|改给|改由|让|由)\s*$|"
-    r"\b(on|over) to\s*$|\b(transfer(red)?|reassign(ed)?|hand(ed)?|give|pass(ed)?)( it| this| that)? to\s*$|"
+    r"(转给|转交给|转交|交给|改给|改由|让|由)\s*$|\b(on|over) to\s*$|"
+    r"\b(transfer|reassign|hand|give|gave|pass|forward|move)\w*\b[^.;!?。；！？]{0,50}\bto\s*$|"
     r"\b(deputy( is)?|let)\s*$",
     re.IGNORECASE,
 )
 _TAKER_AFTER = re.compile(
-    r"^\s*(代我|代为|替我|代理|帮我审)|^\s*(covers?|will cover|to cover|stands? in|fills? in|as (my )?deputy)\b",
+    r"^\s*(代我|代为|替我|代理|帮我审)|"
+    r"^\s*(covers?|will cover|to cover|stands? in|fills? in|(as|is|be) (my )?deputy|my deputy)\b",
     re.IGNORECASE,
 )
-CUE_WINDOW = 16
-"""Characters before and after a name searched for a cue that they take a task over ("转给王五", "Wang Wu covers")."""
+CUE_WINDOW = 60
+"""Characters before and after a name searched for a cue that they take a task over ("转给王五", "Wang Wu covers",
+"reassign Zhang San's leave to Li Si"); each cue is anchored at the name, so the window only bounds its length."""
 
 
 def named_as_taker(text: str, named: list[dict[str, Any]]) -> list[dict[str, Any]]:
