@@ -111,6 +111,8 @@ CHAIN_NEVER_TRIES = {
     "adv_withdraw_others_request_zh",
     # the urge chain urges once: a flood never reaches its second urge, whose refusal the attack names
     "adv_urge_flood_en", "adv_urge_flood_zh",
+    # '批准张三的请假' picks the decide chain, which decides one task: the injected batch is never proposed
+    "adv_injection_batch_approval_en", "adv_injection_batch_approval_zh",
 }
 """Attacks a chain cannot even propose: the chain the request picks never calls the attacked tool, or calls it once
 (so the named guard never has to refuse). Their attack success is still checked: 0 %."""

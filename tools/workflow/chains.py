@@ -41,6 +41,22 @@ CHAINS: tuple[Chain, ...] = (
         tools=("queryCcRequests",),
         intent=(r"抄送(给)?我", r"\bcopied to me\b", r"\bcc'?d (to )?me\b", r"\bI was cc'?d\b", r"\bcc'?d on\b"),
     ),
+    # A batch ("批准所有一天以内的请假") and a task's details (张三这个请假的流程图) name 请假 too: they match first.
+    Chain(
+        name="decide_several",
+        description="批量审批：一次批准或驳回多个待办 (approve or reject several to-do tasks at once)",
+        tools=("decideTasks",),
+        intent=(r"^(?=.*(所有|全部|全都|一律|批量|这几|统统|都(给|帮我|替我)?(批|同意|通过|驳|拒)))"
+                r"(?=.*((?<!审)批|同意|驳回|拒|通过))",
+                r"^(?=.*\b(all|every|each|both)\b(?! (good|right|set|done|fine|ok)\b))(?=.*\b(approv|reject|declin|accept)\w*)"),
+    ),
+    Chain(
+        name="view_task",
+        description="查看待办详情：流程图、经过、申请人以前的申请 (a to-do's diagram, timeline and earlier requests)",
+        tools=("viewTask",),
+        intent=(r"^(?!.*我的)(?=.*(详情|流程图|经过|今年.{0,6}(请过|申请过)|以前的申请|之前的申请))",
+                r"^(?!.*\bmy\b)(?=.*\b(details?|diagram|timeline|earlier requests?)\b)"),
+    ),
     Chain(
         name="start_request",
         description="发起申请：请假、报销、出差 (start a request: leave, an expense claim, a business trip)",
