@@ -89,6 +89,9 @@ def test_cc_takes_known_people_other_than_the_requester(store, make_ctx):
     ("one day of leave for Zhao Liu to approve; copy in Wang Wu and Li Si please", ["user_3", "user_2"]),
     ("请假一天，李四审批", []),
     ("王五说抄作业不好，请假一天，李四审批", []),
+    ("请假一天，李四审批，不用抄送王五", []),
+    ("One day off, Li Si approves; don't cc Wang Wu", []),
+    ("Expense claim of 300 yuan, I attach a copy of the receipt for Li Si to approve", []),
 ])
 def test_the_people_copied_are_those_named_after_a_cc_word(text, copied):
     assert stated_cc([text], PEOPLE, "user_1") == copied

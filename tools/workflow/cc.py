@@ -41,15 +41,20 @@ REFUSALS = {
     "en": {"too_many_cc": f"a request can be copied to at most {MAX_CC} people", "cc_self": "you need not copy yourself"},
 }
 """Why a CC was not accepted, by refusal code."""
-_CUE = re.compile(r"(?:同时|并|也|再)?(?:抄送|抄给|知会|cc(?:'d|’d)?\b|copy(?:ing)?(?: in)?\b|loop(?:ing)? in\b)",
-                  re.IGNORECASE)
+_CUE = re.compile(r"(?:同时|并|也|再)?(?:抄送|抄给|知会|\bcc(?:'d|’d)?\b|\bcopy(?:ing)?(?: in)?\b(?!\s+of\b)|"
+                  r"\bloop(?:ing)? in\b)", re.IGNORECASE)
+_NOT = re.compile(r"(不|别|勿|无需|不用|不要|没必要)\s*$|\b(don'?t|do not|no need to|not|never|without)\s+$", re.IGNORECASE)
+"""Words right before a CC word that say not to copy ("不用抄送王五", "don't cc Wang Wu")."""
 _CLAUSE_END = re.compile(r"[。；;，,!！?？\n]|审批|批准|approv|sign", re.IGNORECASE)
 
 
 def cc_spans(text: str) -> list[tuple[int, int]]:
-    """Where a text names whom to copy: from each CC word to the end of its clause ("抄送王五和赵六", "cc Wang Wu")."""
+    """Where a text names whom to copy: from each CC word to the end of its clause ("抄送王五和赵六", "cc Wang Wu"); a CC
+    word said not to ("不用抄送", "don't cc") names nobody."""
     spans = []
     for cue in _CUE.finditer(text):
+        if _NOT.search(text[max(0, cue.start() - 12):cue.start()]):
+            continue
         end = _CLAUSE_END.search(text, cue.end())
         spans.append((cue.end(), end.start() if end else len(text)))
     return spans
