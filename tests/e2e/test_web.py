@@ -589,6 +589,24 @@ def test_a_long_leave_shows_its_diagram_with_the_hr_step_current(
     expect(admin.get_by_test_id("composer")).to_have_value(f"Send task {hr['taskId']} back to its requester, comment: ")
 
 
+def test_an_approvers_to_do_row_shows_when_the_step_is_due_in_their_language(
+    server: LangGraphDevServer, browser: Browser, server_store: WorkflowStore
+) -> None:
+    """李四's to-do row for 张三's leave says when it is due (when it moves on to his manager), in Chinese and in English,
+    as the API carries it (issue 34)."""
+    args = {"processKey": "process_qingjia", "userId": "user_1", "reason": "看牙", "days": 1, "nextUserId": "user_2"}
+    started = execute_call(TOOLSET, "runWorkFlow", args, CallContext(backend=server_store, actor_id="user_1", call_id="due-1"))
+    [moves_on] = [r for r in server_store.snapshot()["process_timers"]
+                  if f"task_{r['task_id']}" == started["taskId"] and r["action"] == "escalate"]
+    status, tasks = api(server, "/flowagent/api/tasks", token=token_of(server, "user_2"))
+    [row] = [t for t in tasks["todo"] if t["id"] == started["taskId"]]
+    assert (status, row["due"]) == (200, {"zh": when(moves_on["due_at"], "zh"), "en": when(moves_on["due_at"], "en")})
+    for locale, words in (("zh-CN", f"截止：{row['due']['zh']}"), ("en-US", f"Due: {row['due']['en']}")):
+        li = open_page(browser, server, locale=locale, user_id="user_2")
+        li.get_by_test_id("tab-tasks").click()
+        expect(li.locator(f"[data-testid=task-row][data-task={started['taskId']}]").get_by_test_id("task-due")).to_have_text(words)
+
+
 # ------------------------------------------------------------------------------------------------------
 # Answers state only what is known (issue 33)
 # ------------------------------------------------------------------------------------------------------
