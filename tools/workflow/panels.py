@@ -2,7 +2,8 @@
 
 - `tasks`: the steps offered to them (newest first; decided ones too), the requests they started and those copied to
   them (抄送), each with its process, current step, who holds it and since when, form data, decisions, timeline and
-  diagram marks (done, current and next BPMN elements);
+  diagram marks (done, current and next BPMN elements); a step also with the requester's earlier requests of the
+  same kind that year, as its approver sees them (`tools.workflow.task_view`);
 - `diagrams`: the BPMN XML of the process versions those requests (copied ones too) and tasks run on, by
   `key@version`, for the viewer;
 - `outbox`: the e-mails they sent or were sent.
@@ -23,6 +24,7 @@ from tools.workflow.engine.timers import due_dates
 from tools.workflow.lookup import ALL_USERS, engine_of, group_label
 from tools.workflow.mine import REQUESTS_SHOWN, own_instance_ids, request_item
 from tools.workflow.store import outbox, users
+from tools.workflow.task_view import task_extras
 from tools.workflow.timeline import when
 from tools.workflow.views import REQUEST_STATUS, is_flagged, task_status
 
@@ -104,6 +106,9 @@ def tasks_of(conn: Connection, user_id: str) -> dict[str, list[dict[str, Any]]]:
         row["on_behalf_of"] = people.get(away, {"id": away, "name": away}) if away else None
         at = due.get(parse_task_id(str(row["id"])))  # a waiting step's due date, or when it moves on
         row["due"] = {"zh": when(at, "zh"), "en": when(at, "en")} if at else None
+    users_ = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+    for row in todo:  # what an approver sees of a task: its diagram, timeline and the requester's earlier requests
+        row.update(task_extras(conn, str(row["id"]), str(row["request"]), users_))
     own = own_instance_ids(conn, user_id, REQUESTS_SHOWN)
     copied = copied_numbers(conn, user_id)
     return {"todo": todo, "requests": _requested(conn, own, people, definition),

@@ -104,6 +104,29 @@ function DeputyForm({ words: w, onAsk }: { words: Words; onAsk: (text: string) =
   );
 }
 
+/** What an approver sees of a task: its request's diagram, its timeline, the requester's earlier requests. */
+function TaskView({ task: t, diagrams, words: w }: { task: Task; diagrams: Record<string, string> | null; words: Words }) {
+  const earlier = t.earlier[w.lang] ?? [];
+  return (
+    <div className="task-view" data-testid="task-view">
+      {diagrams !== null && <ProcessDiagram xml={diagrams[t.diagram.key]} marks={t.diagram} words={w} />}
+      <Timeline lines={t.timeline[w.lang] ?? []} words={w} />
+      {t.earlier_total === 0 ? (
+        <div data-testid="earlier-none">{w.noEarlier}</div>
+      ) : (
+        <div>
+          {w.earlier(t.earlier_total)}:
+          <ol className="history" data-testid="earlier">
+            {earlier.map((line, i) => (
+              <li key={i}>{line}</li>
+            ))}
+          </ol>
+        </div>
+      )}
+    </div>
+  );
+}
+
 export function TasksPanel(props: { token: string; words: Words; refresh: number; onAsk: (text: string) => void }) {
   const { token, words: w, refresh, onAsk } = props;
   const { data, error } = useLoad(() => myTasks(token), [token, refresh]);
@@ -165,6 +188,10 @@ export function TasksPanel(props: { token: string; words: Words; refresh: number
                 {w.transfer}
               </button>
             )}
+            <button className="secondary small" data-testid="task-view-toggle" onClick={() => toggle(t.id)}>
+              {open === t.id ? w.hideTask : w.showTask}
+            </button>
+            {open === t.id && <TaskView task={t} diagrams={diagrams} words={w} />}
           </li>
         ))}
       </ul>

@@ -71,6 +71,12 @@ export interface Task {
   on_behalf_of?: User | null;
   /** A waiting task's due date (or when it moves on, escalated), worded in each language; null without one. */
   due?: { zh: string; en: string } | null;
+  /** What its approver sees of it: its request's diagram marks, its timeline, and the requester's earlier requests
+   * of the same kind that year (the latest few, worded in each language, and how many in all). */
+  diagram: DiagramMarks;
+  timeline: Record<string, string[]>;
+  earlier: Record<string, string[]>;
+  earlier_total: number;
 }
 
 export interface Request {
