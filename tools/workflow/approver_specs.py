@@ -51,8 +51,8 @@ TRANSFER = ToolSpec(
             lang="en",
         ),
     ),
-    model_description="Pass a to-do to a colleague to decide instead (转交). taskId: the requester's name or a "
-    "taskId. nextUserId: who takes it. comment: optional.",
+    model_description="Pass a to-do to a colleague (转交). taskId: the requester's name or a taskId. nextUserId: "
+    "who takes it.",
 )
 
 SET_DEPUTY = ToolSpec(
@@ -88,8 +88,8 @@ SET_DEPUTY = ToolSpec(
             lang="en",
         ),
     ),
-    model_description="Set who approves for the user while away (代理审批, 代我审批). deputyUserId: that person. "
-    "startDate, endDate: the days the user said.",
+    model_description="Who approves for the user while away (代我审批). deputyUserId: that person. startDate, "
+    "endDate: as said.",
 )
 
 MY_DEPUTIES = ToolSpec(
@@ -102,7 +102,7 @@ MY_DEPUTIES = ToolSpec(
     backend_bound=True,
     identity_params=("userId",),
     describe=deputies_line,
-    model_description="Who covers for the user while away, and whom they cover for (代理审批).",
+    model_description="The user's deputies (代理审批), and whom they cover for.",
 )
 
 SPECS: tuple[ToolSpec, ...] = (TRANSFER, SET_DEPUTY, MY_DEPUTIES)
