@@ -4,6 +4,8 @@ groups unless its process allows more, and only while it waits (compare-and-set)
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from tools import execute_call
@@ -106,3 +108,30 @@ def test_a_process_that_says_transfer_outside_group_lets_a_group_task_leave_it(s
     assert result["to"] == "王五"
     [todo] = _call(make_ctx, "user_3", "queryTodoTask", {"userId": "user_3"})["tasks"]
     assert todo["taskId"] == "task_2" and "groups" not in todo
+
+
+def test_a_transfer_and_a_decision_that_meet_leave_exactly_one_of_them(store, make_ctx, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看牙医")
+    barrier, outcomes = threading.Barrier(2), {}
+
+    def run(name: str, tool: str, args: dict) -> None:
+        barrier.wait()
+        try:
+            _call(make_ctx, "user_2", tool, args)
+            outcomes[name] = "done"
+        except PolicyError as exc:
+            outcomes[name] = exc.code
+
+    threads = [threading.Thread(target=run, args=("transfer", "transferTask", {"taskId": "task_1", "nextUserId": "王五"})),
+               threading.Thread(target=run, args=("decide", "handleTodoTask",
+                                                  {"taskId": "task_1", "isOK": True, "result": "同意"}))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    [task] = store.snapshot()["tasks"]
+    if outcomes["transfer"] == "done":
+        assert outcomes["decide"] == "not_assignee" and (task["status"], task["assignee_id"]) == ("pending", "user_3")
+    else:
+        assert outcomes == {"decide": "done", "transfer": "task_not_pending"} and task["status"] == "approved"
+        assert store.snapshot()["process_task_moves"] == []
