@@ -11,7 +11,7 @@ import pytest
 from tools import execute_call
 from tools.errors import PolicyError
 from tools.workflow import TOOLSET
-from tools.workflow.engine import PROCESSES_DIR, EngineError
+from tools.workflow.engine import PROCESSES_DIR, EngineError, moves
 from tools.workflow.engine.moves import move_task
 from tools.workflow.transfer import transfer_card
 
@@ -72,17 +72,19 @@ def test_a_decided_task_is_not_passed_on(store, make_ctx, start_request):
     assert late.value.code == "task_not_pending"
 
 
-def test_a_move_is_a_compare_and_set_on_the_holders_it_read(store, start_request):
+def test_a_move_is_a_compare_and_set_on_the_holders_it_read(store, start_request, monkeypatch):
+    """A move worked out on a read that another move made stale updates nothing and is refused."""
     start_request(requester="user_1", approver="user_2", days=1, reason="看牙医")
+    with store.read() as conn:
+        stale = moves.pending_row(conn, "task_1")
     with store.transaction() as conn:
         move_task(conn, "task_1", to_users=["user_3"], kind="transferred", from_user="user_2", by="user_2", now="t1")
+    monkeypatch.setattr(moves, "pending_row", lambda conn, task_id: stale)  # the second mover read before the first
     with store.transaction() as conn, pytest.raises(EngineError) as raced:
-        from sqlalchemy import update
-
-        from tools.workflow.engine import tables
-        conn.execute(update(tables.tasks).where(tables.tasks.c.id == 1).values(status="completed"))
-        move_task(conn, "task_1", to_users=["user_4"], kind="transferred", from_user="user_3", by="user_3", now="t2")
+        move_task(conn, "task_1", to_users=["user_4"], kind="transferred", from_user="user_2", by="user_2", now="t2")
     assert raced.value.code == "task_not_pending"
+    assert [(m["to_users"], m["at"]) for m in store.snapshot()["process_task_moves"]] == [('["user_3"]', "t1")]
+    assert store.snapshot()["tasks"][0]["assignee_id"] == "user_3"
 
 
 def _at_hr(make_ctx, start_request) -> None:
