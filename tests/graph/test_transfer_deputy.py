@@ -67,3 +67,17 @@ def test_the_deputy_is_asked_for_when_the_person_names_nobody(graph_driver, stor
     assert agent.interrupts == []
     assert "请问由谁代你审批" in str(result["messages"][-1].content)
     assert store.snapshot()["deputies"] == []
+
+
+def test_a_bare_next_week_is_no_range_the_days_are_asked_and_the_answer_fills_them(graph_driver, store):
+    agent = graph_driver(
+        tool_call("setDeputy", {"deputyUserId": "王五", "startDate": "下周一", "endDate": "下周五"}, id="c1"),
+        "好的。", user_id="user_2",
+    )
+    asked = agent.say("下周我休假，让王五代我审批")  # 下周 says no days: the model's 下周一 and 下周五 are not the person's
+    assert str(asked["messages"][-1].content) == "请问代理从哪天开始？请问代理到哪天结束？" and agent.interrupts == []
+    agent.say("下周一到下周五")
+    assert agent.card["period"] == "1月18日至1月22日"  # the graph's clock: Friday 15 January 2027
+    agent.approve()
+    [row] = store.snapshot()["deputies"]
+    assert (row["start_date"], row["end_date"]) == ("2027-01-18", "2027-01-22")
