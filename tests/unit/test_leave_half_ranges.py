@@ -35,6 +35,7 @@ def read(values: dict[str, PersonValue], *texts: str) -> dict[str, Any]:
         ("下周四下午到周五请年假，搬家", 1.5, "下午", None),
         ("周一下午到周三上午请事假", 2.0, "下午", "上午"),
         ("I need next Thursday afternoon through Friday off, moving house", 1.5, "下午", None),
+        ("off from next Thursday afternoon through next Friday, please", 1.5, "下午", None),
         ("from Monday afternoon to Wednesday morning, family matter", 2.0, "下午", "上午"),
         ("下周一上午到周二，去办签证", 2.0, "上午", None),
     ],
