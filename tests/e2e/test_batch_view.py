@@ -128,3 +128,37 @@ def test_the_pages_to_do_row_opens_the_diagram_timeline_and_earlier_requests(
     expect(view).to_contain_text("申请人今年之前的同类申请（1 个）")
     expect(view.locator("svg").first).to_be_visible()  # the request's diagram, drawn
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # it fits a phone
+
+
+def test_the_page_shows_the_batch_card_task_by_task_and_the_person_changes_one(
+    server: LangGraphDevServer, model: ScriptedOpenAIServer, server_store: WorkflowStore, browser: Browser
+) -> None:
+    one = _start(server_store, "user_1", "user_3", 1, "page-batch-1", reason="dentist")
+    two = _start(server_store, "user_4", "user_3", 1, "page-batch-2", reason="moving house")
+    long = _start(server_store, "user_2", "user_3", 3, "page-batch-3", reason="family")
+    model.reset([
+        {"content": "Batch.", "tool_calls": [{"name": "decideTasks", "arguments": {"isOK": True, "maxDays": 1}}]},
+        "Zhang San's leave is approved and Zhao Liu's rejected.",
+    ])
+    page = phone(browser, locale="en-US").new_page()
+    page.goto(f"{server.url}/flowagent/")
+    page.get_by_test_id("sign-in-user_3").click()
+    page.get_by_test_id("composer").fill("Approve all the one-day leaves")
+    page.get_by_test_id("send").click()
+    card = page.get_by_test_id("review-card")
+    expect(card.get_by_test_id("card-title")).to_have_text("Needs your confirmation · decide several tasks")
+    lines = card.locator("[data-field=tasks] dd")
+    expect(lines).to_contain_text(f"Zhang San's leave request ({one}, 1 day): approve")
+    expect(lines).to_contain_text(f"Zhao Liu's leave request ({two}, 1 day): approve")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    card.get_by_test_id("edit").click()  # Zhao Liu's is rejected, with its own comment
+    box = card.get_by_test_id("edit-args")
+    args = json.loads(box.input_value())
+    args["decisions"] = [{"taskId": one}, {"taskId": two, "isOK": False, "comment": "stocktaking that day"}]
+    box.fill(json.dumps(args))
+    card.get_by_role("button", name="Submit the edited arguments").click()
+    expect(page.get_by_test_id("answer")).to_have_text("Zhang San's leave is approved and Zhao Liu's rejected.")
+    assert (_status(server_store, one), _status(server_store, two), _status(server_store, long)) == (
+        "approved", "rejected", "pending")
+    [row] = [t for t in server_store.snapshot()["tasks"] if f"task_{t['id']}" == two]
+    assert row["comment"] == "stocktaking that day"
