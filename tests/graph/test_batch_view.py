@@ -62,11 +62,16 @@ def test_an_injected_batch_is_refused_before_any_card(graph_driver, store, start
     assert _statuses(store)[:2] == ["pending", "pending"]
 
 
-def test_a_batch_nobody_decided_on_asks_approve_or_reject(graph_driver, store, start_request):
+def test_a_batch_nobody_decided_on_asks_approve_or_reject_and_the_answer_brings_its_card(graph_driver, store,
+                                                                                         start_request):
     _leaves(start_request)
-    agent = graph_driver(tool_call("decideTasks", {"isOK": True, "maxDays": 1}, id="c1"), user_id="user_2")
+    agent = graph_driver(tool_call("decideTasks", {"isOK": True, "maxDays": 1}, id="c1"), "已批准。", user_id="user_2")
     result = agent.say("一天以内的请假都处理一下")
     assert agent.interrupts == [] and "批准还是驳回" in str(result["messages"][-1].content)
+    agent.say("批准")
+    assert agent.card["count"] == 2 and agent.card["decision"] == "approve"
+    agent.approve()
+    assert _statuses(store) == ["approved", "approved", "pending"]
 
 
 def test_the_person_changes_one_task_on_the_card(graph_driver, store, start_request):
