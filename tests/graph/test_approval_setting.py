@@ -14,7 +14,8 @@ LEAVE = {"processKey": "process_qingjia", "reason": "看牙医", "days": 1, "nex
 
 def test_starting_a_request_needs_the_requesters_confirmation_by_default():
     assert set(TOOLSET.registry.approval_required()) == {
-        "runWorkFlow", "handleTodoTask", "sendEmail", "withdrawRequest", "returnTask", "resubmitRequest"}
+        "runWorkFlow", "handleTodoTask", "sendEmail", "withdrawRequest", "returnTask", "resubmitRequest", "transferTask",
+        "setDeputy", "urgeTask", "decideTasks"}
 
 
 def test_a_deployment_names_exactly_the_tools_that_stop_for_a_person():

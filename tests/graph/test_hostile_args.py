@@ -54,6 +54,7 @@ VALID = {
     "emailContent": ["请尽快审批我的请假申请，谢谢。", "Reminder: the meeting is at 10."],
     "fields": [{"amount": 320, "category": "餐饮"}, {"destination": "上海", "startDate": "下周一", "endDate": "2099-12-09"},
                {"amount": "6000"}, {"days": 2}],
+    "cc": [["user_3"], ["王五", "user_4"], []],
 }
 EXTRA_FIELDS = ["actorId", "approver", "userid", "days ", "__class__", "isOk", "comment"]
 
