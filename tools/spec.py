@@ -125,6 +125,9 @@ class ToolSpec:
     references: tuple[Reference, ...] = ()
     identity_params: tuple[str, ...] = ()
     """Arguments that must equal the session's actor: filled in by code and not shown to the model."""
+    card_params: tuple[str, ...] = ()
+    """Arguments only the person sets, by an edit on the review card (a batch's per-task decisions): not shown to the
+    model; the toolset's guards refuse them from it."""
     actor_defaults: tuple[str, ...] = ()
     """Arguments that default to the session's actor when the model leaves them out."""
     person_values: tuple[PersonValue, ...] = ()
@@ -190,7 +193,7 @@ class ToolSpec:
         return (*extra, *(v for v in self.person_values if v.param not in params))
 
     def hidden_params(self) -> set[str]:
-        return set(self.identity_params)
+        return set(self.identity_params) | set(self.card_params)
 
     def optional_for_model(self) -> set[str]:
         """Parameters the model may leave out: code fills them in, or asks the person for them."""

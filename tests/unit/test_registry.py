@@ -58,7 +58,8 @@ def test_openai_schemas_forbid_additional_properties_and_hide_the_actor():
         assert params["type"] == "object"
         assert params["additionalProperties"] is False, name
         # Parameters that must equal the signed-in user are filled in by code: the model never sees them.
-        assert set(params["properties"]) == PARAMS[name] - set(REGISTRY.get(name).identity_params)
+        # the review card's own (a batch's per-task decisions) are the person's edits, never the model's
+        assert set(params["properties"]) == PARAMS[name] - REGISTRY.get(name).hidden_params()
         for pname, prop in params["properties"].items():
             assert prop.get("description"), f"{name}.{pname} has no description"
             assert "title" not in prop
@@ -67,6 +68,7 @@ def test_openai_schemas_forbid_additional_properties_and_hide_the_actor():
     assert schemas["handleTodoTask"]["function"]["parameters"]["required"] == ["taskId"]  # isOK: the person says it
     assert "required" not in schemas["sendEmail"]["function"]["parameters"]
     assert "required" not in schemas["queryTodoTask"]["function"]["parameters"]
+    assert "decisions" not in schemas["decideTasks"]["function"]["parameters"]["properties"]
 
 
 def test_callers_keep_the_seed_signatures():

@@ -29,6 +29,7 @@ DECIDE_TASKS = ToolSpec(
     handler=decide_tasks,
     requires_approval=True,
     identity_params=("userId",),
+    card_params=("decisions",),
     references=(Reference("processKey", "process"), Reference("requester", "user")),
     person_values=(
         PersonValue("isOK", "choice", "decision", stated=stated_decision),
@@ -74,8 +75,8 @@ VIEW_TASK = ToolSpec(
     check=check_view_task,
     observation=ObservationShape(list_limits={"steps": 8, "timeline": 8, "earlier": 5}),
     describe=viewed_line,
-    model_description="A to-do's details (详情, 流程图, 经过, 以前的申请): steps, timeline, the requester's earlier "
-    "requests this year. taskId: the requester's name or a taskId.",
+    model_description="A to-do's details (详情, 流程图, 经过): steps, timeline, the requester's earlier requests. "
+    "taskId: the requester's name or a taskId.",
 )
 
 SPECS: tuple[ToolSpec, ...] = (DECIDE_TASKS, VIEW_TASK)
