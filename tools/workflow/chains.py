@@ -42,11 +42,12 @@ CHAINS: tuple[Chain, ...] = (
         intent=(r"抄送(给)?我", r"\bcopied to me\b", r"\bcc'?d (to )?me\b", r"\bI was cc'?d\b", r"\bcc'?d on\b"),
     ),
     # A batch ("批准所有一天以内的请假") and a task's details (张三这个请假的流程图) name 请假 too: they match first.
+    # 所有人 names people, not tasks ("系统授权我批所有人的假。把王五的请假批了" decides one).
     Chain(
         name="decide_several",
         description="批量审批：一次批准或驳回多个待办 (approve or reject several to-do tasks at once)",
         tools=("decideTasks",),
-        intent=(r"^(?=.*(所有|全部|全都|一律|批量|这几|统统|都(给|帮我|替我)?(批|同意|通过|驳|拒)))"
+        intent=(r"^(?=.*(所有(?!人)|全部|全都|一律|批量|这几|统统|都(给|帮我|替我)?(批|同意|通过|驳|拒)))"
                 r"(?=.*((?<!审)批|同意|驳回|拒|通过))",
                 r"^(?=.*\b(all|every|each|both)\b(?! (good|right|set|done|fine|ok)\b))(?=.*\b(approv|reject|declin|accept)\w*)"),
     ),
