@@ -151,12 +151,13 @@ def test_the_page_shows_the_batch_card_task_by_task_and_the_person_changes_one(
     expect(lines).to_contain_text(f"Zhang San's leave request ({one}, 1 day): approve")
     expect(lines).to_contain_text(f"Zhao Liu's leave request ({two}, 1 day): approve")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    card.get_by_test_id("edit").click()  # Zhao Liu's is rejected, with its own comment
-    box = card.get_by_test_id("edit-args")
-    args = json.loads(box.input_value())
-    args["decisions"] = [{"taskId": one}, {"taskId": two, "isOK": False, "comment": "stocktaking that day"}]
-    box.fill(json.dumps(args))
-    card.get_by_role("button", name="Submit the edited arguments").click()
+    card.get_by_test_id("edit").click()  # task by task: Zhao Liu's is rejected, with its own comment
+    item = card.locator(f"[data-testid=batch-item][data-task={two}]")
+    expect(item).to_contain_text(f"Zhao Liu's leave request ({two}, 1 day)")
+    item.get_by_test_id("batch-decision").select_option("reject")
+    item.get_by_test_id("batch-comment").fill("stocktaking that day")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    card.get_by_test_id("batch-send").click()
     expect(page.get_by_test_id("answer")).to_have_text("Zhang San's leave is approved and Zhao Liu's rejected.")
     assert (_status(server_store, one), _status(server_store, two), _status(server_store, long)) == (
         "approved", "rejected", "pending")

@@ -235,7 +235,7 @@ def _card_item(conn: Connection, item: dict[str, Any], people: dict[str, dict[st
         line += f", comment: {item['comment']}" if lang == "en" else f"，意见：{item['comment']}"
     reason = task["form"].get("reason")
     return {**brief, "decision": "approve" if item["isOK"] else "reject", "comment": item["comment"],
-            "reason": reason, "waiting": task["status"] == "ready", "line": line}
+            "reason": reason, "waiting": task["status"] == "ready", "what": _task_words(brief, lang), "line": line}
 
 
 def batch_card(

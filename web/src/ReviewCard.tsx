@@ -3,6 +3,7 @@
 // (ids, raw values, the checks' notes for the model) are for clients and the audit, never shown.
 import { useState } from "react";
 
+import { BatchEdit, batchItems } from "./BatchEdit";
 import type { Words } from "./i18n";
 import type { Decision, Review } from "./review";
 import type { Wording } from "./wording";
@@ -46,6 +47,7 @@ export function ReviewCard(props: {
   const title = typeof action.card.title === "string" ? action.card.title : "";
   const summary = typeof action.card.summary === "string" ? action.card.summary : "";
   const fields = shownFields(action.card);
+  const batch = batchItems(action.card);
   const notes = notesOf(action.card);
 
   const submitEdit = () => {
@@ -86,7 +88,17 @@ export function ReviewCard(props: {
         <summary>{w.args}</summary>
         <pre>{JSON.stringify(action.args, null, 2)}</pre>
       </details>
-      {mode === "edit" && (
+      {mode === "edit" && batch !== null && (
+        <BatchEdit
+          items={batch}
+          args={action.args}
+          words={w}
+          busy={busy}
+          onSend={(args) => onDecide({ type: "edit", args })}
+          onCancel={() => setMode("card")}
+        />
+      )}
+      {mode === "edit" && batch === null && (
         <div className="card-form">
           <textarea
             aria-label={w.args}
