@@ -150,3 +150,21 @@ def test_the_most_days_a_person_names(text, days):
 ])
 def test_whether_a_message_asks_for_several_tasks(text, several):
     assert asks_for_several(text) is several
+
+
+def test_earlier_requests_are_those_of_the_same_kind_filed_that_year_in_the_company_s_time_zone(store, make_ctx,
+                                                                                              start_request):
+    from sqlalchemy import update
+
+    from tools.workflow.engine import tables as t
+
+    start_request(requester="user_1", approver="user_2", days=1, reason="看病")  # req_1: the year before
+    start_request(requester="user_1", approver="user_2", days=1, reason="搬家")  # req_2: 1 Jan 02:00 in Shanghai
+    start_request(requester="user_3", approver="user_2", days=1, reason="体检")  # someone else's
+    start_request(requester="user_1", approver="user_2", days=2, reason="回老家")  # req_4: the one looked at
+    with store.transaction() as conn:
+        for number, at in ((1, "2026-12-31T15:00:00+00:00"), (2, "2026-12-31T18:00:00+00:00"),
+                           (4, "2027-01-05T02:00:00+00:00")):
+            conn.execute(update(t.instances).where(t.instances.c.id == number).values(created_at=at))
+    seen = execute_call(TOOLSET, "viewTask", {"taskId": "task_4"}, make_ctx("user_2"))
+    assert (seen["earlierTotal"], [e["requestId"] for e in seen["earlier"]]) == (1, ["req_2"])

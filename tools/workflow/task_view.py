@@ -4,6 +4,7 @@ chat and the to-do rows of the page's tasks panel (`task_extras`)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -17,7 +18,7 @@ from tools.workflow.engine import tables as t
 from tools.workflow.lookup import ALL_USERS, engine_of
 from tools.workflow.mine import STATUS_WORDS
 from tools.workflow.shown import form_words
-from tools.workflow.timeline import name_of, timeline_lines, when
+from tools.workflow.timeline import SHOWN_TIMEZONE, name_of, timeline_lines, when
 from tools.workflow.views import REQUEST_STATUS
 
 EARLIER_SHOWN = 10
@@ -44,18 +45,24 @@ def _status(view: InstanceView, lang: str) -> str:
     return STATUS_WORDS["en" if lang == "en" else "zh"].get(status, status)
 
 
+def _year(at: str) -> int:
+    """The year of a time stamp in the company's time zone (a request filed at 2 a.m. on 1 January in Shanghai is of
+    the new year, though it is still 31 December in UTC)."""
+    return datetime.fromisoformat(at).astimezone(SHOWN_TIMEZONE).year
+
+
 def earlier_requests(conn: Connection, view: InstanceView, lang: str) -> tuple[int, list[dict[str, Any]]]:
     """The requester's requests of the same process filed before this one in the year it was filed (this year, for
     a task waiting now), newest first: how many, and the latest `EARLIER_SHOWN` in words (what was asked, how it
     ended, when)."""
-    year = view.created_at[:4]
+    year = _year(view.created_at)
     i = t.instances
     number = int(view.id.removeprefix("req_"))
     rows = conn.execute(
         select(i.c.id, i.c.created_at).where(i.c.requester == view.requester, i.c.process_key == view.process_key,
                                              i.c.id < number).order_by(i.c.id.desc())
     ).all()
-    this_year = [r.id for r in rows if str(r.created_at)[:4] == year]
+    this_year = [r.id for r in rows if _year(str(r.created_at)) == year]
     engine = engine_of(conn)
     items = []
     for earlier in this_year[:EARLIER_SHOWN]:
