@@ -85,6 +85,7 @@ CHAIN_CANNOT = {
     "flow_remind_then_approve_zh": "'收到邮件了。批准…' picks the remind chain (邮件 comes first)",
     "query_todo_many_en": "'What is waiting for my approval?' matches no chain's words",
     "remind_timer_escalates_zh": "'看看我的待办，把张三的请假批了' names 请假: the start-leave chain wins",
+    "remind_timer_escalates_to_hr_zh": "'看看我的待办，把王五的请假批了' names 请假: the start-leave chain wins",
     "seed_r5_reminder_after_confirmation": "a chain shows no draft to confirm: asked for the e-mail's text, the person "
                                            "says '可以，发吧', which is no text",
     "seed_r7_is_lisi_free": "'李四现在忙不忙？' matches no chain's words",
