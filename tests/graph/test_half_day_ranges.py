@@ -49,3 +49,28 @@ def test_a_last_day_said_as_the_following_monday_is_the_monday_after_the_first(g
     agent.approve()
     form = filed(agent)
     assert (form["startDate"], form["endDate"], form["days"]) == ("2027-01-22", "2027-01-25", 2)
+
+
+def test_a_range_the_person_said_fills_the_dates_the_model_left_out(graph_driver, store):
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "家里装修", "days": 3, "nextUserId": "李四",
+                                                   "fields": {"leaveType": "事假"}}), "已提交。")
+    agent.say("下周二到周四请三天事假，家里装修，李四审批")
+    agent.approve()
+    form = filed(agent)
+    assert (form["startDate"], form["endDate"], form["days"]) == ("2027-01-19", "2027-01-21", 3)
+    english = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "moving flats", "days": 2, "nextUserId": "Li Si",
+                                                     "fields": {"leaveType": "事假"}}), "Filed.", thread_id="en")
+    english.say("Personal leave from next Monday to next Tuesday please, I'm moving flats. Li Si approves.")
+    english.approve()
+    form = filed(english)
+    assert (form["startDate"], form["endDate"], form["days"]) == ("2027-01-18", "2027-01-19", 2)
+
+
+def test_a_first_day_alone_is_no_last_day(graph_driver, store):
+    # "明天开始请3天": the last day is not said, so neither date is filled in by code; the days are as stated
+    agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "reason": "搬家", "days": 3, "nextUserId": "李四",
+                                                   "fields": {"leaveType": "事假"}}), "已提交。")
+    agent.say("下周一开始请3天事假，搬家，李四审批")
+    agent.approve()
+    form = filed(agent)
+    assert (form.get("startDate"), form.get("endDate"), form["days"]) == (None, None, 3)

@@ -68,11 +68,13 @@ def _one_amount(request: Request) -> float | None:
     return float(value) if isinstance(value, float | int) else None
 
 
-def _range_end(which: str) -> Any:
+def _range_end(which: str, *, ranges_only: bool = False) -> Any:
     """The reader of the first or last day of what the person said for a from-to pair of dates: the one date range
     they stated (the same range said twice is one); without a range, the one date they stated is both ends (a trip on
-    one day, as a leave on one date is that day), and two dates are from the earlier to the later ("next Thursday and
-    Friday", "12月8日出发，10日回来"). None when they stated different ranges, or no date, or more than two."""
+    one day), and two dates are from the earlier to the later ("next Thursday and Friday", "12月8日出发，10日回来").
+    A leave (`ranges_only`) reads a range alone: "明天开始请3天" says its first day, not its last, and each weekday of
+    "周四周五" is read on its own (said on a Friday: today and next Thursday). None when they stated different ranges,
+    or no date, or more than two."""
 
     def stated(request: Request) -> str | None:
         ranges = {(r["start"], r["end"]) for r in request["ranges"]}
@@ -80,7 +82,7 @@ def _range_end(which: str) -> Any:
             start, end = ranges.pop()
             return start if which == "start" else end
         dates = sorted(set(request["dates"]))
-        if ranges or not 1 <= len(dates) <= 2:
+        if ranges or ranges_only or not 1 <= len(dates) <= 2:
             return None
         return dates[0] if which == "start" else dates[-1]
 
@@ -145,10 +147,10 @@ def person_values(definition: Definition) -> tuple[PersonValue, ...]:
     A choice's `words:<id>` imply it, a text's `cues` introduce it, a number's or date's bounds refuse it (the BPMN's
     data: `tools.readers`)."""
     follows = {f.id: f.not_before for f in definition.fields if f.type == "date" and f.not_before}
-    ends, starts = set(follows), set(follows.values())
     leave = is_leave(definition)
     if leave:
         follows[leave_rules.END] = leave_rules.START  # a leave's last day is read after its first
+    ends, starts = set(follows), set(follows.values())
     values = []
     filler, account = _reason_readers(definition)
     for form_field in definition.fields:
@@ -161,9 +163,9 @@ def person_values(definition: Definition) -> tuple[PersonValue, ...]:
         elif kind == "number" and unit == "yuan":
             stated = _one_amount
         elif form_field.id in starts:
-            stated = _range_end("start")  # the one date range the person stated: its first day starts it
+            stated = _range_end("start", ranges_only=leave)  # the one date range the person stated: its first day
         elif form_field.id in ends:
-            stated = _range_end("end")
+            stated = _range_end("end", ranges_only=leave)
         elif leave and form_field.id in leave_rules.HALF_OF:
             stated = _range_half(leave_rules.HALF_OF[form_field.id], form_field)
         choices: tuple[tuple[str, ...], ...] = ()
