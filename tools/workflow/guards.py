@@ -1,7 +1,8 @@
-"""The workflow's own guard: a request is filed, withdrawn or resent by its requester alone, so one who speaks of
+"""The workflow's own guards. A request is filed, withdrawn or resent by its requester alone, so one who speaks of
 another person's request (李四的报销, 王五那个假, "Li Si's expense claim") is asking about one that exists, to decide
-it or to know where it is. Such a call is refused to the model, with what to do instead, before the person is asked
-for an amount they never meant to give."""
+it or to know where it is. And one who says to send their request again (再提一次, 重新提交, "resend it") wants it
+sent, not withdrawn. Such a call is refused to the model, with what to do instead, before the person is asked for
+anything or shown a card they never meant to see."""
 
 from __future__ import annotations
 
@@ -48,3 +49,40 @@ class AnothersRequest:
                         f"The user speaks of {person_id}'s request ({said!r}): it is not theirs to file, withdraw or "
                         "resend. To approve or reject it, call queryTodoTask and then handleTodoTask with its task.",
                     )
+
+
+_AGAIN = re.compile(
+    r"再提(?:交|一次|一下|一遍)?|重新(?:提交|提|交|申请|发起|发|递交|送审)|再交|再发起|再申请|重提|重交|重发|"
+    r"\b(?:re-?submit|re-?send|re-?file|submit\s+(?:it|this|that|them)?\s*again|send\s+(?:it|this|that)?\s*(?:back\s+)?again|"
+    r"file\s+(?:it|this|that)?\s*again|put\s+(?:it|this|that)\s+(?:back\s+)?in\s+again)\b",
+    re.IGNORECASE,
+)
+"""Words that send a request again: 再提一次, 重新提交, 再交, "resend", "submit it again"."""
+_WITHDRAW = re.compile(
+    r"撤回|撤销|撤掉|撤了|取消|不请了|不要了|不报了|不去了|作废|算了|\b(?:withdraw\w*|cancel\w*|scrap|drop|call\s+off|"
+    r"pull|retract|take\s+back|never\s*mind|forget)\b",
+    re.IGNORECASE,
+)
+"""Words that take a request back: 撤回, 取消, 不请了, "withdraw", "cancel", "scrap"."""
+
+
+class ResendNotWithdraw:
+    """Refuses a withdrawal when the person's message says to send their request again and nothing of taking it back
+    ("行吧，改成3天再提一次"): that is a resend, with what they change."""
+
+    name = "resend_not_withdraw"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name != "withdrawRequest":
+            return
+        latest = call.request["texts"][-1] if call.request["texts"] else ""
+        again = _AGAIN.search(latest)
+        if again and not _WITHDRAW.search(latest):
+            raise PolicyError(
+                "resend_not_withdraw",
+                f"The user asks to send the request again ({again.group()!r}), not to withdraw it: call "
+                "resubmitRequest with what they change.",
+            )

@@ -13,6 +13,7 @@ from sqlalchemy import Connection, select
 
 from tools import words
 from tools.guards import added
+from tools.guards.call import Guard
 from tools.language import Language
 from tools.spec import CallContext, Reference
 from tools.surfaces import HelpSection, Surfaces
@@ -22,7 +23,7 @@ from tools.workflow.batch import DEFAULT_BATCH_LIMIT
 from tools.workflow.cc import CcNamed, pick_person
 from tools.workflow.commands import CLI, COMMANDS
 from tools.workflow.engine import Definition
-from tools.workflow.guards import AnothersRequest
+from tools.workflow.guards import AnothersRequest, ResendNotWithdraw
 from tools.workflow.leave import words as leave_words
 from tools.workflow.leave.cli import LEAVE_CLI
 from tools.workflow.mailer import Mailer
@@ -120,6 +121,18 @@ def help_tables(conn: Connection, actor_id: str, lang: str) -> list[HelpSection]
     ]
 
 
+
+def _guards() -> tuple[Guard, ...]:
+    """The engine's pipeline with the workflow's own guards, each right after the one it needs."""
+    guards = added(AnothersRequest(), after="identity")  # another person's request is not the person's to act on
+    guards = added(ResendNotWithdraw(), after="anothers_request", guards=guards)  # "再提一次" is no withdrawal
+    guards = added(CcNamed(), after="references", guards=guards)  # CC only the people the person named
+    guards = added(batch_words.BatchAsked(), after="identity", guards=guards)  # a batch only when the person asks one
+    return added(batch_words.BatchPinned(), after="policy", guards=guards)  # a batch decides the tasks its card lists
+
+
+GUARDS = _guards()
+
 TOOLSET = Toolset(
     name="workflow",
     graph_id="flowagent",
@@ -148,8 +161,7 @@ TOOLSET = Toolset(
         services=(start_timer_service,),
     ),
     lookup_answers=True,
-    guards=added(batch_words.BatchPinned(), after="policy", guards=added(batch_words.BatchAsked(), after="identity",
-                 guards=added(CcNamed(), after="references", guards=added(AnothersRequest(), after="identity")))),
+    guards=GUARDS,
     record_ids=RECORD_IDS,
     backend=WorkflowStore,
     deps=Mailer.from_env,
