@@ -102,7 +102,8 @@ def withdraw_request(conn: Connection, ctx: CallContext, args: WithdrawRequestAr
 def withdrawn_line(result: dict[str, Any], lang: str) -> str:
     told = result.get("told") or []
     if lang == "en":
-        return f"Withdrew your {result['process']} {result['requestId']}." + (
+        process = str(result["process"])
+        return f"Your {process[:1].lower() + process[1:]} {result['requestId']} is withdrawn." + (
             f" {', '.join(told)} {'was' if len(told) == 1 else 'were'} told; the task is gone from their list." if told
             else "")
     return f"已撤回你的{result['process'].removesuffix('流程')}申请 {result['requestId']}。" + (
