@@ -100,3 +100,10 @@ def test_a_withdrawn_leave_gives_its_days_back(store, make_ctx, start_request):
     assert left() == before - 3  # held while it waits
     _withdraw(make_ctx, "user_1", "req_1")
     assert left() == before
+
+
+def test_an_english_withdrawal_names_the_request_as_a_sentence_does(store, make_ctx, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="dentist")
+    result = _withdraw(make_ctx, "user_1", "req_1", lang="en")
+    line = TOOLSET.registry.get("withdrawRequest").describe(result, "en")  # type: ignore[misc]
+    assert line == "Your leave request req_1 is withdrawn. Li Si was told; the task is gone from their list."
