@@ -20,7 +20,7 @@ def _parse_id(value: str | int, prefix: str, code: str, what: str) -> int:
     text = str(value).strip()
     if text.startswith(prefix):
         text = text[len(prefix) :]
-    if not text.isdigit():
+    if not text.removeprefix("-").isdigit():  # what `format_*_id` writes reads back: a backlog's rows have ids ≤ 0
         raise EngineError(code, f"{value!r} is not a {what} id; {what} ids look like {prefix}12.")
     return int(text)
 
