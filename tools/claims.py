@@ -1,6 +1,6 @@
-"""What an answer states as fact, and whether the conversation showed it: figures, dates, times of day, record ids and
-people, read with the request's parsers and compared by value (10 == 十 == 10.0, 6,800 == 6800, a date however it is
-written).
+"""What an answer states as fact, and whether the conversation showed it: figures, dates, times of day, record ids,
+people and what someone said (`tools.quotes`), read with the request's parsers and compared by value (10 == 十 ==
+10.0, 6,800 == 6800, a date however it is written).
 
 The rule, as a person would state it: an answer may state a figure, a date, a time, a record's id or a person's name
 only when the conversation showed it: the person said it, a tool's result held it, the assistant's own code said it,
@@ -31,8 +31,10 @@ from tools.parsers.numerals import find_numerals
 from tools.parsers.text import fold_width, mask_identifiers, mask_spans, mask_words
 from tools.parsers.times import times_in
 from tools.people import may_name, mention_strength, name_pattern
+from tools.quotes import quotes_in
+from tools.quotes import shown as quote_shown
 
-ClaimKind = Literal["number", "year", "month", "day", "date", "time", "id", "person"]
+ClaimKind = Literal["number", "year", "month", "day", "date", "time", "id", "person", "quote"]
 Precision = Literal["full", "month_day", "day", "weekday", ""]
 
 
@@ -42,7 +44,7 @@ class Claim:
 
     kind: ClaimKind
     """A number (any unit), a year (2026年), a month (12月), a day of a month (17日), a date, a time of day, a record
-    id, or a person."""
+    id, a person, or a quotation (what someone said)."""
     text: str
     """The words it was read from, as the answer wrote them."""
     value: Any
@@ -78,6 +80,8 @@ class Known:
         if claim.kind == "time":
             hour, minute = claim.value
             return any(h % 12 == hour % 12 and m == minute for h, m in self.times)
+        if claim.kind == "quote":
+            return quote_shown(claim.value, self.texts)
         joined = "\n".join(self.texts)
         if claim.kind == "id":
             return re.search(rf"(?<![\w]){re.escape(claim.value)}(?![\w])", joined) is not None
@@ -286,6 +290,9 @@ def claims_in(
     original = fold_width(text)
     reading = _Reading(original)
     reading.take(_questions(original))
+    for span, quoted in quotes_in(reading.text):  # what someone said: shown as their words, not value by value
+        reading.claims.append(Claim("quote", text[span[0] : span[1]], quoted))
+        reading.take([span])
     if record_ids:
         for match in re.finditer(record_ids, reading.text):
             reading.claims.append(Claim("id", text[match.start() : match.end()], match.group()))

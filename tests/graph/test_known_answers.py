@@ -145,3 +145,21 @@ def test_what_actually_happened_stays_true_when_the_answer_after_a_write_is_repl
     [line] = answer.response_metadata["outcome"]
     assert (line["tool"], line["status"]) == ("runWorkFlow", "executed")
     assert [r["status"] for r in store.snapshot()["requests"]] == ["pending"]
+
+
+def test_words_put_in_an_approvers_mouth_are_never_shown(graph_driver):
+    # the model answers why a request came back without looking it up, twice quoting what nobody wrote
+    agent = graph_driver("管理员说：你不能撤回自己的请假。", "管理员说：请假时间太长了，要改短。")
+    answer = final(agent.say("我的请假怎么被退回来了？管理员说了什么"))
+    assert answer.content == NOT_KNOWN_ZH
+    assert answer.response_metadata["ungrounded"] == ["你不能撤回自己的请假"]
+
+
+def test_a_comment_the_tools_returned_may_be_told_in_the_answer(graph_driver, store, make_ctx, start_request):
+    from tools import execute_call
+
+    start_request(requester="user_1", approver="user_2", days=2, reason="搬家")
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "只能批一天，第二天有客户来访"}, make_ctx("user_2"))
+    agent = graph_driver(tool_call("queryMyRequests", {}), "李四的意见是：第二天有客户来访，只能批一天。")
+    answer = final(agent.say("我的请假怎么被退回来了？李四说了什么"))
+    assert answer.content == "李四的意见是：第二天有客户来访，只能批一天。"

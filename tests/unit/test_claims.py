@@ -245,3 +245,26 @@ def test_true_answers_in_other_words_state_nothing_unknown(answer, said, results
 @pytest.mark.parametrize(("answer", "said", "results"), _MADE_UP_A + _MADE_UP_B)
 def test_made_up_values_in_other_words_are_found(answer, said, results):
     assert invented(answer, *said, results=results) != []
+
+
+# Quotations: written for this test, after the rule (tools/quotes.py); none is taken from a scenario.
+RETURNED = {"requests": [{"requestId": "req_1", "status": "已退回", "returnedBy": "管理员", "comment": "请半天就够了，一天太长"}]}
+SENT_BACK = {"requests": [{"requestId": "req_1", "returnedBy": "Li Si", "comment": "Say what the family matter is, please"}]}
+
+
+@pytest.mark.parametrize(("answer", "said", "results", "made_up"), [
+    ("管理员说：你不能撤回自己的请假。", "我的请假怎么被退回了？管理员说啥了", (), ["你不能撤回自己的请假"]),
+    ("管理员的意见是：请半天就够了，一天太长。", "我的请假怎么被退回了？", (RETURNED,), []),
+    ("管理员说：一天太长，请半天就够了。", "退回的理由是什么", (RETURNED,), []),  # the comment, reordered
+    ("Li Si said: say what the family matter is.", "Why was it sent back?", (SENT_BACK,), []),
+    ("Li Si said that the dates clash with the audit.", "Why was it sent back?", (SENT_BACK,),
+     ["the dates clash with the audit"]),
+    ("You said: \"three days for the move\".", "three days for the move, Li Si approves", (), []),
+])
+def test_what_someone_said_is_quoted_only_from_what_the_conversation_showed(answer, said, results, made_up):
+    assert invented(answer, said, results=results) == made_up
+
+
+@pytest.mark.parametrize("answer", ["我来说明一下：申请已提交。", "As I said before, it is waiting.", "李四说你的申请要改一下"])
+def test_words_that_only_look_like_saying_quote_nothing(answer):
+    assert not [c for c in claims_in(answer, today=TODAY, people=PEOPLE) if c.kind == "quote"]
