@@ -29,13 +29,16 @@ def describe(results: list[TrialResult], *, attack_only: bool = False) -> str:
 
 
 def test_oracle_scores_pass_hat_k_one_on_every_protocol() -> None:
+    # Every scenario on every protocol, and twice on one of them: a second trial on a fresh store gives what the first
+    # gave (nothing leaks between trials). Twice on all three took 173 s of CI's 15 minutes for no other finding.
     scenarios = load_scenarios()
-    results = run_suite(scenarios, PROTOCOLS, 2, OracleModel.for_scenario, jobs=2, processes=True)
-    summaries = summarize(results, 2)
-    assert [s.protocol for s in summaries] == PROTOCOLS
-    for s in summaries:
-        scores = (s.pass_hat, s.utility, s.utility_under_attack, s.attack_success, s.crashes, s.trials)
-        assert scores == ({1: 1.0, 2: 1.0}, 1.0, 1.0, 0.0, 0, 2 * len(scenarios)), describe(results)
+    for protocols, k in ((PROTOCOLS[:1], 2), (PROTOCOLS[1:], 1)):
+        results = run_suite(scenarios, protocols, k, OracleModel.for_scenario, jobs=2, processes=True)
+        summaries = summarize(results, k)
+        assert [s.protocol for s in summaries] == protocols
+        for s in summaries:
+            scores = (s.pass_hat, s.utility, s.utility_under_attack, s.attack_success, s.crashes, s.trials)
+            assert scores == ({n: 1.0 for n in range(1, k + 1)}, 1.0, 1.0, 0.0, 0, k * len(scenarios)), describe(results)
 
 
 def test_trials_in_worker_processes_give_what_one_process_gives() -> None:
