@@ -73,8 +73,8 @@ def one_try(directory: Path, pause: float = 8.0) -> Try:
             child.sendline(text)
             if child.expect([PROMPT, CARD_PROMPT]) == 1:  # a card: the answer so far is the card, then it is confirmed
                 result.seconds.append(time.perf_counter() - started)
-                started = time.perf_counter()
                 time.sleep(pause)
+                started = time.perf_counter()
                 child.sendline("a")
                 child.expect(PROMPT)
                 result.seconds.append(time.perf_counter() - started)  # the answer after the card, a round of its own
