@@ -3,7 +3,8 @@ server and one workflow store file per test module, and `start_server`, which st
 of the kinds the suite runs against (`langgraph dev`, and the production server on PostgreSQL and Redis).
 
 `server` is that server with its graph calling the scripted `model` (a module whose server needs more, such as a
-`.env`, defines its own `server`); `signed_in` gives SDK clients of it signed in as a user, and `server_store` opens
+`.env`, defines its own `server`; the page's modules take `page_server`, with the built page and a sign-in secret,
+and `browser`, Debian's Chromium); `signed_in` gives SDK clients of it signed in as a user, and `server_store` opens
 the workflow store it uses. (That fixture is not named `store`: the e2e tests without a server use the root
 conftest's `store`, a store of the test's own.)"""
 
@@ -17,7 +18,9 @@ from typing import Any
 import pytest
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
-from tests.support.langgraph_server import LangGraphDevServer, ProductionServer, model_env
+from flowagent.server.routes import STATIC_DIR
+from tests.support.browser import Browser, chromium
+from tests.support.langgraph_server import LangGraphDevServer, ProductionServer, model_env, model_settings, store_env
 from tests.support.postgres import postgres_fixture  # noqa: F401 - the session fixture `postgres`
 from tests.support.redis import redis_fixture  # noqa: F401 - the session fixture `redis`
 from tools import WorkflowStore
@@ -75,6 +78,27 @@ def server(model: ScriptedOpenAIServer, db_path: Path, start_server: Any) -> Ite
     """The module's server: its graph calls the scripted `model`, its workflow store is at `db_path`."""
     with start_server(model_env(model, db_path)) as started:
         yield started
+
+
+PAGE_SECRET = "page-test-secret-of-at-least-32-bytes-0123456789"
+"""The secret the page's servers sign their dev tokens with."""
+NOT_BUILT = "the page is not built: run ./run test (its setup_web step) or `cd web && npm ci && npm run build`"
+
+
+@pytest.fixture(scope="module")
+def page_server(model: ScriptedOpenAIServer, db_path: Path, start_server: Any) -> Iterator[LangGraphDevServer]:
+    """The module's server with the built page (`flowagent/server/static/`), signing in with `PAGE_SECRET`."""
+    if not (STATIC_DIR / "index.html").is_file():
+        pytest.fail(NOT_BUILT, pytrace=False)
+    with start_server(store_env(db_path, FLOWAGENT_AUTH_SECRET=PAGE_SECRET), model_settings(model)) as dev:
+        yield dev
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless, for the module's pages."""
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture(scope="module")

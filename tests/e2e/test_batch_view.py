@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,27 +15,15 @@ from langgraph_sdk import get_sync_client
 from playwright.sync_api import Browser, expect
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
-from flowagent.server.routes import STATIC_DIR
-from tests.support.browser import chromium, phone
-from tests.support.langgraph_server import LangGraphDevServer, model_settings, store_env, stream_updates
+from tests.support.browser import phone
+from tests.support.langgraph_server import LangGraphDevServer, stream_updates
 from tools import CallContext, WorkflowStore, execute_call
 from tools.workflow import TOOLSET
 
-SECRET = "batch-view-test-secret-of-at-least-32-bytes-0123456789"
-
 
 @pytest.fixture(scope="module")
-def server(model: ScriptedOpenAIServer, db_path: Path, start_server: Any) -> Iterator[LangGraphDevServer]:
-    if not (STATIC_DIR / "index.html").is_file():
-        pytest.fail("the page is not built: run ./run test or `cd web && npm ci && npm run build`", pytrace=False)
-    with start_server(store_env(db_path, FLOWAGENT_AUTH_SECRET=SECRET), model_settings(model)) as dev:
-        yield dev
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
+def server(page_server: LangGraphDevServer) -> LangGraphDevServer:
+    return page_server  # the page's server (tests/e2e/conftest.py)
 
 
 def _client(server: LangGraphDevServer, user_id: str) -> Any:

@@ -24,30 +24,18 @@ from playwright.sync_api import Browser, Page, expect
 
 from evals.doubles import openai_http
 from evals.doubles.openai_server import ScriptedOpenAIServer
-from flowagent.server.routes import STATIC_DIR
-from tests.support.browser import chromium, phone
-from tests.support.langgraph_server import LangGraphDevServer, model_settings, store_env
+from tests.support.browser import phone
+from tests.support.langgraph_server import LangGraphDevServer
 from tools import CallContext, WorkflowStore, execute_call
 from tools.workflow import TOOLSET
 from tools.workflow.timeline import when
 
 GRAPH_ID = "flowagent"
-NOT_BUILT = "the page is not built: run ./run test (its setup_web step) or `cd web && npm ci && npm run build`"
 
 
 @pytest.fixture(scope="module")
-def server(model: ScriptedOpenAIServer, db_path: Path, start_server: Any) -> Iterator[LangGraphDevServer]:
-    if not (STATIC_DIR / "index.html").is_file():
-        pytest.fail(NOT_BUILT, pytrace=False)
-    env = store_env(db_path, FLOWAGENT_AUTH_SECRET="web-test-secret-of-at-least-32-bytes-0123456789")
-    with start_server(env, model_settings(model)) as dev:
-        yield dev
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
+def server(page_server: LangGraphDevServer) -> LangGraphDevServer:
+    return page_server  # the page's server (tests/e2e/conftest.py)
 
 
 @pytest.fixture(scope="module")

@@ -5,35 +5,19 @@ follows."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
 import pytest
 from playwright.sync_api import Browser, expect
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
-from flowagent.server.routes import STATIC_DIR
-from tests.e2e.test_web import NOT_BUILT, open_page
-from tests.support.browser import chromium
-from tests.support.langgraph_server import LangGraphDevServer, model_settings, store_env
+from tests.e2e.test_web import open_page
+from tests.support.langgraph_server import LangGraphDevServer
 from tools import CallContext, WorkflowStore, execute_call
 from tools.workflow import TOOLSET
 
 
 @pytest.fixture(scope="module")
-def server(model: ScriptedOpenAIServer, db_path: Path, start_server: Any) -> Iterator[LangGraphDevServer]:
-    if not (STATIC_DIR / "index.html").is_file():
-        pytest.fail(NOT_BUILT, pytrace=False)
-    env = store_env(db_path, FLOWAGENT_AUTH_SECRET="web-test-secret-of-at-least-32-bytes-0123456789")
-    with start_server(env, model_settings(model)) as dev:
-        yield dev
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
+def server(page_server: LangGraphDevServer) -> LangGraphDevServer:
+    return page_server  # the page's server (tests/e2e/conftest.py)
 
 
 def test_a_copied_request_is_read_on_the_page_and_its_requester_urges_it(
