@@ -8,11 +8,13 @@ next), and rejected otherwise: scenario files need no review lines for it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from datetime import date
+from datetime import date, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from evals.grader import row_matches
 from evals.scenario import Review
+from state.context import Context
 from tools.parsers import DateReadError, read_date
 
 UNEXPECTED_CARD_MESSAGE = "I did not ask for this action; do not do it."
@@ -35,7 +37,8 @@ class Reviewer:
         self._rubber_stamp = rubber_stamp
         self._starts = starts if starts is not None else []
         """The scenario's golden start calls not yet confirmed, shared by its turns' reviewers (`golden_starts`)."""
-        self._today = today or date.today()
+        # the graph's today is the company's (Context.timezone), not the machine's: from 16:00 UTC they differ
+        self._today = today or datetime.now(ZoneInfo(Context().timezone)).date()
         self.unexpected: list[str] = []
 
     @property
