@@ -77,3 +77,30 @@ def test_the_last_day_is_read_after_the_first(values, start, end, read_end):
 def test_the_last_day_that_needs_a_first_is_left_as_written_without_one(values):
     args = {"fields": {"endDate": "the following Monday"}}
     assert read_dates(list(values.values()), args, TUESDAY)["fields"]["endDate"] == "the following Monday"
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("这周五到下周二请年假，回老家参加婚礼", 3.0),  # Friday, Monday, Tuesday: the weekend is not counted
+        ("Book me personal leave Saturday through next Wednesday, sorting out the new flat", 3.0),
+        ("off from Dec 11 to Dec 14 — family visiting", 2.0),
+        ("下周四下午到下下周一请调休", 2.5),
+    ],
+)
+def test_a_leave_said_as_a_range_and_no_count_lasts_its_working_days(values, text, days):
+    """The days of a leave the person gave as dates alone are the working days of those dates, whatever count the
+    model passed: the range's calendar days (or a model's guess) are not the person's."""
+    assert read(values, text)["days"] == days
+
+
+@pytest.mark.parametrize("text", ["12月10日到14日请假，4天", "Friday to Monday off please, 4 days",
+                                  "下周四到下周一请假"])  # an end before its start: the form refuses it
+def test_a_count_the_person_said_beside_a_range_is_theirs_and_decides_nothing_alone(values, text):
+    """A count of their own beside the dates is not replaced by the dates' working days: the two differ (calendar
+    days said), so nothing is read and the leave's rules say both to the person."""
+    assert read(values, text)["days"] is None
+
+
+def test_a_count_the_person_said_beside_a_range_that_agrees_is_read(values):
+    assert read(values, "下周三到周五请3天年假")["days"] == 3.0

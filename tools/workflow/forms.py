@@ -68,6 +68,20 @@ def _one_amount(request: Request) -> float | None:
     return float(value) if isinstance(value, float | int) else None
 
 
+def _leave_days(request: Request) -> float | None:
+    """The days of a leave the person stated: the one day count they said, or, when they said none of their own and
+    gave their dates as one range ("next Friday to the following Monday", 下周三到周五), that range's working days
+    (what the leave is counted in: the weekend and holidays left out, half days at its ends). A model's count is
+    never the length of a range the person gave; two counts, or two ranges, decide nothing."""
+    said = request.get("said", [])  # missing from a request read before it was added (a run resumed across an upgrade)
+    of_ranges = {s["text"] for s in said if s["kind"] == "range"}
+    counts = {s["value"] for s in said if s["kind"] == "days" and s["text"] not in of_ranges}
+    ranges = {(r["start"], r["end"], r["working_days"]) for r in request["ranges"]}
+    if counts or len(ranges) != 1 or next(iter(ranges))[2] <= 0:  # an end before its start counts nothing
+        return stated_days(request)
+    return float(ranges.pop()[2])
+
+
 def _range_end(which: str, *, ranges_only: bool = False) -> Any:
     """The reader of the first or last day of what the person said for a from-to pair of dates: the one date range
     they stated (the same range said twice is one); without a range, the one date they stated is both ends (a trip on
@@ -159,7 +173,7 @@ def person_values(definition: Definition) -> tuple[PersonValue, ...]:
         unit = UNITS.get(form_field.unit, "none") if kind == "number" else "none"
         stated = None
         if kind == "number" and unit == "day":
-            stated = stated_days
+            stated = _leave_days if leave else stated_days
         elif kind == "number" and unit == "yuan":
             stated = _one_amount
         elif form_field.id in starts:
