@@ -12,7 +12,7 @@ from tools.errors import PolicyError
 from tools.guards.call import Call
 
 _REQUEST = (
-    r"(?:报销单?|请假条?|假条|假|出差申请|出差|申请单?|审批单?|单子|"
+    r"(?:报销单?|请假条?|假条|(?:年|病|事|婚|丧|产|陪产)?假|调休|出差申请|出差|申请单?|审批单?|单子|"
     r"(?:expense\s+)?claims?|expenses?|leave(?:\s+request)?|time\s+off|(?:business\s+)?trip|requests?|application)"
 )
 """Words that name a request (报销, 请假, "claim", "trip")."""
@@ -20,9 +20,14 @@ OWN_REQUEST = frozenset({"runWorkFlow", "withdrawRequest", "resubmitRequest"})
 """The workflow's tools that act on a request of the person's own: filing, withdrawing or resending one."""
 
 
+_OF = r"\s*(?:的|那个|这个|那张|那笔|那份|'s|’s)\s*(?:\w+\s+|[^\s，。,.!?！？的]{1,8}的)?"
+"""What joins a person to their request: 的, 那个, "'s", with a few words between ("那个5天的年假", "Li Si's big claim")."""
+
+
 def _anothers_request(text: str, name: str) -> str | None:
-    """The words in which the text speaks of `name`'s request ("李四的报销", "Li Si's claim"), or None."""
-    found = re.search(rf"{re.escape(name)}\s*(?:的|那个|这个|那张|那笔|那份|'s|’s)\s*(?:\w+\s+)?{_REQUEST}", text, re.IGNORECASE)
+    """The words in which the text speaks of `name`'s request ("李四的报销", "张三那个5天的年假", "Li Si's claim"), or
+    None."""
+    found = re.search(rf"{re.escape(name)}{_OF}{_REQUEST}", text, re.IGNORECASE)
     return found.group() if found else None
 
 
@@ -86,3 +91,42 @@ class ResendNotWithdraw:
                 f"The user asks to send the request again ({again.group()!r}), not to withdraw it: call "
                 "resubmitRequest with what they change.",
             )
+
+
+_OWN = re.compile(
+    rf"我(?:自己)?{_OF}{_REQUEST}|\bmy\s+(?:own\s+)?(?:[\w-]+\s+){{0,2}}{_REQUEST}\b",
+    re.IGNORECASE,
+)
+"""Words that speak of the person's own request: 我的假, 我那个报销, "my request", "my 3-day leave"."""
+NOT_OWN_REQUEST = frozenset({"returnTask", "transferTask", "viewTask", "queryCcRequests"})
+"""The tools on requests that are not the person's own: other people's, sent back, passed on, viewed or copied to
+them. A decision is left out: "approve my requests" speaks of the person's to-dos, for nobody decides their own."""
+
+
+class OwnRequest:
+    """Refuses a call on other people's requests when the person's message speaks of a request of their own and of
+    nobody else's ("李四把我的假退回来了？改成3天再提一次", "Why'd Li Si send my request back?"): they ask where it is,
+    what its approver said, or to resend or withdraw it."""
+
+    name = "own_request"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name not in NOT_OWN_REQUEST:
+            return
+        latest = call.request["texts"][-1] if call.request["texts"] else ""
+        own = _OWN.search(latest)
+        if own is None:
+            return
+        for person_id, person in call.request["names"].items():
+            if person_id != call.ctx.actor_id and any(
+                    _anothers_request(latest, n) for n in (person.get("name"), person.get("alias")) if n):
+                return
+        raise PolicyError(
+            "own_request",
+            f"The user speaks of their own request ({own.group()!r}), not of a to-do or a copy of someone else's: to "
+            "see it, where it stands and what its approver said, call queryMyRequests; to send it again, "
+            "resubmitRequest; to take it back, withdrawRequest; to remind its approver, urgeTask.",
+        )

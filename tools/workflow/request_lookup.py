@@ -87,5 +87,11 @@ def resolve_request(
             "ambiguous_request", f"{param} {text[:40]} fits {len(found)} of the user's requests; ask which one",
             ask="which_request", param=param, choices=choices,
         )
+    if not own and statuses == ("returned",):
+        raise NotFoundError("unknown_request", "the user has no request that an approver sent back to them, so there "
+                            "is nothing to resend: to file a new request, call runWorkFlow")
+    if not own:
+        raise NotFoundError("unknown_request", "the user has no pending request of their own: to file a new request, "
+                            "call runWorkFlow; to see their requests, call queryMyRequests")
     raise NotFoundError("unknown_request", f"{param} {text[:40]!r} names no pending request of the user's; call "
                         "queryMyRequests")

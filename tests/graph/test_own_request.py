@@ -1,0 +1,73 @@
+"""A person who speaks of a request of their own (我的假, "my request") asks where it is, what its approver said, or
+to resend or withdraw it: a call the model proposes on other people's requests (sending a to-do back, passing it on,
+viewing it, the requests copied to them) is refused to the model, with the requester's tools to call instead. A
+message that also speaks of another person's request is untouched, and so are decisions ("approve my requests"
+speaks of the person's to-dos: nobody decides their own).
+
+The phrasings were written for this test, after the rule; none is taken from a scenario."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.messages import ToolMessage
+
+from evals.doubles.scripted import tool_call
+from tools.workflow.guards import _OWN, _anothers_request
+
+
+def _refused(result) -> list[str]:
+    return [str(m.content) for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "error"]
+
+
+def test_sending_back_a_task_when_the_person_speaks_of_their_own_request_is_refused(graph_driver, store,
+                                                                                    start_request):
+    start_request(requester="user_1", approver="user_2", days=2, reason="回老家")
+    agent = graph_driver(tool_call("returnTask", {"taskId": "李四", "comment": "改成1天"}),
+                         tool_call("queryMyRequests", {}), "你的请假在李四那里等审批。")
+    result = agent.say("我的请假李四看了没？没看的话改成1天")
+    refused = _refused(result)
+    assert len(refused) == 1 and refused[0].startswith("Error [own_request]") and "queryMyRequests" in refused[0]
+    assert agent.interrupts == []  # no card for a step the person never meant
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
+
+
+def test_the_copies_list_is_refused_for_a_question_about_the_persons_own_request(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看牙")
+    agent = graph_driver(tool_call("queryCcRequests", {}), tool_call("queryMyRequests", {}), "It waits for Li Si.")
+    result = agent.say("Has anyone looked at my leave yet?")
+    refused = _refused(result)
+    assert len(refused) == 1 and refused[0].startswith("Error [own_request]")
+    assert result["messages"][-1].content == "It waits for Li Si."
+
+
+def test_a_message_about_someone_elses_request_too_is_untouched(graph_driver, store, start_request):
+    start_request(requester="user_3", approver="user_2", days=3, reason="搬家")
+    agent = graph_driver(tool_call("returnTask", {"taskId": "王五", "comment": "跟我的假撞了，改个时间"}), "好的。")
+    agent.say("王五的假跟我的假撞了，退回去让他改个时间", user_id="user_2")
+    assert agent.card is not None and agent.card["action"] == "returnTask"
+
+
+@pytest.mark.parametrize(("text", "own"), [
+    ("我的报销怎么还没人批", "我的报销"),
+    ("我那个出差申请被谁退了", "我那个出差申请"),
+    ("我自己的调休还在走流程吗", "我自己的调休"),
+    ("Did my expense claim get sent back?", "my expense claim"),
+    ("where's my trip request at", "my trip request"),
+    ("what happened to my own leave", "my own leave"),
+    ("把我的待办都看一下", None),  # to-dos are no request of theirs
+    ("What's waiting on me?", None),
+    ("Show me my team's requests", None),
+])
+def test_the_persons_own_request_is_read_from_my_and_a_request_word(text, own):
+    found = _OWN.search(text)
+    assert (found.group() if found else None) == own
+
+
+@pytest.mark.parametrize(("text", "name", "said"), [
+    ("李四那个三千块的报销先别批", "李四", "李四那个三千块的报销"),
+    ("王五的年假批了吧", "王五", "王五的年假"),
+    ("赵六那笔打车的报销退回去", "赵六", "赵六那笔打车的报销"),
+    ("张三的调休我看一下", "张三", "张三的调休"),
+])
+def test_another_persons_request_may_have_a_few_words_between_name_and_request(text, name, said):
+    assert _anothers_request(text, name) == said
