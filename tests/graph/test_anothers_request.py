@@ -19,7 +19,7 @@ def test_a_start_for_someone_elses_request_is_refused_to_the_model_and_nothing_i
     result = agent.say("把李四的报销驳回，理由：发票抬头不对，重新开了再提", user_id="user_3")
     refused = [m for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "error"]
     assert len(refused) == 1 and str(refused[0].content).startswith("Error [anothers_request]")
-    assert "queryTodoTask" in str(refused[0].content)
+    assert "handleTodoTask" in str(refused[0].content) and "returnTask" in str(refused[0].content)
     last = result["messages"][-1]
     assert isinstance(last, AIMessage) and last.content == "没有待办。"  # no question about an amount
     assert store.snapshot()["requests"] == []

@@ -52,7 +52,8 @@ class AnothersRequest:
                     raise PolicyError(
                         "anothers_request",
                         f"The user speaks of {person_id}'s request ({said!r}): it is not theirs to file, withdraw or "
-                        "resend. To approve or reject it, call queryTodoTask and then handleTodoTask with its task.",
+                        "resend. To approve or reject it, call handleTodoTask; to send it back to them, returnTask; "
+                        "to pass it on, transferTask (each takes the requester's name as taskId).",
                     )
 
 
