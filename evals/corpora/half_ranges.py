@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 from datetime import date, timedelta
 
-from evals.corpora.phrasing import MAX_TRIES, HalfRange, Lang, Phrasing, Sentences
+from evals.corpora.phrasing import HalfRange, Lang, Phrasing, Sentences, Written, fill_dated
 from evals.corpora.ranges import EN_MONTHS, EN_WEEKDAYS, TODAYS, Range, _coming, _end_in_week, _monday, _zh_weekday
 
 SENTENCES: dict[Lang, Sentences] = {
@@ -123,19 +123,16 @@ WRITERS: tuple[tuple[Lang, str, Callable[[date, random.Random], tuple[Range, Hal
 )
 
 
+def _as_half(write: Callable[[date, random.Random], tuple[Range, Halves, str]]) -> Callable[[date, random.Random], Written]:
+    def written(today: date, rng: random.Random) -> Written:
+        (start, end), halves, words = write(today, rng)
+        return words, _expected(start, end, halves)
+
+    return written
+
+
 def half_range_phrasings(rng: random.Random, per_style: int) -> list[Phrasing]:
     """Up to `per_style` different leave requests for each way of writing a half-day range, each against one of
     `TODAYS`."""
-    found: list[Phrasing] = []
-    for lang, name, write in WRITERS:
-        seen: set[tuple[str, date]] = set()
-        for _ in range(per_style * MAX_TRIES):
-            if len(seen) == per_style:
-                break
-            today = rng.choice(TODAYS)
-            (start, end), halves, words = write(today, rng)
-            text = SENTENCES[lang].around(words, rng)
-            if (text, today) not in seen:
-                seen.add((text, today))
-                found.append(Phrasing("half", lang, name, text, _expected(start, end, halves), today))
-    return found
+    writers = tuple((lang, name, _as_half(write)) for lang, name, write in WRITERS)
+    return fill_dated("half", writers, SENTENCES, TODAYS, rng, per_style)

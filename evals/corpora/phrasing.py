@@ -80,3 +80,31 @@ def fill(kind: Kind, styles: Sequence[Style], sentences: dict[Lang, Sentences], 
                 seen.add(text)
                 found.append(Phrasing(kind, style.lang, style.name, text, value))
     return found
+
+
+Written = tuple[str, Expected]
+"""A dated writer's phrase and the value it means."""
+
+
+def fill_dated(kind: Kind, writers: Sequence[tuple[Lang, str, Callable[[date, random.Random], Written | None]]],
+               sentences: dict[Lang, Sentences], todays: Sequence[date], rng: random.Random,
+               per_style: int) -> list[Phrasing]:
+    """Up to `per_style` different phrasings of each dated way of writing (`writers`: its language, its name, and what
+    writes a phrase against a today, or None when it has none for that day), each against one of `todays`, inside a
+    random sentence of its language."""
+    found: list[Phrasing] = []
+    for lang, name, write in writers:
+        seen: set[tuple[str, date]] = set()
+        for _ in range(per_style * MAX_TRIES):
+            if len(seen) == per_style:
+                break
+            today = rng.choice(todays)
+            written = write(today, rng)
+            if written is None:
+                continue
+            words, expected = written
+            text = sentences[lang].around(words, rng)
+            if (text, today) not in seen:
+                seen.add((text, today))
+                found.append(Phrasing(kind, lang, name, text, expected, today))
+    return found

@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 from datetime import date, timedelta
 
-from evals.corpora.phrasing import MAX_TRIES, Lang, Phrasing, Sentences
+from evals.corpora.phrasing import Lang, Phrasing, Sentences, Written, fill_dated
 from evals.corpora.spell import zh_number
 
 TODAYS = tuple(date(2026, 12, 14) + timedelta(days=n) for n in range(7))
@@ -284,22 +284,19 @@ WRITERS: tuple[tuple[Lang, str, Writer], ...] = (
 )
 
 
+def _as_range(write: Writer) -> Callable[[date, random.Random], Written | None]:
+    def written(today: date, rng: random.Random) -> Written | None:
+        found = write(today, rng)
+        if found is None:
+            return None
+        (start, end), words = found
+        return words, (start.isoformat(), end.isoformat())
+
+    return written
+
+
 def range_phrasings(rng: random.Random, per_style: int) -> list[Phrasing]:
     """Up to `per_style` different business-trip requests for each way of writing a date range, each against one of
     `TODAYS`."""
-    found: list[Phrasing] = []
-    for lang, name, write in WRITERS:
-        seen: set[tuple[str, date]] = set()
-        for _ in range(per_style * MAX_TRIES):
-            if len(seen) == per_style:
-                break
-            today = rng.choice(TODAYS)
-            written = write(today, rng)
-            if written is None:
-                continue
-            (start, end), words = written
-            text = SENTENCES[lang].around(words, rng)
-            if (text, today) not in seen:
-                seen.add((text, today))
-                found.append(Phrasing("range", lang, name, text, (start.isoformat(), end.isoformat()), today))
-    return found
+    writers = tuple((lang, name, _as_range(write)) for lang, name, write in WRITERS)
+    return fill_dated("range", writers, SENTENCES, TODAYS, rng, per_style)
