@@ -26,6 +26,11 @@ TUNED = [
     ("Zhao Liu will cover for me next week", "user_4"),
     ("Make Wang Wu my deputy from Monday to Friday", "user_3"),
     ("Transfer Li Si's expense claim to Zhao Liu", "user_4"),
+    # written after "send Zhang San's request to Wang Wu" was found unread (held-out ho4)
+    ("send Zhang San's claim to Zhao Liu, I'm off tomorrow", "user_4"),
+    ("can you route Li Si's trip to Wang Wu", "user_3"),
+    ("把张三的请假派给赵六", "user_4"),
+    ("李四的报销交由王五审批", "user_3"),
 ]
 HELD_OUT = [
     ("这单请假我处理不了，给王五吧，是张三的", "user_3"),

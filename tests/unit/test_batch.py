@@ -135,6 +135,11 @@ def test_the_card_lists_each_task_with_its_decision(store, start_request):
     ("approve all the one-day leaves", 1), ("approve every leave of up to two days", 2),
     ("reject all requests of 3 days or less", 3), ("Approve all half-day leaves", 0.5),
     ("批准所有请假", None), ("approve everything from Zhang San", None),
+    # written after "2 days max" was found unread (held-out ho4): the bound said after its number, and strict ones
+    ("approve the leaves, 2 days max", 2), ("ok all the ones that are 1 day at most", 1), ("half a day tops", 0.5),
+    ("approve all the half a day leaves", 0.5),
+    ("三天封顶的假都批了", 3), ("顶多两天的都同意", 2),
+    ("不到三天的都批了", None), ("approve everything under 3 days", None), ("less than two days: approve", None),
 ])
 def test_the_most_days_a_person_names(text, days):
     assert max_days_in(text) == days

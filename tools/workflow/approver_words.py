@@ -41,8 +41,9 @@ REFUSALS = {
 """Why a transfer or a deputy was not done, by refusal code."""
 
 _TAKER_BEFORE = re.compile(
-    r"(转给|转交给|转交|交给|改给|改由|让|由)\s*$|\b(on|over) to\s*$|"
-    r"\b(transfer|reassign|hand|give|gave|pass|forward|move)\w*\b[^.;!?。；！？]{0,50}\bto\s*$|"
+    r"(转给|转交给|转交|交给|改给|改由|让|由|交由|派给|分给|移交给?|转到)\s*$|\b(on|over) to\s*$|"
+    r"\b(transfer|reassign|assign|hand|give|gave|pass|forward|move|send|sent|route|shift)\w*\b[^.;!?。；！？]{0,50}"
+    r"\bto\s*$|"
     r"\b(deputy( is)?|let)\s*$",
     re.IGNORECASE,
 )
