@@ -27,6 +27,8 @@ class Execution:
     tool: str
     args: dict[str, Any]
     result: dict[str, Any]
+    lang: str = ""
+    """The language the person wrote in ("zh", "en"; "" when not known): a backend may keep it, to write to them in it."""
 
 
 class Backend(Protocol):

@@ -124,7 +124,8 @@ def execute_call(
             admitted, verdict = _through_guards(toolset, spec, raw, handle, ctx, request=None, fresh_actor=True)
             result = spec.handler(handle, ctx, admitted, verdict)
             backend.record(handle, Execution(key=ctx.idempotency_key, thread_id=ctx.thread_id, actor_id=ctx.actor_id,
-                                             tool=spec.name, args=admitted.model_dump(), result=result))
+                                             tool=spec.name, args=admitted.model_dump(), result=result,
+                                             lang=ctx.lang))
     except backend.conflict:
         # A concurrent run recorded the same idempotency key first; our transaction rolled back whole.
         with backend.read() as handle:

@@ -39,3 +39,16 @@ def test_a_rejection_gives_the_days_back_on_postgres(pg_store, monkeypatch):
     [row] = [r for r in pg_store.snapshot()["leave_balances"] if r["user_id"] == "user_2" and r["leave_type"] == "年假"
              and r["year"] == filed["leave"]["year"]]
     assert (row["allocated"], row["held"], row["used"]) == (5, 0, 0)
+
+
+def test_a_persons_language_is_kept_with_their_writes_on_postgres(pg_store):
+    """PostgreSQL's own upsert (`ON CONFLICT DO UPDATE`): the latest write's language wins, in one row."""
+    from tools.workflow.languages import languages_of
+
+    for lang, day in (("en", "2027-01-11"), ("zh", "2027-01-18")):
+        execute_call(TOOLSET, "setDeputy", {"deputyUserId": "user_4", "startDate": day, "endDate": day},
+                     CallContext(backend=pg_store, actor_id="user_2", thread_id="t-lang", call_id=new_call_id(),
+                                 lang=lang))
+        with pg_store.read() as conn:
+            assert languages_of(conn, ["user_2"]) == {"user_2": lang}
+    assert [r["user_id"] for r in pg_store.snapshot()["user_languages"]] == ["user_2"]

@@ -25,7 +25,7 @@ TABLES = {"users", "outbox", "tool_executions", "audit_log", "leave_balances", "
           "process_instances", "process_tasks",
           "process_task_offers", "process_instance_actions", "process_timers", "user_groups", "user_group_members", "processes",
           "requests", "tasks", "emails",
-          "notifications", "request_cc", "urges", "deputies", "process_task_moves"}
+          "notifications", "request_cc", "urges", "deputies", "process_task_moves", "user_languages"}
 SEEDED = {"users", "leave_balances", "leave_ledger", "process_deployments", "user_groups", "user_group_members",
           "processes"}
 

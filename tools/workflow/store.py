@@ -28,6 +28,7 @@ from tools.database import READ_ONLY_OPTION, default_url, normalize_url, sqlite_
 from tools.workflow.engine import ProcessEngine, SpiffEngine, seed
 from tools.workflow.engine import tables as engine_tables
 from tools.workflow.handles import FirstUse, release_read, stop_at
+from tools.workflow.languages import keep_language
 from tools.workflow.leave.calendar import is_working_day
 from tools.workflow.leave.seed import seed_balances
 from tools.workflow.legacy import carry_legacy_requests
@@ -227,6 +228,7 @@ class WorkflowStore:
             handle, "tool_executed", {"tool": execution.tool, "args": execution.args, "result": execution.result},
             thread_id=execution.thread_id, actor_id=execution.actor_id,
         )
+        keep_language(handle, execution.actor_id, execution.lang, utcnow())
 
     def reviews(self, thread_id: str, tool_call_id: str) -> list[dict[str, Any]]:
         """The review decisions on record for one call in one thread, oldest first."""

@@ -129,11 +129,22 @@ urges = Table(
 """A requester's urges (催办), one row per task and day: the unique pair is the once-a-day limit, held even by two
 urges racing in two transactions."""
 
+user_languages = Table(
+    "user_languages",
+    metadata,
+    Column("user_id", String(64), primary_key=True),  # no foreign key: a write by an id not in users keeps working
+    Column("lang", String(8), nullable=False),
+    Column("at", String(40), nullable=False),
+)
+"""The language each person last wrote in to the assistant, kept with each of their writes: the system's e-mails to
+them (a task waiting, an urge, a request ended) are written in it; to a person not in it, in both languages."""
+
 SYSTEM_SENDER = "flowagent"
 """The sender of the e-mails the system writes itself (a task is waiting for you; your request ended): they are not
 a person's e-mails, so they count toward no conversation's rate limit."""
 
 DOMAIN_TABLES: tuple[Table, ...] = (
     users, outbox, tool_executions, audit_log, leave_balances, leave_ledger, deputies, request_cc, urges,
+    user_languages,
 )
 """The store's own tables (the process engine's are `tools.workflow.engine.tables.ENGINE_TABLES`)."""

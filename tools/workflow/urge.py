@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from tools.errors import PolicyError
 from tools.spec import CallContext, Found, Verdict
 from tools.workflow.engine import Happened, TaskView, parse_task_id
+from tools.workflow.languages import in_language, languages_of
 from tools.workflow.lookup import ALL_USERS, engine_of, offered_to, require_task
 from tools.workflow.notify import form_summary, process_noun
 from tools.workflow.request_lookup import require_request, resolve_request
@@ -132,9 +133,9 @@ def check_urge(conn: Connection, ctx: CallContext, args: UrgeTaskArgs, found: Fo
 
 
 def _mail(conn: Connection, request: dict[str, Any], task: TaskView, now: datetime,
-          people: Mapping[str, Mapping[str, Any]]) -> tuple[str, str]:
-    """The urge's subject and text, in both languages (a recipient's language is not stored): who urges, which request,
-    which step, how long it has waited."""
+          people: Mapping[str, Mapping[str, Any]], lang: str | None = None) -> tuple[str, str]:
+    """The urge's subject and text in the recipient's language (`tools.workflow.languages`; both when it is not
+    known): who urges, which request, which step, how long it has waited."""
     definition, rid = request["definition"], request["id"]
     zh_who, en_who = name_of(people, request["requester"], "zh"), name_of(people, request["requester"], "en")
     zh_what, en_what = form_summary(request["form"], definition, "zh"), form_summary(request["form"], definition, "en")
@@ -143,7 +144,21 @@ def _mail(conn: Connection, request: dict[str, Any], task: TaskView, now: dateti
     en = (f"{en_who} asks you to look at the {process_noun(definition, 'en')} {rid} they filed"
           + (f" ({en_what})" if en_what else "") + f": it has waited {waited_words(task.created_at, now, 'en')} for "
           f"your decision at \"{task.step_en or task.step}\" (task {task.id}).")
-    return f"[flowagent] 催办 / Reminder from {zh_who}: {task.id}", f"{zh}\n{en}"
+    subjects = {"zh": f"[flowagent] {zh_who}催办：{task.id}", "en": f"[flowagent] Reminder from {en_who}: {task.id}"}
+    return subjects.get(lang or "", f"[flowagent] 催办 / Reminder from {zh_who}: {task.id}"), in_language(lang, zh, en)
+
+
+def _recipients(conn: Connection, request: dict[str, Any], task: TaskView,
+                people: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Who an urge of the task reaches: the people it is offered to, never the requester."""
+    return [u for u in offered_to(conn, task) if u != request["requester"] and u in people]
+
+
+def _shared_language(conn: Connection, users: list[str]) -> str | None:
+    """The language all these people write in, or None (not all known, or not all the same)."""
+    kept = languages_of(conn, users)
+    found = {kept.get(u) for u in users}
+    return found.pop() if len(found) == 1 else None
 
 
 def urge_card(
@@ -166,7 +181,8 @@ def urge_card(
         "step": sep.join((t.step_en or t.step) if lang == "en" else t.step for t in tasks),
         "waited": sep.join(waited_words(t.created_at, now, lang) for t in tasks[:1]),
         "held_by": sep.join(told), "recipient": sep.join(told),
-        "text": "\n".join(_mail(conn, request, t, now, people)[1] for t in tasks),
+        "text": "\n".join(_mail(conn, request, t, now, people,
+                                 _shared_language(conn, _recipients(conn, request, t, people)))[1] for t in tasks),
         "next": ("they get this reminder by e-mail; each task can be reminded once a day" if lang == "en"
                  else "对方会收到这封催办邮件；每个待办每天只能催办一次"),
     }
@@ -188,8 +204,10 @@ def urge_task(conn: Connection, ctx: CallContext, args: UrgeTaskArgs, verdict: V
         except IntegrityError:  # another urge of this task committed since the check: this one is the day's second
             raise PolicyError("urge_too_soon", f"{task.id} was urged a moment ago; the next urge is possible on "
                               f"{_day_after(urged['day'])}. Tell the user so") from None
-        subject, body = _mail(conn, request, task, now, people)
-        for user in (u for u in offered_to(conn, task) if u != request["requester"] and u in people):
+        recipients = _recipients(conn, request, task, people)
+        kept = languages_of(conn, recipients)
+        for user in recipients:
+            subject, body = _mail(conn, request, task, now, people, kept.get(user))
             row = conn.execute(insert(outbox).values(
                 idempotency_key=f"{ctx.idempotency_key}#urge{len(notified) + 1}", thread_id=ctx.thread_id,
                 sender_id=SYSTEM_SENDER, recipient_id=user, recipient_email=people[user]["email"], subject=subject,
