@@ -34,7 +34,7 @@ def test_the_requesters_cc_is_kept_and_told_at_the_start_and_the_end(store, make
     [(to, subject)] = _cc_mails(store)
     assert to == "user_3" and subject == "[flowagent] 抄送 / Copied to you: req_1"
     execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "好"}, make_ctx("user_2"))
-    ended = [n for n in store.snapshot()["notifications"] if n["subject"].endswith("已批准")]
+    ended = [n for n in store.snapshot()["notifications"] if n["subject"].startswith("[flowagent] 抄送：req_1 已批准")]
     assert [n["recipient_id"] for n in ended] == ["user_3"]
     assert ended[0]["body"].startswith("抄送给您的张三的请假申请（1 天，req_1）已批准。")
 
@@ -42,7 +42,8 @@ def test_the_requesters_cc_is_kept_and_told_at_the_start_and_the_end(store, make
 def test_a_withdrawal_is_an_end_the_copied_people_hear_of(store, make_ctx):
     _start(make_ctx, cc=["user_4"])
     execute_call(TOOLSET, "withdrawRequest", {"requestId": "req_1"}, make_ctx("user_1"))
-    assert ("user_4", "[flowagent] 抄送 / Copied to you: req_1 已被申请人撤回") in _cc_mails(store)
+    assert ("user_4", "[flowagent] 抄送：req_1 已被申请人撤回 / Copied to you: req_1 was withdrawn by its requester") in (
+        _cc_mails(store))
 
 
 def test_a_process_copies_its_group(store, make_ctx):

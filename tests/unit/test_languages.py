@@ -77,3 +77,14 @@ def test_a_persons_language_is_one_row_that_the_latest_write_sets(store):
 @pytest.mark.parametrize(("lang", "text"), [("zh", "中"), ("en", "en"), (None, "中\nen"), ("", "中\nen")])
 def test_a_text_is_in_the_persons_language_or_both(lang, text):
     assert in_language(lang, "中", "en") == text
+
+
+def test_a_requester_who_writes_english_hears_of_the_decision_in_english(store, make_ctx):
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_qingjia", "userId": "user_1", "reason": "dentist",
+                                          "days": 1, "nextUserId": "user_2"}, make_ctx("user_1", lang="en"))
+    execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "好的"}, make_ctx("user_2"))
+    [ended] = [n for n in store.snapshot()["notifications"] if n["recipient_id"] == "user_1"]
+    assert ended["subject"] == "[flowagent] Your request approved: req_1"
+    assert ended["body"] == "Your leave request (1 day) was approved (req_1)."
+    [waiting] = [n for n in store.snapshot()["notifications"] if n["recipient_id"] == "user_2"]
+    assert HAN.search(waiting["body"]) and "waiting for your decision" in waiting["body"]  # 李四 had not written yet

@@ -263,3 +263,20 @@ def test_an_approvers_to_do_list_shows_when_each_step_is_due_in_their_language(
     assert moved["taskId"] == task_id and "due" not in moved
     with timed_store.read() as conn:
         assert [r["due"] for r in tasks_of(conn, "user_3")["todo"]] == [None]
+
+
+def test_a_reminder_and_an_escalation_reach_each_person_in_their_language(timed_store: WorkflowStore,
+                                                                         clock: UtcClock):
+    from tools.workflow.languages import keep_language
+
+    with timed_store.transaction() as conn:
+        keep_language(conn, "user_2", "en", "2026-12-01T00:00:00+00:00")  # 李四 writes English; the admin never wrote
+    task_id = start(timed_store)
+    monday = FRIDAY_MORNING + timedelta(days=3)
+    clock.advance_to(monday + timedelta(days=1, seconds=40))
+    TimerService(timed_store, name="a").run_once()
+    assert mails(timed_store) == [("user_2", f"[flowagent] Reminder: {task_id}"),
+                                  ("user_admin", f"[flowagent] 超时转交 / Moved to you: {task_id}"),
+                                  ("user_2", f"[flowagent] Moved on: {task_id}")]
+    english = [r["body"] for r in timed_store.snapshot()["outbox"] if r["recipient_id"] == "user_2"]
+    assert english[0].startswith("Reminder: Zhang San's follow-up (合同审核) has been waiting") and "\n" not in english[0]

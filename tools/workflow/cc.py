@@ -25,6 +25,7 @@ from tools.spec import CallContext
 from tools.workflow.engine import Definition, members_of
 from tools.workflow.engine import tables as et
 from tools.workflow.engine.model import NS
+from tools.workflow.languages import Letter, languages_of
 from tools.workflow.lookup import ALL_USERS
 from tools.workflow.notify import form_summary, process_noun
 from tools.workflow.store import SYSTEM_SENDER, outbox, utcnow
@@ -159,9 +160,12 @@ def _process_people(conn: Connection, entries: Sequence[str], people: Mapping[st
 
 
 def _write_mails(conn: Connection, ctx: CallContext, to: Sequence[str], people: Mapping[str, Mapping[str, Any]],
-                 subject: str, body: str, tag: str) -> list[dict[str, Any]]:
+                 letter: Letter, tag: str) -> list[dict[str, Any]]:
+    """The letter to each person, in their language (`tools.workflow.languages`)."""
     written: list[dict[str, Any]] = []
+    kept = languages_of(conn, to)
     for user in to:
+        subject, body = letter.written(kept.get(user))
         row = conn.execute(insert(outbox).values(
             idempotency_key=f"{ctx.idempotency_key}#{tag}{len(written) + 1}", thread_id=ctx.thread_id,
             sender_id=SYSTEM_SENDER, recipient_id=user, recipient_email=people[user]["email"], subject=subject,
@@ -188,9 +192,10 @@ def copy_request(conn: Connection, ctx: CallContext, rid: str, definition: Defin
     for user in copied:
         conn.execute(insert(request_cc).values(instance_id=rid, user_id=user, source=sources[user], at=utcnow()))
     who_zh, who_en = name_of(people, ctx.actor_id, "zh"), name_of(people, ctx.actor_id, "en")
-    body = (f"{who_zh}的{_what(definition, form, rid, 'zh')}抄送给您，供您知悉，无需处理。\n"
-            f"{who_en}'s {_what(definition, form, rid, 'en')} is copied to you for your information; nothing to do.")
-    mails = _write_mails(conn, ctx, copied, people, f"[flowagent] 抄送 / Copied to you: {rid}", body, "cc_started")
+    letter = Letter(("抄送", "Copied to you", f": {rid}"), (
+        f"{who_zh}的{_what(definition, form, rid, 'zh')}抄送给您，供您知悉，无需处理。",
+        f"{who_en}'s {_what(definition, form, rid, 'en')} is copied to you for your information; nothing to do."))
+    mails = _write_mails(conn, ctx, copied, people, letter, "cc_started")
     return copied, mails
 
 

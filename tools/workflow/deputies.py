@@ -24,6 +24,7 @@ from tools.errors import PolicyError
 from tools.spec import CallContext, Found, Verdict
 from tools.workflow.engine import AnyEvent, TaskReady, members_of, parse_task_id
 from tools.workflow.engine.moves import on_behalf_of
+from tools.workflow.languages import Letter, languages_of
 from tools.workflow.lookup import ALL_USERS, engine_of, group_label
 from tools.workflow.managers import manager_of
 from tools.workflow.store import SYSTEM_SENDER, outbox, utcnow
@@ -130,12 +131,14 @@ def set_deputy(conn: Connection, ctx: CallContext, args: SetDeputyArgs, verdict:
                                          status="active", created_at=utcnow()))
     people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
     zh, en = name_of(people, ctx.actor_id, "zh"), name_of(people, ctx.actor_id, "en")
-    body = (f"{zh}请您在{period(start, end, 'zh')}代为审批：这段时间里到{zh}名下的待办会转给您，标明「代{zh}审批」。\n"
-            f"{en} asked you to decide their tasks from {period(start, end, 'en')}: tasks that come to them on those "
-            f"days come to you, marked as on {en}'s behalf.")
+    letter = Letter(("代理审批", "Deputy", f": {zh}"), (
+        f"{zh}请您在{period(start, end, 'zh')}代为审批：这段时间里到{zh}名下的待办会转给您，标明「代{zh}审批」。",
+        f"{en} asked you to decide their tasks from {period(start, end, 'en')}: tasks that come to them on those "
+        f"days come to you, marked as on {en}'s behalf."))
+    subject, body = letter.written(languages_of(conn, [deputy["id"]]).get(deputy["id"]))
     result = conn.execute(insert(outbox).values(
         idempotency_key=f"{ctx.idempotency_key}#1", thread_id=ctx.thread_id, sender_id=SYSTEM_SENDER,
-        recipient_id=deputy["id"], recipient_email=deputy["email"], subject=f"[flowagent] 代理审批 / Deputy: {zh}",
+        recipient_id=deputy["id"], recipient_email=deputy["email"], subject=subject,
         body=body, task_id=None, status="queued", attempts=0, created_at=utcnow(),
     ))
     return {"deputy": name_of(people, deputy["id"], ctx.lang), "startDate": start, "endDate": end,

@@ -9,6 +9,7 @@ first. Nothing is asked of anyone: the language follows the person, and changes 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from sqlalchemy import Connection, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
@@ -47,3 +48,20 @@ def in_language(lang: str | None, zh: str, en: str, *, between: str = "\n") -> s
     if lang == "en":
         return en
     return f"{zh}{between}{en}"
+
+
+@dataclass(frozen=True)
+class Letter:
+    """A system e-mail in both languages: its subject's words in Chinese and in English and what follows them
+    (": task_2"), and its text in Chinese and in English."""
+
+    subject: tuple[str, str, str]
+    body: tuple[str, str]
+
+    def written(self, lang: str | None) -> tuple[str, str]:
+        """The subject and text in a recipient's language, or in both when it is not known
+        ("[flowagent] 待审批 / Waiting for your decision: task_2")."""
+        zh, en, tail = self.subject
+        subject = {"zh": f"[flowagent] {zh}{tail}", "en": f"[flowagent] {en}{tail}"}.get(
+            lang or "", f"[flowagent] {zh} / {en}{tail}")
+        return subject, in_language(lang, *self.body)

@@ -30,7 +30,7 @@ from tools.workflow.engine import (
     parse_task_id,
 )
 from tools.workflow.engine.moves import on_behalf_of
-from tools.workflow.languages import in_language, languages_of
+from tools.workflow.languages import Letter, languages_of
 from tools.workflow.lookup import ALL_USERS, engine_of
 from tools.workflow.store import SYSTEM_SENDER, outbox, utcnow
 from tools.workflow.tables import request_cc
@@ -77,23 +77,13 @@ def _users(conn: Connection) -> dict[str, dict[str, Any]]:
 
 @dataclass(frozen=True)
 class _Mail:
-    """One e-mail an event causes: to whom, about what (its subject as "中文 / English: id" and its text, by
-    language), and its kind (for the result)."""
+    """One e-mail an event causes: to whom, about what (`Letter`: subject and text by language), and its kind (for
+    the result)."""
 
     to: list[str]
-    subject: tuple[str, str, str]
-    """The subject's words in Chinese and in English, and what follows them (": task_2")."""
-    body: tuple[str, str]
-    """The text in Chinese and in English."""
+    letter: Letter
     task_id: int | None
     kind: str
-
-    def written(self, lang: str | None) -> tuple[str, str]:
-        """The subject and text in a recipient's language, or in both when it is not known."""
-        zh, en, what = self.subject
-        subject = {"zh": f"[flowagent] {zh}{what}", "en": f"[flowagent] {en}{what}"}.get(
-            lang or "", f"[flowagent] {zh} / {en}{what}")
-        return subject, in_language(lang, *self.body)
 
 
 def _mail(conn: Connection, event: AnyEvent, definition: Definition, people: dict[str, dict[str, Any]]) -> _Mail | None:
@@ -108,28 +98,28 @@ def _mail(conn: Connection, event: AnyEvent, definition: Definition, people: dic
             recipients += members_of(conn, group)
         to = [r for r in dict.fromkeys(recipients) if r != event.requester and r in people]
         if isinstance(event, TaskWithdrawn):
-            return _Mail(to, ("已撤回", "Withdrawn", f": {event.task_id}"),
+            return _Mail(to, Letter(("已撤回", "Withdrawn", f": {event.task_id}"),
                          (f"{requester['name']}撤回了{zh_what}，您的待办 {event.task_id}（{event.step}）已取消，无需处理。",
                           f"{en_name} withdrew their {en_what}: your task {event.task_id} "
-                          f"({event.step_en or event.step}) is gone, nothing to do."),
+                          f"({event.step_en or event.step}) is gone, nothing to do.")),
                          parse_task_id(event.task_id), "task_withdrawn")
-        return _Mail(to, ("待审批", "Waiting for your decision", f": {event.task_id}"),
+        return _Mail(to, Letter(("待审批", "Waiting for your decision", f": {event.task_id}"),
                      (f"{requester['name']}的{zh_what}等待您审批（{event.task_id}）。步骤：{event.step}。",
                       f"{en_name}'s {en_what} is waiting for your decision ({event.task_id}). Step: "
-                      f"{event.step_en or event.step}."), parse_task_id(event.task_id), "task_ready")
+                      f"{event.step_en or event.step}.")), parse_task_id(event.task_id), "task_ready")
     to = [event.requester] if event.requester in people else []
     if isinstance(event, RequestReturned):
         by = people.get(event.user, {"name": event.user, "alias": ""})
-        return _Mail(to, ("已退回", "Sent back to you", f": {event.instance_id}"),
+        return _Mail(to, Letter(("已退回", "Sent back to you", f": {event.instance_id}"),
                      (f"您的{zh_what}被{by['name']}退回（{event.instance_id}），意见：{event.comment}。请修改后重新提交，或撤回。",
                       f"Your {en_what} was sent back to you by {by.get('alias') or by['name']} ({event.instance_id}): "
-                      f"{event.comment}. Change it and send it again, or withdraw it."), None, "request_returned")
+                      f"{event.comment}. Change it and send it again, or withdraw it.")), None, "request_returned")
     if event.outcome == "withdrawn":
         return None
     zh_outcome = {"approved": "已批准", "rejected": "已驳回"}.get(event.outcome, "已结束")
     en_outcome = {"approved": "was approved", "rejected": "was rejected"}.get(event.outcome, "has ended")
-    return _Mail(to, (zh_outcome, f"Your request {en_outcome.split()[-1]}", f": {event.instance_id}"),
-                 (f"您的{zh_what}{zh_outcome}（{event.instance_id}）。", f"Your {en_what} {en_outcome} ({event.instance_id})."),
+    return _Mail(to, Letter((zh_outcome, f"Your request {en_outcome.split()[-1]}", f": {event.instance_id}"),
+                 (f"您的{zh_what}{zh_outcome}（{event.instance_id}）。", f"Your {en_what} {en_outcome} ({event.instance_id}).")),
                  None, "instance_ended")
 
 
@@ -146,15 +136,19 @@ def _tell_copied(conn: Connection, ctx: CallContext, event: InstanceEnded, defin
     zh, en = CC_ENDS.get(event.outcome, ("已结束", "has ended"))
     rid, who = event.instance_id, people.get(event.requester, {"name": event.requester, "alias": ""})
     summary = {lang: form_summary(event.form, definition, lang) for lang in ("zh", "en")}
-    body = (f"抄送给您的{who['name']}的{process_noun(definition, 'zh')}（{summary['zh'] + '，' if summary['zh'] else ''}"
-            f"{rid}）{zh}。\n{who.get('alias') or who['name']}'s {process_noun(definition, 'en')} "
-            f"({summary['en'] + ', ' if summary['en'] else ''}{rid}), copied to you, {en}.")
+    letter = Letter((f"抄送：{rid} {zh}", f"Copied to you: {rid} {en}", ""), (
+        f"抄送给您的{who['name']}的{process_noun(definition, 'zh')}（{summary['zh'] + '，' if summary['zh'] else ''}"
+        f"{rid}）{zh}。",
+        f"{who.get('alias') or who['name']}'s {process_noun(definition, 'en')} "
+        f"({summary['en'] + ', ' if summary['en'] else ''}{rid}), copied to you, {en}."))
     written: list[dict[str, Any]] = []
+    kept = languages_of(conn, copied)
     for user in copied:
+        subject, body = letter.written(kept.get(user))
         row = conn.execute(insert(outbox).values(
             idempotency_key=f"{ctx.idempotency_key}#cc_ended{len(written) + 1}", thread_id=ctx.thread_id,
             sender_id=SYSTEM_SENDER, recipient_id=user, recipient_email=people[user]["email"],
-            subject=f"[flowagent] 抄送 / Copied to you: {rid} {zh}", body=body, task_id=None, status="queued",
+            subject=subject, body=body, task_id=None, status="queued",
             attempts=0, created_at=utcnow()))
         written.append({"emailId": int(row.inserted_primary_key[0]), "to": user, "kind": "cc_ended"})  # type: ignore[index]
     return written
@@ -177,14 +171,14 @@ def notify(conn: Connection, ctx: CallContext, events: Sequence[AnyEvent]) -> li
         mail = _mail(conn, event, engine.definition(conn, event.process_key), people)
         away = behalf.get(parse_task_id(event.task_id)) if isinstance(event, TaskReady) else None
         if mail is not None and away is not None:
-            zh, en = mail.body
-            mail = replace(mail, body=(f"{zh}\n（代{name_of(people, away, 'zh')}审批）",
-                                       f"{en}\n(on behalf of {name_of(people, away, 'en')})"))
+            zh, en = mail.letter.body
+            mail = replace(mail, letter=replace(mail.letter, body=(f"{zh}\n（代{name_of(people, away, 'zh')}审批）",
+                                                                   f"{en}\n(on behalf of {name_of(people, away, 'en')})")))
         kept = languages_of(conn, mail.to) if mail is not None else {}
         for recipient in mail.to if mail is not None else []:
             assert mail is not None
             key = f"{ctx.idempotency_key}#{len(written) + 1}"
-            subject, body = mail.written(kept.get(recipient))
+            subject, body = mail.letter.written(kept.get(recipient))
             result = conn.execute(
                 insert(outbox).values(
                     idempotency_key=key, thread_id=ctx.thread_id, sender_id=SYSTEM_SENDER, recipient_id=recipient,

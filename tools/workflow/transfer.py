@@ -16,6 +16,7 @@ from tools.errors import PolicyError
 from tools.spec import CallContext, Found, Verdict
 from tools.workflow.engine import EngineError, members_of
 from tools.workflow.engine.moves import outside_group_allowed
+from tools.workflow.languages import Letter, languages_of
 from tools.workflow.lookup import ALL_USERS, engine_of, group_label, require_task
 from tools.workflow.notify import form_summary, process_noun
 from tools.workflow.policy import MAX_REASON_CHARS, check_task_holder
@@ -118,18 +119,20 @@ def transfer_card(
 
 def _tell(conn: Connection, ctx: CallContext, task: dict[str, Any], to: str, people: dict[str, dict[str, Any]],
           comment: str) -> list[dict[str, Any]]:
-    """The e-mail to the new holder, in both languages (a recipient's language is not known)."""
+    """The e-mail to the new holder, in their language (both when it is not known: `tools.workflow.languages`)."""
     if to not in people:
         return []
     zh, _ = _what(conn, task, people, "zh")
     en, _ = _what(conn, task, people, "en")
     by_zh, by_en = name_of(people, ctx.actor_id, "zh"), name_of(people, ctx.actor_id, "en")
-    body = (f"{by_zh}把{zh}转交给您审批（{task['id']}，步骤：{task['step']}）" + (f"，附言：{comment}" if comment else "")
-            + f"。\n{by_en} passed {en} on to you to decide ({task['id']}, step: {task['step_en'] or task['step']})"
-            + (f": {comment}" if comment else "") + ".")
+    letter = Letter(("转交给您", "Passed on to you", f": {task['id']}"), (
+        f"{by_zh}把{zh}转交给您审批（{task['id']}，步骤：{task['step']}）" + (f"，附言：{comment}" if comment else "") + "。",
+        f"{by_en} passed {en} on to you to decide ({task['id']}, step: {task['step_en'] or task['step']})"
+        + (f": {comment}" if comment else "") + "."))
+    subject, body = letter.written(languages_of(conn, [to]).get(to))
     result = conn.execute(insert(outbox).values(
         idempotency_key=f"{ctx.idempotency_key}#1", thread_id=ctx.thread_id, sender_id=SYSTEM_SENDER, recipient_id=to,
-        recipient_email=people[to]["email"], subject=f"[flowagent] 转交给您 / Passed on to you: {task['id']}",
+        recipient_email=people[to]["email"], subject=subject,
         body=body, task_id=int(task["id"].removeprefix("task_")), status="queued", attempts=0, created_at=utcnow(),
     ))
     return [{"emailId": int(result.inserted_primary_key[0]), "to": to, "kind": "task_transferred"}]  # type: ignore[index]
