@@ -224,6 +224,27 @@ def action_title(registry: ToolRegistry | None, tool: str, lang: Lang) -> str:
                     for n in names)
 
 
+def tools_named(text: str, registry: ToolRegistry) -> list[str]:
+    """The tools a text names by their names (handleTodoTask), which a person never reads."""
+    return [name for name in registry.names if re.search(rf"\b{re.escape(name)}\b", text)]
+
+
+_ANSWER_CODE_RE = re.compile(r"\s*(?:Error\s*)?\[[a-z]+(?:_[a-z]+)+\]")
+
+
+def titled(answer: AIMessage, registry: ToolRegistry, lang: Lang) -> AIMessage:
+    """An answer with every tool it names called by its title ("审批待办", "decide a to-do") and error codes
+    ("[not_a_batch]") left out: what a person reads names no tool and no code."""
+    text = str(answer.content)
+    named = tools_named(text, registry)
+    cleaned = _ANSWER_CODE_RE.sub("", text)
+    if not named and cleaned == text:
+        return answer
+    for name in named:
+        cleaned = re.sub(rf"\b{re.escape(name)}\b", action_title(registry, name, lang), cleaned)
+    return answer.model_copy(update={"content": cleaned})
+
+
 _CODE_RE = re.compile(r"^\s*(?:Error\s*)?\[([a-z_]+)\]")
 _ASKS_RE = re.compile(r"^(?:missing|unclear|ambiguous|which)_|_not_(?:given|named)$")
 _REFUSAL_TEXTS = (

@@ -48,6 +48,13 @@ OPEN_LOOKUPS_REMINDER = {
 }
 """Said once when a model answers before looking up everything the request asks for."""
 
+TOOL_NAMES_NOTE = {
+    "zh": "（用户看不到工具名，比如 {tools}。如果用户要办的事还没办，现在就调用工具；否则用平常话回答，不提工具名或错误代码。）",
+    "en": "(The user never sees tool names such as {tools}. If what they asked for is not done yet, call the tool now; "
+          "otherwise answer in plain words, naming no tool or error code.)",
+}
+"""Said once when a model's answer names a tool: the person reads titles ("审批待办"), never names ("handleTodoTask")."""
+
 NEXT_STEP_NUDGE = {
     "react": {
         "zh": "（用户问的是：{question}\n如果上面的结果已经能回答，现在就写 Thought 和 Final Answer，用中文回答。"

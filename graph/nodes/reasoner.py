@@ -24,7 +24,7 @@ from graph.calls import (
 )
 from graph.deps import NodeDeps
 from graph.generation import REACT_STOP, generate  # noqa: F401 - REACT_STOP moved there
-from graph.history import CallIds, call_id_index, open_lookups, run_outcome, run_results
+from graph.history import CallIds, call_id_index, open_lookups, run_outcome, run_results, titled, tools_named
 from graph.known import AnswerCheck, not_known_answer, redo_note
 from graph.protocols import NO_MODEL_CALL, parse_reply, render_for_text_protocol
 from graph.run import lang_of
@@ -202,9 +202,14 @@ class Reasoner:
         )
         if still_open and state["budget"]["model_calls"] + step["model_calls"] < context.max_model_calls:
             reply, step = self._remind(state, context, step, still_open)
+        named = [] if reply.tool_calls or reply.invalid_tool_calls else tools_named(str(reply.content), self._registry)
+        if named and state["budget"]["model_calls"] + step["model_calls"] < context.max_model_calls:
+            note = prompts.TOOL_NAMES_NOTE[lang_of(state, context)].format(tools=", ".join(named))
+            reply, step = self._step(state, context, step, note)  # it may call the tool it only named
         if reply.tool_calls or reply.invalid_tool_calls:
             return {"messages": [reply], "step": open_step(step, proposed_calls(reply))}
         answer, step = self._checked(state, context, step, reply)
+        answer = titled(answer, self._registry, lang_of(state, context))
         if context.fixed_answers and "ungrounded" not in answer.response_metadata:
             answer = self._with_findings(state, context, answer)
         return {**self._final(state, context, answer), **end_step(state, step)}
