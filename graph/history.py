@@ -181,6 +181,22 @@ def open_lookups(messages: list[AnyMessage], registry: ToolRegistry, request: Re
     ]
 
 
+def redirected_to(messages: list[AnyMessage], registry: ToolRegistry) -> list[str]:
+    """The tools a policy's refusal in this run named instead of the one refused ("…: call handleTodoTask"), when one
+    of them changes something and the run has run nothing since: a model that then answers has left the person's
+    request undone. A refusal that names only look-ups, or lists every tool, redirects nowhere."""
+    for msg in reversed(messages[latest_human_index(messages) + 1 :]):
+        if not isinstance(msg, ToolMessage):
+            continue
+        text = str(msg.content)
+        if msg.status != "error" or not _CODE_RE.match(text):
+            return []  # something ran after the refusal, or it was no policy's refusal
+        named = [n for n in tools_named(text, registry) if n != msg.name]
+        writes = [n for n in named if registry.get(n).effect is Effect.WRITE]
+        return named if writes and len(named) <= 5 else []
+    return []
+
+
 def describe_result(registry: ToolRegistry, tool: str, result: dict[str, Any], lang: Lang) -> str:
     """A readable line for one result: the tool's own `describe`, else its compact JSON after the action's title."""
     if tool in registry:

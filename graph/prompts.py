@@ -48,6 +48,13 @@ OPEN_LOOKUPS_REMINDER = {
 }
 """Said once when a model answers before looking up everything the request asks for."""
 
+REDIRECT_NOTE = {
+    "zh": "（上一个调用被拒绝了，拒绝说明里写了该用什么：{tools}。如果用户要办的事还没办，现在就调用它；否则再回答。）",
+    "en": "(The last call was refused, and the refusal says what to use instead: {tools}. If what the user asked for "
+          "is not done yet, call it now; otherwise answer.)",
+}
+"""Said once when a model answers right after a refusal that names the tool to call instead, with nothing run since."""
+
 TOOL_NAMES_NOTE = {
     "zh": "（用户看不到工具名，比如 {tools}。如果用户要办的事还没办，现在就调用工具；否则用平常话回答，不提工具名或错误代码。）",
     "en": "(The user never sees tool names such as {tools}. If what they asked for is not done yet, call the tool now; "

@@ -24,7 +24,16 @@ from graph.calls import (
 )
 from graph.deps import NodeDeps
 from graph.generation import REACT_STOP, generate  # noqa: F401 - REACT_STOP moved there
-from graph.history import CallIds, call_id_index, open_lookups, run_outcome, run_results, titled, tools_named
+from graph.history import (
+    CallIds,
+    call_id_index,
+    open_lookups,
+    redirected_to,
+    run_outcome,
+    run_results,
+    titled,
+    tools_named,
+)
 from graph.known import AnswerCheck, not_known_answer, redo_note
 from graph.protocols import NO_MODEL_CALL, parse_reply, render_for_text_protocol
 from graph.run import lang_of
@@ -202,10 +211,14 @@ class Reasoner:
         )
         if still_open and state["budget"]["model_calls"] + step["model_calls"] < context.max_model_calls:
             reply, step = self._remind(state, context, step, still_open)
-        named = [] if reply.tool_calls or reply.invalid_tool_calls else tools_named(str(reply.content), self._registry)
-        if named and state["budget"]["model_calls"] + step["model_calls"] < context.max_model_calls:
-            note = prompts.TOOL_NAMES_NOTE[lang_of(state, context)].format(tools=", ".join(named))
-            reply, step = self._step(state, context, step, note)  # it may call the tool it only named
+        answered = not (reply.tool_calls or reply.invalid_tool_calls)
+        redirect = redirected_to(messages, self._registry) if answered else []
+        named = tools_named(str(reply.content), self._registry) if answered else []
+        if (redirect or named) and state["budget"]["model_calls"] + step["model_calls"] < context.max_model_calls:
+            lang = lang_of(state, context)
+            note = (prompts.REDIRECT_NOTE[lang].format(tools=", ".join(redirect)) if redirect
+                    else prompts.TOOL_NAMES_NOTE[lang].format(tools=", ".join(named)))
+            reply, step = self._step(state, context, step, note)  # it may call the tool it was told of, or only named
         if reply.tool_calls or reply.invalid_tool_calls:
             return {"messages": [reply], "step": open_step(step, proposed_calls(reply))}
         answer, step = self._checked(state, context, step, reply)

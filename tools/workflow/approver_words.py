@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tools.people import mention_spans
+from tools.workflow.guards import _OF, _REQUEST
 
 Picker = Callable[[str, str, list[dict[str, Any]]], list[dict[str, Any]]]
 
@@ -67,13 +68,27 @@ def named_as_taker(text: str, named: list[dict[str, Any]]) -> list[dict[str, Any
     ]
 
 
+_OWNED = re.compile(rf"^{_OF}(?:{_REQUEST}|待办|任务|to-?dos?|tasks?)", re.IGNORECASE)
+"""What follows a name that owns the request or task spoken of: "王五这个待办", "Zhang San's leave"."""
+
+
+def named_as_owner(text: str, person: dict[str, Any]) -> bool:
+    """Whether the message names the person as the one whose request or task it speaks of ("王五这个待办我不想管了"):
+    the requester, who is never named so as its approver or its taker."""
+    return any(_OWNED.match(text[end:]) for _, end in mention_spans(text, person))
+
+
 @functools.cache
 def taker_first(base: Picker) -> Picker:
     """A toolset's `pick_person` that takes the one person named as taking a task over when a message names exactly
-    one so ("张三的请假转给王五": 王五), and asks `base` otherwise (the same wrapper for the same `base`)."""
+    one so ("张三的请假转给王五": 王五), and asks `base` otherwise, never of a person named as the request's owner
+    ("王五这个待办帮我转出去" names nobody to take it: the person is asked) (the same wrapper for the same `base`)."""
 
     def pick(param: str, text: str, named: list[dict[str, Any]]) -> list[dict[str, Any]]:
         taker = named_as_taker(text, named)
-        return taker if len(taker) == 1 else base(param, text, named)
+        if len(taker) == 1:
+            return taker
+        others = [p for p in named if not named_as_owner(text, p)]
+        return base(param, text, others) if others else []
 
     return pick

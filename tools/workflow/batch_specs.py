@@ -4,6 +4,8 @@ card, `tools.workflow.batch`) and `viewTask` (a task's diagram, timeline and the
 
 from __future__ import annotations
 
+from typing import Any
+
 from tools.spec import Effect, ObservationShape, PersonValue, Reference, ToolExample, ToolSpec
 from tools.workflow.batch import (
     DecideTasksArgs,
@@ -17,6 +19,16 @@ from tools.workflow.batch_words import stated_max_days
 from tools.workflow.notify import deliver_all
 from tools.workflow.task_view import ViewTaskArgs, check_view_task, view_task, viewed_line
 from tools.workflow.words import stated_comment, stated_decision
+
+
+def _arrange_batch(values: dict[str, Any]) -> dict[str, Any]:
+    """A bound of no days (maxDays 0 or below) is no bound: a model that writes 0 for "all" means none, which the
+    person is not asked about and the schema would refuse."""
+    days = values.get("maxDays")
+    if isinstance(days, int | float) and not isinstance(days, bool) and days <= 0:
+        return {k: v for k, v in values.items() if k != "maxDays"}
+    return values
+
 
 DECIDE_TASKS = ToolSpec(
     name="decideTasks",
@@ -38,6 +50,7 @@ DECIDE_TASKS = ToolSpec(
         PersonValue("comment", "text", "comment", optional=True, stated=stated_comment, on_card=True),
     ),
     person_values_for=batch_person_values,
+    arrange=_arrange_batch,
     check=check_decide_tasks,
     card=batch_card,
     observation=ObservationShape(drop=frozenset({"notified"}), list_limits={"decided": 10, "failed": 10}),

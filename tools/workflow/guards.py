@@ -16,8 +16,8 @@ _REQUEST = (
     r"(?:expense\s+)?claims?|expenses?|leave(?:\s+request)?|time\s+off|(?:business\s+)?trip|requests?|application)"
 )
 """Words that name a request (报销, 请假, "claim", "trip")."""
-OWN_REQUEST = frozenset({"runWorkFlow", "withdrawRequest", "resubmitRequest"})
-"""The workflow's tools that act on a request of the person's own: filing, withdrawing or resending one."""
+OWN_REQUEST = frozenset({"runWorkFlow", "withdrawRequest", "resubmitRequest", "queryMyRequests", "urgeTask"})
+"""The workflow's tools on a request of the person's own: filing, withdrawing, resending, listing or urging one."""
 
 
 _OF = r"\s*(?:的|那个|这个|那张|那笔|那份|'s|’s)\s*(?:\w+\s+|[^\s，。,.!?！？的]{1,8}的)?"
@@ -51,9 +51,11 @@ class AnothersRequest:
                 if said:
                     raise PolicyError(
                         "anothers_request",
-                        f"The user speaks of {person_id}'s request ({said!r}): it is not theirs to file, withdraw or "
-                        "resend. To approve or reject it, call handleTodoTask; to send it back to them, returnTask; "
-                        "to pass it on, transferTask (each takes the requester's name as taskId).",
+                        f"The user speaks of {person_id}'s request ({said!r}): it is not theirs to file, withdraw, "
+                        "resend, list or urge. To see it as its approver, call viewTask (copied to them: "
+                        "queryCcRequests); to approve or reject it, "
+                        "handleTodoTask; to send it back to them, returnTask; to pass it on, transferTask (each takes "
+                        "the requester's name as taskId).",
                     )
 
 

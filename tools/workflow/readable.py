@@ -128,14 +128,19 @@ def _who(item: dict[str, Any], lang: str) -> str:
 
 
 def started(result: dict[str, Any], lang: str) -> str:
+    copied = result.get("copiedTo") or []
+    if lang == "zh":
+        cc = f"抄送{'、'.join(copied)}。" if copied else ""
+    else:
+        cc = f" Copied to {', '.join(copied)}." if copied else ""
     if result.get("onBehalfOf"):  # its approver is away: who decides in their place
         if lang == "zh":
-            return f"已发起{_what(result, lang)}，等待{result['heldBy']}代{result['onBehalfOf']}审批（{result['taskId']}）。"
+            return f"已发起{_what(result, lang)}，等待{result['heldBy']}代{result['onBehalfOf']}审批（{result['taskId']}）。" + cc
         return (f"Started {_what(result, lang)}; {result['heldBy']} approves it on {result['onBehalfOf']}'s behalf "
-                f"({result['taskId']}).")
+                f"({result['taskId']}).") + cc
     if lang == "zh":
-        return f"已发起{_what(result, lang)}，等待{result['assigneeName']}审批（{result['taskId']}）。"
-    return f"Started {_what(result, lang)}; {_named(result, 'assigneeName', lang)} approves it ({result['taskId']})."
+        return f"已发起{_what(result, lang)}，等待{result['assigneeName']}审批（{result['taskId']}）。" + cc
+    return f"Started {_what(result, lang)}; {_named(result, 'assigneeName', lang)} approves it ({result['taskId']})." + cc
 
 
 def decided(result: dict[str, Any], lang: str) -> str:

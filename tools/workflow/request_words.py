@@ -32,7 +32,7 @@ REFUSALS = {
            "task_returned": "这个待办已退回给申请人，要等对方修改后重新提交",
            "unknown_request": "没有找到这个申请", "ambiguous_request": "不确定是哪个申请",
            "instance_not_pending": "这个申请已经结束", "instance_not_returned": "这个申请没有被退回",
-           "no_changes": "没有说要修改什么", "anothers_request": "这是别人的申请，只有申请人自己可以发起、撤回或重新提交",
+           "no_changes": "没有说要修改什么", "anothers_request": "这是别人的申请，只有申请人自己可以发起、撤回、重新提交或催办",
            "resend_not_withdraw": "你说的是重新提交，不是撤回", "own_request": "你说的是你自己的申请"},
     "en": {"not_requester": "that is not your request: only its requester withdraws or resubmits it",
            "request_not_pending": "that request already ended and cannot be withdrawn",
@@ -41,7 +41,7 @@ REFUSALS = {
            "unknown_request": "no such request was found", "ambiguous_request": "it is not clear which request",
            "instance_not_pending": "that request already ended", "instance_not_returned": "that request was not sent back",
            "no_changes": "no change was given",
-           "anothers_request": "that is someone else's request: only its requester files, withdraws or resubmits it",
+           "anothers_request": "that is someone else's request: only its requester files, withdraws, resubmits or urges it",
            "resend_not_withdraw": "you asked to send it again, not to withdraw it",
            "own_request": "you spoke of a request of your own"},
 }

@@ -22,7 +22,7 @@ from tools.workflow.engine import EngineError, TaskView, groups_of, parse_task_i
 from tools.workflow.forms import check_form, form_data, unused_params
 from tools.workflow.leave.requests import hold_started, settle
 from tools.workflow.leave.rules import check_leave, leave_notes
-from tools.workflow.lookup import display_name, engine_of, offered_to
+from tools.workflow.lookup import ALL_USERS, display_name, engine_of, offered_to
 from tools.workflow.mailer import Mailer
 from tools.workflow.notify import deliver_all, notify
 from tools.workflow.policy import check_decide_task, check_send_email, check_start_request, policy_note
@@ -104,6 +104,8 @@ def run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs, verd
     result.update(held_for(conn, result["taskId"], ctx.lang))  # its approver is away: who holds it instead
     if copied:
         result["cc"] = copied
+        people = {u["id"]: u for u in conn.execute(ALL_USERS).mappings()}
+        result["copiedTo"] = [display_name(people[u], ctx.lang) for u in copied if u in people]
     if form.get("days") is not None:
         result["days"] = form["days"]
     if verdict.found.get("leave"):
