@@ -241,8 +241,10 @@ def action_title(registry: ToolRegistry | None, tool: str, lang: Lang) -> str:
 
 
 def tools_named(text: str, registry: ToolRegistry) -> list[str]:
-    """The tools a text names by their names (handleTodoTask), which a person never reads."""
-    return [name for name in registry.names if re.search(rf"\b{re.escape(name)}\b", text)]
+    """The tools a text names by their names (handleTodoTask, get_weather), which a person never reads; a name that
+    is a plain word ("calculator") is read as the word."""
+    return [name for name in registry.names
+            if not re.fullmatch(r"[a-z]+", name) and re.search(rf"\b{re.escape(name)}\b", text)]
 
 
 _ANSWER_CODE_RE = re.compile(r"\s*(?:Error\s*)?\[[a-z]+(?:_[a-z]+)+\]")
