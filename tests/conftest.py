@@ -233,3 +233,13 @@ def person_request(store: WorkflowStore) -> Callable[..., Request]:
         return read_request(list(texts), index=0, today=today, people=people, actor_id=actor)
 
     return _read
+
+
+@pytest.fixture
+def trial_clock(store: WorkflowStore) -> Any:
+    """The store's process engine on a clock the test moves (`evals.timeflow.TrialClock`)."""
+    from evals.timeflow import TrialClock
+
+    trial = TrialClock()
+    store.process_engine.clock = trial  # type: ignore[attr-defined]
+    return trial

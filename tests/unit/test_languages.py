@@ -8,19 +8,11 @@ import re
 
 import pytest
 
-from evals.timeflow import TrialClock
 from tools import execute_call
 from tools.workflow import TOOLSET
 from tools.workflow.languages import in_language, keep_language, languages_of
 
 HAN = re.compile(r"[\u4e00-\u9fff]")
-
-
-@pytest.fixture
-def clock(store) -> TrialClock:
-    trial = TrialClock()
-    store.process_engine.clock = trial  # type: ignore[attr-defined]
-    return trial
 
 
 def _urges(store) -> list[dict]:
@@ -34,14 +26,14 @@ def _writes_in(make_ctx, user: str, lang: str) -> None:
                  make_ctx(user, lang=lang))
 
 
-def test_an_urge_reaches_an_approver_in_the_language_they_write_in(store, make_ctx, start_request, clock):
+def test_an_urge_reaches_an_approver_in_the_language_they_write_in(store, make_ctx, start_request, trial_clock):
     start_request(requester="user_1", approver="user_2", days=2, reason="看病")
     execute_call(TOOLSET, "urgeTask", {"requestId": "req_1"}, make_ctx("user_1"))
     [both] = _urges(store)
     assert HAN.search(both["body"]) and "asks you to look at" in both["body"]  # 李四 never wrote: both languages
 
     _writes_in(make_ctx, "user_2", "en")
-    clock.advance("P1D", working_time=False)
+    trial_clock.advance("P1D", working_time=False)
     execute_call(TOOLSET, "urgeTask", {"requestId": "req_1"}, make_ctx("user_1"))
     english = _urges(store)[-1]
     assert english["subject"] == "[flowagent] Reminder from Zhang San: task_1"
@@ -49,7 +41,7 @@ def test_an_urge_reaches_an_approver_in_the_language_they_write_in(store, make_c
         english["body"])
 
     _writes_in(make_ctx, "user_2", "zh")
-    clock.advance("P1D", working_time=False)
+    trial_clock.advance("P1D", working_time=False)
     execute_call(TOOLSET, "urgeTask", {"requestId": "req_1"}, make_ctx("user_1"))
     chinese = _urges(store)[-1]
     assert chinese["subject"] == "[flowagent] 张三催办：task_1" and "asks you" not in chinese["body"]

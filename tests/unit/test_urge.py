@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from evals.timeflow import TrialClock
 from tools import execute_call
 from tools.errors import PolicyError
 from tools.runtime import check_call
@@ -18,21 +17,13 @@ def _urge(make_ctx, actor: str, request: str, **kwargs):
     return execute_call(TOOLSET, "urgeTask", {"requestId": request}, make_ctx(actor, **kwargs))
 
 
-@pytest.fixture
-def clock(store) -> TrialClock:
-    """The store's process engine on a clock the test moves."""
-    trial = TrialClock()
-    store.process_engine.clock = trial  # type: ignore[attr-defined]
-    return trial
-
-
 def _urge_mails(store) -> list[dict]:
     return [n for n in store.snapshot()["notifications"] if "催办" in n["subject"]]
 
 
-def test_an_urge_names_the_requester_the_request_and_the_wait(store, make_ctx, start_request, clock):
+def test_an_urge_names_the_requester_the_request_and_the_wait(store, make_ctx, start_request, trial_clock):
     start_request(requester="user_1", approver="user_2", days=2, reason="看病")
-    clock.advance("PT5H", working_time=False)
+    trial_clock.advance("PT5H", working_time=False)
     result = _urge(make_ctx, "user_1", "请假")
     assert (result["requestId"], result["tasks"], result["told"]) == ("req_1", ["task_1"], ["李四"])
     [mail] = _urge_mails(store)
@@ -49,19 +40,19 @@ def test_an_urge_names_the_requester_the_request_and_the_wait(store, make_ctx, s
     assert english["timeline"][-1].endswith("Approver's decision: Zhang San sent a reminder")
 
 
-def test_a_second_urge_the_same_day_is_refused_and_the_next_day_it_goes(store, make_ctx, start_request, clock):
+def test_a_second_urge_the_same_day_is_refused_and_the_next_day_it_goes(store, make_ctx, start_request, trial_clock):
     start_request(requester="user_1", approver="user_2", days=1, reason="看病")
     _urge(make_ctx, "user_1", "req_1")
     with pytest.raises(PolicyError) as again:
         _urge(make_ctx, "user_1", "task_1")  # by its task too
     assert again.value.code == "urge_too_soon" and "next is possible on" in again.value.message
     assert len(_urge_mails(store)) == 1
-    clock.advance("P1D", working_time=False)
+    trial_clock.advance("P1D", working_time=False)
     _urge(make_ctx, "user_1", "req_1")
     assert len(_urge_mails(store)) == 2 and len(store.snapshot()["urges"]) == 2
 
 
-def test_only_the_requester_urges_a_request_waiting_for_someone(store, make_ctx, start_request, clock):
+def test_only_the_requester_urges_a_request_waiting_for_someone(store, make_ctx, start_request, trial_clock):
     start_request(requester="user_3", approver="user_2", days=1, reason="看病")
     with pytest.raises(PolicyError) as other:
         _urge(make_ctx, "user_1", "req_1")
@@ -73,7 +64,7 @@ def test_only_the_requester_urges_a_request_waiting_for_someone(store, make_ctx,
     assert _urge_mails(store) == []
 
 
-def test_the_card_shows_who_is_reminded_and_the_full_text(store, make_ctx, start_request, clock):
+def test_the_card_shows_who_is_reminded_and_the_full_text(store, make_ctx, start_request, trial_clock):
     start_request(requester="user_1", approver="user_2", days=1, reason="看病")
     checked = check_call(TOOLSET, "urgeTask", {"requestId": "我的请假"}, make_ctx("user_1"))
     assert checked.args.requestId == "req_1"  # type: ignore[attr-defined]
@@ -86,7 +77,7 @@ def test_the_card_shows_who_is_reminded_and_the_full_text(store, make_ctx, start
     assert list(zh["labels"]) == ["request", "process", "form", "step", "waited", "recipient", "text", "next"]
 
 
-def test_two_urges_racing_the_same_day_send_one(store, make_ctx, start_request, clock):
+def test_two_urges_racing_the_same_day_send_one(store, make_ctx, start_request, trial_clock):
     """Both checked before either committed: the second's insert meets the first's row and is refused, nothing sent."""
     from tools.workflow.urge import urge_task
 
@@ -99,7 +90,7 @@ def test_two_urges_racing_the_same_day_send_one(store, make_ctx, start_request, 
     assert len(_urge_mails(store)) == 1 and len(store.snapshot()["urges"]) == 1
 
 
-def test_an_urge_is_replayed_not_sent_twice(store, make_ctx, start_request, clock):
+def test_an_urge_is_replayed_not_sent_twice(store, make_ctx, start_request, trial_clock):
     start_request(requester="user_1", approver="user_2", days=1, reason="看病")
     first = _urge(make_ctx, "user_1", "req_1", call_id="urge-1")
     again = _urge(make_ctx, "user_1", "req_1", call_id="urge-1")
