@@ -163,6 +163,7 @@ class ScriptHTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False  # idle keep-alive connections must not block stop()
     allow_reuse_address = True
+    request_queue_size = 128  # socketserver's 5 refused connections when 48 threads of two workers asked at once
 
     def __init__(self, address: tuple[str, int], owner: ScriptOwner) -> None:
         self.owner = owner
