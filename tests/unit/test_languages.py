@@ -44,7 +44,7 @@ def test_an_urge_reaches_an_approver_in_the_language_they_write_in(store, make_c
     trial_clock.advance("P1D", working_time=False)
     execute_call(TOOLSET, "urgeTask", {"requestId": "req_1"}, make_ctx("user_1"))
     chinese = _urges(store)[-1]
-    assert chinese["subject"] == "[flowagent] 张三催办：task_1" and "asks you" not in chinese["body"]
+    assert chinese["subject"] == "[flowagent] 张三催办: task_1" and "asks you" not in chinese["body"]
 
 
 def test_the_urge_card_shows_the_text_the_approver_will_read(store, make_ctx, start_request):

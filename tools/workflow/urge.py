@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from tools.errors import PolicyError
 from tools.spec import CallContext, Found, Verdict
 from tools.workflow.engine import Happened, TaskView, parse_task_id
-from tools.workflow.languages import in_language, languages_of
+from tools.workflow.languages import Letter, languages_of
 from tools.workflow.lookup import ALL_USERS, engine_of, offered_to, require_task
 from tools.workflow.notify import form_summary, process_noun
 from tools.workflow.request_lookup import require_request, resolve_request
@@ -144,8 +144,7 @@ def _mail(conn: Connection, request: dict[str, Any], task: TaskView, now: dateti
     en = (f"{en_who} asks you to look at the {process_noun(definition, 'en')} {rid} they filed"
           + (f" ({en_what})" if en_what else "") + f": it has waited {waited_words(task.created_at, now, 'en')} for "
           f"your decision at \"{task.step_en or task.step}\" (task {task.id}).")
-    subjects = {"zh": f"[flowagent] {zh_who}催办：{task.id}", "en": f"[flowagent] Reminder from {en_who}: {task.id}"}
-    return subjects.get(lang or "", f"[flowagent] 催办 / Reminder from {zh_who}: {task.id}"), in_language(lang, zh, en)
+    return Letter((f"{zh_who}催办", f"Reminder from {en_who}", f": {task.id}"), (zh, en)).written(lang)
 
 
 def _recipients(conn: Connection, request: dict[str, Any], task: TaskView,
