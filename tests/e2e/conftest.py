@@ -19,11 +19,31 @@ import pytest
 
 from evals.doubles.openai_server import ScriptedOpenAIServer
 from flowagent.server.routes import STATIC_DIR
-from tests.support.browser import Browser, chromium
+from tests.support.browser import JOURNAL, Browser, chromium
 from tests.support.langgraph_server import LangGraphDevServer, ProductionServer, model_env, model_settings, store_env
 from tests.support.postgres import postgres_fixture  # noqa: F401 - the session fixture `postgres`
 from tests.support.redis import redis_fixture  # noqa: F401 - the session fixture `redis`
 from tools import WorkflowStore
+
+LOG_TAIL_CHARS = 12_000
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failed test's report carries the tail of each server log it used and what its pages' consoles printed:
+    CI keeps only the report, and a page that stopped mid-answer says why only there."""
+    if call.when == "setup":
+        JOURNAL.clear()
+    outcome = yield
+    report = outcome.get_result()
+    if not report.failed:
+        return
+    servers = {id(v): (name, v) for name, v in getattr(item, "funcargs", {}).items() if isinstance(v, LangGraphDevServer)}
+    for name, server in servers.values():
+        report.sections.append((f"log of `{name}` (tail)", server.log_tail(LOG_TAIL_CHARS)))
+    if JOURNAL:
+        report.sections.append(("the pages' consoles and failed requests", "\n".join(JOURNAL)))
+
 
 SERVER_KINDS = ("dev", "production")
 """`dev`: `langgraph dev` (in memory); `production`: `flowagent serve` (langgraph-runtime-pg on PostgreSQL, Redis)."""

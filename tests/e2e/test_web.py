@@ -600,6 +600,61 @@ def test_an_approvers_to_do_row_shows_when_the_step_is_due_in_their_language(
 # ------------------------------------------------------------------------------------------------------
 
 
+def cut_after_the_first_answer_piece(events: list[str], answer: str) -> str:
+    """The stream's events up to the first `messages` piece of `answer` (a stream cut there, as a dropped connection or
+    a server that stopped sending would leave it)."""
+    for index, event in enumerate(events):
+        if event.startswith("event: messages") and answer.split()[0] in event:
+            return "".join(e + "\n\n" for e in events[: index + 1])
+    raise AssertionError(f"no piece of {answer!r} in the stream: {events[:8]}")
+
+
+@pytest.mark.parametrize("cut", ["after the run", "while it runs"])
+def test_a_stream_cut_mid_answer_still_ends_with_the_whole_answer_on_the_page(
+    server: LangGraphDevServer, model: ScriptedOpenAIServer, browser: Browser, slow_model: None, cut: str
+) -> None:
+    """The page's stream ends after the first piece of the answer. It then reads the thread: a run that ended shows
+    its whole answer; a run still going is followed again until it ends, and the person can ask the next question."""
+    answer = "There are three: leave, expense and business trip."
+    model.reset([react("I look them up.", "getAllWorkFlow"), react("Found them.", final=answer)])
+    zhao = open_page(browser, server, locale="en-US", user_id="user_4")
+    cuts: list[str] = []
+
+    def cut_short(route: Any) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        body["context"] = {**(body.get("context") or {}), "protocol": "react"}
+        if cut == "after the run":  # the whole run streamed to the test, then half of it to the page
+            response = route.fetch(post_data=json.dumps(body))
+            events = response.text().replace("\r\n", "\n").split("\n\n")
+            cuts.append(cut_after_the_first_answer_piece(events, answer))
+            route.fulfill(response=response, body=cuts[-1])
+            return
+        body["on_disconnect"] = "continue"  # the run goes on when the test stops reading
+        headers = {k: v for k, v in route.request.headers.items() if k.lower() not in ("content-length", "host")}
+        events, block = [], ""
+        with httpx.stream("POST", route.request.url, headers=headers, json=body, timeout=STREAMED / 1000) as streamed:
+            started = dict(streamed.headers)
+            for line in streamed.iter_lines():
+                if line:
+                    block += line + "\n"
+                    continue
+                events.append(block.rstrip("\n"))
+                block = ""
+                if events[-1].startswith("event: messages") and answer.split()[0] in events[-1]:
+                    break
+        cuts.append(cut_after_the_first_answer_piece(events, answer))
+        kept = {k: v for k, v in started.items() if k.lower() in ("content-type", "content-location", "location")}
+        route.fulfill(status=200, headers=kept, body=cuts[-1])
+
+    zhao.route(re.compile(r"/threads/[^/]+/runs/stream$"), cut_short)
+    zhao.evaluate(WATCH)
+    ask(zhao, "Which workflows are there?")
+    expect(zhao.get_by_test_id("answer")).to_have_text(answer, timeout=2 * STREAMED)
+    expect(zhao.get_by_test_id("send")).to_be_visible()
+    assert len(cuts) == 1 and answer not in cuts[0]  # the page got a stream that ended before the answer did
+    assert zhao.get_by_role("alert").count() == 0
+
+
 def test_a_made_up_figure_streamed_onto_the_page_is_gone_once_the_answer_is_redone(
     server: LangGraphDevServer, model: ScriptedOpenAIServer, browser: Browser, slow_model: None
 ) -> None:

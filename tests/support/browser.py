@@ -8,6 +8,7 @@ closed network.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,6 +28,9 @@ FLAGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 390, "height": 844}
+JOURNAL: list[str] = []
+"""What the pages of this process's contexts printed to their console and which of their requests failed, with the
+monotonic time: tests/e2e/conftest.py empties it before each test and adds it to the report of a test that failed."""
 
 
 @contextmanager
@@ -51,4 +55,6 @@ def phone(browser: Browser, *, locale: str) -> BrowserContext:
     """A fresh phone-sized context (390×844) whose browser language is `locale`."""
     context = browser.new_context(viewport=PHONE, locale=locale, device_scale_factor=2, is_mobile=True, has_touch=True)
     context.set_default_timeout(30_000)
+    context.on("console", lambda m: JOURNAL.append(f"{time.monotonic():.2f} console.{m.type}: {m.text}"))
+    context.on("requestfailed", lambda r: JOURNAL.append(f"{time.monotonic():.2f} failed: {r.method} {r.url} {r.failure}"))
     return context

@@ -81,6 +81,8 @@ export function Chat(props: {
   const bottom = useRef<HTMLDivElement>(null);
   const finished = useRef(onFinished);
   finished.current = onFinished;
+  const rejoin = useRef<(runId: string) => void>(() => undefined);
+  const rejoined = useRef(new Set<string>());
 
   const stream = useStream<State>({
     client,
@@ -88,9 +90,20 @@ export function Chat(props: {
     threadId,
     onThreadId,
     fetchStateHistory: false,
-    onFinish: () => finished.current(),
+    // Taking the thread's state makes the SDK read it once a run's stream ends: the page shows what the server kept,
+    // not what the stream happened to deliver (a stream cut short left half an answer on the page). A state that
+    // still has steps to run, with no card waiting and no step failed, means the stream ended before the run did:
+    // follow that run again, once.
+    onFinish: (state, run) => {
+      const stopped = state.tasks?.some((task) => (task.interrupts ?? []).length > 0 || task.error != null) ?? false;
+      if (run && state.next.length > 0 && !stopped && !rejoined.current.has(run.run_id)) {
+        rejoined.current.add(run.run_id);
+        rejoin.current(run.run_id);
+      } else finished.current();
+    },
     onError: (error) => setFailure(String((error as Error)?.message ?? error)),
   });
+  rejoin.current = (runId) => void stream.joinStream(runId);
 
   useEffect(() => {
     setInput(props.draft);
