@@ -2,36 +2,29 @@
 
 from __future__ import annotations
 
-import atexit
 import json
 import multiprocessing
-import shutil
-import sqlite3
 import tempfile
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import LLMResult
-from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Command
 
 from evals.grader import check_reply, grade_state
 from evals.models import PathModel, SimulatedPerson
 from evals.reviewer import Reviewer, golden_starts
 from evals.scenario import Scenario, SetupStep
-from evals.timeflow import TrialClock, advance, trial_engine
+from evals.stores import fresh_store, open_saver
+from evals.timeflow import TrialClock, advance
 from graph import build_graph
 from graph.strategies import Strategy
 from state.context import Context, Protocol
@@ -131,40 +124,6 @@ def apply_setup(store: WorkflowStore, steps: list[SetupStep], thread_id: str, to
             call_id=f"setup-{index}",
         )
         execute_call(toolset, step.tool, dict(step.args), ctx)
-
-
-_SEEDED: list[Path] = []
-_SEEDED_LOCK = threading.Lock()
-
-
-def fresh_store(directory: str, clock: TrialClock | None = None) -> WorkflowStore:
-    """The workflow store a trial starts from, on a new SQLite file in `directory`: a copy of one this process seeded
-    once (creating and seeding the tables took a fifth of a scripted trial). The copy holds the rows seeding gives;
-    their creation times are those of the first seed."""
-    with _SEEDED_LOCK:
-        if not _SEEDED:
-            seeded = Path(tempfile.mkdtemp(prefix="flowagent-eval-seed-")) / "workflow.db"
-            WorkflowStore(f"sqlite:///{seeded}").dispose()  # closing the last connection folds the WAL into the file
-            atexit.register(shutil.rmtree, seeded.parent, ignore_errors=True)
-            _SEEDED.append(seeded)
-    target = Path(directory) / "workflow.db"
-    shutil.copyfile(_SEEDED[0], target)
-    return WorkflowStore(f"sqlite:///{target}", process_engine=trial_engine(clock or TrialClock()))
-
-
-@contextmanager
-def open_saver(kind: str, directory: str) -> Iterator[BaseCheckpointSaver]:
-    """A fresh checkpointer: in memory, or a SQLite file in the trial's directory."""
-    if kind == "memory":
-        yield InMemorySaver()
-        return
-    conn = sqlite3.connect(f"{directory}/checkpoints.db", check_same_thread=False)
-    try:
-        saver = SqliteSaver(conn)
-        saver.setup()
-        yield saver
-    finally:
-        conn.close()
 
 
 def thread_messages(graph: Any, config: dict[str, Any]) -> list[Any]:

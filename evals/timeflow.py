@@ -39,6 +39,6 @@ def trial_engine(clock: TrialClock) -> SpiffEngine:
 def advance(store: WorkflowStore, clock: TrialClock | None, duration: str, *, working_time: bool) -> list[TimerFired]:
     """Time passes: the clock moves on, and the timer service fires what is due by then."""
     if clock is None:
-        raise ValueError("a scenario that lets time pass needs the trial's clock (evals.runner.fresh_store's)")
+        raise ValueError("a scenario that lets time pass needs the trial's clock (evals.stores.fresh_store's)")
     clock.advance(duration, working_time=working_time)
     return TimerService(store, name="eval").run_once()

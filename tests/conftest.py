@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from evals.runner import fresh_store
+from evals.stores import fresh_store
 from graph.calls import new_call_id
 from tests.support.clock import ManualClock
 from tools import CallContext, ToolRegistry, WorkflowStore, execute_call
@@ -68,7 +68,7 @@ def _carries(marks: set[str], name: str, /, **_: object) -> bool:
 @pytest.fixture
 def store(tmp_path) -> Iterator[WorkflowStore]:
     """A fresh, seeded workflow store on a SQLite file under the test's tmp_path: a copy of one this process seeded
-    once (`evals.runner.fresh_store`), since creating and seeding the tables took three times as long as opening a
+    once (`evals.stores.fresh_store`), since creating and seeding the tables took three times as long as opening a
     copy. Tests of the seeding itself open their own `WorkflowStore`."""
     workflow_store = fresh_store(str(tmp_path))
     yield workflow_store

@@ -19,7 +19,7 @@ from evals.metrics import mean_pass_hat_k, pass_hat_k, summarize
 from evals.models import CompromisedModel, OracleModel, SimulatedPerson, render_step
 from evals.report import RunInfo
 from evals.reviewer import Reviewer
-from evals.runner import TrialResult, apply_setup, fresh_store, run_suite, run_trial
+from evals.runner import TrialResult, apply_setup, run_suite, run_trial
 from evals.scenario import (
     SCENARIO_DIR,
     ReplyCheck,
@@ -30,6 +30,7 @@ from evals.scenario import (
     load_scenario,
     load_scenarios,
 )
+from evals.stores import fresh_store
 from graph.hitl import hitl_request
 from graph.protocols import parse_reply
 from tools import WorkflowStore
