@@ -37,7 +37,9 @@ REFUSALS = {
            "transfer_outside_group": "it is a group's task, and its process passes it only to a member of the group",
            "deputy_self": "you cannot be your own deputy",
            "bad_range": "the last day is before the first", "range_past": "those days are over already",
-           "range_too_long": "a deputy covers at most a year", "bad_date": "that date could not be read"},
+           "range_too_long": "a deputy covers at most a year", "bad_date": "that date could not be read",
+           "return_not_reject": "you asked to send it back to be changed, not to reject it",
+           "reject_not_return": "you asked to reject it, not to send it back to be changed"},
 }
 """Why a transfer or a deputy was not done, by refusal code."""
 

@@ -2,7 +2,8 @@
 another person's request (李四的报销, 王五那个假, "Li Si's expense claim") is asking about one that exists, to decide
 it or to know where it is. And one who says to send their request again (再提一次, 重新提交, "resend it") wants it
 sent, not withdrawn. Such a call is refused to the model, with what to do instead, before the person is asked for
-anything or shown a card they never meant to see."""
+anything or shown a card they never meant to see. So is a rejection when the person said to send the request back
+(退回, "send it back"), and a return when they said to reject it (驳回, 拒了, "turn it down")."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import re
 
 from tools.errors import PolicyError
 from tools.guards.call import Call
+from tools.workflow.words import stated_decision
 
 _REQUEST = (
     r"(?:报销单?|请假条?|假条|(?:年|病|事|婚|丧|产|陪产)?假|调休|出差申请|出差|申请单?|审批单?|单子|"
@@ -133,3 +135,64 @@ class OwnRequest:
             "see it, where it stands and what its approver said, call queryMyRequests; to send it again, "
             "resubmitRequest; to take it back, withdrawRequest; to remind its approver, urgeTask.",
         )
+
+
+_RETURN = re.compile(
+    r"退回|退给|退还给|发回给|\b(?:send|sent|sending|kick|bounce|hand)(?:\s+[\w'’-]+){0,4}?\s+back\b|"
+    r"\breturn(?:s|ing)?\s+(?:it|this|that|them)\b",
+    re.IGNORECASE,
+)
+"""Words that send a request back to its requester to change: 退回, 退给, "send it back", "return it"."""
+_REJECTION = re.compile(
+    r"驳回|拒绝|拒了|拒掉|回绝|不同意|不批|别批|不准|不通过|不予|打回|否决|"
+    r"\breject|\bdeclin|\bden(?:y|ied)\b|\brefus|\bturn(?:ed|ing)?\s+(?:it\s+|that\s+|this\s+)?down\b|\bveto",
+    re.IGNORECASE,
+)
+"""Words that reject a request: 驳回, 拒了, 不批, 打回, "reject", "turn it down"."""
+_GROUNDS = re.compile(r"理由|原因|意见|备注|因为|\b(?:reason|because|comment|note|saying)\b", re.IGNORECASE)
+"""Where the person's grounds begin: what follows is what to tell the requester, not the decision."""
+
+
+def said_return_or_reject(texts: list[str]) -> tuple[str, str] | None:
+    """("return" or "reject", the words) as the person's latest message that says either says it, before its grounds
+    ("驳回，理由：重新开了再提" rejects); None when it says both, or none of their messages says either."""
+    for text in reversed(texts):
+        decision = _GROUNDS.split(text, maxsplit=1)[0]
+        sent_back, rejected = _RETURN.search(decision), _REJECTION.search(decision)
+        if sent_back and rejected:
+            return None
+        if sent_back or rejected:
+            return ("return", sent_back.group()) if sent_back else ("reject", rejected.group())  # type: ignore[union-attr]
+    return None
+
+
+class ReturnOrReject:
+    """Refuses a rejection when the person said to send the request back, and a return when they said to reject it."""
+
+    name = "return_or_reject"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        # The person's words win over the model's isOK (tools.workflow.words), and 退回 reads as "no" there too.
+        rejecting = call.spec.name == "handleTodoTask" and (
+            call.values.get("isOK") in (False, "false", "False") or stated_decision(call.request) is False)
+        if not rejecting and call.spec.name != "returnTask":
+            return
+        said = said_return_or_reject(call.request["texts"])
+        if said is None:
+            return
+        meant, words = said
+        if rejecting and meant == "return":
+            raise PolicyError(
+                "return_not_reject",
+                f"The user asks to send the request back to its requester ({words!r}), not to reject it: call returnTask "
+                "with their comment.",
+            )
+        if not rejecting and meant == "reject":
+            raise PolicyError(
+                "reject_not_return",
+                f"The user asks to reject the request ({words!r}), not to send it back: call handleTodoTask with isOK "
+                "false and their reason.",
+            )

@@ -1,0 +1,73 @@
+"""An approver who says to send a request back (退回, "send it back") wants it returned to its requester to change,
+not rejected; one who says to reject it (驳回, 拒了, 打回, "turn it down") wants it rejected, not returned. A call
+that does the other is refused to the model, with the one to call instead, before any card. The decision is read
+before the person's grounds ("驳回，理由：……重新开了再提" rejects), from their latest message that states one.
+
+The phrasings were written for this test, after the rule; none is taken from a scenario."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.messages import ToolMessage
+
+from evals.doubles.scripted import tool_call
+from tools.workflow.guards import said_return_or_reject
+
+
+def _refusals(result) -> list[str]:
+    return [str(m.content) for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "error"]
+
+
+def test_a_rejection_proposed_for_a_return_is_refused_to_the_model(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=4, reason="回老家")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": False, "result": "最多两天"}),
+                         tool_call("returnTask", {"taskId": "task_1", "comment": "最多两天"}), "已退回。", user_id="user_2")
+    result = agent.say("张三的假退给他改一下，最多两天")
+    [refused] = _refusals(result)
+    assert refused.startswith("Error [return_not_reject]") and "returnTask" in refused
+    assert agent.card is not None and agent.card["action"] == "returnTask"
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
+
+
+def test_a_return_proposed_for_a_rejection_is_refused_to_the_model(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="搬家")
+    agent = graph_driver(tool_call("returnTask", {"taskId": "task_1", "comment": "这周走不开"}),
+                         tool_call("handleTodoTask", {"taskId": "task_1", "isOK": False, "result": "这周走不开"}),
+                         "已驳回。", user_id="user_2")
+    result = agent.say("Turn down Zhang San's leave, we can't spare him this week")
+    [refused] = _refusals(result)
+    assert refused.startswith("Error [reject_not_return]") and "handleTodoTask" in refused
+    assert agent.card is not None and agent.card["action"] == "handleTodoTask"
+
+
+def test_a_rejection_the_person_asked_for_is_untouched(graph_driver, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="搬家")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": False, "result": "材料不全，补齐了再提"}),
+                         "已驳回。", user_id="user_2")
+    result = agent.say("驳回张三的申请，理由：材料不全，补齐了再提")
+    assert _refusals(result) == []
+    assert agent.card is not None and agent.card["action"] == "handleTodoTask"
+
+
+@pytest.mark.parametrize(("texts", "meant"), [
+    (["王五的报销先退回去，发票少了一张"], "return"),
+    (["退给赵六，让他把日期写清楚"], "return"),
+    (["Send Wang Wu's claim back, the receipt is missing"], "return"),
+    (["Please return it to her with a note to fix the dates"], "return"),
+    (["Bounce it back to him"], "return"),
+    (["这个出差打回去，预算太高"], "reject"),
+    (["拒了吧"], "reject"),
+    (["不批，最近太忙"], "reject"),
+    (["Decline it, we're short-staffed"], "reject"),
+    (["Turn it down"], "reject"),
+    (["Reject it because he should send it back with receipts"], "reject"),
+    (["驳回，意见：退回重填也不行"], "reject"),
+    (["把这个拒了", "理由就写人手不够"], "reject"),
+    (["Send it back", "the comment is: two days at most"], "return"),
+    (["驳回还是退回呢，你看着办"], None),
+    (["看看王五的报销"], None),
+    (["Approve it"], None),
+])
+def test_return_or_reject_is_read_from_the_words_before_the_grounds(texts, meant):
+    said = said_return_or_reject(texts)
+    assert (said[0] if said else None) == meant
