@@ -182,9 +182,11 @@ def open_lookups(messages: list[AnyMessage], registry: ToolRegistry, request: Re
 
 
 def redirected_to(messages: list[AnyMessage], registry: ToolRegistry) -> list[str]:
-    """The tools a policy's refusal in this run named instead of the one refused ("…: call handleTodoTask"), when one
-    of them changes something and the run has run nothing since: a model that then answers has left the person's
-    request undone. A refusal that names only look-ups, or lists every tool, redirects nowhere."""
+    """The tools a policy's refusal in this run named instead of the one refused ("…: call handleTodoTask"), when the
+    run has run nothing since: a model that then answers has left the person's request undone. A refused look-up
+    redirects to the look-ups named (the model meant to look, with the wrong tool: "to see it, call
+    queryMyRequests"); a refused write to all the tools named, when one of them changes something. A refusal that
+    names none of those, or lists every tool, redirects nowhere."""
     for msg in reversed(messages[latest_human_index(messages) + 1 :]):
         if not isinstance(msg, ToolMessage):
             continue
@@ -192,8 +194,12 @@ def redirected_to(messages: list[AnyMessage], registry: ToolRegistry) -> list[st
         if msg.status != "error" or not _CODE_RE.match(text):
             return []  # something ran after the refusal, or it was no policy's refusal
         named = [n for n in tools_named(text, registry) if n != msg.name]
+        if len(named) > 5:
+            return []
         writes = [n for n in named if registry.get(n).effect is Effect.WRITE]
-        return named if writes and len(named) <= 5 else []
+        if msg.name in registry and registry.get(msg.name).effect is not Effect.WRITE:
+            return [n for n in named if n not in writes]
+        return named if writes else []
     return []
 
 

@@ -2,7 +2,9 @@
 would state, tried on phrasings written for this test (none taken from a scenario):
 
 - a refusal that says which tool to use instead, followed by an answer with nothing done, gets the model told once
-  (the offline model answered "张三的假不能批" after its withdrawal of 张三's leave was refused);
+  (the offline model answered "张三的假不能批" after its withdrawal of 张三's leave was refused); a refused look-up
+  is told only of the look-ups named (added after the fifth run's trials: "You need to resubmit" with nothing looked
+  up, after the copies list was refused with "to see it, call queryMyRequests; to send it again, resubmitRequest…");
 - a deputy's days are the days the person said ("下周一到下周三"), whatever dates the model wrote;
 - another person's request is not listed among the person's own: viewTask is named instead;
 - the requester named with their task ("王五这个待办") is never the one it is passed to: the person is asked;
@@ -11,9 +13,11 @@ would state, tried on phrasings written for this test (none taken from a scenari
 
 from __future__ import annotations
 
-from langchain_core.messages import ToolMessage
+from langchain_core.messages import HumanMessage, ToolMessage
 
 from evals.doubles.scripted import tool_call
+from graph.history import redirected_to
+from tools import execute_call
 from tools.workflow import TOOLSET
 from tools.workflow.readable import started
 
@@ -33,6 +37,20 @@ def test_an_answer_after_a_refusal_that_names_the_tool_to_use_is_given_one_more_
     result = agent.say("张三的假别批了，月底要交付，换个时间")
     assert _refusals(result)[0].startswith("Error [anothers_request]")
     assert agent.card is not None and agent.card["action"] == "handleTodoTask"
+
+
+def test_a_refused_look_up_is_redirected_to_the_look_ups_its_refusal_names(graph_driver, make_ctx, start_request):
+    start_request(requester="user_1", approver="user_2", days=2, reason="回老家")
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "写清楚去哪"}, make_ctx("user_2"))
+    agent = graph_driver(tool_call("queryCcRequests", {}), "你需要重新提交。", tool_call("queryMyRequests", {}),
+                         "李四退回了，意见：写清楚去哪。")
+    result = agent.say("How come my leave got bounced?")
+    assert _refusals(result)[0].startswith("Error [own_request]")
+    assert [m.name for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "success"] == [
+        "queryMyRequests"]
+    refused = next(m for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "error")
+    assert redirected_to([HumanMessage("How come my leave got bounced?"), refused], TOOLSET.registry) == [
+        "queryMyRequests"]  # not the resend, the withdrawal or the reminder the refusal names too
 
 
 def test_an_answer_after_a_refusal_that_names_no_other_tool_stands(graph_driver, store, start_request):
