@@ -31,7 +31,8 @@ REFUSALS = {
            "transfer_outside_group": "这是小组的待办，流程只允许转交给小组成员",
            "deputy_self": "不能把自己设为代理人",
            "bad_range": "结束日期早于开始日期", "range_past": "这段时间已经过去了",
-           "range_too_long": "代理期最长一年", "bad_date": "没有读懂这个日期"},
+           "range_too_long": "代理期最长一年", "bad_date": "没有读懂这个日期",
+           "return_not_reject": "你说的是退回给申请人修改，不是驳回", "reject_not_return": "你说的是驳回，不是退回修改"},
     "en": {"transfer_to_requester": "a task cannot go to its request's requester: nobody decides their own request",
            "transfer_to_self": "that task is yours already; say which colleague should take it",
            "transfer_outside_group": "it is a group's task, and its process passes it only to a member of the group",
@@ -41,7 +42,7 @@ REFUSALS = {
            "return_not_reject": "you asked to send it back to be changed, not to reject it",
            "reject_not_return": "you asked to reject it, not to send it back to be changed"},
 }
-"""Why a transfer or a deputy was not done, by refusal code."""
+"""Why a transfer, a deputy, or a rejection or return the person did not ask for was not done, by refusal code."""
 
 _TAKER_BEFORE = re.compile(
     r"(转给|转交给|转交|交给|改给|改由|让|由|交由|派给|分给|移交给?|转到)\s*$|\b(on|over) to\s*$|"
