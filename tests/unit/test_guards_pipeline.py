@@ -58,9 +58,25 @@ def test_a_deployment_adds_a_guard_without_touching_the_others(store, make_ctx, 
     check_call(TOOLSET, "runWorkFlow", LEAVE, make_ctx(), request=request)
 
 
-def test_a_guard_is_added_only_after_one_that_exists():
+def test_a_guard_is_added_only_after_or_before_one_that_exists():
     with pytest.raises(ValueError, match="no guard 'throttle'"):
         added(AtMostPerThread(1), after="throttle")
+    with pytest.raises(ValueError, match="no guard 'throttle' to add 'rate_limit' before"):
+        added(AtMostPerThread(1), before="throttle")
+    with pytest.raises(ValueError, match="one of them"):
+        added(AtMostPerThread(1), after="identity", before="identity")
+    assert [g.name for g in added(AtMostPerThread(1), before="identity")][:2] == ["rate_limit", "identity"]
+
+
+def test_the_wrong_tool_is_refused_as_such_before_its_arguments_are_judged(make_ctx, person_request):
+    # Someone else's copies list for "my claim": the refusal sends the model to the person's own requests, rather
+    # than to fix a userId on a list that is not what the person asked about.
+    request = person_request("我那个报销怎么又被打回来了？", actor="user_3")
+    with pytest.raises(PolicyError) as refused:
+        check_call(TOOLSET, "queryCcRequests", {"userId": "user_1"}, make_ctx("user_3"), request=request)
+    assert refused.value.code == "own_request" and "queryMyRequests" in str(refused.value)
+    assert [g.name for g in TOOLSET.guards or ()][:5] == [
+        "anothers_request", "resend_not_withdraw", "own_request", "return_or_reject", "identity"]
 
 
 def test_the_guards_that_need_the_persons_request_run_only_on_the_validators_path(make_ctx, person_request):

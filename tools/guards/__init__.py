@@ -40,13 +40,19 @@ STANDARD: tuple[Guard, ...] = (
 """The guards every call goes through, in order."""
 
 
-def added(guard: Guard, *, after: str, guards: Sequence[Guard] = STANDARD) -> tuple[Guard, ...]:
+def added(guard: Guard, *, after: str | None = None, before: str | None = None,
+          guards: Sequence[Guard] = STANDARD) -> tuple[Guard, ...]:
     """The pipeline with a deployment's own guard right after the one named `after` (a rate limit after "identity",
-    a check of the texts after "grounded")."""
+    a check of the texts after "grounded"), or right before the one named `before` (a check that the tool is the one
+    the person's words ask for, before "identity" judges its arguments)."""
+    if (after is None) == (before is None):
+        raise ValueError(f"say where {guard.name!r} goes: after=<a guard> or before=<a guard>, one of them")
     names = [g.name for g in guards]
-    if after not in names:
-        raise ValueError(f"no guard {after!r} to add {guard.name!r} after; the guards are {', '.join(names)}")
-    at = names.index(after) + 1
+    where = after if after is not None else before
+    if where not in names:
+        side = "after" if after is not None else "before"
+        raise ValueError(f"no guard {where!r} to add {guard.name!r} {side}; the guards are {', '.join(names)}")
+    at = names.index(where) + (1 if after is not None else 0)
     return (*guards[:at], guard, *guards[at:])
 
 

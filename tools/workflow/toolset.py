@@ -124,7 +124,9 @@ def help_tables(conn: Connection, actor_id: str, lang: str) -> list[HelpSection]
 
 def _guards() -> tuple[Guard, ...]:
     """The engine's pipeline with the workflow's own guards, each right after the one it needs."""
-    guards = added(AnothersRequest(), after="identity")  # another person's request is not the person's to act on
+    # First whether the tool is the one the person's words ask for: refused for its arguments ("userId must be the
+    # session user"), the wrong tool sent the model to fix them, not to the tool it should have called.
+    guards = added(AnothersRequest(), before="identity")  # another person's request is not the person's to act on
     guards = added(ResendNotWithdraw(), after="anothers_request", guards=guards)  # "再提一次" is no withdrawal
     guards = added(OwnRequest(), after="resend_not_withdraw", guards=guards)  # "我的假" is no one else's to-do
     guards = added(ReturnOrReject(), after="own_request", guards=guards)  # "退回" is no rejection, "驳回" no return
