@@ -20,6 +20,15 @@ _EN_DAYS = (
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun"
 )
 _FULL_EN_DAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+_WORDS_TOO = {"wed", "sat", "sun"}
+"""Short day names that are words in lower case ("we sat", "the sun", "to wed"): days only capitalised ("Sat") or
+after a cue that makes them one ("next sat", "this sun")."""
+
+
+def _is_day(word: str, *, cued: bool = False) -> bool:
+    """Whether `word` (a day name or its short form, as written) names a day: a full name or a capitalised short one
+    always; a short one in lower case unless it is a word too ("mon", "tues", "thu", "fri"), and then after a cue."""
+    return word.lower() in _FULL_EN_DAYS or word[0].isupper() or cued or word.lower() not in _WORDS_TOO
 _WEEKDAY_ZH = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "末": 5}
 _WEEKDAY_EN = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
 _WEEKS_AHEAD = {"下下": 2, "下": 1, "这": 0, "本": 0, "上": -1, "next": 1, "last": -1}
@@ -233,7 +242,7 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> Phrase | None:
         return Phrase(kind, start, end, monday, until=monday + timedelta(days=6))
     if kind == "after_en":
         wd_text = m["wd"] or m["wd2"] or m["wd3"] or m["wd4"]
-        if wd_text.lower() not in _FULL_EN_DAYS and not wd_text[0].isupper():
+        if not _is_day(wd_text):
             return None
         if m["wd4"]:  # a weekday after an event or a day this package does not read: no date, and no range's end
             return Phrase(kind, start, end, None, after_start=True)
@@ -247,8 +256,8 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> Phrase | None:
             pre = m["pre"]
             ahead = _WEEKS_AHEAD.get(pre) if pre else None
         else:
-            if wd_text.lower() not in _FULL_EN_DAYS and not wd_text[0].isupper():
-                return None  # "sat", "sun", "wed" in lower case are words; "Sat", "Wed" are days
+            if not _is_day(wd_text, cued=bool(m["pre"] or m["nwb"])):
+                return None  # "sat", "sun", "wed" in lower case are words; "Sat", "Wed", "next sat" are days
             weekday = _WEEKDAY_EN[wd_text[:3].lower()]
             pre = (m["pre"] or "").lower().split()[-1] if m["pre"] else ""
             ahead = 1 if m["nw"] or m["nwb"] else _WEEKS_AHEAD.get(pre)
