@@ -278,7 +278,7 @@ def test_person_words_are_only_the_persons(store, make_ctx, person_request):
 def test_a_long_request_without_a_comment_makes_the_graph_ask_the_approver(graph_driver, store, start_request):
     start_request(requester="user_1", approver="user_2", days=10, reason="肚子疼")
     agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True}), "已批准。", user_id="user_2")
-    assert final(agent.say("把张三的假批了")).content == "请问审批意见写什么？超过 1 天的请假需要填写审批意见。"
+    assert final(agent.say("把张三的假批了")).content == "请问审批意见写什么？超过 1 天的申请需要填写审批意见。"
     assert agent.interrupts == []
     # The approver's answer is filled in by code, and the card shows it for the approver's own decision.
     agent.say("同意，早日康复")
@@ -304,7 +304,7 @@ def test_a_comment_the_policy_requires_is_the_approvers_own_not_the_models(
         tool_call("handleTodoTask", {"taskId": "张三", "isOK": "驳回" not in said, "result": comment}), user_id="user_2"
     )
     question = final(agent.say(said)).content
-    assert question == {"zh": "请问审批意见写什么？超过 1 天的请假需要填写审批意见。",
+    assert question == {"zh": "请问审批意见写什么？超过 1 天的申请需要填写审批意见。",
                         "en": "What comment goes with the decision? Requests over one day need one."}[lang]
     assert agent.interrupts == []
     assert store.snapshot()["tasks"][0]["status"] == "pending"

@@ -22,7 +22,7 @@ QUESTIONS = {
         "reason": "请问请假的原因是什么？",
         "email_text": "请问邮件内容写什么？我不会替你编写邮件内容。",
         "recipient": "请问邮件发给谁？可选：{choices}。",
-        "comment": "请问审批意见写什么？超过 1 天的请假需要填写审批意见。",
+        "comment": "请问审批意见写什么？超过 1 天的申请需要填写审批意见。",
         "decision": "请问是批准还是驳回？",
         "which_task": "你有 {count} 个待办符合「{name}」：{choices}。请问是哪一个？",
         "form_number": "请问{label}是多少？",
