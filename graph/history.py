@@ -197,7 +197,7 @@ def redirected_to(messages: list[AnyMessage], registry: ToolRegistry) -> list[st
         if len(named) > 5:
             return []
         writes = [n for n in named if registry.get(n).effect is Effect.WRITE]
-        if msg.name in registry and registry.get(msg.name).effect is not Effect.WRITE:
+        if msg.name is not None and msg.name in registry and registry.get(msg.name).effect is not Effect.WRITE:
             return [n for n in named if n not in writes]
         return named if writes else []
     return []
