@@ -12,6 +12,7 @@ The check is code: it costs no model call unless it finds such a value.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
@@ -21,7 +22,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMes
 
 from graph import prompts
 from graph.answers import fixed_answer
-from graph.history import ThreadIndex, run_results
+from graph.history import ThreadIndex, outcome_text, run_outcome, run_results
 from graph.protocols import NO_MODEL_CALL
 from tools.claims import (
     Claim,
@@ -96,6 +97,72 @@ def _shown(content: str, read: dict[str, Any]) -> Known:
 def _code_wrote(message: AIMessage) -> bool:
     """An answer or question the graph's code wrote (a fixed answer, its own question): its values are the code's."""
     return bool((message.response_metadata or {}).get(NO_MODEL_CALL))
+
+
+_ZH_DONE = ("提交|发起|发送|发出|批准|审批|通过|同意|驳回|拒绝|退回|撤回|撤销|转交|转给|催办|抄送|设置|办理|处理|完成|"
+            "预订|取消|创建|保存|删除|批")
+_EN_DONE = ("submitted|sent back|sent|approved|rejected|declined|returned|withdrawn|withdrew|transferred|forwarded|passed on|"
+            "filed|created|booked|cancell?ed|completed|processed|handled|started|reminded|urged|saved|deleted")
+_FOR_YOU = "为你|为您|帮你|帮您|给你|给您"
+DONE_CLAIMS: tuple[tuple[Lang, re.Pattern[str]], ...] = (
+    ("zh", re.compile(rf"已经?(?:{_FOR_YOU})?(?:成功)?({_ZH_DONE})(?!过)")),
+    ("zh", re.compile(rf"({_ZH_DONE})(?:成功|完毕|好了)")),
+    ("zh", re.compile(rf"(?:{_FOR_YOU})(?:把[^，。,；;！!？?]{{0,16}})?({_ZH_DONE})了(?!吗)")),
+    ("en", re.compile(
+        rf"(?:\b(?:has|have|had|was|were|is|are)|'s|'ve)\s+(?:(?:now|just|successfully|been)\s+)*({_EN_DONE})\b",
+        re.IGNORECASE)),
+    ("en", re.compile(rf"\bI\s+(?:(?:have|just|successfully)\s+)*({_EN_DONE})\b", re.IGNORECASE)),
+)
+"""An answer's words that say something was done: 已驳回, 提交成功, 帮你转交了; "has been approved", "I sent". A person
+reads them as a report that the thing happened. Not those that tell a state from before ("今天已经催办过了", "was
+already reminded today"): a refusal often gives it."""
+
+
+def undone_claims(text: str, messages: list[AnyMessage], toolset: Toolset, lang: Lang) -> list[str]:
+    """The words of a model's answer that say something was done, in a run whose every proposed write was not done
+    (refused, failed, or declined at the card), unless the conversation showed that state (a look-up listed a request
+    as 已驳回, a refusal said it "already ended (rejected)", or said so in the person's words). Such an answer would
+    tell the person a write happened that did not: "已驳回" after the return it proposed was refused and nothing was
+    decided. Empty when the run wrote something, or proposed nothing to write."""
+    outcome = run_outcome(messages, toolset.registry, lang)
+    if not outcome or any(line["status"] == "executed" for line in outcome):
+        return []
+    told = outcome_text(outcome, lang, toolset.registry, toolset.language.refusals)  # the refusals as the person reads them
+    shown = "\n".join([told, *(_shown_text(m) for m in messages)])
+    found: list[str] = []
+    for words, pattern in DONE_CLAIMS:
+        for match in pattern.finditer(text):
+            verb = match.group(1)
+            state = rf"已经?{verb}" if words == "zh" else rf"\b{verb}\b"
+            said = match.group(0).strip()
+            if re.search(state, shown, re.IGNORECASE) is None and said not in found:
+                found.append(said)
+    return found
+
+
+def _shown_text(message: AnyMessage) -> str:
+    """What a message showed as a state of things: a tool's result or refusal (its artifact too), or an answer the
+    code wrote; nothing of the person's or the model's own words."""
+    if isinstance(message, ToolMessage):
+        artifact = json.dumps(message.artifact, ensure_ascii=False) if message.artifact is not None else ""
+        return f"{message.content}\n{artifact}"
+    if isinstance(message, AIMessage) and not message.tool_calls and _code_wrote(message):
+        return str(message.content)
+    return ""
+
+
+def undone_note(claims: Sequence[str], messages: list[AnyMessage], toolset: Toolset, lang: Lang) -> str:
+    """What the model is told when its answer says something was done that was not: its words, and what happened."""
+    said = "、".join(f"「{c}」" for c in claims) if lang == "zh" else ", ".join(f'"{c}"' for c in claims)
+    happened = outcome_text(run_outcome(messages, toolset.registry, lang), lang, toolset.registry, toolset.language.refusals)
+    return prompts.UNDONE_NOTE[lang].format(claims=said, outcome=happened)
+
+
+def undone_answer(messages: list[AnyMessage], toolset: Toolset, lang: Lang) -> str:
+    """The plain answer that replaces one saying something was done that was not: what the run's look-ups found, if
+    anything, then that it was not done (the surfaces show what happened to each proposed write beside it)."""
+    words = prompts.UNDONE_ANSWER[lang]
+    return fixed_answer(messages, toolset.registry, lang) + "\n" + words if run_results(messages) else words
 
 
 def redo_note(invented: Sequence[str], lang: Lang) -> str:

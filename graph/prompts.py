@@ -208,6 +208,23 @@ REDO_UNKNOWN_NOTE = {
 """Said to the model, once, when its final answer states values nothing in the conversation showed (`{values}`: those
 values as it wrote them). The person never reads it."""
 
+UNDONE_NOTE = {
+    "zh": "（你的回答说 {claims}，但这次要办的事并没有办成。{outcome}请重新回答：照实告诉用户没有办成、原因是什么，"
+    "或者问用户接下来要怎么办；不要说已经办好了。不要调用工具。）",
+    "en": "(Your answer says {claims}, but what was asked was not done in this run. {outcome} Answer again: tell the user "
+    "plainly that it was not done and why, or ask what they want to do next; do not say it was done. Do not call any "
+    "tool.)",
+}
+"""Said to the model, once, when its final answer says something was done in a run whose every proposed write was not
+(`{claims}`: its words; `{outcome}`: what happened to each write, as the person reads it). The person never reads it."""
+
+UNDONE_ANSWER = {
+    "zh": "这件事没有办成，实际情况见下面。",
+    "en": "That was not done; what actually happened is below.",
+}
+"""The plain answer that replaces one saying something was done that was not (`graph.known.undone_answer`); the
+surfaces show what happened to each proposed write right after it."""
+
 NOT_KNOWN = {
     "zh": {"alone": "这个我不知道：你说过的话和本次查到的结果里都没有这个信息，我不会编造数字、日期或名字。",
            "beyond": "除了上面查到的，其他的我不知道：你说过的话和查到的结果里都没有，我不会编造数字、日期或名字。"},

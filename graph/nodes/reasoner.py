@@ -34,7 +34,7 @@ from graph.history import (
     titled,
     tools_named,
 )
-from graph.known import AnswerCheck, not_known_answer, redo_note
+from graph.known import AnswerCheck, not_known_answer, redo_note, undone_answer, undone_claims, undone_note
 from graph.protocols import NO_MODEL_CALL, parse_reply, render_for_text_protocol
 from graph.run import lang_of
 from state.agent import AgentState
@@ -282,24 +282,34 @@ class Reasoner:
     def _checked(
         self, state: AgentState, context: Context, step: Step, answer: AIMessage, *, may_redo: bool = True
     ) -> tuple[AIMessage, Step]:
-        """The answer, if every value it states was shown; else the model's answer once more, told which values nothing
-        showed (one model call, when the budget has one left); else a plain answer saying it does not know, which
-        keeps what the run's tools found and names none of the values it replaces."""
-        invented = self._invented(state, context, answer)
-        if not invented:
+        """The answer, if every value it states was shown and it says nothing was done that was not; else the model's
+        answer once more, told which values nothing showed or what was not done (one model call, when the budget has
+        one left); else a plain answer: what the run's tools found, and that it does not know the rest, or that the
+        thing was not done. It names none of the values it replaces."""
+        invented, undone = self._invented(state, context, answer), self._undone(state, context, answer)
+        if not invented and not undone:
             return answer, step
-        lang = lang_of(state, context)
+        lang, messages = lang_of(state, context), list(state["messages"])
         calls_left = state["budget"]["model_calls"] + step["model_calls"] < context.max_model_calls
         if may_redo and calls_left:
-            redo, step = self._plain_reply(state, context, step, redo_note(invented, lang), shown=answer)
-            if redo is not None and str(redo.content).strip() and not self._invented(state, context, redo):
+            notes = [redo_note(invented, lang)] if invented else []
+            notes += [undone_note(undone, messages, self._toolset, lang)] if undone else []
+            redo, step = self._plain_reply(state, context, step, " ".join(notes), shown=answer)
+            if (redo is not None and str(redo.content).strip() and not self._invented(state, context, redo)
+                    and not self._undone(state, context, redo)):
                 meta = {k: v for k, v in redo.response_metadata.items() if k != "raw"}  # later prompts: as an answer
-                return redo.model_copy(update={"response_metadata": {**meta, "redone": invented}}), step
+                return redo.model_copy(update={"response_metadata": {**meta, "redone": invented + undone}}), step
         meta = {key: answer.response_metadata[key] for key in ("wrap_up",) if key in answer.response_metadata}
-        text = not_known_answer(list(state["messages"]), self._toolset, lang)
+        text = undone_answer(messages, self._toolset, lang) if undone else not_known_answer(messages, self._toolset, lang)
         return AIMessage(content=text, response_metadata={
-            **meta, "thought": prompts.THOUGHTS[lang]["not_known"], "ungrounded": invented,
+            **meta, "thought": prompts.THOUGHTS[lang]["not_known"], "ungrounded": invented + undone,
         }), step
+
+    def _undone(self, state: AgentState, context: Context, answer: AIMessage) -> list[str]:
+        """The words of a model's answer that say something was done when the run's writes were not (`graph.known`)."""
+        if answer.response_metadata.get(NO_MODEL_CALL):
+            return []
+        return undone_claims(str(answer.content), list(state["messages"]), self._toolset, lang_of(state, context))
 
     def _plain_reply(
         self, state: AgentState, context: Context, step: Step, instruction: str, shown: AIMessage | None = None

@@ -1,0 +1,124 @@
+"""An answer never says a thing was done in a run where nothing the model proposed to write was done (refused, failed,
+or declined at the card): "已驳回" after its return was refused and no decision made is asked once more, then replaced by
+a plain "that was not done", beside what actually happened. A state the conversation showed (a refusal saying the
+request "already ended (rejected)") may be told, and a run that wrote something is not read this way.
+
+The phrasings below were written for this test, after the rule; the first case is the fifth held-out round's
+(ho5_reject_expense_reason_zh: the model answered "已驳回" after its return was refused)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage
+
+from evals.doubles.scripted import tool_call
+from graph.known import DONE_CLAIMS
+from graph.prompts import UNDONE_ANSWER, UNDONE_NOTE
+from tools import execute_call
+from tools.workflow import TOOLSET
+
+
+def final(result: dict[str, Any]) -> AIMessage:
+    answer = result["messages"][-1]
+    assert isinstance(answer, AIMessage) and not answer.tool_calls
+    return answer
+
+
+def test_a_decision_claimed_after_the_refusal_of_another_is_never_shown(graph_driver, store, start_request):
+    start_request(requester="user_4", approver="user_2", days=1, reason="搬家")
+    agent = graph_driver(
+        tool_call("returnTask", {"taskId": "task_1", "comment": "发票抬头开错了"}),
+        "已驳回赵六的申请。",  # after the refusal
+        "已驳回，意见：发票抬头开错了。",  # told of the tool to call instead, it answers again
+        "好的，已经帮你驳回了。",  # told it was not done, it says so once more
+        user_id="user_2",
+    )
+    answer = final(agent.say("赵六那个申请驳回，发票抬头开错了，让他重开一张再提"))
+    assert answer.content == UNDONE_ANSWER["zh"]
+    assert answer.response_metadata["ungrounded"] == ["已驳回"]
+    [line] = answer.response_metadata["outcome"]
+    assert (line["tool"], line["status"]) == ("returnTask", "refused")
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
+    redo = agent.model.prompts[3]
+    assert redo[-2].content == "已驳回，意见：发票抬头开错了。"  # the model sees what it wrote, then what happened
+    assert redo[-1].content.startswith(UNDONE_NOTE["zh"].split("{claims}")[0] + "「已驳回」")
+    assert "未执行" in redo[-1].content
+    assert agent.script_used_up
+
+
+def test_a_redone_answer_that_says_it_was_not_done_is_the_answer(graph_driver, store, start_request):
+    start_request(requester="user_3", approver="user_2", days=2, reason="回老家")
+    truth = "I haven't sent it back yet: returning needs your comment for Wang Wu. What should he change?"
+    agent = graph_driver(
+        tool_call("handleTodoTask", {"taskId": "task_1", "isOK": False, "result": "dates"}),
+        "Wang Wu's leave has been sent back.",
+        "Done, I returned it to him.",
+        truth,
+        user_id="user_2",
+    )
+    answer = final(agent.say("Bounce Wang Wu's leave back to him, the dates are off"))
+    assert answer.content == truth
+    assert answer.response_metadata["redone"] == ["I returned"]
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
+
+
+def test_a_state_a_refusal_showed_may_be_told(graph_driver, store, make_ctx, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看牙医")
+    execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_1", "isOK": False, "result": "人手不够"},
+                 make_ctx("user_2", thread_id="other", call_id="c0"))
+    told = "That request was rejected by Li Si, so there is nothing to withdraw."
+    agent = graph_driver(tool_call("withdrawRequest", {"requestId": "req_1"}), told)
+    answer = final(agent.say("Withdraw my dentist leave"))
+    assert answer.content == told
+    assert "redone" not in answer.response_metadata and "ungrounded" not in answer.response_metadata
+    assert agent.values["budget"]["model_calls"] == 2  # no redo asked
+
+
+def test_an_answer_after_a_write_that_was_done_is_not_read_for_claims(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看牙医")
+    said = "已批准张三的请假。"
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "同意"}), said,
+                         user_id="user_2")
+    agent.say("张三的假批了吧，意见写同意")
+    answer = final(agent.approve())
+    assert answer.content == said
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["approved"]
+
+
+def _claims(text: str) -> list[str]:
+    return [m.group(0).strip() for _, pattern in DONE_CLAIMS for m in pattern.finditer(text)]
+
+
+@pytest.mark.parametrize("text", [
+    "您的出差申请已成功提交，请等待审批。",
+    "已经为您转交给王五了",
+    "报销提交成功！",
+    "好的，我帮你把张三的假批了",
+    "这条待办已处理完毕",
+    "已驳回。",
+    "Your claim has been submitted to Li Si.",
+    "It's been approved.",
+    "I've forwarded it to Wang Wu",
+    "I just sent the reminder.",
+    "The trip was successfully booked",
+])
+def test_words_that_say_something_was_done_are_read_as_such(text):
+    assert _claims(text), text
+
+
+@pytest.mark.parametrize("text", [
+    "还没有提交，要我现在提交吗？",
+    "这个申请未驳回，仍在审批中。",
+    "要我帮你退回吗？",
+    "需要李四审批通过后才生效。",
+    "The request has not been approved yet.",
+    "Would you like me to return it with your comment?",
+    "今天已经催办过李四了，明天可以再催。",
+    "Li Si was already reminded today.",
+    "It wasn't sent: the e-mail needs a subject.",
+    "Shall I submit it now?",
+])
+def test_words_that_do_not_say_so_are_not(text):
+    assert _claims(text) == [], text
