@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from langchain_core.messages import AIMessage
 
 from evals.doubles.scripted import tool_call
@@ -73,6 +74,25 @@ def test_a_destination_the_model_runs_on_past_the_place_is_ended_where_the_perso
     args, sources = waiting(agent)
     assert args["fields"]["destination"] == "杭州"
     assert sources["fields.destination"] == {"how": "stated", "said": "杭州", "replaced": "杭州分公司"}
+
+
+@pytest.mark.parametrize(("said", "model_wrote", "filed"), [
+    ("business trip to Shanghai next Wed through Fri, meeting a supplier. Wang Wu approves", "上海", "Shanghai"),
+    ("Flying to Chengdu on Monday and Tuesday to train the new sales team, Li Si approves", "成都市", "Chengdu"),
+    ("下周一到周二去杭州出差，见客户，李四审批", "Hangzhou", "杭州"),
+    ("下周三至周五赴西安参加行业展会，王五审批", "西安市", "西安"),
+])
+def test_a_place_the_model_wrote_in_its_own_words_is_filed_as_the_person_wrote_it(graph_driver, said, model_wrote, filed):
+    # The offline model wrote the city in the other language, or named it otherwise: the person's words are filed
+    # (the fifth held-out round: "business trip to Shanghai" was filed as 上海, refused, and asked again).
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "meeting", "nextUserId": "王五",
+                                     "fields": {"destination": model_wrote, "startDate": "2027-01-18",
+                                                "endDate": "2027-01-19"}})
+    agent = graph_driver(trip, "Filed.")
+    agent.say(said)
+    args, sources = waiting(agent)
+    assert args["fields"]["destination"] == filed
+    assert sources["fields.destination"] == {"how": "stated", "said": filed, "replaced": model_wrote}
 
 
 def test_a_destination_nobody_said_is_still_asked(graph_driver, store):

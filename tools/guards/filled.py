@@ -110,7 +110,9 @@ class Filled:
             if read is None and (_blank(given) or isinstance(given, str)):
                 text = read_text_value(value, call.request, today)
                 runs_on = bool(text) and not _blank(given) and given != text and str(given).startswith(str(text))
-                read = Reading(value=text, how="stated", said=text) if text and (_blank(given) or runs_on) else None
+                # a place the model wrote in its own words (上海 for "to Shanghai"): the person's words are filed
+                unsaid = bool(text) and not _blank(given) and not verbatim(str(given), "\n".join(call.request["recent"]))
+                read = Reading(value=text, how="stated", said=text) if text and (_blank(given) or runs_on or unsaid) else None
             read = read or _own_word(value, given) or _account(call, value, given, today) or _default(call, value)
             if read is not None:
                 put(call, value, read)
