@@ -104,6 +104,11 @@ _ZH_DONE = ("提交|发起|发送|发出|批准|审批|通过|同意|驳回|拒�
 _EN_DONE = ("submitted|sent back|sent|approved|rejected|declined|returned|withdrawn|withdrew|transferred|forwarded|passed on|"
             "filed|created|booked|cancell?ed|completed|processed|handled|started|reminded|urged|saved|deleted")
 _FOR_YOU = "为你|为您|帮你|帮您|给你|给您"
+_ZH_STATES = {"批准": "approved", "通过": "approved", "同意": "approved", "批": "approved", "驳回": "rejected",
+              "拒绝": "rejected", "退回": "returned", "撤回": "withdrawn", "撤销": "withdrawn", "取消": "cancell?ed",
+              "转交": "transferred", "转给": "transferred", "催办": "reminded", "提交": "submitted", "发送": "sent",
+              "发出": "sent"}
+"""The state a tool's result or refusal shows in English for a Chinese word of one ("已批准": "was approved")."""
 DONE_CLAIMS: tuple[tuple[Lang, re.Pattern[str]], ...] = (
     ("zh", re.compile(rf"已经?(?:{_FOR_YOU})?(?:成功)?({_ZH_DONE})(?!过)")),
     ("zh", re.compile(rf"({_ZH_DONE})(?:成功|完毕|好了)")),
@@ -133,7 +138,7 @@ def undone_claims(text: str, messages: list[AnyMessage], toolset: Toolset, lang:
     for words, pattern in DONE_CLAIMS:
         for match in pattern.finditer(text):
             verb = match.group(1)
-            state = rf"已经?{verb}" if words == "zh" else rf"\b{verb}\b"
+            state = rf"已经?{verb}|\b{_ZH_STATES.get(verb, '(?!)')}" if words == "zh" else rf"\b{verb}\b"
             said = match.group(0).strip()
             if re.search(state, shown, re.IGNORECASE) is None and said not in found:
                 found.append(said)

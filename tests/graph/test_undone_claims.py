@@ -122,3 +122,22 @@ def test_words_that_say_something_was_done_are_read_as_such(text):
 ])
 def test_words_that_do_not_say_so_are_not(text):
     assert _claims(text) == [], text
+
+
+def test_withdrawing_a_leave_that_ended_is_told_it_ended_and_no_new_one_is_filed(graph_driver, store, make_ctx,
+                                                                              start_request):
+    # The fifth held-out round (ho5_withdraw_approved_zh): the refusal said "to file a new request, call runWorkFlow",
+    # and the model filed one. It now names the request that ended, and the answer that says so is kept.
+    start_request(requester="user_1", approver="user_2", days=1, reason="搬家")
+    execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "同意"},
+                 make_ctx("user_2", thread_id="other", call_id="c0"))
+    told = "你的请假 req_1 已批准，已经结束了，无法撤回。"
+    agent = graph_driver(tool_call("withdrawRequest", {"requestId": "请假"}), told)
+    result = agent.say("上周请的那天假用不上了，帮我撤掉")
+    [refusal] = [m for m in result["messages"] if getattr(m, "status", None) == "error"]
+    assert "[request_not_pending]" in str(refusal.content) and "req_1" in str(refusal.content)
+    assert "runWorkFlow" not in str(refusal.content)
+    answer = final(result)
+    assert answer.content == told and "redone" not in answer.response_metadata
+    assert agent.values["budget"]["model_calls"] == 2  # no redirect to another tool, no redo
+    assert [r["status"] for r in store.snapshot()["requests"]] == ["approved"]

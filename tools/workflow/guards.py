@@ -3,14 +3,16 @@ another person's request (李四的报销, 王五那个假, "Li Si's expense cla
 it or to know where it is. And one who says to send their request again (再提一次, 重新提交, "resend it") wants it
 sent, not withdrawn. Such a call is refused to the model, with what to do instead, before the person is asked for
 anything or shown a card they never meant to see. So is a rejection when the person said to send the request back
-(退回, "send it back"), and a return when they said to reject it (驳回, 拒了, "turn it down")."""
+(退回, "send it back"), and a return when they said to reject it (驳回, 拒了, "turn it down"). And a to-do the model
+names in words that name nobody (转交 "报销") is the one whose requester the person named."""
 
 from __future__ import annotations
 
 import re
 
-from tools.errors import PolicyError
+from tools.errors import DomainError, PolicyError
 from tools.guards.call import Call
+from tools.workflow import lookup
 from tools.workflow.words import stated_decision
 
 _REQUEST = (
@@ -196,3 +198,34 @@ class ReturnOrReject:
                 f"The user asks to reject the request ({words!r}), not to send it back: call handleTodoTask with isOK "
                 "false and their reason.",
             )
+
+
+class TaskTheyNamed:
+    """Puts in the to-do whose requester the person named, for one the model named in words that name nobody: after
+    "张三这笔差旅报销我不太清楚，转给赵六吧" its taskId "报销" or "出差" is 张三's to-do. Which request is the person's to
+    say: it is read from their latest message that names anyone, among the to-dos offered to them; when that names
+    none or several, the model's words are left to the task's own look-up (refused, or the person asked which)."""
+
+    name = "task_they_named"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        names = [n.lower() for p in call.request["names"].values() for n in (p.get("name"), p.get("alias")) if n]
+        for ref in call.spec.references:
+            given = call.values.get(ref.param)
+            if ref.kind != "task" or ref.resolve != "requester" or not isinstance(given, str) or not given.strip():
+                continue
+            if lookup.ID_RE.match(given) or any(name in given.lower() for name in names):
+                continue  # an id, or a name: the look-up reads it
+            text = next((t for t, ids in zip(reversed(call.request["recent"]), call.request["people"], strict=False)
+                         if ids), None)
+            if text is None:
+                return
+            try:
+                task = lookup.resolve_task(call.handle, text, call.ctx.actor_id, param=ref.param)
+            except DomainError:  # none or several of their to-dos: the model's words go to the look-up as they are
+                return
+            call.notes.append(f"[person_stated] {ref.param}: the user named {task['id']}, not {given[:64]!r}")
+            call.values[ref.param] = task["id"]

@@ -22,7 +22,7 @@ from tools.workflow.engine import format_instance_id as format_request_id
 from tools.workflow.engine import tables as engine_tables
 from tools.workflow.store import PROCESS_ENGINE_KEY, users
 
-_ID_RE = re.compile(r"^\s*(?:(?P<prefix>task|req|request)[_\-\s]?)?(?P<num>\d{1,12})\s*$", re.IGNORECASE)
+ID_RE = re.compile(r"^\s*(?:(?P<prefix>task|req|request)[_\-\s]?)?(?P<num>\d{1,12})\s*$", re.IGNORECASE)
 
 __all__ = [
     "ALL_USERS", "approver_choices", "describe_user", "engine_of", "group_label", "format_request_id", "format_task_id",
@@ -43,7 +43,7 @@ def engine_of(conn: Connection) -> ProcessEngine:
 
 
 def parse_task_id(value: str) -> int:
-    match = _ID_RE.match(str(value))
+    match = ID_RE.match(str(value))
     if not match or (match.group("prefix") or "task").lower() != "task":
         raise NotFoundError(
             "unknown_task", f"taskId {str(value)[:40]!r} is not a task id (they look like task_1); call queryTodoTask"
@@ -179,7 +179,7 @@ def resolve_task(conn: Connection, value: Any, actor_id: str, *, param: str = "t
     Several such tasks from that requester are never resolved by choice: the person is asked which one.
     """
     text = str(value).strip()
-    if _ID_RE.match(text):
+    if ID_RE.match(text):
         return require_task(conn, text)
     offered = engine_of(conn).tasks_for(conn, actor_id, groups_of(conn, actor_id))
     requesters = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
@@ -217,7 +217,7 @@ def resolve_own_task(conn: Connection, value: Any, actor_id: str, *, param: str 
     anything else that is no task id ("my leave", the actor's id) when the actor has exactly one; None when such a
     value names no task because the actor has no pending request (a plain message, not a reminder)."""
     text = str(value).strip()
-    match = _ID_RE.match(text)
+    match = ID_RE.match(text)
     if match and (match.group("prefix") or "task").lower() == "task":
         return require_task(conn, text)
     own = _own_ready(conn, actor_id)

@@ -65,6 +65,20 @@ def own_pending(conn: Connection, actor_id: str, statuses: tuple[str, ...] = PEN
     return [require_request(conn, format_instance_id(number)) for number in ids]
 
 
+def _ended(conn: Connection, actor_id: str, text: str, statuses: tuple[str, ...]) -> str:
+    """The actor's latest requests that have ended, those the words name first ("their leave req_1 (请假流程) was
+    approved"), three at most; empty when they have none."""
+    i = t.instances
+    ids = conn.execute(
+        select(i.c.id).where(i.c.requester == actor_id, i.c.status.not_in(statuses)).order_by(i.c.id.desc()).limit(20)
+    ).scalars().all()
+    ended = [require_request(conn, format_instance_id(number)) for number in ids]
+    named = [r for r in ended if _named(r["definition"], text)]
+    shown = (named or ended)[:3]
+    return "; ".join(f"their request {r['id']} ({r['definition'].name_en or r['definition'].name}) was {r['status']}"
+                     for r in shown)
+
+
 def resolve_request(
     conn: Connection, value: Any, actor_id: str, *, param: str = "requestId", statuses: tuple[str, ...] = PENDING,
     lang: str = "zh",
@@ -91,6 +105,10 @@ def resolve_request(
         raise NotFoundError("unknown_request", "the user has no request that an approver sent back to them, so there "
                             "is nothing to resend: to file a new request, call runWorkFlow")
     if not own:
+        ended = _ended(conn, actor_id, text, statuses)
+        if ended:  # "之前请的那天假，帮我撤回": it was approved; telling them so is the answer, not filing a new one
+            raise NotFoundError("request_not_pending", f"the user has no pending request of their own; {ended}, which "
+                                "ended and can no longer be changed: tell the user so")
         raise NotFoundError("unknown_request", "the user has no pending request of their own: to file a new request, "
                             "call runWorkFlow; to see their requests, call queryMyRequests")
     raise NotFoundError("unknown_request", f"{param} {text[:40]!r} names no pending request of the user's; call "

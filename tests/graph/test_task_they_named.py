@@ -1,0 +1,61 @@
+"""Which to-do an approver acts on is theirs to say: when the model names it in words that name nobody ("报销", "出差",
+"dentist"), the to-do whose requester the person's latest message naming anyone names is put in, and shown on the
+card. When that names none or several of their to-dos, the model's words go to the look-up as before.
+
+The phrasings were written for this test, after the rule; the fifth held-out round's (ho5_transfer_expense_zh: "张三
+这笔差旅报销我不太清楚，转给赵六吧", taskId "出差" or "报销") is not among them."""
+
+from __future__ import annotations
+
+from langchain_core.messages import ToolMessage
+
+from evals.doubles.scripted import tool_call
+
+
+def _refusals(result) -> list[str]:
+    return [str(m.content) for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "error"]
+
+
+def _two_requests(start_request) -> None:
+    start_request(requester="user_1", approver="user_2", days=1, reason="看牙医")  # 张三's task_1 for 李四
+    start_request(requester="user_3", approver="user_2", days=3, reason="回老家")  # 王五's task_2 for 李四
+
+
+def test_a_transfer_of_a_todo_named_by_its_kind_passes_on_the_one_whose_requester_they_named(graph_driver, store,
+                                                                                             start_request):
+    _two_requests(start_request)
+    agent = graph_driver(tool_call("transferTask", {"taskId": "请假", "nextUserId": "赵六"}), "已转交。", user_id="user_2")
+    result = agent.say("王五那个假我拿不准，交给赵六来定吧")
+    assert _refusals(result) == []
+    [action] = agent.actions
+    assert action["name"] == "transferTask" and action["args"]["taskId"] == "task_2"
+    assert [t["assignee_id"] for t in store.snapshot()["tasks"]] == ["user_2", "user_2"]  # nothing before the card
+
+
+def test_a_decision_on_a_todo_named_by_what_it_is_for_decides_the_named_requesters(graph_driver, start_request):
+    _two_requests(start_request)
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "dentist", "isOK": True, "result": "fine"}), "Approved.",
+                         user_id="user_2")
+    result = agent.say("Zhang San's dentist appointment is fine, approve it")
+    assert _refusals(result) == []
+    [action] = agent.actions
+    assert action["args"]["taskId"] == "task_1"
+
+
+def test_a_message_naming_two_requesters_leaves_the_models_words_to_the_look_up(graph_driver, store, start_request):
+    _two_requests(start_request)
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "请假", "isOK": True, "result": "同意"}), "好的。",
+                         user_id="user_2")
+    result = agent.say("张三和王五的假都批了吧，意见同意")
+    assert any("[unknown_task]" in text or "[ambiguous_task]" in text for text in _refusals(result)) or agent.interrupts
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending", "pending"]
+    assert not any(a["args"].get("taskId") in ("task_1", "task_2") for a in agent.actions)
+
+
+def test_a_name_the_model_wrote_is_read_by_the_look_up_as_before(graph_driver, start_request):
+    _two_requests(start_request)
+    agent = graph_driver(tool_call("returnTask", {"taskId": "Wang Wu", "comment": "日期写错了"}), "已退回。",
+                         user_id="user_2")
+    agent.say("王五的假退回去，日期写错了")
+    [action] = agent.actions
+    assert action["args"]["taskId"] == "task_2"
