@@ -150,6 +150,7 @@ THOUGHTS = {
         "act": "我用工具来做。",
         "answered": "结果已经回答了问题。",
         "not_known": "回答里有对话中没有出现过的值，我改为说明不知道。",
+        "not_done": "回答说事情办好了，但这次什么也没有办成；我改为照实说明。",
     },
     "en": {
         "asked": "This step needs something only you can tell me; I ask you.",
@@ -159,6 +160,7 @@ THOUGHTS = {
         "act": "I use a tool for this.",
         "answered": "The result answers the question.",
         "not_known": "The answer stated values nothing in this conversation showed; I say I do not know instead.",
+        "not_done": "The answer said something was done, but nothing was done in this run; I say what happened instead.",
     },
 }
 """The Thought lines the code itself writes (no model wrote them), in the person's language: they name no tool,

@@ -301,9 +301,8 @@ class Reasoner:
                 return redo.model_copy(update={"response_metadata": {**meta, "redone": invented + undone}}), step
         meta = {key: answer.response_metadata[key] for key in ("wrap_up",) if key in answer.response_metadata}
         text = undone_answer(messages, self._toolset, lang) if undone else not_known_answer(messages, self._toolset, lang)
-        return AIMessage(content=text, response_metadata={
-            **meta, "thought": prompts.THOUGHTS[lang]["not_known"], "ungrounded": invented + undone,
-        }), step
+        thought = prompts.THOUGHTS[lang]["not_done" if undone else "not_known"]
+        return AIMessage(content=text, response_metadata={**meta, "thought": thought, "ungrounded": invented + undone}), step
 
     def _undone(self, state: AgentState, context: Context, answer: AIMessage) -> list[str]:
         """The words of a model's answer that say something was done when the run's writes were not (`graph.known`)."""

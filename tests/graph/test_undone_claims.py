@@ -15,7 +15,7 @@ from langchain_core.messages import AIMessage
 
 from evals.doubles.scripted import tool_call
 from graph.known import DONE_CLAIMS
-from graph.prompts import UNDONE_ANSWER, UNDONE_NOTE
+from graph.prompts import THOUGHTS, UNDONE_ANSWER, UNDONE_NOTE
 from tools import execute_call
 from tools.workflow import TOOLSET
 
@@ -38,6 +38,7 @@ def test_a_decision_claimed_after_the_refusal_of_another_is_never_shown(graph_dr
     answer = final(agent.say("赵六那个申请驳回，发票抬头开错了，让他重开一张再提"))
     assert answer.content == UNDONE_ANSWER["zh"]
     assert answer.response_metadata["ungrounded"] == ["已驳回"]
+    assert answer.response_metadata["thought"] == THOUGHTS["zh"]["not_done"]
     [line] = answer.response_metadata["outcome"]
     assert (line["tool"], line["status"]) == ("returnTask", "refused")
     assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
