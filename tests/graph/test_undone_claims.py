@@ -65,6 +65,20 @@ def test_a_redone_answer_that_says_it_was_not_done_is_the_answer(graph_driver, s
     assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
 
 
+def test_a_redone_answer_in_another_language_than_the_persons_is_not_shown(graph_driver, store, start_request):
+    # The full held-out run at 8c3cda9 (ho5_reject_expense_reason_zh): told it had decided nothing, the offline model
+    # answered a Chinese approver "Sorry, I can't fulfill your request."
+    start_request(requester="user_3", approver="user_2", days=1, reason="搬家")
+    agent = graph_driver(
+        tool_call("returnTask", {"taskId": "task_1", "comment": "人手不够"}),
+        "已经驳回了王五的申请。", "王五的申请已驳回。", "Sorry, I can't do that. Please provide more details.",
+        user_id="user_2",
+    )
+    answer = final(agent.say("王五的申请拒了吧，这周人手不够"))
+    assert answer.content == UNDONE_ANSWER["zh"]
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
+
+
 def test_a_state_a_refusal_showed_may_be_told(graph_driver, store, make_ctx, start_request):
     start_request(requester="user_1", approver="user_2", days=1, reason="看牙医")
     execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_1", "isOK": False, "result": "人手不够"},

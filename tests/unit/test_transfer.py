@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from tools import execute_call
-from tools.errors import PolicyError
+from tools.errors import NeedsPersonError, PolicyError
 from tools.workflow import TOOLSET
 from tools.workflow.engine import PROCESSES_DIR, EngineError, moves
 from tools.workflow.engine.moves import move_task
@@ -61,6 +61,7 @@ def test_a_task_is_never_passed_to_its_requester_nor_by_them(store, make_ctx, st
     with pytest.raises(PolicyError) as own:
         _call(make_ctx, "user_2", "transferTask", {"taskId": "task_1", "nextUserId": "李四"})
     assert own.value.code == "transfer_to_self"
+    assert isinstance(own.value, NeedsPersonError) and own.value.choices == ("王五", "赵六", "管理员")  # asked who
     assert store.snapshot()["process_task_moves"] == []
 
 

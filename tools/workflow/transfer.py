@@ -12,12 +12,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sqlalchemy import Connection, insert
 
-from tools.errors import PolicyError
+from tools.errors import NeedsPersonError, PolicyError
 from tools.spec import CallContext, Found, Verdict
 from tools.workflow.engine import EngineError, members_of
 from tools.workflow.engine.moves import outside_group_allowed
 from tools.workflow.languages import Letter, languages_of
-from tools.workflow.lookup import ALL_USERS, engine_of, group_label, require_task
+from tools.workflow.lookup import ALL_USERS, display_name, engine_of, group_label, require_task
 from tools.workflow.notify import form_summary, process_noun
 from tools.workflow.policy import MAX_REASON_CHARS, check_task_holder
 from tools.workflow.store import SYSTEM_SENDER, outbox, utcnow
@@ -70,8 +70,25 @@ def check_transfer_task(conn: Connection, ctx: CallContext, args: TransferTaskAr
     task, target = found["taskId"], found["nextUserId"]
     groups = _groups(conn, task)
     allowed = bool(groups) and task["status"] == "ready" and outside_group_allowed(conn, task["id"])
+    check_task_holder(ctx.actor_id, task)  # one who may not pass it on is refused as such first
+    if target["id"] == ctx.actor_id:  # "帮我转出去": nobody named to take it, so the person is asked who
+        raise NeedsPersonError(
+            "transfer_to_self", f"{task['id']} is already the user's; ask them which colleague should take it over",
+            ask="transfer_to", param="nextUserId", choices=_takers(conn, ctx.actor_id, task, groups, allowed, ctx.lang),
+        )
     check_transfer(ctx.actor_id, task, target, groups, allowed)
     return Verdict()
+
+
+def _takers(conn: Connection, actor_id: str, task: dict[str, Any], groups: dict[str, list[str]], outside_allowed: bool,
+            lang: str) -> tuple[str, ...]:
+    """Who may take the task over, as the reader writes names: not its requester nor the one passing it; a group's
+    task only a member of its groups, unless its process allows more."""
+    members = {m for group in groups.values() for m in group}
+    return tuple(
+        display_name(u, lang) for u in conn.execute(ALL_USERS).mappings()
+        if u["id"] not in (actor_id, task["requester"]) and (not members or outside_allowed or u["id"] in members)
+    )
 
 
 def _what(conn: Connection, task: dict[str, Any], people: dict[str, dict[str, Any]], lang: str) -> tuple[str, str]:
