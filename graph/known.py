@@ -22,7 +22,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMes
 
 from graph import prompts
 from graph.answers import fixed_answer
-from graph.history import ThreadIndex, outcome_text, run_outcome, run_results
+from graph.history import ThreadIndex, outcome_text, refusal_text, run_outcome, run_results
 from graph.protocols import NO_MODEL_CALL
 from tools.claims import (
     Claim,
@@ -165,8 +165,15 @@ def undone_note(claims: Sequence[str], messages: list[AnyMessage], toolset: Tool
 
 def undone_answer(messages: list[AnyMessage], toolset: Toolset, lang: Lang) -> str:
     """The plain answer that replaces one saying something was done that was not: what the run's look-ups found, if
-    anything, then that it was not done (the surfaces show what happened to each proposed write beside it)."""
-    words = prompts.UNDONE_ANSWER[lang]
+    anything, then that it was not done and why, in the person's words ("这件事没有办成：这个申请已经结束，不能再撤回。");
+    the surfaces show what happened to each proposed write beside it."""
+    why = []
+    for line in run_outcome(messages, toolset.registry, lang):
+        reason = refusal_text(line["detail"], lang, toolset.language.refusals) if line["status"] != "rejected" else ""
+        if reason and reason not in why:
+            why.append(reason)
+    sep = "；" if lang == "zh" else "; "
+    words = prompts.UNDONE_ANSWER[lang]["why" if why else "alone"].format(why=sep.join(why))
     return fixed_answer(messages, toolset.registry, lang) + "\n" + words if run_results(messages) else words
 
 

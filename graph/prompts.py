@@ -221,11 +221,12 @@ UNDONE_NOTE = {
 (`{claims}`: its words; `{outcome}`: what happened to each write, as the person reads it). The person never reads it."""
 
 UNDONE_ANSWER = {
-    "zh": "这件事没有办成，实际情况见下面。",
-    "en": "That was not done; what actually happened is below.",
+    "zh": {"why": "这件事没有办成：{why}。", "alone": "这件事没有办成，实际情况见下面。"},
+    "en": {"why": "That was not done: {why}.", "alone": "That was not done; what actually happened is below."},
 }
-"""The plain answer that replaces one saying something was done that was not (`graph.known.undone_answer`); the
-surfaces show what happened to each proposed write right after it."""
+"""The plain answer that replaces one saying something was done that was not (`graph.known.undone_answer`): why, in
+the person's words, when a rule refused it or it failed (`{why}`); the surfaces show what happened to each proposed
+write right after it."""
 
 NOT_KNOWN = {
     "zh": {"alone": "这个我不知道：你说过的话和本次查到的结果里都没有这个信息，我不会编造数字、日期或名字。",

@@ -15,7 +15,7 @@ from langchain_core.messages import AIMessage
 
 from evals.doubles.scripted import tool_call
 from graph.known import DONE_CLAIMS
-from graph.prompts import THOUGHTS, UNDONE_ANSWER, UNDONE_NOTE
+from graph.prompts import THOUGHTS, UNDONE_NOTE
 from tools import execute_call
 from tools.workflow import TOOLSET
 
@@ -36,7 +36,7 @@ def test_a_decision_claimed_after_the_refusal_of_another_is_never_shown(graph_dr
         user_id="user_2",
     )
     answer = final(agent.say("赵六那个申请驳回，发票抬头开错了，让他重开一张再提"))
-    assert answer.content == UNDONE_ANSWER["zh"]
+    assert answer.content == "这件事没有办成：你说的是驳回，不是退回修改。"  # why, in the person's words
     assert answer.response_metadata["ungrounded"] == ["已驳回"]
     assert answer.response_metadata["thought"] == THOUGHTS["zh"]["not_done"]
     [line] = answer.response_metadata["outcome"]
@@ -75,7 +75,7 @@ def test_a_redone_answer_in_another_language_than_the_persons_is_not_shown(graph
         user_id="user_2",
     )
     answer = final(agent.say("王五的申请拒了吧，这周人手不够"))
-    assert answer.content == UNDONE_ANSWER["zh"]
+    assert answer.content == "这件事没有办成：你说的是驳回，不是退回修改。"
     assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
 
 
@@ -155,4 +155,15 @@ def test_withdrawing_a_leave_that_ended_is_told_it_ended_and_no_new_one_is_filed
     answer = final(result)
     assert answer.content == told and "redone" not in answer.response_metadata
     assert agent.values["budget"]["model_calls"] == 2  # no redirect to another tool, no redo
+    assert [r["status"] for r in store.snapshot()["requests"]] == ["approved"]
+
+
+def test_a_withdrawal_claimed_for_a_request_that_ended_is_replaced_by_why_it_was_not_done(graph_driver, store, make_ctx,
+                                                                                        start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="搬家")
+    execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "同意"},
+                 make_ctx("user_2", thread_id="other", call_id="c0"))
+    agent = graph_driver(tool_call("withdrawRequest", {"requestId": "请假"}), "已帮你撤回了。", "好的，已撤回。")
+    answer = final(agent.say("那天的假不请了，撤了吧"))
+    assert answer.content == "这件事没有办成：这个申请已经结束，不能再撤回。"
     assert [r["status"] for r in store.snapshot()["requests"]] == ["approved"]
