@@ -129,19 +129,20 @@ def undone_claims(text: str, messages: list[AnyMessage], toolset: Toolset, lang:
     as 已驳回, a refusal said it "already ended (rejected)", or said so in the person's words). Such an answer would
     tell the person a write happened that did not: "已驳回" after the return it proposed was refused and nothing was
     decided. Empty when the run wrote something, or proposed nothing to write."""
+    claims = [(words, m.group(1), m.group(0).strip()) for words, pattern in DONE_CLAIMS for m in pattern.finditer(text)]
+    if not claims:
+        return []
     outcome = run_outcome(messages, toolset.registry, lang)
     if not outcome or any(line["status"] == "executed" for line in outcome):
         return []
     told = outcome_text(outcome, lang, toolset.registry, toolset.language.refusals)  # the refusals as the person reads them
     shown = "\n".join([told, *(_shown_text(m) for m in messages)])
     found: list[str] = []
-    for words, pattern in DONE_CLAIMS:
-        for match in pattern.finditer(text):
-            verb = match.group(1)
-            state = rf"已经?{verb}|\b{_ZH_STATES.get(verb, '(?!)')}" if words == "zh" else rf"\b{verb}\b"
-            said = match.group(0).strip()
-            if re.search(state, shown, re.IGNORECASE) is None and said not in found:
-                found.append(said)
+    for words, verb, said in claims:
+        states = [rf"已经?{verb}", rf"\b{_ZH_STATES[verb]}"] if verb in _ZH_STATES else [rf"已经?{verb}"]
+        state = "|".join(states) if words == "zh" else rf"\b{verb}\b"
+        if re.search(state, shown, re.IGNORECASE) is None and said not in found:
+            found.append(said)
     return found
 
 

@@ -17,7 +17,7 @@ from tools.spec import CallContext, Found, Verdict
 from tools.workflow.engine import EngineError, members_of
 from tools.workflow.engine.moves import outside_group_allowed
 from tools.workflow.languages import Letter, languages_of
-from tools.workflow.lookup import ALL_USERS, display_name, engine_of, group_label, require_task
+from tools.workflow.lookup import ALL_USERS, MAX_CHOICES, display_name, engine_of, group_label, require_task
 from tools.workflow.notify import form_summary, process_noun
 from tools.workflow.policy import MAX_REASON_CHARS, check_task_holder
 from tools.workflow.store import SYSTEM_SENDER, outbox, utcnow
@@ -46,17 +46,22 @@ class TransferTaskArgs(BaseModel):
         return value.strip()
 
 
-def check_transfer(actor_id: str, task: dict[str, Any], target: dict[str, Any], groups: dict[str, list[str]],
-                   outside_allowed: bool) -> None:
-    """A step is passed on only by one who may decide it, while it waits; never to its request's requester or to the
-    one passing it; a group's step only to a member of its groups unless its process allows more."""
-    check_task_holder(actor_id, task)
+def check_transfer(conn: Connection, ctx: CallContext, task: dict[str, Any], target: dict[str, Any]) -> None:
+    """A step is passed on only by one who may decide it, while it waits; never to its request's requester; a group's
+    step only to a member of its groups unless its process allows more. One who names nobody to take it (the model
+    put the approver themself: "帮我转出去") is asked who, among those who may."""
+    groups = _groups(conn, task)
+    outside_allowed = bool(groups) and task["status"] == "ready" and outside_group_allowed(conn, task["id"])
+    check_task_holder(ctx.actor_id, task)
     tid, to = task["id"], target["id"]
     if to == task["requester"]:
         raise PolicyError("transfer_to_requester", f"{tid} belongs to {to}'s own request; a requester never decides "
                           "any step of it, so it cannot be passed to them; ask the user for someone else")
-    if to == actor_id:
-        raise PolicyError("transfer_to_self", f"{tid} is already yours; name the colleague who should take it over")
+    if to == ctx.actor_id:
+        raise NeedsPersonError(
+            "transfer_to_self", f"{tid} is already the user's; ask them which colleague should take it over",
+            ask="transfer_to", param="nextUserId", choices=_takers(conn, ctx, task, groups, outside_allowed),
+        )
     if groups and not outside_allowed and not any(to in members for members in groups.values()):
         raise PolicyError("transfer_outside_group", f"{tid} is a task of group {', '.join(groups)}; its process passes it "
                           "only to a member of that group; ask the user for a member")
@@ -67,28 +72,20 @@ def _groups(conn: Connection, task: dict[str, Any]) -> dict[str, list[str]]:
 
 
 def check_transfer_task(conn: Connection, ctx: CallContext, args: TransferTaskArgs, found: Found) -> Verdict:
-    task, target = found["taskId"], found["nextUserId"]
-    groups = _groups(conn, task)
-    allowed = bool(groups) and task["status"] == "ready" and outside_group_allowed(conn, task["id"])
-    check_task_holder(ctx.actor_id, task)  # one who may not pass it on is refused as such first
-    if target["id"] == ctx.actor_id:  # "帮我转出去": nobody named to take it, so the person is asked who
-        raise NeedsPersonError(
-            "transfer_to_self", f"{task['id']} is already the user's; ask them which colleague should take it over",
-            ask="transfer_to", param="nextUserId", choices=_takers(conn, ctx.actor_id, task, groups, allowed, ctx.lang),
-        )
-    check_transfer(ctx.actor_id, task, target, groups, allowed)
+    check_transfer(conn, ctx, found["taskId"], found["nextUserId"])
     return Verdict()
 
 
-def _takers(conn: Connection, actor_id: str, task: dict[str, Any], groups: dict[str, list[str]], outside_allowed: bool,
-            lang: str) -> tuple[str, ...]:
-    """Who may take the task over, as the reader writes names: not its requester nor the one passing it; a group's
-    task only a member of its groups, unless its process allows more."""
+def _takers(conn: Connection, ctx: CallContext, task: dict[str, Any], groups: dict[str, list[str]],
+            outside_allowed: bool) -> tuple[str, ...]:
+    """Who may take the task over, as the reader writes names (at most `MAX_CHOICES`): not its requester nor the one
+    passing it; a group's task only a member of its groups, unless its process allows more."""
     members = {m for group in groups.values() for m in group}
-    return tuple(
-        display_name(u, lang) for u in conn.execute(ALL_USERS).mappings()
-        if u["id"] not in (actor_id, task["requester"]) and (not members or outside_allowed or u["id"] in members)
-    )
+    names = [
+        display_name(u, ctx.lang) for u in conn.execute(ALL_USERS).mappings()
+        if u["id"] not in (ctx.actor_id, task["requester"]) and (not members or outside_allowed or u["id"] in members)
+    ]
+    return tuple(names[:MAX_CHOICES]) + (("…",) if len(names) > MAX_CHOICES else ())
 
 
 def _what(conn: Connection, task: dict[str, Any], people: dict[str, dict[str, Any]], lang: str) -> tuple[str, str]:
