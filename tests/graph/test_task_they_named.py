@@ -59,3 +59,33 @@ def test_a_name_the_model_wrote_is_read_by_the_look_up_as_before(graph_driver, s
     agent.say("王五的假退回去，日期写错了")
     [action] = agent.actions
     assert action["args"]["taskId"] == "task_2"
+
+
+def test_a_todo_named_by_who_passed_it_on_is_the_one_whose_requester_they_named(graph_driver, store, start_request):
+    start_request(requester="user_3", approver="user_1", days=2, reason="搬家")  # 王五's task_1, now 张三's
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "李四", "isOK": True, "result": "搬家注意安全"}), "好的。",
+                         user_id="user_1")
+    result = agent.say("李四交到我这儿的王五那个假批吧，意见写搬家注意安全")
+    assert _refusals(result) == []
+    [action] = agent.actions
+    assert action["args"]["taskId"] == "task_1"
+    assert store.snapshot()["tasks"][0]["status"] == "pending"  # nothing before the card
+
+
+def test_in_english_the_colleague_who_handed_it_over_is_no_requester(graph_driver, start_request):
+    start_request(requester="user_3", approver="user_1", days=2, reason="moving house")
+    agent = graph_driver(tool_call("returnTask", {"taskId": "Zhao Liu", "comment": "add the dates"}), "Sent back.",
+                         user_id="user_1")
+    result = agent.say("the one Zhao Liu handed me, Wang Wu's time off: send it back, he should add the dates")
+    assert _refusals(result) == []
+    [action] = agent.actions
+    assert action["args"]["taskId"] == "task_1"
+
+
+def test_a_name_of_nobodys_todo_with_no_requester_named_is_left_to_the_look_up(graph_driver, store, start_request):
+    start_request(requester="user_3", approver="user_1", days=2, reason="搬家")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "李四", "isOK": True, "result": "可以"}), "好的。",
+                         user_id="user_1")
+    result = agent.say("李四转过来那个，批了吧")
+    assert any("[unknown_task]" in text for text in _refusals(result))
+    assert store.snapshot()["tasks"][0]["status"] == "pending"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from tools.errors import DomainError, PolicyError
+from tools.errors import DomainError, NotFoundError, PolicyError
 from tools.guards.call import Call
 from tools.workflow import lookup
 from tools.workflow.words import stated_decision
@@ -201,8 +201,9 @@ class ReturnOrReject:
 
 
 class TaskTheyNamed:
-    """Puts in the to-do whose requester the person named, for one the model named in words that name nobody: after
-    "张三这笔差旅报销我不太清楚，转给赵六吧" its taskId "报销" or "出差" is 张三's to-do. Which request is the person's to
+    """Puts in the to-do whose requester the person named, for one the model named in words that name nobody's to-do:
+    after "张三这笔差旅报销我不太清楚，转给赵六吧" its taskId "报销" or "出差" is 张三's to-do, and after
+    "赵六转过来的王五的假，我批了" its taskId "赵六" (who passed it on, no requester of theirs) is 王五's. Which request is the person's to
     say: it is read from their latest message that names anyone, among the to-dos offered to them; when that names
     none or several, the model's words are left to the task's own look-up (refused, or the person asked which)."""
 
@@ -217,8 +218,10 @@ class TaskTheyNamed:
             given = call.values.get(ref.param)
             if ref.kind != "task" or ref.resolve != "requester" or not isinstance(given, str) or not given.strip():
                 continue
-            if lookup.ID_RE.match(given) or any(name in given.lower() for name in names):
-                continue  # an id, or a name: the look-up reads it
+            if lookup.ID_RE.match(given):
+                continue  # an id: the look-up reads it
+            if any(name in given.lower() for name in names) and self._names_a_todo(call, given, ref.param):
+                continue  # a name of one whose to-do they hold: the look-up reads it
             text = next((t for t, ids in zip(reversed(call.request["recent"]), call.request["people"], strict=False)
                          if ids), None)
             if text is None:
@@ -229,3 +232,15 @@ class TaskTheyNamed:
                 return
             call.notes.append(f"[person_stated] {ref.param}: the user named {task['id']}, not {given[:64]!r}")
             call.values[ref.param] = task["id"]
+
+    @staticmethod
+    def _names_a_todo(call: Call, given: str, param: str) -> bool:
+        """Whether the model's words name the requester of one or more of the person's to-dos: "赵六" for the to-do
+        赵六 passed on to them names nobody's request, and the person's own words say whose it is."""
+        try:
+            lookup.resolve_task(call.handle, given, call.ctx.actor_id, param=param)
+        except NotFoundError:
+            return False
+        except DomainError:
+            return True  # several: the person is asked which
+        return True
