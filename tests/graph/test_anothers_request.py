@@ -46,3 +46,29 @@ def test_withdrawing_someone_elses_request_is_refused_to_the_model(graph_driver,
 ])
 def test_another_persons_request_is_read_from_their_name_and_a_request_word(text, name, said):
     assert _anothers_request(text, name) == said
+
+
+def _refused(result) -> list[str]:
+    return [str(m.content) for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "error"]
+
+
+def test_a_look_up_of_a_request_waiting_on_the_person_is_sent_to_that_one_to_do(graph_driver, start_request):
+    start_request(requester="user_3", approver="user_2", days=2, reason="搬家")  # 王五's task_1 for 李四
+    agent = graph_driver(tool_call("queryMyRequests", {}), "好的。", user_id="user_2")
+    [refusal] = _refused(agent.say("王五那张假条现在啥进度，拿给我瞅瞅"))
+    assert refusal.startswith("Error [anothers_request]")
+    assert "viewTask with taskId task_1" in refusal and "handleTodoTask" not in refusal
+
+
+def test_a_write_on_a_request_waiting_on_the_person_names_its_to_do(graph_driver, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="dentist")  # 张三's task_1 for 李四
+    agent = graph_driver(tool_call("withdrawRequest", {"requestId": "req_1"}), "OK.", user_id="user_2")
+    [refusal] = _refused(agent.say("pull Zhang San's leave, he can't go that day"))
+    assert refusal.startswith("Error [anothers_request]") and "handleTodoTask with taskId task_1" in refusal
+
+
+def test_a_request_not_waiting_on_the_person_gets_the_tools_on_others_requests(graph_driver, start_request):
+    start_request(requester="user_3", approver="user_4", days=2, reason="搬家")  # waits on 赵六, not 李四
+    agent = graph_driver(tool_call("queryMyRequests", {}), "好的。", user_id="user_2")
+    [refusal] = _refused(agent.say("王五那张假条现在啥进度"))
+    assert "task_1" not in refusal and "queryCcRequests" in refusal

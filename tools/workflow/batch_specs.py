@@ -88,8 +88,8 @@ VIEW_TASK = ToolSpec(
     check=check_view_task,
     observation=ObservationShape(list_limits={"steps": 8, "timeline": 8, "earlier": 5}),
     describe=viewed_line,
-    model_description="A to-do's details (详情, 流程图, 经过): steps, timeline, the requester's earlier requests. "
-    "taskId: the requester's name or a taskId.",
+    model_description="Another person's request waiting on the user, in detail (详情, 啥情况, 到哪了, 流程图, 经过): "
+    "steps, timeline, the requester's earlier requests. taskId: the requester's name or a taskId.",
 )
 
 SPECS: tuple[ToolSpec, ...] = (DECIDE_TASKS, VIEW_TASK)

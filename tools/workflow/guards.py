@@ -53,14 +53,26 @@ class AnothersRequest:
             for name in (person.get("name"), person.get("alias")):
                 said = _anothers_request(latest, name) if name else None
                 if said:
-                    raise PolicyError(
-                        "anothers_request",
-                        f"The user speaks of {person_id}'s request ({said!r}): it is not theirs to file, withdraw, "
-                        "resend, list or urge. To see it as its approver, call viewTask (copied to them: "
-                        "queryCcRequests); to approve or reject it, "
-                        "handleTodoTask; to send it back to them, returnTask; to pass it on, transferTask (each takes "
-                        "the requester's name as taskId).",
-                    )
+                    raise PolicyError("anothers_request", _anothers_request_refusal(call, person_id, said))
+
+
+def _anothers_request_refusal(call: Call, person_id: str, said: str) -> str:
+    """What to do with another person's request instead: the one to-do of theirs the person holds, named with its id
+    (a small model follows one call it is given better than a list of five); else the tools on others' requests."""
+    head = (f"The user speaks of {person_id}'s request ({said!r}): it is not theirs to file, withdraw, resend, list or "
+            "urge.")
+    todos = lookup.todos_from(call.handle, call.ctx.actor_id, person_id)
+    if len(todos) == 1:
+        task_id = todos[0].id
+        if call.spec.name == "queryMyRequests":
+            return (f"{head} It waits for the user's decision as {task_id}: to show it and where it stands, call "
+                    f"viewTask with taskId {task_id}.")
+        return (f"{head} It waits for the user's decision as {task_id}: to show it, call viewTask with taskId "
+                f"{task_id}; to approve or reject it, handleTodoTask with taskId {task_id}; to send it back, returnTask; "
+                "to pass it on, transferTask.")
+    return (f"{head} To see it as its approver, call viewTask (copied to them: queryCcRequests); to approve or reject "
+            "it, handleTodoTask; to send it back to them, returnTask; to pass it on, transferTask (each takes the "
+            "requester's name as taskId).")
 
 
 _AGAIN = re.compile(
@@ -203,9 +215,10 @@ class ReturnOrReject:
 class TaskTheyNamed:
     """Puts in the to-do whose requester the person named, for one the model named in words that name nobody's to-do:
     after "张三这笔差旅报销我不太清楚，转给赵六吧" its taskId "报销" or "出差" is 张三's to-do, and after
-    "赵六转过来的王五的假，我批了" its taskId "赵六" (who passed it on, no requester of theirs) is 王五's. Which request is the person's to
-    say: it is read from their latest message that names anyone, among the to-dos offered to them; when that names
-    none or several, the model's words are left to the task's own look-up (refused, or the person asked which)."""
+    "赵六转过来的王五的假，我批了" its taskId "赵六" (who passed it on, no requester of theirs) is 王五's. Which
+    request is the person's to say: it is read from their latest message that names anyone, among the to-dos offered
+    to them; when that names none or several, the model's words are left to the task's own look-up (refused, or the
+    person asked which)."""
 
     name = "task_they_named"
     needs_request = True

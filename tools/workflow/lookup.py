@@ -173,6 +173,12 @@ def _summary(task: TaskView, requester: str) -> str:
     return f"{task.id}（{'，'.join(parts)}）"
 
 
+def todos_from(conn: Connection, actor_id: str, requester_id: str) -> list[TaskView]:
+    """The to-dos offered to the actor on requests of `requester_id`, oldest first."""
+    offered = engine_of(conn).tasks_for(conn, actor_id, groups_of(conn, actor_id))
+    return [t for t in offered if t.requester == requester_id]
+
+
 def resolve_task(conn: Connection, value: Any, actor_id: str, *, param: str = "taskId") -> dict[str, Any]:
     """A task by id, or by its requester's name among the tasks offered to the actor ("张三" → task_1).
 

@@ -67,8 +67,8 @@ MY_REQUESTS = ToolSpec(
             lang="en",
         ),
     ),
-    model_description="The requests the signed-in user filed (我的申请): status, step, who holds it, since when. Not "
-    "their to-do tasks.",
+    model_description="The requests the signed-in user filed themselves (我的申请): status, step, who holds it, since "
+    "when. Not another person's request, nor their to-do tasks.",
 )
 
 WITHDRAW = ToolSpec(
