@@ -72,3 +72,37 @@ def test_a_request_not_waiting_on_the_person_gets_the_tools_on_others_requests(g
     agent = graph_driver(tool_call("queryMyRequests", {}), "好的。", user_id="user_2")
     [refusal] = _refused(agent.say("王五那张假条现在啥进度"))
     assert "task_1" not in refusal and "queryCcRequests" in refusal
+
+
+@pytest.mark.parametrize(("text", "name", "said"), [  # written after the rule, none from a scenario
+    ("王五回老家那个假批了", "王五", "王五回老家那个假"),
+    ("赵六到杭州的差旅报销驳回", "赵六", "赵六到杭州的差旅报销"),
+    ("李四去上海那趟出差怎么样了", "李四", "李四去上海那趟出差"),
+    ("我去深圳那个出差，李四审批", "李四", None),
+    ("张三批的那个假", "张三", None),
+    ("请李四的客户吃饭，报销300", "李四", None),
+])
+def test_a_request_is_also_named_by_where_its_requester_goes(text, name, said):
+    assert _anothers_request(text, name) == said
+
+
+def test_a_look_up_of_copies_for_a_request_waiting_on_the_person_is_sent_to_the_decision_they_stated(graph_driver,
+                                                                                                    start_request):
+    start_request(requester="user_3", approver="user_2", days=2, reason="回老家")  # 王五's task_1 for 李四
+    agent = graph_driver(tool_call("queryCcRequests", {"userId": "王五"}), "好的。", user_id="user_2")
+    [refusal] = _refused(agent.say("王五回老家那个假就批了吧"))
+    assert refusal.startswith("Error [anothers_request]")
+    assert "handleTodoTask with taskId task_1 and isOK true" in refusal and "viewTask" not in refusal
+
+
+def test_a_decision_put_as_a_question_is_shown_not_decided(graph_driver, start_request):
+    start_request(requester="user_3", approver="user_2", days=2, reason="回老家")
+    agent = graph_driver(tool_call("queryCcRequests", {}), "好的。", user_id="user_2")
+    [refusal] = _refused(agent.say("王五回老家那个假批了没？"))
+    assert "viewTask with taskId task_1" in refusal and "handleTodoTask" not in refusal
+
+
+def test_copies_are_looked_up_when_the_request_named_waits_on_nobody_the_person_is(graph_driver, start_request):
+    start_request(requester="user_3", approver="user_4", days=2, reason="回老家")  # waits on 赵六
+    agent = graph_driver(tool_call("queryCcRequests", {}), "好的。", user_id="user_2")
+    assert _refused(agent.say("王五回老家那个假批了没？")) == []

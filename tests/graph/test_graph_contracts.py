@@ -209,7 +209,7 @@ def test_validator_refuses_a_second_write_in_the_same_step(graph_driver, store):
 def test_unparseable_output_becomes_a_format_correction_observation(graph_driver, protocol, garbage, problem):
     fixed = 'Final Answer: 李四有1个待办' if protocol == "react" else '{"thought": "", "final": "李四有1个待办"}'
     agent = graph_driver(garbage, fixed, protocol=protocol)
-    result = agent.say("李四有哪些待办？")
+    result = agent.say("查一下李四的待办。")
     correction = only_observation(result)
     assert correction.status == "error"
     assert correction.content.startswith(f"Error: Your last reply could not be parsed ({problem}).")
@@ -218,7 +218,7 @@ def test_unparseable_output_becomes_a_format_correction_observation(graph_driver
     assert agent.model.prompts[1][-1].content == "\n".join(
         [
             prompts.OBSERVATION_PREFIX + correction.content,
-            prompts.NEXT_STEP_NUDGE[protocol]["zh"].format(question="李四有哪些待办？"),
+            prompts.NEXT_STEP_NUDGE[protocol]["zh"].format(question="查一下李四的待办。"),
         ]
     )
     assert agent.values["budget"]["model_calls"] == 2

@@ -13,6 +13,7 @@ import re
 from tools.errors import DomainError, NotFoundError, PolicyError
 from tools.guards.call import Call
 from tools.workflow import lookup
+from tools.workflow.engine import TaskView
 from tools.workflow.words import stated_decision
 
 _REQUEST = (
@@ -24,8 +25,10 @@ OWN_REQUEST = frozenset({"runWorkFlow", "withdrawRequest", "resubmitRequest", "q
 """The workflow's tools on a request of the person's own: filing, withdrawing, resending, listing or urging one."""
 
 
-_OF = r"\s*(?:的|那个|这个|那张|那笔|那份|'s|’s)\s*(?:\w+\s+|[^\s，。,.!?！？的]{1,8}的)?"
-"""What joins a person to their request: 的, 那个, "'s", with a few words between ("那个5天的年假", "Li Si's big claim")."""
+_OF = (r"(?:(?:去|到|回)[^\s，。,.!?！？的]{1,6}?)?\s*(?:的|那个|这个|那张|那笔|那份|那趟|这趟|那次|这次|'s|’s)\s*"
+       r"(?:\w+\s+|[^\s，。,.!?！？的]{1,8}的|[^\s，。,.!?！？的]{1,4}?)?")
+"""What joins a person to their request: 的, 那个, "'s", with a few words between ("那个5天的年假", "的差旅报销", "Li Si's big
+claim"), and where they go before it ("去深圳那个出差", "回老家那趟")."""
 
 
 def _anothers_request(text: str, name: str) -> str | None:
@@ -36,7 +39,8 @@ def _anothers_request(text: str, name: str) -> str | None:
 
 
 class AnothersRequest:
-    """Refuses a call on a request of the person's own whose message speaks of someone else's request."""
+    """Refuses a call on a request of the person's own whose message speaks of someone else's request; and a look-up
+    of the requests copied to them when the one they speak of waits on them as a to-do, not a copy."""
 
     name = "anothers_request"
     needs_request = True
@@ -44,7 +48,7 @@ class AnothersRequest:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
-        if call.spec.name not in OWN_REQUEST:
+        if call.spec.name not in OWN_REQUEST and call.spec.name != COPIES:
             return
         latest = call.request["texts"][-1] if call.request["texts"] else ""
         for person_id, person in call.request["names"].items():
@@ -52,27 +56,40 @@ class AnothersRequest:
                 continue
             for name in (person.get("name"), person.get("alias")):
                 said = _anothers_request(latest, name) if name else None
-                if said:
-                    raise PolicyError("anothers_request", _anothers_request_refusal(call, person_id, said))
+                if not said:
+                    continue
+                todos = lookup.todos_from(call.handle, call.ctx.actor_id, person_id)
+                if call.spec.name == COPIES and not todos:
+                    continue  # it may well be a copy: the look-up says
+                raise PolicyError("anothers_request", _anothers_request_refusal(call, person_id, said, todos, latest))
 
 
-def _anothers_request_refusal(call: Call, person_id: str, said: str) -> str:
+COPIES = "queryCcRequests"
+"""The look-up of the requests copied to the person: not where a request waiting on them as a to-do is."""
+_ASKED = re.compile(r"[吗嘛么没][？?]?\s*$|[？?]\s*$|批没批|有没有|是不是|\b(?:has|have|did|was|is)\b.*\?", re.IGNORECASE)
+"""A message put as a question ("张三的报销批了吗", "was it approved?"): a decision it seems to state is asked about."""
+
+
+def _anothers_request_refusal(call: Call, person_id: str, said: str, todos: list[TaskView], latest: str) -> str:
     """What to do with another person's request instead: the one to-do of theirs the person holds, named with its id
-    (a small model follows one call it is given better than a list of five); else the tools on others' requests."""
-    head = (f"The user speaks of {person_id}'s request ({said!r}): it is not theirs to file, withdraw, resend, list or "
-            "urge.")
-    todos = lookup.todos_from(call.handle, call.ctx.actor_id, person_id)
-    if len(todos) == 1:
-        task_id = todos[0].id
-        if call.spec.name == "queryMyRequests":
-            return (f"{head} It waits for the user's decision as {task_id}: to show it and where it stands, call "
-                    f"viewTask with taskId {task_id}.")
-        return (f"{head} It waits for the user's decision as {task_id}: to show it, call viewTask with taskId "
-                f"{task_id}; to approve or reject it, handleTodoTask with taskId {task_id}; to send it back, returnTask; "
-                "to pass it on, transferTask.")
-    return (f"{head} To see it as its approver, call viewTask (copied to them: queryCcRequests); to approve or reject "
-            "it, handleTodoTask; to send it back to them, returnTask; to pass it on, transferTask (each takes the "
-            "requester's name as taskId).")
+    (a small model follows one call it is given better than a list of five), the decision first when the person
+    stated one; else the tools on others' requests."""
+    head = f"The user speaks of {person_id}'s request ({said!r})" + (
+        "." if call.spec.name == COPIES else ": it is not theirs to file, withdraw, resend, list or urge.")
+    if len(todos) != 1:
+        return (f"{head} To see it as its approver, call viewTask (copied to them: queryCcRequests); to approve or "
+                "reject it, handleTodoTask; to send it back to them, returnTask; to pass it on, transferTask (each "
+                "takes the requester's name as taskId).")
+    task_id = todos[0].id
+    waits = f"{head} It waits for the user's decision as {task_id}, a to-do of theirs"
+    decided = None if _ASKED.search(latest) else stated_decision(call.request)  # type: ignore[arg-type]
+    if decided is not None:
+        return (f"{waits}: to {'approve' if decided else 'reject'} it as they said, call handleTodoTask with taskId "
+                f"{task_id} and isOK {str(decided).lower()}.")
+    if call.spec.name in ("queryMyRequests", COPIES):
+        return f"{waits}: to show it and where it stands, call viewTask with taskId {task_id}."
+    return (f"{waits}: to show it, call viewTask with taskId {task_id}; to approve or reject it, handleTodoTask with "
+            f"taskId {task_id}; to send it back, returnTask; to pass it on, transferTask.")
 
 
 _AGAIN = re.compile(

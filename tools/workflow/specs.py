@@ -146,6 +146,11 @@ SPECS: tuple[ToolSpec, ...] = (
         backend_bound=True,
         references=(Reference("userId", "user"),),
         actor_defaults=("userId",),
+        # how many or which to-dos wait on someone, asked as such ("李四那边压着几个", "待办有哪些"); "那几个都批了" decides
+        answers=(r"(待办|待审批|待批|没批|压着|积压)[^，。,;；]{0,6}((?<![那这])几|多少|哪些)|"
+                 r"((?<![那这])几|多少|哪些)(个|条|件|份|单)?[^，。,;；]{0,6}(待办|待审批|待批|没批|要审批)",
+                 r"\bhow many\b[^.;]{0,40}\b(to-?dos?|tasks?|to approve|approvals?|sitting)\b|"
+                 r"\bwhat(?:'s| is| has)?\b[^.;]{0,30}\b(to-?dos?|waiting for (?:me|him|her|them|approval))\b"),
         observation=ObservationShape(  # a task's form is read in words (`summary`: units, choices by name)
             drop=frozenset({"createdAt", "processKey", "form"}), list_limits={"tasks": 10}
         ),

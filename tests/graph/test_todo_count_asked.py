@@ -1,0 +1,41 @@
+"""A question of how many or which to-dos wait on someone is answered from the to-do list: an answer given after
+another look-up (the offline model listed the asker's deputies for "李四那边压着几个待审批的") is sent back once, naming
+it. A decision on "those few" ("那几个都批了") asks for no list. The phrasings were written for this test, after the
+rule (queryTodoTask's `answers`)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from langchain_core.messages import ToolMessage
+
+from evals.doubles.scripted import tool_call
+from tools.workflow import TOOLSET
+
+
+@pytest.mark.parametrize(("text", "asks"), [
+    ("王五手上还有多少没批的", True),
+    ("我这边积压了哪些待办？", True),
+    ("几个待审批的在赵六那儿？", True),
+    ("how many tasks is Zhao Liu sitting on?", True),
+    ("what's waiting for me today", True),
+    ("帮我把待批的那几个都批了", False),
+    ("我这几个待办都批了吧", False),
+    ("我的申请到哪了", False),
+    ("how many days of annual leave do I have left", False),
+    ("approve all of them", False),
+])
+def test_a_question_of_how_many_or_which_to_dos_asks_for_the_list(text, asks):
+    spec = TOOLSET.registry.get("queryTodoTask")
+    assert any(re.search(p, text, re.IGNORECASE) for p in spec.answers) is asks
+
+
+def test_an_answer_after_another_look_up_is_sent_back_to_list_the_to_dos(graph_driver, start_request):
+    start_request(requester="user_1", approver="user_4", days=1, reason="看病")
+    start_request(requester="user_3", approver="user_4", days=2, reason="搬家")
+    agent = graph_driver(tool_call("queryMyDeputies", {}), "你没有设置代理人。",
+                         tool_call("queryTodoTask", {"userId": "赵六"}), "赵六有 2 个待办。", user_id="user_2")
+    result = agent.say("赵六手上现在还有多少没批的？")
+    assert [m.name for m in result["messages"] if isinstance(m, ToolMessage)] == ["queryMyDeputies", "queryTodoTask"]
+    assert "2" in str(result["messages"][-1].content)
