@@ -133,8 +133,13 @@ _CAPABILITY = re.compile(
 )
 
 
-_QUESTION_WORD_ZH = re.compile(r"什么|啥|哪|谁|几|多少|是否|有没有|是不是|怎么样")
-_WANTS_ZH = re.compile(r"想|要|请(?!问)|看看|查|找")
+_QUESTION_WORD_ZH = re.compile(
+    r"(?<!没)(?<!没有)(?:什么|啥|多少)|哪(?!怕)|谁|(?<![那这前后头好没十])几(?!乎)|是否|有没有|是不是|怎么样"
+)
+_NO_QUESTION_ZH = re.compile(r"(?:不管|无论|不论)[^，,。；;]*")
+"""Question words that ask nothing: 那几笔 / 这几个 / 好几个 / 前几天 ("those few", "several", "a few days ago"), 没什么 /
+没啥 / 没多少 ("nothing much"), and any of them in 不管…, 无论… ("whoever it is")."""
+_WANTS_ZH = re.compile(r"想|要|(?<!申)请(?!问)|看看|查|找")
 """A Chinese question often has no question mark: a question word makes one, unless the sentence also says what the
 person wants done ("我想请假，先看看有哪些流程")."""
 
@@ -142,7 +147,7 @@ person wants done ("我想请假，先看看有哪些流程")."""
 def _asks_information(sentence: str) -> bool:
     """A sentence that is a question and asks nobody to do anything."""
     question = bool(_QUESTION_END.search(sentence) or _QUESTION_EN.match(sentence)) or bool(
-        _QUESTION_WORD_ZH.search(sentence) and not _WANTS_ZH.search(sentence)
+        _QUESTION_WORD_ZH.search(_NO_QUESTION_ZH.sub("", sentence)) and not _WANTS_ZH.search(sentence)
     )
     return question and not _REQUEST_CUE.search(sentence)
 

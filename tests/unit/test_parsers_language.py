@@ -71,3 +71,27 @@ def test_a_message_asks_for_information_only_when_every_sentence_is_a_question_n
         assert kind_of(text) == "action", text
     for text in ("你都会些啥？", "what can you do?", "How can you help me?", "你能帮我做什么"):
         assert kind_of(text) == "capability", text
+
+
+@pytest.mark.parametrize(("text", "kind"), [  # written after the rule; none from a scenario
+    # question words that ask nothing: "those few", "several", "a few days ago", "nothing much", "whoever"
+    ("王五报上来的那几张单子我都核过了，都通过", "action"),
+    ("这几条待办统一驳回", "action"),
+    ("好几个同事都请过了，张三的先批", "action"),
+    ("前几天那笔打车费撤回来", "action"),
+    ("没啥问题，同意", "action"),
+    ("没什么可说的，驳回", "action"),
+    ("没多少钱，给他过了", "action"),
+    ("不管是谁提的，一律驳回", "action"),
+    ("无论多少天，先批", "action"),
+    # questions still
+    ("我还剩几天年假", "information"),
+    ("张三几号回来？", "information"),
+    ("谁手上压着我的报销", "information"),
+    ("我的申请有没有批", "information"),  # 申请 is the noun, not 请 (to ask for)
+    ("一共报了多少", "information"),
+])
+def test_question_words_that_ask_nothing_leave_a_message_an_action(text, kind):
+    from tools.request import kind_of
+
+    assert kind_of(text) == kind
