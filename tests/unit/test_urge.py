@@ -107,3 +107,10 @@ def test_how_long_a_step_waited_in_words(hours, zh, en):
     since = datetime(2026, 12, 1, 9, tzinfo=UTC)
     now = since + timedelta(hours=hours)
     assert (waited_words(since.isoformat(), now, "zh"), waited_words(since.isoformat(), now, "en")) == (zh, en)
+
+
+def test_the_line_of_an_urge_names_the_process_as_it_reads_inside_a_sentence():
+    from tools.workflow.urge import urged_line
+
+    line = urged_line({"told": ["Li Si"], "process": "Leave request", "requestId": "req_1", "waited": "2 days"}, "en")
+    assert line.startswith("Sent Li Si a reminder about your leave request req_1 (waiting 2 days)")

@@ -63,11 +63,15 @@ def form_summary(form: dict[str, Any], definition: Definition, lang: str) -> str
     return "，".join(parts) if lang == "zh" else ", ".join(parts)
 
 
+def mid_sentence(name: str) -> str:
+    """An English name as it reads inside a sentence: "leave request" for "Leave request", "HR" kept."""
+    return name[:1].lower() + name[1:] if name[:2] != name[:2].upper() else name
+
+
 def process_noun(definition: Definition, lang: str) -> str:
     """What a request of the process is called: 请假申请 (请假流程), "leave request" (Leave request)."""
     if lang == "en":
-        name = definition.name_en or definition.name
-        return name[:1].lower() + name[1:] if name[:2] != name[:2].upper() else name
+        return mid_sentence(definition.name_en or definition.name)
     return definition.name.removesuffix("流程").removesuffix("申请") + "申请"
 
 

@@ -22,7 +22,7 @@ from tools.spec import CallContext, Found, Verdict
 from tools.workflow.engine import Happened, TaskView, parse_task_id
 from tools.workflow.languages import Letter, languages_of
 from tools.workflow.lookup import ALL_USERS, engine_of, offered_to, require_task
-from tools.workflow.notify import form_summary, process_noun
+from tools.workflow.notify import form_summary, mid_sentence, process_noun
 from tools.workflow.request_lookup import require_request, resolve_request
 from tools.workflow.request_words import CARD_LABELS
 from tools.workflow.tables import SYSTEM_SENDER, outbox, urges
@@ -228,7 +228,7 @@ def urged_line(result: dict[str, Any], lang: str) -> str:
     """What an urge did, in one line."""
     told = ("、" if lang == "zh" else ", ").join(result.get("told") or [])
     if lang == "en":
-        return f"Sent {told} a reminder about your {result['process']} {result['requestId']} (waiting " \
+        return f"Sent {told} a reminder about your {mid_sentence(result['process'])} {result['requestId']} (waiting " \
                f"{result['waited']}); the next is possible tomorrow."
     return f"已催办{told}：你的{result['process'].removesuffix('流程')}申请 {result['requestId']}（已等待{result['waited']}）。" \
            "明天可以再催办。"
