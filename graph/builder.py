@@ -82,7 +82,7 @@ def build_graph(
         "human_review": HumanReview(backend, registry, clock=clock),
         "executor": Executor(shared),
         "observation_summarizer": ObservationSummarizer(registry),
-        "budget_check": BudgetCheck(clock=clock, lookup_answers=chosen.lookup_answers),
+        "budget_check": BudgetCheck(clock=clock, lookup_answers=chosen.lookup_answers, registry=registry),
     }
     if strategy == "plan":
         nodes["planner"] = Planner(model, shared)

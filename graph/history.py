@@ -185,8 +185,9 @@ def redirected_to(messages: list[AnyMessage], registry: ToolRegistry) -> list[st
     """The tools a policy's refusal in this run named instead of the one refused ("…: call handleTodoTask"), when the
     run has run nothing since: a model that then answers has left the person's request undone. A refused look-up
     redirects to the look-ups named (the model meant to look, with the wrong tool: "to see it, call
-    queryMyRequests"); a refused write to all the tools named, when one of them changes something. A refusal that
-    names none of those, or lists every tool, redirects nowhere."""
+    queryMyRequests"), or to the one write it names when it names no look-up (the decision the person stated on a
+    to-do the model looked for among their copies); a refused write to all the tools named, when one of them changes
+    something. A refusal that names none of those, or lists every tool, redirects nowhere."""
     for msg in reversed(messages[latest_human_index(messages) + 1 :]):
         if not isinstance(msg, ToolMessage):
             continue
@@ -198,7 +199,8 @@ def redirected_to(messages: list[AnyMessage], registry: ToolRegistry) -> list[st
             return []
         writes = [n for n in named if registry.get(n).effect is Effect.WRITE]
         if msg.name is not None and msg.name in registry and registry.get(msg.name).effect is not Effect.WRITE:
-            return [n for n in named if n not in writes]
+            looks = [n for n in named if n not in writes]
+            return looks or (writes if len(writes) == 1 else [])
         return named if writes else []
     return []
 

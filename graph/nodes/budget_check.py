@@ -13,11 +13,12 @@ from langgraph.runtime import Runtime
 
 from graph.budget import SYSTEM_CLOCK, Clock, close_step, limit_reached, plan_ended, wrap_up
 from graph.calls import action_hash
-from graph.history import note_of
+from graph.history import note_of, open_lookups
 from graph.plans import last_step_surprised, last_step_wrote
 from state.agent import AgentState
 from state.context import Context
 from state.records import RunBudget, WrapUp
+from tools.spec import ToolRegistry
 
 
 def last_step_failed(state: AgentState) -> bool | None:
@@ -69,11 +70,15 @@ def _tool_of(state: AgentState, digest: str) -> str:
     return "an action"
 
 
-def looked_up_for_a_question(state: AgentState) -> bool:
+def looked_up_for_a_question(state: AgentState, registry: ToolRegistry | None = None) -> bool:
     """Whether the last step's look-ups all succeeded and the person's request asks for information only (a question
-    that asks for no action): the answer is then what the tools found, and a small model need not restate it."""
+    that asks for no action): the answer is then what the tools found, and a small model need not restate it. Not
+    while the question asks for a look-up the run has not made (the registry's `answers`): the deputies list found
+    for "李四那边压着几个待审批的" answers nothing asked."""
     request = state.get("request")
     if request is None or request["kind"] != "information":
+        return False
+    if registry is not None and open_lookups(list(state["messages"]), registry, request):
         return False
     found = False
     for msg in reversed(state["messages"]):
@@ -94,14 +99,16 @@ class BudgetCheck:
     (`Toolset.lookup_answers`); only then does a model whose answers are not trusted stop after it.
     """
 
-    def __init__(self, clock: Clock = SYSTEM_CLOCK, *, lookup_answers: bool = True) -> None:
+    def __init__(self, clock: Clock = SYSTEM_CLOCK, *, lookup_answers: bool = True,
+                 registry: ToolRegistry | None = None) -> None:
         self._clock = clock
         self._lookup_answers = lookup_answers
+        self._registry = registry
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         budget = close_step(state["budget"], state.get("step"), last_step_failed(state))
         reason = exhausted(state, budget, runtime.context, self._clock)
-        answered = self._lookup_answers and looked_up_for_a_question(state)
+        answered = self._lookup_answers and looked_up_for_a_question(state, self._registry)
         if reason is None and runtime.context.fixed_answers and answered:
             reason = wrap_up("answered")
         update: dict[str, Any] = {"budget": budget, "step": None}

@@ -106,3 +106,16 @@ def test_copies_are_looked_up_when_the_request_named_waits_on_nobody_the_person_
     start_request(requester="user_3", approver="user_4", days=2, reason="回老家")  # waits on 赵六
     agent = graph_driver(tool_call("queryCcRequests", {}), "好的。", user_id="user_2")
     assert _refused(agent.say("王五回老家那个假批了没？")) == []
+
+
+def test_an_answer_after_the_refused_look_up_is_told_once_to_make_the_decision_it_names(graph_driver, store,
+                                                                                        start_request):
+    start_request(requester="user_3", approver="user_2", days=1, reason="回老家")
+    agent = graph_driver(tool_call("queryCcRequests", {"userId": "王五"}), "王五的假还在审批中。",
+                         tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "路上小心"}),
+                         user_id="user_2")
+    agent.say("王五回老家那个假就批了吧，意见：路上小心")
+    assert "handleTodoTask" in agent.model.prompts[2][-1].content  # the redirect note
+    [action] = agent.actions
+    assert action["name"] == "handleTodoTask" and action["args"]["taskId"] == "task_1"
+    assert store.snapshot()["tasks"][0]["status"] == "pending"  # the card first

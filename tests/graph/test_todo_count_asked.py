@@ -39,3 +39,13 @@ def test_an_answer_after_another_look_up_is_sent_back_to_list_the_to_dos(graph_d
     result = agent.say("赵六手上现在还有多少没批的？")
     assert [m.name for m in result["messages"] if isinstance(m, ToolMessage)] == ["queryMyDeputies", "queryTodoTask"]
     assert "2" in str(result["messages"][-1].content)
+
+
+def test_with_a_small_models_answers_fixed_another_look_up_does_not_end_the_run(graph_driver, start_request):
+    # fixed_answers: one successful look-up ends a question's run with what it found; not one that answers nothing asked
+    start_request(requester="user_1", approver="user_4", days=1, reason="看病")
+    agent = graph_driver(tool_call("queryMyDeputies", {}), "你没有设置代理人。",
+                         tool_call("queryTodoTask", {"userId": "赵六"}), user_id="user_2", fixed_answers=True)
+    result = agent.say("赵六那边压着几个没批的？")
+    assert [m.name for m in result["messages"] if isinstance(m, ToolMessage)] == ["queryMyDeputies", "queryTodoTask"]
+    assert "task_1" in str(result["messages"][-1].content)
