@@ -49,3 +49,23 @@ def test_with_a_small_models_answers_fixed_another_look_up_does_not_end_the_run(
     result = agent.say("赵六那边压着几个没批的？")
     assert [m.name for m in result["messages"] if isinstance(m, ToolMessage)] == ["queryMyDeputies", "queryTodoTask"]
     assert "task_1" in str(result["messages"][-1].content)
+
+
+@pytest.mark.parametrize(("text", "user"), [  # written after the rule; none from a scenario
+    ("王五手上还压着几个没批的？", "user_3"),
+    ("赵六那边有哪些待办", "user_4"),
+    ("how many tasks has Zhao Liu got waiting?", "user_4"),
+])
+def test_the_to_dos_listed_are_those_of_whom_the_person_says_they_sit_with(graph_driver, start_request, text, user):
+    agent = graph_driver(tool_call("queryTodoTask", {"userId": "张三"}), "好的。", user_id="user_1")
+    result = agent.say(text)
+    [observation] = [m for m in result["messages"] if isinstance(m, ToolMessage)]
+    assert observation.status == "success" and observation.artifact["userId"] == user
+
+
+@pytest.mark.parametrize("text", ["张三交上来的几个待办都有啥", "我手上有几个待办"])
+def test_the_persons_own_to_dos_stay_theirs(graph_driver, text):
+    agent = graph_driver(tool_call("queryTodoTask", {}), "好的。", user_id="user_2")
+    result = agent.say(text)
+    [observation] = [m for m in result["messages"] if isinstance(m, ToolMessage)]
+    assert observation.artifact["userId"] == "user_2"

@@ -274,3 +274,46 @@ class TaskTheyNamed:
         except DomainError:
             return True  # several: the person is asked which
         return True
+
+
+_HELD_BY = (r"(?:那边|那儿|那里|手上|手里|名下|桌上|这边)|(?:现在|目前|还|手头)?(?:有|压着|积压了?)(?:几|多少|哪些)",
+            r"(?:'s\s+(?:desk|plate|queue|list|to-?dos?)|\s+(?:has|have|is\s+sitting\s+on|has\s+got|got)\s+(?:waiting|pending|"
+            r"to\s+approve|on\s+(?:his|her|their)\s+(?:desk|plate)))")
+"""What says to-dos sit with someone: 李四那边, 王五手上, 赵六有几个, "Li Si's desk", "Zhao Liu has waiting"."""
+
+
+class TodosOfWhom:
+    """Lists the to-dos of the one person the message says they sit with ("李四那边压着几个待审批的"), where the model
+    listed the person's own: whose list it is is the person's to say."""
+
+    name = "todos_of_whom"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name != "queryTodoTask" or not _own(call, call.values.get("userId")):
+            return
+        latest = call.request["texts"][-1] if call.request["texts"] else ""
+        held = {person_id for person_id, person in call.request["names"].items() if person_id != call.ctx.actor_id
+                for name, cue in ((n, c) for n in (person.get("name"), person.get("alias")) if n for c in _HELD_BY)
+                if re.search(re.escape(name) + cue, latest, re.IGNORECASE)}
+        if len(held) == 1:
+            [person_id] = held
+            call.notes.append(f"[person_stated] userId: the user asked about {person_id}'s to-dos, not their own")
+            call.values["userId"] = person_id
+
+
+def _own(call: Call, given: object) -> bool:
+    """Whether the model's userId is the person's own (left out, their id or their name); one the request names is
+    another's, known without a read."""
+    assert call.request is not None
+    if given in (None, "", call.ctx.actor_id):
+        return True
+    others = call.request["names"]
+    if given in others or any(given in (p.get("name"), p.get("alias")) for i, p in others.items() if i != call.ctx.actor_id):
+        return False
+    try:
+        return lookup.resolve_user(call.handle, given)["id"] == call.ctx.actor_id
+    except DomainError:
+        return False
