@@ -71,3 +71,22 @@ def test_the_persons_own_request_is_read_from_my_and_a_request_word(text, own):
 ])
 def test_another_persons_request_may_have_a_few_words_between_name_and_request(text, name, said):
     assert _anothers_request(text, name) == said
+
+
+def test_a_resend_of_the_persons_returned_request_is_named_with_its_id(graph_driver, make_ctx, start_request):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    start_request(requester="user_1", approver="user_2", days=4, reason="回老家")
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "最多两天"}, make_ctx("user_2"))
+    agent = graph_driver(tool_call("returnTask", {"taskId": "李四", "comment": "两天"}), "好的。")
+    [refusal] = _refused(agent.say("我那个假被打回来了是吧，那就按两天重新提交"))  # written after the rule
+    assert refusal.startswith("Error [own_request]")
+    assert refusal.endswith("call resubmitRequest with requestId req_1.") and "withdrawRequest" not in refusal
+
+
+def test_a_reminder_about_the_persons_own_request_is_named(graph_driver, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="dentist")
+    agent = graph_driver(tool_call("queryCcRequests", {}), "OK.")
+    [refusal] = _refused(agent.say("my leave has been sitting there for days, chase it up"))
+    assert refusal.endswith("call urgeTask with requestId req_1.")

@@ -14,6 +14,7 @@ from tools.errors import DomainError, NotFoundError, PolicyError
 from tools.guards.call import Call
 from tools.workflow import lookup
 from tools.workflow.engine import TaskView
+from tools.workflow.request_lookup import PENDING, own_pending
 from tools.workflow.words import stated_decision
 
 _REQUEST = (
@@ -160,12 +161,28 @@ class OwnRequest:
             if person_id != call.ctx.actor_id and any(
                     _anothers_request(latest, n) for n in (person.get("name"), person.get("alias")) if n):
                 return
-        raise PolicyError(
-            "own_request",
-            f"The user speaks of their own request ({own.group()!r}), not of a to-do or a copy of someone else's: to "
-            "see it, where it stands and what its approver said, call queryMyRequests; to send it again, "
-            "resubmitRequest; to take it back, withdrawRequest; to remind its approver, urgeTask.",
-        )
+        raise PolicyError("own_request", _own_request_refusal(call, own.group(), latest))
+
+
+_URGE = re.compile(r"催|\b(?:nudge|chase|hurry|remind|poke)\w*", re.IGNORECASE)
+"""Words that remind an approver: 催, "nudge", "chase"."""
+
+
+def _own_request_refusal(call: Call, said: str, latest: str) -> str:
+    """What to do with the person's own request instead: the one action their message says (send it again, take it
+    back, remind its approver, or see it), with the request's id when they have one such request; all four when it
+    says none of them or several."""
+    head = f"The user speaks of their own request ({said!r}), not of a to-do or a copy of someone else's"
+    again, back, urge = bool(_AGAIN.search(latest)), bool(_WITHDRAW.search(latest)), bool(_URGE.search(latest))
+    if again + back + urge != 1:
+        return (f"{head}: to see it, where it stands and what its approver said, call queryMyRequests; to send it "
+                "again, resubmitRequest; to take it back, withdrawRequest; to remind its approver, urgeTask.")
+    tool, statuses, what = (("resubmitRequest", ("returned",), "to send it again as they say, with what they change")
+                            if again else ("withdrawRequest", PENDING, "to take it back as they say") if back else
+                            ("urgeTask", ("running",), "to remind its approver as they say"))
+    mine = own_pending(call.handle, call.ctx.actor_id, statuses)
+    which = f" with requestId {mine[0]['id']}" if len(mine) == 1 else ""
+    return f"{head}: {what}, call {tool}{which}."
 
 
 _RETURN = re.compile(
