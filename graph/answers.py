@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from langchain_core.messages import AIMessage, AnyMessage
+from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 
 from graph import prompts
 from graph.budget import PLANNED_ENDS
-from graph.calls import new_call_id
-from graph.history import action_title, describe_result, note, run_results
+from graph.calls import action_hash, new_call_id
+from graph.history import action_title, describe_result, latest_human_index, note, run_results
 from graph.protocols import NO_MODEL_CALL
 from state.records import AskedCall, WrapUp
 from tools import words
@@ -104,6 +104,26 @@ def filled_call(asked: AskedCall, request: Request, registry: ToolRegistry) -> A
         content=text,
         tool_calls=[{"type": "tool_call", "name": asked["name"], "args": args, "id": new_call_id()}],
         response_metadata={"thought": text, NO_MODEL_CALL: True, **note(filled=True)},
+    )
+
+
+def instead_call(messages: list[AnyMessage], lang: Lang) -> AIMessage | None:
+    """The call a policy's refusal named in place of the refused one, when it knew it whole (`PolicyError.instead`)
+    and nothing has run since: proposed as the person said (no model call), to the same checks and card. None when
+    there is none, or the run already proposed it (it is never proposed twice)."""
+    run = messages[latest_human_index(messages) + 1 :]
+    last = next((m for m in reversed(run) if isinstance(m, ToolMessage)), None)
+    if last is None or last.status != "error" or not isinstance(last.artifact, dict) or not last.artifact.get("instead"):
+        return None
+    instead = last.artifact["instead"]
+    proposed = {action_hash(c["name"], c["args"]) for m in run if isinstance(m, AIMessage) for c in m.tool_calls}
+    if action_hash(instead["name"], instead["args"]) in proposed:
+        return None
+    text = thought("instead", lang)
+    return AIMessage(
+        content=text,
+        tool_calls=[{"type": "tool_call", "name": instead["name"], "args": dict(instead["args"]), "id": new_call_id()}],
+        response_metadata={"thought": text, NO_MODEL_CALL: True, **note(instead=True)},
     )
 
 

@@ -25,7 +25,16 @@ class DomainError(Exception):
 
 
 class PolicyError(DomainError):
-    """A rule of the workflow policy refused the action."""
+    """A rule of the workflow policy refused the action.
+
+    `instead` is the one call the person's words ask for in its place, when the rule knows it whole (the decision they
+    stated on the one to-do they named): `{"name": tool, "args": {...}}`. A model that answers after the refusal
+    without making it has it proposed for them, through the same checks and card (`graph.answers.instead_call`).
+    """
+
+    def __init__(self, code: str, message: str, *, instead: dict[str, Any] | None = None) -> None:
+        super().__init__(code, message)
+        self.instead = instead
 
 
 class NotFoundError(DomainError):

@@ -10,7 +10,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from langgraph.runtime import Runtime
 
 from graph import prompts
-from graph.answers import fixed_answer
+from graph.answers import fixed_answer, instead_call
 from graph.budget import PLANNED_ENDS, charge_model_call, describe, end_step, open_step, wrap_up
 from graph.calls import (
     ACTOR_TTL_S,
@@ -212,6 +212,9 @@ class Reasoner:
         if still_open and state["budget"]["model_calls"] + step["model_calls"] < context.max_model_calls:
             reply, step = self._remind(state, context, step, still_open)
         answered = not (reply.tool_calls or reply.invalid_tool_calls)
+        instead = instead_call(messages, lang_of(state, context)) if answered else None
+        if instead is not None:  # the refusal named the call the person's words ask for: proposed, to its card
+            return {"messages": [instead], "step": open_step(step, proposed_calls(instead))}
         redirect = redirected_to(messages, self._registry) if answered else []
         named = tools_named(str(reply.content), self._registry) if answered else []
         if (redirect or named) and state["budget"]["model_calls"] + step["model_calls"] < context.max_model_calls:

@@ -10,7 +10,7 @@ be done, ends the turn with the graph's own words (`ask_person`).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, ToolMessage
@@ -52,9 +52,19 @@ QUESTION_ONLY_TEMPLATE = (
 )
 
 
-def error_message(call_id: str, name: str, text: str) -> ToolMessage:
-    """A refusal the model reads as the observation of its call."""
-    return ToolMessage(content=text, tool_call_id=call_id, name=name, status="error")
+def error_message(call_id: str, name: str, text: str, instead: dict[str, Any] | None = None) -> ToolMessage:
+    """A refusal the model reads as the observation of its call; `instead`, the call the refusal names in its place
+    (kept as the message's artifact, never shown to the model)."""
+    return ToolMessage(content=text, tool_call_id=call_id, name=name, status="error",
+                       artifact={"instead": instead} if instead else None)
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A check's refusal: the text the model reads, and the call the rule names in its place, if any."""
+
+    text: str
+    instead: dict[str, Any] | None = None
 
 
 def invalid_call_errors(message: AIMessage) -> list[ToolMessage]:
@@ -158,6 +168,9 @@ class ToolValidator:
             if isinstance(checked, str):
                 observations.append(error_message(call["id"], call["name"], checked))
                 continue
+            if isinstance(checked, Refused):
+                observations.append(error_message(call["id"], call["name"], checked.text, checked.instead))
+                continue
             valid, args, action = checked
             if valid.spec.effect is Effect.WRITE:
                 writes.append(call["name"])
@@ -191,7 +204,7 @@ class ToolValidator:
         results: dict[str, str],
         first_write: str | None,
         request: Request | None,
-    ) -> tuple[CheckedCall, dict[str, Any], str] | Repeat | str:
+    ) -> tuple[CheckedCall, dict[str, Any], str] | Repeat | Refused | str:
         """The checked call with its normalised arguments and their action hash, a repeated look-up's earlier result,
         or the text of the first check it fails.
 
@@ -219,7 +232,7 @@ class ToolValidator:
         except CannotError:
             raise
         except DomainError as exc:
-            return REFUSAL_TEMPLATE.format(code=exc.code, message=exc.message)
+            return Refused(REFUSAL_TEMPLATE.format(code=exc.code, message=exc.message), getattr(exc, "instead", None))
         normalised = checked.args.model_dump(exclude_none=True)
         digest = action_hash(name, normalised)  # not skipped for equal arguments: 1 == 1.0, but they hash apart
         if digest in results:

@@ -90,9 +90,14 @@ def test_a_look_up_of_copies_for_a_request_waiting_on_the_person_is_sent_to_the_
                                                                                                     start_request):
     start_request(requester="user_3", approver="user_2", days=2, reason="回老家")  # 王五's task_1 for 李四
     agent = graph_driver(tool_call("queryCcRequests", {"userId": "王五"}), "好的。", user_id="user_2")
-    [refusal] = _refused(agent.say("王五回老家那个假就批了吧"))
+    result = agent.say("王五回老家那个假就批了吧")
+    refusal = _refused(result)[0]
     assert refusal.startswith("Error [anothers_request]")
     assert "handleTodoTask with taskId task_1 and isOK true" in refusal and "viewTask" not in refusal
+    # the model answered "好的。": the decision the refusal named is proposed as said, and asks for its comment
+    proposed = [c for m in result["messages"] if isinstance(m, AIMessage) for c in m.tool_calls]
+    assert [(c["name"], c["args"]) for c in proposed][1:] == [("handleTodoTask", {"taskId": "task_1", "isOK": True})]
+    assert "意见" in str(result["messages"][-1].content)
 
 
 def test_a_decision_put_as_a_question_is_shown_not_decided(graph_driver, start_request):
@@ -108,14 +113,22 @@ def test_copies_are_looked_up_when_the_request_named_waits_on_nobody_the_person_
     assert _refused(agent.say("王五回老家那个假批了没？")) == []
 
 
-def test_an_answer_after_the_refused_look_up_is_told_once_to_make_the_decision_it_names(graph_driver, store,
-                                                                                        start_request):
+def test_a_refused_look_up_naming_one_write_and_no_look_up_redirects_to_that_write():
+    from langchain_core.messages import HumanMessage
+
+    from graph.history import redirected_to
+    from tools.workflow import TOOLSET
+
+    refused = ToolMessage(content="Error [anothers_request]: … to reject it as they said, call handleTodoTask with "
+                          "taskId task_1 and isOK false.", tool_call_id="c1", name="queryCcRequests", status="error")
+    assert redirected_to([HumanMessage("王五那个假驳了"), refused], TOOLSET.registry) == ["handleTodoTask"]
+
+
+def test_with_no_decision_stated_the_refusal_names_no_whole_call(graph_driver, store, start_request):
     start_request(requester="user_3", approver="user_2", days=1, reason="回老家")
     agent = graph_driver(tool_call("queryCcRequests", {"userId": "王五"}), "王五的假还在审批中。",
-                         tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "路上小心"}),
-                         user_id="user_2")
-    agent.say("王五回老家那个假就批了吧，意见：路上小心")
-    assert "handleTodoTask" in agent.model.prompts[2][-1].content  # the redirect note
-    [action] = agent.actions
-    assert action["name"] == "handleTodoTask" and action["args"]["taskId"] == "task_1"
-    assert store.snapshot()["tasks"][0]["status"] == "pending"  # the card first
+                         tool_call("viewTask", {"taskId": "task_1"}), "在你这里。", user_id="user_2")
+    result = agent.say("王五回老家那个假你给我看一下")
+    assert "viewTask" in agent.model.prompts[2][-1].content  # the redirect note, not a call made for the model
+    assert [m.name for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "success"] == ["viewTask"]
+    assert store.snapshot()["tasks"][0]["status"] == "pending"

@@ -26,21 +26,26 @@ def final(result: dict[str, Any]) -> AIMessage:
     return answer
 
 
+# The refusals below name no whole call to make instead (graph.answers.instead_call): the request named waits on
+# someone else, so the model's answer is what is read.
+OTHERS = "这是别人的申请，只有申请人自己可以发起、撤回、重新提交或催办。"
+
+
 def test_a_decision_claimed_after_the_refusal_of_another_is_never_shown(graph_driver, store, start_request):
-    start_request(requester="user_4", approver="user_2", days=1, reason="搬家")
+    start_request(requester="user_4", approver="user_3", days=1, reason="搬家")  # waits on 王五, not 李四
     agent = graph_driver(
-        tool_call("returnTask", {"taskId": "task_1", "comment": "发票抬头开错了"}),
+        tool_call("withdrawRequest", {"requestId": "req_1"}),
         "已驳回赵六的申请。",  # after the refusal
-        "已驳回，意见：发票抬头开错了。",  # told of the tool to call instead, it answers again
+        "已驳回，意见：发票抬头开错了。",  # told of the tools to call instead, it answers again
         "好的，已经帮你驳回了。",  # told it was not done, it says so once more
         user_id="user_2",
     )
     answer = final(agent.say("赵六那个申请驳回，发票抬头开错了，让他重开一张再提"))
-    assert answer.content == "这件事没有办成：你说的是驳回，不是退回修改。"  # why, in the person's words
+    assert answer.content == f"这件事没有办成：{OTHERS}"  # why, in the person's words
     assert answer.response_metadata["ungrounded"] == ["已驳回"]
     assert answer.response_metadata["thought"] == THOUGHTS["zh"]["not_done"]
     [line] = answer.response_metadata["outcome"]
-    assert (line["tool"], line["status"]) == ("returnTask", "refused")
+    assert (line["tool"], line["status"]) == ("withdrawRequest", "refused")
     assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
     redo = agent.model.prompts[3]
     assert redo[-2].content == "已驳回，意见：发票抬头开错了。"  # the model sees what it wrote, then what happened
@@ -50,10 +55,10 @@ def test_a_decision_claimed_after_the_refusal_of_another_is_never_shown(graph_dr
 
 
 def test_a_redone_answer_that_says_it_was_not_done_is_the_answer(graph_driver, store, start_request):
-    start_request(requester="user_3", approver="user_2", days=2, reason="回老家")
-    truth = "I haven't sent it back yet: returning needs your comment for Wang Wu. What should he change?"
+    start_request(requester="user_3", approver="user_4", days=2, reason="回老家")  # waits on Zhao Liu
+    truth = "I haven't sent it back: Wang Wu's leave waits on Zhao Liu, not on you."
     agent = graph_driver(
-        tool_call("handleTodoTask", {"taskId": "task_1", "isOK": False, "result": "dates"}),
+        tool_call("withdrawRequest", {"requestId": "req_1"}),
         "Wang Wu's leave has been sent back.",
         "Done, I returned it to him.",
         truth,
@@ -68,14 +73,14 @@ def test_a_redone_answer_that_says_it_was_not_done_is_the_answer(graph_driver, s
 def test_a_redone_answer_in_another_language_than_the_persons_is_not_shown(graph_driver, store, start_request):
     # The full held-out run at 8c3cda9 (ho5_reject_expense_reason_zh): told it had decided nothing, the offline model
     # answered a Chinese approver "Sorry, I can't fulfill your request."
-    start_request(requester="user_3", approver="user_2", days=1, reason="搬家")
+    start_request(requester="user_3", approver="user_4", days=1, reason="搬家")
     agent = graph_driver(
-        tool_call("returnTask", {"taskId": "task_1", "comment": "人手不够"}),
+        tool_call("withdrawRequest", {"requestId": "req_1"}),
         "已经驳回了王五的申请。", "王五的申请已驳回。", "Sorry, I can't do that. Please provide more details.",
         user_id="user_2",
     )
     answer = final(agent.say("王五的申请拒了吧，这周人手不够"))
-    assert answer.content == "这件事没有办成：你说的是驳回，不是退回修改。"
+    assert answer.content == f"这件事没有办成：{OTHERS}"
     assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
 
 

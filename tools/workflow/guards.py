@@ -9,6 +9,7 @@ names in words that name nobody (转交 "报销") is the one whose requester the
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from tools.errors import DomainError, NotFoundError, PolicyError
 from tools.guards.call import Call
@@ -62,7 +63,11 @@ class AnothersRequest:
                 todos = lookup.todos_from(call.handle, call.ctx.actor_id, person_id)
                 if call.spec.name == COPIES and not todos:
                     continue  # it may well be a copy: the look-up says
-                raise PolicyError("anothers_request", _anothers_request_refusal(call, person_id, said, todos, latest))
+                decided = None if _ASKED.search(latest) else stated_decision(call.request)
+                instead = ({"name": "handleTodoTask", "args": {"taskId": todos[0].id, "isOK": decided}}
+                           if decided is not None and len(todos) == 1 else None)
+                raise PolicyError("anothers_request", _anothers_request_refusal(call, person_id, said, todos, decided),
+                                  instead=instead)
 
 
 COPIES = "queryCcRequests"
@@ -71,7 +76,7 @@ _ASKED = re.compile(r"[吗嘛么没][？?]?\s*$|[？?]\s*$|批没批|有没有|�
 """A message put as a question ("张三的报销批了吗", "was it approved?"): a decision it seems to state is asked about."""
 
 
-def _anothers_request_refusal(call: Call, person_id: str, said: str, todos: list[TaskView], latest: str) -> str:
+def _anothers_request_refusal(call: Call, person_id: str, said: str, todos: list[TaskView], decided: bool | None) -> str:
     """What to do with another person's request instead: the one to-do of theirs the person holds, named with its id
     (a small model follows one call it is given better than a list of five), the decision first when the person
     stated one; else the tools on others' requests."""
@@ -83,7 +88,6 @@ def _anothers_request_refusal(call: Call, person_id: str, said: str, todos: list
                 "takes the requester's name as taskId).")
     task_id = todos[0].id
     waits = f"{head} It waits for the user's decision as {task_id}, a to-do of theirs"
-    decided = None if _ASKED.search(latest) else stated_decision(call.request)  # type: ignore[arg-type]
     if decided is not None:
         return (f"{waits}: to {'approve' if decided else 'reject'} it as they said, call handleTodoTask with taskId "
                 f"{task_id} and isOK {str(decided).lower()}.")
@@ -161,28 +165,31 @@ class OwnRequest:
             if person_id != call.ctx.actor_id and any(
                     _anothers_request(latest, n) for n in (person.get("name"), person.get("alias")) if n):
                 return
-        raise PolicyError("own_request", _own_request_refusal(call, own.group(), latest))
+        text, instead = _own_request_refusal(call, own.group(), latest)
+        raise PolicyError("own_request", text, instead=instead)
 
 
 _URGE = re.compile(r"催|\b(?:nudge|chase|hurry|remind|poke)\w*", re.IGNORECASE)
 """Words that remind an approver: 催, "nudge", "chase"."""
 
 
-def _own_request_refusal(call: Call, said: str, latest: str) -> str:
+def _own_request_refusal(call: Call, said: str, latest: str) -> tuple[str, dict[str, Any] | None]:
     """What to do with the person's own request instead: the one action their message says (send it again, take it
     back, remind its approver, or see it), with the request's id when they have one such request; all four when it
-    says none of them or several."""
+    says none of them or several. With the call itself, when it is whole (a withdrawal or a reminder of their one
+    request: a resend needs what they change)."""
     head = f"The user speaks of their own request ({said!r}), not of a to-do or a copy of someone else's"
     again, back, urge = bool(_AGAIN.search(latest)), bool(_WITHDRAW.search(latest)), bool(_URGE.search(latest))
     if again + back + urge != 1:
         return (f"{head}: to see it, where it stands and what its approver said, call queryMyRequests; to send it "
-                "again, resubmitRequest; to take it back, withdrawRequest; to remind its approver, urgeTask.")
+                "again, resubmitRequest; to take it back, withdrawRequest; to remind its approver, urgeTask."), None
     tool, statuses, what = (("resubmitRequest", ("returned",), "to send it again as they say, with what they change")
                             if again else ("withdrawRequest", PENDING, "to take it back as they say") if back else
                             ("urgeTask", ("running",), "to remind its approver as they say"))
     mine = own_pending(call.handle, call.ctx.actor_id, statuses)
     which = f" with requestId {mine[0]['id']}" if len(mine) == 1 else ""
-    return f"{head}: {what}, call {tool}{which}."
+    whole = len(mine) == 1 and not again
+    return f"{head}: {what}, call {tool}{which}.", {"name": tool, "args": {"requestId": mine[0]["id"]}} if whole else None
 
 
 _RETURN = re.compile(
@@ -232,17 +239,20 @@ class ReturnOrReject:
         if said is None:
             return
         meant, words = said
+        task = call.values.get("taskId")
         if rejecting and meant == "return":
             raise PolicyError(
                 "return_not_reject",
                 f"The user asks to send the request back to its requester ({words!r}), not to reject it: call returnTask "
                 "with their comment.",
+                instead={"name": "returnTask", "args": {"taskId": task}} if task else None,
             )
         if not rejecting and meant == "reject":
             raise PolicyError(
                 "reject_not_return",
                 f"The user asks to reject the request ({words!r}), not to send it back: call handleTodoTask with isOK "
                 "false and their reason.",
+                instead={"name": "handleTodoTask", "args": {"taskId": task, "isOK": False}} if task else None,
             )
 
 

@@ -1,0 +1,62 @@
+"""A refusal that knows the whole call the person's words ask for in place of the refused one (the decision they stated
+on the one to-do they named; the withdrawal or reminder of their one request) carries it: when the model then answers
+with nothing done, the graph proposes that call as the person said, with no model call, to the same checks and card.
+Nothing is decided before the card, and the call is never proposed twice in a run. The phrasings were written for this
+test, after the rule."""
+
+from __future__ import annotations
+
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+from evals.doubles.scripted import tool_call
+from graph.answers import instead_call
+
+
+def _proposed(result) -> list[tuple[str, dict]]:
+    return [(c["name"], c["args"]) for m in result["messages"] if isinstance(m, AIMessage) for c in m.tool_calls]
+
+
+def test_a_rejection_proposed_as_a_return_becomes_the_rejection_on_its_card(graph_driver, store, start_request):
+    start_request(requester="user_3", approver="user_2", days=1, reason="回老家")
+    agent = graph_driver(tool_call("returnTask", {"taskId": "王五", "comment": "不行"}), "好的，已处理。",
+                         user_id="user_2")
+    result = agent.say("王五这个假驳回，理由：这周人手不够")
+    assert _proposed(result)[1] == ("handleTodoTask", {"taskId": "王五", "isOK": False})
+    assert agent.card is not None and agent.actions[0]["args"]["isOK"] is False
+    assert "人手不够" in agent.actions[0]["args"]["result"]  # the person's grounds, read by the guards
+    assert store.snapshot()["tasks"][0]["status"] == "pending"  # nothing before the card
+    agent.approve()
+    assert store.snapshot()["tasks"][0]["status"] == "rejected"
+
+
+def test_a_withdrawal_of_the_persons_one_request_is_proposed_for_its_card(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=2, reason="去医院")
+    agent = graph_driver(tool_call("queryCcRequests", {}), "好的。")
+    result = agent.say("I won't need my leave after all, cancel it")
+    assert _proposed(result)[1] == ("withdrawRequest", {"requestId": "req_1"})
+    assert agent.actions[0]["name"] == "withdrawRequest"
+    assert store.snapshot()["requests"][0]["status"] == "pending"
+
+
+def test_a_resend_is_named_but_never_proposed_for_the_model(graph_driver, make_ctx, start_request):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    start_request(requester="user_1", approver="user_2", days=4, reason="回老家")
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "最多两天"}, make_ctx("user_2"))
+    agent = graph_driver(tool_call("returnTask", {"taskId": "李四"}), "好的。", "好的。")
+    result = agent.say("我的假退回来了，改成两天重新提交")
+    assert [name for name, _ in _proposed(result)] == ["returnTask"]  # what changes is the person's to say
+
+
+def test_the_call_is_never_proposed_twice_in_a_run():
+    refusal = ToolMessage(content="Error [anothers_request]: …", tool_call_id="c2", name="queryCcRequests",
+                          status="error", artifact={"instead": {"name": "handleTodoTask",
+                                                                "args": {"taskId": "task_1", "isOK": True}}})
+    before = [HumanMessage("王五那个假批了吧")]
+    first = instead_call([*before, refusal], "zh")
+    assert first is not None and first.tool_calls[0]["name"] == "handleTodoTask"
+    again = [*before, first, ToolMessage(content="Error [x]: …", tool_call_id=first.tool_calls[0]["id"],
+                                         name="handleTodoTask", status="error"), refusal]
+    assert instead_call(again, "zh") is None
+    assert instead_call([*before, ToolMessage(content="ok", tool_call_id="c3", name="viewTask")], "zh") is None
