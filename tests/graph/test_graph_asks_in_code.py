@@ -338,7 +338,9 @@ def test_a_comment_spelled_out_is_the_approvers_even_when_it_only_says_the_decis
     ("said", "comment"),
     [("驳回赵六的请假，那周要交付，人手紧。", "那周要交付，人手紧"),
      ("Approve Zhao Liu's leave, make sure the handover is done.", "make sure the handover is done"),
-     ("Reject task_1: the team is short-staffed that week", "the team is short-staffed that week")],
+     ("Reject task_1: the team is short-staffed that week", "the team is short-staffed that week"),
+     # written after the rule: 再提 is the requester's, part of the comment, not another action
+     ("驳回赵六的请假，日期填反了，改好再提", "日期填反了，改好再提")],
 )
 def test_the_words_after_the_decision_and_whose_request_it_is_are_the_comment(
     graph_driver, store, start_request, said, comment
@@ -352,7 +354,8 @@ def test_the_words_after_the_decision_and_whose_request_it_is_are_the_comment(
     assert card["args"]["result"] == comment
 
 
-@pytest.mark.parametrize("said", ["批准赵六的请假，然后发邮件告诉李四", "Approve Zhao Liu's leave, OK", "批准赵六的请假"])
+@pytest.mark.parametrize("said", ["批准赵六的请假，然后发邮件告诉李四", "Approve Zhao Liu's leave, OK", "批准赵六的请假",
+                                  "批准赵六的请假，再发个邮件给王五"])
 def test_another_action_or_only_the_decision_after_it_is_no_comment(graph_driver, store, start_request, said):
     start_request(requester="user_4", approver="user_2", days=3, reason="回老家")
     agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "同意"}), user_id="user_2")

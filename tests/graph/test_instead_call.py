@@ -21,7 +21,7 @@ def test_a_rejection_proposed_as_a_return_becomes_the_rejection_on_its_card(grap
     agent = graph_driver(tool_call("returnTask", {"taskId": "王五", "comment": "不行"}), "好的，已处理。",
                          user_id="user_2")
     result = agent.say("王五这个假驳回，理由：这周人手不够")
-    assert _proposed(result)[1] == ("handleTodoTask", {"taskId": "王五", "isOK": False})
+    assert _proposed(result)[1] == ("handleTodoTask", {"taskId": "王五", "isOK": False, "result": "不行"})
     assert agent.card is not None and agent.actions[0]["args"]["isOK"] is False
     assert "人手不够" in agent.actions[0]["args"]["result"]  # the person's grounds, read by the guards
     assert store.snapshot()["tasks"][0]["status"] == "pending"  # nothing before the card
@@ -60,3 +60,18 @@ def test_the_call_is_never_proposed_twice_in_a_run():
                                          name="handleTodoTask", status="error"), refusal]
     assert instead_call(again, "zh") is None
     assert instead_call([*before, ToolMessage(content="ok", tool_call_id="c3", name="viewTask")], "zh") is None
+
+
+def test_a_return_proposed_as_a_rejection_keeps_the_persons_grounds(graph_driver, store, make_ctx):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_4", "reason": "团建",
+                                          "nextUserId": "user_2", "fields": {"amount": 900, "category": "餐饮"}},
+                 make_ctx("user_4"))
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": False, "result": "金额"}), "好的。",
+                         user_id="user_2")
+    agent.say("赵六那个报销退回去，金额写错了，改对了再提")
+    [action] = agent.actions
+    assert action["name"] == "returnTask" and "金额写错了" in action["args"]["comment"]
+    assert store.snapshot()["tasks"][0]["status"] == "pending"

@@ -192,6 +192,14 @@ def _own_request_refusal(call: Call, said: str, latest: str) -> tuple[str, dict[
     return f"{head}: {what}, call {tool}{which}.", {"name": tool, "args": {"requestId": mine[0]["id"]}} if whole else None
 
 
+def _whole(tool: str, *, taskId: Any, **args: Any) -> dict[str, Any] | None:  # noqa: N803 - the tool's own name
+    """The call a refusal names in place of the refused one, with the refused call's to-do and its comment (the
+    guards read the person's own words over it), or None without a to-do."""
+    if not taskId:
+        return None
+    return {"name": tool, "args": {"taskId": taskId, **{k: v for k, v in args.items() if v not in (None, "")}}}
+
+
 _RETURN = re.compile(
     r"退回|退给|退还给|发回给|\b(?:send|sent|sending|kick|bounce|hand)(?:\s+[\w'’-]+){0,4}?\s+back\b|"
     r"\breturn(?:s|ing)?\s+(?:it|this|that|them)\b",
@@ -245,14 +253,14 @@ class ReturnOrReject:
                 "return_not_reject",
                 f"The user asks to send the request back to its requester ({words!r}), not to reject it: call returnTask "
                 "with their comment.",
-                instead={"name": "returnTask", "args": {"taskId": task}} if task else None,
+                instead=_whole("returnTask", taskId=task, comment=call.values.get("result")),
             )
         if not rejecting and meant == "reject":
             raise PolicyError(
                 "reject_not_return",
                 f"The user asks to reject the request ({words!r}), not to send it back: call handleTodoTask with isOK "
                 "false and their reason.",
-                instead={"name": "handleTodoTask", "args": {"taskId": task, "isOK": False}} if task else None,
+                instead=_whole("handleTodoTask", taskId=task, isOK=False, result=call.values.get("comment")),
             )
 
 

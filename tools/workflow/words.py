@@ -106,7 +106,10 @@ def stated_comment(request: Request) -> str | None:
 
 
 _CLAUSE_END = re.compile(r"\s*[，,;；:：。!！]\s*|\.\s+")
-_ANOTHER_ACTION = re.compile(r"邮件|提醒|催|通知|发给|\be-?mail|\bremind|\bsend\b|\bnotify|\bthen\b|然后|再", re.IGNORECASE)
+_ANOTHER_ACTION = re.compile(r"邮件|提醒|催|通知|发给|\be-?mail|\bremind|\bsend\b|\bnotify|\bthen\b|然后|再(?:发|给|抄|转|通知)",
+                             re.IGNORECASE)
+"""Words of another action after a decision (", then e-mail Li Si", 然后发邮件, 再发给王五); not 再提 (the requester's, a
+comment: "让他重开一张再提")."""
 _TASK_ID = re.compile(r"\btask_\d+\b")
 
 
