@@ -124,11 +124,20 @@ def test_a_refused_look_up_naming_one_write_and_no_look_up_redirects_to_that_wri
     assert redirected_to([HumanMessage("王五那个假驳了"), refused], TOOLSET.registry) == ["handleTodoTask"]
 
 
-def test_with_no_decision_stated_the_refusal_names_no_whole_call(graph_driver, store, start_request):
+def test_with_no_decision_stated_the_look_up_meant_is_made_for_the_model(graph_driver, store, start_request):
     start_request(requester="user_3", approver="user_2", days=1, reason="回老家")
-    agent = graph_driver(tool_call("queryCcRequests", {"userId": "王五"}), "王五的假还在审批中。",
-                         tool_call("viewTask", {"taskId": "task_1"}), "在你这里。", user_id="user_2")
+    agent = graph_driver(tool_call("queryCcRequests", {"userId": "王五"}), "王五的假还在审批中。", "在你这里等你审批。",
+                         user_id="user_2")
     result = agent.say("王五回老家那个假你给我看一下")
-    assert "viewTask" in agent.model.prompts[2][-1].content  # the redirect note, not a call made for the model
     assert [m.name for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "success"] == ["viewTask"]
+    assert result["messages"][-1].content == "在你这里等你审批。"
     assert store.snapshot()["tasks"][0]["status"] == "pending"
+
+
+def test_a_request_to_deal_with_it_asks_for_the_decision(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="parents visiting")
+    agent = graph_driver(tool_call("queryMyRequests", {}), "It is waiting for you.", user_id="user_2")
+    result = agent.say("could you take care of Zhang San's leave request for me")  # written after the rule
+    question = str(result["messages"][-1].content)
+    assert "approve" in question.lower() and "reject" in question.lower()
+    assert agent.interrupts == [] and store.snapshot()["tasks"][0]["status"] == "pending"

@@ -75,3 +75,32 @@ def test_a_return_proposed_as_a_rejection_keeps_the_persons_grounds(graph_driver
     [action] = agent.actions
     assert action["name"] == "returnTask" and "金额写错了" in action["args"]["comment"]
     assert store.snapshot()["tasks"][0]["status"] == "pending"
+
+
+def test_a_request_named_by_a_process_the_person_never_said_is_read_from_their_words(graph_driver, store, make_ctx):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "打车",
+                                          "nextUserId": "user_2", "fields": {"amount": 90, "category": "差旅"}},
+                 make_ctx("user_1"))
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "金额不对"}, make_ctx("user_2"))
+    agent = graph_driver(tool_call("resubmitRequest", {"requestId": "leave", "fields": {"amount": 95}}), "OK.")
+    agent.say("oops, should be 95, send it in again")  # written after the rule
+    [action] = agent.actions
+    assert action["name"] == "resubmitRequest" and action["args"]["requestId"] == "req_1"
+    assert store.snapshot()["requests"][0]["status"] == "returned"  # nothing before the card
+
+
+def test_a_process_the_person_named_stays_theirs_to_name(graph_driver, store, make_ctx):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "打车",
+                                          "nextUserId": "user_2", "fields": {"amount": 90, "category": "差旅"}},
+                 make_ctx("user_1"))
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "金额不对"}, make_ctx("user_2"))
+    agent = graph_driver(tool_call("resubmitRequest", {"requestId": "请假"}), "好的。")
+    result = agent.say("把我的请假重新提交一下")
+    refused = [m for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "error"]
+    assert refused and "[unknown_request]" in str(refused[0].content)  # they have no returned leave

@@ -3,15 +3,15 @@ another person's request (李四的报销, 王五那个假, "Li Si's expense cla
 it or to know where it is. And one who says to send their request again (再提一次, 重新提交, "resend it") wants it
 sent, not withdrawn. Such a call is refused to the model, with what to do instead, before the person is asked for
 anything or shown a card they never meant to see. So is a rejection when the person said to send the request back
-(退回, "send it back"), and a return when they said to reject it (驳回, 拒了, "turn it down"). And a to-do the model
-names in words that name nobody (转交 "报销") is the one whose requester the person named."""
+(退回, "send it back"), and a return when they said to reject it (驳回, 拒了, "turn it down"). Which record the
+person means, where the model named it otherwise, is read by `tools.workflow.named`."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from tools.errors import DomainError, NotFoundError, PolicyError
+from tools.errors import PolicyError
 from tools.guards.call import Call
 from tools.workflow import lookup
 from tools.workflow.engine import TaskView
@@ -64,10 +64,30 @@ class AnothersRequest:
                 if call.spec.name == COPIES and not todos:
                     continue  # it may well be a copy: the look-up says
                 decided = None if _ASKED.search(latest) else stated_decision(call.request)
-                instead = ({"name": "handleTodoTask", "args": {"taskId": todos[0].id, "isOK": decided}}
-                           if decided is not None and len(todos) == 1 else None)
+                instead = _on_the_todo(call, todos, decided, latest)
                 raise PolicyError("anothers_request", _anothers_request_refusal(call, person_id, said, todos, decided),
                                   instead=instead)
+
+
+_HANDLE = re.compile(r"处理|办一下|办了|搞定|弄一下|看着办|\b(?:deal\s+with|handle|take\s+care\s+of|sort\s+out|process)\b",
+                     re.IGNORECASE)
+"""Words that ask to act on a to-do without saying how: 处理一下, "deal with", "take care of"."""
+
+
+def _on_the_todo(call: Call, todos: list[TaskView], decided: bool | None, latest: str) -> dict[str, Any] | None:
+    """The call the person's words ask for on the one to-do of the requester they named: the decision they stated; a
+    decision to be asked, when they ask to deal with it and say not how; its details, when a look-up of their own
+    requests or copies was meant to show it. None when they hold no such to-do or several."""
+    if len(todos) != 1:
+        return None
+    task_id = todos[0].id
+    if decided is not None:
+        return {"name": "handleTodoTask", "args": {"taskId": task_id, "isOK": decided}}
+    if _HANDLE.search(latest):
+        return {"name": "handleTodoTask", "args": {"taskId": task_id}}  # the decision is the person's: asked
+    if call.spec.name in ("queryMyRequests", COPIES):
+        return {"name": "viewTask", "args": {"taskId": task_id}}
+    return None
 
 
 COPIES = "queryCcRequests"
@@ -180,6 +200,9 @@ def _own_request_refusal(call: Call, said: str, latest: str) -> tuple[str, dict[
     request: a resend needs what they change)."""
     head = f"The user speaks of their own request ({said!r}), not of a to-do or a copy of someone else's"
     again, back, urge = bool(_AGAIN.search(latest)), bool(_WITHDRAW.search(latest)), bool(_URGE.search(latest))
+    if again + back + urge == 0:  # no action said: they ask about it, and the look-up is the person's words' call
+        return (f"{head}: to see it, where it stands and what its approver said, call queryMyRequests."), {
+            "name": "queryMyRequests", "args": {}}
     if again + back + urge != 1:
         return (f"{head}: to see it, where it stands and what its approver said, call queryMyRequests; to send it "
                 "again, resubmitRequest; to take it back, withdrawRequest; to remind its approver, urgeTask."), None
@@ -262,93 +285,3 @@ class ReturnOrReject:
                 "false and their reason.",
                 instead=_whole("handleTodoTask", taskId=task, isOK=False, result=call.values.get("comment")),
             )
-
-
-class TaskTheyNamed:
-    """Puts in the to-do whose requester the person named, for one the model named in words that name nobody's to-do:
-    after "张三这笔差旅报销我不太清楚，转给赵六吧" its taskId "报销" or "出差" is 张三's to-do, and after
-    "赵六转过来的王五的假，我批了" its taskId "赵六" (who passed it on, no requester of theirs) is 王五's. Which
-    request is the person's to say: it is read from their latest message that names anyone, among the to-dos offered
-    to them; when that names none or several, the model's words are left to the task's own look-up (refused, or the
-    person asked which)."""
-
-    name = "task_they_named"
-    needs_request = True
-    asks_together = False
-
-    def __call__(self, call: Call) -> None:
-        assert call.request is not None
-        names = [n.lower() for p in call.request["names"].values() for n in (p.get("name"), p.get("alias")) if n]
-        for ref in call.spec.references:
-            given = call.values.get(ref.param)
-            if ref.kind != "task" or ref.resolve != "requester" or not isinstance(given, str) or not given.strip():
-                continue
-            if lookup.ID_RE.match(given):
-                continue  # an id: the look-up reads it
-            if any(name in given.lower() for name in names) and self._names_a_todo(call, given, ref.param):
-                continue  # a name of one whose to-do they hold: the look-up reads it
-            text = next((t for t, ids in zip(reversed(call.request["recent"]), call.request["people"], strict=False)
-                         if ids), None)
-            if text is None:
-                return
-            try:
-                task = lookup.resolve_task(call.handle, text, call.ctx.actor_id, param=ref.param)
-            except DomainError:  # none or several of their to-dos: the model's words go to the look-up as they are
-                return
-            call.notes.append(f"[person_stated] {ref.param}: the user named {task['id']}, not {given[:64]!r}")
-            call.values[ref.param] = task["id"]
-
-    @staticmethod
-    def _names_a_todo(call: Call, given: str, param: str) -> bool:
-        """Whether the model's words name the requester of one or more of the person's to-dos: "赵六" for the to-do
-        赵六 passed on to them names nobody's request, and the person's own words say whose it is."""
-        try:
-            lookup.resolve_task(call.handle, given, call.ctx.actor_id, param=param)
-        except NotFoundError:
-            return False
-        except DomainError:
-            return True  # several: the person is asked which
-        return True
-
-
-_HELD_BY = (r"(?:那边|那儿|那里|手上|手里|名下|桌上|这边)|(?:现在|目前|还|手头)?(?:有|压着|积压了?)(?:几|多少|哪些)",
-            r"(?:'s\s+(?:desk|plate|queue|list|to-?dos?)|\s+(?:has|have|is\s+sitting\s+on|has\s+got|got)\s+(?:waiting|pending|"
-            r"to\s+approve|on\s+(?:his|her|their)\s+(?:desk|plate)))")
-"""What says to-dos sit with someone: 李四那边, 王五手上, 赵六有几个, "Li Si's desk", "Zhao Liu has waiting"."""
-
-
-class TodosOfWhom:
-    """Lists the to-dos of the one person the message says they sit with ("李四那边压着几个待审批的"), where the model
-    listed the person's own: whose list it is is the person's to say."""
-
-    name = "todos_of_whom"
-    needs_request = True
-    asks_together = False
-
-    def __call__(self, call: Call) -> None:
-        assert call.request is not None
-        if call.spec.name != "queryTodoTask" or not _own(call, call.values.get("userId")):
-            return
-        latest = call.request["texts"][-1] if call.request["texts"] else ""
-        held = {person_id for person_id, person in call.request["names"].items() if person_id != call.ctx.actor_id
-                for name, cue in ((n, c) for n in (person.get("name"), person.get("alias")) if n for c in _HELD_BY)
-                if re.search(re.escape(name) + cue, latest, re.IGNORECASE)}
-        if len(held) == 1:
-            [person_id] = held
-            call.notes.append(f"[person_stated] userId: the user asked about {person_id}'s to-dos, not their own")
-            call.values["userId"] = person_id
-
-
-def _own(call: Call, given: object) -> bool:
-    """Whether the model's userId is the person's own (left out, their id or their name); one the request names is
-    another's, known without a read."""
-    assert call.request is not None
-    if given in (None, "", call.ctx.actor_id):
-        return True
-    others = call.request["names"]
-    if given in others or any(given in (p.get("name"), p.get("alias")) for i, p in others.items() if i != call.ctx.actor_id):
-        return False
-    try:
-        return lookup.resolve_user(call.handle, given)["id"] == call.ctx.actor_id
-    except DomainError:
-        return False

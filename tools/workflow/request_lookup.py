@@ -56,6 +56,11 @@ def _named(definition: Definition, text: str) -> bool:
     return any(words.names_term(w, text) for w in _names(definition) if w)
 
 
+def processes_named(conn: Connection, text: str) -> set[str]:
+    """The keys of the processes the text names (请假, "expense claim")."""
+    return {d.key for d in engine_of(conn).definitions(conn) if _named(d, text)}
+
+
 def own_pending(conn: Connection, actor_id: str, statuses: tuple[str, ...] = PENDING) -> list[dict[str, Any]]:
     """The actor's own requests in `statuses`, oldest first."""
     i = t.instances

@@ -23,17 +23,11 @@ from tools.workflow.batch import DEFAULT_BATCH_LIMIT
 from tools.workflow.cc import CcNamed, pick_person
 from tools.workflow.commands import CLI, COMMANDS
 from tools.workflow.engine import Definition
-from tools.workflow.guards import (
-    AnothersRequest,
-    OwnRequest,
-    ResendNotWithdraw,
-    ReturnOrReject,
-    TaskTheyNamed,
-    TodosOfWhom,
-)
+from tools.workflow.guards import AnothersRequest, OwnRequest, ResendNotWithdraw, ReturnOrReject
 from tools.workflow.leave import words as leave_words
 from tools.workflow.leave.cli import LEAVE_CLI
 from tools.workflow.mailer import Mailer
+from tools.workflow.named import RequestTheyNamed, TaskTheyNamed, TodosOfWhom
 from tools.workflow.panels import diagrams_of, outbox_of, tasks_of
 from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
 from tools.workflow.prompts import INTRO, QUESTIONS, REFUSALS, WORKFLOW_PROMPT
@@ -139,6 +133,7 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(ReturnOrReject(), after="own_request", guards=guards)  # "退回" is no rejection, "驳回" no return
     guards = added(TaskTheyNamed(), before="references", guards=guards)  # the to-do is the one whose requester they named
     guards = added(TodosOfWhom(), before="references", guards=guards)  # "李四那边几个待办" lists 李四's
+    guards = added(RequestTheyNamed(), before="references", guards=guards)  # "resend it" is no "leave" they never said
     guards = added(CcNamed(), after="references", guards=guards)  # CC only the people the person named
     guards = added(batch_words.BatchAsked(), after="identity", guards=guards)  # a batch only when the person asks one
     return added(batch_words.BatchPinned(), after="policy", guards=guards)  # a batch decides the tasks its card lists

@@ -1,0 +1,129 @@
+"""The workflow's guards that read which record the person means, where the model named it in words of its own: a
+to-do named in words that name nobody's to-do (转交 "报销", or "赵六" who passed it on) is the one whose requester the
+person named; the to-dos listed are those of whom the person says they sit with (李四那边压着几个); a request named by a
+process the person never said ("leave" for their returned expense claim) is read from their words."""
+
+from __future__ import annotations
+
+import re
+
+from tools.errors import DomainError, NotFoundError
+from tools.guards.call import Call
+from tools.workflow import lookup
+from tools.workflow.request_lookup import processes_named
+
+
+class TaskTheyNamed:
+    """Puts in the to-do whose requester the person named, for one the model named in words that name nobody's to-do:
+    after "张三这笔差旅报销我不太清楚，转给赵六吧" its taskId "报销" or "出差" is 张三's to-do, and after
+    "赵六转过来的王五的假，我批了" its taskId "赵六" (who passed it on, no requester of theirs) is 王五's. Which
+    request is the person's to say: it is read from their latest message that names anyone, among the to-dos offered
+    to them; when that names none or several, the model's words are left to the task's own look-up (refused, or the
+    person asked which)."""
+
+    name = "task_they_named"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        names = [n.lower() for p in call.request["names"].values() for n in (p.get("name"), p.get("alias")) if n]
+        for ref in call.spec.references:
+            given = call.values.get(ref.param)
+            if ref.kind != "task" or ref.resolve != "requester" or not isinstance(given, str) or not given.strip():
+                continue
+            if lookup.ID_RE.match(given):
+                continue  # an id: the look-up reads it
+            if any(name in given.lower() for name in names) and self._names_a_todo(call, given, ref.param):
+                continue  # a name of one whose to-do they hold: the look-up reads it
+            text = next((t for t, ids in zip(reversed(call.request["recent"]), call.request["people"], strict=False)
+                         if ids), None)
+            if text is None:
+                return
+            try:
+                task = lookup.resolve_task(call.handle, text, call.ctx.actor_id, param=ref.param)
+            except DomainError:  # none or several of their to-dos: the model's words go to the look-up as they are
+                return
+            call.notes.append(f"[person_stated] {ref.param}: the user named {task['id']}, not {given[:64]!r}")
+            call.values[ref.param] = task["id"]
+
+    @staticmethod
+    def _names_a_todo(call: Call, given: str, param: str) -> bool:
+        """Whether the model's words name the requester of one or more of the person's to-dos: "赵六" for the to-do
+        赵六 passed on to them names nobody's request, and the person's own words say whose it is."""
+        try:
+            lookup.resolve_task(call.handle, given, call.ctx.actor_id, param=param)
+        except NotFoundError:
+            return False
+        except DomainError:
+            return True  # several: the person is asked which
+        return True
+
+
+_HELD_BY = (r"(?:那边|那儿|那里|手上|手里|名下|桌上|这边)|(?:现在|目前|还|手头)?(?:有|压着|积压了?)(?:几|多少|哪些)",
+            r"(?:'s\s+(?:desk|plate|queue|list|to-?dos?)|\s+(?:has|have|is\s+sitting\s+on|has\s+got|got)\s+(?:waiting|pending|"
+            r"to\s+approve|on\s+(?:his|her|their)\s+(?:desk|plate)))")
+"""What says to-dos sit with someone: 李四那边, 王五手上, 赵六有几个, "Li Si's desk", "Zhao Liu has waiting"."""
+
+
+class TodosOfWhom:
+    """Lists the to-dos of the one person the message says they sit with ("李四那边压着几个待审批的"), where the model
+    listed the person's own: whose list it is is the person's to say."""
+
+    name = "todos_of_whom"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name != "queryTodoTask" or not _own(call, call.values.get("userId")):
+            return
+        latest = call.request["texts"][-1] if call.request["texts"] else ""
+        held = {person_id for person_id, person in call.request["names"].items() if person_id != call.ctx.actor_id
+                for name, cue in ((n, c) for n in (person.get("name"), person.get("alias")) if n for c in _HELD_BY)
+                if re.search(re.escape(name) + cue, latest, re.IGNORECASE)}
+        if len(held) == 1:
+            [person_id] = held
+            call.notes.append(f"[person_stated] userId: the user asked about {person_id}'s to-dos, not their own")
+            call.values["userId"] = person_id
+
+
+def _own(call: Call, given: object) -> bool:
+    """Whether the model's userId is the person's own (left out, their id or their name); one the request names is
+    another's, known without a read."""
+    assert call.request is not None
+    if given in (None, "", call.ctx.actor_id):
+        return True
+    others = call.request["names"]
+    if given in others or any(given in (p.get("name"), p.get("alias")) for i, p in others.items() if i != call.ctx.actor_id):
+        return False
+    try:
+        return lookup.resolve_user(call.handle, given)["id"] == call.ctx.actor_id
+    except DomainError:
+        return False
+
+
+class RequestTheyNamed:
+    """Reads which of the person's requests a call means from their words, where the model named it by a process they
+    never said: "fix it and resend" after an expense claim came back had requestId "leave", refused as no such request.
+    The person's latest message goes to the look-up instead (their one request that can take the action, or the one
+    their words name; several: they are asked which)."""
+
+    name = "request_they_named"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        for ref in call.spec.references:
+            given = call.values.get(ref.param)
+            if ref.kind != "request" or not isinstance(given, str) or lookup.ID_RE.match(given) or \
+                    re.fullmatch(r"\s*(?:req|request)?[_\-\s]?\d{1,12}\s*", given, re.IGNORECASE):
+                continue
+            named = processes_named(call.handle, given)
+            said = " ".join(call.request["recent"])
+            if not named or named & processes_named(call.handle, said):
+                continue
+            latest = call.request["texts"][-1] if call.request["texts"] else ""
+            call.notes.append(f"[person_stated] {ref.param}: the user named no {given[:40]!r}; read from their words")
+            call.values[ref.param] = latest[:200]
