@@ -104,3 +104,20 @@ def test_a_process_the_person_named_stays_theirs_to_name(graph_driver, store, ma
     result = agent.say("把我的请假重新提交一下")
     refused = [m for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "error"]
     assert refused and "[unknown_request]" in str(refused[0].content)  # they have no returned leave
+
+
+def test_a_resend_leaves_out_what_the_request_already_has(graph_driver, store, make_ctx):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "client dinner",
+                                          "nextUserId": "user_2", "fields": {"amount": 1500, "category": "餐饮"}},
+                 make_ctx("user_1"))
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "receipt says less"}, make_ctx("user_2"))
+    agent = graph_driver(tool_call("resubmitRequest", {"requestId": "req_1", "reason": "client dinner",
+                                                       "fields": {"amount": 1350, "category": "Meals"}}), "OK.")
+    agent.say("right, it was 1350 yuan, send it in again")  # written after the rule
+    [action] = agent.actions
+    assert action["name"] == "resubmitRequest"
+    assert action["args"].get("fields") == {"amount": 1350} and "reason" not in action["args"]
+    assert store.snapshot()["requests"][0]["status"] == "returned"

@@ -13,7 +13,8 @@ from pydantic import Field, field_validator
 from sqlalchemy import Connection
 
 from tools.errors import NeedsPersonError, PolicyError
-from tools.spec import CallContext, Found, PersonValue, Verdict
+from tools.guards.call import Call
+from tools.spec import CallContext, Found, PersonValue, Verdict, get_param
 from tools.workflow.args import FormArgs, FormValue
 from tools.workflow.cards import after_start
 from tools.workflow.engine import Definition, EngineError, FormError
@@ -165,3 +166,38 @@ def resubmitted_line(result: dict[str, Any], lang: str) -> str:
             f"; it waits for {who}'s decision ({result['taskId']})." if who else ".")
     waiting = f"，等待{who}审批（{result['taskId']}）。" if who else "。"
     return f"已重新提交 {result['requestId']}（{result['changes']}）{waiting}"
+
+
+class UnchangedLeftOut:
+    """A resend changes what the person says: a value the model gave that the returned request already has (its
+    category "Meals" for "it should've been 1350 yuan, fix it and resend") is no change, and is left out rather than
+    asked about as not stated."""
+
+    name = "unchanged_left_out"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        request = call.found.get("requestId")
+        if call.spec.name != "resubmitRequest" or request is None:
+            return
+        for value in person_values(request["definition"]):
+            given = get_param(call.values, value.param)
+            if given is None:
+                continue
+            now = request["form"].get(value.param.removeprefix("fields."))
+            if now is not None and (given == now or str(given).strip() == str(now) or
+                                    (value.choices and value.option_of(given) == now)):
+                call.values = _without(call.values, value.param)
+                call.notes.append(f"[unchanged] {value.param}: {given!r} is what the request already has; left out")
+
+
+def _without(values: dict[str, Any], path: str) -> dict[str, Any]:
+    """A copy of the arguments without the value at a parameter path (`reason`, or `fields.category`)."""
+    head, _, rest = path.partition(".")
+    copied = dict(values)
+    if not rest:
+        copied.pop(head, None)
+    elif isinstance(copied.get(head), Mapping):
+        copied[head] = {k: v for k, v in copied[head].items() if k != rest}
+    return copied

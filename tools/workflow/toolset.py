@@ -31,6 +31,7 @@ from tools.workflow.named import RequestTheyNamed, TaskTheyNamed, TodosOfWhom
 from tools.workflow.panels import diagrams_of, outbox_of, tasks_of
 from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
 from tools.workflow.prompts import INTRO, QUESTIONS, REFUSALS, WORKFLOW_PROMPT
+from tools.workflow.resubmit import UnchangedLeftOut
 from tools.workflow.specs import REGISTRY
 from tools.workflow.store import WorkflowStore, users
 from tools.workflow.timer_service import TIMERS_CLI, start_timer_service
@@ -135,6 +136,7 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(TodosOfWhom(), before="references", guards=guards)  # "李四那边几个待办" lists 李四's
     guards = added(RequestTheyNamed(), before="references", guards=guards)  # "resend it" is no "leave" they never said
     guards = added(CcNamed(), after="references", guards=guards)  # CC only the people the person named
+    guards = added(UnchangedLeftOut(), after="cc_named", guards=guards)  # a resend changes what the person says
     guards = added(batch_words.BatchAsked(), after="identity", guards=guards)  # a batch only when the person asks one
     return added(batch_words.BatchPinned(), after="policy", guards=guards)  # a batch decides the tasks its card lists
 
