@@ -141,3 +141,8 @@ def test_a_request_to_deal_with_it_asks_for_the_decision(graph_driver, store, st
     question = str(result["messages"][-1].content)
     assert "approve" in question.lower() and "reject" in question.lower()
     assert agent.interrupts == [] and store.snapshot()["tasks"][0]["status"] == "pending"
+
+
+def test_a_request_named_with_this_or_that_one(graph_driver, start_request):  # written after the rule
+    assert _anothers_request("王五这笔差旅报销怎么回事", "王五") == "王五这笔差旅报销"
+    assert _anothers_request("赵六这张报销单先别批", "赵六") == "赵六这张报销单"

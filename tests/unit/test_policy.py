@@ -366,3 +366,13 @@ def test_approver_must_be_named_by_the_person(make_ctx, person_request):
     checked = check_call(TOOLSET, "runWorkFlow", args, make_ctx("user_1"), request=person_request("请1天假看牙医，王五审批"))
     assert checked.args.nextUserId == "user_3"
     assert any("[person_stated] nextUserId" in note for note in checked.notes)
+
+
+def test_the_signed_in_users_own_name_is_their_identity(store, make_ctx):
+    # written after the rule: 赵六 asking for his copies, the model wrote his name for userId
+    for own in ("赵六", "Zhao Liu", "zhaoliu@example.com"):
+        result = execute_call(TOOLSET, "queryCcRequests", {"userId": own}, make_ctx("user_4"))
+        assert result["total"] == 0
+    with pytest.raises(DomainError) as refused:
+        check_call(TOOLSET, "queryCcRequests", {"userId": "王五"}, make_ctx("user_4"))
+    assert refused.value.code == "not_actor"

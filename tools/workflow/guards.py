@@ -27,7 +27,7 @@ OWN_REQUEST = frozenset({"runWorkFlow", "withdrawRequest", "resubmitRequest", "q
 """The workflow's tools on a request of the person's own: filing, withdrawing, resending, listing or urging one."""
 
 
-_OF = (r"(?:(?:去|到|回)[^\s，。,.!?！？的]{1,6}?)?\s*(?:的|那个|这个|那张|那笔|那份|那趟|这趟|那次|这次|'s|’s)\s*"
+_OF = (r"(?:(?:去|到|回)[^\s，。,.!?！？的]{1,6}?)?\s*(?:的|那个|这个|那张|这张|那笔|这笔|那份|这份|那趟|这趟|那次|这次|'s|’s)\s*"
        r"(?:\w+\s+|[^\s，。,.!?！？的]{1,8}的|[^\s，。,.!?！？的]{1,4}?)?")
 """What joins a person to their request: 的, 那个, "'s", with a few words between ("那个5天的年假", "的差旅报销", "Li Si's big
 claim"), and where they go before it ("去深圳那个出差", "回老家那趟")."""
