@@ -200,3 +200,23 @@ def test_the_actor_is_known_from_the_people_the_run_read_at_its_start(graph_driv
     agent = graph_driver(tool_call("queryTodoTask", {}, id="q1"), "你没有待办。", toolset=toolset, thread_id="other")
     agent.say("我有哪些待办？")
     assert looked_up["user_1"] == 1  # read once, then kept for the run's later nodes
+
+
+def test_a_list_of_to_dos_for_an_id_the_message_does_not_name_takes_no_connection_to_check(graph_driver, store):
+    """The bench's workload: the guard that reads whose to-dos are meant (todos_of_whom) reads the message first, and
+    the store only when the message says whose: it once read every userId, a step's cost up by a tenth."""
+    from langgraph.config import get_config
+    from sqlalchemy import event
+
+    taken: Counter[str] = Counter()
+
+    def on_checkout(*_: Any) -> None:
+        taken[get_config().get("metadata", {}).get("langgraph_node", "?")] += 1
+
+    agent = graph_driver(tool_call("queryTodoTask", {"userId": "user_3"}, id="q1"), "没有待办。")
+    event.listen(store.engine, "checkout", on_checkout)
+    try:
+        agent.say("Show me the to-do lists of these colleagues.")
+    finally:
+        event.remove(store.engine, "checkout", on_checkout)
+    assert taken["tool_validator"] == 0

@@ -76,13 +76,14 @@ class TodosOfWhom:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
-        if call.spec.name != "queryTodoTask" or not _own(call, call.values.get("userId")):
+        if call.spec.name != "queryTodoTask":
             return
         latest = call.request["texts"][-1] if call.request["texts"] else ""
         held = {person_id for person_id, person in call.request["names"].items() if person_id != call.ctx.actor_id
                 for name, cue in ((n, c) for n in (person.get("name"), person.get("alias")) if n for c in _HELD_BY)
                 if re.search(re.escape(name) + cue, latest, re.IGNORECASE)}
-        if len(held) == 1:
+        # the message first: only when it says whose, is the model's userId read (a name may need the store)
+        if len(held) == 1 and _own(call, call.values.get("userId")):
             [person_id] = held
             call.notes.append(f"[person_stated] userId: the user asked about {person_id}'s to-dos, not their own")
             call.values["userId"] = person_id
