@@ -146,3 +146,11 @@ def test_a_request_to_deal_with_it_asks_for_the_decision(graph_driver, store, st
 def test_a_request_named_with_this_or_that_one(graph_driver, start_request):  # written after the rule
     assert _anothers_request("王五这笔差旅报销怎么回事", "王五") == "王五这笔差旅报销"
     assert _anothers_request("赵六这张报销单先别批", "赵六") == "赵六这张报销单"
+
+
+def test_asking_whether_it_was_dealt_with_is_shown_not_decided(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看病")
+    agent = graph_driver(tool_call("queryMyRequests", {}), "在你这里。", "在你这里。", user_id="user_2")
+    result = agent.say("张三那个假我处理了没？")  # written after the rule
+    assert [m.name for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "success"] == ["viewTask"]
+    assert agent.interrupts == [] and store.snapshot()["tasks"][0]["status"] == "pending"

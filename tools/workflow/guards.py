@@ -83,7 +83,7 @@ def _on_the_todo(call: Call, todos: list[TaskView], decided: bool | None, latest
     task_id = todos[0].id
     if decided is not None:
         return {"name": "handleTodoTask", "args": {"taskId": task_id, "isOK": decided}}
-    if _HANDLE.search(latest):
+    if _HANDLE.search(latest) and not _ASKED.search(latest):  # "办了没？" asks, and is shown
         return {"name": "handleTodoTask", "args": {"taskId": task_id}}  # the decision is the person's: asked
     if call.spec.name in ("queryMyRequests", COPIES):
         return {"name": "viewTask", "args": {"taskId": task_id}}
