@@ -31,12 +31,12 @@ class Identity:
         kept = ctx.actor is not None and not call.fresh_actor
         call.actor = dict(ctx.actor) if kept and ctx.actor is not None else call.toolset.actor(call.handle, ctx.actor_id)
         for param in call.spec.identity_params:
-            if _names_actor(call.actor, call.values.get(param)):  # "赵六" from 赵六 himself: his own id
+            if names_actor(call.actor, call.values.get(param)):  # "赵六" from 赵六 himself: his own id
                 call.values[param] = ctx.actor_id
             check_identity(ctx.actor_id, param, call.values.get(param))
 
 
-def _names_actor(actor: dict[str, Any], value: Any) -> bool:
+def names_actor(actor: dict[str, Any], value: Any) -> bool:
     """Whether a value is the actor's own name, alias or e-mail (what the model may write for the signed-in user)."""
     if not isinstance(value, str) or not value.strip():
         return False

@@ -63,10 +63,8 @@ class AnothersRequest:
                 todos = lookup.todos_from(call.handle, call.ctx.actor_id, person_id)
                 if call.spec.name == COPIES and not todos:
                     continue  # it may well be a copy: the look-up says
-                decided = None if _ASKED.search(latest) else stated_decision(call.request)
-                instead = _on_the_todo(call, todos, decided, latest)
-                raise PolicyError("anothers_request", _anothers_request_refusal(call, person_id, said, todos, decided),
-                                  instead=instead)
+                text, instead = _on_the_todo(call, person_id, said, todos, latest)
+                raise PolicyError("anothers_request", text, instead=instead)
 
 
 _HANDLE = re.compile(r"处理|办一下|办了|搞定|弄一下|看着办|\b(?:deal\s+with|handle|take\s+care\s+of|sort\s+out|process)\b",
@@ -74,47 +72,40 @@ _HANDLE = re.compile(r"处理|办一下|办了|搞定|弄一下|看着办|\b(?:d
 """Words that ask to act on a to-do without saying how: 处理一下, "deal with", "take care of"."""
 
 
-def _on_the_todo(call: Call, todos: list[TaskView], decided: bool | None, latest: str) -> dict[str, Any] | None:
-    """The call the person's words ask for on the one to-do of the requester they named: the decision they stated; a
-    decision to be asked, when they ask to deal with it and say not how; its details, when a look-up of their own
-    requests or copies was meant to show it. None when they hold no such to-do or several."""
+def _on_the_todo(call: Call, person_id: str, said: str, todos: list[TaskView],
+                 latest: str) -> tuple[str, dict[str, Any] | None]:
+    """What to do with another person's request instead, and the call itself when the person's words ask for it whole.
+    On the one to-do of theirs the person holds, named with its id (a small model follows one call it is given better
+    than a list of five): the decision they stated; the decision, asked, when they say to deal with it and not how;
+    its details, when a look-up of their own requests or copies was meant to show it. Else the tools on others'
+    requests, and no call."""
+    head = f"The user speaks of {person_id}'s request ({said!r})" + (
+        "." if call.spec.name == COPIES else ": it is not theirs to file, withdraw, resend, list or urge.")
     if len(todos) != 1:
-        return None
+        return (f"{head} To see it as its approver, call viewTask (copied to them: queryCcRequests); to approve or "
+                "reject it, handleTodoTask; to send it back to them, returnTask; to pass it on, transferTask (each "
+                "takes the requester's name as taskId)."), None
     task_id = todos[0].id
+    waits = f"{head} It waits for the user's decision as {task_id}, a to-do of theirs"
+    decided = None if _ASKED.search(latest) else stated_decision(call.request)  # type: ignore[arg-type]
     if decided is not None:
-        return {"name": "handleTodoTask", "args": {"taskId": task_id, "isOK": decided}}
+        return (f"{waits}: to {'approve' if decided else 'reject'} it as they said, call handleTodoTask with taskId "
+                f"{task_id} and isOK {str(decided).lower()}."), {
+                    "name": "handleTodoTask", "args": {"taskId": task_id, "isOK": decided}}
     if _HANDLE.search(latest) and not _ASKED.search(latest):  # "办了没？" asks, and is shown
-        return {"name": "handleTodoTask", "args": {"taskId": task_id}}  # the decision is the person's: asked
+        return (f"{waits}: to deal with it as they ask, call handleTodoTask with taskId {task_id} (they are asked to "
+                "approve or reject)."), {"name": "handleTodoTask", "args": {"taskId": task_id}}
     if call.spec.name in ("queryMyRequests", COPIES):
-        return {"name": "viewTask", "args": {"taskId": task_id}}
-    return None
+        return f"{waits}: to show it and where it stands, call viewTask with taskId {task_id}.", {
+            "name": "viewTask", "args": {"taskId": task_id}}
+    return (f"{waits}: to show it, call viewTask with taskId {task_id}; to approve or reject it, handleTodoTask with "
+            f"taskId {task_id}; to send it back, returnTask; to pass it on, transferTask."), None
 
 
 COPIES = "queryCcRequests"
 """The look-up of the requests copied to the person: not where a request waiting on them as a to-do is."""
 _ASKED = re.compile(r"[吗嘛么没][？?]?\s*$|[？?]\s*$|批没批|有没有|是不是|\b(?:has|have|did|was|is)\b.*\?", re.IGNORECASE)
 """A message put as a question ("张三的报销批了吗", "was it approved?"): a decision it seems to state is asked about."""
-
-
-def _anothers_request_refusal(call: Call, person_id: str, said: str, todos: list[TaskView], decided: bool | None) -> str:
-    """What to do with another person's request instead: the one to-do of theirs the person holds, named with its id
-    (a small model follows one call it is given better than a list of five), the decision first when the person
-    stated one; else the tools on others' requests."""
-    head = f"The user speaks of {person_id}'s request ({said!r})" + (
-        "." if call.spec.name == COPIES else ": it is not theirs to file, withdraw, resend, list or urge.")
-    if len(todos) != 1:
-        return (f"{head} To see it as its approver, call viewTask (copied to them: queryCcRequests); to approve or "
-                "reject it, handleTodoTask; to send it back to them, returnTask; to pass it on, transferTask (each "
-                "takes the requester's name as taskId).")
-    task_id = todos[0].id
-    waits = f"{head} It waits for the user's decision as {task_id}, a to-do of theirs"
-    if decided is not None:
-        return (f"{waits}: to {'approve' if decided else 'reject'} it as they said, call handleTodoTask with taskId "
-                f"{task_id} and isOK {str(decided).lower()}.")
-    if call.spec.name in ("queryMyRequests", COPIES):
-        return f"{waits}: to show it and where it stands, call viewTask with taskId {task_id}."
-    return (f"{waits}: to show it, call viewTask with taskId {task_id}; to approve or reject it, handleTodoTask with "
-            f"taskId {task_id}; to send it back, returnTask; to pass it on, transferTask.")
 
 
 _AGAIN = re.compile(
@@ -201,8 +192,8 @@ def _own_request_refusal(call: Call, said: str, latest: str) -> tuple[str, dict[
     head = f"The user speaks of their own request ({said!r}), not of a to-do or a copy of someone else's"
     again, back, urge = bool(_AGAIN.search(latest)), bool(_WITHDRAW.search(latest)), bool(_URGE.search(latest))
     if again + back + urge == 0:  # no action said: they ask about it, and the look-up is the person's words' call
-        return (f"{head}: to see it, where it stands and what its approver said, call queryMyRequests."), {
-            "name": "queryMyRequests", "args": {}}
+        see = {"name": "queryMyRequests", "args": {}}
+        return f"{head}: to see it, where it stands and what its approver said, call queryMyRequests.", see
     if again + back + urge != 1:
         return (f"{head}: to see it, where it stands and what its approver said, call queryMyRequests; to send it "
                 "again, resubmitRequest; to take it back, withdrawRequest; to remind its approver, urgeTask."), None

@@ -9,6 +9,7 @@ import re
 
 from tools.errors import DomainError, NotFoundError
 from tools.guards.call import Call
+from tools.guards.identity import names_actor
 from tools.workflow import lookup
 from tools.workflow.request_lookup import processes_named
 
@@ -90,18 +91,9 @@ class TodosOfWhom:
 
 
 def _own(call: Call, given: object) -> bool:
-    """Whether the model's userId is the person's own (left out, their id or their name); one the request names is
-    another's, known without a read."""
-    assert call.request is not None
-    if given in (None, "", call.ctx.actor_id):
-        return True
-    others = call.request["names"]
-    if given in others or any(given in (p.get("name"), p.get("alias")) for i, p in others.items() if i != call.ctx.actor_id):
-        return False
-    try:
-        return lookup.resolve_user(call.handle, given)["id"] == call.ctx.actor_id
-    except DomainError:
-        return False
+    """Whether the model's userId is the person's own: left out, their id, or their name, alias or e-mail (read from
+    the actor's record the identity guard keeps, no store read)."""
+    return given in (None, "", call.ctx.actor_id) or names_actor(call.actor, given)
 
 
 class RequestTheyNamed:
