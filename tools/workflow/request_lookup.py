@@ -39,7 +39,8 @@ def require_request(conn: Connection, request_id: str, *, param: str = "requestI
     return request_record(view, engine.definition(conn, view.process_key, view.version))
 
 
-def _names(definition: Definition) -> tuple[str, ...]:
+def naming_words(definition: Definition) -> tuple[str, ...]:
+    """The words a person names a process by: its BPMN `words`, its name with and without 流程, its English name."""
     return (*definition.words, definition.name, definition.name.removesuffix("流程"), definition.name_en)
 
 
@@ -53,7 +54,7 @@ def _choice(request: dict[str, Any], lang: str) -> str:
 
 
 def _named(definition: Definition, text: str) -> bool:
-    return any(words.names_term(w, text) for w in _names(definition) if w)
+    return any(words.names_term(w, text) for w in naming_words(definition) if w)
 
 
 def processes_named(conn: Connection, text: str) -> set[str]:

@@ -11,18 +11,16 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from tools import words
 from tools.guards import added
 from tools.guards.call import Guard
 from tools.language import Language
 from tools.spec import CallContext, Reference
 from tools.surfaces import HelpSection, Surfaces
 from tools.toolset import Limit, Toolset
-from tools.workflow import approver_words, batch_words, cc_urge_specs, lookup, request_lookup, request_words
+from tools.workflow import approver_words, batch_words, cc_urge_specs, lookup, request_lookup, request_words, start_form
 from tools.workflow.batch import DEFAULT_BATCH_LIMIT
 from tools.workflow.cc import CcNamed, pick_person
 from tools.workflow.commands import CLI, COMMANDS
-from tools.workflow.engine import Definition
 from tools.workflow.guards import AnothersRequest, OwnRequest, ResendNotWithdraw, ReturnOrReject
 from tools.workflow.leave import words as leave_words
 from tools.workflow.leave.cli import LEAVE_CLI
@@ -89,20 +87,17 @@ def resolve_process(
 
 def named_record(conn: Connection, kind: str, texts: Sequence[str]) -> str | None:
     """`Toolset.named_record`: the one deployed process the request's latest message naming any names, by its
-    name (请假流程, 请假, "Leave request") or its words (the BPMN's `words`: "time off", 报销; 请半天假 names 请假);
-    None otherwise."""
+    name (请假流程, 请假, "Leave request") or its words (the BPMN's `words`: "time off", 报销; 请半天假 names 请假),
+    a process named only as what another's form is about not counted (出差 in "出差的高铁票走差旅报销" is the
+    claim's category); None otherwise."""
     if kind != "process":
         return None
-    definitions = lookup.engine_of(conn).definitions(conn)
+    definitions = list(lookup.engine_of(conn).definitions(conn))
     for text in reversed(texts):
-        keys = {d.key for d in definitions if any(words.names_term(w, text) for w in _process_words(d) if w)}
-        if keys:
-            return keys.pop() if len(keys) == 1 else None
+        named = start_form.processes_they_named(definitions, text)
+        if named:
+            return named[0].key if len(named) == 1 else None
     return None
-
-
-def _process_words(definition: Definition) -> tuple[str, ...]:
-    return (*definition.words, definition.name, definition.name.removesuffix("流程"), definition.name_en)
 
 
 def help_tables(conn: Connection, actor_id: str, lang: str) -> list[HelpSection]:
@@ -135,7 +130,8 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(TaskTheyNamed(), before="references", guards=guards)  # the to-do is the one whose requester they named
     guards = added(TodosOfWhom(), before="references", guards=guards)  # "李四那边几个待办" lists 李四's
     guards = added(RequestTheyNamed(), before="references", guards=guards)  # "resend it" is no "leave" they never said
-    guards = added(CcNamed(), after="references", guards=guards)  # CC only the people the person named
+    guards = added(start_form.FieldsOfTheForm(), after="references", guards=guards)  # a leave files no "amount"
+    guards = added(CcNamed(), after="fields_of_the_form", guards=guards)  # CC only the people the person named
     guards = added(UnchangedLeftOut(), after="cc_named", guards=guards)  # a resend changes what the person says
     guards = added(batch_words.BatchAsked(), after="identity", guards=guards)  # a batch only when the person asks one
     return added(batch_words.BatchPinned(), after="policy", guards=guards)  # a batch decides the tasks its card lists

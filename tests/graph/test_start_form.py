@@ -1,0 +1,100 @@
+"""Which process a start is and which form it files, through the real graph with a scripted model that gets it
+wrong the way the offline model did: a trip started for "出差…报销" (a claim for a trip already made), a leave given
+an expense claim's amount. The claim the person named is started; a field no form of the process has is left out.
+Phrasings written for these tests, none from the evaluation sets.
+
+The graph's clock says 2027-01-15, a Friday.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from evals.doubles.scripted import tool_call
+from tools.workflow.engine import Definition
+from tools.workflow.lookup import engine_of
+from tools.workflow.start_form import processes_they_named
+
+APPROVE = {"decisions": [{"type": "approve"}]}
+
+
+def waiting(agent: Any) -> dict[str, Any]:
+    [action] = agent.actions
+    return action["args"]
+
+
+@pytest.mark.parametrize(("said", "amount"), [
+    ("上周出差去成都，机票住宿加起来两千四，帮我报销一下，李四审批", 2400),
+    ("前两天去苏州出差打车花了一百二，报销，审批人李四", 120),
+])
+def test_a_claim_for_a_trip_already_made_is_a_claim(graph_driver, store, said, amount):
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "出差", "nextUserId": "李四",
+                                     "fields": {"destination": "成都", "startDate": "上周一", "endDate": "上周三"}})
+    agent = graph_driver(trip, "已提交。")
+    agent.say(said)
+    args = waiting(agent)
+    assert args["processKey"] == "process_baoxiao"
+    assert args["fields"]["amount"] == amount
+    assert args["fields"]["category"] == "差旅"
+    assert "destination" not in args["fields"] and "startDate" not in args["fields"]
+    agent.resume(APPROVE)
+    [request] = store.snapshot()["requests"]
+    assert request["process_key"] == "process_baoxiao" and json.loads(request["form"])["amount"] == amount
+
+
+def test_a_claim_for_a_business_trip_in_english_is_a_claim(graph_driver):
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "hotel", "nextUserId": "Li Si",
+                                     "fields": {"destination": "Nanjing"}})
+    agent = graph_driver(trip, "Filed.")
+    agent.say("Please reimburse the hotel from my business trip to Nanjing, 860 yuan. Li Si approves.")
+    args = waiting(agent)
+    assert args["processKey"] == "process_baoxiao"
+    assert args["fields"] == {"amount": 860, "category": "差旅"}
+
+
+def test_a_trip_named_alone_stays_a_trip(graph_driver):
+    # 酒店 is what a claim is about, but the person names no claim: the trip they named is started.
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "李四",
+                                     "fields": {"destination": "成都", "startDate": "下周一", "endDate": "下周三"}})
+    agent = graph_driver(trip, "已提交。")
+    agent.say("下周一到周三出差去成都见客户，住公司协议酒店，李四审批")
+    args = waiting(agent)
+    assert args["processKey"] == "process_chuchai"
+    assert args["fields"]["destination"] == "成都"
+
+
+@pytest.mark.parametrize(("said", "extra"), [
+    ("Need Monday off for a dentist appointment, Li Si approves", {"amount": 0, "category": "其他"}),
+    ("下周一请一天病假，去医院复查，李四审批", {"destination": "医院"}),
+])
+def test_a_field_of_another_form_is_left_out(graph_driver, store, said, extra):
+    leave = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "dentist", "nextUserId": "李四",
+                                      "days": 1, "fields": {"startDate": "2027-01-18", "endDate": "2027-01-18",
+                                                            **extra}})
+    agent = graph_driver(leave, "Filed.")
+    agent.say(said)
+    args = waiting(agent)
+    assert args["processKey"] == "process_qingjia"
+    assert not set(extra) & set(args["fields"])
+    agent.resume(APPROVE)
+    [request] = store.snapshot()["requests"]
+    assert request["process_key"] == "process_qingjia" and not set(extra) & set(json.loads(request["form"]))
+
+
+def _definitions(store: Any) -> list[Definition]:
+    with store.engine.connect() as conn:
+        return list(engine_of(conn).definitions(conn))
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ("下周出差去北京", ["process_chuchai"]),
+    ("出差的机票要报销", ["process_baoxiao"]),
+    ("claim my business trip taxi fares", ["process_baoxiao"]),
+    ("expense the flights of my business trip", ["process_baoxiao"]),
+    ("请两天假，顺便报销上个月的打印纸", ["process_baoxiao", "process_qingjia"]),  # two requests: nothing is picked
+])
+def test_processes_they_named(store, text, named):
+    assert sorted(d.key for d in processes_they_named(_definitions(store), text)) == named
