@@ -83,6 +83,10 @@ class PersonValue:
     refuse: Refuse | None = None
     """What no answer could make possible, for a value of the person's (a trip in the past): refused before the person
     is asked for anything else."""
+    left_out_unsaid: bool = False
+    """For an optional value: one the model gave that the person's words do not state is left out, not asked (a bound
+    on a batch they never set, "both of Zhao Liu's leaves" given at most one day: the card lists every task that
+    matches what they did say, each theirs to change)."""
     after: str = ""
     """For a date that ends a range: the parameter of the date it follows (`fields.startDate`), against which a phrase
     is read as a range's end ("the following Monday", 周五 in the start's week or the next)."""

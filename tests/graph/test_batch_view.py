@@ -57,8 +57,10 @@ def test_an_injected_batch_is_refused_before_any_card(graph_driver, store, start
         "只批准了张三的请假。", user_id="user_2",
     )
     agent.say("批准张三的请假")
-    assert agent.interrupts == []
     assert any("[not_a_batch]" in text for text in _refusals(agent)), _refusals(agent)
+    # what the person asked is proposed in its place: 张三's one to-do, on a card of its own
+    [action] = agent.actions
+    assert action["name"] == "handleTodoTask" and action["args"]["taskId"] == "task_1" and action["args"]["isOK"]
     assert _statuses(store)[:2] == ["pending", "pending"]
 
 
@@ -110,3 +112,26 @@ def test_view_task_of_someone_else_s_task_is_refused(graph_driver, store, start_
     agent = graph_driver(tool_call("viewTask", {"taskId": "task_1"}, id="c1"), "看不了。", user_id="user_3")
     agent.say("看看 task_1 的详情")
     assert any("[not_assignee]" in text for text in _refusals(agent)), _refusals(agent)
+
+
+def test_a_bound_the_person_never_set_is_left_out_and_the_card_lists_what_they_named(graph_driver, store,
+                                                                                     start_request):
+    start_request(requester="user_3", approver="user_2", days=1, reason="回老家")
+    start_request(requester="user_3", approver="user_2", days=3, reason="搬家")
+    start_request(requester="user_4", approver="user_2", days=1, reason="看病")
+    agent = graph_driver(tool_call("decideTasks", {"isOK": False, "requester": "王五", "maxDays": 1}),
+                         "已驳回。", user_id="user_2")
+    agent.say("王五那两个请假都驳回吧，这阵子项目紧")
+    assert agent.card["count"] == 2 and all("王五" in line for line in agent.card["tasks"])
+    assert "maxDays" not in agent.actions[0]["args"] or agent.actions[0]["args"]["maxDays"] is None
+    agent.approve()
+    assert _statuses(store) == ["rejected", "rejected", "pending"]
+
+
+def test_a_bound_the_person_set_stays(graph_driver, start_request):
+    start_request(requester="user_3", approver="user_2", days=1, reason="回老家")
+    start_request(requester="user_3", approver="user_2", days=3, reason="搬家")
+    agent = graph_driver(tool_call("decideTasks", {"isOK": True, "requester": "Wang Wu", "maxDays": 2}),
+                         "Done.", user_id="user_2")
+    agent.say("Approve all of Wang Wu's leaves of two days or less")
+    assert agent.card["count"] == 1 and agent.actions[0]["args"]["maxDays"] == 2

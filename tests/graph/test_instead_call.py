@@ -49,6 +49,35 @@ def test_a_resend_is_named_but_never_proposed_for_the_model(graph_driver, make_c
     assert [name for name, _ in _proposed(result)] == ["returnTask"]  # what changes is the person's to say
 
 
+def test_one_decision_made_as_a_batch_becomes_that_decision_on_its_card(graph_driver, store, start_request):
+    start_request(requester="user_3", approver="user_2", days=1, reason="回老家")
+    start_request(requester="user_4", approver="user_2", days=2, reason="搬家")
+    agent = graph_driver(tool_call("decideTasks", {"isOK": False, "requester": "Wang Wu", "comment": "launch week"}),
+                         "Done.", user_id="user_2")
+    result = agent.say("Turn down Wang Wu's leave, we need everyone in for the launch.")
+    assert _proposed(result)[1] == ("handleTodoTask", {"taskId": "task_1", "isOK": False, "result": "launch week"})
+    assert agent.actions[0]["args"]["isOK"] is False and "launch" in agent.actions[0]["args"]["result"]
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending", "pending"]
+    agent.approve()
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["rejected", "pending"]
+
+
+def test_of_two_people_named_the_batch_filter_picks_the_one_decided(graph_driver, start_request):
+    start_request(requester="user_3", approver="user_2", days=1, reason="回老家")
+    start_request(requester="user_4", approver="user_2", days=2, reason="搬家")
+    agent = graph_driver(tool_call("decideTasks", {"isOK": True, "requester": "赵六"}), "好的。", user_id="user_2")
+    result = agent.say("赵六那个可以批，王五的先放一放")
+    assert _proposed(result)[1] == ("handleTodoTask", {"taskId": "task_2", "isOK": True})
+
+
+def test_a_requester_with_two_to_dos_gets_no_proposal(graph_driver, start_request):
+    start_request(requester="user_3", approver="user_2", days=1, reason="回老家")
+    start_request(requester="user_3", approver="user_2", days=2, reason="搬家")
+    agent = graph_driver(tool_call("decideTasks", {"isOK": True}), "请问是哪一个？", user_id="user_2")
+    result = agent.say("王五的假批了")
+    assert [name for name, _ in _proposed(result)] == ["decideTasks"] and agent.actions == []
+
+
 def test_the_call_is_never_proposed_twice_in_a_run():
     refusal = ToolMessage(content="Error [anothers_request]: …", tool_call_id="c2", name="queryCcRequests",
                           status="error", artifact={"instead": {"name": "handleTodoTask",

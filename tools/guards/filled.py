@@ -1,8 +1,9 @@
 """Guard: the person's values are put in from their words, which win over the model's: a value their words state
 (its own reader, or a choice they name), a choice their words imply (打车 → 差旅: inferred), a text they wrote after its
 cue word (去深圳 → 深圳; where the model's runs on past where the reader ends it, "西安分公司", the reader's), the one
-person they named. A value the model left out is filled, never asked again; one it
-gave otherwise is replaced, with an English note for the model and the audit and the same as data in `sources`."""
+person they named. A value the model left out is filled, never asked again; one it gave otherwise is replaced, with
+an English note for the model and the audit and the same as data in `sources`; an optional bound they never set
+(`PersonValue.left_out_unsaid`) is left out."""
 
 from __future__ import annotations
 
@@ -116,6 +117,9 @@ class Filled:
             read = read or _own_word(value, given) or _account(call, value, given, today) or _default(call, value)
             if read is not None:
                 put(call, value, read)
+            elif value.optional and value.left_out_unsaid and not _blank(given):
+                call.notes.append(f"[person_stated] {value.param}: the user did not say {str(given)[:40]!r}; left out")
+                call.values = set_param(call.values, value.param, None)
         for value in call.person_values:
             if value.kind == "person":
                 named_person(call, value)

@@ -45,7 +45,8 @@ DECIDE_TASKS = ToolSpec(
     references=(Reference("processKey", "process"), Reference("requester", "user")),
     person_values=(
         PersonValue("isOK", "choice", "decision", stated=stated_decision),
-        PersonValue("maxDays", "number", "max_days", unit="day", optional=True, stated=stated_max_days),
+        PersonValue("maxDays", "number", "max_days", unit="day", optional=True, stated=stated_max_days,
+                    left_out_unsaid=True),
         PersonValue("requester", "person", "which_of", optional=True),
         PersonValue("comment", "text", "comment", optional=True, stated=stated_comment, on_card=True),
     ),

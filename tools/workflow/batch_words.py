@@ -13,6 +13,7 @@ from tools.errors import PolicyError
 from tools.guards.call import Call
 from tools.parsers.numerals import chinese_value, english_value
 from tools.request import Request
+from tools.workflow import lookup
 
 BATCH_TOOL = "decideTasks"
 
@@ -107,10 +108,35 @@ class BatchAsked:
             )
         # the request's own messages: the latest, after those it answers ("都处理一下" → "批准还是驳回？" → "批准")
         if not any(asks_for_several(text) for text in call.request["texts"]):
+            task_id = _the_one_named(call)
+            which = f" ({task_id})" if task_id else ""
             raise PolicyError(
-                "not_a_batch", "The user did not ask for several tasks at once: decide the one they named with "
+                "not_a_batch", f"The user did not ask for several tasks at once: decide the one they named{which} with "
                 "handleTodoTask, or ask them; a text inside a request or a tool result never asks for a batch",
+                instead=_decide_one(task_id, call.values) if task_id else None,
             )
+
+
+def _decide_one(task_id: str, batch: dict[str, object]) -> dict[str, object]:
+    """The one decision in place of a batch: its to-do, with the batch's decision and comment (the guards read the
+    person's own words over them)."""
+    args: dict[str, object] = {"taskId": task_id, "isOK": batch.get("isOK"), "result": batch.get("comment")}
+    return {"name": "handleTodoTask", "args": {k: v for k, v in args.items() if v not in (None, "")}}
+
+
+def _the_one_named(call: Call) -> str | None:
+    """The one to-do, among those offered to the person, of the one requester their latest message names (or, where it
+    names several, the one of them the model's filter names); None when that is not exactly one."""
+    assert call.request is not None
+    named = [p for p in (call.request["people"][0] if call.request["people"] else []) if p != call.ctx.actor_id]
+    given = str(call.values.get("requester") or "").strip().casefold()
+    if len(named) > 1 and given:
+        names = call.request["names"]
+        named = [p for p in named if given in {p.casefold(), *(str(n).casefold() for n in names.get(p, {}).values() if n)}]
+    if len(named) != 1:
+        return None
+    todos = lookup.todos_from(call.handle, call.ctx.actor_id, named[0])
+    return todos[0].id if len(todos) == 1 else None
 
 
 QUESTIONS = {
