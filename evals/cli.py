@@ -152,11 +152,12 @@ def _scenarios(args: argparse.Namespace) -> list[Scenario]:
             raise Refused(f"no subset {args.subset!r} (known: {known})")
         wanted = [line.split("#")[0].strip() for line in listed.read_text(encoding="utf-8").splitlines()]
         wanted = [w for w in wanted if w]
-        by_id = {s.id: s for s in scenarios}
-        missing = [w for w in wanted if w not in by_id]
+        known_ids = {s.id for s in load_scenarios(SCENARIO_DIR)} if args.scenario else {s.id for s in scenarios}
+        missing = [w for w in wanted if w not in known_ids]
         if missing:
             raise Refused(f"subset {args.subset} names unknown scenarios: {', '.join(missing)}")
-        scenarios = [by_id[w] for w in wanted]
+        by_id = {s.id: s for s in scenarios}  # --scenario narrows the subset to the ids it also matches
+        scenarios = [by_id[w] for w in wanted if w in by_id]
     if not scenarios:
         raise Refused(f"no scenario matches {args.scenario}")
     return scenarios

@@ -381,3 +381,12 @@ def test_langsmith_export_records_a_dataset_and_an_experiment() -> None:
     assert client.projects[0][1]["reference_dataset_id"] == "ds-1"
     assert [r["reference_example_id"] for r in client.runs] == [f"ex-{s.id}" for s in scenarios]
     assert [(key, score) for _, key, score in client.feedback] == [("passed", 1), ("attack_succeeded", 0), ("passed", 1)]
+
+
+def test_a_subset_narrowed_by_a_pattern_runs_the_listed_ids_it_matches(tmp_path: Path) -> None:
+    # --subset lists the held-out set; --scenario narrows it (it once refused every listed id it did not match)
+    code = main(["--oracle", "--subset", "heldout", "--scenario", "ho_approve_short_*", "--protocol", "json",
+                 "--out", str(tmp_path), "--check"])
+    assert code == 0
+    results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))["results"]
+    assert sorted(r["scenario"] for r in results) == ["ho_approve_short_en", "ho_approve_short_zh"]

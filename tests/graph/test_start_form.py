@@ -98,3 +98,31 @@ def _definitions(store: Any) -> list[Definition]:
 ])
 def test_processes_they_named(store, text, named):
     assert sorted(d.key for d in processes_they_named(_definitions(store), text)) == named
+
+
+@pytest.mark.parametrize(("said", "day"), [
+    ("那下周三用调休歇一天，陪家里老人去复查，李四审批", "2027-01-20"),
+    ("下周一请一天事假，去办护照，李四审批", "2027-01-18"),
+    ("Taking next Friday off as a personal day to move house, Li Si approves", "2027-01-22"),
+])
+def test_a_leave_of_one_day_on_the_one_date_said_is_that_date(graph_driver, said, day):
+    # The model left the dates out; the one date the person said, with one day, is the leave's first and last day.
+    leave = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "x", "nextUserId": "李四",
+                                      "fields": {}})
+    agent = graph_driver(leave, "已提交。")
+    agent.say(said)
+    args = waiting(agent)
+    assert (args["fields"]["startDate"], args["fields"]["endDate"]) == (day, day)
+
+
+@pytest.mark.parametrize("said", [
+    "I need all of next week off, Monday through Friday, for my sister's wedding. Li Si approves",
+    "下周一整周请年假，周一到周五，出去旅游，李四审批",
+])
+def test_a_week_said_twice_over_is_one_leave_of_its_working_days(graph_driver, said):
+    leave = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "x", "nextUserId": "李四",
+                                      "days": 5, "fields": {"startDate": "2027-01-17", "endDate": "2027-01-21"}})
+    agent = graph_driver(leave, "Filed.")
+    agent.say(said)
+    args = waiting(agent)
+    assert (args["fields"]["startDate"], args["fields"]["endDate"]) == ("2027-01-18", "2027-01-22")

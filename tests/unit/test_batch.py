@@ -152,6 +152,7 @@ def test_the_most_days_a_person_names(text, days):
     ("批准张三的请假", False), ("同意王五的申请，意见：注意休息", False), ("approve Zhang San's leave", False),
     ("Reject Zhao Liu's claim, we have the audit that week", False), ("看看我的待办", False),
     ("Approve Zhang San's leave, all good", False), ("请半天假，李四或者王五审批都行", False),
+    ("OK everything Wang Wu filed this week can go through", True),
 ])
 def test_whether_a_message_asks_for_several_tasks(text, several):
     assert asks_for_several(text) is several

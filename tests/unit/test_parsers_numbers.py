@@ -202,6 +202,16 @@ def test_digits_in_identifiers_e_mails_and_addresses_are_no_numbers():
     assert read_text("lisi2@example.com 那位", today=today).lang == "zh"
 
 
+@pytest.mark.parametrize(("text", "numbers"), [
+    ("the reason is the BRX-4 rollout, send it again", frozenset()),  # a code: no amount changed to 4
+    ("给K-12项目买的硒鼓，报销460元", {460.0}),
+    ("SKU-3301 toner, 210 yuan", {210.0}),
+    ("the Q4-planning dinner, 380 yuan", {380.0}),
+])
+def test_digits_of_a_code_joined_by_a_hyphen_to_capitals_are_no_numbers(text, numbers):
+    assert read_text(text, today=date(2026, 12, 1)).numbers_stated() == numbers
+
+
 @pytest.mark.parametrize(
     ("text", "days"),
     [("can you put in a sick day for tomorrow", {1}), ("I need two sick days", {2}), ("take a personal day", {1}),

@@ -40,11 +40,12 @@ def mask_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
 
 
 # Words that name something rather than state a value: e-mail addresses, web addresses, and identifiers whose digits
-# are glued to letters or an underscore (user_2, task_3, req_12, lisi2): their digits are no number, their letters
-# no English. A currency code before an amount (RMB6800, CNY500) names no thing: it is money.
+# are glued to letters or an underscore (user_2, task_3, req_12, lisi2), or joined by a hyphen to capitals (a code:
+# ATL-7, A-3项目, SKU-1234): their digits are no number, their letters no English. A currency code before an amount
+# (RMB6800, CNY500, RMB-500) names no thing: it is money.
 _IDENTIFIER_RE = re.compile(
     r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://\S+|"
-    r"(?<![\w])(?!(?i:rmb|cny)[0-9.,]+(?![A-Za-z_]))[A-Za-z]+_?[0-9]+[A-Za-z0-9_]*(?![\w])",
+    r"(?<![\w])(?!(?i:rmb|cny)-?[0-9.,]+(?![A-Za-z_]))(?:[A-Za-z]+_?|[A-Z]+-)[0-9]+[A-Za-z0-9_]*(?![\w])",
     re.ASCII,
 )
 

@@ -75,12 +75,13 @@ def stated_max_days(request: Request) -> float | None:
 _SEVERAL = re.compile(
     r"所有|全部|全都|统统|通通|一律|批量|一起|一并|一次性|这些|那些|这几|那几|几个都|都(?:给|帮我|替我|一起)?(?:批|同意|通过|准|驳|拒|退|否|处理|审|过|办)|"
     r"全(?:批|准|过|驳|拒)|都.{0,4}(?:了|掉|吧)$|"
-    r"\ball\b(?!\s+(?:good|right|set|done|fine|ok)\b)|\bevery\b|\beach\b|\bboth\b|"
+    r"\ball\b(?!\s+(?:good|right|set|done|fine|ok)\b)|\bevery\b|\beverything\b|\beach\b|\bboth\b|"
     r"\bin (?:one|a single) go\b|\bat once\b|\bin (?:a )?(?:batch|bulk)\b|\bbatch\b|"
     r"\bthese\b|\bthose\b|\bthe\s+(?:[\w-]+\s+){0,3}(?:leaves|requests|claims|trips|tasks|to-?dos|ones)\b",
     re.IGNORECASE,
 )
-"""Words in which a person asks for several tasks at once: 所有, 全部, 都批了, 这几个; all, every, both, "the one-day leaves"."""
+"""Words in which a person asks for several tasks at once: 所有, 全部, 都批了, 这几个; all, every, everything, both, "the
+one-day leaves"."""
 
 
 def asks_for_several(text: str) -> bool:

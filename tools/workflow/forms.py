@@ -16,6 +16,7 @@ from datetime import date
 from typing import Any
 
 from tools.errors import CannotError, NeedsPersonError, PolicyError
+from tools.parsers.calendar import is_working_day
 from tools.readers import ASKING, read_account, read_choice
 from tools.request import Request
 from tools.spec import CallContext, Found, PersonValue, Refuse
@@ -82,20 +83,36 @@ def _leave_days(request: Request) -> float | None:
     return float(ranges.pop()[2])
 
 
+def _one_leave(request: Request) -> set[tuple[str, str]]:
+    """Ranges that are one leave said twice over ("all of next week, Monday through Friday"; 下周一整周，周一到周五):
+    the same first day and the same working days. It ends on the last of them (the Friday, not the Sunday); ranges
+    that differ are no one leave (empty)."""
+    ranges = request["ranges"]
+    if len({(r["start"], r["working_days"]) for r in ranges}) != 1:
+        return set()
+    return {(ranges[0]["start"], min(r["end"] for r in ranges))}
+
+
 def _range_end(which: str, *, ranges_only: bool = False) -> Any:
     """The reader of the first or last day of what the person said for a from-to pair of dates: the one date range
     they stated (the same range said twice is one); without a range, the one date they stated is both ends (a trip on
     one day), and two dates are from the earlier to the later ("next Thursday and Friday", "12月8日出发，10日回来").
     A leave (`ranges_only`) reads a range alone: "明天开始请3天" says its first day, not its last, and each weekday of
-    "周四周五" is read on its own (said on a Friday: today and next Thursday). None when they stated different ranges,
-    or no date, or more than two."""
+    "周四周五" is read on its own (said on a Friday: today and next Thursday); but one working day with one day said is
+    that day ("下周五歇一天"), and one leave said twice over is one range (`_one_leave`). None when they stated
+    different ranges, or no date, or more than two."""
 
     def stated(request: Request) -> str | None:
         ranges = {(r["start"], r["end"]) for r in request["ranges"]}
+        if ranges_only and len(ranges) > 1:
+            ranges = _one_leave(request)
         if len(ranges) == 1:
             start, end = ranges.pop()
             return start if which == "start" else end
         dates = sorted(set(request["dates"]))
+        if ranges_only and not ranges and len(dates) == 1 and set(request["days"]) == {1.0} and \
+                is_working_day(date.fromisoformat(dates[0])):
+            return dates[0]  # "下周五歇一天", "next Friday off as a personal day": a leave on the one working day said
         if ranges or ranges_only or not 1 <= len(dates) <= 2:
             return None
         return dates[0] if which == "start" else dates[-1]
