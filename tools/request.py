@@ -119,10 +119,12 @@ _QUESTION_EN = re.compile(r"^\s*(what|which|who|whom|whose|when|where|why|how)\b
 """A wh-word opens a question even without its question mark ("what are my tasks"); a sentence opening with "do",
 "have" or "is" is a question only with one ("Do I have tasks?"), for it may be an order ("Have Li Si approve it.")."""
 # A question that asks the assistant (or anyone) to do something is a request for action: "能帮我批一下吗？",
-# "can you approve it?", "could Li Si sign off on my leave?", and "can you …" after a clause ("I'm ill, could you …?").
+# "can you approve it?", "could Li Si sign off on my leave?", and "can you …" or "could Li Si …" after a clause or a
+# sentence ("I'm ill, could you …?", "Away Friday. Could Wang Wu …?"; not "…, can I see …?", which asks to be told).
 _REQUEST_CUE = re.compile(
     r"(帮我|帮忙|替我|给我|请你|麻烦|能不能|可不可以|能否|能|可以|要不要)|"
-    r"^\s*(can|could|would|will|shall|may)\b|\b(can|could|would|will) (you|u)\b|\b(please|plz|pls)\b",
+    r"^\s*(can|could|would|will|shall|may)\b|\b(can|could|would|will) (you|u)\b|\b(please|plz|pls)\b|"
+    r"(?:[,，;；—–]|\.\s)\s*(can|could|would|will)\s+(?!i\b|we\b)\w",
     re.IGNORECASE,
 )
 _CAPABILITY = re.compile(

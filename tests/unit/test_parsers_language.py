@@ -61,13 +61,18 @@ def test_a_message_asks_for_information_only_when_every_sentence_is_a_question_n
     from tools.request import kind_of
 
     for text in ("我有哪些待办？", "李四有几个待办", "Is anything waiting for me?", "what are my tasks",
-                 "张三的假批了吗？", "Who approves leave here?"):
+                 "张三的假批了吗？", "Who approves leave here?", "I filed a claim on Monday. Has Li Si approved it yet?",
+                 "Quick question, can I see what's waiting for me?", "Is my 1.5-day leave approved?"):
         assert kind_of(text) == "information", text
     for text in ("能帮我批一下张三的假吗？", "Can you approve Zhang San's leave?", "Have Li Si approve it.",
                  "我想请假，先看看有哪些流程", "Do the leave request for me", "Why hasn't Li Si approved? Remind him.",
                  # "can you" after a clause: still a request (phrasings written for this test)
                  "Quick one, could you approve Zhang San's leave?", "My leave for Friday, would you file it?",
-                 "I'm sick today, will you put in a day of leave for me?"):
+                 "I'm sick today, will you put in a day of leave for me?",
+                 # a statement, then the request as a question; anyone asked after a clause (written after the rule)
+                 "Off to the Chengdu site from Monday. Could Wang Wu handle my approvals until I'm back?",
+                 "Away all next week, would Zhao Liu cover my sign-offs?",
+                 "Dentist at 3pm. Can you file half a day for me?"):
         assert kind_of(text) == "action", text
     for text in ("你都会些啥？", "what can you do?", "How can you help me?", "你能帮我做什么"):
         assert kind_of(text) == "capability", text
