@@ -270,6 +270,21 @@ def _not_given(value: PersonValue, what: str, request: Request) -> NeedsPersonEr
     )
 
 
+def stated_as_given(
+    toolset: Toolset, value: PersonValue, values: dict[str, Any], found: Found, handle: Any, ctx: CallContext,
+    request: Request,
+) -> bool:
+    """Whether the person stated the value the model gave, as `grounded` judges it (True where it does not judge it),
+    without asking them anything."""
+    try:
+        _check_value(toolset, value, values, found, handle, ctx, request)
+    except NeedsPersonError:
+        return False
+    except DomainError:
+        return True  # refused for another reason: the tool's refusal says so
+    return True
+
+
 def _check_value(
     toolset: Toolset, value: PersonValue, values: dict[str, Any], found: Found, handle: Any, ctx: CallContext,
     request: Request,

@@ -281,6 +281,26 @@ def _latest(facts: TextFacts, answering: str, read: list[Said], position: int) -
     return last, read
 
 
+def of_its_own_messages(request: Request) -> Request:
+    """The request as its own messages state it (`texts`, without the earlier messages of `recent`): what a change
+    says now ("改成下周四到下周五" after a trip filed for other dates), not the values it changes."""
+    first = len(request["recent"]) - len(request["texts"])
+    said = [s for s in request["said"] if s["message"] >= first]
+    if first <= 0 or len(said) == len(request["said"]):
+        return request
+
+    def of(*kinds: str) -> list[float | str]:
+        return [s["value"] for s in said if s["kind"] in kinds]
+
+    numbers = {float(v) for v in of("amount", "days", "number")}
+    spans = {str(v) for v in of("range")}
+    return {**request, "recent": request["recent"][first:], "said": said,  # type: ignore[typeddict-item]
+            "days": sorted({float(v) for v in of("days")}), "amounts": sorted({float(v) for v in of("amount")}),
+            "numbers": [n for n in request["numbers"] if n in numbers], "dates": sorted({str(v) for v in of("date")}),
+            "ranges": [r for r in request["ranges"] if f"{r['start']}/{r['end']}" in spans],
+            "people": request["people"][:len(request["texts"])]}
+
+
 def stated_numbers(values: Request | Stated, unit: str) -> list[float]:
     """The numbers stated with a unit (`PersonValue.unit`), in a request or its latest message: for "day" the day
     counts, for "yuan" the amounts of money (元, 块, RMB), for any other unit every number stated."""

@@ -11,10 +11,17 @@ from datetime import date
 from typing import Any, Literal
 
 from tools.errors import DomainError
-from tools.grounding import name_written, people_named_for, read_text_value, reading, says_something, verbatim
+from tools.grounding import (
+    name_written,
+    people_named_for,
+    read_text_value,
+    reading,
+    says_something,
+    stated_as_given,
+    verbatim,
+)
 from tools.guards.call import Call
 from tools.readers import Reading, read_choice
-from tools.request import stated_numbers
 from tools.spec import PersonValue, Source, get_param, set_param
 
 
@@ -96,18 +103,6 @@ def named_person(call: Call, value: PersonValue) -> None:
         call.sources[value.param] = Source(how="stated", said=said, replaced=str(given))
 
 
-def _said(value: PersonValue, given: Any, call: Call) -> bool:
-    """Whether the person stated a number or date the model gave as it is (半天 states 0.5 days), as `grounded`
-    judges it."""
-    assert call.request is not None
-    if value.kind == "number":
-        try:
-            return float(str(given)) in stated_numbers(call.request, value.unit)
-        except ValueError:
-            return False
-    return value.kind == "date" and str(given) in call.request["dates"]
-
-
 class Filled:
     """Puts in every value the person's words give."""
 
@@ -130,7 +125,8 @@ class Filled:
             read = read or _own_word(value, given) or _account(call, value, given, today) or _default(call, value)
             if read is not None:
                 put(call, value, read)
-            elif value.optional and value.left_out_unsaid and not _blank(given) and not _said(value, given, call):
+            elif value.optional and value.left_out_unsaid and not _blank(given) and not stated_as_given(
+                    call.toolset, value, call.values, call.found, call.handle, call.ctx, call.request):
                 call.notes.append(f"[person_stated] {value.param}: the user did not say {str(given)[:40]!r}; left out")
                 call.values = set_param(call.values, value.param, None)
         for value in call.person_values:

@@ -5,7 +5,7 @@ change old → new, the values as they will be filed, who decides it first), and
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any
 
@@ -14,6 +14,7 @@ from sqlalchemy import Connection
 
 from tools.errors import NeedsPersonError, PolicyError
 from tools.guards.call import Call
+from tools.request import Request, of_its_own_messages
 from tools.spec import CallContext, Found, PersonValue, Verdict, get_param
 from tools.workflow.args import FormArgs, FormValue
 from tools.workflow.cards import after_start
@@ -58,17 +59,25 @@ def arrange_resubmit(values: dict[str, Any]) -> dict[str, Any]:
 
 def changed_person_values(handle: Any, ctx: CallContext, values: dict[str, Any], found: Found) -> tuple[PersonValue, ...]:
     """`ToolSpec.person_values_for`: every form field of the request's process, none asked for (the person changes
-    what they name), each one given stated by the person like a start's. None is filled in from their words beyond
-    what its reader states ("改成3天" is 3 days): the rest of "改成3天，重新提交" is no new reason, and no value is read
-    from a cue or implied, as a start reads them."""
+    what they name). Each is read as its reader reads the request's own messages ("改成下周四到下周五": the new dates,
+    not those the trip was filed with), and none is filled in beyond that ("改成3天" is 3 days: the rest of
+    "改成3天，重新提交" is no new reason, and no value is read from a cue or implied, as a start reads them). A value
+    the model gave that the person did not say (a reason for "it should've been 1350 yuan") is left out, not asked."""
     request = found.get("requestId")
     if request is None:
         return ()
     return tuple(
-        PersonValue(param=v.param, kind=v.kind, ask=v.ask, unit=v.unit, optional=True, stated=v.stated, label=v.label,
-                    meaningful=v.meaningful, choices=v.choices, refuse=v.refuse)
+        PersonValue(param=v.param, kind=v.kind, ask=v.ask, unit=v.unit, optional=True, stated=_now(v.stated),
+                    label=v.label, meaningful=v.meaningful, choices=v.choices, refuse=v.refuse, left_out_unsaid=True)
         for v in person_values(request["definition"])
     )
+
+
+def _now(stated: Callable[[Request], Any] | None) -> Callable[[Request], Any] | None:
+    """A value's reader over the request's own messages only (`of_its_own_messages`)."""
+    if stated is None:
+        return None
+    return lambda request: stated(of_its_own_messages(request))
 
 
 def _changes(request: dict[str, Any], args: ResubmitRequestArgs) -> dict[str, Any]:

@@ -1,0 +1,46 @@
+"""A resend reads what the person changes now, through the real graph with a scripted model that leaves the change
+out or adds one of its own, as the offline model did: the new dates of a returned trip are read from the message that
+gives them, not from the earlier one it was filed with; a reason the model wrote that the person never said is left
+out, not asked about. Phrasings written for these tests, none from the evaluation sets.
+
+The graph's clock says 2027-01-15, a Friday.
+"""
+
+from __future__ import annotations
+
+from evals.doubles.scripted import tool_call
+from tools import execute_call
+from tools.workflow import TOOLSET
+
+
+def test_a_returned_trip_gets_the_dates_the_person_gives_now(graph_driver, store, make_ctx):
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "见供应商", "nextUserId": "赵六",
+                                     "fields": {"destination": "广州"}})
+    agent = graph_driver(trip, "已提交。", tool_call("resubmitRequest", {"requestId": "出差"}), "已重新提交。")
+    agent.say("下周一到周三去广州见供应商，帮我提个出差，赵六审批")
+    agent.approve()
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "对方改期了，日期重填"}, make_ctx("user_4"))
+    agent.say("那就改成1月25日到27日，再交一次")
+    assert agent.card is not None and agent.card["action"] == "resubmitRequest"
+    [action] = agent.actions
+    assert action["args"]["fields"] == {"startDate": "2027-01-25", "endDate": "2027-01-27"}
+    agent.approve()
+    [request] = store.snapshot()["requests"]
+    assert request["status"] == "pending" and "2027-01-25" in request["form"]
+
+
+def test_a_reason_the_person_never_gave_is_left_out_of_a_resend(graph_driver, store, make_ctx):
+    claim = tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "client lunch", "nextUserId": "Li Si",
+                                      "fields": {"amount": 2510, "category": "餐饮"}})
+    fixed = tool_call("resubmitRequest", {"requestId": "req_1", "reason": "corrected the amount",
+                                          "fields": {"amount": 2150}})
+    agent = graph_driver(claim, "Filed.", fixed, "Sent again.")
+    agent.say("Claim 2510 yuan for the client lunch, Li Si approves")
+    agent.approve()
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "the receipt says 2150"}, make_ctx("user_2"))
+    agent.say("argh, typo: it's 2150 yuan. fix it and send it again")
+    [action] = agent.actions
+    assert action["args"]["fields"] == {"amount": 2150} and not action["args"].get("reason")
+    agent.approve()
+    [request] = store.snapshot()["requests"]
+    assert request["reason"] == "client lunch" and '"amount": 2150' in request["form"]
