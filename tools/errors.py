@@ -12,10 +12,12 @@ class DomainError(Exception):
     observations the caller can act on; bugs in our own code are never wrapped in this class.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, instead: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.instead = instead
+        """The one call the person's words ask for in its place, when the rule knows it (see `PolicyError`)."""
 
     def to_dict(self) -> dict[str, str]:
         return {"error": self.code, "message": self.message}
@@ -29,12 +31,9 @@ class PolicyError(DomainError):
 
     `instead` is the one call the person's words ask for in its place, when the rule knows it whole (the decision they
     stated on the one to-do they named): `{"name": tool, "args": {...}}`. A model that answers after the refusal
-    without making it has it proposed for them, through the same checks and card (`graph.answers.instead_call`).
+    without making it has it proposed for them, through the same checks and card (`graph.answers.instead_call`). Any
+    refusal may carry one (`DomainError.instead`): a resend of nothing sent back carries the start.
     """
-
-    def __init__(self, code: str, message: str, *, instead: dict[str, Any] | None = None) -> None:
-        super().__init__(code, message)
-        self.instead = instead
 
 
 class NotFoundError(DomainError):

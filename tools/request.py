@@ -129,7 +129,7 @@ _REQUEST_CUE = re.compile(
 )
 _CAPABILITY = re.compile(
     r"(你|您)?(都|还)?(能|可以|会)(帮我|为我|替我|给我)?(做|干|办|帮)?(些|点)?(什么|啥|哪些)(事|忙|功能)?|有(什么|哪些|啥)功能|你是谁|"
-    r"\bwhat (else )?(can|could) (you|u) (do|help)\b|\bwhat do you do\b|\bwhat are you (able|for)\b|\bhow can you help\b|"
+    r"\bwhat (else )?(can|could) (you|u) (\w+ )?(do|help)\b|\bwhat do you do\b|\bwhat are you (able|for)\b|\bhow can you help\b|"
     r"\bwhat can i (ask|do) (here|with you)\b|\bwho are you\b|^\s*(/?help|帮助)\s*[?？!！]?\s*$",
     re.IGNORECASE,
 )

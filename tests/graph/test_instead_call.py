@@ -78,6 +78,16 @@ def test_a_requester_with_two_to_dos_gets_no_proposal(graph_driver, start_reques
     assert [name for name, _ in _proposed(result)] == ["decideTasks"] and agent.actions == []
 
 
+def test_a_resend_of_nothing_sent_back_proposes_the_start_the_person_asked_for(graph_driver, store):
+    agent = graph_driver(tool_call("resubmitRequest", {"requestId": "expense claim"}), "Done.")
+    result = agent.say("Could you put in an expense claim for me: 210 yuan, team lunch with the new hires. Li Si "
+                       "approves.")
+    assert _proposed(result)[1] == ("runWorkFlow", {"processKey": "process_baoxiao"})
+    [action] = agent.actions  # its values are the person's words, read by the guards, on the start card
+    assert action["args"]["processKey"] == "process_baoxiao" and action["args"]["fields"]["amount"] == 210
+    assert store.snapshot()["requests"] == []
+
+
 def test_the_call_is_never_proposed_twice_in_a_run():
     refusal = ToolMessage(content="Error [anothers_request]: …", tool_call_id="c2", name="queryCcRequests",
                           status="error", artifact={"instead": {"name": "handleTodoTask",

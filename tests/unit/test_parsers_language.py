@@ -74,7 +74,8 @@ def test_a_message_asks_for_information_only_when_every_sentence_is_a_question_n
                  "Away all next week, would Zhao Liu cover my sign-offs?",
                  "Dentist at 3pm. Can you file half a day for me?"):
         assert kind_of(text) == "action", text
-    for text in ("你都会些啥？", "what can you do?", "How can you help me?", "你能帮我做什么"):
+    for text in ("你都会些啥？", "what can you do?", "How can you help me?", "你能帮我做什么",
+                 "so what can you really do here?"):
         assert kind_of(text) == "capability", text
 
 

@@ -108,8 +108,11 @@ def resolve_request(
             ask="which_request", param=param, choices=choices,
         )
     if not own and statuses == ("returned",):
+        keys = [d.key for d in engine_of(conn).definitions(conn) if _named(d, text)]
         raise NotFoundError("unknown_request", "the user has no request that an approver sent back to them, so there "
-                            "is nothing to resend: to file a new request, call runWorkFlow")
+                            "is nothing to resend: to file a new request, call runWorkFlow",
+                            # the start of the process named, its values the person's words (or asked) on its card
+                            instead={"name": "runWorkFlow", "args": {"processKey": keys[0]}} if len(keys) == 1 else None)
     if not own:
         ended = _ended(conn, actor_id, text, statuses)
         if ended:  # "之前请的那天假，帮我撤回": it was approved; telling them so is the answer, not filing a new one
