@@ -83,10 +83,11 @@ class PersonValue:
     refuse: Refuse | None = None
     """What no answer could make possible, for a value of the person's (a trip in the past): refused before the person
     is asked for anything else."""
-    left_out_unsaid: bool = False
-    """For an optional value: one the model gave that the person's words do not state is left out, not asked (a bound
-    on a batch they never set, "both of Zhao Liu's leaves" given at most one day: the card lists every task that
-    matches what they did say, each theirs to change)."""
+    left_out_unsaid: Callable[[Request], bool] | None = None
+    """For an optional value: whether the person's words say nothing of it at all; then one the model gave that they
+    did not state is left out, not asked (a bound on a batch they never spoke of, "both of Zhao Liu's leaves" given at
+    most one day: the card lists every task that matches what they did say, each theirs to change). Words that speak
+    of it without stating it ("under 3 days") still ask."""
     after: str = ""
     """For a date that ends a range: the parameter of the date it follows (`fields.startDate`), against which a phrase
     is read as a range's end ("the following Monday", 周五 in the start's week or the next)."""

@@ -135,3 +135,12 @@ def test_a_bound_the_person_set_stays(graph_driver, start_request):
                          "Done.", user_id="user_2")
     agent.say("Approve all of Wang Wu's leaves of two days or less")
     assert agent.card["count"] == 1 and agent.actions[0]["args"]["maxDays"] == 2
+
+
+def test_a_bound_the_person_spoke_of_without_a_number_is_still_asked(graph_driver, start_request):
+    start_request(requester="user_3", approver="user_2", days=1, reason="回老家")
+    start_request(requester="user_3", approver="user_2", days=3, reason="搬家")
+    agent = graph_driver(tool_call("decideTasks", {"isOK": True, "requester": "Wang Wu", "maxDays": 2}),
+                         "Done.", user_id="user_2")
+    result = agent.say("Approve all of Wang Wu's leaves shorter than three days")
+    assert agent.interrupts == [] and "how many days" in str(result["messages"][-1].content).lower()

@@ -11,7 +11,7 @@ from tools.errors import NeedsPersonError, PolicyError
 from tools.runtime import check_call
 from tools.workflow import TOOLSET
 from tools.workflow.batch import batch_card
-from tools.workflow.batch_words import asks_for_several, max_days_in
+from tools.workflow.batch_words import asks_for_several, max_days_in, no_length_said
 
 
 def _batch(make_ctx, actor: str = "user_2", **args):
@@ -174,3 +174,15 @@ def test_earlier_requests_are_those_of_the_same_kind_filed_that_year_in_the_comp
             conn.execute(update(t.instances).where(t.instances.c.id == number).values(created_at=at))
     seen = execute_call(TOOLSET, "viewTask", {"taskId": "task_4"}, make_ctx("user_2"))
     assert (seen["earlierTotal"], [e["requestId"] for e in seen["earlier"]]) == (1, ["req_2"])
+
+
+@pytest.mark.parametrize(("text", "nothing"), [
+    ("把赵六的两个申请都驳回", True), ("Reject both of Wang Wu's claims, we're short-staffed this month", True),
+    ("Approve everything Zhao Liu sent", True),
+    ("不到三天的都批了", False), ("approve the short ones", False), ("all the half-day leaves", False),
+    ("approve every one-day leave", False), ("reject leaves longer than a week", False),
+])
+def test_whether_the_person_says_anything_of_how_long_the_requests_are(text, nothing):
+    from tools.request import empty_request
+
+    assert no_length_said({**empty_request(), "texts": [text]}) is nothing

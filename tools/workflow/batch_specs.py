@@ -15,7 +15,7 @@ from tools.workflow.batch import (
     decide_tasks,
     decided_line,
 )
-from tools.workflow.batch_words import stated_max_days
+from tools.workflow.batch_words import no_length_said, stated_max_days
 from tools.workflow.notify import deliver_all
 from tools.workflow.task_view import ViewTaskArgs, check_view_task, view_task, viewed_line
 from tools.workflow.words import stated_comment, stated_decision
@@ -46,7 +46,7 @@ DECIDE_TASKS = ToolSpec(
     person_values=(
         PersonValue("isOK", "choice", "decision", stated=stated_decision),
         PersonValue("maxDays", "number", "max_days", unit="day", optional=True, stated=stated_max_days,
-                    left_out_unsaid=True),
+                    left_out_unsaid=no_length_said),
         PersonValue("requester", "person", "which_of", optional=True),
         PersonValue("comment", "text", "comment", optional=True, stated=stated_comment, on_card=True),
     ),

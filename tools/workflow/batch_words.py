@@ -72,6 +72,17 @@ def stated_max_days(request: Request) -> float | None:
     return None
 
 
+_LENGTH_SAID = re.compile(
+    r"[天日]|\b(?:days?|half|short|long|longer|shorter)\b(?![-\w])|\b\w+-day\b", re.IGNORECASE)
+"""Words that speak of how long the requests are, stated or not: 天, 半天, 短的; days, half, short, "one-day"."""
+
+
+def no_length_said(request: Request) -> bool:
+    """Whether the person's words say nothing of how long the requests are (`PersonValue.left_out_unsaid` of a
+    batch's `maxDays`): "都驳回", "both of Zhao Liu's leaves", not "under 3 days" nor "the short ones"."""
+    return not any(_LENGTH_SAID.search(text) for text in request["texts"])
+
+
 _SEVERAL = re.compile(
     r"所有|全部|全都|统统|通通|一律|批量|一起|一并|一次性|这些|那些|这几|那几|几个都|都(?:给|帮我|替我|一起)?(?:批|同意|通过|准|驳|拒|退|否|处理|审|过|办)|"
     r"全(?:批|准|过|驳|拒)|都.{0,4}(?:了|掉|吧)$|"

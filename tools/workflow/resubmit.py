@@ -68,9 +68,13 @@ def changed_person_values(handle: Any, ctx: CallContext, values: dict[str, Any],
         return ()
     return tuple(
         PersonValue(param=v.param, kind=v.kind, ask=v.ask, unit=v.unit, optional=True, stated=_now(v.stated),
-                    label=v.label, meaningful=v.meaningful, choices=v.choices, refuse=v.refuse, left_out_unsaid=True)
+                    label=v.label, meaningful=v.meaningful, choices=v.choices, refuse=v.refuse, left_out_unsaid=_always)
         for v in person_values(request["definition"])
     )
+
+
+def _always(request: Request) -> bool:
+    return True  # a resend changes only what the person says now: whatever else the model gives is left out
 
 
 def _now(stated: Callable[[Request], Any] | None) -> Callable[[Request], Any] | None:
