@@ -17,7 +17,7 @@ from tools.language import Language
 from tools.spec import CallContext, Reference
 from tools.surfaces import HelpSection, Surfaces
 from tools.toolset import Limit, Toolset
-from tools.workflow import approver_words, batch_words, cc_urge_specs, lookup, request_lookup, request_words, start_form
+from tools.workflow import approver_words, batch_words, cc_urge_specs, form_fit, lookup, request_lookup, request_words
 from tools.workflow.batch import DEFAULT_BATCH_LIMIT
 from tools.workflow.cc import CcNamed, pick_person
 from tools.workflow.commands import CLI, COMMANDS
@@ -94,7 +94,7 @@ def named_record(conn: Connection, kind: str, texts: Sequence[str]) -> str | Non
         return None
     definitions = list(lookup.engine_of(conn).definitions(conn))
     for text in reversed(texts):
-        named = start_form.processes_they_named(definitions, text)
+        named = form_fit.processes_they_named(definitions, text)
         if named:
             return named[0].key if len(named) == 1 else None
     return None
@@ -130,7 +130,7 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(TaskTheyNamed(), before="references", guards=guards)  # the to-do is the one whose requester they named
     guards = added(TodosOfWhom(), before="references", guards=guards)  # "李四那边几个待办" lists 李四's
     guards = added(RequestTheyNamed(), before="references", guards=guards)  # "resend it" is no "leave" they never said
-    guards = added(start_form.FieldsOfTheForm(), after="references", guards=guards)  # a leave files no "amount"
+    guards = added(form_fit.FieldsOfTheForm(), after="references", guards=guards)  # a leave files no "amount"
     guards = added(CcNamed(), after="fields_of_the_form", guards=guards)  # CC only the people the person named
     guards = added(UnchangedLeftOut(), after="cc_named", guards=guards)  # a resend changes what the person says
     guards = added(batch_words.BatchAsked(), after="identity", guards=guards)  # a batch only when the person asks one

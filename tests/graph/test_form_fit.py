@@ -16,7 +16,7 @@ import pytest
 from evals.doubles.scripted import tool_call
 from tools.workflow.engine import Definition
 from tools.workflow.lookup import engine_of
-from tools.workflow.start_form import processes_they_named
+from tools.workflow.form_fit import processes_they_named
 
 APPROVE = {"decisions": [{"type": "approve"}]}
 
