@@ -144,3 +144,36 @@ def test_a_bound_the_person_spoke_of_without_a_number_is_still_asked(graph_drive
                          "Done.", user_id="user_2")
     result = agent.say("Approve all of Wang Wu's leaves shorter than three days")
     assert agent.interrupts == [] and "how many days" in str(result["messages"][-1].content).lower()
+
+
+def _claim(make_ctx, requester: str, amount: int, reason: str) -> None:
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": requester, "reason": reason,
+                                          "nextUserId": "user_2", "fields": {"amount": amount, "category": "餐饮"}},
+                 make_ctx(requester))
+
+
+def test_a_batch_decides_what_the_person_named_no_more(graph_driver, store, start_request, make_ctx):
+    # The model filtered by a process the person never named and left out the one requester they named.
+    start_request(requester="user_4", approver="user_2", days=1, reason="看病")  # task_1: Zhao Liu's leave
+    start_request(requester="user_1", approver="user_2", days=1, reason="搬家")  # task_2: Zhang San's leave
+    _claim(make_ctx, "user_4", 120, "加班晚饭")  # task_3: Zhao Liu's claim
+    agent = graph_driver(tool_call("decideTasks", {"isOK": True, "processKey": "process_qingjia"}), "Done.",
+                         user_id="user_2")
+    agent.say("Sure, approve everything Zhao Liu has waiting on me")
+    assert agent.card["count"] == 2 and all("Zhao Liu" in line or "赵六" in line for line in agent.card["tasks"])
+    agent.approve()
+    assert _statuses(store) == ["approved", "pending", "approved"]
+
+
+def test_one_decision_where_the_person_asked_for_all_of_someones_becomes_the_batch(graph_driver, store, make_ctx):
+    _claim(make_ctx, "user_3", 88, "出租车")
+    _claim(make_ctx, "user_3", 460, "客户午饭")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "王五", "isOK": False, "result": "发票不全"}),
+                         "好的。", user_id="user_2")
+    result = agent.say("王五报的这些报销一律退掉不批，理由：发票不全")
+    proposed = [(c["name"], c["args"]) for m in result["messages"] for c in getattr(m, "tool_calls", None) or []]
+    assert proposed[-1] == ("decideTasks", {"isOK": False, "requester": "user_3", "comment": "发票不全",
+                                            "processKey": "process_baoxiao"})
+    assert agent.card["count"] == 2
+    agent.approve()
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["rejected", "rejected"]

@@ -134,6 +134,8 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(CcNamed(), after="fields_of_the_form", guards=guards)  # CC only the people the person named
     guards = added(UnchangedLeftOut(), after="cc_named", guards=guards)  # a resend changes what the person says
     guards = added(batch_words.BatchAsked(), after="identity", guards=guards)  # a batch only when the person asks one
+    guards = added(batch_words.BatchOfWhom(), after="batch_asked", guards=guards)  # of whom they named, no more
+    guards = added(batch_words.SeveralNotOne(), after="batch_of_whom", guards=guards)  # "全部驳回" is no one decision
     return added(batch_words.BatchPinned(), after="policy", guards=guards)  # a batch decides the tasks its card lists
 
 
