@@ -154,3 +154,25 @@ def test_asking_whether_it_was_dealt_with_is_shown_not_decided(graph_driver, sto
     result = agent.say("张三那个假我处理了没？")  # written after the rule
     assert [m.name for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "success"] == ["viewTask"]
     assert agent.interrupts == [] and store.snapshot()["tasks"][0]["status"] == "pending"
+
+
+def _proposed(result) -> list[tuple[str, dict]]:
+    return [(c["name"], c["args"]) for m in result["messages"] if isinstance(m, AIMessage) for c in m.tool_calls]
+
+
+def test_passing_someone_elses_request_on_proposes_the_transfer(graph_driver, store, start_request):
+    # Written after the rule: the model filed a new trip where the approver passed one on.
+    start_request(requester="user_3", approver="user_2", days=2, reason="回老家")
+    agent = graph_driver(tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "x",
+                                                   "nextUserId": "Zhao Liu", "days": 2}), "OK.", user_id="user_2")
+    result = agent.say("I'm in workshops all week, please pass Wang Wu's leave over to Zhao Liu to sign off.")
+    assert _proposed(result)[1] == ("transferTask", {"taskId": "task_1", "nextUserId": "user_4"})
+    assert agent.actions[0]["name"] == "transferTask"
+    assert store.snapshot()["tasks"][0]["assignee_id"] == "user_2"  # nothing before the card
+
+
+def test_asking_about_someones_one_leave_shows_it(graph_driver, start_request):
+    start_request(requester="user_4", approver="user_2", days=1, reason="看病")
+    agent = graph_driver(tool_call("queryMyRequests", {}), "好的。", user_id="user_2")
+    result = agent.say("赵六也请假了？这回是为啥")
+    assert ("viewTask", {"taskId": "task_1"}) in _proposed(result)

@@ -38,7 +38,8 @@ def test_a_withdrawal_of_the_persons_one_request_is_proposed_for_its_card(graph_
     assert store.snapshot()["requests"][0]["status"] == "pending"
 
 
-def test_a_resend_is_named_but_never_proposed_for_the_model(graph_driver, make_ctx, start_request):
+def test_a_resend_is_proposed_with_what_the_person_changes_read_from_their_words(graph_driver, make_ctx,
+                                                                                 start_request):
     from tools import execute_call
     from tools.workflow import TOOLSET
 
@@ -46,7 +47,31 @@ def test_a_resend_is_named_but_never_proposed_for_the_model(graph_driver, make_c
     execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "最多两天"}, make_ctx("user_2"))
     agent = graph_driver(tool_call("returnTask", {"taskId": "李四"}), "好的。", "好的。")
     result = agent.say("我的假退回来了，改成两天重新提交")
-    assert [name for name, _ in _proposed(result)] == ["returnTask"]  # what changes is the person's to say
+    assert [name for name, _ in _proposed(result)] == ["returnTask", "resubmitRequest"]
+    [action] = agent.actions  # what changes is the person's to say: read from their words, on the card
+    assert action["args"]["requestId"] == "req_1" and action["args"]["days"] == 2
+
+
+def test_a_new_start_for_taking_back_the_request_they_have_proposes_the_withdrawal(graph_driver, store,
+                                                                                   start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="家长会")
+    agent = graph_driver(tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "x",
+                                                   "nextUserId": "user_1"}), "OK.")
+    result = agent.say("The school trip is off, so please drop my leave request.")
+    assert [name for name, _ in _proposed(result)] == ["runWorkFlow", "withdrawRequest"]
+    assert agent.actions[0]["args"] == {"requestId": "req_1"} or agent.actions[0]["args"]["requestId"] == "req_1"
+    assert [r["status"] for r in store.snapshot()["requests"]] == ["pending"]
+
+
+def test_a_changed_reason_in_quotes_is_read_for_the_resend(graph_driver, make_ctx, start_request):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    start_request(requester="user_1", approver="user_2", days=1, reason="有事")
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "理由写具体点"}, make_ctx("user_2"))
+    agent = graph_driver(tool_call("resubmitRequest", {"requestId": "req_1"}), "好的。")
+    agent.say("把我请假的理由改成“孩子学校开家长会”，再提交一次")
+    assert agent.actions[0]["args"]["reason"] == "孩子学校开家长会"
 
 
 def test_one_decision_made_as_a_batch_becomes_that_decision_on_its_card(graph_driver, store, start_request):

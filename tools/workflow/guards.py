@@ -27,10 +27,11 @@ OWN_REQUEST = frozenset({"runWorkFlow", "withdrawRequest", "resubmitRequest", "q
 """The workflow's tools on a request of the person's own: filing, withdrawing, resending, listing or urging one."""
 
 
-_OF = (r"(?:(?:去|到|回)[^\s，。,.!?！？的]{1,6}?)?\s*(?:的|那个|这个|那张|这张|那笔|这笔|那份|这份|那趟|这趟|那次|这次|'s|’s)\s*"
+_OF = (r"(?:(?:去|到|回)[^\s，。,.!?！？的]{1,6}?)?\s*"
+       r"(?:的|那个|这个|那张|这张|那笔|这笔|那份|这份|那趟|这趟|那次|这次|又|也|'s|’s)\s*"
        r"(?:\w+\s+|[^\s，。,.!?！？的]{1,8}的|[^\s，。,.!?！？的]{1,4}?)?")
 """What joins a person to their request: 的, 那个, "'s", with a few words between ("那个5天的年假", "的差旅报销", "Li Si's big
-claim"), and where they go before it ("去深圳那个出差", "回老家那趟")."""
+claim"), and where they go before it ("去深圳那个出差", "回老家那趟"); or 又 / 也 before it (赵六又请假了)."""
 
 
 def _anothers_request(text: str, name: str) -> str | None:
@@ -87,6 +88,10 @@ def _on_the_todo(call: Call, person_id: str, said: str, todos: list[TaskView],
                 "takes the requester's name as taskId)."), None
     task_id = todos[0].id
     waits = f"{head} It waits for the user's decision as {task_id}, a to-do of theirs"
+    to = _passed_to(call, person_id, latest)  # passed on "to sign off": the decision is the colleague's
+    if to is not None:
+        return (f"{waits}: to pass it on to {to} as they say, call transferTask with taskId {task_id} and nextUserId "
+                f"{to}."), {"name": "transferTask", "args": {"taskId": task_id, "nextUserId": to}}
     decided = None if _ASKED.search(latest) else stated_decision(call.request)  # type: ignore[arg-type]
     if decided is not None:
         return (f"{waits}: to {'approve' if decided else 'reject'} it as they said, call handleTodoTask with taskId "
@@ -100,6 +105,20 @@ def _on_the_todo(call: Call, person_id: str, said: str, todos: list[TaskView],
             "name": "viewTask", "args": {"taskId": task_id}}
     return (f"{waits}: to show it, call viewTask with taskId {task_id}; to approve or reject it, handleTodoTask with "
             f"taskId {task_id}; to send it back, returnTask; to pass it on, transferTask."), None
+
+
+_PASS_ON = re.compile(r"转交|转给|转到|交给|让.{1,6}(?:来)?(?:审|批|处理|决定)|\b(?:hand|pass|forward|transfer|"
+                      r"reassign|give)\w*\b(?:.{0,40}?)\b(?:to|over)\b", re.IGNORECASE)
+"""Words that pass a to-do on to someone: 转交, 转给, 交给, 让赵六来审; "hand it over to", "pass it to", "forward to"."""
+
+
+def _passed_to(call: Call, requester: str, latest: str) -> str | None:
+    """The one person, not the requester nor the person, whom the message passes the to-do on to; None otherwise."""
+    if not _PASS_ON.search(latest) or _ASKED.search(latest):
+        return None
+    people = call.request["people"][0] if call.request and call.request["people"] else []
+    others = [p for p in people if p not in (requester, call.ctx.actor_id)]
+    return others[0] if len(others) == 1 else None
 
 
 COPIES = "queryCcRequests"
@@ -158,7 +177,8 @@ them. A decision is left out: "approve my requests" speaks of the person's to-do
 class OwnRequest:
     """Refuses a call on other people's requests when the person's message speaks of a request of their own and of
     nobody else's ("李四把我的假退回来了？改成3天再提一次", "Why'd Li Si send my request back?"): they ask where it is,
-    what its approver said, or to resend or withdraw it."""
+    what its approver said, or to resend or withdraw it. And a new start, where it says one of those to do to a request
+    they have ("please pull my day-off request")."""
 
     name = "own_request"
     needs_request = True
@@ -166,12 +186,14 @@ class OwnRequest:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
-        if call.spec.name not in NOT_OWN_REQUEST:
+        if call.spec.name not in NOT_OWN_REQUEST and call.spec.name != START:
             return
         latest = call.request["texts"][-1] if call.request["texts"] else ""
         own = _OWN.search(latest)
         if own is None:
             return
+        if call.spec.name == START and not (_acts_on_one(latest) and own_pending(call.handle, call.ctx.actor_id)):
+            return  # "my leave for next week": a start; "pull my day-off request" acts on the one they have
         for person_id, person in call.request["names"].items():
             if person_id != call.ctx.actor_id and any(
                     _anothers_request(latest, n) for n in (person.get("name"), person.get("alias")) if n):
@@ -182,6 +204,13 @@ class OwnRequest:
 
 _URGE = re.compile(r"催|\b(?:nudge|chase|hurry|remind|poke)\w*", re.IGNORECASE)
 """Words that remind an approver: 催, "nudge", "chase"."""
+START = "runWorkFlow"
+
+
+def _acts_on_one(text: str) -> bool:
+    """Whether a message says one thing to do to a request that exists, which no new one does: send it again, or take
+    it back (a reminder may go with a new request: "file it and remind Li Si")."""
+    return bool(_AGAIN.search(text)) != bool(_WITHDRAW.search(text))
 
 
 def _own_request_refusal(call: Call, said: str, latest: str) -> tuple[str, dict[str, Any] | None]:
@@ -189,7 +218,8 @@ def _own_request_refusal(call: Call, said: str, latest: str) -> tuple[str, dict[
     back, remind its approver, or see it), with the request's id when they have one such request; all four when it
     says none of them or several. With the call itself, when it is whole (a withdrawal or a reminder of their one
     request: a resend needs what they change)."""
-    head = f"The user speaks of their own request ({said!r}), not of a to-do or a copy of someone else's"
+    head = f"The user speaks of their own request ({said!r}), " + (
+        "one they have, not a new one" if call.spec.name == START else "not of a to-do or a copy of someone else's")
     again, back, urge = bool(_AGAIN.search(latest)), bool(_WITHDRAW.search(latest)), bool(_URGE.search(latest))
     if again + back + urge == 0:  # no action said: they ask about it, and the look-up is the person's words' call
         see = {"name": "queryMyRequests", "args": {}}
@@ -202,8 +232,9 @@ def _own_request_refusal(call: Call, said: str, latest: str) -> tuple[str, dict[
                             ("urgeTask", ("running",), "to remind its approver as they say"))
     mine = own_pending(call.handle, call.ctx.actor_id, statuses)
     which = f" with requestId {mine[0]['id']}" if len(mine) == 1 else ""
-    whole = len(mine) == 1 and not again
-    return f"{head}: {what}, call {tool}{which}.", {"name": tool, "args": {"requestId": mine[0]["id"]}} if whole else None
+    # a resend too: the guards read what changes from the person's own words, and ask when they name nothing
+    return f"{head}: {what}, call {tool}{which}.", {"name": tool, "args": {"requestId": mine[0]["id"]}} if len(
+        mine) == 1 else None
 
 
 def _whole(tool: str, *, taskId: Any, **args: Any) -> dict[str, Any] | None:  # noqa: N803 - the tool's own name

@@ -5,6 +5,7 @@ change old → new, the values as they will be filed, who decides it first), and
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any
@@ -67,10 +68,24 @@ def changed_person_values(handle: Any, ctx: CallContext, values: dict[str, Any],
     if request is None:
         return ()
     return tuple(
-        PersonValue(param=v.param, kind=v.kind, ask=v.ask, unit=v.unit, optional=True, stated=_now(v.stated),
+        PersonValue(param=v.param, kind=v.kind, ask=v.ask, unit=v.unit, optional=True,
+                    stated=_quoted_reason if v.param == "reason" else _now(v.stated),
                     label=v.label, meaningful=v.meaningful, choices=v.choices, refuse=v.refuse, left_out_unsaid=_always)
         for v in person_values(request["definition"])
     )
+
+
+_REASON_WORD = re.compile(r"理由|原因|事由|说明|\breason\b|\bwhy\b", re.IGNORECASE)
+
+
+def _quoted_reason(request: Request) -> str | None:
+    """The new reason, where the messages that change the request speak of the reason and quote one text
+    ('change the reason to "toner for project Atlas"', 理由改成“…”)."""
+    own = of_its_own_messages(request)
+    quoted = [q for text in own["recent"] for q in request["quoted"] if q in text]
+    if len(set(quoted)) == 1 and any(_REASON_WORD.search(text) for text in own["recent"]):
+        return quoted[0]
+    return None
 
 
 def _always(request: Request) -> bool:
