@@ -15,8 +15,8 @@ import pytest
 
 from evals.doubles.scripted import tool_call
 from tools.workflow.engine import Definition
-from tools.workflow.lookup import engine_of
 from tools.workflow.form_fit import processes_they_named
+from tools.workflow.lookup import engine_of
 
 APPROVE = {"decisions": [{"type": "approve"}]}
 

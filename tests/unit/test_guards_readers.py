@@ -51,6 +51,9 @@ DESTINATIONS = [
     ("到昆明办事处交接工作，三天", "昆明"),
     ("去无锡仓库清点，下周四", "无锡"),
     ("赴宁波门店巡店两天", "宁波"),
+    # a time after the cue is no place (written after the rule, 2026-12-05)
+    ("周四去南京开个会，当天去当天回", "南京"),
+    ("周五去嘉兴验收，下午去下午回", "嘉兴"),
 ]
 KNOWN_RUN_ONS = [
     # A verb the rule does not know runs on into the place; the card shows it as filled, for the person to correct.
