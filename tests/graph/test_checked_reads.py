@@ -220,3 +220,20 @@ def test_a_list_of_to_dos_for_an_id_the_message_does_not_name_takes_no_connectio
     finally:
         event.remove(store.engine, "checkout", on_checkout)
     assert taken["tool_validator"] == 0
+
+
+def test_a_look_up_given_a_parameter_it_does_not_take_reads_without_it(graph_driver, start_request):
+    # The model asked for one request by id of a list that takes none: the person gets the list, not a refusal.
+    start_request(requester="user_1", approver="user_2", days=1, reason="体检")
+    agent = graph_driver(tool_call("queryMyRequests", {"requestId": "req_1"}), "在李四那里。")
+    result = agent.say("Why is my request taking so long?")
+    [observation] = [m for m in result["messages"] if isinstance(m, ToolMessage)]
+    assert observation.status != "error" and "req_1" in str(observation.content)
+
+
+def test_a_write_given_a_parameter_it_does_not_take_is_still_refused(graph_driver, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="体检")
+    agent = graph_driver(tool_call("withdrawRequest", {"requestId": "req_1", "why": "plans changed"}), "好的。")
+    result = agent.say("Withdraw my leave request please")
+    [observation] = [m for m in result["messages"] if isinstance(m, ToolMessage)]
+    assert observation.status == "error" and "is not a parameter of" in str(observation.content)
