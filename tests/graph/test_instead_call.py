@@ -185,3 +185,41 @@ def test_a_resend_leaves_out_what_the_request_already_has(graph_driver, store, m
     assert action["name"] == "resubmitRequest"
     assert action["args"].get("fields") == {"amount": 1350} and "reason" not in action["args"]
     assert store.snapshot()["requests"][0]["status"] == "returned"
+
+
+def test_a_resend_id_of_no_request_is_read_from_the_persons_words(graph_driver, make_ctx, start_request):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    start_request(requester="user_1", approver="user_2", days=3, reason="装修")
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "最多两天"}, make_ctx("user_2"))
+    agent = graph_driver(tool_call("resubmitRequest", {"requestId": "req_7", "days": 2}), "好的。")
+    agent.say("那改成两天，重新提交吧")
+    [action] = agent.actions  # req_7 is no request and nobody wrote it: their one returned request, req_1
+    assert action["name"] == "resubmitRequest" and action["args"]["requestId"] == "req_1"
+
+
+def test_a_withdrawal_for_a_resend_proposes_the_resend(graph_driver, make_ctx, start_request):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    start_request(requester="user_1", approver="user_2", days=3, reason="装修")
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "最多两天"}, make_ctx("user_2"))
+    agent = graph_driver(tool_call("withdrawRequest", {"requestId": "req_1"}), "好的。")
+    result = agent.say("OK then, make it 2 days and submit it again")
+    assert [name for name, _ in _proposed(result)] == ["withdrawRequest", "resubmitRequest"]
+    assert agent.actions[0]["args"]["days"] == 2
+
+
+def test_sending_anothers_request_back_proposes_the_return(graph_driver, start_request):
+    start_request(requester="user_3", approver="user_2", days=4, reason="探亲")
+    agent = graph_driver(tool_call("withdrawRequest", {"requestId": "请假"}), "好的。", user_id="user_2")
+    result = agent.say("王五那个4天的假先退回给他，最多批两天")
+    assert ("returnTask", {"taskId": "task_1"}) in _proposed(result)
+
+
+def test_a_transfer_made_as_a_batch_proposes_the_transfer(graph_driver, start_request):
+    start_request(requester="user_1", approver="user_2", days=2, reason="回老家")
+    agent = graph_driver(tool_call("decideTasks", {"isOK": True, "requester": "Zhang San"}), "OK.", user_id="user_2")
+    result = agent.say("Swamped today, pass Zhang San's leave over to Wang Wu please")
+    assert _proposed(result)[1] == ("transferTask", {"taskId": "task_1", "nextUserId": "user_3"})

@@ -88,10 +88,13 @@ def _on_the_todo(call: Call, person_id: str, said: str, todos: list[TaskView],
                 "takes the requester's name as taskId)."), None
     task_id = todos[0].id
     waits = f"{head} It waits for the user's decision as {task_id}, a to-do of theirs"
-    to = _passed_to(call, person_id, latest)  # passed on "to sign off": the decision is the colleague's
+    to = passed_to(call, person_id, latest)  # passed on "to sign off": the decision is the colleague's
     if to is not None:
         return (f"{waits}: to pass it on to {to} as they say, call transferTask with taskId {task_id} and nextUserId "
                 f"{to}."), {"name": "transferTask", "args": {"taskId": task_id, "nextUserId": to}}
+    if not _ASKED.search(latest) and (said_return_or_reject([latest]) or ("", ""))[0] == "return":
+        return (f"{waits}: to send it back to them as they say, call returnTask with taskId {task_id} and their "
+                "comment."), {"name": "returnTask", "args": {"taskId": task_id}}
     decided = None if _ASKED.search(latest) else stated_decision(call.request)  # type: ignore[arg-type]
     if decided is not None:
         return (f"{waits}: to {'approve' if decided else 'reject'} it as they said, call handleTodoTask with taskId "
@@ -112,7 +115,7 @@ _PASS_ON = re.compile(r"转交|转给|转到|交给|让.{1,6}(?:来)?(?:审|批|
 """Words that pass a to-do on to someone: 转交, 转给, 交给, 让赵六来审; "hand it over to", "pass it to", "forward to"."""
 
 
-def _passed_to(call: Call, requester: str, latest: str) -> str | None:
+def passed_to(call: Call, requester: str, latest: str) -> str | None:
     """The one person, not the requester nor the person, whom the message passes the to-do on to; None otherwise."""
     if not _PASS_ON.search(latest) or _ASKED.search(latest):
         return None
@@ -157,10 +160,14 @@ class ResendNotWithdraw:
         latest = call.request["texts"][-1] if call.request["texts"] else ""
         again = _AGAIN.search(latest)
         if again and not _WITHDRAW.search(latest):
+            returned = own_pending(call.handle, call.ctx.actor_id, ("returned",))
             raise PolicyError(
                 "resend_not_withdraw",
                 f"The user asks to send the request again ({again.group()!r}), not to withdraw it: call "
                 "resubmitRequest with what they change.",
+                # their one request sent back: what changes is read from their words on its card, or asked
+                instead={"name": "resubmitRequest", "args": {"requestId": returned[0]["id"]}} if len(
+                    returned) == 1 else None,
             )
 
 

@@ -11,7 +11,7 @@ from tools.errors import DomainError, NotFoundError
 from tools.guards.call import Call
 from tools.guards.identity import names_actor
 from tools.workflow import lookup
-from tools.workflow.request_lookup import processes_named
+from tools.workflow.request_lookup import processes_named, require_request
 
 
 class TaskTheyNamed:
@@ -96,11 +96,27 @@ def _own(call: Call, given: object) -> bool:
     return given in (None, "", call.ctx.actor_id) or names_actor(call.actor, given)
 
 
+def _exists(call: Call, given: str) -> bool:
+    try:
+        require_request(call.handle, given)
+    except NotFoundError:
+        return False
+    return True
+
+
+def _id_said(call: Call, given: str) -> bool:
+    """Whether the person wrote the id themselves ("withdraw req_9"): theirs to be told it is no request."""
+    assert call.request is not None
+    digits = re.sub(r"\D", "", given)
+    return bool(digits) and any(re.search(rf"(?<!\d){digits}(?!\d)", text) for text in call.request["texts"])
+
+
 class RequestTheyNamed:
     """Reads which of the person's requests a call means from their words, where the model named it by a process they
-    never said: "fix it and resend" after an expense claim came back had requestId "leave", refused as no such request.
-    The person's latest message goes to the look-up instead (their one request that can take the action, or the one
-    their words name; several: they are asked which)."""
+    never said ("fix it and resend" after an expense claim came back had requestId "leave", refused as no such
+    request), or by an id of no request that the person never wrote (req_2 for their one request, req_1). The person's
+    latest message goes to the look-up instead (their one request that can take the action, or the one their words
+    name; several: they are asked which)."""
 
     name = "request_they_named"
     needs_request = True
@@ -110,13 +126,18 @@ class RequestTheyNamed:
         assert call.request is not None
         for ref in call.spec.references:
             given = call.values.get(ref.param)
-            if ref.kind != "request" or not isinstance(given, str) or lookup.ID_RE.match(given) or \
-                    re.fullmatch(r"\s*(?:req|request)?[_\-\s]?\d{1,12}\s*", given, re.IGNORECASE):
+            if ref.kind != "request" or not isinstance(given, str):
                 continue
-            named = processes_named(call.handle, given)
-            said = " ".join(call.request["recent"])
-            if not named or named & processes_named(call.handle, said):
-                continue
+            if re.fullmatch(r"\s*(?:req|request)?[_\-\s]?\d{1,12}\s*", given, re.IGNORECASE):
+                if _exists(call, given) or _id_said(call, given):
+                    continue  # a request's id: the look-up reads it (and the policy refuses one not theirs)
+            elif lookup.ID_RE.match(given):
+                continue  # another record's id (a task's, for a reminder): its look-up reads it
+            else:
+                named = processes_named(call.handle, given)
+                said = " ".join(call.request["recent"])
+                if not named or named & processes_named(call.handle, said):
+                    continue
             latest = call.request["texts"][-1] if call.request["texts"] else ""
             call.notes.append(f"[person_stated] {ref.param}: the user named no {given[:40]!r}; read from their words")
             call.values[ref.param] = latest[:200]
