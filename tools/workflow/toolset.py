@@ -17,7 +17,16 @@ from tools.language import Language
 from tools.spec import CallContext, Reference
 from tools.surfaces import HelpSection, Surfaces
 from tools.toolset import Limit, Toolset
-from tools.workflow import approver_words, batch_words, cc_urge_specs, form_fit, lookup, request_lookup, request_words
+from tools.workflow import (
+    approver_words,
+    batch_guards,
+    batch_words,
+    cc_urge_specs,
+    form_fit,
+    lookup,
+    request_lookup,
+    request_words,
+)
 from tools.workflow.batch import DEFAULT_BATCH_LIMIT
 from tools.workflow.cc import CcNamed, pick_person
 from tools.workflow.commands import CLI, COMMANDS
@@ -133,10 +142,10 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(form_fit.FieldsOfTheForm(), after="references", guards=guards)  # a leave files no "amount"
     guards = added(CcNamed(), after="fields_of_the_form", guards=guards)  # CC only the people the person named
     guards = added(UnchangedLeftOut(), after="cc_named", guards=guards)  # a resend changes what the person says
-    guards = added(batch_words.BatchAsked(), after="identity", guards=guards)  # a batch only when the person asks one
-    guards = added(batch_words.BatchOfWhom(), after="batch_asked", guards=guards)  # of whom they named, no more
-    guards = added(batch_words.SeveralNotOne(), after="batch_of_whom", guards=guards)  # "全部驳回" is no one decision
-    return added(batch_words.BatchPinned(), after="policy", guards=guards)  # a batch decides the tasks its card lists
+    guards = added(batch_guards.BatchAsked(), after="identity", guards=guards)  # a batch only when the person asks one
+    guards = added(batch_guards.BatchOfWhom(), after="batch_asked", guards=guards)  # of whom they named, no more
+    guards = added(batch_guards.SeveralNotOne(), after="batch_of_whom", guards=guards)  # "全部驳回" is no one decision
+    return added(batch_guards.BatchPinned(), after="policy", guards=guards)  # a batch decides the tasks its card lists
 
 
 GUARDS = _guards()
