@@ -3,6 +3,7 @@ statements stop at (`WorkflowStore.read`, `WorkflowStore.read_until`)."""
 
 from __future__ import annotations
 
+import math
 import sqlite3
 import time
 from collections.abc import Callable
@@ -26,7 +27,7 @@ def stop_at(conn: Connection, deadline: float) -> None:
         _sqlite(conn).set_progress_handler(lambda: time.monotonic() >= deadline, PROGRESS_OPS)  # true: interrupt
     elif conn.dialect.name == "postgresql":
         # LOCAL: the setting ends with the read's transaction, which closing the connection rolls back
-        conn.exec_driver_sql(f"SET LOCAL statement_timeout = {max(1, int(left * 1000))}")
+        conn.exec_driver_sql(f"SET LOCAL statement_timeout = {max(1, math.ceil(left * 1000))}")
     else:
         raise NotImplementedError(f"no deadline for reads on {conn.dialect.name}")
     conn.info[STOPPED_AT_DEADLINE] = deadline
