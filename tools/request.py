@@ -321,6 +321,11 @@ def empty_request(index: int = -1, lang: Lang = "zh") -> Request:
     return read_request([], index=index, today=date.today(), default_lang=lang)
 
 
+def named_in_latest(request: Request) -> list[str]:
+    """The people the latest message of the request names (ids; never the actor)."""
+    return request["people"][0] if request["people"] else []
+
+
 def people_named(request: Request) -> list[str]:
     """The people the latest request message that names anybody names (ids; empty when none does)."""
     return next((ids for ids in request["people"] if ids), [])

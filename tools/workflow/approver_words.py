@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tools.people import mention_spans
-from tools.workflow.guards import _OF, _REQUEST
+from tools.workflow.words import OF_OWNER, REQUEST_NOUN
 
 Picker = Callable[[str, str, list[dict[str, Any]]], list[dict[str, Any]]]
 
@@ -71,7 +71,7 @@ def named_as_taker(text: str, named: list[dict[str, Any]]) -> list[dict[str, Any
     ]
 
 
-_OWNED = re.compile(rf"^{_OF}(?:{_REQUEST}|待办|任务|to-?dos?|tasks?)", re.IGNORECASE)
+_OWNED = re.compile(rf"^{OF_OWNER}(?:{REQUEST_NOUN}|待办|任务|to-?dos?|tasks?)", re.IGNORECASE)
 """What follows a name that owns the request or task spoken of: "王五这个待办", "Zhang San's leave"."""
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tools.errors import PolicyError
 from tools.guards.call import Call
+from tools.request import named_in_latest
 from tools.workflow import lookup
 from tools.workflow.batch_words import BATCH_TOOL, ONE_TOOL, SEVERAL, asks_for_several
 from tools.workflow.guards import passed_to
@@ -69,12 +70,10 @@ class BatchOfWhom:
             call.values["processKey"] = None
         if call.values.get("requester"):
             return
-        named = {p for ids in call.request["people"][:len(call.request["texts"])] for p in ids
-                 if p != call.ctx.actor_id}
-        holding = [p for p in sorted(named) if lookup.todos_from(call.handle, call.ctx.actor_id, p)]
-        if len(named) == 1 and len(holding) == 1:
-            call.notes.append(f"[person_stated] requester: the user named {holding[0]}")
-            call.values["requester"] = holding[0]
+        named = {p for ids in call.request["people"][:len(call.request["texts"])] for p in ids}
+        if len(named) == 1 and lookup.todos_from(call.handle, call.ctx.actor_id, (one := named.pop())):
+            call.notes.append(f"[person_stated] requester: the user named {one}")
+            call.values["requester"] = one
 
 
 class SeveralNotOne:
@@ -94,7 +93,7 @@ class SeveralNotOne:
         several = SEVERAL.search(latest)
         if several is None:
             return
-        named = [p for p in (call.request["people"][0] if call.request["people"] else []) if p != call.ctx.actor_id]
+        named = named_in_latest(call.request)
         if len(named) != 1 or len(lookup.todos_from(call.handle, call.ctx.actor_id, named[0])) < 2:
             return
         keys = processes_named(call.handle, latest)
@@ -118,7 +117,7 @@ def _the_one_named(call: Call) -> tuple[str | None, str | None]:
     """The one to-do, among those offered to the person, of the one requester their latest message names (or, where it
     names several, the one of them the model's filter names); None when that is not exactly one."""
     assert call.request is not None
-    named = [p for p in (call.request["people"][0] if call.request["people"] else []) if p != call.ctx.actor_id]
+    named = named_in_latest(call.request)
     given = str(call.values.get("requester") or "").strip().casefold()
     if len(named) > 1 and given:
         names = call.request["names"]

@@ -13,31 +13,21 @@ from typing import Any
 
 from tools.errors import PolicyError
 from tools.guards.call import Call
+from tools.request import named_in_latest
 from tools.workflow import lookup
+from tools.workflow.approver_words import named_as_taker
 from tools.workflow.engine import TaskView
 from tools.workflow.request_lookup import PENDING, own_pending
-from tools.workflow.words import stated_decision
+from tools.workflow.words import OF_OWNER, REQUEST_NOUN, stated_decision
 
-_REQUEST = (
-    r"(?:报销单?|请假条?|假条|(?:年|病|事|婚|丧|产|陪产)?假|调休|出差申请|出差|申请单?|审批单?|单子|"
-    r"(?:expense\s+)?claims?|expenses?|leave(?:\s+request)?|time\s+off|(?:business\s+)?trip|requests?|application)"
-)
-"""Words that name a request (报销, 请假, "claim", "trip")."""
 OWN_REQUEST = frozenset({"runWorkFlow", "withdrawRequest", "resubmitRequest", "queryMyRequests", "urgeTask"})
 """The workflow's tools on a request of the person's own: filing, withdrawing, resending, listing or urging one."""
-
-
-_OF = (r"(?:(?:去|到|回)[^\s，。,.!?！？的]{1,6}?)?\s*"
-       r"(?:的|那个|这个|那张|这张|那笔|这笔|那份|这份|那趟|这趟|那次|这次|又|也|'s|’s)\s*"
-       r"(?:\w+\s+|[^\s，。,.!?！？的]{1,8}的|[^\s，。,.!?！？的]{1,4}?)?")
-"""What joins a person to their request: 的, 那个, "'s", with a few words between ("那个5天的年假", "的差旅报销", "Li Si's big
-claim"), and where they go before it ("去深圳那个出差", "回老家那趟"); or 又 / 也 before it (赵六又请假了)."""
 
 
 def _anothers_request(text: str, name: str) -> str | None:
     """The words in which the text speaks of `name`'s request ("李四的报销", "张三那个5天的年假", "Li Si's claim"), or
     None."""
-    found = re.search(rf"{re.escape(name)}{_OF}{_REQUEST}", text, re.IGNORECASE)
+    found = re.search(rf"{re.escape(name)}{OF_OWNER}{REQUEST_NOUN}", text, re.IGNORECASE)
     return found.group() if found else None
 
 
@@ -92,15 +82,16 @@ def _on_the_todo(call: Call, person_id: str, said: str, todos: list[TaskView],
     if to is not None:
         return (f"{waits}: to pass it on to {to} as they say, call transferTask with taskId {task_id} and nextUserId "
                 f"{to}."), {"name": "transferTask", "args": {"taskId": task_id, "nextUserId": to}}
-    if not _ASKED.search(latest) and (said_return_or_reject([latest]) or ("", ""))[0] == "return":
+    asked = bool(_ASKED.search(latest))  # "办了没？", "was it approved?": a decision it seems to state is asked about
+    if not asked and (said_return_or_reject([latest]) or ("", ""))[0] == "return":
         return (f"{waits}: to send it back to them as they say, call returnTask with taskId {task_id} and their "
                 "comment."), {"name": "returnTask", "args": {"taskId": task_id}}
-    decided = None if _ASKED.search(latest) else stated_decision(call.request)  # type: ignore[arg-type]
+    decided = None if asked else stated_decision(call.request)  # type: ignore[arg-type]
     if decided is not None:
         return (f"{waits}: to {'approve' if decided else 'reject'} it as they said, call handleTodoTask with taskId "
                 f"{task_id} and isOK {str(decided).lower()}."), {
                     "name": "handleTodoTask", "args": {"taskId": task_id, "isOK": decided}}
-    if _HANDLE.search(latest) and not _ASKED.search(latest):  # "办了没？" asks, and is shown
+    if _HANDLE.search(latest) and not asked:
         return (f"{waits}: to deal with it as they ask, call handleTodoTask with taskId {task_id} (they are asked to "
                 "approve or reject)."), {"name": "handleTodoTask", "args": {"taskId": task_id}}
     if call.spec.name in ("queryMyRequests", COPIES):
@@ -110,18 +101,16 @@ def _on_the_todo(call: Call, person_id: str, said: str, todos: list[TaskView],
             f"taskId {task_id}; to send it back, returnTask; to pass it on, transferTask."), None
 
 
-_PASS_ON = re.compile(r"转交|转给|转到|交给|让.{1,6}(?:来)?(?:审|批|处理|决定)|\b(?:hand|pass|forward|transfer|"
-                      r"reassign|give)\w*\b(?:.{0,40}?)\b(?:to|over)\b", re.IGNORECASE)
-"""Words that pass a to-do on to someone: 转交, 转给, 交给, 让赵六来审; "hand it over to", "pass it to", "forward to"."""
-
-
 def passed_to(call: Call, requester: str, latest: str) -> str | None:
-    """The one person, not the requester nor the person, whom the message passes the to-do on to; None otherwise."""
-    if not _PASS_ON.search(latest) or _ASKED.search(latest):
+    """The one person the message names as taking the to-do over ("pass Wang Wu's leave over to Zhao Liu", 转给赵六;
+    `approver_words.named_as_taker`), never its requester; None otherwise, or when the message asks a question."""
+    assert call.request is not None
+    if _ASKED.search(latest):
         return None
-    people = call.request["people"][0] if call.request and call.request["people"] else []
-    others = [p for p in people if p not in (requester, call.ctx.actor_id)]
-    return others[0] if len(others) == 1 else None
+    names = call.request["names"]
+    named = [{"id": p, **names.get(p, {})} for p in named_in_latest(call.request) if p != requester]
+    takers = named_as_taker(latest, named)
+    return str(takers[0]["id"]) if len(takers) == 1 else None
 
 
 COPIES = "queryCcRequests"
@@ -172,7 +161,7 @@ class ResendNotWithdraw:
 
 
 _OWN = re.compile(
-    rf"我(?:自己)?{_OF}{_REQUEST}|\bmy\s+(?:own\s+)?(?:[\w-]+\s+){{0,2}}{_REQUEST}\b",
+    rf"我(?:自己)?{OF_OWNER}{REQUEST_NOUN}|\bmy\s+(?:own\s+)?(?:[\w-]+\s+){{0,2}}{REQUEST_NOUN}\b",
     re.IGNORECASE,
 )
 """Words that speak of the person's own request: 我的假, 我那个报销, "my request", "my 3-day leave"."""

@@ -108,7 +108,7 @@ def resolve_request(
             ask="which_request", param=param, choices=choices,
         )
     if not own and statuses == ("returned",):
-        keys = [d.key for d in engine_of(conn).definitions(conn) if _named(d, text)]
+        keys = sorted(processes_named(conn, text))
         raise NotFoundError("unknown_request", "the user has no request that an approver sent back to them, so there "
                             "is nothing to resend: to file a new request, call runWorkFlow",
                             # the start of the process named, its values the person's words (or asked) on its card
