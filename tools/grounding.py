@@ -184,9 +184,10 @@ def check_clear(
 def _text_is_theirs(text: str, request: Request, share: float, *, meaningful: bool, today: date,
                     filler: re.Pattern[str] | None = None) -> bool:
     """The person's own words: found verbatim in what they wrote, whatever its script ("2026-12-05" in
-    "日期2026-12-05"), or in their language (a translation is not theirs) and found in what they wrote or in a draft
-    they were shown and answered; a `meaningful` text must also say something of its own, beyond the dates and the
-    people it names ("this Friday", "approver Zhao Liu" is no reason) and the value's `filler` words."""
+    "日期2026-12-05"), or in their language (a translation is not theirs) and found, without the names of the people
+    the request names, in what they wrote or in a draft they were shown and answered; a `meaningful` text must also
+    say something of its own, beyond the dates and the people it names ("this Friday", "approver Zhao Liu" is no
+    reason) and the value's `filler` words."""
     if meaningful and not says_something(text, request, today, filler):
         return False  # "take 2 days off next week" is no reason; "批了" is no comment
     said = "\n".join([*request["recent"], *request["shown"]])
@@ -194,7 +195,7 @@ def _text_is_theirs(text: str, request: Request, share: float, *, meaningful: bo
         return True
     if language_of(text, request["lang"]) != request["lang"]:
         return False
-    return words.is_text_said(text, said, share=share)
+    return words.is_text_said(_without_people(text, request), said, share=share)
 
 
 def says_something(text: str, request: Request, today: date, filler: re.Pattern[str] | None = None) -> bool:
@@ -216,11 +217,17 @@ _WHEN_WORDS = re.compile(
 """Words of when and how long, and of asking, that say no reason ("half day off tmrw morning pls")."""
 
 
+def _without_people(text: str, request: Request) -> str:
+    """The text with the names of the people the request names blanked out: a name is in the text because the request
+    names that person ("send Li Si a reminder"), which makes no text around it the person's own words."""
+    names = [n for person in request["names"].values() for n in (person.get("name"), person.get("alias")) if n]
+    return mask_words(text, names)
+
+
 def _without_dates_and_people(text: str, request: Request, today: date) -> str:
     """The text with its date phrases, its lengths (half a day, 两天), parts of the day, and the names of the people
     the request names blanked out."""
-    names = [n for person in request["names"].values() for n in (person.get("name"), person.get("alias")) if n]
-    masked = mask_words(text, names)
+    masked = _without_people(text, request)
     facts = read_text(masked, today=today)
     lengths = [(q.start, q.end) for q in facts.quantities if q.unit in ("day", "week", "month", "hour")]
     return _WHEN_WORDS.sub(" ", mask_spans(masked, [*(span.at for span in facts.dates), *lengths]))

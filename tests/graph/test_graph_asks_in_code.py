@@ -144,6 +144,24 @@ def test_an_email_text_the_model_wrote_itself_is_asked_for(graph_driver, store):
     assert agent.interrupts == []
 
 
+@pytest.mark.parametrize(
+    ("said", "mail", "question"),
+    [
+        ("email Wang Wu a reminder about my expense claim", {"userId": "Wang Wu", "emailContent": "Hi Wang Wu, kindly look"
+         " at it"}, "What should the e-mail say? I will not make up its text."),
+        ("给王五发封邮件提醒一下", {"userId": "王五", "emailContent": "王五：请处理"}, "请问邮件内容写什么？我不会替你编写邮件内容。"),
+    ],
+    ids=["en", "zh"],
+)
+def test_an_email_text_that_shares_only_the_recipients_name_with_the_request_is_asked_for(
+    graph_driver, store, said, mail, question
+):
+    # The name is in the text because the request names the recipient; it makes no sentence around it theirs.
+    agent = graph_driver(tool_call("sendEmail", mail))
+    assert final(agent.say(said)).content == question
+    assert agent.interrupts == []
+
+
 def test_a_write_during_a_question_is_refused_in_words_the_model_cannot_repeat_as_the_persons(graph_driver, store):
     agent = graph_driver(tool_call("getAllWorkFlow"), tool_call("runWorkFlow", {**LEAVE, "nextUserId": "李四"}), "好的")
     result = agent.say("有哪些流程？")
