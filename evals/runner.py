@@ -68,7 +68,8 @@ class TurnRecord:
     reviews: list[str] = field(default_factory=list)
     """Each approval card and the decision taken, e.g. `handleTodoTask → approve`."""
     refusals: list[str] = field(default_factory=list)
-    """Error observations of the turn: validator and policy refusals, rejections, failed calls."""
+    """Error observations of the turn, each after the call it answers (`name({args}): text`): validator and policy
+    refusals, rejections, failed calls."""
     outcomes: list[list[dict[str, Any]]] = field(default_factory=list)
     """What actually happened after each answer (the graph's outcome lines: executed, refused, rejected)."""
 
@@ -289,10 +290,7 @@ def play_turns(
             record.said.append(follow_up)
             answer = send(graph, config, context, follow_up, reviewer, record)
             record.answers.append(answer)
-        record.refusals = [
-            f"{m.name}: {m.content}"[:300] for m in thread_messages(graph, config)[seen:]
-            if isinstance(m, ToolMessage) and m.status == "error"
-        ]
+        record.refusals = _refusals(thread_messages(graph, config)[seen:])
         label = f"turn {index + 1} ({turn.actor})"
         if turn.expect is not None:
             problems += [f"{label}: {p}" for p in check_reply(record.answers[0], turn.expect)]
@@ -301,6 +299,16 @@ def play_turns(
         if reviewer.unexpected:
             problems.append(f"{label}: unexpected approval cards: {reviewer.unexpected}")
     return problems
+
+
+def _refusals(messages: list[Any]) -> list[str]:
+    """The turn's error observations, each after the call it answers as the model proposed it (a trial read later
+    shows what was refused, not only why)."""
+    proposed = {call["id"]: call["args"] for m in messages if isinstance(m, AIMessage) for call in m.tool_calls}
+    return [
+        f"{m.name}({json.dumps(proposed.get(m.tool_call_id, {}), ensure_ascii=False)[:200]}): {m.content}"[:500]
+        for m in messages if isinstance(m, ToolMessage) and m.status == "error"
+    ]
 
 
 def _one_trial(item: tuple[Scenario, Protocol, int, Strategy, ModelFactory, str, dict[str, Any] | None]) -> TrialResult:

@@ -222,3 +222,25 @@ def test_a_date_range_answering_the_question_fills_both_dates_without_the_model(
     assert (args["fields"]["startDate"], args["fields"]["endDate"]) == ("2027-01-19", "2027-01-21")
     agent.resume(APPROVE)
     assert agent.script_used_up and len(store.snapshot()["requests"]) == 1  # two model calls: the proposal, the answer
+
+
+@pytest.mark.parametrize(
+    ("said", "reason", "days", "approver"),
+    [
+        ("我想请5天年假出去旅游，审批人李四", "出去旅游", 5, "李四"),
+        ("I'd like 3 days of annual leave to visit my parents, Wang Wu approves", "visit my parents", 3, "Wang Wu"),
+    ],
+    ids=["zh", "en"],
+)
+def test_dates_nobody_said_are_left_out_not_held_against_the_days_they_did(graph_driver, store, said, reason, days,
+                                                                          approver):
+    # The model put in dates of its own that count another number of working days than the person's.
+    leave = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": reason, "days": days,
+                                      "nextUserId": approver, "fields": {"leaveType": "年假", "startDate": "2027-01-18",
+                                                                         "endDate": "2027-01-19"}})
+    agent = graph_driver(leave, "OK.")
+    agent.say(said)
+    args, _ = waiting(agent)  # no refusal and no question: the card waits, with the days they said
+    assert args["days"] == days
+    assert not args["fields"].get("startDate") and not args["fields"].get("endDate")
+    assert store.snapshot()["requests"] == []

@@ -149,7 +149,8 @@ def test_an_email_text_the_model_wrote_itself_is_asked_for(graph_driver, store):
     [
         ("email Wang Wu a reminder about my expense claim", {"userId": "Wang Wu", "emailContent": "Hi Wang Wu, kindly look"
          " at it"}, "What should the e-mail say? I will not make up its text."),
-        ("给王五发封邮件提醒一下", {"userId": "王五", "emailContent": "王五：请处理"}, "请问邮件内容写什么？我不会替你编写邮件内容。"),
+        ("给王五发封邮件提醒一下", {"userId": "王五", "emailContent": "王五：请处理"},
+         "请问邮件内容写什么？我不会替你编写邮件内容。"),
     ],
     ids=["en", "zh"],
 )

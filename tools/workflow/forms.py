@@ -215,8 +215,16 @@ def person_values(definition: Definition) -> tuple[PersonValue, ...]:
             refuse=_refusal(definition, form_field) if kind in ("number", "date") else None,
             default=form_field.default if form_field.type == "enum" else None,
             after=param_of(follows[form_field.id]) if form_field.id in follows else "",
+            left_out_unsaid=_no_date_said if kind == "date" and not form_field.required else None,
         ))
     return tuple(values)
+
+
+def _no_date_said(request: Request) -> bool:
+    """Whether the person's words state no date at all: an optional date the model put in is then not theirs, and is
+    left out rather than held against what they did say ("想请4天年假" with dates of the model's own: the days are
+    filed, not refused as not matching dates nobody gave)."""
+    return not request["dates"]
 
 
 CANNOT = {
