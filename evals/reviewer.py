@@ -107,6 +107,12 @@ def _same(golden: Any, filed: Any, shown: Sequence[str], today: date) -> bool:
     option or person (by value, or as the card names it)."""
     if isinstance(golden, bool) or isinstance(filed, bool):
         return golden == filed
+    if isinstance(golden, list | tuple):  # people to copy: each named is one filed (by id) or shown (by name)
+        items = list(filed) if isinstance(filed, list | tuple) else []
+        return len(items) == len(golden) and all(
+            any(_same(g, f, (), today) for f in items) or any(str(g).casefold() in str(s).casefold() for s in shown)
+            for g in golden
+        )
     if isinstance(golden, int | float):
         try:
             return float(filed) == float(golden)
@@ -130,9 +136,12 @@ def start_card_differences(golden: Mapping[str, Any], action: Mapping[str, Any],
         if path in FREE_TEXT or path == "userId" or value in (None, ""):
             continue
         field = path.removeprefix("fields.")
-        shown = [str(card.get("approver", "")), str(card.get("approver_email", ""))] if path == "nextUserId" else [
-            str(r.get("shown", "")) for r in card.get("fields") or [] if r.get("field") == field
-        ]
+        if path == "nextUserId":
+            shown = [str(card.get("approver", "")), str(card.get("approver_email", ""))]
+        elif path == "cc":
+            shown = [str(card.get("cc", ""))]
+        else:
+            shown = [str(r.get("shown", "")) for r in card.get("fields") or [] if r.get("field") == field]
         if not _same(value, _get(args, path), shown, today):
             wrong.append(f"{path}={_get(args, path)!r} (said: {value!r})")
     return wrong

@@ -239,6 +239,17 @@ def test_reviewer_rejects_unexpected_cards_unless_it_is_a_rubber_stamp() -> None
     }
 
 
+def test_a_start_card_copying_the_people_the_person_named_is_approved_and_one_copying_others_is_not() -> None:
+    golden = {"processKey": "process_qingjia", "nextUserId": "李四", "cc": ["赵六"]}
+    args = {"processKey": "process_qingjia", "nextUserId": "user_2", "cc": ["user_4"]}
+    shown = {"approver": "李四 (user_2)", "cc": "赵六"}
+    right = hitl_request({"id": "c1", "name": "runWorkFlow", "args": args}, shown, "h")
+    assert Reviewer([], rubber_stamp=False, starts=[golden]).decide(right)[0]["decisions"][0]["type"] == "approve"
+    other = hitl_request({"id": "c2", "name": "runWorkFlow", "args": {**args, "cc": ["user_3"]}},
+                         {**shown, "cc": "王五"}, "h")
+    assert Reviewer([], rubber_stamp=False, starts=[golden]).decide(other)[0]["decisions"][0]["type"] == "reject"
+
+
 def test_simulated_person_speaks_from_the_hidden_goal_and_stops() -> None:
     scenario = load_scenarios(patterns=["seed_r1_capabilities"])[0]
     person_model = ScriptedChatModel(replies=["你好，你能帮我做什么？", "###STOP###"])
