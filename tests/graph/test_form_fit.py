@@ -115,6 +115,20 @@ def test_a_leave_of_one_day_on_the_one_date_said_is_that_date(graph_driver, said
     assert (args["fields"]["startDate"], args["fields"]["endDate"]) == (day, day)
 
 
+@pytest.mark.parametrize(("said", "day", "half"), [
+    ("周四上午请半天假去银行办事，李四审批", "2027-01-21", "上午"),
+    ("I want Wednesday afternoon off for a dentist appointment, Li Si approves", "2027-01-20", "下午"),
+])
+def test_half_a_day_on_the_one_date_said_is_that_half_of_that_date(graph_driver, said, day, half):
+    leave = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "x", "nextUserId": "李四",
+                                      "fields": {}})
+    agent = graph_driver(leave, "已提交。")
+    agent.say(said)
+    args = waiting(agent)
+    assert (args["fields"]["startDate"], args["fields"]["endDate"]) == (day, day)
+    assert args["days"] == 0.5 and args["fields"]["startHalf"] == half
+
+
 @pytest.mark.parametrize("said", [
     "I need all of next week off, Monday through Friday, for my sister's wedding. Li Si approves",
     "下周一整周请年假，周一到周五，出去旅游，李四审批",

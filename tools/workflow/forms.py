@@ -98,8 +98,8 @@ def _range_end(which: str, *, ranges_only: bool = False) -> Any:
     they stated (the same range said twice is one); without a range, the one date they stated is both ends (a trip on
     one day), and two dates are from the earlier to the later ("next Thursday and Friday", "12月8日出发，10日回来").
     A leave (`ranges_only`) reads a range alone: "明天开始请3天" says its first day, not its last, and each weekday of
-    "周四周五" is read on its own (said on a Friday: today and next Thursday); but one working day with one day said is
-    that day ("下周五歇一天"), and one leave said twice over is one range (`_one_leave`). None when they stated
+    "周四周五" is read on its own (said on a Friday: today and next Thursday); but one working day with one day or half
+    a day said is that day ("下周五歇一天", 下周二下午休半天), and one leave said twice over is one range (`_one_leave`). None when they stated
     different ranges, or no date, or more than two."""
 
     def stated(request: Request) -> str | None:
@@ -110,9 +110,9 @@ def _range_end(which: str, *, ranges_only: bool = False) -> Any:
             start, end = ranges.pop()
             return start if which == "start" else end
         dates = sorted(set(request["dates"]))
-        if ranges_only and not ranges and len(dates) == 1 and set(request["days"]) == {1.0} and \
+        if ranges_only and not ranges and len(dates) == 1 and set(request["days"]) in ({1.0}, {0.5}) and \
                 is_working_day(date.fromisoformat(dates[0])):
-            return dates[0]  # "下周五歇一天", "next Friday off as a personal day": a leave on the one working day said
+            return dates[0]  # "下周五歇一天", "next Monday morning off": a leave of a day or half of it on the one day said
         if ranges or ranges_only or not 1 <= len(dates) <= 2:
             return None
         return dates[0] if which == "start" else dates[-1]
