@@ -43,6 +43,11 @@ def test_withdrawing_someone_elses_request_is_refused_to_the_model(graph_driver,
     ("帮我提个出差申请，去李四的老家考察", "李四", None),
     ("Claim 300 yuan for lunch with Li Si's team, Wang Wu approves", "Li Si", None),
     ("我的报销找李四批", "李四", None),
+    # written after the rule (the eighth round: "Zhao Liu's 4-day leave" was not read); none from a scenario
+    ("decline Wang Wu's 3-day leave, we're swamped", "Wang Wu", "Wang Wu's 3-day leave"),
+    ("Li Si's team dinner claim is missing a receipt", "Li Si", "Li Si's team dinner claim"),
+    ("book me a trip to Li Si's home town", "Li Si", None),
+    ("Zhao Liu's boss approved my trip", "Zhao Liu", None),
 ])
 def test_another_persons_request_is_read_from_their_name_and_a_request_word(text, name, said):
     assert _anothers_request(text, name) == said
@@ -176,3 +181,12 @@ def test_asking_about_someones_one_leave_shows_it(graph_driver, start_request):
     agent = graph_driver(tool_call("queryMyRequests", {}), "好的。", user_id="user_2")
     result = agent.say("赵六也请假了？这回是为啥")
     assert ("viewTask", {"taskId": "task_1"}) in _proposed(result)
+
+
+def test_a_withdrawal_of_anothers_request_of_some_days_becomes_the_decision_they_stated(graph_driver, start_request):
+    start_request(requester="user_3", approver="user_2", days=3, reason="回老家")  # 王五's task_1 for 李四
+    agent = graph_driver(tool_call("withdrawRequest", {"requestId": "Wang Wu's leave"}), "OK.", user_id="user_2")
+    agent.say("decline Wang Wu's 3-day leave, we're swamped that week")
+    [action] = agent.actions
+    assert action["name"] == "handleTodoTask" and action["args"]["isOK"] is False
+    assert "swamped" in action["args"]["result"]
