@@ -57,6 +57,12 @@ def test_a_message_about_someone_elses_request_too_is_untouched(graph_driver, st
     ("把我的待办都看一下", None),  # to-dos are no request of theirs
     ("What's waiting on me?", None),
     ("Show me my team's requests", None),
+    # written after the rule (the eighth round: "the team dinner expense I sent Zhao Liu"); none from a scenario
+    ("the lunch claim I sent Wang Wu has the wrong receipt", "claim I sent"),
+    ("我上周提交给李四的报销有问题，帮我撤回", "我上周提交给李四的报销"),
+    ("我刚交的假条能撤吗", "我刚交的假条"),
+    ("the claim Li Si sent me", None),
+    ("我批的那个假", None),
 ])
 def test_the_persons_own_request_is_read_from_my_and_a_request_word(text, own):
     found = _OWN.search(text)
@@ -90,3 +96,17 @@ def test_a_reminder_about_the_persons_own_request_is_named(graph_driver, start_r
     agent = graph_driver(tool_call("queryCcRequests", {}), "OK.")
     [refusal] = _refused(agent.say("my leave has been sitting there for days, chase it up"))
     assert refusal.endswith("call urgeTask with requestId req_1.")
+
+
+def test_a_return_of_the_claim_they_sent_is_their_withdrawal(graph_driver, store, make_ctx):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_3", "reason": "client lunch",
+                                          "nextUserId": "user_2", "fields": {"amount": 300, "category": "餐饮"}},
+                 make_ctx("user_3"))
+    agent = graph_driver(tool_call("returnTask", {"taskId": "lunch claim"}), "OK.", user_id="user_3")
+    agent.say("the lunch claim I sent Li Si has the wrong receipt on it, please take it back")
+    [action] = agent.actions
+    assert (action["name"], action["args"]) == ("withdrawRequest", {"requestId": "req_1"})
+    assert store.snapshot()["requests"][0]["status"] == "pending"

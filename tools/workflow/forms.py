@@ -99,8 +99,8 @@ def _range_end(which: str, *, ranges_only: bool = False) -> Any:
     one day), and two dates are from the earlier to the later ("next Thursday and Friday", "12月8日出发，10日回来").
     A leave (`ranges_only`) reads a range alone: "明天开始请3天" says its first day, not its last, and each weekday of
     "周四周五" is read on its own (said on a Friday: today and next Thursday); but one working day with one day or half
-    a day said is that day ("下周五歇一天", 下周二下午休半天), and one leave said twice over is one range (`_one_leave`). None when they stated
-    different ranges, or no date, or more than two."""
+    a day said is that day ("下周五歇一天", 下周二下午休半天), and one leave said twice over is one range (`_one_leave`).
+    None when they stated different ranges, or no date, or more than two."""
 
     def stated(request: Request) -> str | None:
         ranges = {(r["start"], r["end"]) for r in request["ranges"]}

@@ -128,10 +128,10 @@ _AGAIN = re.compile(
 """Words that send a request again: 再提一次, 重新提交, 再交, "resend", "submit it again"."""
 _WITHDRAW = re.compile(
     r"撤回|撤销|撤掉|撤了|取消|不请了|不要了|不报了|不去了|作废|算了|\b(?:withdraw\w*|cancel\w*|scrap|drop|call\s+off|"
-    r"pull|retract|take\s+back|never\s*mind|forget)\b",
+    r"pull|retract|take\s+(?:[\w'’-]+\s+){0,3}?back|never\s*mind|forget)\b",
     re.IGNORECASE,
 )
-"""Words that take a request back: 撤回, 取消, 不请了, "withdraw", "cancel", "scrap"."""
+"""Words that take a request back: 撤回, 取消, 不请了, "withdraw", "cancel", "scrap", "take it back"."""
 
 
 class ResendNotWithdraw:
@@ -161,10 +161,13 @@ class ResendNotWithdraw:
 
 
 _OWN = re.compile(
-    rf"我(?:自己)?{OF_OWNER}{REQUEST_NOUN}|\bmy\s+(?:own\s+)?(?:[\w-]+\s+){{0,2}}{REQUEST_NOUN}\b",
+    rf"我(?:自己)?{OF_OWNER}{REQUEST_NOUN}|\bmy\s+(?:own\s+)?(?:[\w-]+\s+){{0,2}}{REQUEST_NOUN}\b|"
+    rf"我(?:刚才?|之前|前天|昨天|今天|上周|上午|下午)?(?:提交|提|交|发|报|递|填)(?:给[^\s，。,.!?！？的]{{1,4}})?的"
+    rf"{REQUEST_NOUN}|{REQUEST_NOUN}\s+(?:that\s+|which\s+)?I\s+(?:just\s+)?(?:sent|filed|submitted|put\s+in|raised)\b",
     re.IGNORECASE,
 )
-"""Words that speak of the person's own request: 我的假, 我那个报销, "my request", "my 3-day leave"."""
+"""Words that speak of the person's own request: 我的假, 我那个报销, 我提交给李四的报销, "my request", "my 3-day leave",
+"the claim I sent Li Si"."""
 NOT_OWN_REQUEST = frozenset({"returnTask", "transferTask", "viewTask", "queryCcRequests"})
 """The tools on requests that are not the person's own: other people's, sent back, passed on, viewed or copied to
 them. A decision is left out: "approve my requests" speaks of the person's to-dos, for nobody decides their own."""
