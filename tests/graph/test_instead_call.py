@@ -6,6 +6,7 @@ test, after the rule."""
 
 from __future__ import annotations
 
+import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from evals.doubles.scripted import tool_call
@@ -223,3 +224,40 @@ def test_a_transfer_made_as_a_batch_proposes_the_transfer(graph_driver, start_re
     agent = graph_driver(tool_call("decideTasks", {"isOK": True, "requester": "Zhang San"}), "OK.", user_id="user_2")
     result = agent.say("Swamped today, pass Zhang San's leave over to Wang Wu please")
     assert _proposed(result)[1] == ("transferTask", {"taskId": "task_1", "nextUserId": "user_3"})
+
+
+@pytest.mark.parametrize(("said", "ok", "comment"), [
+    ("赵六那个两天的假我批了，休假前把周报交给王五", True, "周报"),
+    ("Reject Zhao Liu's leave request. Tell him to hand the release over to Wang Wu and apply after it", False,
+     "release"),
+])
+def test_a_decision_stated_with_a_hand_over_is_that_decision_not_a_transfer(graph_driver, store, start_request, said,
+                                                                           ok, comment):
+    # written after the rule (the eighth round: the model passed the to-do on to the colleague the comment names)
+    start_request(requester="user_4", approver="user_2", days=2, reason="回老家")
+    agent = graph_driver(tool_call("transferTask", {"taskId": "task_1", "nextUserId": "user_3"}), "OK.",
+                         user_id="user_2")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "handleTodoTask" and action["args"]["isOK"] is ok
+    assert comment in action["args"]["result"]
+    assert store.snapshot()["tasks"][0]["status"] == "pending"
+
+
+@pytest.mark.parametrize("said", ["同意，转给王五吧", "Approve it and pass it on to Wang Wu"])
+def test_a_transfer_with_only_consent_beside_it_stays_a_transfer(graph_driver, start_request, said):
+    start_request(requester="user_4", approver="user_2", days=2, reason="回老家")
+    agent = graph_driver(tool_call("transferTask", {"taskId": "task_1", "nextUserId": "user_3"}), "OK.",
+                         user_id="user_2")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "transferTask"
+
+
+@pytest.mark.parametrize(("text", "decided"), [
+    ("王五那个假我拿不准", None), ("这个说不准", None), ("这个假不准", False), ("同意王五的假", True),
+])
+def test_unsure_is_no_rejection(text, decided):
+    from tools.workflow.words import decision_in
+
+    assert decision_in(text) is decided

@@ -3,7 +3,8 @@ another person's request (李四的报销, 王五那个假, "Li Si's expense cla
 it or to know where it is. And one who says to send their request again (再提一次, 重新提交, "resend it") wants it
 sent, not withdrawn. Such a call is refused to the model, with what to do instead, before the person is asked for
 anything or shown a card they never meant to see. So is a rejection when the person said to send the request back
-(退回, "send it back"), and a return when they said to reject it (驳回, 拒了, "turn it down"). Which record the
+(退回, "send it back"), and a return when they said to reject it (驳回, 拒了, "turn it down"); and a transfer when they
+decided the request and the colleague they named is only in what they tell the requester. Which record the
 person means, where the model named it otherwise, is read by `tools.workflow.named`."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from tools.workflow import lookup
 from tools.workflow.approver_words import named_as_taker
 from tools.workflow.engine import TaskView
 from tools.workflow.request_lookup import PENDING, own_pending
-from tools.workflow.words import OF_OWNER, REQUEST_NOUN, stated_decision
+from tools.workflow.words import OF_OWNER, REQUEST_NOUN, decision_in, stated_decision
 
 OWN_REQUEST = frozenset({"runWorkFlow", "withdrawRequest", "resubmitRequest", "queryMyRequests", "urgeTask"})
 """The workflow's tools on a request of the person's own: filing, withdrawing, resending, listing or urging one."""
@@ -306,3 +307,43 @@ class ReturnOrReject:
                 "false and their reason.",
                 instead=_whole("handleTodoTask", taskId=task, isOK=False, result=call.values.get("comment")),
             )
+
+
+_CLAUSE = re.compile(r"[，,。;；!！?？\n]+|(?<=\w)\.(?:\s+|$)")
+_OF_A_REQUEST = re.compile(REQUEST_NOUN, re.IGNORECASE)
+
+
+class DecidedNotPassed:
+    """Refuses a transfer when the person's latest message decides the request in a clause of its own, one that names
+    the request and passes nothing on ("王五那个三天的假我同意了，走之前把手上的活交接给赵六": approved; the hand-over
+    is what they tell the requester): the decision is proposed instead, and the rest of their words are its comment.
+    A clause that only consents ("同意，转给赵六吧") decides nothing here."""
+
+    name = "decided_not_passed"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name != "transferTask":
+            return
+        latest = call.request["texts"][-1] if call.request["texts"] else ""
+        if _ASKED.search(latest):
+            return
+        names = call.request["names"]
+        named = [{"id": p, **names.get(p, {})} for p in named_in_latest(call.request)]
+        people = [n for person in named for n in (person.get("name"), person.get("alias")) if n]
+        decisions = {
+            decision_in(clause) for clause in _CLAUSE.split(latest)
+            if not named_as_taker(clause, named)
+            and (_OF_A_REQUEST.search(clause) or any(n.casefold() in clause.casefold() for n in people))
+        } - {None}
+        if len(decisions) != 1:
+            return
+        decided = decisions.pop()
+        raise PolicyError(
+            "decided_not_passed",
+            f"The user {'approves' if decided else 'rejects'} the request, not passing it on: call handleTodoTask "
+            f"with isOK {str(decided).lower()}; what else they say is their comment.",
+            instead=_whole("handleTodoTask", taskId=call.values.get("taskId"), isOK=decided),
+        )

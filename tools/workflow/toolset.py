@@ -30,7 +30,7 @@ from tools.workflow import (
 from tools.workflow.batch import DEFAULT_BATCH_LIMIT
 from tools.workflow.cc import CcNamed, pick_person
 from tools.workflow.commands import CLI, COMMANDS
-from tools.workflow.guards import AnothersRequest, OwnRequest, ResendNotWithdraw, ReturnOrReject
+from tools.workflow.guards import AnothersRequest, DecidedNotPassed, OwnRequest, ResendNotWithdraw, ReturnOrReject
 from tools.workflow.leave import words as leave_words
 from tools.workflow.leave.cli import LEAVE_CLI
 from tools.workflow.mailer import Mailer
@@ -136,6 +136,7 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(ResendNotWithdraw(), after="anothers_request", guards=guards)  # "再提一次" is no withdrawal
     guards = added(OwnRequest(), after="resend_not_withdraw", guards=guards)  # "我的假" is no one else's to-do
     guards = added(ReturnOrReject(), after="own_request", guards=guards)  # "退回" is no rejection, "驳回" no return
+    guards = added(DecidedNotPassed(), after="return_or_reject", guards=guards)  # "我同意了，…交接给赵六" decides
     guards = added(TaskTheyNamed(), before="references", guards=guards)  # the to-do is the one whose requester they named
     guards = added(TodosOfWhom(), before="references", guards=guards)  # "李四那边几个待办" lists 李四's
     guards = added(RequestTheyNamed(), before="references", guards=guards)  # "resend it" is no "leave" they never said

@@ -43,7 +43,7 @@ def named_as_approver(param: str, text: str, named: list[dict[str, Any]]) -> lis
 
 
 _REJECT = re.compile(
-    r"驳回|拒绝|拒了|回绝|不同意|不批|别批|不准|不通过|不行|不予|打回|退回|否决|"
+    r"驳回|拒绝|拒了|回绝|不同意|不批|别批|(?<![拿说])不准|不通过|不行|不予|打回|退回|否决|"
     r"\breject|\bdeclin|\bden(y|ied)\b|\brefus|\bturn(ed|ing)? (it |that |this |\w+'s \w+ )?down\b|\bsay no\b|"
     r"\bno[- ]go\b|\bveto|\b(don'?t|do not|not|never|won'?t|can'?t|cannot) (approve|accept|allow|ok|sign)",
     re.IGNORECASE,
