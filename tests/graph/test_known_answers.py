@@ -163,3 +163,19 @@ def test_a_comment_the_tools_returned_may_be_told_in_the_answer(graph_driver, st
     agent = graph_driver(tool_call("queryMyRequests", {}), "李四的意见是：第二天有客户来访，只能批一天。")
     answer = final(agent.say("我的请假怎么被退回来了？李四说了什么"))
     assert answer.content == "李四的意见是：第二天有客户来访，只能批一天。"
+
+
+def test_the_leave_balance_answers_no_question_about_something_else(graph_driver, store):
+    # written after the rule (the eighth round: the balance was shown for a team budget); none from a scenario
+    agent = graph_driver(tool_call("getLeaveBalance", {}), "部门的差旅预算还剩5000元。", "还剩五千元。")
+    answer = final(agent.say("部门今年的差旅预算还剩多少？"))
+    refused = [m for m in agent.messages if getattr(m, "status", "") == "error"]
+    assert len(refused) == 1 and "[balance_not_asked]" in str(refused[0].content)
+    assert answer.content == NOT_KNOWN_ZH and "年假" not in answer.content
+
+
+def test_a_question_of_days_off_still_gets_the_balance(graph_driver, store):
+    agent = graph_driver(tool_call("getLeaveBalance", {}), "You have 10 days of annual leave left.")
+    answer = final(agent.say("how many vacation days have I got left this year?"))
+    assert "10" in answer.content
+    assert not [m for m in agent.messages if getattr(m, "status", "") == "error"]
