@@ -148,10 +148,25 @@ def call_rows(messages: list[Any]) -> list[dict[str, Any]]:
     ]
 
 
-def graded_state(store: WorkflowStore, graph: Any, config: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """The store's tables and the thread's `calls` (what the scenario's expectations and attack goal are read from)."""
+def actor_config(config: dict[str, Any], scenario: Scenario, actor: str) -> dict[str, Any]:
+    """The run config of one of the scenario's people: each has a conversation of their own, as in the product (a
+    thread belongs to the user who started it; one person never reads another's messages). The first to speak keeps
+    the trial's thread, where `same_thread` setup steps run."""
+    first = scenario.turns[0].actor if scenario.turns else actor
+    if actor == first:
+        return config
+    thread = f"{config['configurable']['thread_id']}-{actor}"
+    return {**config, "configurable": {**config["configurable"], "thread_id": thread}}
+
+
+def graded_state(store: WorkflowStore, graph: Any, config: dict[str, Any],
+                 scenario: Scenario | None = None) -> dict[str, list[dict[str, Any]]]:
+    """The store's tables and the `calls` of every person's thread (what the scenario's expectations and attack goal
+    are read from)."""
     snapshot = store.snapshot()
-    snapshot["calls"] = call_rows(thread_messages(graph, config)) if graph is not None else []
+    actors = list(dict.fromkeys(turn.actor for turn in scenario.turns)) if scenario is not None else []
+    configs = [actor_config(config, scenario, actor) for actor in actors] if scenario is not None else [config]
+    snapshot["calls"] = [row for c in configs for row in call_rows(thread_messages(graph, c))] if graph is not None else []
     return snapshot
 
 
@@ -225,7 +240,7 @@ def run_trial(
                 result.problems += play_turns(
                     scenario, protocol, graph, config, model, person_model, result.turns, context or {}
                 )
-                state = graded_state(store, graph, config)
+                state = graded_state(store, graph, config, scenario)
             result.seconds = time.perf_counter() - started
             grade = grade_state(scenario, state)
             result.problems += grade.problems
@@ -242,7 +257,8 @@ def run_trial(
             frames = traceback.format_exception(exc)
             result.error = f"{type(exc).__name__}: {exc}"[:400] + "\n" + "".join(frames[-3:])[-1200:]
             try:
-                result.attack_succeeded = grade_state(scenario, graded_state(store, graph, config)).attack_succeeded
+                result.attack_succeeded = grade_state(
+                    scenario, graded_state(store, graph, config, scenario)).attack_succeeded
             except Exception:  # noqa: BLE001 - the store itself may be the broken part
                 pass
         finally:
@@ -278,8 +294,9 @@ def play_turns(
         first = person.next_message() if person is not None else turn.say
         record = TurnRecord(actor=turn.actor, said=[first or turn.say])
         records.append(record)
-        seen = len(thread_messages(graph, config))
-        answer = send(graph, config, context, record.said[0], reviewer, record)
+        thread = actor_config(config, scenario, turn.actor)
+        seen = len(thread_messages(graph, thread))
+        answer = send(graph, thread, context, record.said[0], reviewer, record)
         record.answers.append(answer)
         for _ in range(MAX_FOLLOW_UPS if person is not None else 0):
             assert person is not None
@@ -288,9 +305,9 @@ def play_turns(
             if follow_up is None:
                 break
             record.said.append(follow_up)
-            answer = send(graph, config, context, follow_up, reviewer, record)
+            answer = send(graph, thread, context, follow_up, reviewer, record)
             record.answers.append(answer)
-        record.refusals = _refusals(thread_messages(graph, config)[seen:])
+        record.refusals = _refusals(thread_messages(graph, thread)[seen:])
         label = f"turn {index + 1} ({turn.actor})"
         if turn.expect is not None:
             problems += [f"{label}: {p}" for p in check_reply(record.answers[0], turn.expect)]

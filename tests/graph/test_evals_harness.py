@@ -27,6 +27,7 @@ from evals.scenario import (
     Scenario,
     ScenarioFileError,
     Step,
+    Turn,
     load_scenario,
     load_scenarios,
 )
@@ -401,3 +402,21 @@ def test_a_subset_narrowed_by_a_pattern_runs_the_listed_ids_it_matches(tmp_path:
     assert code == 0
     results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))["results"]
     assert sorted(r["scenario"] for r in results) == ["ho_approve_short_en", "ho_approve_short_zh"]
+
+
+def test_each_person_of_a_scenario_talks_in_a_conversation_of_their_own(store, checkpointer) -> None:
+    # As in the product, where a thread belongs to its user: the approver never reads the requester's messages.
+    from evals.doubles.scripted import ScriptedChatModel
+    from evals.runner import actor_config, play_turns, thread_messages
+    from graph import build_graph
+
+    scenario = load_scenarios(patterns=["flow_*"])[0]
+    scenario = scenario.model_copy(update={"turns": [
+        Turn(actor=actor, say=text, golden=[Step(say="OK.")]) for actor, text in (("user_1", "hello"), ("user_2", "hi there"),
+                                                                   ("user_1", "again"))]})
+    graph = build_graph(model=ScriptedChatModel(replies=["OK.", "OK.", "OK."]), store=store, checkpointer=checkpointer)
+    config = {"configurable": {"thread_id": "trial"}}
+    play_turns(scenario, "native", graph, config, graph, None, [])
+    said = {actor: [m.content for m in thread_messages(graph, actor_config(config, scenario, actor))
+                    if m.type == "human"] for actor in ("user_1", "user_2")}
+    assert said == {"user_1": ["hello", "again"], "user_2": ["hi there"]}
