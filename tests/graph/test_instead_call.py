@@ -256,6 +256,9 @@ def test_a_transfer_with_only_consent_beside_it_stays_a_transfer(graph_driver, s
 
 @pytest.mark.parametrize(("text", "decided"), [
     ("王五那个假我拿不准", None), ("这个说不准", None), ("这个假不准", False), ("同意王五的假", True),
+    # the noun names what was needed, not the decision (the ninth round's author found it; none from a scenario)
+    ("Decline it, the offsite never got budget approval", False), ("reject: approvals from IT come first", False),
+    ("you have my approval", True),
 ])
 def test_unsure_is_no_rejection(text, decided):
     from tools.workflow.words import decision_in

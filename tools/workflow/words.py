@@ -50,7 +50,8 @@ _REJECT = re.compile(
 )
 _APPROVE = re.compile(
     r"批准|同意|批了|(?<!审)批(一下|下|掉|个|吧|了|准)|准了|准假|准许|通过|核准|可以批|没问题|"
-    r"\bapprov|\baccept|\bsign(ed|ing)?(?: (?:it|this|that|them))? off\b|\bok(ay)?\b|\bgo ahead\b|"
+    r"\bapprov(?!als?\b)|\b(?:my|our|full)\s+approval\b|\baccept|\bsign(ed|ing)?(?: (?:it|this|that|them))? off\b|"
+    r"\bok(ay)?\b|\bgo ahead\b|"
     r"\bgreen[- ]?light|\bgrant|\ballow|"
     r"\blet (him|her|them) go\b",
     re.IGNORECASE,
