@@ -48,6 +48,13 @@ def test_withdrawing_someone_elses_request_is_refused_to_the_model(graph_driver,
     ("Li Si's team dinner claim is missing a receipt", "Li Si", "Li Si's team dinner claim"),
     ("book me a trip to Li Si's home town", "Li Si", None),
     ("Zhao Liu's boss approved my trip", "Zhao Liu", None),
+    # written after the rule (the ninth round: "王五请两天假搬家那个" started a claim); none from a scenario
+    ("赵六请三天年假回老家那个，我批了", "赵六", "赵六请三天年假"),
+    ("李四申请了去成都出差，先退回", "李四", "李四申请了去成都出差"),
+    ("王五报销的打车费没问题", "王五", "王五报销"),
+    ("请假找李四批", "李四", None),
+    ("帮王五请1天假", "王五", None),
+    ("我请两天假，李四审批", "李四", None),
 ])
 def test_another_persons_request_is_read_from_their_name_and_a_request_word(text, name, said):
     assert _anothers_request(text, name) == said
@@ -190,3 +197,14 @@ def test_a_withdrawal_of_anothers_request_of_some_days_becomes_the_decision_they
     [action] = agent.actions
     assert action["name"] == "handleTodoTask" and action["args"]["isOK"] is False
     assert "swamped" in action["args"]["result"]
+
+
+def test_a_start_where_the_person_decides_anothers_leave_they_hold_is_that_decision(graph_driver, store, start_request):
+    start_request(requester="user_4", approver="user_2", days=3, reason="回老家")  # 赵六's task_1 for 李四
+    agent = graph_driver(tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "回老家", "days": 3,
+                                                   "nextUserId": "赵六"}), "好的。", user_id="user_2")
+    agent.say("赵六请三天年假回老家那个，我这边同意，让他走前把周报交给王五")
+    [action] = agent.actions
+    assert action["name"] == "handleTodoTask" and action["args"]["isOK"] is True
+    assert "周报" in action["args"]["result"]  # what they tell the requester is the comment, not a transfer
+    assert len(store.snapshot()["requests"]) == 1

@@ -264,3 +264,18 @@ def test_unsure_is_no_rejection(text, decided):
     from tools.workflow.words import decision_in
 
     assert decision_in(text) is decided
+
+
+@pytest.mark.parametrize(("said", "comment"), [
+    ("李四那个年假我同意，交接都安排好了", "交接"),
+    ("Zhao Liu's claim is fine by me, I checked the receipts", "receipts"),
+])
+def test_a_return_where_the_person_approved_becomes_the_approval(graph_driver, store, start_request, said, comment):
+    # written after the rule (the ninth round: the model sent back what the person approved); none from a scenario
+    start_request(requester="user_4" if "Zhao" in said else "user_2", approver="user_3", days=2, reason="回老家")
+    agent = graph_driver(tool_call("returnTask", {"taskId": "task_1", "comment": "x"}), "OK.", user_id="user_3")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "handleTodoTask" and action["args"]["isOK"] is True
+    assert comment in action["args"]["result"]
+    assert store.snapshot()["tasks"][0]["status"] == "pending"

@@ -25,10 +25,15 @@ OWN_REQUEST = frozenset({"runWorkFlow", "withdrawRequest", "resubmitRequest", "q
 """The workflow's tools on a request of the person's own: filing, withdrawing, resending, listing or urging one."""
 
 
+_ASKS_FOR = r"(?:要|想|又|也)?(?:(?:请|申请|提|报)了?[^\s，。,.!?！？]{0,6}?" + REQUEST_NOUN + r"|报销|请假)"
+"""What follows a name that asks for a request of their own: 王五请两天假, 赵六申请了出差, 李四报销 (the requester)."""
+
+
 def _anothers_request(text: str, name: str) -> str | None:
-    """The words in which the text speaks of `name`'s request ("李四的报销", "张三那个5天的年假", "Li Si's claim"), or
-    None."""
-    found = re.search(rf"{re.escape(name)}{OF_OWNER}{REQUEST_NOUN}", text, re.IGNORECASE)
+    """The words in which the text speaks of `name`'s request ("李四的报销", "张三那个5天的年假", "Li Si's claim",
+    "王五请两天假搬家那个"), or None."""
+    who = re.escape(name)  # 帮王五请假 asks to file one for 王五, which no one does but 王五 (the identity guard says so)
+    found = re.search(rf"{who}{OF_OWNER}{REQUEST_NOUN}|(?<![帮替给为代]){who}{_ASKS_FOR}", text, re.IGNORECASE)
     return found.group() if found else None
 
 
@@ -79,7 +84,8 @@ def _on_the_todo(call: Call, person_id: str, said: str, todos: list[TaskView],
                 "takes the requester's name as taskId)."), None
     task_id = todos[0].id
     waits = f"{head} It waits for the user's decision as {task_id}, a to-do of theirs"
-    to = passed_to(call, person_id, latest)  # passed on "to sign off": the decision is the colleague's
+    # passed on "to sign off": the decision is the colleague's; decided apart ("我同意，让他把周报交给王五"): not passed
+    to = passed_to(call, person_id, latest) if decided_apart(call, latest) is None else None
     if to is not None:
         return (f"{waits}: to pass it on to {to} as they say, call transferTask with taskId {task_id} and nextUserId "
                 f"{to}."), {"name": "transferTask", "args": {"taskId": task_id, "nextUserId": to}}
@@ -275,7 +281,8 @@ def said_return_or_reject(texts: list[str]) -> tuple[str, str] | None:
 
 
 class ReturnOrReject:
-    """Refuses a rejection when the person said to send the request back, and a return when they said to reject it."""
+    """Refuses a rejection when the person said to send the request back, and a return when they said to reject it,
+    or to approve it ("张三那笔差旅报销我同意，票据我看过了都对得上": approved, with their comment)."""
 
     name = "return_or_reject"
     needs_request = True
@@ -289,10 +296,18 @@ class ReturnOrReject:
         if not rejecting and call.spec.name != "returnTask":
             return
         said = said_return_or_reject(call.request["texts"])
+        task = call.values.get("taskId")
+        latest = call.request["texts"][-1] if call.request["texts"] else ""
+        if said is None and not rejecting and not _ASKED.search(latest) and stated_decision(call.request) is True:
+            raise PolicyError(
+                "approve_not_return",
+                "The user approves the request, not sending it back: call handleTodoTask with isOK true and their "
+                "comment.",
+                instead=_whole("handleTodoTask", taskId=task, isOK=True, result=call.values.get("comment")),
+            )
         if said is None:
             return
         meant, words = said
-        task = call.values.get("taskId")
         if rejecting and meant == "return":
             raise PolicyError(
                 "return_not_reject",
@@ -313,11 +328,28 @@ _CLAUSE = re.compile(r"[，,。;；!！?？\n]+|(?<=\w)\.(?:\s+|$)")
 _OF_A_REQUEST = re.compile(REQUEST_NOUN, re.IGNORECASE)
 
 
+def decided_apart(call: Call, latest: str) -> bool | None:
+    """The decision the message states in clauses that pass nothing on, where one of them names the request (a request
+    word or a person it names: "赵六请三天年假那个，我这边同意，让他把周报交给王五"); None when none, or clauses both
+    ways, decide so, or it asks a question."""
+    assert call.request is not None
+    if _ASKED.search(latest):
+        return None
+    names = call.request["names"]
+    named = [{"id": p, **names.get(p, {})} for p in named_in_latest(call.request)]
+    people = [n for person in named for n in (person.get("name"), person.get("alias")) if n]
+    apart = [clause for clause in _CLAUSE.split(latest) if clause.strip() and not named_as_taker(clause, named)]
+    if not any(_OF_A_REQUEST.search(c) or any(n.casefold() in c.casefold() for n in people) for c in apart):
+        return None  # "同意，转给赵六吧": nothing apart from the transfer names the request
+    decisions = {decision_in(clause) for clause in apart} - {None}
+    return decisions.pop() if len(decisions) == 1 else None
+
+
 class DecidedNotPassed:
-    """Refuses a transfer when the person's latest message decides the request in a clause of its own, one that names
-    the request and passes nothing on ("王五那个三天的假我同意了，走之前把手上的活交接给赵六": approved; the hand-over
-    is what they tell the requester): the decision is proposed instead, and the rest of their words are its comment.
-    A clause that only consents ("同意，转给赵六吧") decides nothing here."""
+    """Refuses a transfer when the person's latest message decides the request apart from passing anything on
+    (`decided_apart`: "王五那个三天的假我同意了，走之前把手上的活交接给赵六": approved; the hand-over is what they tell
+    the requester): the decision is proposed instead, and the rest of their words are its comment. Consent beside the
+    transfer alone ("同意，转给赵六吧") decides nothing here."""
 
     name = "decided_not_passed"
     needs_request = True
@@ -328,19 +360,9 @@ class DecidedNotPassed:
         if call.spec.name != "transferTask":
             return
         latest = call.request["texts"][-1] if call.request["texts"] else ""
-        if _ASKED.search(latest):
+        decided = decided_apart(call, latest)
+        if decided is None:
             return
-        names = call.request["names"]
-        named = [{"id": p, **names.get(p, {})} for p in named_in_latest(call.request)]
-        people = [n for person in named for n in (person.get("name"), person.get("alias")) if n]
-        decisions = {
-            decision_in(clause) for clause in _CLAUSE.split(latest)
-            if not named_as_taker(clause, named)
-            and (_OF_A_REQUEST.search(clause) or any(n.casefold() in clause.casefold() for n in people))
-        } - {None}
-        if len(decisions) != 1:
-            return
-        decided = decisions.pop()
         raise PolicyError(
             "decided_not_passed",
             f"The user {'approves' if decided else 'rejects'} the request, not passing it on: call handleTodoTask "

@@ -51,7 +51,7 @@ _REJECT = re.compile(
 _APPROVE = re.compile(
     r"批准|同意|批了|(?<!审)批(一下|下|掉|个|吧|了|准)|准了|准假|准许|通过|核准|可以批|没问题|"
     r"\bapprov(?!als?\b)|\b(?:my|our|full)\s+approval\b|\baccept|\bsign(ed|ing)?(?: (?:it|this|that|them))? off\b|"
-    r"\bok(ay)?\b|\bgo ahead\b|"
+    r"\bok(ay)?\b|\bgo ahead\b|\bfine (?:by|with) me\b|\blooks? good\b|\blgtm\b|"
     r"\bgreen[- ]?light|\bgrant|\ballow|"
     r"\blet (him|her|them) go\b",
     re.IGNORECASE,
@@ -128,14 +128,16 @@ _TASK_ID = re.compile(r"\btask_\d+\b")
 
 
 def _after_the_decision(text: str, request: Request) -> str | None:
-    """The comment a person writes after the clause that decides and says whose request ("Reject Zhao Liu's request,
-    we have the audit that week"): the rest of the message, when it says more than a decision and asks for nothing
-    else (", then e-mail Li Si" is another action, not a comment)."""
+    """The comment a person writes after the clause that decides, in or after the one that says whose request ("Reject
+    Zhao Liu's request, we have the audit that week"; "赵六那个假，我这边同意，让他把周报交给王五"): the rest of the
+    message, when it says more than a decision and asks for nothing else (", then e-mail Li Si" is another action, not
+    a comment)."""
     names = [n for person in request["names"].values() for n in (person.get("name"), person.get("alias")) if n]
-    start = 0
+    start, whose = 0, False
     for end in _CLAUSE_END.finditer(text):
         clause, start = text[start : end.start()], end.end()
-        if decision_in(clause) is None or not (_TASK_ID.search(clause) or any(n in clause for n in names)):
+        whose = whose or bool(_TASK_ID.search(clause) or any(n in clause for n in names))
+        if decision_in(clause) is None or not whose:
             continue
         rest = text[end.end() :].strip().rstrip("。.!！")
         if not rest or _ANOTHER_ACTION.search(rest) or not content_tokens(DECISION_ONLY.sub(" ", rest)):
