@@ -44,3 +44,31 @@ def test_a_reason_the_person_never_gave_is_left_out_of_a_resend(graph_driver, st
     agent.approve()
     [request] = store.snapshot()["requests"]
     assert request["reason"] == "client lunch" and '"amount": 2150' in request["form"]
+
+
+def _returned_claim(graph_driver, make_ctx, *replies):
+    claim = tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "团队午餐", "nextUserId": "李四",
+                                      "fields": {"amount": 980, "category": "餐饮"}})
+    agent = graph_driver(claim, "已提交。", *replies)
+    agent.say("报销团队午餐980元，餐饮，李四审批")
+    agent.approve()
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "小票是890"}, make_ctx("user_2"))
+    return agent
+
+
+def test_a_reason_that_restates_the_changed_amount_is_no_new_reason(graph_driver, make_ctx):
+    # written after the rule (the ninth round: the model's "金额改为七百五十元" became the reason); none from a scenario
+    fixed = tool_call("resubmitRequest", {"requestId": "req_1", "reason": "金额改为八百九十元", "fields": {"amount": 890}})
+    agent = _returned_claim(graph_driver, make_ctx, fixed, "已重新提交。")
+    agent.say("好吧，金额改成八百九十元，再提一次")
+    [action] = agent.actions
+    assert action["args"]["fields"] == {"amount": 890} and not action["args"].get("reason")
+
+
+def test_a_reason_the_person_changes_is_kept(graph_driver, make_ctx):
+    fixed = tool_call("resubmitRequest", {"requestId": "req_1", "reason": "团队午餐（项目启动）",
+                                          "fields": {"amount": 890}})
+    agent = _returned_claim(graph_driver, make_ctx, fixed, "已重新提交。")
+    agent.say("金额改成890，事由改成“团队午餐（项目启动）”，重新提交")
+    [action] = agent.actions
+    assert action["args"]["reason"] == "团队午餐（项目启动）" and action["args"]["fields"] == {"amount": 890}

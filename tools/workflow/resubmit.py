@@ -196,10 +196,15 @@ def resubmitted_line(result: dict[str, Any], lang: str) -> str:
     return f"已重新提交 {result['requestId']}（{result['changes']}）{waiting}"
 
 
+_REASON_SAID = re.compile(rf"{_REASON_WORD.pattern}|因为|由于|\bbecause\b|\bsince\b|[“”\"「」]", re.IGNORECASE)
+"""Words that speak of a request's reason, or quote a new text: a resend changes the reason only after one."""
+
+
 class UnchangedLeftOut:
     """A resend changes what the person says: a value the model gave that the returned request already has (its
     category "Meals" for "it should've been 1350 yuan, fix it and resend") is no change, and is left out rather than
-    asked about as not stated."""
+    asked about as not stated; so is a reason where the person's messages never speak of the reason ("金额改成七百五十
+    元，重新提交": the model's "金额改为七百五十元" is no new reason)."""
 
     name = "unchanged_left_out"
     needs_request = True
@@ -209,6 +214,12 @@ class UnchangedLeftOut:
         request = call.found.get("requestId")
         if call.spec.name != "resubmitRequest" or request is None:
             return
+        assert call.request is not None
+        own = of_its_own_messages(call.request)["recent"]
+        if call.values.get("reason") and not any(_REASON_SAID.search(text) for text in own):
+            call.notes.append(f"[unchanged] reason: the user did not speak of the reason; {call.values['reason']!r} "
+                              "left out")
+            call.values = _without(call.values, "reason")
         for value in person_values(request["definition"]):
             given = get_param(call.values, value.param)
             if given is None:
