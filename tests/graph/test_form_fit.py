@@ -140,3 +140,28 @@ def test_a_week_said_twice_over_is_one_leave_of_its_working_days(graph_driver, s
     agent.say(said)
     args = waiting(agent)
     assert (args["fields"]["startDate"], args["fields"]["endDate"]) == ("2027-01-18", "2027-01-22")
+
+
+@pytest.mark.parametrize(("said", "leave_type"), [
+    ("Taking a day in lieu next Wednesday for the overtime, Li Si approves", "调休"),
+    ("下周三补休一天，上周末加班了，李四审批", "调休"),
+    ("I'll need a personal day next Wednesday for the movers, Li Si approves", "事假"),
+])
+def test_a_leave_named_by_its_type_alone_is_a_leave(graph_driver, said, leave_type):
+    # written after the rule (the ninth round: "a comp day" started a trip or a claim); none from a scenario
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "x", "nextUserId": "李四", "days": 1})
+    agent = graph_driver(trip, "OK.")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["args"]["processKey"] == "process_qingjia"
+    assert action["args"]["fields"]["leaveType"] == leave_type
+
+
+def test_every_leave_type_names_the_leave_process(store):
+    # the process's words are data: every type a leave can be filed as names the leave, in either language
+    definitions = _definitions(store)
+    leave = next(d for d in definitions if d.key == "process_qingjia")
+    [types] = [f for f in leave.fields if f.id == "leaveType"]
+    for choice in types.choices:
+        for name in (choice.name, choice.name_en):
+            assert [d.key for d in processes_they_named(definitions, f"{name} next week")] == ["process_qingjia"], name
