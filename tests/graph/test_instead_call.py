@@ -279,3 +279,18 @@ def test_a_return_where_the_person_approved_becomes_the_approval(graph_driver, s
     assert action["name"] == "handleTodoTask" and action["args"]["isOK"] is True
     assert comment in action["args"]["result"]
     assert store.snapshot()["tasks"][0]["status"] == "pending"
+
+
+@pytest.mark.parametrize(("said", "amount", "category"), [
+    ("bought office supplies for the team, 580 yuan, can you get that reimbursed? Zhao Liu approves", 580, "办公"),
+    ("上周请客户吃饭花了一千二，走报销，赵六批", 1200, "餐饮"),
+])
+def test_a_to_do_call_from_someone_nothing_waits_on_is_the_start_their_words_name(graph_driver, store, said, amount,
+                                                                                 category):
+    # written after the rule (the ninth round: "claim it back" went to sending a to-do back); none from a scenario
+    agent = graph_driver(tool_call("returnTask", {"taskId": "claim", "comment": "x"}), "OK.")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "runWorkFlow" and action["args"]["processKey"] == "process_baoxiao"
+    assert action["args"]["fields"]["amount"] == amount and action["args"]["fields"]["category"] == category
+    assert store.snapshot()["requests"] == []

@@ -11,7 +11,7 @@ import pytest
 from langchain_core.messages import ToolMessage
 
 from evals.doubles.scripted import tool_call
-from tools.workflow.guards import said_return_or_reject
+from tools.workflow.todo_guards import said_return_or_reject
 
 
 def _refusals(result) -> list[str]:

@@ -33,7 +33,8 @@ REFUSALS = {
            "bad_range": "结束日期早于开始日期", "range_past": "这段时间已经过去了",
            "range_too_long": "代理期最长一年", "bad_date": "没有读懂这个日期",
            "return_not_reject": "你说的是退回给申请人修改，不是驳回", "reject_not_return": "你说的是驳回，不是退回修改",
-           "approve_not_return": "你说的是同意，不是退回修改", "decided_not_passed": "你说的是审批决定，不是转交"},
+           "approve_not_return": "你说的是同意，不是退回修改", "decided_not_passed": "你说的是审批决定，不是转交",
+           "no_todos": "现在没有等你审批的待办"},
     "en": {"transfer_to_requester": "a task cannot go to its request's requester: nobody decides their own request",
            "transfer_to_self": "that task is yours already; say which colleague should take it",
            "transfer_outside_group": "it is a group's task, and its process passes it only to a member of the group",
@@ -43,7 +44,8 @@ REFUSALS = {
            "return_not_reject": "you asked to send it back to be changed, not to reject it",
            "reject_not_return": "you asked to reject it, not to send it back to be changed",
            "approve_not_return": "you approved it, not sent it back to be changed",
-           "decided_not_passed": "you decided it yourself, not passed it on"},
+           "decided_not_passed": "you decided it yourself, not passed it on",
+           "no_todos": "nothing is waiting for your decision"},
 }
 """Why a transfer, a deputy, or a rejection or return the person did not ask for was not done, by refusal code."""
 

@@ -3,9 +3,9 @@ another person's request (李四的报销, 王五那个假, "Li Si's expense cla
 it or to know where it is. And one who says to send their request again (再提一次, 重新提交, "resend it") wants it
 sent, not withdrawn. Such a call is refused to the model, with what to do instead, before the person is asked for
 anything or shown a card they never meant to see. So is a rejection when the person said to send the request back
-(退回, "send it back"), and a return when they said to reject it (驳回, 拒了, "turn it down"); and a transfer when they
-decided the request and the colleague they named is only in what they tell the requester. Which record the
-person means, where the model named it otherwise, is read by `tools.workflow.named`."""
+(退回, "send it back"), and a return when they said to reject it (驳回, 拒了, "turn it down"), and the other guards on
+to-dos (`tools.workflow.todo_guards`). Which record the person means, where the model named it otherwise, is read by
+`tools.workflow.named`."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ from tools.workflow import lookup
 from tools.workflow.approver_words import named_as_taker
 from tools.workflow.engine import TaskView
 from tools.workflow.request_lookup import PENDING, own_pending
-from tools.workflow.words import OF_OWNER, REQUEST_NOUN, decision_in, stated_decision
+from tools.workflow.todo_guards import decided_apart, said_return_or_reject
+from tools.workflow.words import ASKED, OF_OWNER, REQUEST_NOUN, stated_decision
 
 OWN_REQUEST = frozenset({"runWorkFlow", "withdrawRequest", "resubmitRequest", "queryMyRequests", "urgeTask"})
 """The workflow's tools on a request of the person's own: filing, withdrawing, resending, listing or urging one."""
@@ -89,7 +90,7 @@ def _on_the_todo(call: Call, person_id: str, said: str, todos: list[TaskView],
     if to is not None:
         return (f"{waits}: to pass it on to {to} as they say, call transferTask with taskId {task_id} and nextUserId "
                 f"{to}."), {"name": "transferTask", "args": {"taskId": task_id, "nextUserId": to}}
-    asked = bool(_ASKED.search(latest))  # "办了没？", "was it approved?": a decision it seems to state is asked about
+    asked = bool(ASKED.search(latest))  # "办了没？", "was it approved?": a decision it seems to state is asked about
     if not asked and (said_return_or_reject([latest]) or ("", ""))[0] == "return":
         return (f"{waits}: to send it back to them as they say, call returnTask with taskId {task_id} and their "
                 "comment."), {"name": "returnTask", "args": {"taskId": task_id}}
@@ -112,7 +113,7 @@ def passed_to(call: Call, requester: str, latest: str) -> str | None:
     """The one person the message names as taking the to-do over ("pass Wang Wu's leave over to Zhao Liu", 转给赵六;
     `approver_words.named_as_taker`), never its requester; None otherwise, or when the message asks a question."""
     assert call.request is not None
-    if _ASKED.search(latest):
+    if ASKED.search(latest):
         return None
     names = call.request["names"]
     named = [{"id": p, **names.get(p, {})} for p in named_in_latest(call.request) if p != requester]
@@ -122,8 +123,6 @@ def passed_to(call: Call, requester: str, latest: str) -> str | None:
 
 COPIES = "queryCcRequests"
 """The look-up of the requests copied to the person: not where a request waiting on them as a to-do is."""
-_ASKED = re.compile(r"[吗嘛么没][？?]?\s*$|[？?]\s*$|批没批|有没有|是不是|\b(?:has|have|did|was|is)\b.*\?", re.IGNORECASE)
-"""A message put as a question ("张三的报销批了吗", "was it approved?"): a decision it seems to state is asked about."""
 
 
 _AGAIN = re.compile(
@@ -241,131 +240,3 @@ def _own_request_refusal(call: Call, said: str, latest: str) -> tuple[str, dict[
     # a resend too: the guards read what changes from the person's own words, and ask when they name nothing
     return f"{head}: {what}, call {tool}{which}.", {"name": tool, "args": {"requestId": mine[0]["id"]}} if len(
         mine) == 1 else None
-
-
-def _whole(tool: str, *, taskId: Any, **args: Any) -> dict[str, Any] | None:  # noqa: N803 - the tool's own name
-    """The call a refusal names in place of the refused one, with the refused call's to-do and its comment (the
-    guards read the person's own words over it), or None without a to-do."""
-    if not taskId:
-        return None
-    return {"name": tool, "args": {"taskId": taskId, **{k: v for k, v in args.items() if v not in (None, "")}}}
-
-
-_RETURN = re.compile(
-    r"退回|退给|退还给|发回给|\b(?:send|sent|sending|kick|bounce|hand)(?:\s+[\w'’-]+){0,4}?\s+back\b|"
-    r"\breturn(?:s|ing)?\s+(?:it|this|that|them)\b",
-    re.IGNORECASE,
-)
-"""Words that send a request back to its requester to change: 退回, 退给, "send it back", "return it"."""
-_REJECTION = re.compile(
-    r"驳回|拒绝|拒了|拒掉|回绝|不同意|不批|别批|不准|不通过|不予|打回|否决|"
-    r"\breject|\bdeclin|\bden(?:y|ied)\b|\brefus|\bturn(?:ed|ing)?\s+(?:it\s+|that\s+|this\s+)?down\b|\bveto",
-    re.IGNORECASE,
-)
-"""Words that reject a request: 驳回, 拒了, 不批, 打回, "reject", "turn it down"."""
-_GROUNDS = re.compile(r"理由|原因|意见|备注|因为|\b(?:reason|because|comment|note|saying)\b", re.IGNORECASE)
-"""Where the person's grounds begin: what follows is what to tell the requester, not the decision."""
-
-
-def said_return_or_reject(texts: list[str]) -> tuple[str, str] | None:
-    """("return" or "reject", the words) as the person's latest message that says either says it, before its grounds
-    ("驳回，理由：重新开了再提" rejects); None when it says both, or none of their messages says either."""
-    for text in reversed(texts):
-        decision = _GROUNDS.split(text, maxsplit=1)[0]
-        sent_back, rejected = _RETURN.search(decision), _REJECTION.search(decision)
-        if sent_back and rejected:
-            return None
-        if sent_back or rejected:
-            return ("return", sent_back.group()) if sent_back else ("reject", rejected.group())  # type: ignore[union-attr]
-    return None
-
-
-class ReturnOrReject:
-    """Refuses a rejection when the person said to send the request back, and a return when they said to reject it,
-    or to approve it ("张三那笔差旅报销我同意，票据我看过了都对得上": approved, with their comment)."""
-
-    name = "return_or_reject"
-    needs_request = True
-    asks_together = False
-
-    def __call__(self, call: Call) -> None:
-        assert call.request is not None
-        # The person's words win over the model's isOK (tools.workflow.words), and 退回 reads as "no" there too.
-        rejecting = call.spec.name == "handleTodoTask" and (
-            call.values.get("isOK") in (False, "false", "False") or stated_decision(call.request) is False)
-        if not rejecting and call.spec.name != "returnTask":
-            return
-        said = said_return_or_reject(call.request["texts"])
-        task = call.values.get("taskId")
-        latest = call.request["texts"][-1] if call.request["texts"] else ""
-        if said is None and not rejecting and not _ASKED.search(latest) and stated_decision(call.request) is True:
-            raise PolicyError(
-                "approve_not_return",
-                "The user approves the request, not sending it back: call handleTodoTask with isOK true and their "
-                "comment.",
-                instead=_whole("handleTodoTask", taskId=task, isOK=True, result=call.values.get("comment")),
-            )
-        if said is None:
-            return
-        meant, words = said
-        if rejecting and meant == "return":
-            raise PolicyError(
-                "return_not_reject",
-                f"The user asks to send the request back to its requester ({words!r}), not to reject it: call returnTask "
-                "with their comment.",
-                instead=_whole("returnTask", taskId=task, comment=call.values.get("result")),
-            )
-        if not rejecting and meant == "reject":
-            raise PolicyError(
-                "reject_not_return",
-                f"The user asks to reject the request ({words!r}), not to send it back: call handleTodoTask with isOK "
-                "false and their reason.",
-                instead=_whole("handleTodoTask", taskId=task, isOK=False, result=call.values.get("comment")),
-            )
-
-
-_CLAUSE = re.compile(r"[，,。;；!！?？\n]+|(?<=\w)\.(?:\s+|$)")
-_OF_A_REQUEST = re.compile(REQUEST_NOUN, re.IGNORECASE)
-
-
-def decided_apart(call: Call, latest: str) -> bool | None:
-    """The decision the message states in clauses that pass nothing on, where one of them names the request (a request
-    word or a person it names: "赵六请三天年假那个，我这边同意，让他把周报交给王五"); None when none, or clauses both
-    ways, decide so, or it asks a question."""
-    assert call.request is not None
-    if _ASKED.search(latest):
-        return None
-    names = call.request["names"]
-    named = [{"id": p, **names.get(p, {})} for p in named_in_latest(call.request)]
-    people = [n for person in named for n in (person.get("name"), person.get("alias")) if n]
-    apart = [clause for clause in _CLAUSE.split(latest) if clause.strip() and not named_as_taker(clause, named)]
-    if not any(_OF_A_REQUEST.search(c) or any(n.casefold() in c.casefold() for n in people) for c in apart):
-        return None  # "同意，转给赵六吧": nothing apart from the transfer names the request
-    decisions = {decision_in(clause) for clause in apart} - {None}
-    return decisions.pop() if len(decisions) == 1 else None
-
-
-class DecidedNotPassed:
-    """Refuses a transfer when the person's latest message decides the request apart from passing anything on
-    (`decided_apart`: "王五那个三天的假我同意了，走之前把手上的活交接给赵六": approved; the hand-over is what they tell
-    the requester): the decision is proposed instead, and the rest of their words are its comment. Consent beside the
-    transfer alone ("同意，转给赵六吧") decides nothing here."""
-
-    name = "decided_not_passed"
-    needs_request = True
-    asks_together = False
-
-    def __call__(self, call: Call) -> None:
-        assert call.request is not None
-        if call.spec.name != "transferTask":
-            return
-        latest = call.request["texts"][-1] if call.request["texts"] else ""
-        decided = decided_apart(call, latest)
-        if decided is None:
-            return
-        raise PolicyError(
-            "decided_not_passed",
-            f"The user {'approves' if decided else 'rejects'} the request, not passing it on: call handleTodoTask "
-            f"with isOK {str(decided).lower()}; what else they say is their comment.",
-            instead=_whole("handleTodoTask", taskId=call.values.get("taskId"), isOK=decided),
-        )

@@ -30,7 +30,7 @@ from tools.workflow import (
 from tools.workflow.batch import DEFAULT_BATCH_LIMIT
 from tools.workflow.cc import CcNamed, pick_person
 from tools.workflow.commands import CLI, COMMANDS
-from tools.workflow.guards import AnothersRequest, DecidedNotPassed, OwnRequest, ResendNotWithdraw, ReturnOrReject
+from tools.workflow.guards import AnothersRequest, OwnRequest, ResendNotWithdraw
 from tools.workflow.leave import words as leave_words
 from tools.workflow.leave.asked import BalanceAsked
 from tools.workflow.leave.cli import LEAVE_CLI
@@ -43,6 +43,7 @@ from tools.workflow.resubmit import UnchangedLeftOut
 from tools.workflow.specs import REGISTRY
 from tools.workflow.store import WorkflowStore, users
 from tools.workflow.timer_service import TIMERS_CLI, start_timer_service
+from tools.workflow.todo_guards import DecidedNotPassed, NothingToDo, ReturnOrReject
 
 RECORD_IDS = r"\b(?:user|task|req)_[0-9a-z]+\b"
 """The workflow's record ids, as its tools show them: users (user_2, user_admin), tasks (task_1), requests (req_3)."""
@@ -136,7 +137,8 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(AnothersRequest(), before="identity")  # another person's request is not the person's to act on
     guards = added(ResendNotWithdraw(), after="anothers_request", guards=guards)  # "再提一次" is no withdrawal
     guards = added(OwnRequest(), after="resend_not_withdraw", guards=guards)  # "我的假" is no one else's to-do
-    guards = added(ReturnOrReject(), after="own_request", guards=guards)  # "退回" is no rejection, "驳回" no return
+    guards = added(NothingToDo(), after="own_request", guards=guards)  # no to-do held: they ask for something else
+    guards = added(ReturnOrReject(), after="nothing_to_do", guards=guards)  # "退回" is no rejection, "驳回" no return
     guards = added(DecidedNotPassed(), after="return_or_reject", guards=guards)  # "我同意了，…交接给赵六" decides
     guards = added(TaskTheyNamed(), before="references", guards=guards)  # the to-do is the one whose requester they named
     guards = added(TodosOfWhom(), before="references", guards=guards)  # "李四那边几个待办" lists 李四's

@@ -1,0 +1,183 @@
+"""The guards on the person's to-dos: what their words decide. A rejection when they said to send the request back
+(退回, "send it back"), and a return when they said to reject it (驳回, 拒了, "turn it down") or approve it; a
+transfer when they decided the request and the colleague they named is only in what they tell the requester; and any
+call on a to-do when nothing waits on them at all (their words ask for something else: a request of their own). Each
+is refused to the model with the call their words ask for, when it is known whole."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tools.errors import PolicyError
+from tools.guards.call import Call
+from tools.people import named_in
+from tools.request import named_in_latest
+from tools.workflow import form_fit, lookup
+from tools.workflow.approver_words import named_as_taker
+from tools.workflow.words import ASKED, REQUEST_NOUN, decision_in, stated_decision
+
+
+def _whole(tool: str, *, taskId: Any, **args: Any) -> dict[str, Any] | None:  # noqa: N803 - the tool's own name
+    """The call a refusal names in place of the refused one, with the refused call's to-do and its comment (the
+    guards read the person's own words over it), or None without a to-do."""
+    if not taskId:
+        return None
+    return {"name": tool, "args": {"taskId": taskId, **{k: v for k, v in args.items() if v not in (None, "")}}}
+
+
+_RETURN = re.compile(
+    r"退回|退给|退还给|发回给|\b(?:send|sent|sending|kick|bounce|hand)(?:\s+[\w'’-]+){0,4}?\s+back\b|"
+    r"\breturn(?:s|ing)?\s+(?:it|this|that|them)\b",
+    re.IGNORECASE,
+)
+"""Words that send a request back to its requester to change: 退回, 退给, "send it back", "return it"."""
+_REJECTION = re.compile(
+    r"驳回|拒绝|拒了|拒掉|回绝|不同意|不批|别批|不准|不通过|不予|打回|否决|"
+    r"\breject|\bdeclin|\bden(?:y|ied)\b|\brefus|\bturn(?:ed|ing)?\s+(?:it\s+|that\s+|this\s+)?down\b|\bveto",
+    re.IGNORECASE,
+)
+"""Words that reject a request: 驳回, 拒了, 不批, 打回, "reject", "turn it down"."""
+_GROUNDS = re.compile(r"理由|原因|意见|备注|因为|\b(?:reason|because|comment|note|saying)\b", re.IGNORECASE)
+"""Where the person's grounds begin: what follows is what to tell the requester, not the decision."""
+
+
+def said_return_or_reject(texts: list[str]) -> tuple[str, str] | None:
+    """("return" or "reject", the words) as the person's latest message that says either says it, before its grounds
+    ("驳回，理由：重新开了再提" rejects); None when it says both, or none of their messages says either."""
+    for text in reversed(texts):
+        decision = _GROUNDS.split(text, maxsplit=1)[0]
+        sent_back, rejected = _RETURN.search(decision), _REJECTION.search(decision)
+        if sent_back and rejected:
+            return None
+        if sent_back or rejected:
+            return ("return", sent_back.group()) if sent_back else ("reject", rejected.group())  # type: ignore[union-attr]
+    return None
+
+
+class ReturnOrReject:
+    """Refuses a rejection when the person said to send the request back, and a return when they said to reject it,
+    or to approve it ("张三那笔差旅报销我同意，票据我看过了都对得上": approved, with their comment)."""
+
+    name = "return_or_reject"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        # The person's words win over the model's isOK (tools.workflow.words), and 退回 reads as "no" there too.
+        rejecting = call.spec.name == "handleTodoTask" and (
+            call.values.get("isOK") in (False, "false", "False") or stated_decision(call.request) is False)
+        if not rejecting and call.spec.name != "returnTask":
+            return
+        said = said_return_or_reject(call.request["texts"])
+        task = call.values.get("taskId")
+        latest = call.request["texts"][-1] if call.request["texts"] else ""
+        if said is None and not rejecting and not ASKED.search(latest) and stated_decision(call.request) is True:
+            raise PolicyError(
+                "approve_not_return",
+                "The user approves the request, not sending it back: call handleTodoTask with isOK true and their "
+                "comment.",
+                instead=_whole("handleTodoTask", taskId=task, isOK=True, result=call.values.get("comment")),
+            )
+        if said is None:
+            return
+        meant, words = said
+        if rejecting and meant == "return":
+            raise PolicyError(
+                "return_not_reject",
+                f"The user asks to send the request back to its requester ({words!r}), not to reject it: call returnTask "
+                "with their comment.",
+                instead=_whole("returnTask", taskId=task, comment=call.values.get("result")),
+            )
+        if not rejecting and meant == "reject":
+            raise PolicyError(
+                "reject_not_return",
+                f"The user asks to reject the request ({words!r}), not to send it back: call handleTodoTask with isOK "
+                "false and their reason.",
+                instead=_whole("handleTodoTask", taskId=task, isOK=False, result=call.values.get("comment")),
+            )
+
+
+_CLAUSE = re.compile(r"[，,。;；!！?？\n]+|(?<=\w)\.(?:\s+|$)")
+_OF_A_REQUEST = re.compile(REQUEST_NOUN, re.IGNORECASE)
+
+
+def decided_apart(call: Call, latest: str) -> bool | None:
+    """The decision the message states in clauses that pass nothing on, where one of them names the request (a request
+    word or a person it names: "赵六请三天年假那个，我这边同意，让他把周报交给王五"); None when none, or clauses both
+    ways, decide so, or it asks a question."""
+    assert call.request is not None
+    if ASKED.search(latest):
+        return None
+    names = call.request["names"]
+    named = [{"id": p, **names.get(p, {})} for p in named_in_latest(call.request)]
+    people = [n for person in named for n in (person.get("name"), person.get("alias")) if n]
+    apart = [clause for clause in _CLAUSE.split(latest) if clause.strip() and not named_as_taker(clause, named)]
+    if not any(_OF_A_REQUEST.search(c) or any(n.casefold() in c.casefold() for n in people) for c in apart):
+        return None  # "同意，转给赵六吧": nothing apart from the transfer names the request
+    decisions = {decision_in(clause) for clause in apart} - {None}
+    return decisions.pop() if len(decisions) == 1 else None
+
+
+class DecidedNotPassed:
+    """Refuses a transfer when the person's latest message decides the request apart from passing anything on
+    (`decided_apart`: "王五那个三天的假我同意了，走之前把手上的活交接给赵六": approved; the hand-over is what they tell
+    the requester): the decision is proposed instead, and the rest of their words are its comment. Consent beside the
+    transfer alone ("同意，转给赵六吧") decides nothing here."""
+
+    name = "decided_not_passed"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name != "transferTask":
+            return
+        latest = call.request["texts"][-1] if call.request["texts"] else ""
+        decided = decided_apart(call, latest)
+        if decided is None:
+            return
+        raise PolicyError(
+            "decided_not_passed",
+            f"The user {'approves' if decided else 'rejects'} the request, not passing it on: call handleTodoTask "
+            f"with isOK {str(decided).lower()}; what else they say is their comment.",
+            instead=_whole("handleTodoTask", taskId=call.values.get("taskId"), isOK=decided),
+        )
+
+
+ON_A_TODO = frozenset({"handleTodoTask", "returnTask", "transferTask"})
+"""The tools that act on one of the person's to-dos: a decision, a return, a transfer."""
+
+
+class NothingToDo:
+    """Refuses a call on a to-do named by neither its id nor its requester when nothing waits on the person at all:
+    their words ask for something else,
+    most often a request of their own ("…three hundred forty-five kuai out of my own pocket. Can you claim it back for
+    me?" is a claim to file, not a to-do to send back). Where their latest message names one process to start, that
+    start is carried; its values are read from their words, or asked, on its card."""
+
+    name = "nothing_to_do"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name not in ON_A_TODO:
+            return
+        task = str(call.values.get("taskId") or "")
+        people = [dict(u) for u in call.handle.execute(lookup.ALL_USERS).mappings()]
+        if lookup.ID_RE.match(task.strip()) or named_in(task, people):
+            return  # a task or a requester named: the guards on that task say why it is not theirs (a self-approval)
+        actor = call.ctx.actor_id
+        if lookup.engine_of(call.handle).tasks_for(call.handle, actor, lookup.groups_of(call.handle, actor)):
+            return
+        latest = call.request["texts"][-1] if call.request["texts"] else ""
+        named = form_fit.processes_they_named(list(lookup.engine_of(call.handle).definitions(call.handle)), latest)
+        start = f"; their words name {named[0].key}: to file it, call runWorkFlow with processKey {named[0].key}" if len(
+            named) == 1 else ""
+        raise PolicyError(
+            "no_todos", f"Nothing waits on the user's decision, so there is no to-do to act on{start}. To see their own "
+            "requests, call queryMyRequests.",
+            instead={"name": "runWorkFlow", "args": {"processKey": named[0].key}} if len(named) == 1 else None,
+        )
