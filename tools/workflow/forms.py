@@ -16,6 +16,7 @@ from datetime import date
 from typing import Any
 
 from tools.errors import CannotError, NeedsPersonError, PolicyError
+from tools.parsers import read_date
 from tools.parsers.calendar import is_working_day
 from tools.readers import ASKING, read_account, read_choice
 from tools.request import Request
@@ -96,7 +97,8 @@ def _one_leave(request: Request) -> set[tuple[str, str]]:
 def _range_end(which: str, *, ranges_only: bool = False) -> Any:
     """The reader of the first or last day of what the person said for a from-to pair of dates: the one date range
     they stated (the same range said twice is one); without a range, the one date they stated is both ends (a trip on
-    one day), and two dates are from the earlier to the later ("next Thursday and Friday", "12月8日出发，10日回来").
+    one day), and two dates are from the earlier to the later ("next Thursday and Friday", "12月8日出发，10日回来"), the
+    second said read after the first where alone it fell before it ("下下周二出发，周四回来").
     A leave (`ranges_only`) reads a range alone: "明天开始请3天" says its first day, not its last, and each weekday of
     "周四周五" is read on its own (said on a Friday: today and next Thursday); but one working day with one day or half
     a day said is that day ("下周五歇一天", 下周二下午休半天), and one leave said twice over is one range (`_one_leave`).
@@ -115,9 +117,28 @@ def _range_end(which: str, *, ranges_only: bool = False) -> Any:
             return dates[0]  # "下周五歇一天", "next Monday morning off": a leave of a day or half of it on the one day said
         if ranges or ranges_only or not 1 <= len(dates) <= 2:
             return None
+        if len(dates) == 2:
+            dates = _the_end_after_the_start(request) or dates
         return dates[0] if which == "start" else dates[-1]
 
     return stated
+
+
+def _the_end_after_the_start(request: Request) -> list[str] | None:
+    """Two dates said for a from-to pair, the second read after the first as a range's end is ("下下周二出发，周四回来":
+    the Thursday after that Tuesday, not this week's), when read on its own it fell before it; None otherwise."""
+    said = [(str(s["value"]), s["text"]) for s in request.get("said", []) if s["kind"] == "date"]
+    if len({value for value, _ in said}) != 2:
+        return None
+    (first, _), (second, words) = said[0], next(s for s in said if s[0] != said[0][0])
+    if second >= first:
+        return None
+    start = date.fromisoformat(first)
+    try:
+        end = read_date(words, start, after=start)
+    except ValueError:
+        return None
+    return [first, end.isoformat()] if end > start else None
 
 
 HALF_NAMES = {"am": "上午", "pm": "下午"}
