@@ -102,9 +102,9 @@ def _get(args: Mapping[str, Any], path: str) -> Any:
     return value
 
 
-def _same(golden: Any, filed: Any, shown: Sequence[str], today: date) -> bool:
-    """A golden value and the card's: equal numbers, the same day (relative dates read as of today), the same
-    option or person (by value, or as the card names it)."""
+def _same(golden: Any, filed: Any, shown: Sequence[str], today: date, after: date | None = None) -> bool:
+    """A golden value and the card's: equal numbers, the same day (relative dates read as of today; a range's end
+    after its start, `after`), the same option or person (by value, or as the card names it)."""
     if isinstance(golden, bool) or isinstance(filed, bool):
         return golden == filed
     if isinstance(golden, list | tuple):  # people to copy: each named is one filed (by id) or shown (by name)
@@ -122,7 +122,7 @@ def _same(golden: Any, filed: Any, shown: Sequence[str], today: date) -> bool:
     if text == str(filed).strip().casefold() or any(text and text in str(s).casefold() for s in shown):
         return True
     try:
-        return read_date(str(golden), today).isoformat() == str(filed)
+        return read_date(str(golden), today, after=after).isoformat() == str(filed)
     except DateReadError:
         return False
 
@@ -142,7 +142,12 @@ def start_card_differences(golden: Mapping[str, Any], action: Mapping[str, Any],
             shown = [str(card.get("cc", ""))]
         else:
             shown = [str(r.get("shown", "")) for r in card.get("fields") or [] if r.get("field") == field]
-        if not _same(value, _get(args, path), shown, today):
+        start = _get(golden, "fields.startDate") if path == "fields.endDate" else None
+        try:
+            after = read_date(str(start), today) if start else None
+        except DateReadError:
+            after = None
+        if not _same(value, _get(args, path), shown, today, after):
             wrong.append(f"{path}={_get(args, path)!r} (said: {value!r})")
     return wrong
 

@@ -420,3 +420,14 @@ def test_each_person_of_a_scenario_talks_in_a_conversation_of_their_own(store, c
     said = {actor: [m.content for m in thread_messages(graph, actor_config(config, scenario, actor))
                     if m.type == "human"] for actor in ("user_1", "user_2")}
     assert said == {"user_1": ["hello", "again"], "user_2": ["hi there"]}
+
+
+def test_a_golden_ranges_end_named_by_its_weekday_is_read_after_its_start() -> None:
+    from datetime import date
+
+    from evals.reviewer import start_card_differences
+
+    golden = {"processKey": "process_chuchai", "fields": {"startDate": "2027-01-26", "endDate": "Thursday"}}
+    action = {"args": {"processKey": "process_chuchai", "fields": {"startDate": "2027-01-26", "endDate": "2027-01-28"}},
+              "card": {}}
+    assert start_card_differences(golden, action, date(2027, 1, 15)) == []
