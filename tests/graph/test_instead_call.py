@@ -294,3 +294,26 @@ def test_a_to_do_call_from_someone_nothing_waits_on_is_the_start_their_words_nam
     assert action["name"] == "runWorkFlow" and action["args"]["processKey"] == "process_baoxiao"
     assert action["args"]["fields"]["amount"] == amount and action["args"]["fields"]["category"] == category
     assert store.snapshot()["requests"] == []
+
+
+@pytest.mark.parametrize("said", ["ok from my side, sign off on Zhao Liu's big one", "赵六那笔我这边没问题，批了吧"])
+def test_a_start_that_names_no_process_but_decides_the_one_to_do_of_the_one_named_is_that_decision(
+    graph_driver, store, start_request, said
+):
+    # written after the rule (a held-out trial: finance's "sign off on Wang Wu's laptop one" started a trip)
+    start_request(requester="user_4", approver="user_2", days=1, reason="回老家")
+    agent = graph_driver(tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": said, "days": 0.5,
+                                                   "nextUserId": "赵六"}), "OK.", user_id="user_2")
+    agent.say(said)
+    [action] = agent.actions
+    assert (action["name"], action["args"]["taskId"], action["args"]["isOK"]) == ("handleTodoTask", "task_1", True)
+    assert len(store.snapshot()["requests"]) == 1
+
+
+def test_a_start_that_names_its_process_stays_a_start(graph_driver, start_request):
+    start_request(requester="user_4", approver="user_1", days=1, reason="回老家")  # 赵六's leave waits on 张三
+    agent = graph_driver(tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "搬家", "days": 2,
+                                                   "nextUserId": "赵六"}), "OK.")
+    agent.say("请2天假搬家，赵六批准")
+    [action] = agent.actions
+    assert action["name"] == "runWorkFlow"

@@ -152,10 +152,10 @@ ON_A_TODO = frozenset({"handleTodoTask", "returnTask", "transferTask"})
 
 class NothingToDo:
     """Refuses a call on a to-do named by neither its id nor its requester when nothing waits on the person at all:
-    their words ask for something else,
-    most often a request of their own ("…three hundred forty-five kuai out of my own pocket. Can you claim it back for
-    me?" is a claim to file, not a to-do to send back). Where their latest message names one process to start, that
-    start is carried; its values are read from their words, or asked, on its card."""
+    their words ask for something else, most often a request of their own ("…three hundred forty-five kuai out of my
+    own pocket. Can you claim it back for me?" is a claim to file, not a to-do to send back). Where their latest
+    message names one process to start, that start is carried; its values are read from their words, or asked, on its
+    card."""
 
     name = "nothing_to_do"
     needs_request = True
@@ -180,4 +180,36 @@ class NothingToDo:
             "no_todos", f"Nothing waits on the user's decision, so there is no to-do to act on{start}. To see their own "
             "requests, call queryMyRequests.",
             instead={"name": "runWorkFlow", "args": {"processKey": named[0].key}} if len(named) == 1 else None,
+        )
+
+
+class DecidedNotStarted:
+    """Refuses a new request whose words name no process but decide the one to-do of the one other person they name
+    ("fine from finance, sign off on Wang Wu's laptop one": Wang Wu's claim waits on them): the decision is carried.
+    A message that names a process ("请3天假，李四批") is a start, whoever it names."""
+
+    name = "decided_not_started"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name != "runWorkFlow":
+            return
+        latest = call.request["texts"][-1] if call.request["texts"] else ""
+        if ASKED.search(latest) or form_fit.processes_they_named(
+                list(lookup.engine_of(call.handle).definitions(call.handle)), latest):
+            return
+        named = [p for p in named_in_latest(call.request) if p != call.ctx.actor_id]
+        decided = decision_in(latest)
+        if len(named) != 1 or decided is None:
+            return
+        todos = lookup.todos_from(call.handle, call.ctx.actor_id, named[0])
+        if len(todos) != 1:
+            return
+        raise PolicyError(
+            "decided_not_started",
+            f"The user {'approves' if decided else 'rejects'} {named[0]}'s request, which waits on them as {todos[0].id}; "
+            f"they file nothing new: call handleTodoTask with taskId {todos[0].id} and isOK {str(decided).lower()}.",
+            instead=_whole("handleTodoTask", taskId=todos[0].id, isOK=decided),
         )

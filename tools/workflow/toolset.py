@@ -43,7 +43,7 @@ from tools.workflow.resubmit import UnchangedLeftOut
 from tools.workflow.specs import REGISTRY
 from tools.workflow.store import WorkflowStore, users
 from tools.workflow.timer_service import TIMERS_CLI, start_timer_service
-from tools.workflow.todo_guards import DecidedNotPassed, NothingToDo, ReturnOrReject
+from tools.workflow.todo_guards import DecidedNotPassed, DecidedNotStarted, NothingToDo, ReturnOrReject
 
 RECORD_IDS = r"\b(?:user|task|req)_[0-9a-z]+\b"
 """The workflow's record ids, as its tools show them: users (user_2, user_admin), tasks (task_1), requests (req_3)."""
@@ -138,7 +138,8 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(ResendNotWithdraw(), after="anothers_request", guards=guards)  # "再提一次" is no withdrawal
     guards = added(OwnRequest(), after="resend_not_withdraw", guards=guards)  # "我的假" is no one else's to-do
     guards = added(NothingToDo(), after="own_request", guards=guards)  # no to-do held: they ask for something else
-    guards = added(ReturnOrReject(), after="nothing_to_do", guards=guards)  # "退回" is no rejection, "驳回" no return
+    guards = added(DecidedNotStarted(), after="nothing_to_do", guards=guards)  # "sign off on Wang Wu's one"
+    guards = added(ReturnOrReject(), after="decided_not_started", guards=guards)  # "退回" is no rejection, "驳回" no return
     guards = added(DecidedNotPassed(), after="return_or_reject", guards=guards)  # "我同意了，…交接给赵六" decides
     guards = added(TaskTheyNamed(), before="references", guards=guards)  # the to-do is the one whose requester they named
     guards = added(TodosOfWhom(), before="references", guards=guards)  # "李四那边几个待办" lists 李四's
