@@ -177,3 +177,15 @@ def test_one_decision_where_the_person_asked_for_all_of_someones_becomes_the_bat
     assert agent.card["count"] == 2
     agent.approve()
     assert [t["status"] for t in store.snapshot()["tasks"]] == ["rejected", "rejected"]
+
+
+def test_a_batch_given_the_one_decisions_comment_name_files_it_as_its_comment(graph_driver, start_request):
+    # the model carries handleTodoTask's `result` over to the batch (a held-out trial's invalid call)
+    start_request(requester="user_3", approver="user_2", days=1, reason="看病")
+    start_request(requester="user_3", approver="user_2", days=1, reason="搬家")
+    agent = graph_driver(tool_call("decideTasks", {"requester": "王五", "isOK": False, "result": "材料不全"}), "好的。",
+                         user_id="user_2")
+    agent.say("王五的两个假都驳回，材料不全")
+    [action] = agent.actions
+    assert action["name"] == "decideTasks" and action["args"]["comment"] == "材料不全"
+    assert "result" not in action["args"]

@@ -258,3 +258,19 @@ def test_a_trips_return_day_said_after_its_start_is_read_after_it(graph_driver, 
     agent.say(said)
     args, _ = waiting(agent)
     assert (args["fields"]["startDate"], args["fields"]["endDate"]) == (start, end)
+
+
+@pytest.mark.parametrize(("first", "second", "amount"), [
+    ("报销昨天的打车费一百二十块，王五审批", "不对，打车费是一百五十块，我看错了", 150),
+    ("claim 86 yuan for office supplies, Wang Wu approves", "sorry, it was 68 yuan, typo", 68),
+])
+def test_an_amount_corrected_in_a_later_message_is_the_one_filed(graph_driver, first, second, amount):
+    # written after the rule (the eleventh round: a corrected amount was filed as first said); none from a scenario
+    claim = {"processKey": "process_baoxiao", "reason": "x", "nextUserId": "王五"}
+    agent = graph_driver(tool_call("runWorkFlow", {**claim, "fields": {"amount": 1}}), "OK.",
+                         tool_call("runWorkFlow", {**claim, "fields": {"amount": 1}}), "OK.")
+    agent.say(first)
+    agent.resume({"decisions": [{"type": "reject", "message": "wait"}]})
+    agent.say(second)
+    args, _ = waiting(agent)
+    assert args["fields"]["amount"] == amount

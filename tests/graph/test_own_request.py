@@ -110,3 +110,12 @@ def test_a_return_of_the_claim_they_sent_is_their_withdrawal(graph_driver, store
     [action] = agent.actions
     assert (action["name"], action["args"]) == ("withdrawRequest", {"requestId": "req_1"})
     assert store.snapshot()["requests"][0]["status"] == "pending"
+
+
+def test_taking_back_their_one_request_from_a_to_do_call_is_its_withdrawal(graph_driver, store, start_request):
+    # written after the rule (the eleventh round: "just pull it back" went to returning a to-do with the request id)
+    start_request(requester="user_1", approver="user_3", days=1, reason="看牙")
+    agent = graph_driver(tool_call("returnTask", {"taskId": "req_1", "comment": "x"}), "OK.")
+    agent.say("算了，先撤了吧，日子还没定")
+    [action] = agent.actions
+    assert (action["name"], action["args"]) == ("withdrawRequest", {"requestId": "req_1"})

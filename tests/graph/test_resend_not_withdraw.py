@@ -12,7 +12,8 @@ from langchain_core.messages import ToolMessage
 from evals.doubles.scripted import tool_call
 from tools import execute_call
 from tools.workflow import TOOLSET
-from tools.workflow.guards import _AGAIN, _WITHDRAW
+from tools.workflow.guards import _AGAIN
+from tools.workflow.words import WITHDRAW as _WITHDRAW
 
 
 def _returned(store, make_ctx, start_request) -> None:

@@ -7,6 +7,7 @@ The phrasings were written for this test, after the rule; the fifth held-out rou
 
 from __future__ import annotations
 
+import pytest
 from langchain_core.messages import ToolMessage
 
 from evals.doubles.scripted import tool_call
@@ -89,3 +90,14 @@ def test_a_name_of_nobodys_todo_with_no_requester_named_is_left_to_the_look_up(g
     result = agent.say("李四转过来那个，批了吧")
     assert any("[unknown_task]" in text for text in _refusals(result))
     assert store.snapshot()["tasks"][0]["status"] == "pending"
+
+
+@pytest.mark.parametrize("said", ["看过了，单据齐全，同意", "checked it, all the receipts are there, approved"])
+def test_the_one_to_do_waiting_is_the_one_meant_when_the_person_names_nobody(graph_driver, start_request, said):
+    # written after the rule (the eleventh round: finance's taskId was his own name); none from a scenario
+    start_request(requester="user_3", approver="user_2", days=1, reason="搬家")  # 王五's task_1 waits on 李四
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "李四", "isOK": True, "result": "ok"}), "OK.",
+                         user_id="user_2")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "handleTodoTask" and action["args"]["taskId"] == "task_1"

@@ -23,7 +23,10 @@ from tools.workflow.words import stated_comment, stated_decision
 
 def _arrange_batch(values: dict[str, Any]) -> dict[str, Any]:
     """A bound of no days (maxDays 0 or below) is no bound: a model that writes 0 for "all" means none, which the
-    person is not asked about and the schema would refuse."""
+    person is not asked about and the schema would refuse. A `result` (the one decision's name for its comment, which
+    the model carries over) is the batch's `comment`."""
+    if "result" in values and not values.get("comment"):
+        values = {**{k: v for k, v in values.items() if k != "result"}, "comment": values["result"]}
     days = values.get("maxDays")
     if isinstance(days, int | float) and not isinstance(days, bool) and days <= 0:
         return {k: v for k, v in values.items() if k != "maxDays"}

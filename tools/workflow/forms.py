@@ -58,11 +58,18 @@ BOOLEAN_CHOICES = (("true", "是", "yes", "true"), ("false", "否", "no", "false
 
 
 def _one_amount(request: Request) -> float | None:
-    """The one amount of money the person stated: with a currency (6800元, ¥1.2k, 三块五, "430 bucks"); when they
+    """The one amount of money the person stated, or the one of their latest message that states one where earlier
+    messages stated another (a correction): with a currency (6800元, ¥1.2k, 三块五, "430 bucks"); when they
     stated none with a currency, the one number with no unit of the request's own messages ("报销两千三", "spent 6800
     on flights"), which a form that asks for money reads as yuan. None when there is none or more than one."""
     if request["amounts"]:
-        return request["amounts"][0] if len(request["amounts"]) == 1 else None
+        if len(set(request["amounts"])) == 1:
+            return request["amounts"][0]
+        # said in several messages: the latest that states one, as a correction is ("刚才说错了，是一千零八十块")
+        said = [s for s in request.get("said", []) if s["kind"] == "amount"]
+        last = max((s["message"] for s in said), default=None)
+        latest = {float(s["value"]) for s in said if s["message"] == last}
+        return latest.pop() if len(latest) == 1 and len({s["message"] for s in said}) > 1 else None
     first = len(request["recent"]) - len(request["texts"])
     # `said` is missing from a request read before it was added (a run resumed across an upgrade): nothing is bare
     bare = {s["value"] for s in request.get("said", []) if s["kind"] == "number" and s["message"] >= first}

@@ -20,7 +20,7 @@ from tools.workflow.approver_words import named_as_taker
 from tools.workflow.engine import TaskView
 from tools.workflow.request_lookup import PENDING, own_pending
 from tools.workflow.todo_guards import decided_apart, said_return_or_reject
-from tools.workflow.words import ASKED, OF_OWNER, REQUEST_NOUN, stated_decision
+from tools.workflow.words import ASKED, OF_OWNER, REQUEST_NOUN, WITHDRAW, stated_decision
 
 OWN_REQUEST = frozenset({"runWorkFlow", "withdrawRequest", "resubmitRequest", "queryMyRequests", "urgeTask"})
 """The workflow's tools on a request of the person's own: filing, withdrawing, resending, listing or urging one."""
@@ -132,12 +132,6 @@ _AGAIN = re.compile(
     re.IGNORECASE,
 )
 """Words that send a request again: 再提一次, 重新提交, 再交, "resend", "submit it again"."""
-_WITHDRAW = re.compile(
-    r"撤回|撤销|撤掉|撤了|取消|不请了|不要了|不报了|不去了|作废|算了|\b(?:withdraw\w*|cancel\w*|scrap|drop|call\s+off|"
-    r"pull|retract|take\s+(?:[\w'’-]+\s+){0,3}?back|never\s*mind|forget)\b",
-    re.IGNORECASE,
-)
-"""Words that take a request back: 撤回, 取消, 不请了, "withdraw", "cancel", "scrap", "take it back"."""
 
 
 class ResendNotWithdraw:
@@ -154,7 +148,7 @@ class ResendNotWithdraw:
             return
         latest = call.request["texts"][-1] if call.request["texts"] else ""
         again = _AGAIN.search(latest)
-        if again and not _WITHDRAW.search(latest):
+        if again and not WITHDRAW.search(latest):
             returned = own_pending(call.handle, call.ctx.actor_id, ("returned",))
             raise PolicyError(
                 "resend_not_withdraw",
@@ -215,7 +209,7 @@ START = "runWorkFlow"
 def _acts_on_one(text: str) -> bool:
     """Whether a message says one thing to do to a request that exists, which no new one does: send it again, or take
     it back (a reminder may go with a new request: "file it and remind Li Si")."""
-    return bool(_AGAIN.search(text)) != bool(_WITHDRAW.search(text))
+    return bool(_AGAIN.search(text)) != bool(WITHDRAW.search(text))
 
 
 def _own_request_refusal(call: Call, said: str, latest: str) -> tuple[str, dict[str, Any] | None]:
@@ -225,7 +219,7 @@ def _own_request_refusal(call: Call, said: str, latest: str) -> tuple[str, dict[
     request: a resend needs what they change)."""
     head = f"The user speaks of their own request ({said!r}), " + (
         "one they have, not a new one" if call.spec.name == START else "not of a to-do or a copy of someone else's")
-    again, back, urge = bool(_AGAIN.search(latest)), bool(_WITHDRAW.search(latest)), bool(_URGE.search(latest))
+    again, back, urge = bool(_AGAIN.search(latest)), bool(WITHDRAW.search(latest)), bool(_URGE.search(latest))
     if again + back + urge == 0:  # no action said: they ask about it, and the look-up is the person's words' call
         see = {"name": "queryMyRequests", "args": {}}
         return f"{head}: to see it, where it stands and what its approver said, call queryMyRequests.", see

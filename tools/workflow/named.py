@@ -19,8 +19,9 @@ class TaskTheyNamed:
     after "张三这笔差旅报销我不太清楚，转给赵六吧" its taskId "报销" or "出差" is 张三's to-do, and after
     "赵六转过来的王五的假，我批了" its taskId "赵六" (who passed it on, no requester of theirs) is 王五's. Which
     request is the person's to say: it is read from their latest message that names anyone, among the to-dos offered
-    to them; when that names none or several, the model's words are left to the task's own look-up (refused, or the
-    person asked which)."""
+    to them; when that names several, the model's words are left to the task's own look-up (refused, or the person
+    asked which). A message that names nobody, where one to-do waits on them and the model's words name none ("财务这
+    边看了，票据都齐，通过" from 赵六: taskId "赵六"), means that one."""
 
     name = "task_they_named"
     needs_request = True
@@ -39,7 +40,13 @@ class TaskTheyNamed:
                 continue  # a name of one whose to-do they hold: the look-up reads it
             text = next((t for t, ids in zip(reversed(call.request["recent"]), call.request["people"], strict=False)
                          if ids), None)
-            if text is None:
+            if text is None:  # they named nobody: the one to-do waiting on them, when there is one
+                offered = lookup.engine_of(call.handle).tasks_for(
+                    call.handle, call.ctx.actor_id, lookup.groups_of(call.handle, call.ctx.actor_id))
+                if len(offered) == 1 and not self._names_a_todo(call, given, ref.param):
+                    call.notes.append(f"[person_stated] {ref.param}: the one to-do waiting, {offered[0].id}, not "
+                                      f"{given[:64]!r}")
+                    call.values[ref.param] = offered[0].id
                 return
             try:
                 task = lookup.resolve_task(call.handle, text, call.ctx.actor_id, param=ref.param)

@@ -15,7 +15,8 @@ from tools.people import named_in
 from tools.request import named_in_latest
 from tools.workflow import form_fit, lookup
 from tools.workflow.approver_words import named_as_taker
-from tools.workflow.words import ASKED, REQUEST_NOUN, decision_in, stated_decision
+from tools.workflow.request_lookup import own_pending
+from tools.workflow.words import ASKED, REQUEST_NOUN, WITHDRAW, decision_in, stated_decision
 
 
 def _whole(tool: str, *, taskId: Any, **args: Any) -> dict[str, Any] | None:  # noqa: N803 - the tool's own name
@@ -167,12 +168,20 @@ class NothingToDo:
             return
         task = str(call.values.get("taskId") or "")
         people = [dict(u) for u in call.handle.execute(lookup.ALL_USERS).mappings()]
-        if lookup.ID_RE.match(task.strip()) or named_in(task, people):
+        of_a_task = lookup.ID_RE.match(task.strip())
+        if (of_a_task and (of_a_task.group("prefix") or "task").lower() == "task") or named_in(task, people):
             return  # a task or a requester named: the guards on that task say why it is not theirs (a self-approval)
         actor = call.ctx.actor_id
         if lookup.engine_of(call.handle).tasks_for(call.handle, actor, lookup.groups_of(call.handle, actor)):
             return
         latest = call.request["texts"][-1] if call.request["texts"] else ""
+        mine = own_pending(call.handle, actor)
+        if WITHDRAW.search(latest) and len(mine) == 1:  # "just pull it back": their one pending request
+            raise PolicyError(
+                "no_todos", f"Nothing waits on the user's decision; they take back their own request {mine[0]['id']}: "
+                f"call withdrawRequest with requestId {mine[0]['id']}.",
+                instead={"name": "withdrawRequest", "args": {"requestId": mine[0]["id"]}},
+            )
         named = form_fit.processes_they_named(list(lookup.engine_of(call.handle).definitions(call.handle)), latest)
         start = f"; their words name {named[0].key}: to file it, call runWorkFlow with processKey {named[0].key}" if len(
             named) == 1 else ""

@@ -25,6 +25,12 @@ REQUEST_NOUN = (
 """Words that name a request (报销, 请假, "claim", "trip")."""
 ASKED = re.compile(r"[吗嘛么没][？?]?\s*$|[？?]\s*$|批没批|有没有|是不是|\b(?:has|have|did|was|is)\b.*\?", re.IGNORECASE)
 """A message put as a question ("张三的报销批了吗", "was it approved?"): a decision it seems to state is asked about."""
+WITHDRAW = re.compile(
+    r"撤回|撤销|撤掉|撤了|取消|不请了|不要了|不报了|不去了|作废|算了|\b(?:withdraw\w*|cancel\w*|scrap|drop|call\s+off|"
+    r"pull|retract|take\s+(?:[\w'’-]+\s+){0,3}?back|never\s*mind|forget)\b",
+    re.IGNORECASE,
+)
+"""Words that take a request back: 撤回, 取消, 不请了, "withdraw", "cancel", "scrap", "take it back"."""
 OF_OWNER = (r"(?:(?:去|到|回)[^\s，。,.!?！？的]{1,6}?)?\s*"
             r"(?:的|那个|这个|那张|这张|那笔|这笔|那份|这份|那趟|这趟|那次|这次|又|也|'s|’s)\s*"
             r"(?:(?:[\w-]+\s+){1,2}|[^\s，。,.!?！？的]{1,8}的|[^\s，。,.!?！？的]{1,4}?)?")
