@@ -321,6 +321,11 @@ def empty_request(index: int = -1, lang: Lang = "zh") -> Request:
     return read_request([], index=index, today=date.today(), default_lang=lang)
 
 
+def latest_message(request: Request) -> str:
+    """The request's latest message ("" for a run no person's message started)."""
+    return request["texts"][-1] if request["texts"] else ""
+
+
 def named_in_latest(request: Request) -> list[str]:
     """The people the latest message of the request names (ids; never the actor)."""
     return request["people"][0] if request["people"] else []

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from tools.errors import PolicyError
 from tools.guards.call import Call
-from tools.request import named_in_latest
+from tools.request import latest_message, named_in_latest
 from tools.workflow import lookup
 from tools.workflow.batch_words import BATCH_TOOL, ONE_TOOL, SEVERAL, asks_for_several
 from tools.workflow.guards import passed_to
@@ -36,7 +36,7 @@ class BatchAsked:
         if not any(asks_for_several(text) for text in call.request["texts"]):
             task_id, requester = _the_one_named(call)
             which = f" ({task_id})" if task_id else ""
-            latest = call.request["texts"][-1] if call.request["texts"] else ""
+            latest = latest_message(call.request)
             to = passed_to(call, requester, latest) if task_id and requester else None
             if task_id and to:  # "hand Zhang San's trip over to Zhao Liu": passed on, not decided
                 raise PolicyError("not_a_batch", f"The user did not ask for several tasks at once: pass the one they "
@@ -89,7 +89,7 @@ class SeveralNotOne:
         assert call.request is not None
         if call.spec.name != ONE_TOOL:
             return
-        latest = call.request["texts"][-1] if call.request["texts"] else ""
+        latest = latest_message(call.request)
         several = SEVERAL.search(latest)
         if several is None:
             return

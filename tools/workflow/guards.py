@@ -14,7 +14,7 @@ from typing import Any
 
 from tools.errors import PolicyError
 from tools.guards.call import Call
-from tools.request import named_in_latest
+from tools.request import latest_message, named_in_latest
 from tools.workflow import lookup
 from tools.workflow.approver_words import named_as_taker
 from tools.workflow.engine import TaskView
@@ -50,7 +50,7 @@ class AnothersRequest:
         assert call.request is not None
         if call.spec.name not in OWN_REQUEST and call.spec.name != COPIES:
             return
-        latest = call.request["texts"][-1] if call.request["texts"] else ""
+        latest = latest_message(call.request)
         for person_id, person in call.request["names"].items():
             if person_id == call.ctx.actor_id:
                 continue
@@ -146,7 +146,7 @@ class ResendNotWithdraw:
         assert call.request is not None
         if call.spec.name != "withdrawRequest":
             return
-        latest = call.request["texts"][-1] if call.request["texts"] else ""
+        latest = latest_message(call.request)
         again = _AGAIN.search(latest)
         if again and not WITHDRAW.search(latest):
             returned = own_pending(call.handle, call.ctx.actor_id, ("returned",))
@@ -187,7 +187,7 @@ class OwnRequest:
         assert call.request is not None
         if call.spec.name not in NOT_OWN_REQUEST and call.spec.name != START:
             return
-        latest = call.request["texts"][-1] if call.request["texts"] else ""
+        latest = latest_message(call.request)
         own = _OWN.search(latest)
         if own is None:
             return

@@ -10,6 +10,7 @@ import re
 from tools.errors import DomainError, NotFoundError
 from tools.guards.call import Call
 from tools.guards.identity import names_actor
+from tools.request import latest_message
 from tools.workflow import lookup
 from tools.workflow.request_lookup import processes_named, require_request
 
@@ -86,7 +87,7 @@ class TodosOfWhom:
         assert call.request is not None
         if call.spec.name != "queryTodoTask":
             return
-        latest = call.request["texts"][-1] if call.request["texts"] else ""
+        latest = latest_message(call.request)
         held = {person_id for person_id, person in call.request["names"].items() if person_id != call.ctx.actor_id
                 for name, cue in ((n, c) for n in (person.get("name"), person.get("alias")) if n for c in _HELD_BY)
                 if re.search(re.escape(name) + cue, latest, re.IGNORECASE)}
@@ -145,6 +146,6 @@ class RequestTheyNamed:
                 said = " ".join(call.request["recent"])
                 if not named or named & processes_named(call.handle, said):
                     continue
-            latest = call.request["texts"][-1] if call.request["texts"] else ""
+            latest = latest_message(call.request)
             call.notes.append(f"[person_stated] {ref.param}: the user named no {given[:40]!r}; read from their words")
             call.values[ref.param] = latest[:200]

@@ -12,7 +12,7 @@ from typing import Any
 from tools.errors import PolicyError
 from tools.guards.call import Call
 from tools.people import named_in
-from tools.request import named_in_latest
+from tools.request import latest_message, named_in_latest
 from tools.workflow import form_fit, lookup
 from tools.workflow.approver_words import named_as_taker
 from tools.workflow.request_lookup import own_pending
@@ -73,7 +73,7 @@ class ReturnOrReject:
             return
         said = said_return_or_reject(call.request["texts"])
         task = call.values.get("taskId")
-        latest = call.request["texts"][-1] if call.request["texts"] else ""
+        latest = latest_message(call.request)
         if said is None and not rejecting and not ASKED.search(latest) and stated_decision(call.request) is True:
             raise PolicyError(
                 "approve_not_return",
@@ -135,7 +135,7 @@ class DecidedNotPassed:
         assert call.request is not None
         if call.spec.name != "transferTask":
             return
-        latest = call.request["texts"][-1] if call.request["texts"] else ""
+        latest = latest_message(call.request)
         decided = decided_apart(call, latest)
         if decided is None:
             return
@@ -174,7 +174,7 @@ class NothingToDo:
         actor = call.ctx.actor_id
         if lookup.engine_of(call.handle).tasks_for(call.handle, actor, lookup.groups_of(call.handle, actor)):
             return
-        latest = call.request["texts"][-1] if call.request["texts"] else ""
+        latest = latest_message(call.request)
         mine = own_pending(call.handle, actor)
         if WITHDRAW.search(latest) and len(mine) == 1:  # "just pull it back": their one pending request
             raise PolicyError(
@@ -205,7 +205,7 @@ class DecidedNotStarted:
         assert call.request is not None
         if call.spec.name != "runWorkFlow":
             return
-        latest = call.request["texts"][-1] if call.request["texts"] else ""
+        latest = latest_message(call.request)
         if ASKED.search(latest) or form_fit.processes_they_named(
                 list(lookup.engine_of(call.handle).definitions(call.handle)), latest):
             return
