@@ -15,6 +15,7 @@ from tools.people import named_in
 from tools.request import latest_message, named_in_latest
 from tools.workflow import form_fit, lookup
 from tools.workflow.approver_words import named_as_taker
+from tools.workflow.engine import Definition
 from tools.workflow.request_lookup import own_pending
 from tools.workflow.words import ASKED, REQUEST_NOUN, WITHDRAW, decision_in, stated_decision
 
@@ -147,6 +148,11 @@ class DecidedNotPassed:
         )
 
 
+def _processes_named(call: Call, text: str) -> list[Definition]:
+    """The processes the text names as a request of its own (`form_fit.processes_they_named`)."""
+    return form_fit.processes_they_named(list(lookup.engine_of(call.handle).definitions(call.handle)), text)
+
+
 ON_A_TODO = frozenset({"handleTodoTask", "returnTask", "transferTask"})
 """The tools that act on one of the person's to-dos: a decision, a return, a transfer."""
 
@@ -167,13 +173,14 @@ class NothingToDo:
         if call.spec.name not in ON_A_TODO:
             return
         task = str(call.values.get("taskId") or "")
-        people = [dict(u) for u in call.handle.execute(lookup.ALL_USERS).mappings()]
         of_a_task = lookup.ID_RE.match(task.strip())
-        if (of_a_task and (of_a_task.group("prefix") or "task").lower() == "task") or named_in(task, people):
-            return  # a task or a requester named: the guards on that task say why it is not theirs (a self-approval)
+        if of_a_task and (of_a_task.group("prefix") or "task").lower() == "task":
+            return  # a task id: the guards on that task say why it is not theirs (a self-approval)
         actor = call.ctx.actor_id
         if lookup.engine_of(call.handle).tasks_for(call.handle, actor, lookup.groups_of(call.handle, actor)):
-            return
+            return  # something waits on them (the common case: one read)
+        if named_in(task, [dict(u) for u in call.handle.execute(lookup.ALL_USERS).mappings()]):
+            return  # a requester named: the guards on their request say why it is not theirs
         latest = latest_message(call.request)
         mine = own_pending(call.handle, actor)
         if WITHDRAW.search(latest) and len(mine) == 1:  # "just pull it back": their one pending request
@@ -182,7 +189,7 @@ class NothingToDo:
                 f"call withdrawRequest with requestId {mine[0]['id']}.",
                 instead={"name": "withdrawRequest", "args": {"requestId": mine[0]["id"]}},
             )
-        named = form_fit.processes_they_named(list(lookup.engine_of(call.handle).definitions(call.handle)), latest)
+        named = _processes_named(call, latest)
         start = f"; their words name {named[0].key}: to file it, call runWorkFlow with processKey {named[0].key}" if len(
             named) == 1 else ""
         raise PolicyError(
@@ -206,8 +213,7 @@ class DecidedNotStarted:
         if call.spec.name != "runWorkFlow":
             return
         latest = latest_message(call.request)
-        if ASKED.search(latest) or form_fit.processes_they_named(
-                list(lookup.engine_of(call.handle).definitions(call.handle)), latest):
+        if ASKED.search(latest) or _processes_named(call, latest):
             return
         named = [p for p in named_in_latest(call.request) if p != call.ctx.actor_id]
         decided = decision_in(latest)

@@ -9,8 +9,7 @@ import re
 
 from tools.errors import PolicyError
 from tools.guards.call import Call
-
-BALANCE_TOOL = "getLeaveBalance"
+from tools.workflow.leave.specs import LEAVE_BALANCE
 
 LEAVE_WORD = re.compile(
     r"假|休|\b(?:leave|vacation|holidays?|pto|time\s+off|days?\s+off|off\s+days?|annual|comp(?:ensatory)?|"
@@ -29,7 +28,7 @@ class BalanceAsked:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
-        if call.spec.name != BALANCE_TOOL or any(LEAVE_WORD.search(text) for text in call.request["texts"]):
+        if call.spec.name != LEAVE_BALANCE.name or any(LEAVE_WORD.search(text) for text in call.request["texts"]):
             return
         raise PolicyError(
             "balance_not_asked",
