@@ -217,8 +217,9 @@ def test_fixed_answers_say_a_declined_card_was_not_done_with_no_model_call(graph
 
 
 WORKFLOWS = (
-    "流程：报销流程（process_baoxiao，填写：报销金额、报销类别、报销事由）、出差流程（process_chuchai，填写：出差地点、出发日期、"
-    "返回日期、出差事由）、请假流程（process_qingjia，填写：请假天数、请假类型、请假原因；可选：开始日期、开始时段、结束日期、结束时段）"
+    "流程：报销流程（process_baoxiao，填写：报销金额、报销类别、报销事由；审批：审批人审批 → 财务审批（同意且超过 5000 元））、"
+    "出差流程（process_chuchai，填写：出差地点、出发日期、返回日期、出差事由）、请假流程（process_qingjia，填写："
+    "请假天数、请假类型、请假原因；可选：开始日期、开始时段、结束日期、结束时段；审批：审批人审批 → 人事审批（同意且超过 3 天））"
 )
 
 
@@ -235,6 +236,19 @@ def test_fixed_answers_end_a_repeated_lookup_with_its_result(graph_driver):
     result = agent.say("我想请假，先看看有哪些流程")
     assert final(result).content == "我查到的结果：\n" + WORKFLOWS
     assert len(agent.model.prompts) == 2
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("报销多少钱以上要财务审批？", "报销超过5000元，审批人同意后还要财务审批。"),
+    ("Which leave requests does HR have to sign off on as well?", "Leave over 3 days goes on to HR after your approver."),
+])
+def test_a_rule_of_a_process_is_answered_from_its_steps(graph_driver, question, answer):
+    # A person asks when a request goes on to a second step; the look-up shows each process's steps with when a
+    # request comes to them (the labels of the deployed BPMN's conditional flows), so the figure is no invention.
+    agent = graph_driver(tool_call("getAllWorkFlow", id="c1"), answer)
+    result = agent.say(question)
+    assert final(result).content == answer
+    assert "ungrounded" not in final(result).response_metadata
 
 
 def test_an_answer_naming_records_no_tool_showed_is_replaced(graph_driver):

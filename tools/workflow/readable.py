@@ -65,14 +65,24 @@ def workflows(result: dict[str, Any], lang: str) -> str:
     if lang == "zh":
         names = []
         for w in result["workflows"]:
-            fields = _form(w.get("fields", []), lang)
-            names.append(f"{w['name']}（{w['processKey']}{'，填写：' + fields if fields else ''}）")
+            fields, steps = _form(w.get("fields", []), lang), _steps(w.get("steps", []), lang)
+            names.append(f"{w['name']}（{w['processKey']}{'，填写：' + fields if fields else ''}"
+                         f"{'；审批：' + steps if steps else ''}）")
         return "流程：" + _items(names, lang)
     names = []
     for w in result["workflows"]:
-        fields = _form(w.get("fields", []), lang)
-        names.append(f"{w['name']} ({w['processKey']}{'; form: ' + fields if fields else ''})")
+        fields, steps = _form(w.get("fields", []), lang), _steps(w.get("steps", []), lang)
+        names.append(f"{w['name']} ({w['processKey']}{'; form: ' + fields if fields else ''}"
+                     f"{'; steps: ' + steps if steps else ''})")
     return "Workflows: " + _items(names, lang)
+
+
+def _steps(steps: list[dict[str, str]], lang: str) -> str:
+    """A process's steps in order, each with when a request comes to it where not every one does."""
+    arrow = " → "
+    if lang == "zh":
+        return arrow.join(f"{s['step']}（{s['when']}）" if s.get("when") else s["step"] for s in steps)
+    return arrow.join(f"{s['step']} ({s['when']})" if s.get("when") else s["step"] for s in steps)
 
 
 def users(result: dict[str, Any], lang: str) -> str:

@@ -8,7 +8,7 @@ from sqlalchemy import Connection, select
 
 from tools.spec import CallContext, Verdict
 from tools.workflow.args import NoArgs, QueryTodoTaskArgs
-from tools.workflow.engine import Definition, FormField, TaskView, groups_of, parse_task_id
+from tools.workflow.engine import Definition, FormField, StepDef, TaskView, groups_of, parse_task_id
 from tools.workflow.engine.moves import on_behalf_of
 from tools.workflow.engine.timers import due_dates
 from tools.workflow.lookup import display_name, engine_of
@@ -37,7 +37,17 @@ def workflow_item(definition: Definition, lang: str) -> dict[str, Any]:
         "version": definition.version,
         "startable": True,
         "fields": [_field(f, lang) for f in definition.fields],
-    }
+    } | ({"steps": [_step(s, lang) for s in definition.steps]} if len(definition.steps) > 1 else {})
+
+
+def _step(step: StepDef, lang: str) -> dict[str, str]:
+    """A step of a process of several as the model reads it: its name, and when a request comes to it where not every
+    one does (a rule the person may ask about: "over 5000 yuan goes on to finance")."""
+    out = {"step": step.name_en or step.name if lang == "en" else step.name}
+    when = step.when_en or step.when if lang == "en" else step.when
+    if when:
+        out["when"] = when
+    return out
 
 
 def get_all_workflows(conn: Connection, ctx: CallContext, args: NoArgs, verdict: Verdict) -> dict[str, Any]:

@@ -60,15 +60,15 @@ SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(
         name="getAllWorkFlow",
         title={"zh": "查看流程", "en": "list the workflows"},
-        description="List every deployed workflow (BPMN process) with its processKey, name, version and start-form "
-        "fields (id, label, type, required, choices).",
+        description="List every deployed workflow (BPMN process) with its processKey, name, version, start-form "
+        "fields (id, label, type, required, choices) and approval steps (each with when a request comes to it).",
         args_model=NoArgs,
         effect=Effect.READ,
         handler=get_all_workflows,
         backend_bound=True,
         observation=ObservationShape(drop=frozenset({"startable", "version"}), list_limits={"workflows": 20}),
         describe=readable.workflows,
-        model_description="List the workflows: processKey, name, and the form fields a request needs.",
+        model_description="List the workflows: processKey, name, the form fields a request needs, and who approves when.",
     ),
     ToolSpec(
         name="getAllUser",

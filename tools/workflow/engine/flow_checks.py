@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tools.workflow.engine.bpmn_xml import describe, tag_of
+from tools.workflow.engine.bpmn_xml import clean, describe, property_of, tag_of
 from tools.workflow.engine.errors import DeployError
 from tools.workflow.engine.expressions import ExpressionError, check, unwrap
 from tools.workflow.engine.model import GATEWAYS, NS, Flow
@@ -47,7 +47,10 @@ def sequence_flows(process: Any, nodes: dict[str, Any], names: set[str]) -> tupl
                     exc.code, f"Sequence flow `{flow_id}` out of {describe(nodes[source])}: condition {exc}",
                     element_id=flow_id,
                 ) from None
-        flows.append(Flow(id=flow_id, source=source, target=target, condition=condition))
+        flows.append(Flow(
+            id=flow_id, source=source, target=target, condition=condition, name=clean(element.get("name")),
+            name_en=property_of(element, "label_en"),
+        ))
     return tuple(flows)
 
 

@@ -25,6 +25,10 @@ class Flow:
     target: str
     condition: str
     """The condition as Python (the `${...}` wrapper stripped), or ""."""
+    name: str = ""
+    """The flow's label as modelled (同意且超过 5000 元), or ""."""
+    name_en: str = ""
+    """Its English label (`camunda:property name="label_en"`), or ""."""
 
 
 @dataclass(frozen=True)

@@ -107,6 +107,11 @@ class StepDef(Record):
     """`camunda:candidateUsers` entries as written (ids or `${...}` expressions)."""
     candidate_groups: tuple[str, ...]
     """`camunda:candidateGroups` entries as written (`hr`)."""
+    when: str = ""
+    """When a request comes to this step, as the labels of the conditional flows into it say (同意且超过 5000 元), or ""
+    where every request does."""
+    when_en: str = ""
+    """The same in English (the flows' `label_en`), or ""."""
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ Reading the XML is `bpmn_xml`'s, the start form's checks (3) are `start_form`'s 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tools.workflow.engine.bpmn_xml import clean, describe, listed, parse_xml, property_of, tag_of
@@ -124,6 +124,14 @@ def _step(task: Any, names: set[str]) -> StepDef:
     )
 
 
+def _when(step: StepDef, flows: tuple[Flow, ...]) -> StepDef:
+    """`step` with when a request comes to it, as the labels of the conditional flows into it say."""
+    into = [f for f in flows if f.target == step.element_id and f.condition and f.name]
+    return replace(
+        step, when="；".join(f.name for f in into), when_en="; ".join(f.name_en or f.name for f in into),
+    ) if into else step
+
+
 def _elements(process: Any) -> dict[str, Any]:
     """Flow node id → element, refusing what this engine does not run and elements without (unique) ids."""
     nodes: dict[str, Any] = {}
@@ -202,8 +210,8 @@ def load(xml: str | bytes, *, schema: bool = True) -> Loaded:
     nodes = _elements(process)
     fields = form_fields(start_event(nodes, key))
     names = {f.id for f in fields} | set(RESERVED_NAMES)
-    steps = tuple(_step(element, names) for element in nodes.values() if tag_of(element) == "userTask")
     flows = sequence_flows(process, nodes, names)
+    steps = tuple(_when(_step(element, names), flows) for element in nodes.values() if tag_of(element) == "userTask")
     attached = _timers(nodes, flows)
     check_graph(nodes, flows, key, attached)
     if schema:
