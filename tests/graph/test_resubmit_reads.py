@@ -72,3 +72,42 @@ def test_a_reason_the_person_changes_is_kept(graph_driver, make_ctx):
     agent.say("金额改成890，事由改成“团队午餐（项目启动）”，重新提交")
     [action] = agent.actions
     assert action["args"]["reason"] == "团队午餐（项目启动）" and action["args"]["fields"] == {"amount": 890}
+
+
+def _returned_trip(graph_driver, make_ctx, resend, said):
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "见供应商", "nextUserId": "赵六",
+                                     "fields": {"destination": "广州"}})
+    agent = graph_driver(trip, "已提交。", resend, "已重新提交。")
+    agent.say(said)
+    agent.approve()
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "晚一天回来吧"}, make_ctx("user_4"))
+    return agent
+
+
+def test_a_returned_trip_whose_return_day_alone_changes_keeps_its_start(graph_driver, make_ctx):
+    # The person names the new last day only: the start the request was filed with stays (a model's blank
+    # `fields` or one naming the new day as both must not move the start to it). Written for this test.
+    resend = tool_call("resubmitRequest", {"requestId": "req_1"})
+    agent = _returned_trip(graph_driver, make_ctx, resend, "1月25日到27日去广州见供应商，帮我提个出差，赵六审批")
+    agent.say("回来的日期改成28号吧，出发那天不变，重新提交一下")
+    [action] = agent.actions
+    assert action["args"]["fields"] == {"endDate": "2027-01-28"}
+
+
+def test_a_returned_trip_whose_end_alone_changes_keeps_its_start_in_english(graph_driver, make_ctx):
+    resend = tool_call("resubmitRequest", {"requestId": "req_1", "fields": {"startDate": "2027-01-28",
+                                                                           "endDate": "2027-01-28"}})
+    agent = _returned_trip(graph_driver, make_ctx, resend, "Business trip to Guangzhou Jan 25-27 to meet a supplier, "
+                                                            "Zhao Liu approves")
+    agent.say("make the return date Jan 28 instead, same departure day, and send it back in")
+    [action] = agent.actions
+    assert action["args"]["fields"] == {"endDate": "2027-01-28"}
+
+
+def test_a_returned_trip_whose_departure_alone_moves_keeps_its_return(graph_driver, make_ctx):
+    resend = tool_call("resubmitRequest", {"requestId": "req_1", "fields": {"startDate": "2027-01-24",
+                                                                           "endDate": "2027-01-24"}})
+    agent = _returned_trip(graph_driver, make_ctx, resend, "1月25日到27日去广州见供应商，帮我提个出差，赵六审批")
+    agent.say("出发日期提前到24号吧，其他不变，再提交")
+    [action] = agent.actions
+    assert action["args"]["fields"] == {"startDate": "2027-01-24"}

@@ -67,12 +67,53 @@ def changed_person_values(handle: Any, ctx: CallContext, values: dict[str, Any],
     request = found.get("requestId")
     if request is None:
         return ()
+    values = person_values(request["definition"])
+    pairs = _pairs(values)
     return tuple(
         PersonValue(param=v.param, kind=v.kind, ask=v.ask, unit=v.unit, optional=True,
-                    stated=_quoted_reason if v.param == "reason" else _now(v.stated),
+                    stated=_quoted_reason if v.param == "reason" else _now(_its_end(pairs.get(v.param), v.stated)),
                     label=v.label, meaningful=v.meaningful, choices=v.choices, refuse=v.refuse, left_out_unsaid=_always)
-        for v in person_values(request["definition"])
+        for v in values
     )
+
+
+def _pairs(values: tuple[PersonValue, ...]) -> dict[str, str]:
+    """The from-to pairs of dates of a form: each end's parameter and which end it is ("fields.endDate": "end")."""
+    return {v.param: "end" for v in values if v.after} | {v.after: "start" for v in values if v.after}
+
+
+_CLAUSE = re.compile(r"[^，,。；;！!？?\n]+")
+_ENDS = {
+    "end": re.compile(r"回来|返回|回程|结束|最后一天|截止|\b(?:return|back|ends?|ending|until|till|last day)\b", re.I),
+    "start": re.compile(r"出发|开始|动身|启程|第一天|\b(?:start|starts|starting|depart|departure|departing|leave|"
+                        r"leaving|first day)\b", re.I),
+}
+
+
+def _its_end(which: str | None, stated: Callable[[Request], Any] | None) -> Callable[[Request], Any] | None:
+    """The reader of one end of a from-to pair of dates, for a change: the one date a change names is the end its
+    clause speaks of ("回来的日期改成28号，出发那天不变": the last day only, the first stays as filed; "move the departure
+    to the 26th": the first only), and both ends (a trip of one day) only where its clause speaks of neither or both."""
+    if which is None or stated is None:
+        return stated
+
+    def read(request: Request) -> Any:
+        value = stated(request)
+        return None if value is not None and _the_other_end(which, request) else value
+
+    return read
+
+
+def _the_other_end(which: str, request: Request) -> bool:
+    """Whether the one date a change states (no range) is said of the other end of a from-to pair than `which`: its
+    clause speaks of that end alone. `request` is the change's own messages."""
+    dates = [s for s in request["said"] if s["kind"] == "date"]
+    if request["ranges"] or len({s["value"] for s in dates}) != 1:
+        return False
+    words = dates[0]["text"]
+    clause = next((c for text in request["recent"] for c in _CLAUSE.findall(text) if words in c), "")
+    named = {end for end, pattern in _ENDS.items() if pattern.search(clause.replace(words, " "))}
+    return named == {"end", "start"} - {which}
 
 
 _REASON_WORD = re.compile(r"理由|原因|事由|说明|\breason\b|\bwhy\b", re.IGNORECASE)
@@ -220,9 +261,15 @@ class UnchangedLeftOut:
             call.notes.append(f"[unchanged] reason: the user did not speak of the reason; {call.values['reason']!r} "
                               "left out")
             call.values = _without(call.values, "reason")
-        for value in person_values(request["definition"]):
+        values = person_values(request["definition"])
+        pairs = _pairs(values)
+        for value in values:
             given = get_param(call.values, value.param)
             if given is None:
+                continue
+            if value.param in pairs and _the_other_end(pairs[value.param], of_its_own_messages(call.request)):
+                call.values = _without(call.values, value.param)
+                call.notes.append(f"[unchanged] {value.param}: the date the user gave is the other end's; left out")
                 continue
             now = request["form"].get(value.param.removeprefix("fields."))
             if now is not None and (given == now or str(given).strip() == str(now) or
