@@ -136,10 +136,11 @@ _CAPABILITY = re.compile(
 
 
 _QUESTION_WORD_ZH = re.compile(
-    r"(?<!没)(?<!没有)(?:什么|啥|多少)|哪(?!怕)|谁|(?<![那这前后头好没十])几(?!乎)|是否|有没有|是不是|怎么样"
+    r"(?<!没)(?<!没有)(?:什么|啥|多少)|哪(?!怕)|谁|(?<![那这前后头好没十的过再晚早近隔等多少])几(?![乎十百千万])|是否|有没有|是不是|怎么样"
 )
 _NO_QUESTION_ZH = re.compile(r"(?:不管|无论|不论)[^，,。；;]*")
-"""Question words that ask nothing: 那几笔 / 这几个 / 好几个 / 前几天 ("those few", "several", "a few days ago"), 没什么 /
+"""Question words that ask nothing: 那几笔 / 这几个 / 好几个 / 前几天 / 他的几个 / 过几天 / 晚几天 / 最近几天 / 几十块
+("those few", "several", "a few days ago", "his few", "in a few days", "a few days late", "tens of yuan"), 没什么 /
 没啥 / 没多少 ("nothing much"), and any of them in 不管…, 无论… ("whoever it is")."""
 _WANTS_ZH = re.compile(r"想|要|(?<!申)请(?!问)|看看|查|找")
 """A Chinese question often has no question mark: a question word makes one, unless the sentence also says what the

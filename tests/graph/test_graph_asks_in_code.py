@@ -632,3 +632,21 @@ def test_a_comment_the_approver_spelled_out_is_theirs_in_any_language(graph_driv
     agent.say("Approve task_1, comment: 同意")
     [card] = agent.actions
     assert card["args"]["result"] == "同意"
+
+
+@pytest.mark.parametrize(("opening", "answer", "comment"), [  # written after the rule; none from a scenario
+    ("处理一下赵六的请假", "驳回，那周要交付，人手紧", "那周要交付，人手紧"),
+    ("Deal with Zhao Liu's leave", "Reject it, we ship that week", "we ship that week"),
+    ("赵六那个假你看着办", "同意吧，交接清楚就行", "交接清楚就行"),
+])
+def test_an_answer_to_approve_or_reject_gives_its_comment_after_the_decision(
+    graph_driver, store, start_request, opening, answer, comment
+):
+    # The request was named in the message before; the answer to "approve or reject, with what comment?" says the
+    # decision and then the grounds, with no "comment:" before them: they are the comment, not asked again.
+    start_request(requester="user_4", approver="user_2", days=5, reason="回老家")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1"}), user_id="user_2")
+    assert agent.interrupts == [] and final(agent.say(opening)).content
+    agent.say(answer)
+    [card] = agent.actions
+    assert card["args"]["result"] == comment and card["args"]["isOK"] == answer.startswith("同意")

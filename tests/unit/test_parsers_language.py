@@ -90,6 +90,13 @@ def test_a_message_asks_for_information_only_when_every_sentence_is_a_question_n
     ("没多少钱，给他过了", "action"),
     ("不管是谁提的，一律驳回", "action"),
     ("无论多少天，先批", "action"),
+    # "a few" after a possessive, a time word or a comparison, "tens of" (written after the rule; none from a scenario)
+    ("赵六的几张发票都退回去", "action"),
+    ("过几天我再补，先撤回", "action"),
+    ("晚几天也没关系，同意", "action"),
+    ("最近几天提的出差统统通过", "action"),
+    ("几十块钱的餐费，给他过了", "action"),
+    ("他早几天就交了，驳回理由是超标", "action"),
     # questions still
     ("我还剩几天年假", "information"),
     ("张三几号回来？", "information"),

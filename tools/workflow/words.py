@@ -120,11 +120,20 @@ def stated_comment(request: Request) -> str | None:
         match = _COMMENT.search(text) or _WITH_COMMENT.search(text)
         if match and match.group("text").strip():
             return match.group("text").strip()
-    for text in reversed(request["texts"]):
-        after = _after_the_decision(text, request)
+    texts = request["texts"]
+    for index in reversed(range(len(texts))):
+        before = texts[:index]  # the request named earlier, and no decision yet: this message is the one deciding
+        named_before = any(_whose(t, request) for t in before) and all(decision_in(t) is None for t in before)
+        after = _after_the_decision(texts[index], request, named_before=named_before)
         if after:
             return after
     return None
+
+
+def _whose(text: str, request: Request) -> bool:
+    """Whether `text` names whose request it is: a person of the request's or a task id."""
+    names = [n for person in request["names"].values() for n in (person.get("name"), person.get("alias")) if n]
+    return bool(_TASK_ID.search(text) or any(n in text for n in names))
 
 
 _CLAUSE_END = re.compile(r"\s*[，,;；:：。!！]\s*|\.\s+")
@@ -135,16 +144,16 @@ comment: "让他重开一张再提")."""
 _TASK_ID = re.compile(r"\btask_\d+\b")
 
 
-def _after_the_decision(text: str, request: Request) -> str | None:
+def _after_the_decision(text: str, request: Request, *, named_before: bool = False) -> str | None:
     """The comment a person writes after the clause that decides, in or after the one that says whose request ("Reject
-    Zhao Liu's request, we have the audit that week"; "赵六那个假，我这边同意，让他把周报交给王五"): the rest of the
-    message, when it says more than a decision and asks for nothing else (", then e-mail Li Si" is another action, not
-    a comment)."""
-    names = [n for person in request["names"].values() for n in (person.get("name"), person.get("alias")) if n]
-    start, whose = 0, False
+    Zhao Liu's request, we have the audit that week"; "赵六那个假，我这边同意，让他把周报交给王五"), or in a message after
+    one that said it and decided nothing (`named_before`: "驳回，那周要交付" answering "approve or reject?"): the
+    rest of the message, when it says more than a decision and asks for nothing else (", then e-mail Li Si" is another
+    action, not a comment)."""
+    start, whose = 0, named_before
     for end in _CLAUSE_END.finditer(text):
         clause, start = text[start : end.start()], end.end()
-        whose = whose or bool(_TASK_ID.search(clause) or any(n in clause for n in names))
+        whose = whose or _whose(clause, request)
         if decision_in(clause) is None or not whose:
             continue
         rest = text[end.end() :].strip().rstrip("。.!！")
