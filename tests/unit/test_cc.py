@@ -93,6 +93,15 @@ def test_cc_takes_known_people_other_than_the_requester(store, make_ctx):
     ("请假一天，李四审批，不用抄送王五", []),
     ("One day off, Li Si approves; don't cc Wang Wu", []),
     ("Expense claim of 300 yuan, I attach a copy of the receipt for Li Si to approve", []),
+    # the name before a CC word that ends its clause, and idioms (written after the rule; none from a scenario)
+    ("Half a day Friday, Li Si signs off, and Zhao Liu should be cc'd", ["user_4"]),
+    ("Trip claim for Li Si to approve; make sure Wang Wu gets a copy too", ["user_3"]),
+    ("Li Si approves it, keep Zhao Liu and Wang Wu in the loop", ["user_4", "user_3"]),
+    ("send it to Li Si and loop Wang Wu in", ["user_3"]),
+    ("请假半天，李四批，赵六那边也抄送一下", ["user_4"]),
+    ("报销给李四审批，抄一份给王五", ["user_3"]),
+    ("Li Si approves; no need for Wang Wu to get a copy", []),
+    ("李四审批，别让王五抄送", []),
 ])
 def test_the_people_copied_are_those_named_after_a_cc_word(text, copied):
     assert stated_cc([text], PEOPLE, "user_1") == copied

@@ -42,22 +42,35 @@ REFUSALS = {
     "en": {"too_many_cc": f"a request can be copied to at most {MAX_CC} people", "cc_self": "you need not copy yourself"},
 }
 """Why a CC was not accepted, by refusal code."""
-_CUE = re.compile(r"(?:同时|并|也|再)?(?:抄送|抄给|知会|\bcc(?:'d|’d)?\b|\bcopy(?:ing)?(?: in)?\b(?!\s+of\b)|"
-                  r"\bloop(?:ing)? in\b)", re.IGNORECASE)
+_CUE = re.compile(r"(?:同时|并|也|再)?(?:抄送|抄给|抄一份|抄份|知会|同步给|\bcc(?:'d|’d)?\b|\bcopy(?:ing)?(?: in)?\b(?!\s+of\b)|"
+                  r"\bloop(?:ing)?\b|\bkeep\b(?=[^,.;!?]*\b(?:in the loop|posted|informed)\b))", re.IGNORECASE)
 _NOT = re.compile(r"(不|别|勿|无需|不用|不要|没必要)\s*$|\b(don'?t|do not|no need to|not|never|without)\s+$", re.IGNORECASE)
 """Words right before a CC word that say not to copy ("不用抄送王五", "don't cc Wang Wu")."""
+_NOTHING_MORE = re.compile(r"(?:\s|一下|下|吧|了|呗|啊|哈|一份|份|\b(?:on it|on this|on that|too|as well|also|list|line|please|"
+                           r"pls|thanks)\b)*", re.IGNORECASE)
+"""What may follow a CC word that names nobody after it ("抄送一下", "cc'd on it", "on the cc list", "a copy too")."""
+_NOT_FIRST = re.compile(r"\s*(?:(?:不|别|勿|无需|不用|不要|没必要)|(?:don'?t|do not|no need|not|never)\b)", re.IGNORECASE)
+"""The same words at the start of a clause ("别让王五知道", "no need for Wang Wu to get a copy")."""
 _CLAUSE_END = re.compile(r"[。；;，,!！?？\n]|审批|批准|approv|sign", re.IGNORECASE)
 
 
 def cc_spans(text: str) -> list[tuple[int, int]]:
-    """Where a text names whom to copy: from each CC word to the end of its clause ("抄送王五和赵六", "cc Wang Wu"); a CC
-    word said not to ("不用抄送", "don't cc") names nobody."""
+    """Where a text names whom to copy: each CC word's clause, after it ("抄送王五和赵六", "cc Wang Wu", "keep Wang Wu in
+    the loop") and before it ("Wang Wu on cc"); a CC word said not to ("不用抄送", "don't cc") names nobody."""
     spans = []
     for cue in _CUE.finditer(text):
         if _NOT.search(text[max(0, cue.start() - 12):cue.start()]):
             continue
         end = _CLAUSE_END.search(text, cue.end())
-        spans.append((cue.end(), end.start() if end else len(text)))
+        after = (cue.end(), end.start() if end else len(text))
+        spans.append(after)
+        if not _NOTHING_MORE.fullmatch(text[after[0]:after[1]]):
+            continue
+        # a CC word that ends its clause names whom before it ("王五那边也抄送一下", "Wang Wu should be cc'd", "make
+        # sure Wang Wu gets a copy"), unless the clause says not to ("别让王五…", "no need for …")
+        start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, cue.start())), default=0)
+        if start < cue.start() and not _NOT_FIRST.match(text, start):
+            spans.append((start, cue.start()))
     return spans
 
 

@@ -32,9 +32,10 @@ _ASKS_FOR = r"(?:要|想|又|也)?(?:(?:请|申请|提|报)了?[^\s，。,.!?！
 
 def _anothers_request(text: str, name: str) -> str | None:
     """The words in which the text speaks of `name`'s request ("李四的报销", "张三那个5天的年假", "Li Si's claim",
-    "王五请两天假搬家那个"), or None."""
+    "王五请两天假搬家那个"; not "交给李四的那个报销", sent to them), or None."""
     who = re.escape(name)  # 帮王五请假 asks to file one for 王五, which no one does but 王五 (the identity guard says so)
-    found = re.search(rf"{who}{OF_OWNER}{REQUEST_NOUN}|(?<![帮替给为代]){who}{_ASKS_FOR}", text, re.IGNORECASE)
+    # 提交给李四的那个申请 is one sent to 李四, not 李四's
+    found = re.search(rf"(?<!给){who}{OF_OWNER}{REQUEST_NOUN}|(?<![帮替给为代]){who}{_ASKS_FOR}", text, re.IGNORECASE)
     return found.group() if found else None
 
 
@@ -160,13 +161,15 @@ class ResendNotWithdraw:
             )
 
 
+_THAT = "[那这](?:个|张|笔|份|趟|次)"
+"""那个, 这张, 那笔: the one meant, between a description and its request ("我提交给李四的那个申请")."""
 _OWN = re.compile(
     rf"我(?:自己)?{OF_OWNER}{REQUEST_NOUN}|\bmy\s+(?:own\s+)?(?:[\w-]+\s+){{0,2}}{REQUEST_NOUN}\b|"
-    rf"我(?:刚才?|之前|前天|昨天|今天|上周|上午|下午)?(?:提交|提|交|发|报|递|填)(?:给[^\s，。,.!?！？的]{{1,4}})?的"
-    rf"{REQUEST_NOUN}|{REQUEST_NOUN}\s+(?:that\s+|which\s+)?I\s+(?:just\s+)?(?:sent|filed|submitted|put\s+in|raised)\b",
+    rf"我(?:刚才?|之前|前天|昨天|今天|上周|上午|下午)?(?:提交|提|交|发|报|递|填)(?:给[^\s，。,.!?！？的]{{1,4}})?"
+    rf"(?:的(?:{_THAT})?|{_THAT}){REQUEST_NOUN}|{REQUEST_NOUN}\s+(?:that\s+|which\s+)?I\s+(?:just\s+)?(?:sent|filed|submitted|put\s+in|raised)\b",
     re.IGNORECASE,
 )
-"""Words that speak of the person's own request: 我的假, 我那个报销, 我提交给李四的报销, "my request", "my 3-day leave",
+"""Words that speak of the person's own request: 我的假, 我那个报销, 我提交给李四的(那个)报销, "my request", "my 3-day leave",
 "the claim I sent Li Si"."""
 NOT_OWN_REQUEST = frozenset({"returnTask", "transferTask", "viewTask", "queryCcRequests"})
 """The tools on requests that are not the person's own: other people's, sent back, passed on, viewed or copied to
