@@ -196,6 +196,22 @@ def en_next_week(today: date, rng: random.Random) -> tuple[Range, str] | None:
     ))
 
 
+def en_week_after_next(today: date, rng: random.Random) -> tuple[Range, str] | None:
+    """Monday to Wednesday the week after next, from Tuesday through Thursday of next week, next next Monday to
+    Wednesday: both days in the week the words name."""
+    weeks = rng.choice((1, 2))
+    found = _week_range(today, weeks, rng)
+    if found is None:
+        return None
+    start, end = found
+    first, last = EN_WEEKDAYS[start.weekday()], EN_WEEKDAYS[end.weekday()]
+    week = "the week after next" if weeks == 2 else "next week"
+    shapes = [f"{first} to {last} of {week}", f"from {first} through {last} of {week}"]
+    if weeks == 2:
+        shapes += [f"{first} to {last} the week after next", f"from next next {first} to {last}"]
+    return (start, end), rng.choice(shapes)
+
+
 def en_this_week(today: date, rng: random.Random) -> tuple[Range, str]:
     """this Wednesday to Friday, from Thursday to Saturday: the coming weekday, and the end after it."""
     start = _coming(today, rng.randint(0, 6))
@@ -276,6 +292,7 @@ WRITERS: tuple[tuple[Lang, str, Writer], ...] = (
     ("zh", "ISO", iso_dates),
     ("en", "next X to Y", en_next_week),
     ("en", "this X to Y", en_this_week),
+    ("en", "X to Y of the week after next", en_week_after_next),
     ("en", "from Dec 8 to Dec 10", en_month_days),
     ("en", "12/8 to 12/10", en_numeric),
     ("en", "the 8th to the 10th", en_days_of_month),

@@ -274,3 +274,23 @@ def test_a_date_said_before_the_request_gives_it_no_length():
 def test_dates_a_ranges_end_before_a_full_stop_is_read(text, span):
     """Seen on the generated corpus with another seed: "Jan 8-22." was no range, its end taken for a decimal."""
     assert [(s, e) for s, e, _ in dates(text)] == [span]
+
+
+@pytest.mark.parametrize(("text", "day"), [  # said on Thursday 2026-12-03; written after the rule, none from a scenario
+    ("I'm out Tuesday the week after next", date(2026, 12, 15)),
+    ("Wednesday of next week works", date(2026, 12, 9)),
+    ("can I take next next Friday", date(2026, 12, 18)),
+    ("a week from Monday I fly out", date(2026, 12, 14)),
+    ("back two weeks from today", date(2026, 12, 17)),
+    ("ten days from tomorrow", date(2026, 12, 14)),
+    ("on the 5th of next month", date(2027, 1, 5)),
+    ("next month on the 2nd", date(2027, 1, 2)),
+])
+def test_a_date_shifted_by_weeks_or_a_month_is_read_whole(text, day):
+    # Each was read as its last part before ("Monday" of "a week from Monday", today of "two weeks from today")
+    assert [(d.start, d.end) for d in read_text(text, today=date(2026, 12, 3)).dates] == [(day, day)]
+
+
+def test_friday_week_is_no_date():
+    # a week after this Friday to some, the coming Friday to others: asked, never read as either
+    assert read_text("I'd like Friday week off", today=date(2026, 12, 3)).dates == ()

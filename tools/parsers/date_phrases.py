@@ -70,6 +70,23 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
+    # A date said as another shifted by a week or a month ("Monday the week after next", "next next Friday", "two
+    # weeks from today", "a week from Monday", "the 3rd of next month", "next month on the 3rd"): read whole, so no
+    # part of it is read alone as another date; "Friday week" (a week after this Friday, as some say it, the
+    # coming Friday to others) is no date at all, and asked.
+    (
+        "shifted_en",
+        re.compile(
+            rf"\b(?P<wd>{_EN_DAYS})\b\.?,?\s+(?:(?:of\s+)?the\s+week\s+after\s+next|(?P<of>of\s+(?:the\s+)?(?P<w>next|this)\s+week))\b"
+            rf"|\bnext\s+next\s+(?P<wd2>{_EN_DAYS})\b"
+            rf"|\b(?P<n>a|one|\d{{1,2}}|{EN_NUMBER_WORDS})\s+(?P<u>weeks?|days?)\s+from\s+"
+            rf"(?P<base>today|now|tomorrow|(?:next\s+)?(?P<wd3>{_EN_DAYS}))\b"
+            rf"|\b(?P<wd4>{_EN_DAYS})\s+week\b(?!\s+(?:of|after)\b)"
+            r"|\bthe\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m>next|this)\s+month\b"
+            r"|\b(?P<m2>next|this)\s+month\s*,?\s*(?:on\s+)?the\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b",
+            re.I,
+        ),
+    ),
     # A whole week ("all of next week", "the whole week after next", "整个下周", "下周一整周"): Monday to Sunday.
     (
         "whole_week_en",
@@ -147,7 +164,7 @@ _MONTH_CUES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "o
 _CUES: dict[str, tuple[str, ...]] = {
     "rel": ("天", "日"), "rel_en": ("day", "tod", "tom", "tmr", "yest"), "week_zh": ("周", "星期", "礼拜"),
     "week_en": ("mon", "tue", "wed", "thu", "fri", "sat", "sun"), "after_en": ("follow", "after"),
-    "whole_week_en": ("week",),
+    "whole_week_en": ("week",), "shifted_en": ("week", "next", "from", "month"),
     "whole_week_zh": ("周", "星期", "礼拜"), "iso": tuple("0123456789"), "ymd_zh": ("月",), "dotted": (".",),
     "month_rel": ("月",), "day_zh": ("号",), "in_zh": ("后",), "md_en": _MONTH_CUES, "dm_en": _MONTH_CUES,
     "day_en": ("the",), "days_month_en": _MONTH_CUES, "numeric": ("/",), "in_en": ("day",),
@@ -226,6 +243,33 @@ def _read_english(phrase: str, today: date, has_year: bool) -> tuple[date | None
     return _future_month_day(today, read.month, read.day), (read.month, read.day)
 
 
+def _shifted(m: re.Match[str], today: date) -> Phrase | None:
+    """A date said as another shifted by weeks, days or a month (the `shifted_en` pattern)."""
+    start, end = m.span()
+    if m["wd4"]:
+        return Phrase("shifted_en", start, end, None, after_start=True) if _is_day(m["wd4"], cued=True) else None
+    if m["d"] or m["d2"]:
+        months = 1 if (m["m"] or m["m2"]).lower() == "next" else 0
+        return Phrase("shifted_en", start, end, add_months(today, months, int(m["d"] or m["d2"])))
+    if m["n"]:
+        count = 1 if m["n"].lower() in ("a", "one") else number(m["n"])
+        base_word = m["base"].lower()
+        if m["wd3"]:
+            if not _is_day(m["wd3"], cued=True):
+                return None
+            base = _week_day(today, _WEEKDAY_EN[m["wd3"][:3].lower()], 1 if base_word.startswith("next") else None)
+        else:
+            base = today + timedelta(days=1 if base_word == "tomorrow" else 0)
+        return Phrase("shifted_en", start, end, base + timedelta(days=count * (7 if m["u"].lower().startswith("w") else 1)))
+    wd_text = m["wd"] or m["wd2"]
+    if not _is_day(wd_text, cued=True):
+        return None
+    weeks = (0 if m["w"].lower() == "this" else 1) if m["of"] else 2
+    # "Monday to Wednesday the week after next": the week it names is the range start's too
+    return Phrase("week_en", start, end, _week_day(today, _WEEKDAY_EN[wd_text[:3].lower()], weeks),
+                  scopes_range=bool(m["wd"]))
+
+
 def _resolve(kind: str, m: re.Match[str], today: date) -> Phrase | None:
     start, end = m.span()
     if kind in ("rel", "rel_en"):
@@ -240,6 +284,8 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> Phrase | None:
             weeks = _WEEKS_AHEAD[m["pre"] or m["pre2"]]
         monday = _week_day(today, 0, weeks)
         return Phrase(kind, start, end, monday, until=monday + timedelta(days=6))
+    if kind == "shifted_en":
+        return _shifted(m, today)
     if kind == "after_en":
         wd_text = m["wd"] or m["wd2"] or m["wd3"] or m["wd4"]
         if not _is_day(wd_text):
