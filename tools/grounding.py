@@ -316,6 +316,10 @@ def _check_value(
     if value.kind == "date":
         if str(given) not in request["dates"] and not (read is not None and str(given) == str(read.value)):
             raise _not_given(value, f"{given} was not said by the user", request)
+        if value.after and request.get("dates_unread") and len(set(request["dates"])) == 1 and read is None and \
+                str(given) == str(get_param(values, value.after)):
+            # "下周一出发，第二天回来": the one date said is the start's; the end was said in words not read
+            raise _not_given(value, f"{given} is the first day; the user named the last in words not read", request)
         return words_for(str(given), request)
     if value.kind == "text":
         if read is not None and given == read.value:

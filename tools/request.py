@@ -106,6 +106,9 @@ class Request(TypedDict):
     """The assistant's answers the person saw and replied to (a draft they may have confirmed)."""
     last: Stated
     """What the latest message alone states (the answer to the graph's question, filled in by code)."""
+    dates_unread: NotRequired[bool]
+    """Whether a recent message says of a day what is not read ("back the next day", 第二天回来): the dates read are not
+    all the days named, and no from-to pair is read from one of them alone."""
     said: list[Said]
     """Every value the person's recent messages state, with the words it was read from, in the order written: amounts,
     day counts (a week as 5 and as 7, a range's working and calendar days), numbers with no unit, dates (a range's
@@ -235,6 +238,7 @@ def read_request(
         shown=list(shown),
         last=last,
         said=values.said,
+        dates_unread=values.dates_unread,
     )
 
 
@@ -249,10 +253,12 @@ class _Values:
     ranges: list[StatedRange] = field(default_factory=list)
     quoted: list[str] = field(default_factory=list)
     said: list[Said] = field(default_factory=list)
+    dates_unread: bool = False
 
     def add(self, facts: TextFacts, read: list[Said]) -> None:
         """One message's values (`facts`), and what it says with its words (`read`)."""
         self.said += read
+        self.dates_unread |= facts.dates_unread
         self.days |= facts.days_stated()
         self.amounts |= facts.amounts_stated()
         self.numbers |= facts.numbers_stated()

@@ -650,3 +650,19 @@ def test_an_answer_to_approve_or_reject_gives_its_comment_after_the_decision(
     agent.say(answer)
     [card] = agent.actions
     assert card["args"]["result"] == comment and card["args"]["isOK"] == answer.startswith("同意")
+
+
+@pytest.mark.parametrize(("said", "place", "question"), [  # written after the rule; none from a scenario
+    ("下周一去上海见客户，第二天回来，李四审批", "上海", "请问返回日期是哪一天？"),
+    ("Off to Shanghai to see a client next Monday, back the day after, Li Si approves", "Shanghai",
+     "What is the end date?"),
+])
+def test_a_trip_whose_return_is_said_as_the_day_after_is_asked_not_filed_as_one_day(graph_driver, store, said,
+                                                                                   place, question):
+    # "the next day" is no date this package reads: the one date said is the first day, not both
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "李四",
+                                     "fields": {"destination": place, "startDate": "2027-01-18",
+                                                "endDate": "2027-01-18"}})
+    agent = graph_driver(trip, "已提交。")
+    assert final(agent.say(said)).content.startswith(question)
+    assert agent.actions == [] and store.snapshot()["requests"] == []

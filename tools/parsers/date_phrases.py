@@ -31,9 +31,9 @@ def _is_day(word: str, *, cued: bool = False) -> bool:
     return word.lower() in _FULL_EN_DAYS or word[0].isupper() or cued or word.lower() not in _WORDS_TOO
 _WEEKDAY_ZH = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "末": 5}
 _WEEKDAY_EN = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
-_WEEKS_AHEAD = {"下下": 2, "下": 1, "这": 0, "本": 0, "上": -1, "next": 1, "last": -1}
+_WEEKS_AHEAD = {"下下下": 3, "下下": 2, "再下": 2, "下": 1, "这": 0, "本": 0, "上": -1, "next": 1, "last": -1}
 _REL_DAYS = {
-    "今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3, "昨天": -1, "前天": -2,
+    "今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3, "大大后天": 4, "昨天": -1, "前天": -2,
     "today": 0, "tomorrow": 1, "tmr": 1, "tmrw": 1, "yesterday": -1,
 }
 
@@ -44,9 +44,11 @@ _DASH = r"到|至|~|～|—|–|-|to"
 _NO_UNIT = r"(?!\s*(?:天|days?|小时|hours?|元|块|yuan|周|weeks?|个|[kK万千百]|rmb|cny|bucks|kuai))"
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("rel", re.compile(r"大后天|后天|明天|明日|今天|今日|昨天|前天")),
+    ("rel", re.compile(r"大大后天|大后天|后天|明天|明日|今天|今日|昨天|前天")),
     ("rel_en", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\b(?:today|tomorrow|tmrw|tmr|yesterday)\b", re.I)),
-    ("week_zh", re.compile(r"(?<!每)(?P<pre>下下|下|这|本|上)?个?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天末])")),
+    # 下周三, 下个星期的周三, 下周周三 (the week named, then the day), 下下下周一, 再下周一 (the week after next)
+    ("week_zh", re.compile(r"(?<!每)(?P<pre>下下下|下下|再下|下|这|本|上)?个?(?:周|星期|礼拜)"
+                           r"(?:(?<=[下这本上周期拜])的?(?:周|星期|礼拜))?(?P<wd>[一二三四五六日天末])")),
     (
         "week_en",
         re.compile(
@@ -66,27 +68,29 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             rf"|\bthe\s+(?P<wd2>{_EN_DAYS})\s+(?:after|following)\b(?:\s+(?:that|it)\b)?"
             r"(?!\s+(?!(?:and|or|then|to|in|at|on|with|for|from|because|as|since|so|but|off|back|please|pls|plz|if|"
             r"when|i|we|my|is|will|thanks|thank|thx|cheers)\b)[a-z0-9])"
-            rf"|\bthe\s+(?P<wd4>{_EN_DAYS})\s+(?:after|following)\s+(?=[a-z0-9])",  # "the Friday after Christmas"
+            rf"|\bthe\s+(?P<wd4>{_EN_DAYS})\s+(?:after|following|before)\s+(?=[a-z0-9])",  # "the Friday after Christmas"
             re.I,
         ),
     ),
-    # A date said as another shifted by a week or a month ("Monday the week after next", "next next Friday", "two
-    # weeks from today", "a week from Monday", "the 3rd of next month", "next month on the 3rd"): read whole, so no
-    # part of it is read alone as another date; "Friday week" (a week after this Friday, as some say it, the
-    # coming Friday to others) is no date at all, and asked.
+    # A date said as another shifted by a week or a month ("Monday the week after next", "next next Friday", "the 3rd
+    # of next month", "next month on the 3rd"): read whole, so no part of it is read alone as another date; "Friday
+    # week" (a week after this Friday, as some say it, the coming Friday to others) is no date at all, and asked.
+    # ("a week from Monday" is left as it was read: "take a week from Monday" starts on Monday.)
     (
         "shifted_en",
         re.compile(
             rf"\b(?P<wd>{_EN_DAYS})\b\.?,?\s+(?:(?:of\s+)?the\s+week\s+after\s+next|(?P<of>of\s+(?:the\s+)?(?P<w>next|this)\s+week))\b"
             rf"|\bnext\s+next\s+(?P<wd2>{_EN_DAYS})\b"
-            rf"|\b(?P<n>a|one|\d{{1,2}}|{EN_NUMBER_WORDS})\s+(?P<u>weeks?|days?)\s+from\s+"
-            rf"(?P<base>today|now|tomorrow|(?:next\s+)?(?P<wd3>{_EN_DAYS}))\b"
             rf"|\b(?P<wd4>{_EN_DAYS})\s+week\b(?!\s+(?:of|after)\b)"
             r"|\bthe\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m>next|this)\s+month\b"
             r"|\b(?P<m2>next|this)\s+month\s*,?\s*(?:on\s+)?the\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b",
             re.I,
         ),
     ),
+    # The day after another said without naming it ("the next day", "the day after", 第二天, 次日, 隔天): no date, and
+    # no range's end this package reads; a date said with it is then no trip's or leave's whole (asked).
+    ("next_day", re.compile(r"\bthe\s+(?:next|following)\s+day\b|\bthe\s+day\s+after\b(?!\s+(?:tomorrow|tmrw|tmr)\b)"
+                            r"|第二天|次日|隔天|翌日", re.I)),
     # A whole week ("all of next week", "the whole week after next", "整个下周", "下周一整周"): Monday to Sunday.
     (
         "whole_week_en",
@@ -163,8 +167,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 _MONTH_CUES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _CUES: dict[str, tuple[str, ...]] = {
     "rel": ("天", "日"), "rel_en": ("day", "tod", "tom", "tmr", "yest"), "week_zh": ("周", "星期", "礼拜"),
-    "week_en": ("mon", "tue", "wed", "thu", "fri", "sat", "sun"), "after_en": ("follow", "after"),
-    "whole_week_en": ("week",), "shifted_en": ("week", "next", "from", "month"),
+    "week_en": ("mon", "tue", "wed", "thu", "fri", "sat", "sun"), "after_en": ("follow", "after", "before"),
+    "whole_week_en": ("week",),
+    "next_day": ("day", "第二天", "次日", "隔天", "翌日"), "shifted_en": ("week", "next", "month"),
     "whole_week_zh": ("周", "星期", "礼拜"), "iso": tuple("0123456789"), "ymd_zh": ("月",), "dotted": (".",),
     "month_rel": ("月",), "day_zh": ("号",), "in_zh": ("后",), "md_en": _MONTH_CUES, "dm_en": _MONTH_CUES,
     "day_en": ("the",), "days_month_en": _MONTH_CUES, "numeric": ("/",), "in_en": ("day",),
@@ -251,16 +256,6 @@ def _shifted(m: re.Match[str], today: date) -> Phrase | None:
     if m["d"] or m["d2"]:
         months = 1 if (m["m"] or m["m2"]).lower() == "next" else 0
         return Phrase("shifted_en", start, end, add_months(today, months, int(m["d"] or m["d2"])))
-    if m["n"]:
-        count = 1 if m["n"].lower() in ("a", "one") else number(m["n"])
-        base_word = m["base"].lower()
-        if m["wd3"]:
-            if not _is_day(m["wd3"], cued=True):
-                return None
-            base = _week_day(today, _WEEKDAY_EN[m["wd3"][:3].lower()], 1 if base_word.startswith("next") else None)
-        else:
-            base = today + timedelta(days=1 if base_word == "tomorrow" else 0)
-        return Phrase("shifted_en", start, end, base + timedelta(days=count * (7 if m["u"].lower().startswith("w") else 1)))
     wd_text = m["wd"] or m["wd2"]
     if not _is_day(wd_text, cued=True):
         return None
@@ -284,6 +279,8 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> Phrase | None:
             weeks = _WEEKS_AHEAD[m["pre"] or m["pre2"]]
         monday = _week_day(today, 0, weeks)
         return Phrase(kind, start, end, monday, until=monday + timedelta(days=6))
+    if kind == "next_day":
+        return Phrase(kind, start, end, None, after_start=True)
     if kind == "shifted_en":
         return _shifted(m, today)
     if kind == "after_en":
@@ -347,8 +344,33 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> Phrase | None:
     return Phrase(kind, start, end, read, month_day=month_day)
 
 
+_SHIFT_BEFORE = re.compile(
+    rf"\b(?:the\s+)?(?:(?<![\d.])(?:a|one|\d{{1,2}}|{EN_NUMBER_WORDS})\s+)?(?:days?|weeks?|{_EN_DAYS})\s+"
+    r"(?:before|after|prior\s+to)\s+$"
+    rf"|[一二两三四五六七八九十\d]+个?(?:天|日|周|星期|礼拜|月)(?:后|以后|之后|前|以前|之前)的?$",
+    re.I,
+)
+_SHIFT_AFTER = re.compile(
+    r"的?(?:下一天|后一天|前一天|第二天|次日|后面那天|后面一天|前面那天|前面一天|往后推|往前推)"
+    r"|(?:之后|以后|后|之前|以前|前)的(?:(?:下下|下|这|本)?个?(?:周|星期|礼拜)[一二三四五六日天末])?"
+)
+"""Words that shift a date to another ("the day after next Wednesday", "two days before the 20th", "一周后的周一",
+"下周三的下一天", "周五之后的周一"): the date they shift is not the one meant, and the one meant is not read."""
+
+
+def _shifted_away(text: str, found: Phrase) -> Phrase | None:
+    """A phrase that is no date, over `found` and the words that shift it to another day, or None when none do."""
+    before = _SHIFT_BEFORE.search(text, max(0, found.start - 40), found.start)
+    after = _SHIFT_AFTER.match(text, found.end)
+    if before is None and after is None:
+        return None
+    return Phrase("shifted", before.start() if before else found.start, after.end() if after else found.end, None,
+                  after_start=True)
+
+
 def phrases(text: str, today: date) -> list[Phrase]:
-    """Every single date phrase, the earliest and then longest winning where two overlap."""
+    """Every single date phrase, the earliest and then longest winning where two overlap; a date shifted by words
+    around it to another day is none (`_SHIFT_BEFORE`, `_SHIFT_AFTER`)."""
     candidates: list[Phrase] = []
     lowered = text.lower()
     for kind, pattern in _PATTERNS:
@@ -361,6 +383,7 @@ def phrases(text: str, today: date) -> list[Phrase]:
                 found = None
             if found is not None:
                 candidates.append(found)
+    candidates += [away for found in candidates if (away := _shifted_away(text, found)) is not None]
     candidates.sort(key=lambda f: (f.start, -(f.end - f.start)))
     chosen: list[Phrase] = []
     for found in candidates:

@@ -188,6 +188,8 @@ def find_dates(text: str, today: date, original: str | None = None,
     while i < len(singles):
         first = singles[i]
         if first.day is None:
+            if unread is not None and first.after_start:  # said of a day this package does not read
+                unread.append((first.start, first.end))
             i += 1
             continue
         start_half, first_start = _half_before(text, first.start)

@@ -29,6 +29,9 @@ class TextFacts:
     """How many days each list of dates names ("Thursday and Friday": 2)."""
     listed_at: tuple[tuple[int, int], ...] = ()
     """Where each list of `listed` is in the text (start, end)."""
+    dates_unread: bool = False
+    """Whether the text says of a day what is not read ("the day after", 第二天, "two days before the 20th"): the dates
+    read are then not all the days it names, and no from-to pair is read from them alone."""
     one_date: float | None = None
     """The length a single date gives when it is the text's only date and nothing else states a count: one day
     ("明天请假", "Friday off"), half a day when a morning or an afternoon goes with it (明天下午, "Friday
@@ -84,6 +87,7 @@ def read_text(text: str, *, today: date, ignore: Sequence[str] = (), default_lan
         listed=tuple(count for count, _ in listed),
         listed_at=tuple(at for _, at in listed),
         one_date=_one_date(masked, dates, quantities),
+        dates_unread=bool(unread),
     )
 
 

@@ -122,8 +122,8 @@ def _range_end(which: str, *, ranges_only: bool = False) -> Any:
         if ranges_only and not ranges and len(dates) == 1 and set(request["days"]) in ({1.0}, {0.5}) and \
                 is_working_day(date.fromisoformat(dates[0])):
             return dates[0]  # "下周五歇一天", "next Monday morning off": a leave of a day or half of it on the one day said
-        if ranges or ranges_only or not 1 <= len(dates) <= 2:
-            return None
+        if ranges or ranges_only or not 1 <= len(dates) <= 2 or (len(dates) == 1 and request.get("dates_unread")):
+            return None  # "周一出发，第二天回来": the one date read is not the trip's both ends
         if len(dates) == 2:
             dates = _the_end_after_the_start(request) or dates
         return dates[0] if which == "start" else dates[-1]

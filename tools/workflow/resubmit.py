@@ -67,13 +67,13 @@ def changed_person_values(handle: Any, ctx: CallContext, values: dict[str, Any],
     request = found.get("requestId")
     if request is None:
         return ()
-    values = person_values(request["definition"])
-    pairs = _pairs(values)
+    form = person_values(request["definition"])
+    pairs = _pairs(form)
     return tuple(
         PersonValue(param=v.param, kind=v.kind, ask=v.ask, unit=v.unit, optional=True,
                     stated=_quoted_reason if v.param == "reason" else _now(_its_end(pairs.get(v.param), v.stated)),
                     label=v.label, meaningful=v.meaningful, choices=v.choices, refuse=v.refuse, left_out_unsaid=_always)
-        for v in values
+        for v in form
     )
 
 
