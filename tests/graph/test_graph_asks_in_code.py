@@ -373,7 +373,10 @@ def test_a_comment_spelled_out_is_the_approvers_even_when_it_only_says_the_decis
      ("Approve Zhao Liu's leave, make sure the handover is done.", "make sure the handover is done"),
      ("Reject task_1: the team is short-staffed that week", "the team is short-staffed that week"),
      # written after the rule: 再提 is the requester's, part of the comment, not another action
-     ("驳回赵六的请假，日期填反了，改好再提", "日期填反了，改好再提")],
+     ("驳回赵六的请假，日期填反了，改好再提", "日期填反了，改好再提"),
+     # a dash between the parts (written after the rule; none from a scenario): every part after the decision
+     ("驳回赵六的请假——那周在审计——换到月底吧", "那周在审计——换到月底吧"),
+     ("Reject Zhao Liu's leave - audit that week - pick the last week instead", "audit that week - pick the last week instead")],
 )
 def test_the_words_after_the_decision_and_whose_request_it_is_are_the_comment(
     graph_driver, store, start_request, said, comment

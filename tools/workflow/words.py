@@ -136,7 +136,7 @@ def _whose(text: str, request: Request) -> bool:
     return bool(_TASK_ID.search(text) or any(n in text for n in names))
 
 
-_CLAUSE_END = re.compile(r"\s*[，,;；:：。!！]\s*|\.\s+")
+_CLAUSE_END = re.compile(r"\s*[，,;；:：。!！]\s*|\.\s+|\s*(?:——|—|–)\s*|\s+-+\s+")  # a dash too: "驳回——预算超了"
 _ANOTHER_ACTION = re.compile(r"邮件|提醒|催|通知|发给|\be-?mail|\bremind|\bsend\b|\bnotify|\bthen\b|然后|再(?:发|给|抄|转|通知)",
                              re.IGNORECASE)
 """Words of another action after a decision (", then e-mail Li Si", 然后发邮件, 再发给王五); not 再提 (the requester's, a
