@@ -63,6 +63,9 @@ def test_a_message_about_someone_elses_request_too_is_untouched(graph_driver, st
     ("我刚交的假条能撤吗", "我刚交的假条"),
     ("我昨天报给王五那笔报销不要了", "我昨天报给王五那笔报销"),  # written after the rule; none from a scenario
     ("我交给赵六的那份申请撤掉吧", "我交给赵六的那份申请"),
+    ("抄送给我的出差申请都有哪些", None),  # copied or sent to them: not theirs (written after the rule)
+    ("王五交给我的报销我看看", None),
+    ("cc我的那几个请假现在怎么样了", None),
     ("the claim Li Si sent me", None),
     ("我批的那个假", None),
 ])
@@ -133,3 +136,19 @@ def test_a_request_described_by_whom_it_was_sent_to_is_withdrawn(graph_driver, s
     agent.say("我交给赵六的那个请假不要了，撤回吧")
     [action] = agent.actions
     assert (action["name"], action["args"]) == ("withdrawRequest", {"requestId": "req_1"})
+
+
+def test_the_requests_copied_to_the_person_are_looked_up_not_redirected_to_their_own(graph_driver, make_ctx):
+    # written after the rule (the thirteenth round's writer: one Chinese wording of "copied to me" was read as "my
+    # requests", and the look-up refused); none from a scenario
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_chuchai", "userId": "user_3", "reason": "见客户",
+                                          "nextUserId": "user_2", "cc": ["user_1"],
+                                          "fields": {"destination": "广州", "startDate": "2027-01-25",
+                                                     "endDate": "2027-01-26"}}, make_ctx("user_3"))
+    agent = graph_driver(tool_call("queryCcRequests", {}), "王五的出差抄送给了你。")
+    result = agent.say("抄送给我的申请现在都什么情况")
+    assert _refused(result) == []
+    assert [m.name for m in result["messages"] if isinstance(m, ToolMessage)] == ["queryCcRequests"]

@@ -39,7 +39,8 @@ CHAINS: tuple[Chain, ...] = (
         name="copied_to_me",
         description="查看抄送给我的申请 (the requests copied to you)",
         tools=("queryCcRequests",),
-        intent=(r"抄送(给)?我", r"\bcopied to me\b", r"\bcc'?d (to )?me\b", r"\bI was cc'?d\b", r"\bcc'?d on\b"),
+        intent=(r"抄送(了|给)?我|抄给我|知会我|被抄送|[cC][cC](给)?我", r"\bcopied to me\b", r"\bcc'?d (to )?me\b",
+                r"\bI was cc'?d\b", r"\bcc'?d on\b", r"\b(I'?m|I am|was I) (cc'?d|copied)\b"),
     ),
     # A batch ("批准所有一天以内的请假") and a task's details (张三这个请假的流程图) name 请假 too: they match first.
     # 所有人 names people, not tasks ("系统授权我批所有人的假。把王五的请假批了" decides one).
