@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 
 from graph.budget import Clock, new_budget
 from graph.calls import run_today
-from graph.history import is_question, latest_human_index
+from graph.history import is_question, latest_human_index, note_of
 from state.context import Context
 from state.records import Ask
 from tools.backend import Backend
@@ -32,19 +32,27 @@ def run_reset(state: Mapping[str, Any]) -> dict[str, Any]:
     return {field: None for field in RUN_FIELDS if state.get(field) is not None}
 
 
-def request_messages(messages: list[AnyMessage]) -> list[str]:
-    """The person's messages of the request in progress: the latest, and the earlier ones it answers (each followed
-    by the assistant's question)."""
+def request_messages(messages: list[AnyMessage]) -> tuple[list[str], int]:
+    """The person's messages of the request in progress: the latest, and the earlier ones it answers or corrects (each
+    followed by the assistant's question, or by a card the person declined: "金额是1080，不是1280" after declining the
+    card of "报销打车费1280元" is the same request, its category still the taxi's); and how many of them came before
+    the last card declined (0: none was)."""
     request: list[str] = []
+    declined_at = 0
     for i in range(len(messages) - 1, -1, -1):
         msg = messages[i]
         if isinstance(msg, HumanMessage):
             request.insert(0, str(msg.content))
-            answers = [m for m in messages[i + 1 :] if isinstance(m, AIMessage) and not m.tool_calls]
-            if request[1:] and not (answers and is_question(answers[0])):
+            after = messages[i + 1 :]
+            after = after[: next((j for j, m in enumerate(after) if isinstance(m, HumanMessage)), len(after))]
+            answers = [m for m in after if isinstance(m, AIMessage) and not m.tool_calls]
+            declined = bool(request[1:]) and any(isinstance(m, ToolMessage) and note_of(m).get("rejected") for m in after)
+            if request[1:] and not (answers and is_question(answers[0])) and not declined:
                 request.pop(0)
                 break
-    return request
+            if declined and not declined_at:
+                declined_at = len(request)  # counted from the end: made a count from the start below
+    return request, (len(request) - declined_at + 1 if declined_at else 0)
 
 
 def shown_and_answered(messages: list[AnyMessage], start: int = 0) -> list[str]:
@@ -80,7 +88,8 @@ def start_run(
     as when another user was asked the last question). The people read for it are kept in `known`, when the toolset
     reads them whole (`Toolset.people_kind`): the run's checks find them by id without reading them again."""
     index = latest_human_index(messages)
-    texts = request_messages(messages)[-1:] if alone else request_messages(messages)
+    texts, declined = request_messages(messages)
+    texts, declined = (texts[-1:], 0) if alone else (texts, declined)
     # The request's drafts: what the assistant showed since the request's first message (its size stays that of
     # the request, not of the thread).
     first = _nth_human_from_end(messages, len(texts))
@@ -100,6 +109,7 @@ def start_run(
         actor_id=context.user_id,
         shown=shown_and_answered(messages, first),
         default_lang=locale_lang(context.locale),
+        declined=declined,
     )
     return {"request": request, "budget": new_budget(index, clock)}
 

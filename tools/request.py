@@ -106,6 +106,9 @@ class Request(TypedDict):
     """The assistant's answers the person saw and replied to (a draft they may have confirmed)."""
     last: Stated
     """What the latest message alone states (the answer to the graph's question, filled in by code)."""
+    declined: NotRequired[int]
+    """How many of `texts` came before a card the person declined: the messages after it correct that request
+    ("金额是1080，不是1280"), and tell nothing of why it is made."""
     dates_unread: NotRequired[bool]
     """Whether a recent message says of a day what is not read ("back the next day", 第二天回来): the dates read are not
     all the days named, and no from-to pair is read from one of them alone."""
@@ -186,11 +189,13 @@ def read_request(
     actor_id: str = "",
     shown: Sequence[str] = (),
     default_lang: Lang = "zh",
+    declined: int = 0,
 ) -> Request:
     """The record of a request: `texts` are the person's messages of it, oldest first (the latest last); `earlier` the
     person's messages before them, whose values count too (up to RECENT_MESSAGES in all); `answering` the unit of a
     number the graph asked for ("day"), which a bare number in the latest message then states ("let's say four");
-    `people` the toolset's directory (records with `id`, `name`, `alias`), whose names are never read as numbers."""
+    `people` the toolset's directory (records with `id`, `name`, `alias`), whose names are never read as numbers;
+    `declined` how many of `texts` came before a card the person declined (the rest correct it)."""
     latest = texts[-1] if texts else ""
     names = [str(n) for p in people for n in names_of(p)]
     others = [dict(p) for p in people if p.get("id") != actor_id]
@@ -239,6 +244,7 @@ def read_request(
         last=last,
         said=values.said,
         dates_unread=values.dates_unread,
+        declined=declined,
     )
 
 

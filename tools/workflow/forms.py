@@ -63,6 +63,9 @@ def _one_amount(request: Request) -> float | None:
     stated none with a currency, the one number with no unit of the request's own messages ("报销两千三", "spent 6800
     on flights"), which a form that asks for money reads as yuan. None when there is none or more than one."""
     if request["amounts"]:
+        corrected = _corrected_amount(request)
+        if corrected is not None:
+            return corrected
         if len(set(request["amounts"])) == 1:
             return request["amounts"][0]
         # said in several messages: the latest that states one, as a correction is ("刚才说错了，是一千零八十块")
@@ -75,6 +78,30 @@ def _one_amount(request: Request) -> float | None:
     bare = {s["value"] for s in request.get("said", []) if s["kind"] == "number" and s["message"] >= first}
     value = bare.pop() if len(bare) == 1 else None
     return float(value) if isinstance(value, float | int) else None
+
+
+_OF_AMOUNT = re.compile(
+    r"金额|钱|费用|总额|总共|一共|合计|(?:应该|其实|实际|改|写)(?:是|成|为)|不对|错了|"
+    r"\b(?:amount|total|cost|sum|price|actually|should\s+be|make\s+it|change\s+it\s+to|typo)\b",
+    re.IGNORECASE,
+)
+"""Words of an amount, or of correcting one ("金额是…", "应该是…", "不对", "actually", "make it …")."""
+
+
+def _corrected_amount(request: Request) -> float | None:
+    """The amount a later message corrects with a number alone ("金额是1080，不是1280", "不对，应该是1080", "actually
+    1080" after "报销…1280元"): its one number that is no amount stated before, where it speaks of the amount or of a
+    correction, or restates the earlier one it replaces; None otherwise (a number alone may count anything else)."""
+    said = request.get("said", [])
+    latest = len(request["recent"]) - 1
+    if any(s["kind"] == "amount" and s["message"] == latest for s in said):
+        return None  # with its unit: read as every amount is
+    earlier = set(request["amounts"])
+    bare = {float(s["value"]) for s in said if s["kind"] == "number" and s["message"] == latest}
+    new = bare - earlier
+    if len(new) != 1 or not (bare & earlier or _OF_AMOUNT.search(request["recent"][-1])):
+        return None
+    return new.pop()
 
 
 def _leave_days(request: Request) -> float | None:
@@ -195,7 +222,8 @@ def _reason_readers(definition: Definition) -> tuple[re.Pattern[str], Any]:
 
     def account(request: Request, today: date) -> str | None:
         names = [n for p in request["names"].values() for n in (p.get("name"), p.get("alias")) if n]
-        return read_account(request["texts"], names=names, form_words=request_words, choice_words=choices, today=today)
+        texts = request["texts"][: request.get("declined") or None]  # a correction after a declined card says no why
+        return read_account(texts, names=names, form_words=request_words, choice_words=choices, today=today)
 
     return filler, account
 

@@ -1,0 +1,42 @@
+"""A correction after a declined start card is the same request: what the first message said and the correction does
+not change is still said (a taxi's category), and the number the correction gives is the amount. Through the real
+graph with a scripted model; phrasings written for these tests, none from the evaluation sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from evals.doubles.scripted import tool_call
+
+
+def _claim(amount: float, **fields):
+    return tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "打车去客户那", "nextUserId": "李四",
+                                     "fields": {"amount": amount, **fields}})
+
+
+@pytest.mark.parametrize(("first", "correction", "amount"), [
+    ("报销打车去客户那的费用1280元，李四审批", "金额是1080，不是1280", 1080),
+    ("Claim 1280 yuan for the taxi to the client, Li Si approves", "no wait, the total was 1080", 1080),
+    ("报销打车去客户那的费用1280元，李四审批", "不对，应该是1080", 1080),
+    ("Claim 1280 yuan for the taxi to the client, Li Si approves", "make it 1080", 1080),
+])
+def test_a_correction_after_a_declined_card_keeps_the_category_and_files_the_new_amount(
+    graph_driver, store, first, correction, amount
+):
+    # the model's second call leaves the category out; the taxi of the first message still implies travel
+    agent = graph_driver(_claim(1280, category="差旅"), "好的，没有提交。", _claim(amount), "已提交。")
+    agent.say(first)
+    agent.resume({"decisions": [{"type": "reject", "message": "金额不对"}]})
+    agent.say(correction)
+    [action] = agent.actions
+    assert action["args"]["fields"] == {"amount": amount, "category": "差旅"}
+
+
+def test_a_number_alone_that_speaks_of_no_amount_corrects_nothing(graph_driver, store):
+    # "2 people went" is a count, not the claim's amount: the model's 2 is not filed as yuan
+    agent = graph_driver(_claim(1280, category="差旅"), "好的，没有提交。", _claim(2), "已提交。")
+    agent.say("报销打车去客户那的费用1280元，李四审批")
+    agent.resume({"decisions": [{"type": "reject", "message": "再想想"}]})
+    agent.say("我们去了2个人，事由写清楚点")
+    assert all(action["args"]["fields"].get("amount") != 2 for action in agent.actions)
+    assert store.snapshot()["requests"] == []
