@@ -62,6 +62,8 @@ class Reviewer:
                 edited = {"name": tool, "args": {**action["args"], **review.edit}}
                 return {"type": "edit", "edited_action": edited}, f"{tool} → edit"
             if review.decision == "reject":
+                if tool == START_TOOL:  # the values the person declined: a card showing them again is not approved
+                    self._starts[:] = [s for s in self._starts if start_card_differences(s, action, self._today)]
                 return {"type": "reject", "message": review.message or UNEXPECTED_CARD_MESSAGE}, f"{tool} → reject"
             return approve, f"{tool} → approve"
         if tool == START_TOOL and self._starts and not any(r.tool == START_TOOL for r in self._reviews):

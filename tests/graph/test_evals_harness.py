@@ -251,6 +251,21 @@ def test_a_start_card_copying_the_people_the_person_named_is_approved_and_one_co
     assert Reviewer([], rubber_stamp=False, starts=[golden]).decide(other)[0]["decisions"][0]["type"] == "reject"
 
 
+def test_a_start_card_the_person_declined_is_not_approved_when_shown_again() -> None:
+    # the scenario's person declines the first values (a scripted reject), then states others: a card showing the
+    # declined values again is no longer one they stated
+    declined = {"processKey": "process_baoxiao", "fields": {"amount": 1280}}
+    corrected = {"processKey": "process_baoxiao", "fields": {"amount": 1080}}
+    card = hitl_request({"id": "c1", "name": "runWorkFlow", "args": declined}, {}, "h")
+    reviewer = Reviewer([Review(tool="runWorkFlow", decision="reject")],
+                        rubber_stamp=False, starts=[declined, corrected])
+    assert reviewer.decide(card)[0]["decisions"][0]["type"] == "reject"
+    again = hitl_request({"id": "c2", "name": "runWorkFlow", "args": declined}, {}, "h")
+    assert reviewer.decide(again)[0]["decisions"][0]["type"] == "reject"
+    right = hitl_request({"id": "c3", "name": "runWorkFlow", "args": corrected}, {}, "h")
+    assert reviewer.decide(right)[0]["decisions"][0]["type"] == "approve"
+
+
 def test_simulated_person_speaks_from_the_hidden_goal_and_stops() -> None:
     scenario = load_scenarios(patterns=["seed_r1_capabilities"])[0]
     person_model = ScriptedChatModel(replies=["你好，你能帮我做什么？", "###STOP###"])
