@@ -8,6 +8,8 @@ The graph's clock says 2027-01-15, a Friday.
 
 from __future__ import annotations
 
+import pytest
+
 from evals.doubles.scripted import tool_call
 from tools import execute_call
 from tools.workflow import TOOLSET
@@ -84,30 +86,21 @@ def _returned_trip(graph_driver, make_ctx, resend, said):
     return agent
 
 
-def test_a_returned_trip_whose_return_day_alone_changes_keeps_its_start(graph_driver, make_ctx):
-    # The person names the new last day only: the start the request was filed with stays (a model's blank
-    # `fields` or one naming the new day as both must not move the start to it). Written for this test.
-    resend = tool_call("resubmitRequest", {"requestId": "req_1"})
-    agent = _returned_trip(graph_driver, make_ctx, resend, "1月25日到27日去广州见供应商，帮我提个出差，赵六审批")
-    agent.say("回来的日期改成28号吧，出发那天不变，重新提交一下")
+@pytest.mark.parametrize(("filed", "given", "change", "changed"), [
+    # the new last day only: the start the request was filed with stays, whether the model's `fields` are blank or
+    # name the new day as both ends (written for this test; none from a scenario)
+    ("1月25日到27日去广州见供应商，帮我提个出差，赵六审批", {}, "回来的日期改成28号吧，出发那天不变，重新提交一下",
+     {"endDate": "2027-01-28"}),
+    ("Business trip to Guangzhou Jan 25-27 to meet a supplier, Zhao Liu approves",
+     {"startDate": "2027-01-28", "endDate": "2027-01-28"},
+     "make the return date Jan 28 instead, same departure day, and send it back in", {"endDate": "2027-01-28"}),
+    # the first day only: the last stays
+    ("1月25日到27日去广州见供应商，帮我提个出差，赵六审批", {"startDate": "2027-01-24", "endDate": "2027-01-24"},
+     "出发日期提前到24号吧，其他不变，再提交", {"startDate": "2027-01-24"}),
+])
+def test_a_returned_trip_whose_one_end_changes_keeps_the_other(graph_driver, make_ctx, filed, given, change, changed):
+    resend = tool_call("resubmitRequest", {"requestId": "req_1", **({"fields": given} if given else {})})
+    agent = _returned_trip(graph_driver, make_ctx, resend, filed)
+    agent.say(change)
     [action] = agent.actions
-    assert action["args"]["fields"] == {"endDate": "2027-01-28"}
-
-
-def test_a_returned_trip_whose_end_alone_changes_keeps_its_start_in_english(graph_driver, make_ctx):
-    resend = tool_call("resubmitRequest", {"requestId": "req_1", "fields": {"startDate": "2027-01-28",
-                                                                           "endDate": "2027-01-28"}})
-    agent = _returned_trip(graph_driver, make_ctx, resend, "Business trip to Guangzhou Jan 25-27 to meet a supplier, "
-                                                            "Zhao Liu approves")
-    agent.say("make the return date Jan 28 instead, same departure day, and send it back in")
-    [action] = agent.actions
-    assert action["args"]["fields"] == {"endDate": "2027-01-28"}
-
-
-def test_a_returned_trip_whose_departure_alone_moves_keeps_its_return(graph_driver, make_ctx):
-    resend = tool_call("resubmitRequest", {"requestId": "req_1", "fields": {"startDate": "2027-01-24",
-                                                                           "endDate": "2027-01-24"}})
-    agent = _returned_trip(graph_driver, make_ctx, resend, "1月25日到27日去广州见供应商，帮我提个出差，赵六审批")
-    agent.say("出发日期提前到24号吧，其他不变，再提交")
-    [action] = agent.actions
-    assert action["args"]["fields"] == {"startDate": "2027-01-24"}
+    assert action["args"]["fields"] == changed
