@@ -71,3 +71,23 @@ def test_a_rejection_the_person_asked_for_is_untouched(graph_driver, start_reque
 def test_return_or_reject_is_read_from_the_words_before_the_grounds(texts, meant):
     said = said_return_or_reject(texts)
     assert (said[0] if said else None) == meant
+
+
+@pytest.mark.parametrize("said", [
+    "Kick Zhang San's leave back to him, note: one day is plenty",
+    "张三的请假退给他本人改一下，意见：最多一天",
+])
+def test_a_transfer_where_the_person_said_to_send_it_back_is_the_return(graph_driver, store, start_request, said):
+    # the model passed the to-do to its requester; the person said to send it back and named nobody to take it
+    start_request(requester="user_1", approver="user_2", days=3, reason="回老家")
+    agent = graph_driver(tool_call("transferTask", {"taskId": "task_1", "nextUserId": "张三"}), "好的。", user_id="user_2")
+    agent.say(said)
+    assert agent.card is not None and agent.card["action"] == "returnTask"
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
+
+
+def test_handing_a_to_do_back_to_a_colleague_is_still_a_transfer(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=3, reason="回老家")
+    agent = graph_driver(tool_call("transferTask", {"taskId": "task_1", "nextUserId": "王五"}), "好的。", user_id="user_2")
+    agent.say("hand Zhang San's leave back to Wang Wu, he knows the project")
+    assert agent.card is not None and agent.card["action"] == "transferTask"

@@ -59,7 +59,8 @@ def said_return_or_reject(texts: list[str]) -> tuple[str, str] | None:
 
 class ReturnOrReject:
     """Refuses a rejection when the person said to send the request back, and a return when they said to reject it,
-    or to approve it ("张三那笔差旅报销我同意，票据我看过了都对得上": approved, with their comment)."""
+    or to approve it ("张三那笔差旅报销我同意，票据我看过了都对得上": approved, with their comment); and a transfer
+    naming nobody to take it when they said to send it back."""
 
     name = "return_or_reject"
     needs_request = True
@@ -67,6 +68,9 @@ class ReturnOrReject:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
+        if call.spec.name == "transferTask":
+            self._not_passed_on(call)
+            return
         # The person's words win over the model's isOK (tools.workflow.words), and 退回 reads as "no" there too.
         rejecting = call.spec.name == "handleTodoTask" and (
             call.values.get("isOK") in (False, "false", "False") or stated_decision(call.request) is False)
@@ -99,6 +103,26 @@ class ReturnOrReject:
                 "false and their reason.",
                 instead=_whole("handleTodoTask", taskId=task, isOK=False, result=call.values.get("comment")),
             )
+
+
+    @staticmethod
+    def _not_passed_on(call: Call) -> None:
+        """A transfer where the person said to send the request back and named nobody to take it ("Bounce Zhang
+        San's trip back to him"; not "hand it back to Wang Wu", who takes it) is the return they said."""
+        assert call.request is not None
+        said = said_return_or_reject(call.request["texts"])
+        if said is None or said[0] != "return":
+            return
+        names = call.request["names"]
+        named = [{"id": p, **names.get(p, {})} for p in named_in_latest(call.request)]
+        if named_as_taker(latest_message(call.request), named):
+            return
+        raise PolicyError(
+            "return_not_transfer",
+            f"The user asks to send the request back to its requester ({said[1]!r}), not to pass it on: call "
+            "returnTask with their comment.",
+            instead=_whole("returnTask", taskId=call.values.get("taskId"), comment=call.values.get("comment")),
+        )
 
 
 _CLAUSE = re.compile(r"[，,。;；!！?？\n]+|(?<=\w)\.(?:\s+|$)")
