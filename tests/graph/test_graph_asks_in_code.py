@@ -669,3 +669,16 @@ def test_a_trip_whose_return_is_said_as_the_day_after_is_asked_not_filed_as_one_
     agent = graph_driver(trip, "已提交。")
     assert final(agent.say(said)).content.startswith(question)
     assert agent.actions == [] and store.snapshot()["requests"] == []
+
+
+def test_a_claims_amount_the_model_put_in_days_is_read_from_the_persons_words(graph_driver, store):
+    # written after the twelfth round (the model filed "twelve hundred yuan" as 1200 days, refused as over a year)
+    claim = tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "lunch with the distributor",
+                                      "days": 1200, "nextUserId": "Wang Wu"})
+    agent = graph_driver(claim, "Filed.")
+    agent.say("lunch with the distributor came to one thousand two hundred yuan, claim it please, Wang Wu approves")
+    [action] = agent.actions
+    assert action["args"]["fields"]["amount"] == 1200 and "1200" not in str(action["card"].get("days", ""))
+    agent.approve()
+    [request] = store.snapshot()["requests"]
+    assert request["days"] is None and '"amount": 1200' in request["form"]

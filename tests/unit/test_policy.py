@@ -109,15 +109,19 @@ def test_a_form_value_out_of_range_is_refused_in_the_forms_words(store, make_ctx
 
 
 def test_days_must_be_positive_half_day_steps(store, make_ctx):
-    # what no process takes is the schema's (not a finite number of days a year holds); the rest is the leave form's
-    for days in (366, -400, 1e9, math.inf, -math.inf, math.nan, "nan", "inf"):
+    # what no process takes is the schema's (not a finite number); the rest is the leave form's (a claim's form takes
+    # no days at all, so 1200 put there by a model is left out, not refused: test below)
+    for days in (math.inf, -math.inf, math.nan, "nan", "inf"):
         assert_refused(store, make_ctx(), "runWorkFlow", leave(days=days), "invalid_arguments")
-    for days in (-1, -0.5, "-2"):
+    for days in (-1, -0.5, "-2", -400):
         [error, _] = assert_refused(store, make_ctx(), "runWorkFlow", leave(days=days), "out_of_range")
         assert "days" in error.message
     for days in (0.25, 1.3, "2.7"):
         [error, _] = assert_refused(store, make_ctx(), "runWorkFlow", leave(days=days), "out_of_range")
         assert "multiple of 0.5" in error.message
+    for days in (365.5, 366, 1200, 1e9):  # more than a year: the leave form's own bound
+        [error, _] = assert_refused(store, make_ctx(), "runWorkFlow", leave(days=days), "out_of_range")
+        assert "days" in error.message
 
     accepted = {"10": 10.0, "0.5": 0.5, " 2 ": 2.0, 1.5: 1.5, 3: 3.0, 365: 365.0}
     for given, expected in accepted.items():
@@ -130,9 +134,9 @@ def test_days_a_process_does_not_take_are_left_out_whatever_they_are(store, make
     # A model that reads 1.2万 as 1.2 days, or writes -1 for "no days", on an expense claim: its form has no days.
     claim = {"processKey": "process_baoxiao", "userId": "user_2", "reason": "陪客户去杭州考察", "nextUserId": "user_3",
              "fields": {"amount": 12000, "category": "差旅"}}
-    for days in (1.2, -1, 0.3):
+    for days in (1.2, -1, 0.3, 12000):  # 12000: the claim's amount put in `days` (a model did, with 1200 yuan)
         assert execute_call(TOOLSET, "runWorkFlow", dict(claim, days=days), make_ctx("user_2"))["status"] == "pending"
-    assert [r["days"] for r in store.snapshot()["requests"]] == [None, None, None]
+    assert [r["days"] for r in store.snapshot()["requests"]] == [None, None, None, None]
 
 
 def test_nonsense_days_refused_with_valid_example(store, make_ctx):

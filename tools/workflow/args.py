@@ -68,7 +68,7 @@ class RunWorkFlowArgs(FormArgs):
     def _days(cls, value: Any) -> float | None:
         if value is None or _is_zero(value):
             return None  # "days": 0 is no count (a model fills it in for an expense claim, whose form has none)
-        return parse_days(value)
+        return parse_days(value, bounded=False)  # the process's form bounds it: a claim's form takes no days at all
 
     @model_validator(mode="after")
     def _seed_params(self) -> RunWorkFlowArgs:

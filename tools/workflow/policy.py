@@ -51,10 +51,11 @@ _PLACEHOLDER_RE = re.compile("|".join(f"(?:{p})" for p in _PLACEHOLDER_PATTERNS)
 # ---------------------------------------------------------------- value rules
 
 
-def parse_days(value: Any) -> float:
-    """A number of days as the model may send it (3, 1.5, "10"): a finite number up to `MAX_DAYS`. Whether the process
-    takes days at all, and which (more than 0, in half-day steps for a leave), is its form's rule: a trip or an expense
-    claim leaves them out whatever they are, and a leave's form refuses 1.2 or -1 in the person's words."""
+def parse_days(value: Any, *, bounded: bool = True) -> float:
+    """A number of days as the model may send it (3, 1.5, "10"): a finite number up to `MAX_DAYS` (any, not
+    `bounded`). Whether the process takes days at all, and which (more than 0, in half-day steps, at most a year for a
+    leave), is its form's rule: a trip or an expense claim leaves them out whatever they are (a model that put the
+    claim's 1200 yuan in `days`), and a leave's form refuses 1.2 or -1 in the person's words."""
     if isinstance(value, bool):
         raise ValueError(f"days must be {DAYS_HINT}, not a true/false value")
     if isinstance(value, int | float):
@@ -72,7 +73,7 @@ def parse_days(value: Any) -> float:
         raise ValueError(f"days must be {DAYS_HINT}")
     if not math.isfinite(number):
         raise ValueError(f"days must be {DAYS_HINT}; got {value!r}")
-    if abs(number) > MAX_DAYS:
+    if bounded and abs(number) > MAX_DAYS:
         raise ValueError(f"days must be at most {MAX_DAYS:g}; got {number:g}")
     return number
 
