@@ -152,3 +152,17 @@ def test_the_requests_copied_to_the_person_are_looked_up_not_redirected_to_their
     result = agent.say("抄送给我的申请现在都什么情况")
     assert _refused(result) == []
     assert [m.name for m in result["messages"] if isinstance(m, ToolMessage)] == ["queryCcRequests"]
+
+
+@pytest.mark.parametrize("said", [  # written after the rule (the twelfth round: "want the money back" went to a
+    # withdrawal of a request the person never had); none from a scenario
+    "paid for the team's printer paper out of my own pocket, 86 yuan, Li Si approves",
+    "I covered the client's taxi, 120 yuan, can I get paid back? Li Si approves",
+])
+def test_a_withdrawal_from_someone_with_nothing_pending_whose_words_name_a_claim_is_that_claim(graph_driver, store,
+                                                                                             said):
+    agent = graph_driver(tool_call("withdrawRequest", {"requestId": "taxi"}), "OK.")
+    result = agent.say(said)
+    assert [r.split("]")[0] for r in _refused(result)] == ["Error [nothing_to_withdraw"]
+    [action] = agent.actions
+    assert action["name"] == "runWorkFlow" and action["args"]["processKey"] == "process_baoxiao"

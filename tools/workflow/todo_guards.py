@@ -182,7 +182,8 @@ ON_A_TODO = frozenset({"handleTodoTask", "returnTask", "transferTask"})
 
 
 class NothingToDo:
-    """Refuses a call on a to-do named by neither its id nor its requester when nothing waits on the person at all:
+    """Refuses a call on a to-do named by neither its id nor its requester when nothing waits on the person at all,
+    and a withdrawal when nothing of theirs is pending and their words take nothing back:
     their words ask for something else, most often a request of their own ("…three hundred forty-five kuai out of my
     own pocket. Can you claim it back for me?" is a claim to file, not a to-do to send back). Where their latest
     message names one process to start, that start is carried; its values are read from their words, or asked, on its
@@ -194,6 +195,9 @@ class NothingToDo:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
+        if call.spec.name == "withdrawRequest":
+            self._nothing_to_withdraw(call)
+            return
         if call.spec.name not in ON_A_TODO:
             return
         task = str(call.values.get("taskId") or "")
@@ -221,6 +225,23 @@ class NothingToDo:
             "requests, call queryMyRequests.",
             instead={"name": "runWorkFlow", "args": {"processKey": named[0].key}} if len(named) == 1 else None,
         )
+
+
+    @staticmethod
+    def _nothing_to_withdraw(call: Call) -> None:
+        """A withdrawal from someone with no pending request of their own, whose words take nothing back and name one
+        process to start ("bought toner on my own card, want the money back": a claim to file) is that start."""
+        assert call.request is not None
+        latest = latest_message(call.request)
+        if WITHDRAW.search(latest) or own_pending(call.handle, call.ctx.actor_id):
+            return
+        named = _processes_named(call, latest)
+        if len(named) == 1:
+            raise PolicyError(
+                "nothing_to_withdraw", f"The user has no pending request to take back; their words name {named[0].key}: "
+                f"to file it, call runWorkFlow with processKey {named[0].key}.",
+                instead={"name": "runWorkFlow", "args": {"processKey": named[0].key}},
+            )
 
 
 class DecidedNotStarted:
