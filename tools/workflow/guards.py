@@ -15,7 +15,7 @@ from typing import Any
 from tools.errors import PolicyError
 from tools.guards.call import Call
 from tools.request import latest_message, named_in_latest
-from tools.workflow import lookup
+from tools.workflow import form_fit, lookup
 from tools.workflow.approver_words import named_as_taker
 from tools.workflow.engine import TaskView
 from tools.workflow.request_lookup import PENDING, own_pending
@@ -237,3 +237,36 @@ def _own_request_refusal(call: Call, said: str, latest: str) -> tuple[str, dict[
     # a resend too: the guards read what changes from the person's own words, and ask when they name nothing
     return f"{head}: {what}, call {tool}{which}.", {"name": tool, "args": {"requestId": mine[0]["id"]}} if len(
         mine) == 1 else None
+
+
+_WHO_DECIDES = re.compile(
+    r"审批|审核|批|过目|经手|签字|\b(?:approv\w*|sign(?:s|ed|ing)?\s+off|look(?:s|ed)?\s+at|review\w*|check(?:s|ed)?|"
+    r"decid\w*)\b",
+    re.IGNORECASE,
+)
+"""Words of deciding or looking at a request: whom a question of them asks about is a process's steps."""
+
+
+class StepsNotPeople:
+    """Refuses the directory of people to a question of who decides or looks at a kind of request that names nobody
+    ("if an expense claim is big, does anybody besides my approver have to look at it?"): a process's steps say it
+    (the list of processes shows each with when a request comes to it)."""
+
+    name = "steps_not_people"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name != "getAllUser":
+            return
+        latest = latest_message(call.request)
+        if not ASKED.search(latest) or named_in_latest(call.request) or not _WHO_DECIDES.search(latest):
+            return
+        definitions = list(lookup.engine_of(call.handle).definitions(call.handle))
+        if len(form_fit.processes_they_named(definitions, latest)) != 1:
+            return
+        raise PolicyError(
+            "steps_not_people", "The user asks who decides or looks at a kind of request: the process's steps say it; "
+            "call getAllWorkFlow.", instead={"name": "getAllWorkFlow", "args": {}},
+        )
