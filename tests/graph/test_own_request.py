@@ -63,6 +63,8 @@ def test_a_message_about_someone_elses_request_too_is_untouched(graph_driver, st
     ("我刚交的假条能撤吗", "我刚交的假条"),
     ("我昨天报给王五那笔报销不要了", "我昨天报给王五那笔报销"),  # written after the rule; none from a scenario
     ("我交给赵六的那份申请撤掉吧", "我交给赵六的那份申请"),
+    ("where is my ¥3,200 claim stuck", "my ¥3,200 claim"),  # a figure with its marks (written after the rule)
+    ("who has my 2.5-day leave", "my 2.5-day leave"),
     ("抄送给我的出差申请都有哪些", None),  # copied or sent to them: not theirs (written after the rule)
     ("王五交给我的报销我看看", None),
     ("cc我的那几个请假现在怎么样了", None),
@@ -166,3 +168,17 @@ def test_a_withdrawal_from_someone_with_nothing_pending_whose_words_name_a_claim
     assert [r.split("]")[0] for r in _refused(result)] == ["Error [nothing_to_withdraw"]
     [action] = agent.actions
     assert action["name"] == "runWorkFlow" and action["args"]["processKey"] == "process_baoxiao"
+
+
+def test_a_question_of_the_persons_own_claim_by_its_figure_is_not_a_look_up_of_copies(graph_driver, make_ctx):
+    # written after the rule (the thirteenth round: "my 12.5k claim" went to the requests copied to them)
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "taxi",
+                                          "nextUserId": "user_2", "fields": {"amount": 1200, "category": "差旅"}},
+                 make_ctx("user_1"))
+    agent = graph_driver(tool_call("queryCcRequests", {}), "OK.", fixed_answers=True)
+    result = agent.say("who's holding my 1.2k taxi claim?")
+    assert [r.split("]")[0] for r in _refused(result)] == ["Error [own_request"]
+    assert "queryMyRequests" in [m.name for m in result["messages"] if isinstance(m, ToolMessage)]
