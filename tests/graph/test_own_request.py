@@ -182,3 +182,24 @@ def test_a_question_of_the_persons_own_claim_by_its_figure_is_not_a_look_up_of_c
     result = agent.say("who's holding my 1.2k taxi claim?")
     assert [r.split("]")[0] for r in _refused(result)] == ["Error [own_request"]
     assert "queryMyRequests" in [m.name for m in result["messages"] if isinstance(m, ToolMessage)]
+
+
+@pytest.mark.parametrize("said", [  # written after the rule (the thirteenth round: a claim copying a colleague went
+    # to an e-mail to him); none from a scenario
+    "Claim 640 yuan for the client dinner, Li Si signs off, copy Zhao Liu",
+    "报销客户晚餐640元，李四审批，抄送赵六",
+])
+def test_an_email_nobody_asked_for_where_the_words_name_a_claim_is_the_claim(graph_driver, store, said):
+    agent = graph_driver(tool_call("sendEmail", {"userId": "赵六", "emailContent": "Please approve my claim."}), "OK.")
+    result = agent.say(said)
+    assert [r.split("]")[0] for r in _refused(result)] == ["Error [start_not_email"]
+    [action] = agent.actions
+    assert action["name"] == "runWorkFlow" and action["args"]["processKey"] == "process_baoxiao"
+    assert action["args"].get("cc") == ["user_4"]
+
+
+def test_an_email_the_person_asks_for_beside_a_claim_word_is_still_an_email(graph_driver, store):
+    agent = graph_driver(tool_call("sendEmail", {"userId": "赵六", "emailContent": "我的报销请尽快审批"}), "OK.")
+    agent.say("给赵六发个邮件，内容：我的报销请尽快审批")
+    [action] = agent.actions
+    assert action["name"] == "sendEmail"

@@ -270,3 +270,37 @@ class StepsNotPeople:
             "steps_not_people", "The user asks who decides or looks at a kind of request: the process's steps say it; "
             "call getAllWorkFlow.", instead={"name": "getAllWorkFlow", "args": {}},
         )
+
+
+_EMAIL = re.compile(
+    r"邮件|邮箱|发信|写信|催|提醒|通知|告诉|转告|内容|正文|"
+    r"\b(?:e-?mails?|mail|message|write\s+to|remind\w*|chase|nudge|ping|tell|notify|text|saying)\b",
+    re.IGNORECASE,
+)
+"""Words of an e-mail, a reminder or a message's text: an e-mail is sent only where the person's words speak of one."""
+
+
+class StartNotEmail:
+    """Refuses an e-mail when the person's latest message speaks of none and names one process to file ("Claim 1,150
+    RMB for the team lunch - Li Si signs off, and copy Wang Wu on it": a claim that copies Wang Wu, not an e-mail to
+    him): that start is carried, its values read from their words or asked on its card."""
+
+    name = "start_not_email"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name != "sendEmail":
+            return
+        latest = latest_message(call.request)
+        if _EMAIL.search(latest) or _OWN.search(latest) or call.request["quoted"]:
+            return  # an e-mail, a reminder, a text, or their own request spoken of: no new request
+        definitions = list(lookup.engine_of(call.handle).definitions(call.handle))
+        named = form_fit.processes_they_named(definitions, latest)
+        if len(named) != 1:
+            return
+        raise PolicyError(
+            "start_not_email", f"The user asks for no e-mail; their words name {named[0].key}: to file it, call "
+            f"runWorkFlow with processKey {named[0].key}.", instead={"name": "runWorkFlow", "args": {"processKey": named[0].key}},
+        )

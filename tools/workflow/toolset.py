@@ -30,7 +30,7 @@ from tools.workflow import (
 from tools.workflow.batch import DEFAULT_BATCH_LIMIT
 from tools.workflow.cc import CcNamed, pick_person
 from tools.workflow.commands import CLI, COMMANDS
-from tools.workflow.guards import AnothersRequest, OwnRequest, ResendNotWithdraw, StepsNotPeople
+from tools.workflow.guards import AnothersRequest, OwnRequest, ResendNotWithdraw, StartNotEmail, StepsNotPeople
 from tools.workflow.leave import words as leave_words
 from tools.workflow.leave.asked import BalanceAsked
 from tools.workflow.leave.cli import LEAVE_CLI
@@ -139,7 +139,8 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(OwnRequest(), after="resend_not_withdraw", guards=guards)  # "我的假" is no one else's to-do
     guards = added(NothingToDo(), after="own_request", guards=guards)  # no to-do held: they ask for something else
     guards = added(DecidedNotStarted(), after="nothing_to_do", guards=guards)  # "sign off on Wang Wu's one"
-    guards = added(ReturnOrReject(), after="decided_not_started", guards=guards)  # "退回" is no rejection, "驳回" no return
+    guards = added(StartNotEmail(), after="decided_not_started", guards=guards)  # "claim 1,150 RMB, copy Wang Wu"
+    guards = added(ReturnOrReject(), after="start_not_email", guards=guards)  # "退回" is no rejection, "驳回" no return
     guards = added(DecidedNotPassed(), after="return_or_reject", guards=guards)  # "我同意了，…交接给赵六" decides
     guards = added(TaskTheyNamed(), before="references", guards=guards)  # the to-do is the one whose requester they named
     guards = added(TodosOfWhom(), before="references", guards=guards)  # "李四那边几个待办" lists 李四's
