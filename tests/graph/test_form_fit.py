@@ -132,6 +132,29 @@ def test_a_week_said_twice_over_is_one_leave_of_its_working_days(graph_driver, s
     assert (args["fields"]["startDate"], args["fields"]["endDate"]) == ("2027-01-18", "2027-01-22")
 
 
+@pytest.mark.parametrize(("said", "first", "last"), [  # written after the rule (the twelfth round); none from it
+    ("下周二、周三这两天请年假，去参加同学婚礼，李四审批", "2027-01-19", "2027-01-20"),
+    ("Off next Thursday and Friday to help my parents move, annual leave, Li Si approves", "2027-01-21", "2027-01-22"),
+    ("下周五和下下周一请两天事假，回老家办事，李四审批", "2027-01-22", "2027-01-25"),
+])
+def test_working_days_listed_one_after_another_are_one_leave(graph_driver, said, first, last):
+    # the model left the dates out; the days listed, with no working day between them left out, are its first and last
+    leave = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "x", "nextUserId": "李四", "days": 2,
+                                      "fields": {}})
+    agent = graph_driver(leave, "已提交。")
+    agent.say(said)
+    args = waiting(agent)
+    assert (args["fields"]["startDate"], args["fields"]["endDate"]) == (first, last)
+
+
+def test_working_days_listed_apart_are_no_one_leave(graph_driver):
+    leave = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "x", "nextUserId": "李四", "days": 2,
+                                      "fields": {"startDate": "2027-01-18", "endDate": "2027-01-20"}})
+    agent = graph_driver(leave, "已提交。")
+    agent.say("下周一、周三各请一天假去医院复查，李四审批")
+    assert agent.actions == [] or agent.actions[0]["args"]["fields"].get("endDate") != "2027-01-20"
+
+
 @pytest.mark.parametrize(("said", "leave_type"), [
     ("Taking a day in lieu next Wednesday for the overtime, Li Si approves", "调休"),
     ("下周三补休一天，上周末加班了，李四审批", "调休"),

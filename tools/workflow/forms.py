@@ -149,6 +149,9 @@ def _range_end(which: str, *, ranges_only: bool = False) -> Any:
         if ranges_only and not ranges and len(dates) == 1 and set(request["days"]) in ({1.0}, {0.5}) and \
                 is_working_day(date.fromisoformat(dates[0])):
             return dates[0]  # "下周五歇一天", "next Monday morning off": a leave of a day or half of it on the one day said
+        if ranges_only and not ranges and len(dates) > 1 and _working_days_in_a_row(dates) and \
+                set(request["days"]) <= {float(len(dates))}:
+            return dates[0] if which == "start" else dates[-1]  # "下周四、周五这两天": one leave, Thursday to Friday
         if ranges or ranges_only or not 1 <= len(dates) <= 2 or (len(dates) == 1 and request.get("dates_unread")):
             return None  # "周一出发，第二天回来": the one date read is not the trip's both ends
         if len(dates) == 2:
@@ -156,6 +159,17 @@ def _range_end(which: str, *, ranges_only: bool = False) -> Any:
         return dates[0] if which == "start" else dates[-1]
 
     return stated
+
+
+def _working_days_in_a_row(dates: list[str]) -> bool:
+    """Whether sorted ISO dates are working days one after another, no working day between them left out (下周四、周五;
+    a Friday and the Monday after), so that they are one leave from the first to the last."""
+    days = [date.fromisoformat(d) for d in dates]
+    if not all(is_working_day(d) for d in days):
+        return False
+    span = (days[-1] - days[0]).days + 1
+    between = sum(is_working_day(date.fromordinal(days[0].toordinal() + i)) for i in range(span))
+    return between == len(days)
 
 
 def _the_end_after_the_start(request: Request) -> list[str] | None:
