@@ -203,3 +203,23 @@ def test_an_email_the_person_asks_for_beside_a_claim_word_is_still_an_email(grap
     agent.say("给赵六发个邮件，内容：我的报销请尽快审批")
     [action] = agent.actions
     assert action["name"] == "sendEmail"
+
+
+@pytest.mark.parametrize("said", [  # written after the rule (the thirteenth round: finance's "anything for me to go
+    # through?" went to the requests copied to them); none from a scenario
+    "财务这边还有没有等我批的报销",
+    "anything sitting there for me to approve?",
+])
+def test_what_waits_on_the_persons_decision_is_their_to_dos_not_their_copies(graph_driver, start_request, said):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看牙")
+    agent = graph_driver(tool_call("queryCcRequests", {}), "OK.", fixed_answers=True, user_id="user_2")
+    result = agent.say(said)
+    assert [r.split("]")[0] for r in _refused(result)] == ["Error [todos_not_copies"]
+    assert "queryTodoTask" in [m.name for m in result["messages"] if isinstance(m, ToolMessage)]
+
+
+def test_a_question_of_copies_is_still_the_look_up_of_copies(graph_driver, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看牙")
+    agent = graph_driver(tool_call("queryCcRequests", {}), "OK.", fixed_answers=True, user_id="user_3")
+    result = agent.say("有没有抄送给我、等我看的申请")
+    assert _refused(result) == []

@@ -304,3 +304,34 @@ class StartNotEmail:
             "start_not_email", f"The user asks for no e-mail; their words name {named[0].key}: to file it, call "
             f"runWorkFlow with processKey {named[0].key}.", instead={"name": "runWorkFlow", "args": {"processKey": named[0].key}},
         )
+
+
+_FOR_ME_TO_DECIDE = re.compile(
+    r"(?:要|让|等|需要|该|给)我(?:来|去)?(?:过|批|审|处理|签|看|办|决定)|待办|待审|\bto-?dos?\b|"
+    r"\bfor\s+me\s+to\s+(?:approve|sign|decide|review|look\s+at|check|handle|deal\s+with)\b|"
+    r"\b(?:waiting|pending|sitting)\s+(?:on|for)\s+me\b|\bmy\s+(?:approval|sign-?off|decision)\b",
+    re.IGNORECASE,
+)
+"""Words of what waits on the person to decide: 要我过的单子, 等我批的, 待办, "for me to approve", "waiting on me"."""
+_COPIED = re.compile(r"抄送|抄给|知会|\bcc'?d?\b|\bcop(?:y|ied)\b", re.IGNORECASE)
+
+
+class TodosNotCopies:
+    """Refuses the look-up of the requests copied to the person where their words ask what waits on them to decide and
+    speak of no copy ("财务这边有啥要我过的单子没"): their to-dos answer it."""
+
+    name = "todos_not_copies"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name != COPIES:
+            return
+        latest = latest_message(call.request)
+        if _FOR_ME_TO_DECIDE.search(latest) and not _COPIED.search(latest):
+            raise PolicyError(
+                "todos_not_copies", "The user asks what waits on their decision, not what was copied to them: call "
+                f"queryTodoTask with userId {call.ctx.actor_id}.",
+                instead={"name": "queryTodoTask", "args": {"userId": call.ctx.actor_id}},
+            )

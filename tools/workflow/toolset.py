@@ -30,7 +30,14 @@ from tools.workflow import (
 from tools.workflow.batch import DEFAULT_BATCH_LIMIT
 from tools.workflow.cc import CcNamed, pick_person
 from tools.workflow.commands import CLI, COMMANDS
-from tools.workflow.guards import AnothersRequest, OwnRequest, ResendNotWithdraw, StartNotEmail, StepsNotPeople
+from tools.workflow.guards import (
+    AnothersRequest,
+    OwnRequest,
+    ResendNotWithdraw,
+    StartNotEmail,
+    StepsNotPeople,
+    TodosNotCopies,
+)
 from tools.workflow.leave import words as leave_words
 from tools.workflow.leave.asked import BalanceAsked
 from tools.workflow.leave.cli import LEAVE_CLI
@@ -150,6 +157,7 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(UnchangedLeftOut(), after="cc_named", guards=guards)  # a resend changes what the person says
     guards = added(BalanceAsked(), after="identity", guards=guards)  # the leave balance answers questions of leave
     guards = added(StepsNotPeople(), after="balance_asked", guards=guards)  # who decides a claim: its process's steps
+    guards = added(TodosNotCopies(), after="steps_not_people", guards=guards)  # "有啥要我过的单子": their to-dos
     guards = added(batch_guards.BatchAsked(), after="identity", guards=guards)  # a batch only when the person asks one
     guards = added(batch_guards.BatchOfWhom(), after="batch_asked", guards=guards)  # of whom they named, no more
     guards = added(batch_guards.SeveralNotOne(), after="batch_of_whom", guards=guards)  # "全部驳回" is no one decision
