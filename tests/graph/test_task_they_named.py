@@ -101,3 +101,23 @@ def test_the_one_to_do_waiting_is_the_one_meant_when_the_person_names_nobody(gra
     agent.say(said)
     [action] = agent.actions
     assert action["name"] == "handleTodoTask" and action["args"]["taskId"] == "task_1"
+
+
+@pytest.mark.parametrize("said", [  # written after the rule (the thirteenth round); none from a scenario
+    "李四转给我的那个报销，我看了，同意",
+    "the claim Li Si passed over to me is fine, approve it",
+])
+def test_a_todo_named_by_who_passed_it_on_and_its_kind_is_the_one_they_passed_on(graph_driver, make_ctx, said):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "打车",
+                                          "nextUserId": "user_2", "fields": {"amount": 300, "category": "差旅"}},
+                 make_ctx("user_1"))
+    execute_call(TOOLSET, "transferTask", {"taskId": "task_1", "nextUserId": "user_4", "comment": "出差中"},
+                 make_ctx("user_2"))
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "报销", "isOK": True, "result": "同意"}), "OK.",
+                         user_id="user_4")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["args"]["taskId"] == "task_1"

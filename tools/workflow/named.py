@@ -6,12 +6,15 @@ process the person never said ("leave" for their returned expense claim) is read
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from tools.errors import DomainError, NotFoundError
 from tools.guards.call import Call
 from tools.guards.identity import names_actor
 from tools.request import latest_message
 from tools.workflow import lookup
+from tools.workflow.engine.ids import parse_instance_id
+from tools.workflow.engine.moves import happened
 from tools.workflow.request_lookup import processes_named, require_request
 
 
@@ -22,7 +25,8 @@ class TaskTheyNamed:
     request is the person's to say: it is read from their latest message that names anyone, among the to-dos offered
     to them; when that names several, the model's words are left to the task's own look-up (refused, or the person
     asked which). A message that names nobody, where one to-do waits on them and the model's words name none ("财务这
-    边看了，票据都齐，通过" from 赵六: taskId "赵六"), means that one."""
+    边看了，票据都齐，通过" from 赵六: taskId "赵六"), means that one; one that names who passed a to-do on to them
+    ("李四转过来的那个出差，我同意": taskId "出差"), the one that person passed on."""
 
     name = "task_they_named"
     needs_request = True
@@ -39,19 +43,26 @@ class TaskTheyNamed:
                 continue  # an id: the look-up reads it
             if any(name in given.lower() for name in names) and self._names_a_todo(call, given, ref.param):
                 continue  # a name of one whose to-do they hold: the look-up reads it
-            text = next((t for t, ids in zip(reversed(call.request["recent"]), call.request["people"], strict=False)
-                         if ids), None)
-            if text is None:  # they named nobody: the one to-do waiting on them, when there is one
-                offered = lookup.engine_of(call.handle).tasks_for(
-                    call.handle, call.ctx.actor_id, lookup.groups_of(call.handle, call.ctx.actor_id))
+            text, named = next(((t, ids) for t, ids in zip(
+                reversed(call.request["recent"]), call.request["people"], strict=False) if ids), (None, []))
+            offered = lookup.engine_of(call.handle).tasks_for(
+                call.handle, call.ctx.actor_id, lookup.groups_of(call.handle, call.ctx.actor_id))
+            try:
+                task = lookup.resolve_task(call.handle, text, call.ctx.actor_id, param=ref.param) if text else None
+            except NotFoundError:  # they named no requester of theirs: one who passed a to-do on to them, perhaps
+                passed = [t for t in offered if _passed_on_by(call, t, named)]
+                if len(passed) == 1 and not self._names_a_todo(call, given, ref.param):
+                    call.notes.append(f"[person_stated] {ref.param}: the to-do the one they named passed on, "
+                                      f"{passed[0].id}, not {given[:64]!r}")
+                    call.values[ref.param] = passed[0].id
+                return
+            except DomainError:  # several of their to-dos: the model's words go to the look-up as they are
+                return
+            if task is None:  # they named nobody: the one to-do waiting on them, when there is one
                 if len(offered) == 1 and not self._names_a_todo(call, given, ref.param):
                     call.notes.append(f"[person_stated] {ref.param}: the one to-do waiting, {offered[0].id}, not "
                                       f"{given[:64]!r}")
                     call.values[ref.param] = offered[0].id
-                return
-            try:
-                task = lookup.resolve_task(call.handle, text, call.ctx.actor_id, param=ref.param)
-            except DomainError:  # none or several of their to-dos: the model's words go to the look-up as they are
                 return
             call.notes.append(f"[person_stated] {ref.param}: the user named {task['id']}, not {given[:64]!r}")
             call.values[ref.param] = task["id"]
@@ -67,6 +78,12 @@ class TaskTheyNamed:
         except DomainError:
             return True  # several: the person is asked which
         return True
+
+
+def _passed_on_by(call: Call, task: Any, people: list[str]) -> bool:
+    """Whether one of `people` passed `task` on (a transfer or a deputy's: the request's timeline says so)."""
+    moves = happened(call.handle, parse_instance_id(task.instance_id))
+    return any(move.task_id == task.id and move.user in people for move in moves)
 
 
 _HELD_BY = (r"(?:那边|那儿|那里|手上|手里|名下|桌上|这边)|(?:现在|目前|还|手头)?(?:有|压着|积压了?)(?:几|多少|哪些)",
