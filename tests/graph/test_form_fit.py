@@ -178,3 +178,22 @@ def test_every_leave_type_names_the_leave_process(store):
     for choice in types.choices:
         for name in (choice.name, choice.name_en):
             assert [d.key for d in processes_they_named(definitions, f"{name} next week")] == ["process_qingjia"], name
+
+
+@pytest.mark.parametrize("said", [  # written after the rule (the thirteenth round: a client visit filed as a claim)
+    "Have to fly to Shenzhen to see a supplier next Tuesday to Thursday, Li Si approves",
+    "下周二到周四要去深圳拜访供应商，李四审批",
+])
+def test_a_start_naming_no_money_and_no_process_is_no_expense_claim(graph_driver, said):
+    claim = tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "see a supplier", "nextUserId": "李四"})
+    agent = graph_driver(claim, "Filed.")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["args"]["processKey"] == "process_chuchai"
+
+
+def test_a_claim_whose_money_is_not_said_yet_is_still_a_claim(graph_driver):
+    claim = tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "taxi", "nextUserId": "李四"})
+    agent = graph_driver(claim, "Filed.")
+    result = agent.say("took a taxi to the client yesterday, Li Si approves")
+    assert agent.actions == [] and "amount" in str(result["messages"][-1].content).lower()

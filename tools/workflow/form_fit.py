@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from typing import Any
 
 from tools import words
@@ -53,3 +54,43 @@ class FieldsOfTheForm:
         if left:
             call.values["fields"] = {k: v for k, v in fields.items() if k in own}
             call.notes.append(f"[form] left out {', '.join(left)}: not on the form of {definition.key}")
+
+
+class NoMoneyNoClaim:
+    """Refuses a start of a process that files an amount of money where the request's messages name no process, state
+    no amount or number, and say nothing its choices are about (a taxi, a hotel): "Need to head to Chengdu to visit a
+    client, Li Si approves" asks for no money back. The one other process whose form reads a value of theirs after
+    its cue words (a trip's destination: "to Chengdu") is carried; else the model is told why."""
+
+    name = "no_money_no_claim"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        from tools.errors import PolicyError
+        from tools.grounding import read_text_value
+        from tools.workflow import lookup
+        from tools.workflow.forms import person_values
+
+        process = call.found.get("processKey")
+        if call.spec.name != "runWorkFlow" or not isinstance(process, dict) or "definition" not in process:
+            return
+        assert call.request is not None
+        request = call.request
+        chosen: Definition = process["definition"]
+        if not any(v.kind == "number" and v.unit == "yuan" and not v.optional for v in person_values(chosen)):
+            return
+        text = "\n".join(request["texts"])
+        definitions = list(lookup.engine_of(call.handle).definitions(call.handle))
+        if request["amounts"] or request["numbers"] or processes_they_named(definitions, text) or any(
+                words.names_term(w, text) for w in _about(chosen)):
+            return
+        today = call.ctx.today or date.today()
+        others = [d for d in definitions if d.key != chosen.key and any(
+            read_text_value(v, request, today) for v in person_values(d) if v.kind == "text" and v.cues)]
+        raise PolicyError(
+            "no_money_no_claim", f"The user states no money and names no {chosen.key}: it is not what they ask"
+            + (f"; their words give {others[0].key} its values: call runWorkFlow with processKey {others[0].key}."
+               if len(others) == 1 else "; ask them what they want to file."),
+            instead={"name": "runWorkFlow", "args": {"processKey": others[0].key}} if len(others) == 1 else None,
+        )

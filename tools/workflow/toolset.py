@@ -153,7 +153,8 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(TodosOfWhom(), before="references", guards=guards)  # "李四那边几个待办" lists 李四's
     guards = added(RequestTheyNamed(), before="references", guards=guards)  # "resend it" is no "leave" they never said
     guards = added(form_fit.FieldsOfTheForm(), after="references", guards=guards)  # a leave files no "amount"
-    guards = added(CcNamed(), after="fields_of_the_form", guards=guards)  # CC only the people the person named
+    guards = added(form_fit.NoMoneyNoClaim(), after="fields_of_the_form", guards=guards)  # "head to Chengdu": no claim
+    guards = added(CcNamed(), after="no_money_no_claim", guards=guards)  # CC only the people the person named
     guards = added(UnchangedLeftOut(), after="cc_named", guards=guards)  # a resend changes what the person says
     guards = added(BalanceAsked(), after="identity", guards=guards)  # the leave balance answers questions of leave
     guards = added(StepsNotPeople(), after="balance_asked", guards=guards)  # who decides a claim: its process's steps
