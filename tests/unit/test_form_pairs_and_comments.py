@@ -11,7 +11,7 @@ import pytest
 from tools.request import read_request
 from tools.words import content_tokens
 from tools.workflow.args import arrange_start
-from tools.workflow.forms import _range_end
+from tools.workflow.form_dates import range_end
 from tools.workflow.words import DECISION_ONLY
 
 TODAY = date(2026, 12, 3)  # a Thursday
@@ -28,7 +28,7 @@ TODAY = date(2026, 12, 3)  # a Thursday
 ])
 def test_a_trips_two_dates_come_from_the_range_the_date_or_the_two_dates_said(said, start, end):
     request = read_request([said], index=0, today=TODAY)
-    assert (_range_end("start")(request), _range_end("end")(request)) == (start, end)
+    assert (range_end("start")(request), range_end("end")(request)) == (start, end)
 
 
 @pytest.mark.parametrize("comment", ["出差批了", "请假同意", "报销没问题", "这个申请通过", "trip approved",

@@ -14,7 +14,7 @@ from tools.workflow.deputies import (
     query_my_deputies,
     set_deputy,
 )
-from tools.workflow.forms import _range_end
+from tools.workflow.form_dates import range_end
 from tools.workflow.notify import deliver_all
 from tools.workflow.transfer import TransferTaskArgs, check_transfer_task, transfer_card, transfer_task, transferred_line
 from tools.workflow.words import stated_comment
@@ -69,8 +69,8 @@ SET_DEPUTY = ToolSpec(
     references=(Reference("deputyUserId", "user"),),
     person_values=(PersonValue("deputyUserId", "person", "deputy"),
                    # the days the person said: the one range ("下周一到下周三"), else the one day or the two days
-                   PersonValue("startDate", "date", "deputy_start", stated=_range_end("start")),
-                   PersonValue("endDate", "date", "deputy_end", stated=_range_end("end"), after="startDate")),
+                   PersonValue("startDate", "date", "deputy_start", stated=range_end("start")),
+                   PersonValue("endDate", "date", "deputy_end", stated=range_end("end"), after="startDate")),
     check=check_set_deputy,
     card=deputy_card,
     observation=ObservationShape(drop=frozenset({"notified"})),

@@ -16,13 +16,12 @@ from datetime import date
 from typing import Any
 
 from tools.errors import CannotError, NeedsPersonError, PolicyError
-from tools.parsers import read_date
-from tools.parsers.calendar import is_working_day
-from tools.readers import ASKING, read_account, read_choice
+from tools.readers import ASKING, read_account
 from tools.request import Request
 from tools.spec import CallContext, Found, PersonValue, Refuse
 from tools.workflow.engine import Definition, FormError, FormField
 from tools.workflow.engine import forms as engine_forms
+from tools.workflow.form_dates import range_end, range_half
 from tools.workflow.leave import rules as leave_rules
 from tools.workflow.leave.rules import is_leave
 from tools.workflow.prompts import FIELD_QUESTIONS
@@ -118,102 +117,6 @@ def _leave_days(request: Request) -> float | None:
     return float(ranges.pop()[2])
 
 
-def _one_leave(request: Request) -> set[tuple[str, str]]:
-    """Ranges that are one leave said twice over ("all of next week, Monday through Friday"; 下周一整周，周一到周五):
-    the same first day and the same working days. It ends on the last of them (the Friday, not the Sunday); ranges
-    that differ are no one leave (empty)."""
-    ranges = request["ranges"]
-    if len({(r["start"], r["working_days"]) for r in ranges}) != 1:
-        return set()
-    return {(ranges[0]["start"], min(r["end"] for r in ranges))}
-
-
-def _range_end(which: str, *, ranges_only: bool = False) -> Any:
-    """The reader of the first or last day of what the person said for a from-to pair of dates: the one date range
-    they stated (the same range said twice is one); without a range, the one date they stated is both ends (a trip on
-    one day), and two dates are from the earlier to the later ("next Thursday and Friday", "12月8日出发，10日回来"), the
-    second said read after the first where alone it fell before it ("下下周二出发，周四回来").
-    A leave (`ranges_only`) reads a range alone: "明天开始请3天" says its first day, not its last, and each weekday of
-    "周四周五" is read on its own (said on a Friday: today and next Thursday); but one working day with one day or half
-    a day said is that day ("下周五歇一天", 下周二下午休半天), and one leave said twice over is one range (`_one_leave`).
-    None when they stated different ranges, or no date, or more than two."""
-
-    def stated(request: Request) -> str | None:
-        ranges = {(r["start"], r["end"]) for r in request["ranges"]}
-        if ranges_only and len(ranges) > 1:
-            ranges = _one_leave(request)
-        if len(ranges) == 1:
-            start, end = ranges.pop()
-            return start if which == "start" else end
-        dates = sorted(set(request["dates"]))
-        if ranges_only and not ranges and len(dates) == 1 and set(request["days"]) in ({1.0}, {0.5}) and \
-                is_working_day(date.fromisoformat(dates[0])):
-            return dates[0]  # "下周五歇一天", "next Monday morning off": a leave of a day or half of it on the one day said
-        if ranges_only and not ranges and len(dates) > 1 and _working_days_in_a_row(dates) and \
-                set(request["days"]) <= {float(len(dates))}:
-            return dates[0] if which == "start" else dates[-1]  # "下周四、周五这两天": one leave, Thursday to Friday
-        if ranges or ranges_only or not 1 <= len(dates) <= 2 or (len(dates) == 1 and request.get("dates_unread")):
-            return None  # "周一出发，第二天回来": the one date read is not the trip's both ends
-        if len(dates) == 2:
-            dates = _the_end_after_the_start(request) or dates
-        return dates[0] if which == "start" else dates[-1]
-
-    return stated
-
-
-def _working_days_in_a_row(dates: list[str]) -> bool:
-    """Whether sorted ISO dates are working days one after another, no working day between them left out (下周四、周五;
-    a Friday and the Monday after), so that they are one leave from the first to the last."""
-    days = [date.fromisoformat(d) for d in dates]
-    if not all(is_working_day(d) for d in days):
-        return False
-    span = (days[-1] - days[0]).days + 1
-    between = sum(is_working_day(date.fromordinal(days[0].toordinal() + i)) for i in range(span))
-    return between == len(days)
-
-
-def _the_end_after_the_start(request: Request) -> list[str] | None:
-    """Two dates said for a from-to pair, the second read after the first as a range's end is ("下下周二出发，周四回来":
-    the Thursday after that Tuesday, not this week's), when read on its own it fell before it; None otherwise."""
-    said = [(str(s["value"]), s["text"]) for s in request.get("said", []) if s["kind"] == "date"]
-    if len({value for value, _ in said}) != 2:
-        return None
-    (first, _), (second, words) = said[0], next(s for s in said if s[0] != said[0][0])
-    if second >= first:
-        return None
-    start = date.fromisoformat(first)
-    try:
-        end = read_date(words, start, after=start)
-    except ValueError:
-        return None
-    return [first, end.isoformat()] if end > start else None
-
-
-HALF_NAMES = {"am": "上午", "pm": "下午"}
-"""A half of the day as read from a date range (`StatedRange.start_half`) as the leave form's option."""
-
-
-def _range_half(which: str, form_field: FormField) -> Any:
-    """The reader of a leave's half-day field (`which`: "start" or "end"): the half said at that end of the one range
-    the person stated ("下周四下午到周五": 下午 at the start, none at the end; "周一下午到周三上午": 上午 at the end);
-    without a range, the option their words name or imply (下周二下午: 下午), as any choice is read. None when they
-    stated different ranges, or a range with no half at that end, or words that name both."""
-    choices = tuple((c.id, c.name, c.name_en) for c in form_field.choices)
-    hints = tuple((c.id, *c.words) for c in form_field.choices if c.words)
-
-    def stated(request: Request) -> str | None:
-        ranges = {(r["start"], r["end"], r.get("start_half"), r.get("end_half")) for r in request["ranges"]}
-        if len(ranges) > 1:
-            return None
-        if ranges:
-            half = ranges.pop()[2 if which == "start" else 3]
-            return HALF_NAMES.get(half) if half else None
-        found = read_choice(choices, hints, request["texts"])
-        return str(found.value) if found is not None else None
-
-    return stated
-
-
 CHOICE_SUFFIXES = ("", "类", "费", "费用", "开支", "用品", " expenses", " expense", " costs", " supplies", " category")
 """What makes a choice's name a category when written after it (餐饮类, 办公用品, "office supplies")."""
 
@@ -264,11 +167,11 @@ def person_values(definition: Definition) -> tuple[PersonValue, ...]:
         elif kind == "number" and unit == "yuan":
             stated = _one_amount
         elif form_field.id in starts:
-            stated = _range_end("start", ranges_only=leave)  # the one date range the person stated: its first day
+            stated = range_end("start", ranges_only=leave)  # the one date range the person stated: its first day
         elif form_field.id in ends:
-            stated = _range_end("end", ranges_only=leave)
+            stated = range_end("end", ranges_only=leave)
         elif leave and form_field.id in leave_rules.HALF_OF:
-            stated = _range_half(leave_rules.HALF_OF[form_field.id], form_field)
+            stated = range_half(leave_rules.HALF_OF[form_field.id], form_field)
         choices: tuple[tuple[str, ...], ...] = ()
         if form_field.type == "enum":
             choices = tuple((c.id, c.name, c.name_en) for c in form_field.choices)
@@ -302,9 +205,30 @@ CANNOT = {
              "en": "The {label} {value} is in the past (today is {today}), so this request cannot be filed."},
     "before": {"zh": "{label}{value}早于{other}，这个申请没法发起。",
                "en": "The {label} {value} is before the {other}, so this request cannot be filed."},
-    "range": {"zh": "{label}不能是{value}，这个申请没法发起。",
-              "en": "The {label} cannot be {value}, so this request cannot be filed."},
+    "range": {"zh": "{label}不能是{value}{bound}，这个申请没法发起。",
+              "en": "The {label} cannot be {value}{bound}, so this request cannot be filed."},
 }
+BOUNDS = {
+    "max": {"zh": "（最多{n}）", "en": " (at most {n})"},
+    "min": {"zh": "（必须大于{n}）", "en": " (it must be more than {n})"},
+    "step": {"zh": "（须是{n}的整数倍）", "en": " (in steps of {n})"},
+}
+"""The rule of a number's form a value breaks, as the person is told it."""
+
+
+def _bound(form_field: FormField, value: Any, lang: str) -> str:
+    """The bound or step of a number field that `value` breaks, in the person's words; "" when none is known."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return ""
+    if form_field.max is not None and (number > form_field.max or (form_field.max_exclusive and number == form_field.max)):
+        return BOUNDS["max"][lang].format(n=f"{form_field.max:g}")
+    if form_field.min is not None and (number < form_field.min or (form_field.min_exclusive and number == form_field.min)):
+        return BOUNDS["min"][lang].format(n=f"{form_field.min:g}")
+    if form_field.step and abs(number / form_field.step - round(number / form_field.step)) > 1e-9:
+        return BOUNDS["step"][lang].format(n=f"{form_field.step:g}")
+    return ""
 """What the person is told when a value of theirs cannot be, by the form's rule it breaks and language."""
 
 
@@ -322,10 +246,12 @@ def _refusal(definition: Definition, form_field: FormField) -> Refuse:
         other = fields.get(form_field.not_before)
         rule = "range" if form_field.type != "date" else "past" if form_field.not_past and str(
             engine_forms.normalize(form_field, value)) < today.isoformat() else "before"
+        shown = f"{value:g}" if isinstance(value, float) else value
         say = {
             lang: CANNOT[rule][lang].format(
-                label=_label(form_field)[lang], value=value, today=today.isoformat(),
+                label=_label(form_field)[lang], value=shown, today=today.isoformat(),
                 other=_label(other)[lang] if other is not None else "",
+                bound=_bound(form_field, value, lang) if rule == "range" else "",
             )
             for lang in ("zh", "en")
         }

@@ -1,0 +1,109 @@
+"""The dates of a form as a person says them: a from-to pair's first and last day (the one range they stated, a day
+or two they named, working days listed one after another for a leave) and a leave's half days at its ends."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from tools.parsers import read_date
+from tools.parsers.calendar import is_working_day
+from tools.readers import read_choice
+from tools.request import Request
+from tools.workflow.engine import FormField
+
+
+def _one_leave(request: Request) -> set[tuple[str, str]]:
+    """Ranges that are one leave said twice over ("all of next week, Monday through Friday"; 下周一整周，周一到周五):
+    the same first day and the same working days. It ends on the last of them (the Friday, not the Sunday); ranges
+    that differ are no one leave (empty)."""
+    ranges = request["ranges"]
+    if len({(r["start"], r["working_days"]) for r in ranges}) != 1:
+        return set()
+    return {(ranges[0]["start"], min(r["end"] for r in ranges))}
+
+
+def range_end(which: str, *, ranges_only: bool = False) -> Any:
+    """The reader of the first or last day of what the person said for a from-to pair of dates: the one date range
+    they stated (the same range said twice is one); without a range, the one date they stated is both ends (a trip on
+    one day), and two dates are from the earlier to the later ("next Thursday and Friday", "12月8日出发，10日回来"), the
+    second said read after the first where alone it fell before it ("下下周二出发，周四回来").
+    A leave (`ranges_only`) reads a range alone: "明天开始请3天" says its first day, not its last, and each weekday of
+    "周四周五" is read on its own (said on a Friday: today and next Thursday); but one working day with one day or half
+    a day said is that day ("下周五歇一天", 下周二下午休半天), and one leave said twice over is one range (`_one_leave`).
+    None when they stated different ranges, or no date, or more than two."""
+
+    def stated(request: Request) -> str | None:
+        ranges = {(r["start"], r["end"]) for r in request["ranges"]}
+        if ranges_only and len(ranges) > 1:
+            ranges = _one_leave(request)
+        if len(ranges) == 1:
+            start, end = ranges.pop()
+            return start if which == "start" else end
+        dates = sorted(set(request["dates"]))
+        if ranges_only and not ranges and len(dates) == 1 and set(request["days"]) in ({1.0}, {0.5}) and \
+                is_working_day(date.fromisoformat(dates[0])):
+            return dates[0]  # "下周五歇一天", "next Monday morning off": a leave of a day or half of it on the one day said
+        if ranges_only and not ranges and len(dates) > 1 and _working_days_in_a_row(dates) and \
+                set(request["days"]) <= {float(len(dates))}:
+            return dates[0] if which == "start" else dates[-1]  # "下周四、周五这两天": one leave, Thursday to Friday
+        if ranges or ranges_only or not 1 <= len(dates) <= 2 or (len(dates) == 1 and request.get("dates_unread")):
+            return None  # "周一出发，第二天回来": the one date read is not the trip's both ends
+        if len(dates) == 2:
+            dates = _the_end_after_the_start(request) or dates
+        return dates[0] if which == "start" else dates[-1]
+
+    return stated
+
+
+def _working_days_in_a_row(dates: list[str]) -> bool:
+    """Whether sorted ISO dates are working days one after another, no working day between them left out (下周四、周五;
+    a Friday and the Monday after), so that they are one leave from the first to the last."""
+    days = [date.fromisoformat(d) for d in dates]
+    if not all(is_working_day(d) for d in days):
+        return False
+    span = (days[-1] - days[0]).days + 1
+    between = sum(is_working_day(date.fromordinal(days[0].toordinal() + i)) for i in range(span))
+    return between == len(days)
+
+
+def _the_end_after_the_start(request: Request) -> list[str] | None:
+    """Two dates said for a from-to pair, the second read after the first as a range's end is ("下下周二出发，周四回来":
+    the Thursday after that Tuesday, not this week's), when read on its own it fell before it; None otherwise."""
+    said = [(str(s["value"]), s["text"]) for s in request.get("said", []) if s["kind"] == "date"]
+    if len({value for value, _ in said}) != 2:
+        return None
+    (first, _), (second, words) = said[0], next(s for s in said if s[0] != said[0][0])
+    if second >= first:
+        return None
+    start = date.fromisoformat(first)
+    try:
+        end = read_date(words, start, after=start)
+    except ValueError:
+        return None
+    return [first, end.isoformat()] if end > start else None
+
+
+HALF_NAMES = {"am": "上午", "pm": "下午"}
+"""A half of the day as read from a date range (`StatedRange.start_half`) as the leave form's option."""
+
+
+def range_half(which: str, form_field: FormField) -> Any:
+    """The reader of a leave's half-day field (`which`: "start" or "end"): the half said at that end of the one range
+    the person stated ("下周四下午到周五": 下午 at the start, none at the end; "周一下午到周三上午": 上午 at the end);
+    without a range, the option their words name or imply (下周二下午: 下午), as any choice is read. None when they
+    stated different ranges, or a range with no half at that end, or words that name both."""
+    choices = tuple((c.id, c.name, c.name_en) for c in form_field.choices)
+    hints = tuple((c.id, *c.words) for c in form_field.choices if c.words)
+
+    def stated(request: Request) -> str | None:
+        ranges = {(r["start"], r["end"], r.get("start_half"), r.get("end_half")) for r in request["ranges"]}
+        if len(ranges) > 1:
+            return None
+        if ranges:
+            half = ranges.pop()[2 if which == "start" else 3]
+            return HALF_NAMES.get(half) if half else None
+        found = read_choice(choices, hints, request["texts"])
+        return str(found.value) if found is not None else None
+
+    return stated
