@@ -75,6 +75,11 @@ STYLES: tuple[Style, ...] = (
           lambda v, r: r.choice((f"{en_number(int(v))} and a half days", f"{en_number(int(v))} days and a half"))
           if v > 1.5 else r.choice(("a day and a half", "one and a half days"))),
     Style("en", "decimal days", and_a_half, lambda v, r: f"{v:g} days"),
+    Style("en", "kind of leave between (comp days, PTO days)", whole_days,
+          lambda v, r: f"{r.choice((str(int(v)), en_number(int(v))))} "
+                       f"{r.choice(('comp ', 'PTO ', 'vacation ', 'annual leave ', 'personal ', 'paid '))}{_en_days(int(v))}"),
+    Style("en", "half days counted (three half days)", lambda r: r.randint(2, 9) / 2,
+          lambda v, r: f"{en_number(int(v * 2))} half{r.choice((' ', '-'))}days"),
     Style("en", "negative", negative_days,
           lambda v, r: r.choice((f"minus {-v:g} days", f"{v:g} days", f"negative {-v:g} days"))),
 )

@@ -259,6 +259,9 @@ def test_a_transfer_with_only_consent_beside_it_stays_a_transfer(graph_driver, s
     # the noun names what was needed, not the decision (the ninth round's author found it; none from a scenario)
     ("Decline it, the offsite never got budget approval", False), ("reject: approvals from IT come first", False),
     ("you have my approval", True),
+    # colloquial Chinese (the fourteenth round's writer found them; none from a scenario)
+    ("赵六那笔报销毙了吧", False), ("这个出差申请否掉", False), ("那就放行吧", True), ("让她过吧，材料齐了", True),
+    ("签了吧", True),
 ])
 def test_unsure_is_no_rejection(text, decided):
     from tools.workflow.words import decision_in

@@ -309,3 +309,11 @@ def test_a_date_shifted_by_words_around_it_is_no_date(text):
 def test_a_week_named_before_its_day_and_days_further_on(text, day):
     # said on Monday 2026-12-07: 下周的周三 was read as 周三 alone (this week's), 再下周一 as 下周一, 大大后天 as 大后天
     assert [(d.start, d.end) for d in read_text(text, today=date(2026, 12, 7)).dates] == [(day, day)]
+
+
+@pytest.mark.parametrize(("text", "days"), [  # written after the rule (the fourteenth round's writer); none from it
+    ("can I use two comp days for it", {2.0}), ("put in 3 PTO days", {3.0}), ("four annual leave days", {4.0}),
+    ("five half days spread over the month", {2.5}), ("请三个半天假", set()),
+])
+def test_a_count_of_days_with_a_kind_of_leave_or_halves_between(text, days):
+    assert read_text(text, today=date(2026, 12, 3)).days_stated() == days

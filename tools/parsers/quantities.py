@@ -41,13 +41,15 @@ class Quantity:
 
 _ZH_UNITS = r"个?工作日|个?工作天|天|个?星期|个?礼拜|周(?![一二三四五六日天末])|个月|月|个?小时|个?钟头|个钟"
 _EN_UNITS = (
-    r"(?:(?:working|business|calendar|full|whole|sick|personal|vacation|holiday|annual|leave)[\s-]+)?"
-    r"(?:days?|weeks?|months?)|hours?|hrs?"
+    r"(?:(?:working|business|calendar|full|whole|sick|personal|vacation|holiday|annual|leave|comp|compensatory|pto|"
+    r"paid|unpaid|off)[\s-]+){0,2}(?:days?|weeks?|months?)|hours?|hrs?"
 )
 _ZH_AFTER_RE = re.compile(rf"\s*(?P<ge>个)?(?P<half1>半)?(?P<unit>{_ZH_UNITS})(?P<half2>半(?![夜路价]))?")
 _EN_AFTER_RE = re.compile(
-    rf"(?P<half1>\s+and\s+a\s+half)?[\s-]*(?P<unit>{_EN_UNITS})\b(?P<half2>\s+and\s+a\s+half\b)?", re.IGNORECASE
+    rf"(?P<half1>\s+and\s+a\s+half)?[\s-]*(?P<halves>half[\s-]+)?(?P<unit>{_EN_UNITS})\b(?P<half2>\s+and\s+a\s+half\b)?",
+    re.IGNORECASE,
 )
+"""A unit of time after an English numeral: "3 days", "two comp days", "2 PTO days", "three half days" (1.5)."""
 _ZH_HALF_RE = re.compile(r"半个?(?P<unit>天|日|个?星期|个?礼拜|周|月|小时|钟头|工作日)")
 _EN_KINDS = r"(?:(?:full|whole|single|extra|working|business|sick|personal|vacation|holiday|annual|leave)[\s-]+)?"
 _EN_HALF_RE = re.compile(rf"\bhalf[\s-]+(?:an?[\s-]+)?{_EN_KINDS}(?P<unit>day|hour|week|month)s?\b", re.IGNORECASE)
@@ -170,9 +172,15 @@ def _read_numeral(text: str, numeral: Numeral, add: Add, following: Numeral | No
     if time is not None:
         if _OPEN_AFTER_RE.match(text, time.end()):
             return time.end()  # 两天多: more than two days
+        groups = time.groupdict()
+        if groups.get("ge") and groups.get("half1") and time["unit"] == "天":
+            return time.end()  # 三个半天: three half days, or three days and a half? Asked
         half = Decimal("0.5") if (time["half1"] or time["half2"]) else Decimal(0)
         for value in numeral.values:
-            add(_plus(value, half), _unit_of(time["unit"]), start, time.end())
+            if groups.get("halves"):  # "three half days": one and a half
+                add(float(Decimal(str(value)) * Decimal("0.5")), _unit_of(time["unit"]), start, time.end())
+            else:
+                add(_plus(value, half), _unit_of(time["unit"]), start, time.end())
         return time.end()
     if before is not None:
         for value in numeral.values:

@@ -35,7 +35,7 @@ _RETURN = re.compile(
 )
 """Words that send a request back to its requester to change: 退回, 退给, "send it back", "return it"."""
 _REJECTION = re.compile(
-    r"驳回|拒绝|拒了|拒掉|回绝|不同意|不批|别批|(?<![拿说])不准|不通过|不予|打回|否决|"
+    r"驳回|拒绝|拒了|拒掉|回绝|不同意|不批|别批|(?<![拿说])不准|不通过|不予|打回|否决|否掉|毙(?:了|掉|吧)|枪毙|"
     r"\breject|\bdeclin|\bden(?:y|ied)\b|\brefus|\bturn(?:ed|ing)?\s+(?:it\s+|that\s+|this\s+)?down\b|\bveto",
     re.IGNORECASE,
 )

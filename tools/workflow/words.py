@@ -51,12 +51,13 @@ def named_as_approver(param: str, text: str, named: list[dict[str, Any]]) -> lis
 
 
 _REJECT = re.compile(
-    r"驳回|拒绝|拒了|回绝|不同意|不批|别批|(?<![拿说])不准|不通过|不行|不予|打回|退回|否决|"
+    r"驳回|拒绝|拒了|回绝|不同意|不批|别批|(?<![拿说])不准|不通过|不行|不予|打回|退回|否决|否掉|毙(?:了|掉|吧)|枪毙|"
     r"\breject|\bdeclin|\bden(y|ied)\b|\brefus|\bturn(ed|ing)? (it |that |this |\w+'s \w+ )?down\b|\bsay no\b|"
     r"\bno[- ]go\b|\bveto|\b(don'?t|do not|not|never|won'?t|can'?t|cannot) (approve|accept|allow|ok|sign)",
     re.IGNORECASE,
 )
 _APPROVE = re.compile(
+    r"放行|放(?:他|她|它)过|(?:让|放)(?:他|她|它)过(?:去)?(?:吧|了)|签了(?:吧)?|签字|"
     r"批准|同意|批了|(?<!审)批(一下|下|掉|个|吧|了|准)|准了|准假|准许|通过|核准|可以批|没问题|"
     r"\bapprov(?!als?\b)|\b(?:my|our|full)\s+approval\b|\baccept|\bsign(ed|ing)?(?: (?:it|this|that|them))? off\b|"
     r"\bok(ay)?\b|\bgo ahead\b|\bfine (?:by|with) me\b|\blooks? good\b|\blgtm\b|"
