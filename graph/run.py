@@ -20,6 +20,7 @@ from state.records import Ask
 from tools.backend import Backend
 from tools.kept import KnownRecords
 from tools.request import RECENT_MESSAGES, Lang, Request, read_request
+from tools.spec import Effect
 from tools.toolset import Toolset
 
 RUN_FIELDS = ("step", "wrap_up", "ask", "plan")
@@ -32,11 +33,12 @@ def run_reset(state: Mapping[str, Any]) -> dict[str, Any]:
     return {field: None for field in RUN_FIELDS if state.get(field) is not None}
 
 
-def request_messages(messages: list[AnyMessage]) -> tuple[list[str], int]:
+def request_messages(messages: list[AnyMessage], writes: frozenset[str] = frozenset()) -> tuple[list[str], int]:
     """The person's messages of the request in progress: the latest, and the earlier ones it answers or corrects (each
-    followed by the assistant's question, or by a card the person declined: "金额是1080，不是1280" after declining the
-    card of "报销打车费1280元" is the same request, its category still the taxi's); and how many of them came before
-    the last card declined (0: none was)."""
+    followed by the assistant's question, by a card the person declined, or by a write of theirs refused with nothing
+    done: "金额是1080，不是1280" after declining the card of "报销打车费1280元" is the same request, its category still
+    the taxi's; "then make it two" after "three comp days" was refused for the balance is still comp days); and how
+    many of them came before the last such card or refusal (0: none was). `writes`: the toolset's write tools."""
     request: list[str] = []
     declined_at = 0
     for i in range(len(messages) - 1, -1, -1):
@@ -46,7 +48,10 @@ def request_messages(messages: list[AnyMessage]) -> tuple[list[str], int]:
             after = messages[i + 1 :]
             after = after[: next((j for j, m in enumerate(after) if isinstance(m, HumanMessage)), len(after))]
             answers = [m for m in after if isinstance(m, AIMessage) and not m.tool_calls]
-            declined = bool(request[1:]) and any(isinstance(m, ToolMessage) and note_of(m).get("rejected") for m in after)
+            results = [m for m in after if isinstance(m, ToolMessage) and m.name in writes]
+            refused = bool(results) and all(m.status == "error" for m in results)
+            declined = bool(request[1:]) and (refused or any(
+                isinstance(m, ToolMessage) and note_of(m).get("rejected") for m in after))
             if request[1:] and not (answers and is_question(answers[0])) and not declined:
                 request.pop(0)
                 break
@@ -88,7 +93,7 @@ def start_run(
     as when another user was asked the last question). The people read for it are kept in `known`, when the toolset
     reads them whole (`Toolset.people_kind`): the run's checks find them by id without reading them again."""
     index = latest_human_index(messages)
-    texts, declined = request_messages(messages)
+    texts, declined = request_messages(messages, frozenset(s.name for s in toolset.registry if s.effect is Effect.WRITE))
     texts, declined = (texts[-1:], 0) if alone else (texts, declined)
     # The request's drafts: what the assistant showed since the request's first message (its size stays that of
     # the request, not of the thread).

@@ -40,3 +40,19 @@ def test_a_number_alone_that_speaks_of_no_amount_corrects_nothing(graph_driver, 
     agent.say("我们去了2个人，事由写清楚点")
     assert all(action["args"]["fields"].get("amount") != 2 for action in agent.actions)
     assert store.snapshot()["requests"] == []
+
+
+@pytest.mark.parametrize(("first", "then", "kind"), [  # written after the rule (the fourteenth round's writer)
+    ("请20天年假回老家，李四审批", "那就先请3天吧", "年假"),
+    ("20 days of annual leave for a trip home, Li Si approves", "ok, just 3 days then", "年假"),
+])
+def test_a_change_after_a_refused_request_keeps_what_it_said(graph_driver, store, first, then, kind):
+    # the leave was refused (too long for its type); the next message changes only the days: the type still stands
+    leave = {"processKey": "process_qingjia", "reason": "回老家", "nextUserId": "李四"}
+    agent = graph_driver(tool_call("runWorkFlow", {**leave, "days": 20, "fields": {"leaveType": kind}}),
+                         tool_call("runWorkFlow", {**leave, "days": 3}), "已提交。")
+    agent.say(first)
+    assert agent.actions == []
+    agent.say(then)
+    [action] = agent.actions
+    assert action["args"]["days"] == 3 and action["args"]["fields"]["leaveType"] == kind
