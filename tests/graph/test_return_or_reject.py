@@ -91,3 +91,18 @@ def test_handing_a_to_do_back_to_a_colleague_is_still_a_transfer(graph_driver, s
     agent = graph_driver(tool_call("transferTask", {"taskId": "task_1", "nextUserId": "王五"}), "好的。", user_id="user_2")
     agent.say("hand Zhang San's leave back to Wang Wu, he knows the project")
     assert agent.card is not None and agent.card["action"] == "transferTask"
+
+
+@pytest.mark.parametrize("said", [  # written after the rule (the thirteenth round); none from a scenario
+    "swamped today, could somebody else take Zhang San's leave off my hands?",
+    "张三这个假我这周顾不上，换个人来批吧",
+])
+def test_a_decision_where_the_person_said_to_pass_it_on_is_the_transfer(graph_driver, store, start_request, said):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看牙")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True}), "OK.", user_id="user_2")
+    result = agent.say(said)
+    assert agent.actions == []  # the taker is asked, nothing decided
+    question = str(result["messages"][-1].content)
+    assert "?" in question or "？" in question
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
+    assert any("passed_not_decided" in r for r in _refusals(result))

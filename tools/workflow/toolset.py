@@ -50,7 +50,13 @@ from tools.workflow.resubmit import UnchangedLeftOut
 from tools.workflow.specs import REGISTRY
 from tools.workflow.store import WorkflowStore, users
 from tools.workflow.timer_service import TIMERS_CLI, start_timer_service
-from tools.workflow.todo_guards import DecidedNotPassed, DecidedNotStarted, NothingToDo, ReturnOrReject
+from tools.workflow.todo_guards import (
+    DecidedNotPassed,
+    DecidedNotStarted,
+    NothingToDo,
+    PassedNotDecided,
+    ReturnOrReject,
+)
 
 RECORD_IDS = r"\b(?:user|task|req)_[0-9a-z]+\b"
 """The workflow's record ids, as its tools show them: users (user_2, user_admin), tasks (task_1), requests (req_3)."""
@@ -149,6 +155,7 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(StartNotEmail(), after="decided_not_started", guards=guards)  # "claim 1,150 RMB, copy Wang Wu"
     guards = added(ReturnOrReject(), after="start_not_email", guards=guards)  # "退回" is no rejection, "驳回" no return
     guards = added(DecidedNotPassed(), after="return_or_reject", guards=guards)  # "我同意了，…交接给赵六" decides
+    guards = added(PassedNotDecided(), after="decided_not_passed", guards=guards)  # "over to someone else" passes on
     guards = added(TaskTheyNamed(), before="references", guards=guards)  # the to-do is the one whose requester they named
     guards = added(TodosOfWhom(), before="references", guards=guards)  # "李四那边几个待办" lists 李四's
     guards = added(RequestTheyNamed(), before="references", guards=guards)  # "resend it" is no "leave" they never said
