@@ -106,3 +106,16 @@ def test_a_decision_where_the_person_said_to_pass_it_on_is_the_transfer(graph_dr
     assert "?" in question or "？" in question
     assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
     assert any("passed_not_decided" in r for r in _refusals(result))
+
+
+@pytest.mark.parametrize("said", [  # written after the rule (the thirteenth round); none from a scenario
+    "Send Zhang San's leave back to him - he has to say who covers his shifts",
+    "张三的请假退回去，让他写清楚谁来顶班",
+])
+def test_an_email_where_the_person_said_to_send_the_request_back_is_the_return(graph_driver, store, start_request,
+                                                                               said):
+    start_request(requester="user_1", approver="user_2", days=2, reason="回老家")
+    agent = graph_driver(tool_call("sendEmail", {"userId": "张三", "taskId": "task_1", "emailContent": "Who covers?"}),
+                         "OK.", user_id="user_2")
+    agent.say(said)
+    assert agent.card is not None and agent.card["action"] == "returnTask"

@@ -20,7 +20,7 @@ from tools.workflow.approver_words import named_as_taker
 from tools.workflow.engine import TaskView
 from tools.workflow.request_lookup import PENDING, own_pending
 from tools.workflow.todo_guards import decided_apart, said_return_or_reject
-from tools.workflow.words import ASKED, OF_OWNER, REQUEST_NOUN, WITHDRAW, stated_decision
+from tools.workflow.words import ASKED, OF_OWNER, REQUEST_NOUN, WITHDRAW, decision_in, stated_decision
 
 OWN_REQUEST = frozenset({"runWorkFlow", "withdrawRequest", "resubmitRequest", "queryMyRequests", "urgeTask"})
 """The workflow's tools on a request of the person's own: filing, withdrawing, resending, listing or urging one."""
@@ -294,8 +294,9 @@ class StartNotEmail:
         if call.spec.name != "sendEmail":
             return
         latest = latest_message(call.request)
-        if _EMAIL.search(latest) or _OWN.search(latest) or call.request["quoted"]:
-            return  # an e-mail, a reminder, a text, or their own request spoken of: no new request
+        if _EMAIL.search(latest) or _OWN.search(latest) or call.request["quoted"] or decision_in(latest) is not None \
+                or said_return_or_reject([latest]):
+            return  # an e-mail, a reminder, a text, their own request, or a decision spoken of: no new request
         definitions = list(lookup.engine_of(call.handle).definitions(call.handle))
         named = form_fit.processes_they_named(definitions, latest)
         if len(named) != 1:

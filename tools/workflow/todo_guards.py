@@ -306,3 +306,29 @@ class PassedNotDecided:
             "the colleague they name, or none: they are asked who).",
             instead=_whole("transferTask", taskId=call.values.get("taskId")),
         )
+
+
+_OF_EMAIL = re.compile(r"邮件|邮箱|\be-?mails?\b|\bmail\b", re.IGNORECASE)
+
+
+class ReturnNotEmail:
+    """Refuses an e-mail where the approver said to send a request back and spoke of no e-mail ("Bounce Zhang San's
+    trip back to him - he needs to spell out which client"): the return is carried, their words its comment."""
+
+    name = "return_not_email"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name != "sendEmail":
+            return
+        latest = latest_message(call.request)
+        said = said_return_or_reject([latest])
+        if said is None or said[0] != "return" or _OF_EMAIL.search(latest):
+            return
+        raise PolicyError(
+            "return_not_email", f"The user asks to send the request back to its requester ({said[1]!r}), not for an "
+            "e-mail: call returnTask with their comment.",
+            instead=_whole("returnTask", taskId=call.values.get("taskId") or call.values.get("userId")),
+        )

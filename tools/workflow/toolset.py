@@ -55,6 +55,7 @@ from tools.workflow.todo_guards import (
     DecidedNotStarted,
     NothingToDo,
     PassedNotDecided,
+    ReturnNotEmail,
     ReturnOrReject,
 )
 
@@ -156,6 +157,7 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(ReturnOrReject(), after="start_not_email", guards=guards)  # "退回" is no rejection, "驳回" no return
     guards = added(DecidedNotPassed(), after="return_or_reject", guards=guards)  # "我同意了，…交接给赵六" decides
     guards = added(PassedNotDecided(), after="decided_not_passed", guards=guards)  # "over to someone else" passes on
+    guards = added(ReturnNotEmail(), after="passed_not_decided", guards=guards)  # "bounce it back to him": no e-mail
     guards = added(TaskTheyNamed(), before="references", guards=guards)  # the to-do is the one whose requester they named
     guards = added(TodosOfWhom(), before="references", guards=guards)  # "李四那边几个待办" lists 李四's
     guards = added(RequestTheyNamed(), before="references", guards=guards)  # "resend it" is no "leave" they never said
