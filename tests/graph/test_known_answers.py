@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from langchain_core.messages import AIMessage
 
 from evals.doubles.scripted import tool_call
@@ -179,3 +180,15 @@ def test_a_question_of_days_off_still_gets_the_balance(graph_driver, store):
     answer = final(agent.say("how many vacation days have I got left this year?"))
     assert "10" in answer.content
     assert not [m for m in agent.messages if getattr(m, "status", "") == "error"]
+
+
+@pytest.mark.parametrize("question", [  # written after the rule (the fourteenth round); none from a scenario
+    "Does Wang Wu still have annual leave left? I want him to take over my shift",
+    "王五今年的年假还剩几天？",
+])
+def test_another_persons_leave_balance_is_not_answered_with_the_persons_own(graph_driver, store, question):
+    agent = graph_driver(tool_call("getLeaveBalance", {}), "I cannot see Wang Wu's balance.")
+    answer = final(agent.say(question))
+    refused = [m for m in agent.messages if getattr(m, "status", "") == "error"]
+    assert len(refused) == 1 and "[balance_of_another]" in str(refused[0].content)
+    assert "10" not in answer.content

@@ -9,6 +9,7 @@ import re
 
 from tools.errors import PolicyError
 from tools.guards.call import Call
+from tools.request import latest_message, named_in_latest
 from tools.workflow.leave.specs import LEAVE_BALANCE
 
 LEAVE_WORD = re.compile(
@@ -19,8 +20,16 @@ LEAVE_WORD = re.compile(
 """Words that speak of leave: 假 (年假, 调休, 假期), 休, "leave", "vacation", "PTO", "time off", "days off"."""
 
 
+def _OF_THEIRS(name: str) -> re.Pattern[str]:  # noqa: N802 - a pattern's maker, named as the pattern it makes
+    """Words that ask about `name`'s leave: 李四的年假, 李四还剩, "Li Si's vacation", "has Li Si got left"."""
+    who = re.escape(name)
+    return re.compile(
+        rf"{who}\s*(?:的|还|今年|这年|'s|’s|\s+(?:has|have|got|still))|(?:has|does|did|is)\s+{who}\b", re.IGNORECASE)
+
+
 class BalanceAsked:
-    """Refuses the leave balance for a request whose words speak of no leave."""
+    """Refuses the leave balance for a request whose words speak of no leave, or of another person's leave (only the
+    person's own balance is shown: "How much vacation has Li Si got left?" was answered with their own 10 days)."""
 
     name = "balance_asked"
     needs_request = True
@@ -28,7 +37,19 @@ class BalanceAsked:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
-        if call.spec.name != LEAVE_BALANCE.name or any(LEAVE_WORD.search(text) for text in call.request["texts"]):
+        if call.spec.name != LEAVE_BALANCE.name:
+            return
+        latest = latest_message(call.request)
+        others = [call.request["names"].get(p, {}) for p in named_in_latest(call.request) if p != call.ctx.actor_id]
+        whose = [n for person in others for n in (person.get("name"), person.get("alias")) if n and _OF_THEIRS(n).search(
+            latest)]
+        if whose:
+            raise PolicyError(
+                "balance_of_another",
+                f"The user asks about {whose[0]}'s leave; the leave balance shows only the user's own, and no tool "
+                f"shows another person's: say plainly that you cannot see {whose[0]}'s balance; give no figures.",
+            )
+        if any(LEAVE_WORD.search(text) for text in call.request["texts"]):
             return
         raise PolicyError(
             "balance_not_asked",

@@ -89,10 +89,12 @@ REFUSALS = {
     "zh": {"leave_balance_short": "假期余额不够", "leave_too_long": "超过这种假期每次能请的天数",
            "leave_whole_days": "这种假期只能按整天请", "leave_days_mismatch": "请假天数和日期对不上",
            "end_before_start": "结束时间早于开始时间", "span_too_long": "请假时间超过一年",
-           "balance_not_asked": "你问的不是假期，假期余额答不了"},
+           "balance_not_asked": "你问的不是假期，假期余额答不了",
+           "balance_of_another": "我只能查到你自己的假期余额，看不到别人的"},
     "en": {"leave_balance_short": "the leave balance is not enough", "leave_too_long": "more days than that leave allows",
            "leave_whole_days": "that leave is taken in whole days", "leave_days_mismatch": "the days do not match the dates",
            "end_before_start": "the leave ends before it starts", "span_too_long": "the leave spans over a year",
-           "balance_not_asked": "you did not ask about leave, which is all the leave balance tells"},
+           "balance_not_asked": "you did not ask about leave, which is all the leave balance tells",
+           "balance_of_another": "I can see only your own leave balance, not anyone else's"},
 }
 """Why a leave was not filed, or its balance not looked up, by refusal code, as the person reads it."""
