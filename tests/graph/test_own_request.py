@@ -65,6 +65,7 @@ def test_a_message_about_someone_elses_request_too_is_untouched(graph_driver, st
     ("我交给赵六的那份申请撤掉吧", "我交给赵六的那份申请"),
     ("where is my ¥3,200 claim stuck", "my ¥3,200 claim"),  # a figure with its marks (written after the rule)
     ("who has my 2.5-day leave", "my 2.5-day leave"),
+    ("is my O'Hare claim through yet", "my O'Hare claim"),  # a word with an apostrophe (the fourteenth round's Xi'an)
     ("抄送给我的出差申请都有哪些", None),  # copied or sent to them: not theirs (written after the rule)
     ("王五交给我的报销我看看", None),
     ("cc我的那几个请假现在怎么样了", None),

@@ -164,7 +164,7 @@ class ResendNotWithdraw:
 _THAT = "[那这](?:个|张|笔|份|趟|次)"
 """那个, 这张, 那笔: the one meant, between a description and its request ("我提交给李四的那个申请")."""
 _OWN = re.compile(
-    rf"(?<![给送抄])(?<!cc|CC|知会)我(?:自己)?{OF_OWNER}{REQUEST_NOUN}|\bmy\s+(?:own\s+)?(?:[\w.,¥$-]+\s+){{0,2}}{REQUEST_NOUN}\b|"
+    rf"(?<![给送抄])(?<!cc|CC|知会)我(?:自己)?{OF_OWNER}{REQUEST_NOUN}|\bmy\s+(?:own\s+)?(?:[\w.,¥$'’-]+\s+){{0,2}}{REQUEST_NOUN}\b|"
     rf"我(?:刚才?|之前|前天|昨天|今天|上周|上午|下午)?(?:提交|提|交|发|报|递|填)(?:给[^\s，。,.!?！？的]{{1,4}})?"
     rf"(?:的(?:{_THAT})?|{_THAT}){REQUEST_NOUN}|{REQUEST_NOUN}\s+(?:that\s+|which\s+)?I\s+(?:just\s+)?(?:sent|filed|submitted|put\s+in|raised)\b",
     re.IGNORECASE,
