@@ -8,7 +8,7 @@ import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 
 from evals.doubles.scripted import tool_call
-from tools.workflow.guards import _anothers_request
+from tools.workflow.words import anothers_request
 
 CLAIM = {"processKey": "process_baoxiao", "reason": "发票抬头不对", "nextUserId": "李四",
          "fields": {"amount": 500, "category": "差旅"}}
@@ -57,7 +57,7 @@ def test_withdrawing_someone_elses_request_is_refused_to_the_model(graph_driver,
     ("我请两天假，李四审批", "李四", None),
 ])
 def test_another_persons_request_is_read_from_their_name_and_a_request_word(text, name, said):
-    assert _anothers_request(text, name) == said
+    assert anothers_request(text, name) == said
 
 
 def _refused(result) -> list[str]:
@@ -95,7 +95,7 @@ def test_a_request_not_waiting_on_the_person_gets_the_tools_on_others_requests(g
     ("请李四的客户吃饭，报销300", "李四", None),
 ])
 def test_a_request_is_also_named_by_where_its_requester_goes(text, name, said):
-    assert _anothers_request(text, name) == said
+    assert anothers_request(text, name) == said
 
 
 def test_a_look_up_of_copies_for_a_request_waiting_on_the_person_is_sent_to_the_decision_they_stated(graph_driver,
@@ -156,8 +156,8 @@ def test_a_request_to_deal_with_it_asks_for_the_decision(graph_driver, store, st
 
 
 def test_a_request_named_with_this_or_that_one(graph_driver, start_request):  # written after the rule
-    assert _anothers_request("王五这笔差旅报销怎么回事", "王五") == "王五这笔差旅报销"
-    assert _anothers_request("赵六这张报销单先别批", "赵六") == "赵六这张报销单"
+    assert anothers_request("王五这笔差旅报销怎么回事", "王五") == "王五这笔差旅报销"
+    assert anothers_request("赵六这张报销单先别批", "赵六") == "赵六这张报销单"
 
 
 def test_asking_whether_it_was_dealt_with_is_shown_not_decided(graph_driver, store, start_request):

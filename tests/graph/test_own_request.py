@@ -12,7 +12,8 @@ import pytest
 from langchain_core.messages import ToolMessage
 
 from evals.doubles.scripted import tool_call
-from tools.workflow.guards import _OWN, _anothers_request
+from tools.workflow.guards import _OWN
+from tools.workflow.words import anothers_request
 
 
 def _refused(result) -> list[str]:
@@ -86,7 +87,7 @@ def test_the_persons_own_request_is_read_from_my_and_a_request_word(text, own):
     ("我提交给李四那个报销先撤回", "李四", None),
 ])
 def test_another_persons_request_may_have_a_few_words_between_name_and_request(text, name, said):
-    assert _anothers_request(text, name) == said
+    assert anothers_request(text, name) == said
 
 
 def test_a_resend_of_the_persons_returned_request_is_named_with_its_id(graph_driver, make_ctx, start_request):
@@ -224,3 +225,23 @@ def test_a_question_of_copies_is_still_the_look_up_of_copies(graph_driver, start
     agent = graph_driver(tool_call("queryCcRequests", {}), "OK.", fixed_answers=True, user_id="user_3")
     result = agent.say("有没有抄送给我、等我看的申请")
     assert _refused(result) == []
+
+
+@pytest.mark.parametrize("said", [  # written after the rule (the fourteenth round); none from a scenario
+    "王五那个出差我帮着批了吧",
+    "I'll just approve Wang Wu's trip myself",
+])
+def test_deciding_a_request_only_copied_to_the_person_says_who_holds_it(graph_driver, make_ctx, said):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_chuchai", "userId": "user_3", "reason": "见客户",
+                                          "nextUserId": "user_2", "cc": ["user_1"],
+                                          "fields": {"destination": "广州", "startDate": "2027-01-25",
+                                                     "endDate": "2027-01-26"}}, make_ctx("user_3"))
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "req_1", "isOK": True}), "x", fixed_answers=True)
+    result = agent.say(said)
+    assert [r.split("]")[0] for r in _refused(result)] == ["Error [not_theirs_to_decide"]
+    assert agent.actions == []
+    answer = str(result["messages"][-1].content)
+    assert "李四" in answer or "Li Si" in answer

@@ -39,7 +39,8 @@ REFUSALS = {
            "nothing_to_withdraw": "你没有可以撤回的申请", "steps_not_people": "谁来审批要看流程的步骤",
            "start_not_email": "你说的是发起申请，不是发邮件", "todos_not_copies": "你问的是等你审批的待办，不是抄送给你的申请",
            "no_money_no_claim": "你没有说要报销什么钱", "passed_not_decided": "你说的是转交给别人，不是审批决定",
-           "return_not_email": "你说的是退回给申请人修改，不是发邮件"},
+           "return_not_email": "你说的是退回给申请人修改，不是发邮件",
+           "not_theirs_to_decide": "这个申请不在你的待办里，你不能审批它"},
     "en": {"transfer_to_requester": "a task cannot go to its request's requester: nobody decides their own request",
            "transfer_to_self": "that task is yours already; say which colleague should take it",
            "transfer_outside_group": "it is a group's task, and its process passes it only to a member of the group",
@@ -58,6 +59,7 @@ REFUSALS = {
            "no_money_no_claim": "you named no money to claim",
            "passed_not_decided": "you asked to pass it on, not to decide it",
            "return_not_email": "you asked to send it back to be changed, not to send an e-mail",
+           "not_theirs_to_decide": "that request does not wait for your decision, so you cannot decide it",
            "decided_not_started": "you decided a request that waits on you, not filed a new one"},
 }
 """Why a transfer, a deputy, or a rejection or return the person did not ask for was not done, by refusal code."""

@@ -55,9 +55,11 @@ def copied_line(result: dict[str, Any], lang: str) -> str:
         return "目前没有抄送给你的申请。" if lang == "zh" else "No request is copied to you."
     if lang == "en":
         return f"{total} request{'s' if total != 1 else ''} copied to you: " + "; ".join(
-            f"{r['requestId']} {r['requester']}'s {r['process']} ({r['summary']}): {r['status']}" for r in items[:10]) + "."
+            f"{r['requestId']} {r['requester']}'s {r['process']} ({r['summary']}): {r['status']}"
+            + (f", now at {r['step']}, held by {r['heldBy']}" if r.get("step") else "") for r in items[:10]) + "."
     return f"抄送给你的申请有 {total} 个：" + "；".join(
-        f"{r['requestId']} {r['requester']}的{r['process']}（{r['summary']}）{r['status']}" for r in items[:10]) + "。"
+        f"{r['requestId']} {r['requester']}的{r['process']}（{r['summary']}）{r['status']}"
+        + (f"，当前步骤：{r['step']}，由{r['heldBy']}处理" if r.get("step") else "") for r in items[:10]) + "。"
 
 
 CC_REQUESTS = ToolSpec(

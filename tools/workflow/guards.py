@@ -20,23 +20,10 @@ from tools.workflow.approver_words import named_as_taker
 from tools.workflow.engine import TaskView
 from tools.workflow.request_lookup import PENDING, own_pending
 from tools.workflow.todo_guards import decided_apart, said_return_or_reject
-from tools.workflow.words import ASKED, OF_OWNER, REQUEST_NOUN, WITHDRAW, decision_in, stated_decision
+from tools.workflow.words import ASKED, OF_OWNER, REQUEST_NOUN, WITHDRAW, anothers_request, decision_in, stated_decision
 
 OWN_REQUEST = frozenset({"runWorkFlow", "withdrawRequest", "resubmitRequest", "queryMyRequests", "urgeTask"})
 """The workflow's tools on a request of the person's own: filing, withdrawing, resending, listing or urging one."""
-
-
-_ASKS_FOR = r"(?:要|想|又|也)?(?:(?:请|申请|提|报)了?[^\s，。,.!?！？]{0,6}?" + REQUEST_NOUN + r"|报销|请假)"
-"""What follows a name that asks for a request of their own: 王五请两天假, 赵六申请了出差, 李四报销 (the requester)."""
-
-
-def _anothers_request(text: str, name: str) -> str | None:
-    """The words in which the text speaks of `name`'s request ("李四的报销", "张三那个5天的年假", "Li Si's claim",
-    "王五请两天假搬家那个"; not "交给李四的那个报销", sent to them), or None."""
-    who = re.escape(name)  # 帮王五请假 asks to file one for 王五, which no one does but 王五 (the identity guard says so)
-    # 提交给李四的那个申请 is one sent to 李四, not 李四's
-    found = re.search(rf"(?<!给){who}{OF_OWNER}{REQUEST_NOUN}|(?<![帮替给为代]){who}{_ASKS_FOR}", text, re.IGNORECASE)
-    return found.group() if found else None
 
 
 class AnothersRequest:
@@ -56,7 +43,7 @@ class AnothersRequest:
             if person_id == call.ctx.actor_id:
                 continue
             for name in (person.get("name"), person.get("alias")):
-                said = _anothers_request(latest, name) if name else None
+                said = anothers_request(latest, name) if name else None
                 if not said:
                     continue
                 todos = lookup.todos_from(call.handle, call.ctx.actor_id, person_id)
@@ -164,7 +151,7 @@ class ResendNotWithdraw:
 _THAT = "[那这](?:个|张|笔|份|趟|次)"
 """那个, 这张, 那笔: the one meant, between a description and its request ("我提交给李四的那个申请")."""
 _OWN = re.compile(
-    rf"(?<![给送抄])(?<!cc|CC|知会)我(?:自己)?{OF_OWNER}{REQUEST_NOUN}|\bmy\s+(?:own\s+)?(?:[\w.,¥$'’-]+\s+){{0,2}}{REQUEST_NOUN}\b|"
+    rf"(?<![给送抄])(?<!cc|CC|知会)我(?:自己)?{OF_OWNER}{REQUEST_NOUN}|\bmy\s+(?:own\s+)?(?:[\w.,¥$-]+(?:['’](?!s\b)\w+)*\s+){{0,2}}{REQUEST_NOUN}\b|"
     rf"我(?:刚才?|之前|前天|昨天|今天|上周|上午|下午)?(?:提交|提|交|发|报|递|填)(?:给[^\s，。,.!?！？的]{{1,4}})?"
     rf"(?:的(?:{_THAT})?|{_THAT}){REQUEST_NOUN}|{REQUEST_NOUN}\s+(?:that\s+|which\s+)?I\s+(?:just\s+)?(?:sent|filed|submitted|put\s+in|raised)\b",
     re.IGNORECASE,
@@ -198,7 +185,7 @@ class OwnRequest:
             return  # "my leave for next week": a start; "pull my day-off request" acts on the one they have
         for person_id, person in call.request["names"].items():
             if person_id != call.ctx.actor_id and any(
-                    _anothers_request(latest, n) for n in (person.get("name"), person.get("alias")) if n):
+                    anothers_request(latest, n) for n in (person.get("name"), person.get("alias")) if n):
                 return
         text, instead = _own_request_refusal(call, own.group(), latest)
         raise PolicyError("own_request", text, instead=instead)

@@ -17,7 +17,7 @@ from tools.workflow import form_fit, lookup
 from tools.workflow.approver_words import named_as_taker
 from tools.workflow.engine import Definition
 from tools.workflow.request_lookup import own_pending
-from tools.workflow.words import ASKED, REQUEST_NOUN, WITHDRAW, decision_in, stated_decision
+from tools.workflow.words import ASKED, REQUEST_NOUN, WITHDRAW, anothers_request, decision_in, stated_decision
 
 
 def _whole(tool: str, *, taskId: Any, **args: Any) -> dict[str, Any] | None:  # noqa: N803 - the tool's own name
@@ -217,6 +217,13 @@ class NothingToDo:
                 f"call withdrawRequest with requestId {mine[0]['id']}.",
                 instead={"name": "withdrawRequest", "args": {"requestId": mine[0]["id"]}},
             )
+        whose = _anothers(call, latest)
+        if whose:  # "那王五这个出差我顺手给批了": someone else's request, not theirs to decide, and no start either
+            raise PolicyError(
+                "not_theirs_to_decide", f"Nothing waits on the user's decision: {whose}'s request is not theirs to "
+                "decide. Tell them so, and who decides it: queryCcRequests shows a request copied to them, with who "
+                "holds it.", instead={"name": "queryCcRequests", "args": {"userId": actor}},
+            )
         named = _processes_named(call, latest)
         start = f"; their words name {named[0].key}: to file it, call runWorkFlow with processKey {named[0].key}" if len(
             named) == 1 else ""
@@ -242,6 +249,14 @@ class NothingToDo:
                 f"to file it, call runWorkFlow with processKey {named[0].key}.",
                 instead={"name": "runWorkFlow", "args": {"processKey": named[0].key}},
             )
+
+
+def _anothers(call: Call, latest: str) -> str | None:
+    """The name of the one other person whose request the latest message speaks of ("王五这个出差"), or None."""
+    assert call.request is not None
+    found = {name for pid, person in call.request["names"].items() if pid != call.ctx.actor_id
+             for name in (person.get("name"), person.get("alias")) if name and anothers_request(latest, name)}
+    return found.pop() if len(found) == 1 else None
 
 
 class DecidedNotStarted:

@@ -169,3 +169,16 @@ def _after_the_decision(text: str, request: Request, *, named_before: bool = Fal
 def stated_days(request: Request) -> float | None:
     """The one day count the request states, or None when it states none or several."""
     return request["days"][0] if len(request["days"]) == 1 else None
+
+
+_ASKS_FOR = r"(?:要|想|又|也)?(?:(?:请|申请|提|报)了?[^\s，。,.!?！？]{0,6}?" + REQUEST_NOUN + r"|报销|请假)"
+"""What follows a name that asks for a request of their own: 王五请两天假, 赵六申请了出差, 李四报销 (the requester)."""
+
+
+def anothers_request(text: str, name: str) -> str | None:
+    """The words in which the text speaks of `name`'s request ("李四的报销", "张三那个5天的年假", "Li Si's claim",
+    "王五请两天假搬家那个"; not "交给李四的那个报销", sent to them), or None."""
+    who = re.escape(name)  # 帮王五请假 asks to file one for 王五, which no one does but 王五 (the identity guard says so)
+    # 提交给李四的那个申请 is one sent to 李四, not 李四's
+    found = re.search(rf"(?<!给){who}{OF_OWNER}{REQUEST_NOUN}|(?<![帮替给为代]){who}{_ASKS_FOR}", text, re.IGNORECASE)
+    return found.group() if found else None
