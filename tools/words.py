@@ -86,12 +86,16 @@ def is_consent(message: str) -> bool:
 
 
 def answered_text(message: str) -> str | None:
-    """The text a person gives when asked for one ("就写：…", "原因是…"), or None for a cancel, a question or a bare
-    yes (which says nothing the text could be)."""
-    if _CANCEL_RE.match(message) or message.strip().endswith(("?", "？")) or is_consent(message):
+    """The text a person gives when asked for one ("就写：…", "原因是…"), or None for a cancel, a message that asks
+    anything ("刚才那个代理设上了没？帮我查下" answers no question about a trip's destination) or a bare yes (which says
+    nothing the text could be); the model then reads it as any message."""
+    if _CANCEL_RE.match(message) or is_consent(message):
         return None
     rest = _without_consent(message)
     lead = _LEAD_RE.match(rest)
+    spelled_out = bool(lead and lead.end() and re.search(r"[:：]", rest[: lead.end()]))  # "就写：…", "the text is: …"
+    if ("?" in message or "？" in message) and not spelled_out:
+        return None  # a question of theirs, not the text ("就写：今天能批吗？" is a text, after its lead)
     text = rest[lead.end():].strip() if lead and lead.end() else message.strip()  # "好，就写：…" → what follows 就写
     return text if len(text) >= 2 else None
 

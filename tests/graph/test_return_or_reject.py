@@ -119,3 +119,15 @@ def test_an_email_where_the_person_said_to_send_the_request_back_is_the_return(g
                          "OK.", user_id="user_2")
     agent.say(said)
     assert agent.card is not None and agent.card["action"] == "returnTask"
+
+
+@pytest.mark.parametrize("said", [  # written after the rule (the fourteenth round); none from a scenario
+    "下周二到周四我去上海开会，这几天的审批让王五帮我顶上",
+    "I'm at a conference next Tuesday to Thursday, Wang Wu covers my approvals while I'm out",
+])
+def test_a_start_where_the_person_names_a_deputy_for_their_approvals_is_the_deputy(graph_driver, store, said):
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "开会", "nextUserId": "王五"})
+    agent = graph_driver(trip, "OK.", user_id="user_2")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "setDeputy" and action["args"]["deputyUserId"] == "user_3"

@@ -33,6 +33,7 @@ def test_a_bare_yes_is_consent_and_gives_no_text(message: str) -> None:
     # a yes that goes on without a lead: the whole message is the text, nothing of it dropped
     ("Please approve it by Friday", "Please approve it by Friday"),
     ("yes, tell him the deadline is Friday", "yes, tell him the deadline is Friday"),
+    ("就写：今天能批吗？", "今天能批吗？"),  # a question inside the text, after its lead
 ])
 def test_the_text_is_what_the_person_wrote_after_any_lead(message: str, text: str) -> None:
     assert not is_consent(message)
@@ -41,4 +42,10 @@ def test_the_text_is_what_the_person_wrote_after_any_lead(message: str, text: st
 
 @pytest.mark.parametrize("message", ["算了", "never mind", "写什么好呢？", "What should it say?", ""])
 def test_a_cancel_a_question_or_nothing_gives_no_text(message: str) -> None:
+    assert answered_text(message) is None
+
+
+@pytest.mark.parametrize("message", ["刚才那个设好了没？帮我看下", "wait, did my leave go through? check it"])
+def test_a_message_that_asks_something_is_no_text(message: str) -> None:
+    # written after the rule (the fourteenth round: a question was filed as a trip's destination); none from it
     assert answered_text(message) is None

@@ -40,7 +40,8 @@ REFUSALS = {
            "start_not_email": "你说的是发起申请，不是发邮件", "todos_not_copies": "你问的是等你审批的待办，不是抄送给你的申请",
            "no_money_no_claim": "你没有说要报销什么钱", "passed_not_decided": "你说的是转交给别人，不是审批决定",
            "return_not_email": "你说的是退回给申请人修改，不是发邮件",
-           "not_theirs_to_decide": "这个申请不在你的待办里，你不能审批它"},
+           "not_theirs_to_decide": "这个申请不在你的待办里，你不能审批它",
+           "deputy_not_started": "你说的是找人代你审批，不是发起申请"},
     "en": {"transfer_to_requester": "a task cannot go to its request's requester: nobody decides their own request",
            "transfer_to_self": "that task is yours already; say which colleague should take it",
            "transfer_outside_group": "it is a group's task, and its process passes it only to a member of the group",
@@ -60,6 +61,7 @@ REFUSALS = {
            "passed_not_decided": "you asked to pass it on, not to decide it",
            "return_not_email": "you asked to send it back to be changed, not to send an e-mail",
            "not_theirs_to_decide": "that request does not wait for your decision, so you cannot decide it",
+           "deputy_not_started": "you asked for someone to cover your approvals, not to file a request",
            "decided_not_started": "you decided a request that waits on you, not filed a new one"},
 }
 """Why a transfer, a deputy, or a rejection or return the person did not ask for was not done, by refusal code."""
@@ -72,7 +74,7 @@ _TAKER_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _TAKER_AFTER = re.compile(
-    r"^\s*(代我|代为|替我|代理|帮我审)|"
+    r"^\s*(代我|代为|替我|代理|帮我审|帮我顶|替我顶|顶一下|顶上|帮我盯|帮忙顶)|"
     r"^\s*(covers?|will cover|to cover|stands? in|fills? in|(as|is|be) (my )?deputy|my deputy)\b",
     re.IGNORECASE,
 )

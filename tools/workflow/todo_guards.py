@@ -347,3 +347,34 @@ class ReturnNotEmail:
             "e-mail: call returnTask with their comment.",
             instead=_whole("returnTask", taskId=call.values.get("taskId") or call.values.get("userId")),
         )
+
+
+_APPROVALS = re.compile(r"审批|审核|批|待办|\b(?:approv\w*|sign-?offs?|to-?dos?|tasks?|queue)\b", re.IGNORECASE)
+"""Words of the person's approvals: what a deputy takes over."""
+
+
+class DeputyNotStarted:
+    """Refuses a new request where the person names one colleague to take over their approvals meanwhile ("下周一到
+    周三我去总部培训，这几天的审批麻烦赵六帮我顶一下"): naming a deputy is what they ask, not filing a trip."""
+
+    name = "deputy_not_started"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name != "runWorkFlow":
+            return
+        latest = latest_message(call.request)
+        if not _APPROVALS.search(latest) or ASKED.search(latest):
+            return
+        names = call.request["names"]
+        named = [{"id": p, **names.get(p, {})} for p in named_in_latest(call.request) if p != call.ctx.actor_id]
+        takers = named_as_taker(latest, named)
+        if len(takers) != 1:
+            return
+        raise PolicyError(
+            "deputy_not_started", f"The user names {takers[0]['id']} to take over their approvals meanwhile, not a "
+            f"request to file: call setDeputy with deputyUserId {takers[0]['id']} and the days they said.",
+            instead={"name": "setDeputy", "args": {"deputyUserId": takers[0]["id"]}},
+        )
