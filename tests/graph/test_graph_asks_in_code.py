@@ -684,12 +684,15 @@ def test_a_claims_amount_the_model_put_in_days_is_read_from_the_persons_words(gr
     assert request["days"] is None and '"amount": 1200' in request["form"]
 
 
-@pytest.mark.parametrize("question", [  # written after the rule (the twelfth round's finance question); none from it
-    "Who else signs off on a large expense claim, apart from my manager?",
-    "大额的报销除了审批人还有谁要批？",
+@pytest.mark.parametrize(("question", "read"), [  # written after the rule (the twelfth and fourteenth rounds' finance
+    # questions); none from them
+    ("Who else signs off on a large expense claim, apart from my manager?", "getAllUser"),
+    ("大额的报销除了审批人还有谁要批？", "getAllUser"),
+    ("How much does a claim need to be over before finance approves it as well?", "queryMyRequests"),
+    ("报销超过多少钱要财务审批？", "queryTodoTask"),
 ])
-def test_who_decides_a_kind_of_request_is_answered_from_its_steps_not_the_directory(graph_driver, question):
-    agent = graph_driver(tool_call("getAllUser", id="c1"), tool_call("getAllWorkFlow", id="c2"), "x", fixed_answers=True)
+def test_who_decides_a_kind_of_request_is_answered_from_its_steps_not_the_directory(graph_driver, question, read):
+    agent = graph_driver(tool_call(read, id="c1"), tool_call("getAllWorkFlow", id="c2"), "x", fixed_answers=True)
     result = agent.say(question)
     answer = final(result).content
     assert ("财务审批" in answer or "Finance's decision" in answer) and "user_2" not in answer

@@ -234,10 +234,21 @@ _WHO_DECIDES = re.compile(
 """Words of deciding or looking at a request: whom a question of them asks about is a process's steps."""
 
 
+_LISTS = frozenset({"getAllUser", "queryMyRequests", "queryTodoTask", "queryCcRequests"})
+"""The look-ups a question of a process's rule is no question of: people, the person's requests, to-dos, copies."""
+_A_RULE = re.compile(
+    r"多大|多少钱|超过|以上|什么情况|哪种|\b(?:how\s+(?:big|much|large|many|long)|before|over|above|more\s+than|"
+    r"when\s+(?:does|do|is|are)|in\s+which\s+case|what\s+kind)\b",
+    re.IGNORECASE,
+)
+"""Words that ask for a rule ("how big before finance…", 超过多少要财务批): a condition, not a record."""
+
+
 class StepsNotPeople:
     """Refuses the directory of people to a question of who decides or looks at a kind of request that names nobody
-    ("if an expense claim is big, does anybody besides my approver have to look at it?"): a process's steps say it
-    (the list of processes shows each with when a request comes to it)."""
+    ("if an expense claim is big, does anybody besides my approver have to look at it?"), and the person's own
+    requests, to-dos or copies to one that asks for the rule ("how big does a claim have to be before finance has to
+    approve it?"): a process's steps say it (the list of processes shows each with when a request comes to it)."""
 
     name = "steps_not_people"
     needs_request = True
@@ -245,11 +256,13 @@ class StepsNotPeople:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
-        if call.spec.name != "getAllUser":
+        if call.spec.name not in _LISTS:
             return
         latest = latest_message(call.request)
         if not ASKED.search(latest) or named_in_latest(call.request) or not _WHO_DECIDES.search(latest):
             return
+        if call.spec.name != "getAllUser" and (not _A_RULE.search(latest) or _OWN.search(latest)):
+            return  # "do I have claims to approve?" asks for their to-dos; "has my claim been approved?" for theirs
         definitions = list(lookup.engine_of(call.handle).definitions(call.handle))
         if len(form_fit.processes_they_named(definitions, latest)) != 1:
             return
