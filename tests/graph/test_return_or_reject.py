@@ -131,3 +131,21 @@ def test_a_start_where_the_person_names_a_deputy_for_their_approvals_is_the_depu
     agent.say(said)
     [action] = agent.actions
     assert action["name"] == "setDeputy" and action["args"]["deputyUserId"] == "user_3"
+
+
+def test_naming_the_approver_of_a_request_is_no_deputy(graph_driver, store):
+    leave = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "搬家", "days": 1, "nextUserId": "李四"})
+    agent = graph_driver(leave, "OK.")
+    agent.say("帮我请一天假，周五搬家，让李四审批。")
+    [action] = agent.actions
+    assert action["name"] == "runWorkFlow"
+
+
+def test_a_comment_that_hands_something_over_after_an_approval_is_no_transfer(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=3, reason="回老家")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True}),
+                         tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "x"}), user_id="user_2")
+    agent.say("Zhang San's leave is fine with me, approve it")
+    agent.say("Comment: have a good trip, hand over the release notes first")
+    [action] = agent.actions
+    assert action["name"] == "handleTodoTask" and action["args"]["isOK"] is True

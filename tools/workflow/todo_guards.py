@@ -314,8 +314,9 @@ class PassedNotDecided:
         if call.spec.name != "handleTodoTask":
             return
         latest = latest_message(call.request)
-        if not _PASS_ON.search(latest) or decision_in(_PASS_ON.sub(" ", latest)) is not None:
-            return  # "换个人来批吧": the deciding is another's; "同意，转给赵六归档" decides
+        if not _PASS_ON.search(latest) or any(decision_in(_PASS_ON.sub(" ", text)) is not None
+                                               for text in call.request["texts"]):
+            return  # "换个人来批吧": the deciding is another's; "同意，转给赵六归档", or a decision said before, decides
         raise PolicyError(
             "passed_not_decided", "The user decides nothing; they ask to pass the to-do on: call transferTask (with "
             "the colleague they name, or none: they are asked who).",
@@ -349,6 +350,12 @@ class ReturnNotEmail:
         )
 
 
+_DEPUTY = re.compile(
+    r"代我|替我|帮我顶|替我顶|顶一下|顶上|帮忙顶|代理|代审|\bcover(?:s|ing)?\b|\bstand(?:s|ing)?\s+in\b|"
+    r"\bfill(?:s|ing)?\s+in\b|\bdeputy\b|\bwhile\s+I'?m\s+(?:away|out|off)\b",
+    re.IGNORECASE,
+)
+"""Words of one who covers the person's approvals while they are away: 代我审批, 帮我顶一下, "covers my approvals"."""
 _APPROVALS = re.compile(r"审批|审核|批|待办|\b(?:approv\w*|sign-?offs?|to-?dos?|tasks?|queue)\b", re.IGNORECASE)
 """Words of the person's approvals: what a deputy takes over."""
 
@@ -366,8 +373,9 @@ class DeputyNotStarted:
         if call.spec.name != "runWorkFlow":
             return
         latest = latest_message(call.request)
-        if not _APPROVALS.search(latest) or ASKED.search(latest):
-            return
+        if not _APPROVALS.search(latest) or not _DEPUTY.search(latest) or ASKED.search(latest) or \
+                _processes_named(call, latest):
+            return  # "让李四审批" names the approver of a request; a deputy covers ("帮我顶", "covers my approvals")
         names = call.request["names"]
         named = [{"id": p, **names.get(p, {})} for p in named_in_latest(call.request) if p != call.ctx.actor_id]
         takers = named_as_taker(latest, named)
