@@ -344,6 +344,11 @@ def named_in_latest(request: Request) -> list[str]:
     return request["people"][0] if request["people"] else []
 
 
+def persons_in_latest(request: Request, but: str = "") -> list[dict[str, str]]:
+    """The people the latest message of the request names, as records (`id`, `name`, `alias`), but `but`."""
+    return [{"id": p, **request["names"].get(p, {})} for p in named_in_latest(request) if p != but]
+
+
 def people_named(request: Request) -> list[str]:
     """The people the latest request message that names anybody names (ids; empty when none does)."""
     return next((ids for ids in request["people"] if ids), [])

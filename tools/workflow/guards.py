@@ -14,7 +14,7 @@ from typing import Any
 
 from tools.errors import PolicyError
 from tools.guards.call import Call
-from tools.request import latest_message, named_in_latest
+from tools.request import latest_message, named_in_latest, persons_in_latest
 from tools.workflow import form_fit, lookup
 from tools.workflow.approver_words import named_as_taker
 from tools.workflow.engine import TaskView
@@ -103,8 +103,7 @@ def passed_to(call: Call, requester: str, latest: str) -> str | None:
     assert call.request is not None
     if ASKED.search(latest):
         return None
-    names = call.request["names"]
-    named = [{"id": p, **names.get(p, {})} for p in named_in_latest(call.request) if p != requester]
+    named = persons_in_latest(call.request, but=requester)
     takers = named_as_taker(latest, named)
     return str(takers[0]["id"]) if len(takers) == 1 else None
 

@@ -12,7 +12,7 @@ from typing import Any
 from tools.errors import PolicyError
 from tools.guards.call import Call
 from tools.people import named_in
-from tools.request import latest_message, named_in_latest
+from tools.request import latest_message, named_in_latest, persons_in_latest
 from tools.workflow import form_fit, lookup
 from tools.workflow.approver_words import named_as_taker
 from tools.workflow.engine import Definition
@@ -113,8 +113,7 @@ class ReturnOrReject:
         said = said_return_or_reject(call.request["texts"])
         if said is None or said[0] != "return":
             return
-        names = call.request["names"]
-        named = [{"id": p, **names.get(p, {})} for p in named_in_latest(call.request)]
+        named = persons_in_latest(call.request)
         if named_as_taker(latest_message(call.request), named):
             return
         raise PolicyError(
@@ -136,8 +135,7 @@ def decided_apart(call: Call, latest: str) -> bool | None:
     assert call.request is not None
     if ASKED.search(latest):
         return None
-    names = call.request["names"]
-    named = [{"id": p, **names.get(p, {})} for p in named_in_latest(call.request)]
+    named = persons_in_latest(call.request)
     people = [n for person in named for n in (person.get("name"), person.get("alias")) if n]
     apart = [clause for clause in _CLAUSE.split(latest) if clause.strip() and not named_as_taker(clause, named)]
     if not any(_OF_A_REQUEST.search(c) or any(n.casefold() in c.casefold() for n in people) for c in apart):
@@ -376,8 +374,7 @@ class DeputyNotStarted:
         if not _APPROVALS.search(latest) or not _DEPUTY.search(latest) or ASKED.search(latest) or \
                 _processes_named(call, latest):
             return  # "让李四审批" names the approver of a request; a deputy covers ("帮我顶", "covers my approvals")
-        names = call.request["names"]
-        named = [{"id": p, **names.get(p, {})} for p in named_in_latest(call.request) if p != call.ctx.actor_id]
+        named = persons_in_latest(call.request, but=call.ctx.actor_id)
         takers = named_as_taker(latest, named)
         if len(takers) != 1:
             return
