@@ -104,3 +104,14 @@ def test_a_returned_trip_whose_one_end_changes_keeps_the_other(graph_driver, mak
     agent.say(change)
     [action] = agent.actions
     assert action["args"]["fields"] == changed
+
+
+@pytest.mark.parametrize("said", ["好吧，金额改成890，再交一次", "fine, make it 890 and send it in again"])
+def test_a_new_start_that_sends_again_is_the_resend_of_the_returned_request(graph_driver, make_ctx, said):
+    # written after the rule (the twelfth round, re-run: "改成3天，再帮我提交一遍" filed a new leave); none from it
+    start = tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "团队午餐", "nextUserId": "李四",
+                                      "fields": {"amount": 890, "category": "餐饮"}})
+    agent = _returned_claim(graph_driver, make_ctx, start, "已重新提交。")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "resubmitRequest" and action["args"]["requestId"] == "req_1"

@@ -114,7 +114,7 @@ COPIES = "queryCcRequests"
 
 _AGAIN = re.compile(
     r"再提(?:交|一次|一下|一遍)?|重新(?:提交|提|交|申请|发起|发|递交|送审)|再交|再发起|再申请|重提|重交|重发|"
-    r"\b(?:re-?submit|re-?send|re-?file|submit\s+(?:it|this|that|them)?\s*again|send\s+(?:it|this|that)?\s*(?:back\s+)?again|"
+    r"\b(?:re-?submit|re-?send|re-?file|submit\s+(?:it|this|that|them)?\s*again|send\s+(?:it|this|that)?\s*(?:back\s+|in\s+)?again|"
     r"file\s+(?:it|this|that)?\s*again|put\s+(?:it|this|that)\s+(?:back\s+)?in\s+again)\b",
     re.IGNORECASE,
 )
@@ -123,7 +123,8 @@ _AGAIN = re.compile(
 
 class ResendNotWithdraw:
     """Refuses a withdrawal when the person's message says to send their request again and nothing of taking it back
-    ("行吧，改成3天再提一次"): that is a resend, with what they change."""
+    ("行吧，改成3天再提一次"): that is a resend, with what they change; and a new start saying so, from someone with one
+    request sent back."""
 
     name = "resend_not_withdraw"
     needs_request = True
@@ -131,6 +132,9 @@ class ResendNotWithdraw:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
+        if call.spec.name == "runWorkFlow":
+            self._resend_not_start(call)
+            return
         if call.spec.name != "withdrawRequest":
             return
         latest = latest_message(call.request)
@@ -144,6 +148,20 @@ class ResendNotWithdraw:
                 # their one request sent back: what changes is read from their words on its card, or asked
                 instead={"name": "resubmitRequest", "args": {"requestId": returned[0]["id"]}} if len(
                     returned) == 1 else None,
+            )
+
+    @staticmethod
+    def _resend_not_start(call: Call) -> None:
+        """A start whose words send again ("行吧，那就改成3天，再帮我提交一遍") from someone with one request sent back
+        is that request's resend."""
+        assert call.request is not None
+        again = _AGAIN.search(latest_message(call.request))
+        returned = own_pending(call.handle, call.ctx.actor_id, ("returned",)) if again else []
+        if again and len(returned) == 1:
+            raise PolicyError(
+                "resend_not_start", f"The user asks to send their returned request {returned[0]['id']} again "
+                f"({again.group()!r}), not to file a new one: call resubmitRequest with what they change.",
+                instead={"name": "resubmitRequest", "args": {"requestId": returned[0]["id"]}},
             )
 
 

@@ -33,7 +33,8 @@ REFUSALS = {
            "unknown_request": "没有找到这个申请", "ambiguous_request": "不确定是哪个申请",
            "instance_not_pending": "这个申请已经结束", "instance_not_returned": "这个申请没有被退回",
            "no_changes": "没有说要修改什么", "anothers_request": "这是别人的申请，只有申请人自己可以发起、撤回、重新提交或催办",
-           "resend_not_withdraw": "你说的是重新提交，不是撤回", "own_request": "你说的是你自己的申请"},
+           "resend_not_withdraw": "你说的是重新提交，不是撤回", "own_request": "你说的是你自己的申请",
+           "resend_not_start": "你说的是把退回的申请改了再提交，不是新发起"},
     "en": {"not_requester": "that is not your request: only its requester withdraws or resubmits it",
            "request_not_pending": "that request already ended and cannot be withdrawn",
            "request_not_returned": "that request was not sent back, so it cannot be resubmitted",
@@ -43,6 +44,7 @@ REFUSALS = {
            "no_changes": "no change was given",
            "anothers_request": "that is someone else's request: only its requester files, withdraws, resubmits or urges it",
            "resend_not_withdraw": "you asked to send it again, not to withdraw it",
+           "resend_not_start": "you asked to send your returned request again, not to file a new one",
            "own_request": "you spoke of a request of your own"},
 }
 """Why a requester's action (or a decision on a step sent back) was not done, by refusal code."""
