@@ -40,7 +40,7 @@ def request_messages(messages: list[AnyMessage], writes: frozenset[str] = frozen
     the taxi's; "then make it two" after "three comp days" was refused for the balance is still comp days); and how
     many of them came before the last such card or refusal (0: none was). `writes`: the toolset's write tools."""
     request: list[str] = []
-    declined_at = 0
+    corrections = -1  # how many of the request's messages follow the last card declined or write refused
     for i in range(len(messages) - 1, -1, -1):
         msg = messages[i]
         if isinstance(msg, HumanMessage):
@@ -55,9 +55,9 @@ def request_messages(messages: list[AnyMessage], writes: frozenset[str] = frozen
             if request[1:] and not (answers and is_question(answers[0])) and not declined:
                 request.pop(0)
                 break
-            if declined and not declined_at:
-                declined_at = len(request)  # counted from the end: made a count from the start below
-    return request, (len(request) - declined_at + 1 if declined_at else 0)
+            if declined and corrections < 0:
+                corrections = len(request) - 1
+    return request, (len(request) - corrections if corrections >= 0 else 0)
 
 
 def shown_and_answered(messages: list[AnyMessage], start: int = 0) -> list[str]:

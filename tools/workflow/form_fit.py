@@ -15,8 +15,12 @@ from datetime import date
 from typing import Any
 
 from tools import words
+from tools.errors import PolicyError
+from tools.grounding import read_text_value
 from tools.guards.call import Call
+from tools.workflow import lookup
 from tools.workflow.engine import Definition
+from tools.workflow.forms import person_values
 from tools.workflow.request_lookup import naming_words
 
 
@@ -67,11 +71,6 @@ class NoMoneyNoClaim:
     asks_together = False
 
     def __call__(self, call: Call) -> None:
-        from tools.errors import PolicyError
-        from tools.grounding import read_text_value
-        from tools.workflow import lookup
-        from tools.workflow.forms import person_values
-
         process = call.found.get("processKey")
         if call.spec.name != "runWorkFlow" or not isinstance(process, dict) or "definition" not in process:
             return

@@ -17,7 +17,15 @@ from tools.workflow import form_fit, lookup
 from tools.workflow.approver_words import named_as_taker
 from tools.workflow.engine import Definition
 from tools.workflow.request_lookup import own_pending
-from tools.workflow.words import ASKED, REQUEST_NOUN, WITHDRAW, anothers_request, decision_in, stated_decision
+from tools.workflow.words import (
+    ASKED,
+    REQUEST_NOUN,
+    SENT_BACK,
+    WITHDRAW,
+    anothers_request,
+    decision_in,
+    stated_decision,
+)
 
 
 def _whole(tool: str, *, taskId: Any, **args: Any) -> dict[str, Any] | None:  # noqa: N803 - the tool's own name
@@ -28,12 +36,6 @@ def _whole(tool: str, *, taskId: Any, **args: Any) -> dict[str, Any] | None:  # 
     return {"name": tool, "args": {"taskId": taskId, **{k: v for k, v in args.items() if v not in (None, "")}}}
 
 
-_RETURN = re.compile(
-    r"退回|退给|退还给|发回给|\b(?:send|sent|sending|kick|bounce|hand)(?:\s+[\w'’-]+){0,4}?\s+back\b|"
-    r"\breturn(?:s|ing)?\s+(?:it|this|that|them)\b",
-    re.IGNORECASE,
-)
-"""Words that send a request back to its requester to change: 退回, 退给, "send it back", "return it"."""
 _REJECTION = re.compile(
     r"驳回|拒绝|拒了|拒掉|回绝|不同意|不批|别批|(?<![拿说])不准|不通过|不予|打回|否决|否掉|毙(?:了|掉|吧)|枪毙|"
     r"\breject|\bdeclin|\bden(?:y|ied)\b|\brefus|\bturn(?:ed|ing)?\s+(?:it\s+|that\s+|this\s+)?down\b|\bveto",
@@ -49,7 +51,7 @@ def said_return_or_reject(texts: list[str]) -> tuple[str, str] | None:
     ("驳回，理由：重新开了再提" rejects); None when it says both, or none of their messages says either."""
     for text in reversed(texts):
         decision = _GROUNDS.split(text, maxsplit=1)[0]
-        sent_back, rejected = _RETURN.search(decision), _REJECTION.search(decision)
+        sent_back, rejected = SENT_BACK.search(decision), _REJECTION.search(decision)
         if sent_back and rejected:
             return None
         if sent_back or rejected:

@@ -143,8 +143,12 @@ _ANOTHER_ACTION = re.compile(r"邮件|提醒|催|通知|发给|\be-?mail|\bremin
 """Words of another action after a decision (", then e-mail Li Si", 然后发邮件, 再发给王五); not 再提 (the requester's, a
 comment: "让他重开一张再提")."""
 _TASK_ID = re.compile(r"\btask_\d+\b")
-_SENT_BACK = re.compile(r"\b(?:send|sent|kick|bounce|hand)(?:\s+[\w'’-]+){0,4}?\s+back\b|\breturn\b|退给|发回", re.IGNORECASE)
-"""Words that send a request back (退回 is a decision's word already): its comment follows them as a decision's does."""
+SENT_BACK = re.compile(
+    r"退回|退给|退还给|发回给|\b(?:send|sent|sending|kick|bounce|hand)(?:\s+[\w'’-]+){0,4}?\s+back\b|"
+    r"\breturn(?:s|ing)?\s+(?:it|this|that|them)\b",
+    re.IGNORECASE,
+)
+"""Words that send a request back to its requester to change: 退回, 退给, "send it back", "return it"."""
 
 
 def _after_the_decision(text: str, request: Request, *, named_before: bool = False) -> str | None:
@@ -157,7 +161,7 @@ def _after_the_decision(text: str, request: Request, *, named_before: bool = Fal
     for end in _CLAUSE_END.finditer(text):
         clause, start = text[start : end.start()], end.end()
         whose = whose or _whose(clause, request)
-        if (decision_in(clause) is None and not _SENT_BACK.search(clause)) or not whose:
+        if (decision_in(clause) is None and not SENT_BACK.search(clause)) or not whose:
             continue
         rest = text[end.end() :].strip().rstrip("。.!！")
         if not rest or _ANOTHER_ACTION.search(rest) or not content_tokens(DECISION_ONLY.sub(" ", rest)):
