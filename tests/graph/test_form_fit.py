@@ -183,6 +183,10 @@ def test_every_leave_type_names_the_leave_process(store):
 @pytest.mark.parametrize("said", [  # written after the rule (the thirteenth round: a client visit filed as a claim)
     "Have to fly to Shenzhen to see a supplier next Tuesday to Thursday, Li Si approves",
     "下周二到周四要去深圳拜访供应商，李四审批",
+    # a count of things states no money (written after the fourteenth round's re-run)
+    "下周一到周三去南京参加一个技术大会，王五审批",
+    "Off to Xi'an Tuesday to Thursday for two client meetings, Wang Wu approves",
+    "the 3 of us go to Wuhan next Monday to Wednesday for the trade show, Li Si approves",
 ])
 def test_a_start_naming_no_money_and_no_process_is_no_expense_claim(graph_driver, said):
     claim = tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "see a supplier", "nextUserId": "李四"})
@@ -197,3 +201,13 @@ def test_a_claim_whose_money_is_not_said_yet_is_still_a_claim(graph_driver):
     agent = graph_driver(claim, "Filed.")
     result = agent.say("took a taxi to the client yesterday, Li Si approves")
     assert agent.actions == [] and "amount" in str(result["messages"][-1].content).lower()
+
+
+@pytest.mark.parametrize("said", ["上周在南京花了两千三，李四审批", "spent 430 in Xi'an last week, Li Si approves"])
+def test_money_without_its_unit_keeps_the_claim(graph_driver, said):
+    # a bare number may be the money (its unit asked or read on the card): the start is no trip for it
+    claim = tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "南京", "nextUserId": "李四"})
+    agent = graph_driver(claim, "Filed.")
+    result = agent.say(said)
+    assert all(a["args"]["processKey"] == "process_baoxiao" for a in agent.actions)
+    assert "no_money_no_claim" not in " ".join(str(m.content) for m in result["messages"])

@@ -62,7 +62,8 @@ class FieldsOfTheForm:
 
 class NoMoneyNoClaim:
     """Refuses a start of a process that files an amount of money where the request's messages name no process, state
-    no amount or number, and say nothing its choices are about (a taxi, a hotel): "Need to head to Chengdu to visit a
+    no amount or number with no unit (a count of things, 一个大会, "two client meetings", is no money), and say
+    nothing its choices are about (a taxi, a hotel): "Need to head to Chengdu to visit a
     client, Li Si approves" asks for no money back. The one other process whose form reads a value of theirs after
     its cue words (a trip's destination: "to Chengdu") is carried; else the model is told why."""
 
@@ -81,7 +82,8 @@ class NoMoneyNoClaim:
             return
         text = "\n".join(request["texts"])
         definitions = list(lookup.engine_of(call.handle).definitions(call.handle))
-        if request["amounts"] or request["numbers"] or processes_they_named(definitions, text) or any(
+        bare = any(s["kind"] == "number" for s in request["said"])  # "报销两千三": money without its unit
+        if request["amounts"] or bare or processes_they_named(definitions, text) or any(
                 words.names_term(w, text) for w in _about(chosen)):
             return
         today = call.ctx.today or date.today()
