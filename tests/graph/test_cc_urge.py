@@ -5,9 +5,13 @@ request and cannot decide it."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from langchain_core.messages import ToolMessage
 
 from evals.doubles.scripted import tool_call
+from tools.workflow import TOOLSET
 
 
 def _refusals(agent) -> list[str]:
@@ -77,3 +81,50 @@ def test_a_copied_person_reads_the_request_and_cannot_decide_it(graph_driver, st
     read = next(m for m in agent.messages if isinstance(m, ToolMessage) and m.name == "queryCcRequests")
     assert "req_1" in str(read.content) and "张三" in str(read.content)
     assert store.snapshot()["tasks"][0]["status"] == "pending"
+
+
+@pytest.mark.parametrize(("text", "todos", "copies"), [  # written for the rule (the thirteenth round's re-run, read)
+    ("我被抄送了王五的报销，我能直接批了吗？", True, True),
+    ("他抄送了我一份，我可以同意吗", True, True),
+    ("I was cc'd on Wang Wu's claim - may I approve it myself?", True, True),
+    ("can I just reject it?", True, False),
+    ("am I allowed to sign off on it?", True, False),
+    ("what got copied to me this week?", False, True),
+    ("请假三天，李四审批，抄送王五", False, False),
+    ("copy Wang Wu on my claim", False, False),
+    ("我能请几天年假？", False, False),
+])
+def test_whether_one_may_decide_or_was_copied_asks_for_the_to_dos_and_the_copies(text, todos, copies):
+    def asks(tool: str) -> bool:
+        return any(re.search(p, text, re.IGNORECASE) for p in TOOLSET.registry.get(tool).answers)
+
+    assert (asks("queryTodoTask"), asks("queryCcRequests")) == (todos, copies)
+
+
+def test_a_copied_persons_question_whether_to_decide_is_answered_from_the_copies(graph_driver, make_ctx):
+    from tools import execute_call
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "团建午餐",
+                                          "fields": {"amount": 900, "category": "餐饮"}, "nextUserId": "user_2",
+                                          "cc": ["user_3"]}, make_ctx("user_1"))
+    agent = graph_driver(
+        tool_call("decideTasks", {"isOK": True, "processKey": "process_baoxiao"}, id="r1"),
+        "你不能审批。",  # answered after the refusal with no look-up: sent back once, naming the look-ups
+        tool_call("queryTodoTask", {}, id="r2"), tool_call("queryCcRequests", {}, id="r3"),
+        "你只是被抄送，这笔报销由李四审批。", user_id="user_3",
+    )
+    result = agent.say("我被抄送了张三的午餐报销，我可以直接批了吗？")
+    assert agent.interrupts == []
+    assert {m.name for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "success"} == {
+        "queryTodoTask", "queryCcRequests"}
+    assert "李四" in str(result["messages"][-1].content)
+
+
+@pytest.mark.parametrize(("text", "asks"), [
+    ("我被抄送了张三的报销，我可以直接批了吗？", False),  # whether to decide another's request: no own request asked of
+    ("我的报销批了吗", True),
+    ("出差申请到哪一步了？", True),
+])
+def test_the_own_requests_are_asked_of_within_one_clause(text, asks):
+    spec = TOOLSET.registry.get("queryMyRequests")
+    assert any(re.search(p, text, re.IGNORECASE) for p in spec.answers) is asks

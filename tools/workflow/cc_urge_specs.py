@@ -72,6 +72,10 @@ CC_REQUESTS = ToolSpec(
     handler=query_cc_requests,
     backend_bound=True,
     identity_params=("userId",),
+    # being copied, said of oneself ("抄送了我", "I got cc'd on it"): what was copied to them answers it
+    answers=(r"抄送(?:给|了)?我|抄(?:给|了)我|我[^，。,;；]{0,4}被抄|cc(?:给|了)?我",
+             r"\b(?:I|I'm|I've|me|was|been|got|am)\b[^.?!,;]{0,12}\b(?:cc'?d|cc-?ed|copied)\b|"
+             r"\b(?:cc'?d|cc-?ed|copied)\b[^.?!,;]{0,6}\bme\b"),
     observation=ObservationShape(list_limits={"requests": 10, "timeline": 8}),
     describe=copied_line,
     model_description="Requests copied (抄送, cc) to the signed-in user: who filed them, where they stand.",

@@ -45,7 +45,7 @@ MY_REQUESTS = ToolSpec(
     backend_bound=True,
     identity_params=("userId",),
     # where a request stands, asked as a question: "撤回我的申请" or "my request ... send it again" ask for no look-up
-    answers=(r"(申请|请假|报销|出差|假).{0,8}(到哪|在哪|进度|状态|怎么样|谁在|谁手|卡在|批了吗|审批了吗)|到哪一步|在谁手",
+    answers=(r"(申请|请假|报销|出差|假)[^，。,;；？?]{0,8}(到哪|在哪|进度|状态|怎么样|谁在|谁手|卡在|批了吗|审批了吗)|到哪一步|在谁手",
              r"\b(where|how) (is|are) my\b|\bwho (has|holds) my\b|\bstatus of my\b|\bmy requests\b"),
     observation=ObservationShape(list_limits={"requests": 10, "timeline": 8}),
     describe=described,
