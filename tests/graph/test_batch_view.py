@@ -6,6 +6,9 @@ and the requester's earlier requests."""
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+
+import pytest
 from langchain_core.messages import ToolMessage
 
 from evals.doubles.scripted import tool_call
@@ -189,3 +192,21 @@ def test_a_batch_given_the_one_decisions_comment_name_files_it_as_its_comment(gr
     [action] = agent.actions
     assert action["name"] == "decideTasks" and action["args"]["comment"] == "材料不全"
     assert "result" not in action["args"]
+
+
+@pytest.mark.parametrize("said", [  # written for the rule (the twelfth round's re-run, read)
+    "替李四看着的那份王五的请假，直接批了吧",
+    "Wang Wu's leave that came to me for Li Si - go ahead and approve it",
+])
+def test_a_deputys_one_decision_naming_whom_they_stand_in_for_decides_the_requesters_one_task(
+        graph_driver, store, start_request, make_ctx, said):
+    today = date.today()  # the store's clock is the system's
+    execute_call(TOOLSET, "setDeputy", {"deputyUserId": "user_4", "startDate": today.isoformat(),
+                                        "endDate": (today + timedelta(days=7)).isoformat()}, make_ctx("user_2"))
+    start_request(requester="user_3", approver="user_2", days=1, reason="搬家")
+    assert store.snapshot()["tasks"][0]["assignee_id"] == "user_4"
+    agent = graph_driver(tool_call("decideTasks", {"isOK": True, "processKey": "process_qingjia", "maxDays": 1}, id="c1"),
+                         "好的。", user_id="user_4")
+    agent.say(said)
+    [action] = agent.actions  # 李四 is whom the deputy stands in for; 王五 is the requester of their one to-do
+    assert action["name"] == "handleTodoTask" and action["args"]["taskId"] == "task_1" and action["args"]["isOK"]

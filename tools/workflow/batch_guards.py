@@ -115,17 +115,21 @@ def _decide_one(task_id: str, batch: dict[str, object]) -> dict[str, object]:
 
 def _the_one_named(call: Call) -> tuple[str | None, str | None]:
     """The one to-do, among those offered to the person, of the one requester their latest message names (or, where it
-    names several, the one of them the model's filter names); None when that is not exactly one."""
+    names several, the one of them the model's filter names, or the one of them whose requests wait on the person: "帮李四
+    看的那个张三的病假" names the approver a deputy stands in for beside the requester); None when that is not exactly
+    one."""
     assert call.request is not None
     named = named_in_latest(call.request)
     given = str(call.values.get("requester") or "").strip().casefold()
     if len(named) > 1 and given:
         names = call.request["names"]
         named = [p for p in named if given in {p.casefold(), *(str(n).casefold() for n in names.get(p, {}).values() if n)}]
+    todos = {p: lookup.todos_from(call.handle, call.ctx.actor_id, p) for p in named}
+    if len(named) > 1:
+        named = [p for p in named if todos[p]]
     if len(named) != 1:
         return None, None
-    todos = lookup.todos_from(call.handle, call.ctx.actor_id, named[0])
-    return (todos[0].id, named[0]) if len(todos) == 1 else (None, None)
+    return (todos[named[0]][0].id, named[0]) if len(todos[named[0]]) == 1 else (None, None)
 
 
 class BatchPinned:
