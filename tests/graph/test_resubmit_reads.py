@@ -115,3 +115,17 @@ def test_a_new_start_that_sends_again_is_the_resend_of_the_returned_request(grap
     agent.say(said)
     [action] = agent.actions
     assert action["name"] == "resubmitRequest" and action["args"]["requestId"] == "req_1"
+
+
+@pytest.mark.parametrize(("said", "tool"), [  # written after the rule (the thirteenth round's re-run, read); none from it
+    ('make the reason "team lunch with the Suzhou client" and resubmit it', "returnTask"),
+    ("事由写成「和苏州客户的午餐」，重新提交一下", "handleTodoTask"),
+])
+def test_a_call_on_a_to_do_from_someone_nothing_waits_on_that_sends_again_is_the_resend(graph_driver, make_ctx, said,
+                                                                                          tool):
+    on_a_todo = tool_call(tool, {"taskId": "req_1", "comment": "team lunch with the Suzhou client", "isOK": True})
+    agent = _returned_claim(graph_driver, make_ctx, on_a_todo, "已重新提交。")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "resubmitRequest" and action["args"]["requestId"] == "req_1"
+    assert "Suzhou client" in action["args"]["reason"] or "苏州客户" in action["args"]["reason"]

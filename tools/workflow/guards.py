@@ -132,7 +132,7 @@ class ResendNotWithdraw:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
-        if call.spec.name == "runWorkFlow":
+        if call.spec.name in _NOT_A_RESEND:
             self._resend_not_start(call)
             return
         if call.spec.name != "withdrawRequest":
@@ -153,16 +153,26 @@ class ResendNotWithdraw:
     @staticmethod
     def _resend_not_start(call: Call) -> None:
         """A start whose words send again ("行吧，那就改成3天，再帮我提交一遍") from someone with one request sent back
-        is that request's resend."""
+        is that request's resend; so is a call on a to-do from someone nothing waits on ("change the reason to … and
+        resend it": no to-do of theirs to return)."""
         assert call.request is not None
         again = _AGAIN.search(latest_message(call.request))
         returned = own_pending(call.handle, call.ctx.actor_id, ("returned",)) if again else []
+        actor = call.ctx.actor_id
+        if returned and call.spec.name != "runWorkFlow" and lookup.engine_of(call.handle).tasks_for(
+                call.handle, actor, lookup.groups_of(call.handle, actor)):
+            return  # something waits on them: the to-do's own guards judge it
         if again and len(returned) == 1:
             raise PolicyError(
                 "resend_not_start", f"The user asks to send their returned request {returned[0]['id']} again "
-                f"({again.group()!r}), not to file a new one: call resubmitRequest with what they change.",
+                f"({again.group()!r}), not to file a new one or act on a to-do: call resubmitRequest with what they change.",
                 instead={"name": "resubmitRequest", "args": {"requestId": returned[0]["id"]}},
             )
+
+
+_NOT_A_RESEND = frozenset({"runWorkFlow", "handleTodoTask", "returnTask", "transferTask"})
+"""The tools a message that sends the person's returned request again may be taken for: a new start, or a call on a
+to-do."""
 
 
 _THAT = "[那这](?:个|张|笔|份|趟|次)"
