@@ -98,8 +98,11 @@ def test_a_resend_of_the_persons_returned_request_is_named_with_its_id(graph_dri
     execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "最多两天"}, make_ctx("user_2"))
     agent = graph_driver(tool_call("returnTask", {"taskId": "李四", "comment": "两天"}), "好的。")
     [refusal] = _refused(agent.say("我那个假被打回来了是吧，那就按两天重新提交"))  # written after the rule
-    assert refusal.startswith("Error [own_request]")
-    assert refusal.endswith("call resubmitRequest with requestId req_1.") and "withdrawRequest" not in refusal
+    # a call on a to-do from someone nothing waits on, sending their one returned request again: its resend
+    assert refusal.startswith("Error [resend_not_start]")
+    assert "call resubmitRequest with requestId req_1" in refusal and "withdrawRequest" not in refusal
+    [action] = agent.actions
+    assert action["name"] == "resubmitRequest" and action["args"]["requestId"] == "req_1"
 
 
 def test_a_reminder_about_the_persons_own_request_is_named(graph_driver, start_request):

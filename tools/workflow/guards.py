@@ -165,7 +165,8 @@ class ResendNotWithdraw:
         if again and len(returned) == 1:
             raise PolicyError(
                 "resend_not_start", f"The user asks to send their returned request {returned[0]['id']} again "
-                f"({again.group()!r}), not to file a new one or act on a to-do: call resubmitRequest with what they change.",
+                f"({again.group()!r}), not to file a new one or act on a to-do: call resubmitRequest with requestId "
+                f"{returned[0]['id']} and what they change.",
                 instead={"name": "resubmitRequest", "args": {"requestId": returned[0]["id"]}},
             )
 
