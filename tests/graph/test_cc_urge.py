@@ -83,22 +83,19 @@ def test_a_copied_person_reads_the_request_and_cannot_decide_it(graph_driver, st
     assert store.snapshot()["tasks"][0]["status"] == "pending"
 
 
-@pytest.mark.parametrize(("text", "todos", "copies"), [  # written for the rule (the thirteenth round's re-run, read)
-    ("我被抄送了王五的报销，我能直接批了吗？", True, True),
-    ("他抄送了我一份，我可以同意吗", True, True),
-    ("I was cc'd on Wang Wu's claim - may I approve it myself?", True, True),
-    ("can I just reject it?", True, False),
-    ("am I allowed to sign off on it?", True, False),
-    ("what got copied to me this week?", False, True),
-    ("请假三天，李四审批，抄送王五", False, False),
-    ("copy Wang Wu on my claim", False, False),
-    ("我能请几天年假？", False, False),
+@pytest.mark.parametrize(("text", "asks"), [  # written for the rule (the thirteenth round's re-run, read)
+    ("我被抄送了王五的报销，我能直接批了吗？", True),
+    ("他抄送了我一份，我可以同意吗", True),
+    ("I was cc'd on Wang Wu's claim - may I approve it myself?", True),
+    ("what got copied to me this week?", True),
+    ("can I just reject it?", False),
+    ("请假三天，李四审批，抄送王五", False),
+    ("copy Wang Wu on my claim", False),
+    ("我能请几天年假？", False),
 ])
-def test_whether_one_may_decide_or_was_copied_asks_for_the_to_dos_and_the_copies(text, todos, copies):
-    def asks(tool: str) -> bool:
-        return any(re.search(p, text, re.IGNORECASE) for p in TOOLSET.registry.get(tool).answers)
-
-    assert (asks("queryTodoTask"), asks("queryCcRequests")) == (todos, copies)
+def test_being_copied_said_of_oneself_asks_for_the_copies(text, asks):
+    spec = TOOLSET.registry.get("queryCcRequests")
+    assert any(re.search(p, text, re.IGNORECASE) for p in spec.answers) is asks
 
 
 def test_a_copied_persons_question_whether_to_decide_is_answered_from_the_copies(graph_driver, make_ctx):
@@ -109,14 +106,14 @@ def test_a_copied_persons_question_whether_to_decide_is_answered_from_the_copies
                                           "cc": ["user_3"]}, make_ctx("user_1"))
     agent = graph_driver(
         tool_call("decideTasks", {"isOK": True, "processKey": "process_baoxiao"}, id="r1"),
-        "你不能审批。",  # answered after the refusal with no look-up: sent back once, naming the look-ups
-        tool_call("queryTodoTask", {}, id="r2"), tool_call("queryCcRequests", {}, id="r3"),
+        "你不能审批。",  # answered after the refusal with no look-up: sent back once, naming the copies
+        tool_call("queryCcRequests", {}, id="r3"),
         "你只是被抄送，这笔报销由李四审批。", user_id="user_3",
     )
     result = agent.say("我被抄送了张三的午餐报销，我可以直接批了吗？")
     assert agent.interrupts == []
-    assert {m.name for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "success"} == {
-        "queryTodoTask", "queryCcRequests"}
+    assert [m.name for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "success"] == [
+        "queryCcRequests"]
     assert "李四" in str(result["messages"][-1].content)
 
 

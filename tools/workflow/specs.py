@@ -150,11 +150,7 @@ SPECS: tuple[ToolSpec, ...] = (
         answers=(r"(待办|待审批|待批|没批|压着|积压)[^，。,;；]{0,6}((?<![那这])几|多少|哪些)|"
                  r"((?<![那这])几|多少|哪些)(个|条|件|份|单)?[^，。,;；]{0,6}(待办|待审批|待批|没批|要审批)",
                  r"\bhow many\b[^.;]{0,40}\b(to-?dos?|tasks?|to approve|approvals?|sitting)\b|"
-                 r"\bwhat(?:'s| is| has)?\b[^.;]{0,30}\b(to-?dos?|waiting for (?:me|him|her|them|approval))\b",
-                 # whether they may decide a request: their to-dos say it ("可以直接批吗", "can I just approve it?")
-                 r"我(?:能|可以|能不能|可不可以|有权|有没有权)[^，。,;；?？]{0,4}(?:批|审批|同意|驳回|通过|拒绝)[^，。,;；]{0,8}[吗嘛？?]|"
-                 r"\b(?:can|may|could)\s+I\s+(?:just\s+|also\s+|go ahead and\s+)?(?:approve|reject|sign off|decide|okay)\b|"
-                 r"\bam I (?:allowed|able|supposed) to (?:approve|reject|sign off|decide)\b"),
+                 r"\bwhat(?:'s| is| has)?\b[^.;]{0,30}\b(to-?dos?|waiting for (?:me|him|her|them|approval))\b"),
         observation=ObservationShape(  # a task's form is read in words (`summary`: units, choices by name)
             drop=frozenset({"createdAt", "processKey", "form"}), list_limits={"tasks": 10}
         ),
