@@ -144,10 +144,15 @@ _CAPABILITY = re.compile(
 _QUESTION_WORD_ZH = re.compile(
     r"(?<!没)(?<!没有)(?:什么|啥|多少)|哪(?!怕)|谁|(?<![那这前后头好没十的过再晚早近隔等多少])几(?![乎十百千万])|是否|有没有|是不是|怎么样"
 )
-_NO_QUESTION_ZH = re.compile(r"(?:不管|无论|不论)[^，,。；;]*")
+_TOLD_ZH = re.compile(
+    r"(?:让|要求|叫(?=他|她|对方))(?!我)[^，,。；;？?]*|(?:写清楚|写清|写明|注明|讲清楚|说清楚|交代清楚|补充说明)[^，,。；;？?]*"
+)
+"""What someone else is told to state ("让他写清楚见的是什么客户", "注明为什么要坐飞机"): no question of the person's."""
+_NO_QUESTION_ZH = re.compile(rf"(?:不管|无论|不论)[^，,。；;]*|{_TOLD_ZH.pattern}")
 """Question words that ask nothing: 那几笔 / 这几个 / 好几个 / 前几天 / 他的几个 / 过几天 / 晚几天 / 最近几天 / 几十块
 ("those few", "several", "a few days ago", "his few", "in a few days", "a few days late", "tens of yuan"), 没什么 /
-没啥 / 没多少 ("nothing much"), and any of them in 不管…, 无论… ("whoever it is")."""
+没啥 / 没多少 ("nothing much"), any of them in 不管…, 无论… ("whoever it is"), and in what someone else is told to
+state ("退回去，让他写清楚见的是什么客户", "注明为什么要坐飞机"): the instruction asks the assistant nothing."""
 _WANTS_ZH = re.compile(r"想|要|(?<!申)请(?!问)|看看|查|找")
 """A Chinese question often has no question mark: a question word makes one, unless the sentence also says what the
 person wants done ("我想请假，先看看有哪些流程")."""
@@ -155,7 +160,7 @@ person wants done ("我想请假，先看看有哪些流程")."""
 
 def _asks_information(sentence: str) -> bool:
     """A sentence that is a question and asks nobody to do anything."""
-    question = bool(_QUESTION_END.search(sentence) or _QUESTION_EN.match(sentence)) or bool(
+    question = bool(_QUESTION_END.search(_TOLD_ZH.sub("", sentence)) or _QUESTION_EN.match(sentence)) or bool(
         _QUESTION_WORD_ZH.search(_NO_QUESTION_ZH.sub("", sentence)) and not _WANTS_ZH.search(sentence)
     )
     return question and not _REQUEST_CUE.search(sentence)

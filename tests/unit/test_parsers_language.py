@@ -97,7 +97,13 @@ def test_a_message_asks_for_information_only_when_every_sentence_is_a_question_n
     ("最近几天提的出差统统通过", "action"),
     ("几十块钱的餐费，给他过了", "action"),
     ("他早几天就交了，驳回理由是超标", "action"),
+    # what someone else is told to state (written after the rule; none from a scenario)
+    ("打回给王五，要求他注明为什么要坐飞机", "action"),
+    ("把张三的出差退回，写明去见哪家客户", "action"),
+    ("退回去让他讲清楚花了多少", "action"),
+    ("让他说说为什么", "action"),
     # questions still
+    ("这个流程叫什么？", "information"),
     ("我还剩几天年假", "information"),
     ("张三几号回来？", "information"),
     ("谁手上压着我的报销", "information"),
