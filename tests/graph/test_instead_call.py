@@ -262,6 +262,10 @@ def test_a_transfer_with_only_consent_beside_it_stays_a_transfer(graph_driver, s
     # colloquial Chinese (the fourteenth round's writer found them; none from a scenario)
     ("赵六那笔报销毙了吧", False), ("这个出差申请否掉", False), ("那就放行吧", True), ("让她过吧，材料齐了", True),
     ("签了吧", True),
+    # written after the rule (the sixteenth round's writer found "给过了" and "turn that one down"; none from a scenario)
+    ("五天的那个也给过了", True), ("给她过吧", True), ("turn those ones down", False), ("shoot that one down", False),
+    ("let Wang Wu's claim through", True), ("wave it through", True), ("nix it", False),
+    ("给你过目一下", None), ("已经过了三天", None),
 ])
 def test_unsure_is_no_rejection(text, decided):
     from tools.workflow.words import decision_in

@@ -52,7 +52,9 @@ def named_as_approver(param: str, text: str, named: list[dict[str, Any]]) -> lis
 
 _REJECT = re.compile(
     r"驳回|拒绝|拒了|回绝|不同意|不批|别批|(?<![拿说])不准|不通过|不行|不予|打回|退回|否决|否掉|毙(?:了|掉|吧)|枪毙|"
-    r"\breject|\bdeclin|\bden(y|ied)\b|\brefus|\bturn(ed|ing)? (it |that |this |\w+'s \w+ )?down\b|\bsay no\b|"
+    r"\breject|\bdeclin|\bden(y|ied)\b|\brefus|"
+    r"\bturn(ed|ing)? (?:(?:it|that|this|them|those|these)(?: ones?)? |\w+'s \w+ )?down\b|"
+    r"\bshoot (?:it|that|this)(?: one)? down\b|\bnix\b|\bthumbs[- ]down\b|\bsay no\b|"
     r"\bno[- ]go\b|\bveto|\b(don'?t|do not|not|never|won'?t|can'?t|cannot) (approve|accept|allow|ok|sign)",
     re.IGNORECASE,
 )
@@ -62,7 +64,8 @@ _APPROVE = re.compile(
     r"\bapprov(?!als?\b)|\b(?:my|our|full)\s+approval\b|\baccept|\bsign(ed|ing)?(?: (?:it|this|that|them))? off\b|"
     r"\bok(ay)?\b|\bgo ahead\b|\bfine (?:by|with) me\b|\blooks? good\b|\blgtm\b|"
     r"\bgreen[- ]?light|\bgrant|\ballow|"
-    r"\blet (him|her|them) go\b",
+    r"\blet (him|her|them) go\b|\b(?:let|wave|push) (?:it|that|this|them|(?:\w+ )?\w+'s \w+)(?: one)? through\b|\bthumbs[- ]up\b|"
+    r"给(?:他|她|它)?过(?:了|吧|一下)?(?![去来])",
     re.IGNORECASE,
 )
 
