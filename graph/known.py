@@ -123,13 +123,25 @@ reads them as a report that the thing happened. Not those that tell a state from
 already reminded today"): a refusal often gives it."""
 
 
+_CLAUSE_START = re.compile(r"[，。；;：！!？?\n]|:|[,.](?:\s|$)|\b(?:but|and|so)\b|但是?|而且|所以", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:nothing|not|no|never|none|nobody|neither|nor)\b|n't\b|没|未|无|并非|不是", re.IGNORECASE)
+"""A claim's own clause says it did not happen: "nothing was filed", "it has not been sent", "没有提交成功"."""
+
+
+def done_claims(text: str) -> list[tuple[Lang, str, str]]:
+    """The words of a text that say something was done (`DONE_CLAIMS`), each with its language and verb, but not
+    those whose own clause denies it ("nothing was filed")."""
+    return [(words, m.group(1), m.group(0).strip()) for words, pattern in DONE_CLAIMS for m in pattern.finditer(text)
+            if not _NEGATED.search(_CLAUSE_START.split(text[: m.start()])[-1])]
+
+
 def undone_claims(text: str, messages: list[AnyMessage], toolset: Toolset, lang: Lang) -> list[str]:
     """The words of a model's answer that say something was done, in a run whose every proposed write was not done
     (refused, failed, or declined at the card), unless the conversation showed that state (a look-up listed a request
     as 已驳回, a refusal said it "already ended (rejected)", or said so in the person's words). Such an answer would
     tell the person a write happened that did not: "已驳回" after the return it proposed was refused and nothing was
     decided. Empty when the run wrote something, or proposed nothing to write."""
-    claims = [(words, m.group(1), m.group(0).strip()) for words, pattern in DONE_CLAIMS for m in pattern.finditer(text)]
+    claims = done_claims(text)
     if not claims:
         return []
     outcome = run_outcome(messages, toolset.registry, lang)

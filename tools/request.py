@@ -128,8 +128,9 @@ _QUESTION_EN = re.compile(r"^\s*(what|which|who|whom|whose|when|where|why|how)\b
 # "can you approve it?", "could Li Si sign off on my leave?", and "can you …" or "could Li Si …" after a clause or a
 # sentence ("I'm ill, could you …?", "Away Friday. Could Wang Wu …?"; not "…, can I see …?", which asks to be told).
 _REQUEST_CUE = re.compile(
-    r"(帮我|帮忙|替我|给我|请你|麻烦|能不能|可不可以|能否|能|可以|要不要)|"
-    r"^\s*(can|could|would|will|shall|may)\b|\b(can|could|would|will) (you|u)\b|\b(please|plz|pls)\b|"
+    r"(帮我|帮忙|替我|给我|请你|麻烦|能不能|可不可以|能否|能|可以|要不要|^\s*要不(?!是))|"
+    r"^\s*(can|could|would|will|shall|may)\b|^\s*should (?:we|you|u)\b|\b(can|could|would|will) (you|u)\b|\b(please|plz|pls)\b|"
+    r"^\s*(?:how about|what about|why don'?t (?:you|we))\s+(?!my\b|the\b|his\b|her\b|it\b)\w+ing\b|^\s*why don'?t (?:you|we)\b|"
     r"(?:[,，;；—–]|\.\s)\s*(can|could|would|will)\s+(?!i\b|we\b)\w",
     re.IGNORECASE,
 )

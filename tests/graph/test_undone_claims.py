@@ -14,7 +14,7 @@ import pytest
 from langchain_core.messages import AIMessage
 
 from evals.doubles.scripted import tool_call
-from graph.known import DONE_CLAIMS
+from graph.known import done_claims
 from graph.prompts import THOUGHTS, UNDONE_NOTE
 from tools import execute_call
 from tools.workflow import TOOLSET
@@ -108,7 +108,7 @@ def test_an_answer_after_a_write_that_was_done_is_not_read_for_claims(graph_driv
 
 
 def _claims(text: str) -> list[str]:
-    return [m.group(0).strip() for _, pattern in DONE_CLAIMS for m in pattern.finditer(text)]
+    return [said for _, _, said in done_claims(text)]
 
 
 @pytest.mark.parametrize("text", [
@@ -123,6 +123,7 @@ def _claims(text: str) -> list[str]:
     "I've forwarded it to Wang Wu",
     "I just sent the reminder.",
     "The trip was successfully booked",
+    "Nothing more to do: your leave was submitted.",  # the denial is of another clause
 ])
 def test_words_that_say_something_was_done_are_read_as_such(text):
     assert _claims(text), text
@@ -139,6 +140,10 @@ def test_words_that_say_something_was_done_are_read_as_such(text):
     "Li Si was already reminded today.",
     "It wasn't sent: the e-mail needs a subject.",
     "Shall I submit it now?",
+    # a claim its own clause denies (the fifteenth round's writer found "nothing was filed"; none from it)
+    "Nothing was filed: the amount is still missing.",
+    "No reminder was sent, since one went out today.",
+    "没有提交成功，金额还没确定。",
 ])
 def test_words_that_do_not_say_so_are_not(text):
     assert _claims(text) == [], text

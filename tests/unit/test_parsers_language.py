@@ -102,6 +102,14 @@ def test_a_message_asks_for_information_only_when_every_sentence_is_a_question_n
     ("把张三的出差退回，写明去见哪家客户", "action"),
     ("退回去让他讲清楚花了多少", "action"),
     ("让他说说为什么", "action"),
+    # a suggestion put as a question asks for it (the fifteenth round's writer found "要不再催他一遍？"; none from it)
+    ("要不今天再提醒他一次？", "action"),
+    ("should we ping Li Si once more?", "action"),
+    ("how about chasing Zhao Liu again?", "action"),
+    ("why don't you send him a reminder?", "action"),
+    ("要不是他提醒，我都忘了报销了", "action"),
+    ("how about my trip request?", "information"),
+    ("Should my claim go to finance first?", "information"),
     # questions still
     ("这个流程叫什么？", "information"),
     ("我还剩几天年假", "information"),
