@@ -101,9 +101,11 @@ def answered_text(message: str) -> str | None:
 
 
 def names(word: str, text: str) -> bool:
-    """Whether a text names a word: Chinese anywhere, Latin as a whole word, in any case."""
+    """Whether a text names a word: Chinese anywhere, Latin as a whole word, in any case, and in its plural ("taxis",
+    "buses", "fares" name "taxi", "bus", "fare")."""
     if word.isascii():
-        return re.search(rf"(?<![a-z0-9_]){re.escape(word.casefold())}(?![a-z0-9_])", text.casefold()) is not None
+        plural = "(?:e?s)?" if word[-1:].isalpha() else ""
+        return re.search(rf"(?<![a-z0-9_]){re.escape(word.casefold())}{plural}(?![a-z0-9_])", text.casefold()) is not None
     return word in text
 
 

@@ -61,3 +61,13 @@ def test_being_off_on_dates_names_a_leave(store, text, named):
     with store.read() as conn:
         [leave] = [d for d in store.process_engine.definitions(conn) if d.key == "process_qingjia"]
     assert any(names_term(w, text) for w in leave.words if "{date}" in w) is named
+
+
+@pytest.mark.parametrize(  # written after the rule (the fifteenth round's writer found "taxis"; none from a scenario)
+    ("term", "text", "named"),
+    [("taxi", "two taxis to the airport", True), ("bus", "buses to the venue", True),
+     ("taxi fare", "taxi fares for the week", True), ("meal", "client meals", True),
+     ("taxi", "taxing week", False), ("bus", "business trip", False), ("meal", "mealtime", False)],
+)
+def test_an_english_word_names_its_term_in_the_plural_too(term, text, named):
+    assert names_term(term, text) is named
