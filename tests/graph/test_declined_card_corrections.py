@@ -19,6 +19,10 @@ def _claim(amount: float, **fields):
     ("Claim 1280 yuan for the taxi to the client, Li Si approves", "no wait, the total was 1080", 1080),
     ("报销打车去客户那的费用1280元，李四审批", "不对，应该是1080", 1080),
     ("Claim 1280 yuan for the taxi to the client, Li Si approves", "make it 1080", 1080),
+    # the correction's number alone, right after the declined card (the fifteenth round's writer found it asked again)
+    ("报销打车去客户那的费用1280元，李四审批", "1080才对", 1080),
+    ("Claim 1280 yuan for the taxi to the client, Li Si approves", "oops, 1080", 1080),
+    ("Claim 1280 yuan for the taxi to the client, Li Si approves", "1080 — I misread the receipt", 1080),
 ])
 def test_a_correction_after_a_declined_card_keeps_the_category_and_files_the_new_amount(
     graph_driver, store, first, correction, amount

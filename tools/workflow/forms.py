@@ -81,10 +81,12 @@ def _one_amount(request: Request) -> float | None:
 
 _OF_AMOUNT = re.compile(
     r"金额|钱|费用|总额|总共|一共|合计|(?:应该|其实|实际|改|写)(?:是|成|为)|不对|错了|"
-    r"\b(?:amount|total|cost|sum|price|actually|should\s+be|make\s+it|change\s+it\s+to|typo)\b",
+    r"\b(?:amount|total|cost|sum|price|actually|should\s+be|make\s+it|change\s+it\s+to|typo|oops|sorry|wrong|"
+    r"i\s+mean|i\s+meant|meant|wait)\b|^\s*no\b|^\s*(?:是|就是|其实|改)",
     re.IGNORECASE,
 )
-"""Words of an amount, or of correcting one ("金额是…", "应该是…", "不对", "actually", "make it …")."""
+"""Words of an amount, or of correcting one ("金额是…", "应该是…", "不对", "是…", "actually", "make it …", "oops",
+"I meant …", "no, …")."""
 
 
 def _corrected_amount(request: Request) -> float | None:
@@ -98,7 +100,8 @@ def _corrected_amount(request: Request) -> float | None:
     earlier = set(request["amounts"])
     bare = {float(s["value"]) for s in said if s["kind"] == "number" and s["message"] == latest}
     new = bare - earlier
-    if len(new) != 1 or not (bare & earlier or _OF_AMOUNT.search(request["recent"][-1])):
+    # after a card they declined, the message corrects that request (`Request.declined`): its one new number is it
+    if len(new) != 1 or not (bare & earlier or request.get("declined") or _OF_AMOUNT.search(request["recent"][-1])):
         return None
     return new.pop()
 
