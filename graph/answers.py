@@ -81,7 +81,7 @@ def _answer_value(asked: AskedCall, request: Request, registry: ToolRegistry) ->
         # "下周二到下周四" answering a question about a trip's dates: one range. Its first day is proposed; the form's
         # readers then put each end where it belongs (the admission guards fill values the person stated).
         ranges = [r for r in request["ranges"] if [r["start"], r["end"]] == sorted(dates)]
-        return dates[0] if len(dates) == 2 and ranges else None
+        return dates[0] if len(dates) == 2 and ranges else (sorted(dates)[0] if len(dates) == 2 else None)
     if kind == "choice":
         if asked.get("choices"):
             options = tuple(tuple(option) for option in asked.get("choices", []))

@@ -274,3 +274,18 @@ def test_an_amount_corrected_in_a_later_message_is_the_one_filed(graph_driver, f
     agent.say(second)
     args, _ = waiting(agent)
     assert args["fields"]["amount"] == amount
+
+
+@pytest.mark.parametrize("answer", [  # written after the rule (the fifteenth round's writer found it; none from it)
+    "26号出发，28号回来", "26号走，28号回", "set off on the 26th, back on the 28th", "out the 26th, return the 28th",
+    "the 26th to the 28th",
+])
+def test_a_trips_start_and_end_asked_are_filled_from_two_days_answered(graph_driver, answer):
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "王五",
+                                     "fields": {"destination": "武汉"}})
+    agent = graph_driver(trip, "OK.")
+    asked = agent.say("出差去武汉见客户，王五审批")
+    assert "出发日期" in str(asked["messages"][-1].content) and agent.actions == []
+    agent.say(answer)
+    args, _ = waiting(agent)  # filled in code: the script has no second call
+    assert (args["fields"]["startDate"], args["fields"]["endDate"]) == ("2027-01-26", "2027-01-28")
