@@ -229,7 +229,7 @@ _FUNCTION_WORDS = set("把这那几些点给让被就都也还再很太吧呢啊
 }
 """Words that tell nothing of why on their own (把, 这, "some", "time"), beyond the generic ones (`tools.words`)."""
 _ACCOUNT_FILLER = re.compile(
-    f"{ASKING.pattern}|上午|下午|早上|中午|晚上|整天|全天|花费|花了|花|一共|共计|合计|总共|\\b(?:spent|cost|costs)\\b|"
+    f"{ASKING.pattern}|上午|下午|早上|中午|晚上|整天|全天|(?:(?<![太很好更最那这])[多少])?(?:花费|花了|花)|一共|共计|合计|总共|\\b(?:spent|cost|costs)\\b|"
     r"\b(?:this\s+)?(?:morning|afternoon|evening)\b|\b(?:time\s+|days?\s+|all[- ]day\s+)?off\b",
     re.IGNORECASE,
 )

@@ -140,6 +140,8 @@ ACCOUNTS = [
     # the place and the dates stay inside the clause
     ("chuchai", "Trip to Chengdu next Mon-Wed to train the new sales team, Zhao Liu approves",
      "to Chengdu next Mon-Wed to train the new sales team"),
+    # "extra" with how much is of how much too (the fifteenth round's writer found "…改签多" filed; none from it)
+    ("baoxiao", "高铁票昨天退改多花了85，王五审批", "高铁票昨天退改"),
     ("qingjia", "孩子发烧要去医院，明天请一天，找李四", "孩子发烧要去医院"),
     ("qingjia", "I'd like Friday off please, Li Si approves", None),
 ]
