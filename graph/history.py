@@ -172,9 +172,15 @@ def run_results(messages: list[AnyMessage]) -> list[tuple[str, dict[str, Any]]]:
 
 
 def open_lookups(messages: list[AnyMessage], registry: ToolRegistry, request: Request) -> list[str]:
-    """The look-ups the person's request asks for (each tool's `answers` patterns) that the run has not made yet."""
+    """The look-ups the person's request asks for (each tool's `answers` patterns) that the run has not made yet; none
+    once a write the person asked for was done in the run: its result is what they are told, and words of its comment
+    ("备注：年假余额够", "it's stuck with Li Si, nudge him") ask for no look-up."""
     text = " ".join(request["texts"])
-    made = {m.name for m in messages[latest_human_index(messages) + 1 :] if isinstance(m, ToolMessage)}
+    run = messages[latest_human_index(messages) + 1 :]
+    if any(isinstance(m, ToolMessage) and m.status != "error" and m.name in registry
+           and registry.get(m.name).effect is Effect.WRITE for m in run):
+        return []
+    made = {m.name for m in run if isinstance(m, ToolMessage)}
     return [
         s.name for s in registry
         if s.answers and s.name not in made and any(re.search(p, text, re.IGNORECASE) for p in s.answers)

@@ -69,3 +69,17 @@ def test_the_persons_own_to_dos_stay_theirs(graph_driver, text):
     result = agent.say(text)
     [observation] = [m for m in result["messages"] if isinstance(m, ToolMessage)]
     assert observation.artifact["userId"] == "user_2"
+
+
+@pytest.mark.parametrize("said", [  # written after the rule (the sixteenth round's writer found it; none from it)
+    "批了吧，备注：他年假余额还够",
+    "approve it, note: he still has annual leave left",
+])
+def test_a_write_done_asks_for_no_look_up_its_comment_names(graph_driver, start_request, said):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看病")
+    decide = tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True, "result": said.split("：")[-1]})
+    agent = graph_driver(decide, "已批准。", user_id="user_2")
+    agent.say(said)
+    result = agent.approve()
+    assert [m.name for m in result["messages"] if isinstance(m, ToolMessage)] == ["handleTodoTask"]
+    assert "script exhausted" not in str(result["messages"][-1].content)
