@@ -125,3 +125,23 @@ def test_a_copied_persons_question_whether_to_decide_is_answered_from_the_copies
 def test_the_own_requests_are_asked_of_within_one_clause(text, asks):
     spec = TOOLSET.registry.get("queryMyRequests")
     assert any(re.search(p, text, re.IGNORECASE) for p in spec.answers) is asks
+
+
+@pytest.mark.parametrize(("said", "call"), [  # written after the rule (the sixteenth round, read); none from it
+    ("Could I sign off on req_1 myself from here?", ("handleTodoTask", {"taskId": "req_1", "isOK": True})),
+    ("我看王五这个出差没问题，我这边直接批了吧", ("decideTasks", {"isOK": True, "processKey": "process_chuchai"})),
+])
+def test_a_decision_from_someone_nothing_waits_on_about_anothers_request_is_not_theirs(graph_driver, store, make_ctx,
+                                                                                        said, call):
+    from tools import execute_call
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_chuchai", "userId": "user_3", "reason": "参展",
+                                          "fields": {"destination": "武汉", "startDate": "2027-01-25",
+                                                     "endDate": "2027-01-26"},
+                                          "nextUserId": "user_2", "cc": ["user_4"]}, make_ctx("user_3"))
+    agent = graph_driver(tool_call(call[0], call[1], id="r1"), "x", "这个申请由李四审批。", user_id="user_4")
+    agent.say(said)
+    assert agent.interrupts == []
+    assert any("[not_theirs_to_decide]" in text for text in _refusals(agent)), _refusals(agent)
+    assert [m.name for m in agent.messages if isinstance(m, ToolMessage) and m.status == "success"] == ["queryCcRequests"]
+    assert store.snapshot()["tasks"][0]["status"] == "pending"

@@ -61,3 +61,22 @@ def test_a_change_after_a_refused_request_keeps_what_it_said(graph_driver, store
     agent.say(then)
     [action] = agent.actions
     assert action["args"]["days"] == 3 and action["args"]["fields"]["leaveType"] == kind
+
+
+@pytest.mark.parametrize(("first", "correction", "amount"), [  # written after the rule (the fifteenth round, read)
+    ("Office supplies: a docking station for my desk, 0.9k. Put in an expense claim, Li Si approves",
+     "sorry, it's 0.95k, rest the same", 950),
+    ("买了个扩展坞，办公用品，九百，报销一下，李四审批", "不好意思，是九百五，其他不变", 950),
+])
+def test_a_correction_after_a_declined_card_taken_for_a_to_do_is_the_start_again(graph_driver, store, first,
+                                                                                 correction, amount):
+    claim = tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "docking station", "nextUserId": "李四",
+                                      "fields": {"amount": 900, "category": "办公"}})
+    agent = graph_driver(claim, "好的，没有提交。", tool_call("returnTask", {"taskId": "expense", "comment": correction}),
+                         "已提交。")
+    agent.say(first)
+    agent.resume({"decisions": [{"type": "reject", "message": "amount is off"}]})
+    agent.say(correction)
+    [action] = agent.actions
+    assert action["name"] == "runWorkFlow" and action["args"]["processKey"] == "process_baoxiao"
+    assert action["args"]["fields"]["amount"] == amount

@@ -73,6 +73,9 @@ def _one_amount(request: Request) -> float | None:
         latest = {float(s["value"]) for s in said if s["message"] == last}
         return latest.pop() if len(latest) == 1 and len({s["message"] for s in said}) > 1 else None
     first = len(request["recent"]) - len(request["texts"])
+    if request.get("declined"):  # after a card they declined, the latest message's one number corrects it
+        first = len(request["recent"]) - 1 if any(
+            s["kind"] == "number" and s["message"] == len(request["recent"]) - 1 for s in request.get("said", [])) else first
     # `said` is missing from a request read before it was added (a run resumed across an upgrade): nothing is bare
     bare = {s["value"] for s in request.get("said", []) if s["kind"] == "number" and s["message"] >= first}
     value = bare.pop() if len(bare) == 1 else None

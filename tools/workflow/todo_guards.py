@@ -9,14 +9,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tools.errors import PolicyError
+from tools.errors import DomainError, PolicyError
 from tools.guards.call import Call
 from tools.people import named_in
 from tools.request import latest_message, named_in_latest, persons_in_latest
 from tools.workflow import form_fit, lookup
 from tools.workflow.approver_words import named_as_taker
+from tools.workflow.batch_words import BATCH_TOOL
 from tools.workflow.engine import Definition
-from tools.workflow.request_lookup import own_pending
+from tools.workflow.request_lookup import own_pending, require_request
 from tools.workflow.words import (
     ASKED,
     REQUEST_NOUN,
@@ -198,7 +199,7 @@ class NothingToDo:
         if call.spec.name == "withdrawRequest":
             self._nothing_to_withdraw(call)
             return
-        if call.spec.name not in ON_A_TODO:
+        if call.spec.name not in (*ON_A_TODO, BATCH_TOOL):
             return
         task = str(call.values.get("taskId") or "")
         of_a_task = lookup.ID_RE.match(task.strip())
@@ -207,9 +208,18 @@ class NothingToDo:
         actor = call.ctx.actor_id
         if lookup.engine_of(call.handle).tasks_for(call.handle, actor, lookup.groups_of(call.handle, actor)):
             return  # something waits on them (the common case: one read)
+        latest = latest_message(call.request)
+        whose = _anothers(call, latest) or (_requester_of(call, task) if of_a_task else None)
+        if whose:  # "那王五这个出差我顺手给批了", "can I approve req_1 myself?": not theirs to decide, and no start
+            raise PolicyError(
+                "not_theirs_to_decide", f"Nothing waits on the user's decision: {whose}'s request is not theirs to "
+                "decide. Tell them so, and who decides it: queryCcRequests shows a request copied to them, with who "
+                "holds it.", instead={"name": "queryCcRequests", "args": {"userId": actor}},
+            )
+        if call.spec.name == BATCH_TOOL:
+            return  # a batch of nothing: its own guards say why
         if named_in(task, [dict(u) for u in call.handle.execute(lookup.ALL_USERS).mappings()]):
             return  # a requester named: the guards on their request say why it is not theirs
-        latest = latest_message(call.request)
         mine = own_pending(call.handle, actor)
         if WITHDRAW.search(latest) and len(mine) == 1:  # "just pull it back": their one pending request
             raise PolicyError(
@@ -217,14 +227,9 @@ class NothingToDo:
                 f"call withdrawRequest with requestId {mine[0]['id']}.",
                 instead={"name": "withdrawRequest", "args": {"requestId": mine[0]["id"]}},
             )
-        whose = _anothers(call, latest)
-        if whose:  # "那王五这个出差我顺手给批了": someone else's request, not theirs to decide, and no start either
-            raise PolicyError(
-                "not_theirs_to_decide", f"Nothing waits on the user's decision: {whose}'s request is not theirs to "
-                "decide. Tell them so, and who decides it: queryCcRequests shows a request copied to them, with who "
-                "holds it.", instead={"name": "queryCcRequests", "args": {"userId": actor}},
-            )
         named = _processes_named(call, latest)
+        if not named and call.request.get("declined"):  # a correction of the start they declined: that process
+            named = _processes_named(call, "\n".join(call.request["texts"]))
         start = f"; their words name {named[0].key}: to file it, call runWorkFlow with processKey {named[0].key}" if len(
             named) == 1 else ""
         raise PolicyError(
@@ -232,7 +237,6 @@ class NothingToDo:
             "requests, call queryMyRequests.",
             instead={"name": "runWorkFlow", "args": {"processKey": named[0].key}} if len(named) == 1 else None,
         )
-
 
     @staticmethod
     def _nothing_to_withdraw(call: Call) -> None:
@@ -249,6 +253,19 @@ class NothingToDo:
                 f"to file it, call runWorkFlow with processKey {named[0].key}.",
                 instead={"name": "runWorkFlow", "args": {"processKey": named[0].key}},
             )
+
+
+def _requester_of(call: Call, request_id: str) -> str | None:
+    """The name of the requester of the request an id names, when it is someone else's; None otherwise."""
+    try:
+        request = require_request(call.handle, request_id.strip())
+    except DomainError:
+        return None
+    if request["requester"] == call.ctx.actor_id:
+        return None
+    people = {str(u["id"]): u for u in call.handle.execute(lookup.ALL_USERS).mappings()}
+    person = people.get(str(request["requester"]))
+    return str(person["name"]) if person else None
 
 
 def _anothers(call: Call, latest: str) -> str | None:
