@@ -129,3 +129,12 @@ def test_a_call_on_a_to_do_from_someone_nothing_waits_on_that_sends_again_is_the
     [action] = agent.actions
     assert action["name"] == "resubmitRequest" and action["args"]["requestId"] == "req_1"
     assert "Suzhou client" in action["args"]["reason"] or "苏州客户" in action["args"]["reason"]
+
+
+def test_a_return_proposed_for_send_it_back_in_is_the_resend_with_the_new_end(graph_driver, make_ctx):
+    # written after the rule (the fifteenth round, read: "… and send it back in" became a return); none from it
+    on_a_todo = tool_call("returnTask", {"taskId": "req_1", "comment": "change it and send it again"})
+    agent = _returned_trip(graph_driver, make_ctx, on_a_todo, "1月25日到27日去广州见供应商，帮我提个出差，赵六审批")
+    agent.say("alright, move the return day to the 28th and send it back in")
+    [action] = agent.actions
+    assert action["name"] == "resubmitRequest" and action["args"]["fields"] == {"endDate": "2027-01-28"}
