@@ -248,3 +248,23 @@ def test_deciding_a_request_only_copied_to_the_person_says_who_holds_it(graph_dr
     assert agent.actions == []
     answer = str(result["messages"][-1].content)
     assert "李四" in answer or "Li Si" in answer
+
+
+@pytest.mark.parametrize("said", [  # written after the rule (the fifteenth round, read); none from it
+    "the client cancelled, can you pull my trip request?",
+    "客户那边取消了，我的出差申请撤回吧",
+])
+def test_taking_back_the_one_of_their_requests_their_words_name_is_its_withdrawal(graph_driver, store, make_ctx, said):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_chuchai", "userId": "user_3", "reason": "client visit",
+                                          "fields": {"destination": "西安", "startDate": "2027-01-25",
+                                                     "endDate": "2027-01-27"}, "nextUserId": "user_4"}, make_ctx("user_3"))
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_3", "reason": "client dinner",
+                                          "nextUserId": "user_2", "fields": {"amount": 460, "category": "餐饮"}},
+                 make_ctx("user_3"))
+    agent = graph_driver(tool_call("queryCcRequests", {}), "Your trip request is withdrawn.", user_id="user_3")
+    agent.say(said)
+    [action] = agent.actions
+    assert (action["name"], action["args"]) == ("withdrawRequest", {"requestId": "req_1"})

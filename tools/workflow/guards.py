@@ -18,7 +18,7 @@ from tools.request import latest_message, named_in_latest, persons_in_latest
 from tools.workflow import form_fit, lookup
 from tools.workflow.approver_words import named_as_taker
 from tools.workflow.engine import TaskView
-from tools.workflow.request_lookup import PENDING, own_pending
+from tools.workflow.request_lookup import PENDING, own_pending, processes_named
 from tools.workflow.todo_guards import decided_apart, said_return_or_reject
 from tools.workflow.words import ASKED, OF_OWNER, REQUEST_NOUN, WITHDRAW, anothers_request, decision_in, stated_decision
 
@@ -249,6 +249,9 @@ def _own_request_refusal(call: Call, said: str, latest: str) -> tuple[str, dict[
                             if again else ("withdrawRequest", PENDING, "to take it back as they say") if back else
                             ("urgeTask", ("running",), "to remind its approver as they say"))
     mine = own_pending(call.handle, call.ctx.actor_id, statuses)
+    if len(mine) > 1:  # "pull my trip request": the one of the process their words name
+        named = processes_named(call.handle, said)
+        mine = [r for r in mine if r["process_key"] in named] if named else mine
     which = f" with requestId {mine[0]['id']}" if len(mine) == 1 else ""
     # a resend too: the guards read what changes from the person's own words, and ask when they name nothing
     return f"{head}: {what}, call {tool}{which}.", {"name": tool, "args": {"requestId": mine[0]["id"]}} if len(
