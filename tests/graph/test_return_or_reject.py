@@ -149,3 +149,19 @@ def test_a_comment_that_hands_something_over_after_an_approval_is_no_transfer(gr
     agent.say("Comment: have a good trip, hand over the release notes first")
     [action] = agent.actions
     assert action["name"] == "handleTodoTask" and action["args"]["isOK"] is True
+
+
+@pytest.mark.parametrize(("said", "decided"), [  # written after the rule (the sixteenth round, read); none from it
+    ("Zhang San's leave is fine by me. Approve it, and add a note that he should hand over his tickets first", True),
+    ("张三这个假我同意，备注一下让他走之前把工作交接好", True),
+    ("Turn down Zhang San's leave, with a note that the release week is all hands", False),
+])
+def test_an_email_where_the_person_decided_the_one_to_do_of_whom_they_named_is_that_decision(graph_driver, store,
+                                                                                              start_request, said,
+                                                                                              decided):
+    start_request(requester="user_1", approver="user_2", days=2, reason="回老家")
+    agent = graph_driver(tool_call("sendEmail", {"userId": "user_2", "emailContent": said}), "OK.", user_id="user_2")
+    agent.say(said)
+    assert agent.card is not None and agent.card["action"] == "handleTodoTask"
+    [action] = agent.actions
+    assert action["args"]["taskId"] == "task_1" and action["args"]["isOK"] is decided

@@ -326,7 +326,10 @@ class StartNotEmail:
         if call.spec.name != "sendEmail":
             return
         latest = latest_message(call.request)
-        if _EMAIL.search(latest) or _OWN.search(latest) or call.request["quoted"] or decision_in(latest) is not None \
+        decided = decision_in(latest)
+        if decided is not None and not _EMAIL.search(latest) and not ASKED.search(latest):
+            self._decided_not_emailed(call, decided)
+        if _EMAIL.search(latest) or _OWN.search(latest) or call.request["quoted"] or decided is not None \
                 or said_return_or_reject([latest]):
             return  # an e-mail, a reminder, a text, their own request, or a decision spoken of: no new request
         definitions = list(lookup.engine_of(call.handle).definitions(call.handle))
@@ -337,6 +340,22 @@ class StartNotEmail:
             "start_not_email", f"The user asks for no e-mail; their words name {named[0].key}: to file it, call "
             f"runWorkFlow with processKey {named[0].key}.", instead={"name": "runWorkFlow", "args": {"processKey": named[0].key}},
         )
+
+    @staticmethod
+    def _decided_not_emailed(call: Call, decided: bool) -> None:
+        """An e-mail where the person decides the one to-do of the one other person they name and speaks of no e-mail
+        ("Zhang San's Shanghai trip looks fine. Sign off on it, and add a note that …"): that decision, its note the
+        comment."""
+        assert call.request is not None
+        named = [p for p in named_in_latest(call.request) if p != call.ctx.actor_id]
+        todos = lookup.todos_from(call.handle, call.ctx.actor_id, named[0]) if len(named) == 1 else []
+        if len(todos) == 1:
+            raise PolicyError(
+                "start_not_email", f"The user asks for no e-mail; they {'approve' if decided else 'reject'} "
+                f"{named[0]}'s request, which waits on them as {todos[0].id}: call handleTodoTask with taskId "
+                f"{todos[0].id} and isOK {str(decided).lower()}, their note the comment.",
+                instead={"name": "handleTodoTask", "args": {"taskId": todos[0].id, "isOK": decided}},
+            )
 
 
 _FOR_ME_TO_DECIDE = re.compile(
