@@ -146,10 +146,14 @@ def test_with_no_decision_stated_the_look_up_meant_is_made_for_the_model(graph_d
     assert store.snapshot()["tasks"][0]["status"] == "pending"
 
 
-def test_a_request_to_deal_with_it_asks_for_the_decision(graph_driver, store, start_request):
+@pytest.mark.parametrize("said", [
+    "could you take care of Zhang San's leave request for me",  # written after the rule
+    "Could you handle Zhang San's leave request for me?",  # a polite request with its question mark (the sixteenth round)
+])
+def test_a_request_to_deal_with_it_asks_for_the_decision(graph_driver, store, start_request, said):
     start_request(requester="user_1", approver="user_2", days=1, reason="parents visiting")
     agent = graph_driver(tool_call("queryMyRequests", {}), "It is waiting for you.", user_id="user_2")
-    result = agent.say("could you take care of Zhang San's leave request for me")  # written after the rule
+    result = agent.say(said)
     question = str(result["messages"][-1].content)
     assert "approve" in question.lower() and "reject" in question.lower()
     assert agent.interrupts == [] and store.snapshot()["tasks"][0]["status"] == "pending"

@@ -78,7 +78,8 @@ def _on_the_todo(call: Call, person_id: str, said: str, todos: list[TaskView],
     if to is not None:
         return (f"{waits}: to pass it on to {to} as they say, call transferTask with taskId {task_id} and nextUserId "
                 f"{to}."), {"name": "transferTask", "args": {"taskId": task_id, "nextUserId": to}}
-    asked = bool(ASKED.search(latest))  # "办了没？", "was it approved?": a decision it seems to state is asked about
+    # "办了没？", "was it approved?": a decision it seems to state is asked about; "could you take care of it?" asks for one
+    asked = bool(ASKED.search(latest)) and call.request is not None and call.request["kind"] == "information"
     if not asked and (said_return_or_reject([latest]) or ("", ""))[0] == "return":
         return (f"{waits}: to send it back to them as they say, call returnTask with taskId {task_id} and their "
                 "comment."), {"name": "returnTask", "args": {"taskId": task_id}}
