@@ -177,7 +177,7 @@ def open_lookups(messages: list[AnyMessage], registry: ToolRegistry, request: Re
     ("备注：年假余额够", "it's stuck with Li Si, nudge him") ask for no look-up."""
     text = " ".join(request["texts"])
     run = messages[latest_human_index(messages) + 1 :]
-    if any(isinstance(m, ToolMessage) and m.status != "error" and m.name in registry
+    if any(isinstance(m, ToolMessage) and m.status != "error" and m.name is not None and m.name in registry
            and registry.get(m.name).effect is Effect.WRITE for m in run):
         return []
     made = {m.name for m in run if isinstance(m, ToolMessage)}

@@ -218,7 +218,7 @@ def test_fixed_answers_say_a_declined_card_was_not_done_with_no_model_call(graph
 
 WORKFLOWS = (
     "流程：报销流程（process_baoxiao，填写：报销金额、报销类别、报销事由；审批：审批人审批 → 财务审批（同意且超过 5000 元））、"
-    "出差流程（process_chuchai，填写：出差地点、出发日期、返回日期、出差事由）、请假流程（process_qingjia，填写："
+    "出差流程（process_chuchai，填写：出差地点、出发日期、返回日期、出差事由；审批：仅审批人审批一步）、请假流程（process_qingjia，填写："
     "请假天数、请假类型、请假原因；可选：开始日期、开始时段、结束日期、结束时段；审批：审批人审批 → 人事审批（同意且超过 3 天））"
 )
 
@@ -696,3 +696,13 @@ def test_who_decides_a_kind_of_request_is_answered_from_its_steps_not_the_direct
     result = agent.say(question)
     answer = final(result).content
     assert ("财务审批" in answer or "Finance's decision" in answer) and "user_2" not in answer
+
+
+@pytest.mark.parametrize(("question", "only"), [  # written after the rule (the sixteenth round, read); none from it
+    ("Does a business trip need anyone besides my approver to sign it?", "Approver's decision only"),
+    ("出差申请除了审批人还要谁批吗？", "仅审批人审批一步"),
+])
+def test_a_process_of_one_step_is_said_to_have_only_that_one(graph_driver, question, only):
+    agent = graph_driver(tool_call("getAllWorkFlow", id="c1"), "x", fixed_answers=True)
+    answer = final(agent.say(question)).content
+    assert only in answer

@@ -281,7 +281,7 @@ def test_step_budget_exhausted_ends_with_a_written_wrap_up(graph_driver, store):
     assert answer.content == (
         "我查到的结果：\n流程：报销流程（process_baoxiao，填写：报销金额、报销类别、报销事由；"
         "审批：审批人审批 → 财务审批（同意且超过 5000 元））、出差流程（process_chuchai，填写：出差地点、出发日期、"
-        "返回日期、出差事由）、请假流程（process_qingjia，填写：请假天数、请假类型、请假原因；可选：开始日期、开始时段、"
+        "返回日期、出差事由；审批：仅审批人审批一步）、请假流程（process_qingjia，填写：请假天数、请假类型、请假原因；可选：开始日期、开始时段、"
         "结束日期、结束时段；审批：审批人审批 → 人事审批（同意且超过 3 天））"
         "\n用户：张三（user_1）、李四（user_2）、王五（user_3）、赵六（user_4）、管理员（user_admin）"
         "\n（已停止：本次的模型调用次数（2）已用完）"

@@ -78,8 +78,11 @@ def workflows(result: dict[str, Any], lang: str) -> str:
 
 
 def _steps(steps: list[dict[str, str]], lang: str) -> str:
-    """A process's steps in order, each with when a request comes to it where not every one does."""
+    """A process's steps in order, each with when a request comes to it where not every one does; one step alone is
+    said to be the only one ("does a trip go on to HR?": no)."""
     arrow = " → "
+    if len(steps) == 1 and not steps[0].get("when"):
+        return f"仅{steps[0]['step']}一步" if lang == "zh" else f"{steps[0]['step']} only"
     if lang == "zh":
         return arrow.join(f"{s['step']}（{s['when']}）" if s.get("when") else s["step"] for s in steps)
     return arrow.join(f"{s['step']} ({s['when']})" if s.get("when") else s["step"] for s in steps)

@@ -37,11 +37,11 @@ def workflow_item(definition: Definition, lang: str) -> dict[str, Any]:
         "version": definition.version,
         "startable": True,
         "fields": [_field(f, lang) for f in definition.fields],
-    } | ({"steps": [_step(s, lang) for s in definition.steps]} if len(definition.steps) > 1 else {})
+    } | ({"steps": [_step(s, lang) for s in definition.steps]} if definition.steps else {})
 
 
 def _step(step: StepDef, lang: str) -> dict[str, str]:
-    """A step of a process of several as the model reads it: its name, and when a request comes to it where not every
+    """A step of a process as the model reads it: its name, and when a request comes to it where not every
     one does (a rule the person may ask about: "over 5000 yuan goes on to finance")."""
     out = {"step": step.name_en or step.name if lang == "en" else step.name}
     when = step.when_en or step.when if lang == "en" else step.when

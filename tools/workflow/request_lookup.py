@@ -15,6 +15,7 @@ from tools.workflow.engine import Definition, EngineError, InstanceView, format_
 from tools.workflow.engine import tables as t
 from tools.workflow.lookup import engine_of
 from tools.workflow.shown import form_words
+from tools.workflow.store import users
 
 _REQUEST_ID = re.compile(r"^\s*(?:req|request)[_\-\s]?(?P<num>\d{1,12})\s*$", re.IGNORECASE)
 PENDING = ("running", "returned")
@@ -37,6 +38,19 @@ def require_request(conn: Connection, request_id: str, *, param: str = "requestI
         raise NotFoundError("unknown_request", f"{param} {str(request_id)[:40]} is no request; call queryMyRequests "
                             "to list the user's own") from None
     return request_record(view, engine.definition(conn, view.process_key, view.version))
+
+
+def requester_name(conn: Connection, request_id: str, *, but: str) -> str | None:
+    """The name of the requester of the request an id names, unless it is `but` (the actor); None when the id names no
+    request."""
+    try:
+        request = require_request(conn, request_id.strip())
+    except NotFoundError:
+        return None
+    if request["requester"] == but:
+        return None
+    person = conn.execute(select(users.c.name).where(users.c.id == request["requester"])).scalar()
+    return str(person) if person else None
 
 
 def naming_words(definition: Definition) -> tuple[str, ...]:

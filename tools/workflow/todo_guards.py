@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tools.errors import DomainError, PolicyError
+from tools.errors import PolicyError
 from tools.guards.call import Call
 from tools.people import named_in
 from tools.request import latest_message, named_in_latest, persons_in_latest
@@ -17,7 +17,7 @@ from tools.workflow import form_fit, lookup
 from tools.workflow.approver_words import named_as_taker
 from tools.workflow.batch_words import BATCH_TOOL
 from tools.workflow.engine import Definition
-from tools.workflow.request_lookup import own_pending, require_request
+from tools.workflow.request_lookup import own_pending, requester_name
 from tools.workflow.words import (
     ASKED,
     REQUEST_NOUN,
@@ -209,7 +209,7 @@ class NothingToDo:
         if lookup.engine_of(call.handle).tasks_for(call.handle, actor, lookup.groups_of(call.handle, actor)):
             return  # something waits on them (the common case: one read)
         latest = latest_message(call.request)
-        whose = _anothers(call, latest) or (_requester_of(call, task) if of_a_task else None)
+        whose = _anothers(call, latest) or (requester_name(call.handle, task, but=actor) if of_a_task else None)
         if whose:  # "那王五这个出差我顺手给批了", "can I approve req_1 myself?": not theirs to decide, and no start
             raise PolicyError(
                 "not_theirs_to_decide", f"Nothing waits on the user's decision: {whose}'s request is not theirs to "
@@ -253,19 +253,6 @@ class NothingToDo:
                 f"to file it, call runWorkFlow with processKey {named[0].key}.",
                 instead={"name": "runWorkFlow", "args": {"processKey": named[0].key}},
             )
-
-
-def _requester_of(call: Call, request_id: str) -> str | None:
-    """The name of the requester of the request an id names, when it is someone else's; None otherwise."""
-    try:
-        request = require_request(call.handle, request_id.strip())
-    except DomainError:
-        return None
-    if request["requester"] == call.ctx.actor_id:
-        return None
-    people = {str(u["id"]): u for u in call.handle.execute(lookup.ALL_USERS).mappings()}
-    person = people.get(str(request["requester"]))
-    return str(person["name"]) if person else None
 
 
 def _anothers(call: Call, latest: str) -> str | None:
