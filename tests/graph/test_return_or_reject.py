@@ -124,6 +124,9 @@ def test_an_email_where_the_person_said_to_send_the_request_back_is_the_return(g
 @pytest.mark.parametrize("said", [  # written after the rule (the fourteenth round); none from a scenario
     "下周二到周四我去上海开会，这几天的审批让王五帮我顶上",
     "I'm at a conference next Tuesday to Thursday, Wang Wu covers my approvals while I'm out",
+    # being away said as the reason, a leave word among it (the sixteenth round, read); none from it
+    "I'll be off the whole of next week; have Wang Wu sign off on my stuff while I'm gone",
+    "我下周一到周三休假，这几天的审批让王五代我",
 ])
 def test_a_start_where_the_person_names_a_deputy_for_their_approvals_is_the_deputy(graph_driver, store, said):
     trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "开会", "nextUserId": "王五"})
@@ -131,6 +134,14 @@ def test_a_start_where_the_person_names_a_deputy_for_their_approvals_is_the_depu
     agent.say(said)
     [action] = agent.actions
     assert action["name"] == "setDeputy" and action["args"]["deputyUserId"] == "user_3"
+
+
+def test_a_leave_asked_for_beside_a_deputy_is_still_the_leave(graph_driver, store):
+    leave = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "回老家", "days": 3, "nextUserId": "李四"})
+    agent = graph_driver(leave, "OK.", user_id="user_3")
+    agent.say("请三天年假回老家，李四审批，这几天我的审批让赵六代我")
+    [action] = agent.actions
+    assert action["name"] == "runWorkFlow"
 
 
 def test_naming_the_approver_of_a_request_is_no_deputy(graph_driver, store):

@@ -70,7 +70,7 @@ _TAKER_BEFORE = re.compile(
     r"(转给|转交给|转交|交给|改给|改由|让|由|交由|派给|分给|移交给?|转到)\s*$|\b(on|over) to\s*$|"
     r"\b(transfer|reassign|assign|hand|give|gave|pass|forward|move|send|sent|route|shift)\w*\b[^.;!?。；！？]{0,50}"
     r"\bto\s*$|"
-    r"\b(deputy( is)?|let)\s*$",
+    r"\b(deputy( is)?|let|have)\s*$",
     re.IGNORECASE,
 )
 _TAKER_AFTER = re.compile(

@@ -356,11 +356,13 @@ class ReturnNotEmail:
 
 _DEPUTY = re.compile(
     r"代我|替我|帮我顶|替我顶|顶一下|顶上|帮忙顶|代理|代审|\bcover(?:s|ing)?\b|\bstand(?:s|ing)?\s+in\b|"
-    r"\bfill(?:s|ing)?\s+in\b|\bdeputy\b|\bwhile\s+I'?m\s+(?:away|out|off)\b",
+    r"\bfill(?:s|ing)?\s+in\b|\bdeputy\b|\bwhile\s+I'?m\s+(?:away|out|off|gone)\b|\bwhile\s+I\s+am\s+(?:away|out|off|gone)\b",
     re.IGNORECASE,
 )
 """Words of one who covers the person's approvals while they are away: 代我审批, 帮我顶一下, "covers my approvals"."""
-_APPROVALS = re.compile(r"审批|审核|批|待办|\b(?:approv\w*|sign-?offs?|to-?dos?|tasks?|queue)\b", re.IGNORECASE)
+_APPROVALS = re.compile(r"审批|审核|批|待办|\b(?:approv\w*|sign(?:-?offs?|\s+off)|to-?dos?|tasks?|queue)\b", re.IGNORECASE)
+_AWAY = re.compile(r"\b(?:I'?m|I\s+am|I'?ll\s+be|I\s+will\s+be)\s+(?:off|out|away)\b|我[^，。,;；]{0,12}休假", re.IGNORECASE)
+"""Being away said as the reason a deputy is named ("I'm off Monday to Wednesday", 我下周休假): no leave to file."""
 """Words of the person's approvals: what a deputy takes over."""
 
 
@@ -378,7 +380,7 @@ class DeputyNotStarted:
             return
         latest = latest_message(call.request)
         if not _APPROVALS.search(latest) or not _DEPUTY.search(latest) or ASKED.search(latest) or \
-                _processes_named(call, latest):
+                _processes_named(call, _AWAY.sub(" ", latest)):
             return  # "让李四审批" names the approver of a request; a deputy covers ("帮我顶", "covers my approvals")
         named = persons_in_latest(call.request, but=call.ctx.actor_id)
         takers = named_as_taker(latest, named)
