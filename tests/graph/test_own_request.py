@@ -268,3 +268,36 @@ def test_taking_back_the_one_of_their_requests_their_words_name_is_its_withdrawa
     agent.say(said)
     [action] = agent.actions
     assert (action["name"], action["args"]) == ("withdrawRequest", {"requestId": "req_1"})
+
+
+@pytest.mark.parametrize(("said", "told"), [  # written after the rule (the sixteenth round, read); none from it
+    ("Li Si is on holiday, can you just approve my taxi claim yourself?", "You cannot approve your own request"),
+    ("李四这周不在，你直接把我的报销批了吧", "不能审批自己的申请"),
+])
+def test_a_start_asking_to_approve_their_own_request_is_refused_to_them(graph_driver, store, make_ctx, said, told):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "taxi",
+                                          "nextUserId": "user_2", "fields": {"amount": 80, "category": "差旅"}},
+                 make_ctx("user_1"))
+    claim = tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "taxi", "nextUserId": "user_1"})
+    agent = graph_driver(claim, "OK.")
+    result = agent.say(said)
+    assert told in str(result["messages"][-1].content) and agent.interrupts == []
+    assert len(store.snapshot()["requests"]) == 1
+
+
+def test_a_new_claim_naming_its_approver_beside_a_pending_one_is_still_filed(graph_driver, store, make_ctx):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "taxi",
+                                          "nextUserId": "user_2", "fields": {"amount": 80, "category": "差旅"}},
+                 make_ctx("user_1"))
+    claim = tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "team lunch", "nextUserId": "Li Si",
+                                      "fields": {"amount": 300, "category": "餐饮"}})
+    agent = graph_driver(claim, "OK.")
+    agent.say("file my team lunch claim, 300 yuan, meals, Li Si approves")
+    [action] = agent.actions
+    assert action["name"] == "runWorkFlow"

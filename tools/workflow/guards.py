@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tools.errors import PolicyError
+from tools.errors import CannotError, PolicyError
 from tools.guards.call import Call
 from tools.request import latest_message, named_in_latest, persons_in_latest
 from tools.workflow import form_fit, lookup
@@ -20,7 +20,19 @@ from tools.workflow.approver_words import named_as_taker
 from tools.workflow.engine import TaskView
 from tools.workflow.request_lookup import PENDING, own_pending, processes_named
 from tools.workflow.todo_guards import decided_apart, said_return_or_reject
-from tools.workflow.words import ASKED, OF_OWNER, REQUEST_NOUN, WITHDRAW, anothers_request, decision_in, stated_decision
+from tools.workflow.words import (
+    ASKED,
+    EMAIL_WORDS,
+    HANDLE,
+    OF_OWNER,
+    REQUEST_NOUN,
+    SELF_DECIDE,
+    SELF_DECIDE_SAY,
+    WITHDRAW,
+    anothers_request,
+    decision_in,
+    stated_decision,
+)
 
 OWN_REQUEST = frozenset({"runWorkFlow", "withdrawRequest", "resubmitRequest", "queryMyRequests", "urgeTask"})
 """The workflow's tools on a request of the person's own: filing, withdrawing, resending, listing or urging one."""
@@ -53,11 +65,6 @@ class AnothersRequest:
                 raise PolicyError("anothers_request", text, instead=instead)
 
 
-_HANDLE = re.compile(r"处理|办一下|办了|搞定|弄一下|看着办|\b(?:deal\s+with|handle|take\s+care\s+of|sort\s+out|process)\b",
-                     re.IGNORECASE)
-"""Words that ask to act on a to-do without saying how: 处理一下, "deal with", "take care of"."""
-
-
 def _on_the_todo(call: Call, person_id: str, said: str, todos: list[TaskView],
                  latest: str) -> tuple[str, dict[str, Any] | None]:
     """What to do with another person's request instead, and the call itself when the person's words ask for it whole.
@@ -88,7 +95,7 @@ def _on_the_todo(call: Call, person_id: str, said: str, todos: list[TaskView],
         return (f"{waits}: to {'approve' if decided else 'reject'} it as they said, call handleTodoTask with taskId "
                 f"{task_id} and isOK {str(decided).lower()}."), {
                     "name": "handleTodoTask", "args": {"taskId": task_id, "isOK": decided}}
-    if _HANDLE.search(latest) and not asked:
+    if HANDLE.search(latest) and not asked:
         return (f"{waits}: to deal with it as they ask, call handleTodoTask with taskId {task_id} (they are asked to "
                 "approve or reject)."), {"name": "handleTodoTask", "args": {"taskId": task_id}}
     if call.spec.name in ("queryMyRequests", COPIES):
@@ -211,6 +218,9 @@ class OwnRequest:
         own = _OWN.search(latest)
         if own is None:
             return
+        if call.spec.name == START and SELF_DECIDE.search(latest) and own_pending(call.handle, call.ctx.actor_id):
+            raise CannotError("self_approval", "The user asks to approve their own request: nobody decides their own; "
+                              "its approver does.", say=SELF_DECIDE_SAY)
         if call.spec.name == START and not (_acts_on_one(latest) and own_pending(call.handle, call.ctx.actor_id)):
             return  # "my leave for next week": a start; "pull my day-off request" acts on the one they have
         for person_id, person in call.request["names"].items():
@@ -305,14 +315,6 @@ class StepsNotPeople:
         )
 
 
-_EMAIL = re.compile(
-    r"邮件|邮箱|发信|写信|催|提醒|通知|告诉|转告|内容|正文|"
-    r"\b(?:e-?mails?|mail|message|write\s+to|remind\w*|chase|nudge|ping|tell|notify|text|saying)\b",
-    re.IGNORECASE,
-)
-"""Words of an e-mail, a reminder or a message's text: an e-mail is sent only where the person's words speak of one."""
-
-
 class StartNotEmail:
     """Refuses an e-mail when the person's latest message speaks of none and names one process to file ("Claim 1,150
     RMB for the team lunch - Li Si signs off, and copy Wang Wu on it": a claim that copies Wang Wu, not an e-mail to
@@ -328,9 +330,9 @@ class StartNotEmail:
             return
         latest = latest_message(call.request)
         decided = decision_in(latest)
-        if decided is not None and not _EMAIL.search(latest) and not ASKED.search(latest):
+        if decided is not None and not EMAIL_WORDS.search(latest) and not ASKED.search(latest):
             self._decided_not_emailed(call, decided)
-        if _EMAIL.search(latest) or _OWN.search(latest) or call.request["quoted"] or decided is not None \
+        if EMAIL_WORDS.search(latest) or _OWN.search(latest) or call.request["quoted"] or decided is not None \
                 or said_return_or_reject([latest]):
             return  # an e-mail, a reminder, a text, their own request, or a decision spoken of: no new request
         definitions = list(lookup.engine_of(call.handle).definitions(call.handle))

@@ -189,3 +189,29 @@ def anothers_request(text: str, name: str) -> str | None:
     # 提交给李四的那个申请 is one sent to 李四, not 李四's
     found = re.search(rf"(?<!给){who}{OF_OWNER}{REQUEST_NOUN}|(?<![帮替给为代]){who}{_ASKS_FOR}", text, re.IGNORECASE)
     return found.group() if found else None
+
+
+SELF_DECIDE = re.compile(
+    r"\b(?:approve|sign\s+off\s+on|okay|ok)\s+my\b|\bapprove\b[^.?!]{0,40}\byourself\b|"
+    r"(?:批准?|通过|审批)(?:了|掉|一下)?\s*我(?:自己)?的|我(?:自己)?的[^，。,;；]{0,10}(?:你|帮我)?(?:直接|自己)?(?:批|通过)(?:了|一下|掉)",
+    re.IGNORECASE,
+)
+"""Words that ask the assistant to approve the person's own request ("just approve my toner claim yourself",
+"把我的报销直接批了")."""
+SELF_DECIDE_SAY = {
+    "zh": "不能审批自己的申请：它要由审批人来审批。如果着急，可以催办提醒审批人。",
+    "en": "You cannot approve your own request: its approver decides it. If it is urgent, you can send them a reminder.",
+}
+
+
+EMAIL_WORDS = re.compile(
+    r"邮件|邮箱|发信|写信|催|提醒|通知|告诉|转告|内容|正文|"
+    r"\b(?:e-?mails?|mail|message|write\s+to|remind\w*|chase|nudge|ping|tell|notify|text|saying)\b",
+    re.IGNORECASE,
+)
+"""Words of an e-mail, a reminder or a message's text: an e-mail is sent only where the person's words speak of one."""
+
+
+HANDLE = re.compile(r"处理|办一下|办了|搞定|弄一下|看着办|\b(?:deal\s+with|handle|take\s+care\s+of|sort\s+out|process)\b",
+                     re.IGNORECASE)
+"""Words that ask to act on a to-do without saying how: 处理一下, "deal with", "take care of"."""
