@@ -144,3 +144,20 @@ def test_a_resubmitted_leave_holds_its_new_days_and_a_withdrawn_one_none(store, 
     _call(make_ctx, "user_2", "returnTask", {"taskId": "task_2", "comment": "还是太长"})
     _call(make_ctx, "user_1", "withdrawRequest", {"requestId": "req_1"})
     assert left() == before
+
+
+@pytest.mark.parametrize(("process", "args", "lang", "later"), [
+    ("process_baoxiao", {"reason": "summit fee", "fields": {"amount": 6200, "category": "其他"}}, "en",
+     "Finance's decision (approved and over 5000 yuan)"),
+    ("process_qingjia", {"reason": "看病", "days": 1}, "zh", "人事审批（同意且超过 3 天）"),
+    ("process_chuchai", {"reason": "visit", "fields": {"destination": "Xi'an", "startDate": "2027-01-25",
+                                                        "endDate": "2027-01-26"}}, "en", "none: this is the last step"),
+])
+def test_a_pending_request_says_what_comes_after_its_step(make_ctx, process, args, lang, later):
+    # "once Wang Wu signs it, does anyone else have to look at it?" (the fifteenth round, read): the steps after it
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": process, "userId": "user_1", "nextUserId": "user_3", **args},
+                 make_ctx("user_1", lang=lang))
+    [mine] = _call(make_ctx, "user_1", "queryMyRequests", {}, lang=lang)["requests"]
+    assert mine["later"] == later
+    line = TOOLSET.registry.get("queryMyRequests").describe({"total": 1, "requests": [mine]}, lang)
+    assert later in line

@@ -62,6 +62,7 @@ def request_item(
             dict.fromkeys((x.step_en or x.step) if lang == "en" else x.step for x in view.tasks))
         item["heldBy"] = ("、" if lang == "zh" else ", ").join(holders(conn, x, people, lang) for x in view.tasks)
         item["since"] = when(min(x.created_at for x in view.tasks), lang)
+        item["later"] = later_steps(definition, {x.element_id for x in view.tasks}, lang)
     back = next((d for d in reversed(view.history) if d.returned), None)
     if status == "returned" and back is not None:
         item["returnedBy"] = name_of(people, back.user, lang)
@@ -69,6 +70,21 @@ def request_item(
     timeline = sorted([*engine_of(conn).timeline(conn, view.id), *urge_entries(conn, view.id)], key=lambda e: e.at)
     item["timeline"] = timeline_lines(timeline, people, definition, lang)
     return item
+
+
+def later_steps(definition: Definition, current: set[str], lang: str) -> str:
+    """The steps after the current one, each with when a request comes to it ("Finance's decision (approved and over
+    5000 yuan)"), or that the current one is the last: "once Wang Wu signs it, does anyone else look at it?"."""
+    at = [i for i, step in enumerate(definition.steps) if step.element_id in current]
+    after = definition.steps[max(at) + 1:] if at else ()
+    zh = lang != "en"
+    if not after:
+        return "无，这是最后一步" if zh else "none: this is the last step"
+    parts = []
+    for step in after:
+        name, cond = (step.name, step.when) if zh else (step.name_en or step.name, step.when_en or step.when)
+        parts.append(f"{name}（{cond}）" if zh and cond else f"{name} ({cond})" if cond else name)
+    return " → ".join(parts)
 
 
 def own_instance_ids(conn: Connection, user_id: str, limit: int = REQUESTS_SHOWN) -> list[int]:
@@ -130,13 +146,13 @@ def described(result: dict[str, Any], lang: str) -> str:
         if lang == "zh":
             text = f"{r['requestId']} {r['process']}（{r['summary']}）{r['status']}"
             if r.get("step"):
-                text += f"，当前步骤：{r['step']}，由{r['heldBy']}处理，自{r['since']}起"
+                text += f"，当前步骤：{r['step']}，由{r['heldBy']}处理，自{r['since']}起，之后：{r['later']}"
             if r.get("comment"):
                 text += f"，{r['returnedBy']}的意见：{r['comment']}"
         else:
             text = f"{r['requestId']} {r['process']} ({r['summary']}): {r['status']}"
             if r.get("step"):
-                text += f"; now at {r['step']}, held by {r['heldBy']} since {r['since']}"
+                text += f"; now at {r['step']}, held by {r['heldBy']} since {r['since']}; after it: {r['later']}"
             if r.get("comment"):
                 text += f"; {r['returnedBy']} said: {r['comment']}"
         parts.append(text)
