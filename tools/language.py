@@ -7,8 +7,18 @@ its tools refused an action.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """What no tool of the domain knows, asked about: the words of such a question (`asked`, regular expressions,
+    searched case-insensitively in the person's latest message) and what the person is told, by language."""
+
+    asked: Sequence[str]
+    say: Mapping[str, str]
 
 
 @dataclass(frozen=True)
@@ -30,3 +40,12 @@ class Language:
     """Why an action was not done, by language and the refusal codes of the domain's tools (`DomainError.code`: the
     workflow's "self_approval" → "不能审批自己的申请"), as the chat and the page tell the person; the graph words its
     own codes (`graph.prompts.REFUSALS`), and a code no one words reads as "it did not pass the checks"."""
+    unknowns: Sequence[Unknown] = ()
+    """What no tool knows (payments, salaries): a question of it is told so, before whatever the look-ups found."""
+
+    def unknown(self, text: str, lang: str) -> str | None:
+        """What the person is told of the first thing no tool knows that the text asks about, or None."""
+        for unknown in self.unknowns:
+            if any(re.search(p, text, re.IGNORECASE) for p in unknown.asked):
+                return unknown.say.get(lang) or unknown.say.get("en")
+        return None

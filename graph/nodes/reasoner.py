@@ -258,7 +258,15 @@ class Reasoner:
         lang = lang_of(state, context)
         outcome = run_outcome(list(state["messages"]), self._registry, lang)
         meta = {**answer.response_metadata, "outcome": outcome}
-        return {"messages": [answer.model_copy(update={"response_metadata": meta})], "outcome": outcome}
+        update: dict[str, Any] = {"response_metadata": meta}
+        request = state.get("request")
+        told = self._toolset.language.unknown(request["texts"][-1], lang) if request and request["texts"] else None
+        if told and request is not None and request["kind"] == "information" and not outcome \
+                and "ungrounded" not in meta and told not in str(answer.content):
+            # what no tool knows is said first, what was found after it (an answer already replaced by "I do not
+            # know" says so)
+            update["content"] = f"{told}\n{answer.content}"
+        return {"messages": [answer.model_copy(update=update)], "outcome": outcome}
 
     def _invented(self, state: AgentState, context: Context, answer: AIMessage) -> list[str]:
         """The values a model's answer states that nothing in the conversation showed (`graph.known`), as written."""

@@ -23,7 +23,7 @@ from tools.workflow.leave.cli import LEAVE_CLI
 from tools.workflow.mailer import Mailer
 from tools.workflow.panels import diagrams_of, outbox_of, tasks_of
 from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
-from tools.workflow.prompts import CARD_LABELS, INTRO, QUESTIONS, REFUSALS, WORKFLOW_PROMPT
+from tools.workflow.prompts import CARD_LABELS, INTRO, QUESTIONS, REFUSALS, UNKNOWNS, WORKFLOW_PROMPT
 from tools.workflow.specs import REGISTRY as WORKFLOW_REGISTRY
 from tools.workflow.store import WorkflowStore
 from tools.workflow.timer_service import TIMERS_CLI, start_timer_service
@@ -83,6 +83,7 @@ def test_a_flat_declaration_with_surfaces_and_card_labels_builds_the_workflow_to
             request_words.merged(REFUSALS, request_words.REFUSALS), leave_words.REFUSALS),
             request_words.merged(request_words.merged(approver_words.REFUSALS, cc_urge_specs.REFUSALS),
                                  batch_words.REFUSALS)),  # transfer, deputies, CC, urge, batch (34)
+        unknowns=UNKNOWNS,  # what no tool knows: payments, salaries (the sixteenth round)
         guards=workflow.TOOLSET.guards,  # its pipeline with its own guard (issue 33): a guard is equal only to itself
         help=workflow.help_tables,
         commands=COMMANDS,

@@ -45,7 +45,7 @@ from tools.workflow.mailer import Mailer
 from tools.workflow.named import RequestTheyNamed, TaskTheyNamed, TodosOfWhom
 from tools.workflow.panels import diagrams_of, outbox_of, tasks_of
 from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
-from tools.workflow.prompts import INTRO, QUESTIONS, REFUSALS, WORKFLOW_PROMPT
+from tools.workflow.prompts import INTRO, QUESTIONS, REFUSALS, UNKNOWNS, WORKFLOW_PROMPT
 from tools.workflow.resubmit import UnchangedLeftOut
 from tools.workflow.specs import REGISTRY
 from tools.workflow.store import WorkflowStore, users
@@ -197,6 +197,7 @@ TOOLSET = Toolset(
                                       request_words.merged(request_words.merged(approver_words.REFUSALS,
                                                                                 cc_urge_specs.REFUSALS),
                                                            batch_words.REFUSALS)),
+        unknowns=UNKNOWNS,
     ),
     surfaces=Surfaces(
         help=help_tables,
