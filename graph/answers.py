@@ -5,6 +5,7 @@ lines the code itself writes, all in the person's language.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -70,7 +71,10 @@ def _answer_value(asked: AskedCall, request: Request, registry: ToolRegistry) ->
         if len(named) == 1:
             return named[0]
         names = {request["names"].get(i, {}).get("name") for i in named}
-        return names.pop() if named and len(names) == 1 else None  # one name several people share: asked which
+        if named and len(names) == 1:
+            return names.pop()  # one name several people share: asked which
+        # which of several of one person's records ("复查那个，一天的"): the one the answer's words tell apart
+        return which_one(tuple(tuple(o) for o in asked["choices"]), request) if asked.get("choices") else None
     if kind == "number":
         found = stated_numbers(last, asked["unit"])
         return found[0] if len(found) == 1 else None
@@ -85,11 +89,34 @@ def _answer_value(asked: AskedCall, request: Request, registry: ToolRegistry) ->
     if kind == "choice":
         if asked.get("choices"):
             options = tuple(tuple(option) for option in asked.get("choices", []))
-            return named_option(PersonValue(asked["param"], "choice", "", choices=options), request)
+            return named_option(PersonValue(asked["param"], "choice", "", choices=options), request) or which_one(
+                options, request)
         spec = registry.get(asked["name"])
         stated = next((v.stated for v in spec.person_values if v.param == asked["param"]), None)
         return stated(request) if stated is not None else None
     return words.answered_text(request["texts"][-1]) if request["texts"] else None
+
+
+_ORDINALS = ((r"第一|头一|\bfirst\b", 0), (r"第二|\bsecond\b", 1), (r"第三|\bthird\b", 2))
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def which_one(options: tuple[tuple[str, ...], ...], request: Request) -> str | None:
+    """The one of several records offered as (id, its few words) that the answer tells apart ("复查那个，一天的" of
+    "task_1（张三，请假，1 天，去医院复查）" and "task_2（张三，请假，3 天，搬家）"; "the first one"): by what the
+    answer says that one record's words say and no other's, its day counts among them; None when that is not one."""
+    text = request["texts"][-1] if request["texts"] else ""
+    for pattern, index in _ORDINALS:
+        if re.search(pattern, text, re.IGNORECASE) and index < len(options):
+            return options[index][0]
+    said = {text[i:i + 2] for i in range(len(text) - 1) if _CJK.match(text[i]) and _CJK.match(text[i + 1])}
+    said |= {w.casefold() for w in re.findall(r"[A-Za-z]{3,}", text)}
+    said |= {f"{n:g} 天" for n in request["last"]["days"]} | {f"{n:g}" for n in request["last"]["amounts"]}
+    pieces = [{p for p in said if p in option[-1] or p in option[-1].casefold()} for option in options]
+    shared = set.intersection(*pieces) if pieces else set()
+    own = [piece - shared for piece in pieces]
+    told = [i for i, piece in enumerate(own) if piece]
+    return options[told[0]][0] if len(told) == 1 else None
 
 
 def filled_call(asked: AskedCall, request: Request, registry: ToolRegistry) -> AIMessage | None:

@@ -10,6 +10,7 @@ be done, ends the turn with the graph's own words (`ask_person`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -50,6 +51,10 @@ QUESTION_ONLY_TEMPLATE = (
     "Error [question_only]: the latest message is a question that asks for no change; answer it from what the "
     "look-ups found, and propose {name} only when a message asks for it."
 )
+
+
+_ID_OF = re.compile(r"^[^\s（(]+")
+"""A record offered for choosing as its id and its few words ("task_1（张三，请假，1 天，去医院复查）"): its id."""
 
 
 def error_message(call_id: str, name: str, text: str, instead: dict[str, Any] | None = None) -> ToolMessage:
@@ -266,6 +271,8 @@ class ToolValidator:
                           unit=value.unit if value is not None else "none")
         if value is not None and value.choices:
             asked["choices"] = [list(option) for option in value.choices]
+        elif value is None and error.choices:  # which of several records: each offered as its id and its few words
+            asked["choices"] = [[found.group(), shown] for shown in error.choices if (found := _ID_OF.match(shown))]
         return asked
 
     def _repeat(self, name: str, result: str, digest: str) -> Repeat | str:

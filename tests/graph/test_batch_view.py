@@ -210,3 +210,20 @@ def test_a_deputys_one_decision_naming_whom_they_stand_in_for_decides_the_reques
     agent.say(said)
     [action] = agent.actions  # 李四 is whom the deputy stands in for; 王五 is the requester of their one to-do
     assert action["name"] == "handleTodoTask" and action["args"]["taskId"] == "task_1" and action["args"]["isOK"]
+
+
+@pytest.mark.parametrize(("answer", "task"), [  # written after the rule (the sixteenth round, read); none from it
+    ("搬家那个", "task_2"), ("一天的那个", "task_1"), ("the first one", "task_1"), ("the moving one", "task_2"),
+])
+def test_which_of_two_to_dos_is_filled_from_the_words_that_tell_them_apart(graph_driver, store, start_request, answer,
+                                                                           task):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看病 / doctor")
+    start_request(requester="user_1", approver="user_2", days=3, reason="搬家 / moving")
+    decide = tool_call("handleTodoTask", {"taskId": "张三", "isOK": True, "result": "同意"}, id="c1")
+    agent = graph_driver(decide, "好的。", user_id="user_2")
+    asked = agent.say("张三的请假我同意了")
+    assert "task_1" in str(asked["messages"][-1].content) and agent.interrupts == []
+    agent.say(answer)  # filled in code: the script has no second call
+    # the three-day leave then needs a comment beyond "同意": asked for, on the task the answer told apart
+    filled = agent.actions[0]["args"] if agent.actions else agent.values["ask"]["call"]["args"]
+    assert filled["taskId"] == task
