@@ -317,3 +317,14 @@ def test_a_week_named_before_its_day_and_days_further_on(text, day):
 ])
 def test_a_count_of_days_with_a_kind_of_leave_or_halves_between(text, days):
     assert read_text(text, today=date(2026, 12, 3)).days_stated() == days
+
+
+@pytest.mark.parametrize(("text", "days"), [  # written after the rule (the fifteenth round, read); none from it
+    ("前阵子周末老加班，下周五调休一天", [date(2026, 12, 18)]),
+    ("最近几个周末都在公司，下周五想歇一天", [date(2026, 12, 18)]),
+    ("每个周末都要值班", []),
+    ("这周末加班了", [date(2026, 12, 12)]),
+    ("下周末去杭州", [date(2026, 12, 19)]),
+])
+def test_a_weekend_of_habit_or_of_the_past_names_no_day(text, days):
+    assert [d.start for d in read_text(text, today=date(2026, 12, 7)).dates] == days

@@ -47,8 +47,11 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("rel", re.compile(r"大大后天|大后天|后天|明天|明日|今天|今日|昨天|前天")),
     ("rel_en", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\b(?:today|tomorrow|tmrw|tmr|yesterday)\b", re.I)),
     # 下周三, 下个星期的周三, 下周周三 (the week named, then the day), 下下下周一, 再下周一 (the week after next)
-    ("week_zh", re.compile(r"(?<!每)(?P<pre>下下下|下下|再下|下|这|本|上)?个?(?:周|星期|礼拜)"
-                           r"(?:(?<=[下这本上周期拜])的?(?:周|星期|礼拜))?(?P<wd>[一二三四五六日天末])")),
+    # not a weekend of habit or of the past ("前阵子周末老加班", "最近几个周末", "每个周末"): no one day is named
+    ("week_zh", re.compile(r"(?<!每)(?<!每个)(?<!几个)(?<!前阵子)(?<!最近)(?<!之前)(?<!以前)"
+                           r"(?P<pre>下下下|下下|再下|下|这|本|上)?个?(?:周|星期|礼拜)"
+                           r"(?:(?<=[下这本上周期拜])的?(?:周|星期|礼拜))?"
+                           r"(?P<wd>[一二三四五六日天]|末(?!老|总|经常|一直|常常|都在|都要|也要|还要))")),
     (
         "week_en",
         re.compile(
