@@ -181,9 +181,11 @@ def open_lookups(messages: list[AnyMessage], registry: ToolRegistry, request: Re
            and registry.get(m.name).effect is Effect.WRITE for m in run):
         return []
     made = {m.name for m in run if isinstance(m, ToolMessage)}
+    found = {m.name for m in run if isinstance(m, ToolMessage) and m.status != "error"}
     return [
         s.name for s in registry
-        if s.answers and s.name not in made and any(re.search(p, text, re.IGNORECASE) for p in s.answers)
+        if s.answers and s.name not in made and not found & set(s.answered_by)
+        and any(re.search(p, text, re.IGNORECASE) for p in s.answers)
     ]
 
 

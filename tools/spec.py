@@ -140,6 +140,10 @@ class ToolSpec:
     """Patterns of a request this look-up answers ("酒店|hotel"): a final answer given while the request matches
     and the run has not looked it up is sent back once, with a reminder (a small model answers half of
     "flights, and cheap hotels too")."""
+    answered_by: tuple[str, ...] = ()
+    """Other look-ups whose result answers the same requests (where a colleague's request stands: the copies, the
+    to-dos, a task's view show it as well as the person's own requests): once one of them ran, this one is not sent
+    back for."""
     check: Check | None = None
     """The tool's own policy rules: run read-only on the validator's path and, on the executor's, in the write's
     transaction right before the effect (the store may have changed since approval)."""

@@ -145,3 +145,19 @@ def test_a_decision_from_someone_nothing_waits_on_about_anothers_request_is_not_
     assert any("[not_theirs_to_decide]" in text for text in _refusals(agent)), _refusals(agent)
     assert [m.name for m in agent.messages if isinstance(m, ToolMessage) and m.status == "success"] == ["queryCcRequests"]
     assert store.snapshot()["tasks"][0]["status"] == "pending"
+
+
+@pytest.mark.parametrize("said", [  # written after the rule (the seventeenth round's writer found it; none from it)
+    "张三那笔报销抄送给我了，现在在谁手上？",
+    "Zhang San's claim was cc'd to me - who's holding it now?",
+])
+def test_where_a_copied_request_stands_is_answered_from_the_copies(graph_driver, make_ctx, said):
+    from tools import execute_call
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "午餐",
+                                          "fields": {"amount": 300, "category": "餐饮"}, "nextUserId": "user_2",
+                                          "cc": ["user_3"]}, make_ctx("user_1"))
+    agent = graph_driver(tool_call("queryCcRequests", {}, id="r1"), "在李四手上。 / Li Si has it.", user_id="user_3")
+    result = agent.say(said)
+    assert [m.name for m in result["messages"] if isinstance(m, ToolMessage)] == ["queryCcRequests"]
+    assert "李四" in str(result["messages"][-1].content)
