@@ -109,9 +109,10 @@ def names(word: str, text: str) -> bool:
     return word in text
 
 
-# How much or how long, as Chinese puts it inside a verb and its object: 请【半天】假, 出【三天】差, 请【个】假, 休【两周的】假.
+# How much or how long, as Chinese puts it inside a verb and its object: 请【半天】假, 出【三天】差, 请【个】假, 休【两周的】假,
+# after 了 or 过 too: 打【了好几趟】车, 请【了三天】假 (了 alone is not: 出了差错 is a mistake, no trip).
 _AMOUNT_INSIDE = (
-    r"(?:[零〇一二两三四五六七八九十百几多半\d.]+\s*(?:个半|个|天|日|周|星期|礼拜|个月|月|小时|钟头|晚|趟|次|回)?半?|个|趟|次)的?"
+    r"(?:[了过]好?)?(?:[零〇一二两三四五六七八九十百几多半\d.]+\s*(?:个半|个|天|日|周|星期|礼拜|个月|月|小时|钟头|晚|趟|次|回)?半?|个|趟|次)的?"
 )
 
 
