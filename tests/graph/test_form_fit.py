@@ -211,3 +211,16 @@ def test_money_without_its_unit_keeps_the_claim(graph_driver, said):
     result = agent.say(said)
     assert all(a["args"]["processKey"] == "process_baoxiao" for a in agent.actions)
     assert "no_money_no_claim" not in " ".join(str(m.content) for m in result["messages"])
+
+
+@pytest.mark.parametrize(("said", "marriage"), [  # written after the rule (the seventeenth round's writer); none from it
+    ("My brother is getting married next Friday, I need that day off, Li Si approves", False),
+    ("I'm getting married on the 5th of February, 10 days off from then, Li Si approves", True),
+])
+def test_marriage_leave_is_for_ones_own_wedding(graph_driver, said, marriage):
+    leave = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "wedding", "nextUserId": "李四"})
+    agent = graph_driver(leave, "OK.")
+    result = agent.say(said)
+    types = [a["args"].get("fields", {}).get("leaveType") for a in agent.actions]
+    asked = str(result["messages"][-1].content)
+    assert ("婚假" in types) is marriage, (types, asked)
