@@ -227,3 +227,19 @@ def test_which_of_two_to_dos_is_filled_from_the_words_that_tell_them_apart(graph
     # the three-day leave then needs a comment beyond "同意": asked for, on the task the answer told apart
     filled = agent.actions[0]["args"] if agent.actions else agent.values["ask"]["call"]["args"]
     assert filled["taskId"] == task
+
+
+@pytest.mark.parametrize("said", [  # written after the rule (the seventeenth round's writer found it; none from it)
+    "Approve everything Zhao Liu has waiting on me - Zhang San's leave I'll look at later",
+    "赵六交上来的都批了，张三那个请假我回头再看",
+])
+def test_a_process_named_only_where_a_request_is_put_off_filters_no_batch(graph_driver, store, start_request,
+                                                                          make_ctx, said):
+    start_request(requester="user_4", approver="user_2", days=1, reason="看病")  # task_1: Zhao Liu's leave
+    start_request(requester="user_1", approver="user_2", days=1, reason="搬家")  # task_2: Zhang San's leave
+    _claim(make_ctx, "user_4", 120, "加班晚饭")  # task_3: Zhao Liu's claim
+    agent = graph_driver(tool_call("decideTasks", {"isOK": True, "requester": "赵六", "processKey": "process_qingjia"}),
+                         "Done.", user_id="user_2")
+    agent.say(said)
+    assert agent.card["count"] == 2 and all("Zhao Liu" in line or "赵六" in line for line in agent.card["tasks"])
+    assert agent.card["count"] == 2 and all("Zhao Liu" in line or "赵六" in line for line in agent.card["tasks"])

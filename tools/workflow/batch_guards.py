@@ -1,10 +1,12 @@
 """The guards that keep a batch decision to what the person asked (issue 34): a batch only when their own words ask
 for several tasks at once (`BatchAsked`, and the one decision, transfer or batch they did ask for proposed in its
-place), of whom and what they named and no more (`BatchOfWhom`), one decision made where they asked for all of
+place), of whom and what they named and no more (`BatchOfWhom`, `BatchOfWhat`), one decision made where they asked for all of
 someone's turned into that batch (`SeveralNotOne`), and the tasks the card lists the ones decided (`BatchPinned`).
 The words are read in `tools/workflow/batch_words.py`."""
 
 from __future__ import annotations
+
+import re
 
 from tools.errors import PolicyError
 from tools.guards.call import Call
@@ -53,7 +55,8 @@ class BatchOfWhom:
     """A batch decides what the person's words name, no more: "approve all the stuff Zhao Liu sent me" is Zhao Liu's
     requests, of every process (the model gave leaves of anyone). The one requester the request's own messages name,
     who has to-dos waiting on the person, is the batch's requester where the model gave none; a process filter where
-    their words name no process is left out (the card lists each task that matches, each theirs to change)."""
+    their words name no process is left out (`BatchOfWhat`; the card lists each task that matches, each theirs to
+    change)."""
 
     name = "batch_of_whom"
     needs_request = True
@@ -63,11 +66,6 @@ class BatchOfWhom:
         assert call.request is not None
         if call.spec.name != BATCH_TOOL:
             return
-        said = "\n".join(call.request["texts"])
-        if call.values.get("processKey") and not processes_named(call.handle, said):
-            call.notes.append(f"[person_stated] processKey: the user named no process; {call.values['processKey']!r} "
-                              "left out")
-            call.values["processKey"] = None
         if call.values.get("requester"):
             return
         named = {p for ids in call.request["people"][:len(call.request["texts"])] for p in ids}
@@ -111,6 +109,36 @@ def _decide_one(task_id: str, batch: dict[str, object]) -> dict[str, object]:
     person's own words over them)."""
     args: dict[str, object] = {"taskId": task_id, "isOK": batch.get("isOK"), "result": batch.get("comment")}
     return {"name": "handleTodoTask", "args": {k: v for k, v in args.items() if v not in (None, "")}}
+
+
+class BatchOfWhat:
+    """A batch's process filter is a process the person's words name, not one the model chose nor one named only where
+    they put a request off ("approve all of Zhao Liu's; Zhang San's leave I'll look at later" decides Zhao Liu's
+    claims too). After the references, which put in the process the person's words name."""
+
+    name = "batch_of_what"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name != BATCH_TOOL or not call.values.get("processKey"):
+            return
+        if processes_named(call.handle, _PUT_OFF.sub(" ", "\n".join(call.request["texts"]))):
+            return
+        call.notes.append(f"[person_stated] processKey: the user named no process; {call.values['processKey']!r} "
+                          "left out")
+        call.values["processKey"] = None
+        call.found.pop("processKey", None)
+
+
+_PUT_OFF = re.compile(
+    r"[^，。,.;；\n]*(?:回头|以后再|晚点|待会|先不|先放|先别|\blater\b|\bnot\s+yet\b|\bhold\s+off\b|\bfor\s+now\b)"
+    r"[^，。,.;；\n]*",
+    re.IGNORECASE,
+)
+"""A clause that puts a request off ("the other leave I'll look at later", "那个请假回头再看"): what it names is no
+filter of the batch."""
 
 
 def _the_one_named(call: Call) -> tuple[str | None, str | None]:

@@ -173,6 +173,7 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(batch_guards.BatchAsked(), after="identity", guards=guards)  # a batch only when the person asks one
     guards = added(batch_guards.BatchOfWhom(), after="batch_asked", guards=guards)  # of whom they named, no more
     guards = added(batch_guards.SeveralNotOne(), after="batch_of_whom", guards=guards)  # "全部驳回" is no one decision
+    guards = added(batch_guards.BatchOfWhat(), after="references", guards=guards)  # no process they put off filters
     return added(batch_guards.BatchPinned(), after="policy", guards=guards)  # a batch decides the tasks its card lists
 
 
