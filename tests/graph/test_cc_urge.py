@@ -161,3 +161,25 @@ def test_where_a_copied_request_stands_is_answered_from_the_copies(graph_driver,
     result = agent.say(said)
     assert [m.name for m in result["messages"] if isinstance(m, ToolMessage)] == ["queryCcRequests"]
     assert "李四" in str(result["messages"][-1].content)
+
+
+def test_the_copies_asked_for_with_the_requesters_name_are_the_persons_own(graph_driver, make_ctx):
+    # written after the rule (the seventeenth round, read: the model gave the requester as userId, was refused, and
+    # asked for "more details"); none from it
+    from tools import execute_call
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "团建",
+                                          "fields": {"amount": 800, "category": "餐饮"}, "nextUserId": "user_2",
+                                          "cc": ["user_3"]}, make_ctx("user_1"))
+    agent = graph_driver(tool_call("queryCcRequests", {"userId": "张三"}, id="r1"), "请提供更多详细信息。",
+                         "李四在审，还没审完。", user_id="user_3")
+    result = agent.say("张三的团建报销抄送了我，现在卡在谁那儿？")
+    assert [(m.name, m.status) for m in result["messages"] if isinstance(m, ToolMessage)] == [
+        ("queryCcRequests", "error"), ("queryCcRequests", "success")]
+
+
+def test_the_copies_of_someone_else_are_still_refused(graph_driver):
+    agent = graph_driver(tool_call("queryCcRequests", {"userId": "张三"}, id="r1"), "不能查看。", user_id="user_3")
+    result = agent.say("张三都被抄送了哪些单子？")
+    assert [(m.name, m.status) for m in result["messages"] if isinstance(m, ToolMessage)] == [
+        ("queryCcRequests", "error")]

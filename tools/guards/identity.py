@@ -3,10 +3,12 @@ else, whatever the conversation claims."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tools.errors import PolicyError
 from tools.guards.call import Call
+from tools.spec import Effect
 
 
 def check_identity(actor_id: str, param: str, value: Any) -> None:
@@ -33,7 +35,23 @@ class Identity:
         for param in call.spec.identity_params:
             if names_actor(call.actor, call.values.get(param)):  # "赵六" from 赵六 himself: his own id
                 call.values[param] = ctx.actor_id
-            check_identity(ctx.actor_id, param, call.values.get(param))
+            try:
+                check_identity(ctx.actor_id, param, call.values.get(param))
+            except PolicyError as refused:
+                refused.instead = _own_look_up(call, param)
+                raise
+
+
+def _own_look_up(call: Call, param: str) -> dict[str, Any] | None:
+    """The same look-up as the signed-in user, when the person's latest message asks what it answers of their own
+    ("张三那笔报销抄送给我了，现在谁在审？": the copies are the person's, whoever the model named); None otherwise
+    (a look-up of someone else's is refused, and the model tells them so)."""
+    request = call.request
+    if call.spec.effect is not Effect.READ or request is None or not request["texts"] or not call.spec.answers:
+        return None
+    if not any(re.search(p, request["texts"][-1], re.IGNORECASE) for p in call.spec.answers):
+        return None
+    return {"name": call.spec.name, "args": {**call.values, param: call.ctx.actor_id}}
 
 
 def names_actor(actor: dict[str, Any], value: Any) -> bool:
