@@ -317,6 +317,20 @@ def test_a_start_that_names_no_process_but_decides_the_one_to_do_of_the_one_name
     assert len(store.snapshot()["requests"]) == 1
 
 
+@pytest.mark.parametrize("said", [  # written after the rule (the seventeenth round, read); none from it
+    "赵六烧得厉害，那两天病假我给批了，意见写：安心休息",
+    "Zhao Liu's really ill, I'm approving his sick leave - note: rest up",
+])
+def test_a_start_naming_a_process_where_the_person_says_they_decide_is_that_decision(graph_driver, store,
+                                                                                     start_request, said):
+    start_request(requester="user_4", approver="user_2", days=2, reason="发烧 / fever")
+    agent = graph_driver(tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "安心休息", "days": 2,
+                                                   "nextUserId": "赵六"}), "OK.", user_id="user_2")
+    agent.say(said)
+    [action] = agent.actions
+    assert (action["name"], action["args"]["taskId"], action["args"]["isOK"]) == ("handleTodoTask", "task_1", True)
+
+
 def test_a_start_that_names_its_process_stays_a_start(graph_driver, start_request):
     start_request(requester="user_4", approver="user_1", days=1, reason="回老家")  # 赵六's leave waits on 张三
     agent = graph_driver(tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "搬家", "days": 2,

@@ -20,6 +20,8 @@ from tools.workflow.engine import Definition
 from tools.workflow.request_lookup import own_pending, requester_name
 from tools.workflow.words import (
     ASKED,
+    AWAY,
+    I_DECIDE,
     REQUEST_NOUN,
     SENT_BACK,
     WITHDRAW,
@@ -266,7 +268,8 @@ def _anothers(call: Call, latest: str) -> str | None:
 class DecidedNotStarted:
     """Refuses a new request whose words name no process but decide the one to-do of the one other person they name
     ("fine from finance, sign off on Wang Wu's laptop one": Wang Wu's claim waits on them): the decision is carried.
-    A message that names a process ("请3天假，李四批") is a start, whoever it names."""
+    A message that names a process ("请3天假，李四批") is a start, whoever it names, unless the person says they decide
+    (`I_DECIDE`: "张三烧成那样…那两天病假我给批了"): the one to-do of that process of the one person named."""
 
     name = "decided_not_started"
     needs_request = True
@@ -277,13 +280,16 @@ class DecidedNotStarted:
         if call.spec.name != "runWorkFlow":
             return
         latest = latest_message(call.request)
-        if ASKED.search(latest) or _processes_named(call, latest):
-            return
+        named_processes = _processes_named(call, latest)
+        if ASKED.search(latest) or (named_processes and not I_DECIDE.search(latest)):
+            return  # a process named is a start, unless they say they decide ("那两天病假我给批了")
         named = [p for p in named_in_latest(call.request) if p != call.ctx.actor_id]
         decided = decision_in(latest)
         if len(named) != 1 or decided is None:
             return
         todos = lookup.todos_from(call.handle, call.ctx.actor_id, named[0])
+        if named_processes:
+            todos = [t for t in todos if t.process_key in {d.key for d in named_processes}]
         if len(todos) != 1:
             return
         raise PolicyError(
@@ -361,11 +367,6 @@ _DEPUTY = re.compile(
 )
 """Words of one who covers the person's approvals while they are away: 代我审批, 帮我顶一下, "covers my approvals"."""
 _APPROVALS = re.compile(r"审批|审核|批|待办|\b(?:approv\w*|sign(?:-?offs?|\s+off)|to-?dos?|tasks?|queue)\b", re.IGNORECASE)
-_AWAY = re.compile(r"\b(?:I'?m|I\s+am|I'?ll\s+be|I\s+will\s+be)\s+(?:off|out|away)\b|我[^，。,;；]{0,12}休假", re.IGNORECASE)
-"""Being away said as the reason a deputy is named ("I'm off Monday to Wednesday", 我下周休假): no leave to file."""
-"""Words of the person's approvals: what a deputy takes over."""
-
-
 class DeputyNotStarted:
     """Refuses a new request where the person names one colleague to take over their approvals meanwhile ("下周一到
     周三我去总部培训，这几天的审批麻烦赵六帮我顶一下"): naming a deputy is what they ask, not filing a trip."""
@@ -380,7 +381,7 @@ class DeputyNotStarted:
             return
         latest = latest_message(call.request)
         if not _APPROVALS.search(latest) or not _DEPUTY.search(latest) or ASKED.search(latest) or \
-                _processes_named(call, _AWAY.sub(" ", latest)):
+                _processes_named(call, AWAY.sub(" ", latest)):
             return  # "让李四审批" names the approver of a request; a deputy covers ("帮我顶", "covers my approvals")
         named = persons_in_latest(call.request, but=call.ctx.actor_id)
         takers = named_as_taker(latest, named)

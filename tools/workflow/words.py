@@ -215,3 +215,16 @@ EMAIL_WORDS = re.compile(
 HANDLE = re.compile(r"处理|办一下|办了|搞定|弄一下|看着办|\b(?:deal\s+with|handle|take\s+care\s+of|sort\s+out|process)\b",
                      re.IGNORECASE)
 """Words that ask to act on a to-do without saying how: 处理一下, "deal with", "take care of"."""
+
+
+I_DECIDE = re.compile(
+    r"我(?:这边|这里|就|先|来|已经)?(?:给|帮)?(?:他|她)?(?:批|同意|通过|准|驳回|拒绝|否)|"
+    r"\bI(?:'ll|\s+will|'m|\s+am)?\s+(?:(?:going\s+to|gonna)\s+)?(?:approv|sign|reject|declin|turn)\w*",
+    re.IGNORECASE,
+)
+"""The person saying they decide ("那两天病假我给批了", "I'm approving Wang Wu's leave"): a decision, not a start."""
+
+
+AWAY = re.compile(r"\b(?:I'?m|I\s+am|I'?ll\s+be|I\s+will\s+be)\s+(?:off|out|away)\b|我[^，。,;；]{0,12}休假", re.IGNORECASE)
+"""Being away said as the reason a deputy is named ("I'm off Monday to Wednesday", 我下周休假): no leave to file."""
+"""Words of the person's approvals: what a deputy takes over."""
