@@ -212,3 +212,15 @@ def test_a_start_where_the_person_decides_anothers_leave_they_hold_is_that_decis
     assert action["name"] == "handleTodoTask" and action["args"]["isOK"] is True
     assert "周报" in action["args"]["result"]  # what they tell the requester is the comment, not a transfer
     assert len(store.snapshot()["requests"]) == 1
+
+
+@pytest.mark.parametrize("said", [  # written after the rule (the seventeenth round, read); none from it
+    "Before I approve Zhang San's leave request, let me see what it's for",
+    "张三那个请假批之前先让我看看是为什么请的",
+])
+def test_a_decision_said_as_what_comes_after_a_look_shows_the_task(graph_driver, store, start_request, said):
+    start_request(requester="user_1", approver="user_2", days=1, reason="parents visiting")
+    agent = graph_driver(tool_call("queryMyRequests", {}), "It is for his parents' visit.", user_id="user_2")
+    result = agent.say(said)
+    assert [(m.name, m.status) for m in result["messages"] if isinstance(m, ToolMessage)][-1] == ("viewTask", "success")
+    assert agent.interrupts == [] and store.snapshot()["tasks"][0]["status"] == "pending"

@@ -22,6 +22,7 @@ from tools.workflow.request_lookup import PENDING, own_pending, processes_named
 from tools.workflow.todo_guards import decided_apart, said_return_or_reject
 from tools.workflow.words import (
     ASKED,
+    BEFORE_DECIDING,
     EMAIL_WORDS,
     HANDLE,
     OF_OWNER,
@@ -90,7 +91,8 @@ def _on_the_todo(call: Call, person_id: str, said: str, todos: list[TaskView],
     if not asked and (said_return_or_reject([latest]) or ("", ""))[0] == "return":
         return (f"{waits}: to send it back to them as they say, call returnTask with taskId {task_id} and their "
                 "comment."), {"name": "returnTask", "args": {"taskId": task_id}}
-    decided = None if asked else stated_decision(call.request)  # type: ignore[arg-type]
+    # a decision said as what comes after ("Before I sign off on it, show me what it's for", 批之前先让我看看) is none
+    decided = None if asked or BEFORE_DECIDING.search(latest) else stated_decision(call.request)  # type: ignore[arg-type]
     if decided is not None:
         return (f"{waits}: to {'approve' if decided else 'reject'} it as they said, call handleTodoTask with taskId "
                 f"{task_id} and isOK {str(decided).lower()}."), {

@@ -228,3 +228,12 @@ I_DECIDE = re.compile(
 AWAY = re.compile(r"\b(?:I'?m|I\s+am|I'?ll\s+be|I\s+will\s+be)\s+(?:off|out|away)\b|我[^，。,;；]{0,12}休假", re.IGNORECASE)
 """Being away said as the reason a deputy is named ("I'm off Monday to Wednesday", 我下周休假): no leave to file."""
 """Words of the person's approvals: what a deputy takes over."""
+
+
+BEFORE_DECIDING = re.compile(
+    r"\bbefore\s+(?:I|we)\s+(?:\w+\s+){0,2}(?:approv\w*|sign\w*|decid\w*|reject\w*|ok\w*)|"
+    r"(?:批|审批|签字?|同意|通过|决定)(?:之前|以前)|(?:批|审)前先",
+    re.IGNORECASE,
+)
+"""A decision said as what comes after something else ("Before I sign off on it, show me what it's for", 批之前先让我
+看看): nothing is decided now."""
