@@ -301,3 +301,15 @@ def test_a_new_claim_naming_its_approver_beside_a_pending_one_is_still_filed(gra
     agent.say("file my team lunch claim, 300 yuan, meals, Li Si approves")
     [action] = agent.actions
     assert action["name"] == "runWorkFlow"
+
+
+@pytest.mark.parametrize("said", [  # written after the rule (the seventeenth round, read); none from it
+    "anything waiting on me? if it's Zhang San's dentist leave, approve it, he told me last week",
+    "有等我批的吗？张三那个看牙的假的话直接批了吧",
+])
+def test_a_decision_stated_beside_what_waits_on_the_person_is_that_decision(graph_driver, start_request, said):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看牙 / dentist")
+    agent = graph_driver(tool_call("queryCcRequests", {}), "OK.", user_id="user_2")
+    agent.say(said)
+    [action] = agent.actions
+    assert (action["name"], action["args"]["taskId"], action["args"]["isOK"]) == ("handleTodoTask", "task_1", True)

@@ -351,44 +351,18 @@ class StartNotEmail:
         """An e-mail where the person decides the one to-do of the one other person they name and speaks of no e-mail
         ("Zhang San's Shanghai trip looks fine. Sign off on it, and add a note that …"): that decision, its note the
         comment."""
-        assert call.request is not None
-        named = [p for p in named_in_latest(call.request) if p != call.ctx.actor_id]
-        todos = lookup.todos_from(call.handle, call.ctx.actor_id, named[0]) if len(named) == 1 else []
-        if len(todos) == 1:
+        decision = decision_on_the_one_named(call, decided)
+        if decision is not None:
             raise PolicyError(
                 "start_not_email", f"The user asks for no e-mail; they {'approve' if decided else 'reject'} "
-                f"{named[0]}'s request, which waits on them as {todos[0].id}: call handleTodoTask with taskId "
-                f"{todos[0].id} and isOK {str(decided).lower()}, their note the comment.",
-                instead={"name": "handleTodoTask", "args": {"taskId": todos[0].id, "isOK": decided}},
+                f"{decision['args']['taskId']}: call handleTodoTask with taskId {decision['args']['taskId']} and isOK "
+                f"{str(decided).lower()}, their note the comment.", instead=decision,
             )
 
 
-_FOR_ME_TO_DECIDE = re.compile(
-    r"(?:要|让|等|需要|该|给)我(?:来|去)?(?:过|批|审|处理|签|看|办|决定)|待办|待审|\bto-?dos?\b|"
-    r"\bfor\s+me\s+to\s+(?:approve|sign|decide|review|look\s+at|check|handle|deal\s+with)\b|"
-    r"\b(?:waiting|pending|sitting)\s+(?:on|for)\s+me\b|\bmy\s+(?:approval|sign-?off|decision)\b",
-    re.IGNORECASE,
-)
-"""Words of what waits on the person to decide: 要我过的单子, 等我批的, 待办, "for me to approve", "waiting on me"."""
-_COPIED = re.compile(r"抄送|抄给|知会|\bcc'?d?\b|\bcop(?:y|ied)\b", re.IGNORECASE)
-
-
-class TodosNotCopies:
-    """Refuses the look-up of the requests copied to the person where their words ask what waits on them to decide and
-    speak of no copy ("财务这边有啥要我过的单子没"): their to-dos answer it."""
-
-    name = "todos_not_copies"
-    needs_request = True
-    asks_together = False
-
-    def __call__(self, call: Call) -> None:
-        assert call.request is not None
-        if call.spec.name != COPIES:
-            return
-        latest = latest_message(call.request)
-        if _FOR_ME_TO_DECIDE.search(latest) and not _COPIED.search(latest):
-            raise PolicyError(
-                "todos_not_copies", "The user asks what waits on their decision, not what was copied to them: call "
-                f"queryTodoTask with userId {call.ctx.actor_id}.",
-                instead={"name": "queryTodoTask", "args": {"userId": call.ctx.actor_id}},
-            )
+def decision_on_the_one_named(call: Call, decided: bool) -> dict[str, Any] | None:
+    """The decision on the one to-do of the one other person the latest message names, or None."""
+    assert call.request is not None
+    named = [p for p in named_in_latest(call.request) if p != call.ctx.actor_id]
+    todos = lookup.todos_from(call.handle, call.ctx.actor_id, named[0]) if len(named) == 1 else []
+    return {"name": "handleTodoTask", "args": {"taskId": todos[0].id, "isOK": decided}} if len(todos) == 1 else None

@@ -36,7 +36,6 @@ from tools.workflow.guards import (
     ResendNotWithdraw,
     StartNotEmail,
     StepsNotPeople,
-    TodosNotCopies,
 )
 from tools.workflow.leave import words as leave_words
 from tools.workflow.leave.asked import BalanceAsked
@@ -59,6 +58,7 @@ from tools.workflow.todo_guards import (
     ReturnNotEmail,
     ReturnOrReject,
 )
+from tools.workflow.todos_guard import TodosNotCopies
 
 RECORD_IDS = r"\b(?:user|task|req)_[0-9a-z]+\b"
 """The workflow's record ids, as its tools show them: users (user_2, user_admin), tasks (task_1), requests (req_3)."""

@@ -1,0 +1,46 @@
+"""The guard that keeps a question of what waits on the person to their to-dos (`TodosNotCopies`): "财务这边有啥要我过的
+单子没" is no question of what was copied to them, and a decision it states on the one to-do of the one person it
+names is that decision."""
+
+from __future__ import annotations
+
+import re
+
+from tools.errors import PolicyError
+from tools.guards.call import Call
+from tools.request import latest_message
+from tools.workflow.guards import COPIES, decision_on_the_one_named
+from tools.workflow.words import decision_in
+
+_FOR_ME_TO_DECIDE = re.compile(
+    r"(?:要|让|等|需要|该|给)我(?:来|去)?(?:过|批|审|处理|签|看|办|决定)|待办|待审|\bto-?dos?\b|"
+    r"\bfor\s+me\s+to\s+(?:approve|sign|decide|review|look\s+at|check|handle|deal\s+with)\b|"
+    r"\b(?:waiting|pending|sitting)\s+(?:on|for)\s+me\b|\bmy\s+(?:approval|sign-?off|decision)\b",
+    re.IGNORECASE,
+)
+"""Words of what waits on the person to decide: 要我过的单子, 等我批的, 待办, "for me to approve", "waiting on me"."""
+_COPIED = re.compile(r"抄送|抄给|知会|\bcc'?d?\b|\bcop(?:y|ied)\b", re.IGNORECASE)
+
+
+class TodosNotCopies:
+    """Refuses the look-up of the requests copied to the person where their words ask what waits on them to decide and
+    speak of no copy ("财务这边有啥要我过的单子没"): their to-dos answer it."""
+
+    name = "todos_not_copies"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name != COPIES:
+            return
+        latest = latest_message(call.request)
+        if _FOR_ME_TO_DECIDE.search(latest) and not _COPIED.search(latest):
+            decided = decision_in(latest)
+            decision = decision_on_the_one_named(call, decided) if decided is not None else None
+            raise PolicyError(  # "anything waiting on me? if it's Zhang San's dinner claim, sign it off": decided
+                "todos_not_copies", "The user asks what waits on their decision, not what was copied to them: call "
+                f"queryTodoTask with userId {call.ctx.actor_id}" + (
+                    f"; they decide {decision['args']['taskId']}: call handleTodoTask." if decision else "."),
+                instead=decision or {"name": "queryTodoTask", "args": {"userId": call.ctx.actor_id}},
+            )
