@@ -6,6 +6,7 @@ Every test drives the real graph with a scripted model that would get it wrong o
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
@@ -706,3 +707,25 @@ def test_a_process_of_one_step_is_said_to_have_only_that_one(graph_driver, quest
     agent = graph_driver(tool_call("getAllWorkFlow", id="c1"), "x", fixed_answers=True)
     answer = final(agent.say(question)).content
     assert only in answer
+
+
+@pytest.mark.parametrize(("question", "asks"), [  # written after the rule (the seventeenth round, read); none from it
+    ("If I put in a claim for about 8k, does someone other than my approver have to sign off on it too?", True),
+    ("请假超过几天要人事审批？", True),
+    ("报销除了审批人还得谁批吗？", True),
+    ("How big can a claim get before finance has to look at it?", True),
+    ("Approve Wang Wu's leave as well", False),
+    ("我的报销到哪了？", False),
+])
+def test_a_rule_question_asks_for_the_processes(question, asks):
+    spec = TOOLSET.registry.get("getAllWorkFlow")
+    assert any(re.search(p, question, re.IGNORECASE) for p in spec.answers) is asks
+
+
+def test_an_answer_to_a_rule_question_made_without_the_processes_is_sent_back_for_them(graph_driver):
+    agent = graph_driver(tool_call("decideTasks", {"isOK": True, "processKey": "process_baoxiao"}, id="c1"),
+                         "Only your approver signs off.", tool_call("getAllWorkFlow", id="c2"),
+                         "Over 5000 yuan, finance signs off too.")
+    answer = final(agent.say("If I put in a claim for about 8k, does someone other than my approver have to sign "
+                             "off on it too?")).content
+    assert "finance" in answer.lower()

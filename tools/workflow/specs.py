@@ -66,6 +66,12 @@ SPECS: tuple[ToolSpec, ...] = (
         effect=Effect.READ,
         handler=get_all_workflows,
         backend_bound=True,
+        # who else decides a kind of request, or from how much, asked as a question: a process's steps say it
+        answers=(r"^(?=.*[?？吗])(?:.*除了[^，。？?]{0,12}(?:还|也)|.*还(?:要|得|需要)(?:谁|哪些人|别人|财务|人事)|"
+                 r".*(?:超过|多少钱?以上|多大)[^，。？?]{0,10}(?:要|得|需要|才)[^，。？?]{0,4}(?:批|审|签|过))",
+                 r"^(?=.*\?)(?:.*\b(?:else|besides|as\s+well|also|other\s+than|apart\s+from|in\s+addition)\b.*\b"
+                 r"(?:approv\w*|sign\w*\s+off|look\w*\s+at|review\w*)\b|.*\b(?:approv\w*|sign\w*\s+off|"
+                 r"look\w*\s+at|review\w*)\b.*\b(?:else|as\s+well|too)\b|.*\bhow\s+(?:big|much|large)\b.*\bbefore\b)"),
         observation=ObservationShape(drop=frozenset({"startable", "version"}), list_limits={"workflows": 20}),
         describe=readable.workflows,
         model_description="List the workflows: processKey, name, the form fields a request needs, and who approves when.",
