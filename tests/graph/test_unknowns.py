@@ -21,6 +21,10 @@ from tools.workflow import TOOLSET
     ("how much annual leave do I have left?", False),
     ("When was my claim approved?", False),
     ("报销多少钱以上要财务审批？", False),
+    ("出差去上海一天餐补是多少？", True),
+    ("What's the per diem for a trip to Shenzhen?", True),
+    ("how much can I spend a night on a hotel?", True),
+    ("How much annual leave can I take per year?", False),
 ])
 def test_questions_of_payments_and_pay_are_of_what_no_tool_knows(text, unknown):
     assert (TOOLSET.language.unknown(text, "en") is not None) is unknown

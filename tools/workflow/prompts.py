@@ -131,6 +131,18 @@ UNKNOWNS = (
             "Finance or HR can tell you.",
         },
     ),
+    Unknown(
+        asked=(
+            r"补贴|补助|餐补|饭补|报销标准|住宿标准|差旅标准|标准是多少|上限是多少|能报多少|最多(?:能|可以)报",
+            r"\b(?:allowances?|per[- ]diems?|stipends?|spending\s+(?:limits?|caps?)|daily\s+(?:limits?|caps?|rates?)|"
+            r"(?:expense|reimbursement)\s+(?:limits?|caps?|policy))\b|\bhow\s+much\b[^.?!]{0,30}\b(?:per|a)\s+(?:day|night)\b",
+        ),
+        say={
+            "zh": "公司的补贴、报销标准和上限，我这里没有记录，所以不知道；请问财务，或看公司的报销制度。",
+            "en": "I don't know the company's allowances or spending limits: I have no record of them. Finance or the "
+            "expense policy can tell you.",
+        },
+    ),
 )
 """What no workflow tool knows: payments, salaries and bonuses (the processes end at a decision; paying out is
-finance's own system)."""
+finance's own system); allowances and spending limits (the company's expense policy, not a process's rule)."""
