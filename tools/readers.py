@@ -68,10 +68,12 @@ def _named_as_choice(word: str, text: str) -> bool:
 
 
 def _as_written(word: str, text: str) -> str | None:
-    """The word as the text writes it ("Uber" for uber), when the text names it (`tools.words.names`)."""
+    """The word as the text writes it ("Uber" for uber, "taxis" for taxi, 打了两趟车 for 打车), when the text names it
+    (`tools.words.names_term`)."""
     if not word.isascii():
-        return word if word in text else None
-    found = re.search(rf"(?<![a-z0-9_]){re.escape(word)}(?![a-z0-9_])", text, re.IGNORECASE)
+        return word if word in text else words.split_term(word, text)
+    plural = "(?:e?s)?" if word[-1:].isalpha() else ""
+    found = re.search(rf"(?<![a-z0-9_]){re.escape(word)}{plural}(?![a-z0-9_])", text, re.IGNORECASE)
     return found.group() if found else None
 
 
@@ -99,7 +101,7 @@ def read_choice(
         implied = _implied(hints, text)
         if implied:
             return _one(implied, "inferred")
-        anywhere = {o[0]: _as_written(w, text) or w for o in choices for w in o[1:] if w and words.names(w, text)}
+        anywhere = {o[0]: _as_written(w, text) or w for o in choices for w in o[1:] if w and words.names_term(w, text)}
         if anywhere:
             return _one(anywhere, "stated")
     return None

@@ -141,11 +141,16 @@ def names_term(word: str, text: str) -> bool:
         return _names_with_date(word, text)
     if LENGTH_SLOT in word:
         return _names_with_length(word, text)
-    if names(word, text):
-        return True
+    return names(word, text) or split_term(word, text) is not None
+
+
+def split_term(word: str, text: str) -> str | None:
+    """A two-character Chinese term as the text writes it split by how much or how long (打了好几趟车 for 打车), or
+    None."""
     if len(word) != 2 or word.isascii():
-        return False
-    return re.search(re.escape(word[0]) + _AMOUNT_INSIDE + re.escape(word[1]), text) is not None
+        return None
+    found = re.search(re.escape(word[0]) + _AMOUNT_INSIDE + re.escape(word[1]), text)
+    return found.group() if found else None
 
 
 def _names_with_length(word: str, text: str) -> bool:

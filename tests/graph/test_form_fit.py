@@ -224,3 +224,15 @@ def test_marriage_leave_is_for_ones_own_wedding(graph_driver, said, marriage):
     types = [a["args"].get("fields", {}).get("leaveType") for a in agent.actions]
     asked = str(result["messages"][-1].content)
     assert ("婚假" in types) is marriage, (types, asked)
+
+
+@pytest.mark.parametrize("said", [  # written after the rule (the seventeenth round, read); none from it
+    "前天陪客户跑了三个地方，打了好几趟车，帮我报一下，王五审批",
+    "这周去仓库盘点来回打了两趟车，给我报一下吧，王五审批",
+])
+def test_asking_to_have_money_paid_back_colloquially_is_a_claim(graph_driver, said):
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "王五"})
+    agent = graph_driver(trip, "OK.")
+    result = agent.say(said)
+    asked = str(result["messages"][-1].content)
+    assert "金额" in asked and "出差地点" not in asked and "类别" not in asked  # the taxi says the category
