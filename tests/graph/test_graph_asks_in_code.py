@@ -352,6 +352,19 @@ def test_a_comment_the_approver_dictated_for_a_long_request_goes_on_the_card(gra
     assert card["args"]["result"] == "路上注意安全"
 
 
+@pytest.mark.parametrize(("said", "comment"), [  # written after the rule (the seventeenth round, read); none from it
+    ("张三那个三天的假，交接他都安排好了，直接批吧", "交接他都安排好了"),
+    ("Zhang San's leave - his handover is all sorted, approve it", "his handover is all sorted"),
+])
+def test_a_comment_between_whose_request_and_the_decision_goes_on_the_card(graph_driver, store, start_request, said,
+                                                                           comment):
+    start_request(requester="user_1", approver="user_2", days=3, reason="回老家")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "张三", "isOK": True}), user_id="user_2")
+    agent.say(said)
+    [card] = agent.actions
+    assert card["args"]["result"] == comment
+
+
 @pytest.mark.parametrize(
     ("said", "comment"),
     [("Approve task_1 with the comment fine", "fine"), ("张三的假批了，意见：同意", "同意"),

@@ -131,7 +131,22 @@ def stated_comment(request: Request) -> str | None:
         after = _after_the_decision(texts[index], request, named_before=named_before)
         if after:
             return after
-    return None
+    return _before_the_decision(texts[-1], request) if texts else None
+
+
+def _before_the_decision(text: str, request: Request) -> str | None:
+    """The comment a person writes between the clause that says whose request and the one that decides it ("张三那个
+    五天年假的话，余额我早上已经核过了，直接通过就行"; "Zhang San's leave - I checked his balance this morning, just approve
+    it"): what they say there, when it says something and asks for nothing."""
+    clauses = [c.strip() for c in _CLAUSE_END.split(text) if c and c.strip()]
+    whose = next((i for i, c in enumerate(clauses) if _whose(c, request)), None)
+    decides = next((i for i, c in enumerate(clauses) if whose is not None and i > whose and decision_in(c) is not None),
+                   None)
+    if whose is None or decides is None or decides - whose < 2:
+        return None
+    between = [c for c in clauses[whose + 1:decides] if not ASKED.search(c) and not _ANOTHER_ACTION.search(c)]
+    said = "，".join(between) if any(re.search(r"[\u3400-\u9fff]", c) for c in between) else ", ".join(between)
+    return said if between and content_tokens(DECISION_ONLY.sub(" ", said)) else None
 
 
 def _whose(text: str, request: Request) -> bool:
