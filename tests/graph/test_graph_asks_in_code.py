@@ -355,6 +355,10 @@ def test_a_comment_the_approver_dictated_for_a_long_request_goes_on_the_card(gra
 @pytest.mark.parametrize(("said", "comment"), [  # written after the rule (the seventeenth round, read); none from it
     ("张三那个三天的假，交接他都安排好了，直接批吧", "交接他都安排好了"),
     ("Zhang San's leave - his handover is all sorted, approve it", "his handover is all sorted"),
+    # the eighteenth round's writer found these cut at odd places; none from its scenarios
+    ("张三的假批了，意见就写：手头的活已经交给王五", "手头的活已经交给王五"),
+    ("Approve Zhang San's leave, please. He has cover for the whole week", "He has cover for the whole week"),
+    ("张三那个三天的假，余额我看过了，够用，批准", "余额我看过了，够用"),
 ])
 def test_a_comment_between_whose_request_and_the_decision_goes_on_the_card(graph_driver, store, start_request, said,
                                                                            comment):

@@ -105,7 +105,8 @@ def stated_decision(request: Request) -> bool | None:
 
 
 _COMMENT = re.compile(
-    r"(?:意见|理由|原因|备注|评语|批注|留言|comment|reason|note|remark|message)\s*(?:写成|写上|写|填|是|为|就是|:|：)\s*[:：]?\s*"
+    r"(?:意见|理由|原因|备注|评语|批注|留言|comment|reason|note|remark|message)\s*(?:就|要|请|麻烦|帮我)?\s*"
+    r"(?:写成|写上|写|填|是|为|就是|:|：)\s*[:：]?\s*"
     r"(?P<text>.+?)\s*[。.!！]?\s*$",
     re.IGNORECASE | re.DOTALL,
 )
@@ -169,6 +170,10 @@ SENT_BACK = re.compile(
 """Words that send a request back to its requester to change: 退回, 退给, "send it back", "return it"."""
 
 
+_COURTESY = re.compile(r"^\s*(?:please|pls|thanks|thank\s+you|谢谢|麻烦了|辛苦了)\s*[.,!。，！]?\s*", re.IGNORECASE)
+"""Courtesy at the head of what follows a decision ("Reject it, please. The budget is frozen"): no comment."""
+
+
 def _after_the_decision(text: str, request: Request, *, named_before: bool = False) -> str | None:
     """The comment a person writes after the clause that decides, in or after the one that says whose request ("Reject
     Zhao Liu's request, we have the audit that week"; "赵六那个假，我这边同意，让他把周报交给王五"), or in a message after
@@ -181,7 +186,7 @@ def _after_the_decision(text: str, request: Request, *, named_before: bool = Fal
         whose = whose or _whose(clause, request)
         if (decision_in(clause) is None and not SENT_BACK.search(clause)) or not whose:
             continue
-        rest = text[end.end() :].strip().rstrip("。.!！")
+        rest = _COURTESY.sub("", text[end.end() :]).strip().rstrip("。.!！")
         if not rest or _ANOTHER_ACTION.search(rest) or not content_tokens(DECISION_ONLY.sub(" ", rest)):
             return None
         return rest
