@@ -236,3 +236,13 @@ def test_asking_to_have_money_paid_back_colloquially_is_a_claim(graph_driver, sa
     result = agent.say(said)
     asked = str(result["messages"][-1].content)
     assert "金额" in asked and "出差地点" not in asked and "类别" not in asked  # the taxi says the category
+
+
+def test_a_to_do_call_naming_the_person_themself_from_someone_nothing_waits_on_is_their_start(graph_driver):
+    # written after the rule (the fifteenth round's re-run, read: a transfer of "赵六" from 赵六); none from it
+    transfer = tool_call("transferTask", {"taskId": "赵六", "nextUserId": "管理员"})
+    agent = graph_driver(transfer, "OK.", user_id="user_4")
+    agent.say("最近几个周末都在加班，下周三调休一天，管理员批就行")
+    [action] = agent.actions
+    assert action["name"] == "runWorkFlow" and action["args"]["processKey"] == "process_qingjia"
+    assert action["args"]["fields"]["leaveType"] == "调休" and action["args"]["fields"]["startDate"] == "2027-01-20"

@@ -85,6 +85,8 @@ def test_the_persons_own_request_is_read_from_my_and_a_request_word(text, own):
     ("张三的调休我看一下", "张三", "张三的调休"),
     ("我交给赵六的那份申请撤掉吧", "赵六", None),  # sent to 赵六, not 赵六's
     ("我提交给李四那个报销先撤回", "李四", None),
+    # a figure with its comma between (the sixteenth round's re-run, read); none from it
+    ("Turn down Li Si's 12,400 claim", "Li Si", "Li Si's 12,400 claim"),
 ])
 def test_another_persons_request_may_have_a_few_words_between_name_and_request(text, name, said):
     assert anothers_request(text, name) == said
@@ -311,5 +313,15 @@ def test_a_decision_stated_beside_what_waits_on_the_person_is_that_decision(grap
     start_request(requester="user_1", approver="user_2", days=1, reason="看牙 / dentist")
     agent = graph_driver(tool_call("queryCcRequests", {}), "OK.", user_id="user_2")
     agent.say(said)
+    [action] = agent.actions
+    assert (action["name"], action["args"]["taskId"], action["args"]["isOK"]) == ("handleTodoTask", "task_1", True)
+
+
+def test_a_decision_beside_what_waits_on_the_person_is_made_whoever_the_model_named_as_the_user(graph_driver,
+                                                                                                start_request):
+    # the copies asked for with the requester as userId (the seventeenth round's re-run, read): the decision first
+    start_request(requester="user_1", approver="user_2", days=1, reason="dentist")
+    agent = graph_driver(tool_call("queryCcRequests", {"userId": "Zhang San"}), "OK.", user_id="user_2")
+    agent.say("anything waiting on me? if it's Zhang San's dentist leave, sign it off")
     [action] = agent.actions
     assert (action["name"], action["args"]["taskId"], action["args"]["isOK"]) == ("handleTodoTask", "task_1", True)

@@ -67,6 +67,9 @@ def test_a_rejection_the_person_asked_for_is_untouched(graph_driver, start_reque
     (["驳回还是退回呢，你看着办"], None),
     (["看看王五的报销"], None),
     (["Approve it"], None),
+    # written after the rule (the seventeenth round's re-run, read); none from it
+    (["I'm turning that one down, the receipt is missing. She can file it again with it."], "reject"),
+    (["shoot that one down, no budget left"], "reject"),
 ])
 def test_return_or_reject_is_read_from_the_words_before_the_grounds(texts, meant):
     said = said_return_or_reject(texts)

@@ -41,7 +41,8 @@ def _whole(tool: str, *, taskId: Any, **args: Any) -> dict[str, Any] | None:  # 
 
 _REJECTION = re.compile(
     r"驳回|拒绝|拒了|拒掉|回绝|不同意|不批|别批|(?<![拿说])不准|不通过|不予|打回|否决|否掉|毙(?:了|掉|吧)|枪毙|"
-    r"\breject|\bdeclin|\bden(?:y|ied)\b|\brefus|\bturn(?:ed|ing)?\s+(?:it\s+|that\s+|this\s+)?down\b|\bveto",
+    r"\breject|\bdeclin|\bden(?:y|ied)\b|\brefus|\bveto|\bnix\b|\bshoot\s+(?:it|that|this)(?:\s+one)?\s+down\b|"
+    r"\bturn(?:ed|ing)?\s+(?:(?:it|that|this|them|those|these)(?:\s+ones?)?\s+|\w+'s\s+\w+\s+)?down\b",
     re.IGNORECASE,
 )
 """Words that reject a request: 驳回, 拒了, 不批, 打回, "reject", "turn it down"."""
@@ -220,8 +221,10 @@ class NothingToDo:
             )
         if call.spec.name == BATCH_TOOL:
             return  # a batch of nothing: its own guards say why
-        if named_in(task, [dict(u) for u in call.handle.execute(lookup.ALL_USERS).mappings()]):
-            return  # a requester named: the guards on their request say why it is not theirs
+        others = [dict(u) for u in call.handle.execute(lookup.ALL_USERS).mappings() if u["id"] != actor]
+        if named_in(task, others):
+            return  # a requester named: the guards on their request say why it is not theirs (the person's own name
+            # is no requester of a to-do of theirs: "赵六" from 赵六, who asks for a comp day, is their own start)
         mine = own_pending(call.handle, actor)
         if WITHDRAW.search(latest) and len(mine) == 1:  # "just pull it back": their one pending request
             raise PolicyError(

@@ -169,7 +169,7 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(UnchangedLeftOut(), after="cc_named", guards=guards)  # a resend changes what the person says
     guards = added(BalanceAsked(), after="identity", guards=guards)  # the leave balance answers questions of leave
     guards = added(StepsNotPeople(), after="balance_asked", guards=guards)  # who decides a claim: its process's steps
-    guards = added(TodosNotCopies(), after="steps_not_people", guards=guards)  # "有啥要我过的单子": their to-dos
+    guards = added(TodosNotCopies(), after="return_not_email", guards=guards)  # "有啥要我过的单子": their to-dos
     guards = added(batch_guards.BatchAsked(), after="identity", guards=guards)  # a batch only when the person asks one
     guards = added(batch_guards.BatchOfWhom(), after="batch_asked", guards=guards)  # of whom they named, no more
     guards = added(batch_guards.SeveralNotOne(), after="batch_of_whom", guards=guards)  # "全部驳回" is no one decision
