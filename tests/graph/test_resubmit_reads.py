@@ -138,3 +138,12 @@ def test_a_return_proposed_for_send_it_back_in_is_the_resend_with_the_new_end(gr
     agent.say("alright, move the return day to the 28th and send it back in")
     [action] = agent.actions
     assert action["name"] == "resubmitRequest" and action["args"]["fields"] == {"endDate": "2027-01-28"}
+
+
+def test_send_it_back_to_him_from_the_requester_is_the_resend(graph_driver, make_ctx):
+    # written after the rule (the eighteenth round, read: "make it 2,160 and send it back to him"); none from it
+    agent = _returned_claim(graph_driver, make_ctx, tool_call("returnTask", {"taskId": "lunch", "comment": "890"}),
+                            "Sent again.")
+    agent.say("my bad, make it 890 and send it back to him")
+    [action] = agent.actions
+    assert action["name"] == "resubmitRequest" and action["args"]["fields"] == {"amount": 890}

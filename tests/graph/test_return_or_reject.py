@@ -179,3 +179,12 @@ def test_an_email_where_the_person_decided_the_one_to_do_of_whom_they_named_is_t
     assert agent.card is not None and agent.card["action"] == "handleTodoTask"
     [action] = agent.actions
     assert action["args"]["taskId"] == "task_1" and action["args"]["isOK"] is decided
+
+
+def test_a_return_proposed_for_an_approval_said_after_a_question_is_the_approval(graph_driver, store, start_request):
+    # written after the rule (the eighteenth round, read: "是不是有王五的一笔报销？…给他过了吧" carded a return)
+    start_request(requester="user_3", approver="user_2", days=1, reason="搬家")
+    agent = graph_driver(tool_call("returnTask", {"taskId": "王五", "comment": "交接好了"}), "OK.", user_id="user_2")
+    agent.say("我这儿是不是有王五的一个请假？交接他都弄好了，给他过了吧")
+    [action] = agent.actions
+    assert (action["name"], action["args"]["isOK"]) == ("handleTodoTask", True)

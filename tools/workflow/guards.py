@@ -126,7 +126,7 @@ _AGAIN = re.compile(
     r"再提(?:交|一次|一下|一遍)?|重新(?:提交|提|交|申请|发起|发|递交|送审)|再交|再发起|再申请|重提|重交|重发|"
     r"\b(?:re-?submit|re-?send|re-?file|submit\s+(?:it|this|that|them)?\s*again|send\s+(?:it|this|that)?\s*(?:back\s+|in\s+)?again|"
     r"file\s+(?:it|this|that)?\s*again|put\s+(?:it|this|that)\s+(?:back\s+)?in\s+again|"
-    r"(?:send|put)\s+(?:it|this|that)\s+back\s+in)\b",
+    r"(?:send|put)\s+(?:it|this|that)\s+back\s+(?:in|to\s+(?:him|her|them)))\b",
     re.IGNORECASE,
 )
 """Words that send a request again: 再提一次, 重新提交, 再交, "resend", "submit it again", "send it back in"."""

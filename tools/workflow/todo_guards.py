@@ -85,7 +85,8 @@ class ReturnOrReject:
         said = said_return_or_reject(call.request["texts"])
         task = call.values.get("taskId")
         latest = latest_message(call.request)
-        if said is None and not rejecting and not ASKED.search(latest) and stated_decision(call.request) is True:
+        last = re.split(r"[？?]", latest)[-1].strip() or latest  # "是不是有王五的一笔报销？…给他过了吧": what follows decides
+        if said is None and not rejecting and not ASKED.search(last) and stated_decision(call.request) is True:
             raise PolicyError(
                 "approve_not_return",
                 "The user approves the request, not sending it back: call handleTodoTask with isOK true and their "
