@@ -19,11 +19,14 @@ from tools.workflow.batch_words import BATCH_TOOL
 from tools.workflow.engine import Definition
 from tools.workflow.request_lookup import own_pending, requester_name
 from tools.workflow.words import (
+    APPROVALS,
     ASKED,
     AWAY,
+    DEPUTY,
     I_DECIDE,
     REQUEST_NOUN,
     SENT_BACK,
+    TURNED_DOWN,
     WITHDRAW,
     anothers_request,
     decision_in,
@@ -41,8 +44,7 @@ def _whole(tool: str, *, taskId: Any, **args: Any) -> dict[str, Any] | None:  # 
 
 _REJECTION = re.compile(
     r"驳回|拒绝|拒了|拒掉|回绝|不同意|不批|别批|(?<![拿说])不准|不通过|不予|打回|否决|否掉|毙(?:了|掉|吧)|枪毙|"
-    r"\breject|\bdeclin|\bden(?:y|ied)\b|\brefus|\bveto|\bnix\b|\bshoot\s+(?:it|that|this)(?:\s+one)?\s+down\b|"
-    r"\bturn(?:ed|ing)?\s+(?:(?:it|that|this|them|those|these)(?:\s+ones?)?\s+|\w+'s\s+\w+\s+)?down\b",
+    rf"\breject|\bdeclin|\bden(?:y|ied)\b|\brefus|\bveto|{TURNED_DOWN}",
     re.IGNORECASE,
 )
 """Words that reject a request: 驳回, 拒了, 不批, 打回, "reject", "turn it down"."""
@@ -364,13 +366,6 @@ class ReturnNotEmail:
         )
 
 
-_DEPUTY = re.compile(
-    r"代我|替我|帮我顶|替我顶|顶一下|顶上|帮忙顶|代理|代审|\bcover(?:s|ing)?\b|\bstand(?:s|ing)?\s+in\b|"
-    r"\bfill(?:s|ing)?\s+in\b|\bdeputy\b|\bwhile\s+I'?m\s+(?:away|out|off|gone)\b|\bwhile\s+I\s+am\s+(?:away|out|off|gone)\b",
-    re.IGNORECASE,
-)
-"""Words of one who covers the person's approvals while they are away: 代我审批, 帮我顶一下, "covers my approvals"."""
-_APPROVALS = re.compile(r"审批|审核|批|待办|\b(?:approv\w*|sign(?:-?offs?|\s+off)|to-?dos?|tasks?|queue)\b", re.IGNORECASE)
 class DeputyNotStarted:
     """Refuses a new request where the person names one colleague to take over their approvals meanwhile ("下周一到
     周三我去总部培训，这几天的审批麻烦赵六帮我顶一下"): naming a deputy is what they ask, not filing a trip."""
@@ -384,7 +379,7 @@ class DeputyNotStarted:
         if call.spec.name != "runWorkFlow":
             return
         latest = latest_message(call.request)
-        if not _APPROVALS.search(latest) or not _DEPUTY.search(latest) or ASKED.search(latest) or \
+        if not APPROVALS.search(latest) or not DEPUTY.search(latest) or ASKED.search(latest) or \
                 _processes_named(call, AWAY.sub(" ", latest)):
             return  # "让李四审批" names the approver of a request; a deputy covers ("帮我顶", "covers my approvals")
         named = persons_in_latest(call.request, but=call.ctx.actor_id)

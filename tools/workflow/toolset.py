@@ -30,6 +30,7 @@ from tools.workflow import (
 from tools.workflow.batch import DEFAULT_BATCH_LIMIT
 from tools.workflow.cc import CcNamed, pick_person
 from tools.workflow.commands import CLI, COMMANDS
+from tools.workflow.copies_guard import TodosNotCopies
 from tools.workflow.guards import (
     AnothersRequest,
     OwnRequest,
@@ -58,7 +59,6 @@ from tools.workflow.todo_guards import (
     ReturnNotEmail,
     ReturnOrReject,
 )
-from tools.workflow.todos_guard import TodosNotCopies
 
 RECORD_IDS = r"\b(?:user|task|req)_[0-9a-z]+\b"
 """The workflow's record ids, as its tools show them: users (user_2, user_admin), tasks (task_1), requests (req_3)."""

@@ -50,11 +50,13 @@ def named_as_approver(param: str, text: str, named: list[dict[str, Any]]) -> lis
     return cued if len(cued) == 1 else named
 
 
+TURNED_DOWN = (r"\bturn(?:ed|ing)?\s+(?:(?:it|that|this|them|those|these)(?:\s+ones?)?\s+|\w+'s\s+\w+\s+)?down\b|"
+               r"\bshoot\s+(?:it|that|this)(?:\s+one)?\s+down\b|\bnix\b")
+"""English words that turn a request down ("turn that one down", "shoot it down", "nix it"): read by the decision
+reader and by the return-or-reject reader alike."""
 _REJECT = re.compile(
     r"驳回|拒绝|拒了|回绝|不同意|不批|别批|(?<![拿说])不准|不通过|不行|不予|打回|退回|否决|否掉|毙(?:了|掉|吧)|枪毙|"
-    r"\breject|\bdeclin|\bden(y|ied)\b|\brefus|"
-    r"\bturn(ed|ing)? (?:(?:it|that|this|them|those|these)(?: ones?)? |\w+'s \w+ )?down\b|"
-    r"\bshoot (?:it|that|this)(?: one)? down\b|\bnix\b|\bthumbs[- ]down\b|\bsay no\b|"
+    rf"\breject|\bdeclin|\bden(y|ied)\b|\brefus|{TURNED_DOWN}|\bthumbs[- ]down\b|\bsay no\b|"
     r"\bno[- ]go\b|\bveto|\b(don'?t|do not|not|never|won'?t|can'?t|cannot) (approve|accept|allow|ok|sign)",
     re.IGNORECASE,
 )
@@ -247,7 +249,6 @@ I_DECIDE = re.compile(
 
 AWAY = re.compile(r"\b(?:I'?m|I\s+am|I'?ll\s+be|I\s+will\s+be)\s+(?:off|out|away)\b|我[^，。,;；]{0,12}休假", re.IGNORECASE)
 """Being away said as the reason a deputy is named ("I'm off Monday to Wednesday", 我下周休假): no leave to file."""
-"""Words of the person's approvals: what a deputy takes over."""
 
 
 BEFORE_DECIDING = re.compile(
@@ -257,3 +258,13 @@ BEFORE_DECIDING = re.compile(
 )
 """A decision said as what comes after something else ("Before I sign off on it, show me what it's for", 批之前先让我
 看看): nothing is decided now."""
+
+
+DEPUTY = re.compile(
+    r"代我|替我|帮我顶|替我顶|顶一下|顶上|帮忙顶|代理|代审|\bcover(?:s|ing)?\b|\bstand(?:s|ing)?\s+in\b|"
+    r"\bfill(?:s|ing)?\s+in\b|\bdeputy\b|\bwhile\s+I'?m\s+(?:away|out|off|gone)\b|\bwhile\s+I\s+am\s+(?:away|out|off|gone)\b",
+    re.IGNORECASE,
+)
+"""Words of one who covers the person's approvals while they are away: 代我审批, 帮我顶一下, "covers my approvals"."""
+APPROVALS = re.compile(r"审批|审核|批|待办|\b(?:approv\w*|sign(?:-?offs?|\s+off)|to-?dos?|tasks?|queue)\b", re.IGNORECASE)
+"""Words of the person's approvals: what a deputy takes over."""
