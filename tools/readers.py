@@ -13,7 +13,8 @@ The rules, as a person would state them:
   wrote it: in Chinese, the run of characters up to punctuation, a number, a date, a person's name, a word that
   says what they do there (见客户, 开会, 出差), or a site at the place (分公司, 工厂: "西安分公司" is 西安); in
   English, the capitalised name that follows ("to New York next week" → New York). A date, a person or a number is
-  never a text's value.
+  never a text's value. A later message that puts another in its place ("是苏州不是杭州", "Suzhou, not Hangzhou",
+  "杭州改成苏州") corrects it.
 """
 
 from __future__ import annotations
@@ -151,7 +152,11 @@ def _after_zh(rest: str) -> str:
     if run is None or re.match(f"{_STOP_ZH}|{_SITE_ZH}", run.group()) or _NOT_A_PLACE_ZH.match(run.group()):
         return ""
     stop = re.search(f"{_STOP_ZH}|{_SITE_ZH}", run.group())
-    return run.group()[: stop.start()] if stop else run.group()
+    return _END_PARTICLES_ZH.sub("", run.group()[: stop.start()] if stop else run.group())
+
+
+_END_PARTICLES_ZH = re.compile(r"(?:吧|啊|呀|了|哈|嘛|呢)+$")
+"""Particles that end a clause, no part of a place (去南京吧)."""
 
 
 def _after_en(rest: str) -> str:
@@ -160,10 +165,65 @@ def _after_en(rest: str) -> str:
     return name.group(1) if name else ""
 
 
-def read_after(cues: Sequence[str], texts: Sequence[str], *, names: Sequence[str] = (), today: date) -> str | None:
-    """The text the latest of `texts` holding one writes right after a cue word, verbatim (see the module's rules);
-    None when none does, or one message gives two different ones. A longer cue wins where two overlap (飞往, 飞)."""
+_LEAD_ZH = r"(?:(?:应该|其实|就)?是|去|到|改成|改为|换成|改去)?"
+_NEW_EN = r"((?:[A-Z][\w-]*\s+){0,2}[A-Z][\w-]*)"
+_NOT_A_NAME_EN = {"i", "it", "its", "no", "not", "sorry", "oops", "actually", "wait", "should", "make", "my", "the", "yes",
+                  "ok", "okay", "please", "but", "and", "so", "that", "this", "change", "switch", "going", "go", "to"}
+"""Capitalised words that begin a sentence and name no place ("Sorry, Suzhou, not Hangzhou")."""
+
+
+def _corrections(old: str) -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
+    """How a later message puts another value in place of `old`: in Chinese "是苏州不是杭州", "不是杭州，是苏州", "杭州改成
+    苏州"; in English "Suzhou, not Hangzhou", "not Hangzhou but Suzhou", "Suzhou instead of Hangzhou", "change Hangzhou
+    to Suzhou". The first list ends at the new value; the second starts where it is read as after a cue."""
+    y = re.escape(old)
+    before = [
+        re.compile(rf"(?:^|[，,。！!？?；;\s]){_LEAD_ZH}([\u3400-\u9fff]{{2,10}}?)\s*[，,]?\s*而?不是(?:去|到)?{y}"),
+        re.compile(rf"{_NEW_EN}\s*,?\s+(?:not|instead\s+of|rather\s+than)\s+(?:to\s+|in\s+)?(?:the\s+)?{y}\b"),
+    ]
+    after = [
+        re.compile(rf"不是(?:去|到)?{y}\s*[，,]?\s*而?(?:是|去|到|改成|改为|换成|改去)"),
+        re.compile(rf"(?:从)?{y}\s*(?:改成|改为|换成|改到|改去|改)"),
+        re.compile(rf"\bnot\s+(?:to\s+|in\s+)?{y}\s*[,;]?\s*(?:but\s+|it'?s\s+|it\s+is\s+)?(?:to\s+|in\s+)?", re.IGNORECASE),
+        re.compile(rf"\b(?:change|switch|make)\s+(?:it\s+)?(?:from\s+)?{y}\s+(?:to|into)\s+", re.IGNORECASE),
+    ]
+    return before, after
+
+
+def corrected(old: str, texts: Sequence[str], *, names: Sequence[str] = (), today: date) -> str:
+    """`old`, or the value the latest of `texts` that corrects it puts in its place (`_corrections`): a text the person
+    gave once and then took back ("去杭州…" then, after the card, "是苏州不是杭州") is the one they gave last. The new
+    value is read as after a cue (a run of Chinese up to what is done there; a capitalised name in English)."""
+    before, after = _corrections(old)
     for text in reversed(texts):
+        masked = _masked(text, names, today)
+        found: set[str] = set()
+        for pattern in before:
+            for match in pattern.finditer(masked):
+                value = match.group(1).strip()
+                if not value.isascii() and _after_zh(value) != value:
+                    continue  # a run with what is done there is no place (杭州出差三天，不是杭州的客户)
+                if value.isascii():
+                    kept = value.split()
+                    while kept and kept[0].lower().strip("'’") in _NOT_A_NAME_EN:
+                        kept.pop(0)
+                    value = " ".join(kept)
+                found.add(value)
+        for pattern in after:
+            for match in pattern.finditer(masked):
+                rest = masked[match.end():]
+                found.add((_after_en(rest) if old.isascii() else _after_zh(rest)).strip())
+        found = {v for v in found if 2 <= len(v) <= MAX_TEXT_CHARS and old not in v and v not in old and v in text}
+        if len(found) == 1:
+            return found.pop()
+    return old
+
+
+def read_after(cues: Sequence[str], texts: Sequence[str], *, names: Sequence[str] = (), today: date) -> str | None:
+    """The text the latest of `texts` holding one writes right after a cue word, verbatim (see the module's rules), or
+    what a message from then on puts in its place (`corrected`); None when none does, or one message gives two
+    different ones. A longer cue wins where two overlap (飞往, 飞)."""
+    for at, text in reversed(list(enumerate(texts))):
         masked = _masked(text, names, today)
         found: set[str] = set()
         taken: list[tuple[int, int]] = []
@@ -178,7 +238,7 @@ def read_after(cues: Sequence[str], texts: Sequence[str], *, names: Sequence[str
                 if 2 <= len(value) <= MAX_TEXT_CHARS and value in text:
                     found.add(value)
         if len(found) == 1:
-            return found.pop()
+            return corrected(found.pop(), texts[at:], names=names, today=today)
         if found:
             return None
     return None
@@ -217,6 +277,8 @@ def read_account(
                 continue
             kept = clause.group().strip(_EDGE)
             start = clause.start() + clause.group().index(kept)
+            if start > clause.start() and masked[start - 1] in "这那" and _DEMONSTRATED.match(kept):
+                start, kept = start - 1, masked[start - 1] + kept  # 这周来回跑 keeps its 这 (这周 is no 周)
             part = text[start:start + len(kept)].strip()
             if part and part not in parts:
                 parts.append(part)
@@ -238,6 +300,8 @@ _ACCOUNT_FILLER = re.compile(
 
 
 _EDGE = MASK + " \t\r\n" + "的了吧呢啊嘛呀哦把这那给让被就都也还再很太"
+_DEMONSTRATED = re.compile(r"[周月年天次趟回阵段边里些个位份笔]")
+"""What 这 or 那 at a clause's head points to, and is no particle before (这周, 这次, 那边): it stays."""
 """What a clause of the account is trimmed of at its ends: what was masked, and particles (上海出差的 → 上海出差)."""
 
 

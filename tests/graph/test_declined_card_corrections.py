@@ -80,3 +80,20 @@ def test_a_correction_after_a_declined_card_taken_for_a_to_do_is_the_start_again
     [action] = agent.actions
     assert action["name"] == "runWorkFlow" and action["args"]["processKey"] == "process_baoxiao"
     assert action["args"]["fields"]["amount"] == amount
+
+
+@pytest.mark.parametrize(("first", "correction", "place"), [  # written after the rule (the eighteenth round, read)
+    ("周三到周五去杭州见客户，提个出差，李四审批", "搞错了，其实是宁波，不是杭州，别的照旧", "宁波"),
+    ("Business trip to Hangzhou Wednesday to Friday to see a client, Li Si approves",
+     "my bad — Ningbo, not Hangzhou. Everything else stays", "Ningbo"),
+])
+def test_a_place_corrected_after_a_declined_card_is_the_one_filed(graph_driver, store, first, correction, place):
+    # the model leaves the destination out both times: the code reads it, and reads the correction over it
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "李四",
+                                     "fields": {"startDate": "2027-01-20", "endDate": "2027-01-22"}})
+    agent = graph_driver(trip, "好的，没有提交。", trip, "已提交。")
+    agent.say(first)
+    agent.resume({"decisions": [{"type": "reject", "message": "地点不对"}]})
+    agent.say(correction)
+    [action] = agent.actions
+    assert action["args"]["fields"]["destination"] == place
