@@ -328,3 +328,34 @@ def test_a_count_of_days_with_a_kind_of_leave_or_halves_between(text, days):
 ])
 def test_a_weekend_of_habit_or_of_the_past_names_no_day(text, days):
     assert [d.start for d in read_text(text, today=date(2026, 12, 7)).dates] == days
+
+
+@pytest.mark.parametrize(("text", "days"), [  # written after the rule (the eighteenth round, read); none from it
+    ("这周一直在外面跑，下周三想请一天假", [date(2026, 12, 16)]),
+    ("上周一共出了三趟差", []),
+    ("这周一般不加班", []),
+    ("下周一定要把报销提了", []),
+    ("这周一请了半天", [date(2026, 12, 7)]),
+    ("下周一下午去趟银行", [date(2026, 12, 14)]),
+])
+def test_a_word_that_begins_with_one_after_a_week_names_no_monday(text, days):
+    # 一直, 一共, 一般, 一定 are words of their own: the week before them names no Monday
+    assert [d.start for d in read_text(text, today=date(2026, 12, 7)).dates] == days
+
+
+@pytest.mark.parametrize(("text", "first", "last"), [  # written after the rule (the twentieth round's writer); none from it
+    ("从后天起一直到月底都不在", date(2026, 12, 9), date(2026, 12, 31)),
+    ("下周二到本月末由王五代批", date(2026, 12, 15), date(2026, 12, 31)),
+    ("12月20号到下个月底出国", date(2026, 12, 20), date(2027, 1, 31)),
+    ("I'm out from Thursday until the end of the month", date(2026, 12, 10), date(2026, 12, 31)),
+    ("away from the 15th through the end of next month", date(2026, 12, 15), date(2027, 1, 31)),
+    ("下周三开始到周五", date(2026, 12, 16), date(2026, 12, 18)),
+])
+def test_a_months_end_ends_a_range_on_its_last_day(text, first, last):
+    assert [(d.start, d.end) for d in read_text(text, today=date(2026, 12, 7)).dates] == [(first, last)]
+
+
+@pytest.mark.parametrize("text", ["月底去西安出差", "at the end of the month I fly to Xi'an", "月末报销一下"])
+def test_a_months_end_alone_is_no_date(text):
+    # which day of the month's end is meant is not said: the person is asked
+    assert read_text(text, today=date(2026, 12, 7)).dates == ()

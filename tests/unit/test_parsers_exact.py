@@ -105,6 +105,13 @@ def test_a_number_that_counts_something_else_is_not_bare(text):
     assert [q.unit for q in read_text(text, today=TUESDAY).quantities if q.unit == "none"] == []
 
 
+@pytest.mark.parametrize("text", ["收据一摞", "发票一大沓", "吃了两顿饭", "开了一轮会", "打了三通电话", "一堆单据"])
+def test_a_measure_word_counts_what_follows(text):
+    """Measure words beyond the first list (the eighteenth round, read; written after the rule): 一沓 is a stack of
+    something, not one yuan."""
+    assert [q.unit for q in read_text(text, today=TUESDAY).quantities if q.unit == "none"] == []
+
+
 @pytest.mark.parametrize(
     ("run", "value"),
     [("一百二十万", 1200000), ("三十万五", 305000), ("十万八", 108000), ("一亿零五千", 100005000), ("两千零三十", 2030)],
@@ -122,3 +129,9 @@ def test_chinese_numerals_pycnnum_misread_are_read_here(run, value):
 def test_quantity_text_is_as_written_with_its_sign_and_currency():
     assert read_text("报销-¥500", today=TUESDAY).quantities == (Quantity(-500, "yuan", "-¥500", 2, 7),)
     assert read_text("请负一天半假", today=TUESDAY).quantities == (Quantity(-1.5, "day", "负一天半", 1, 5),)
+
+
+@pytest.mark.parametrize(("text", "days"), [("后天请一整天假", 1.0), ("想休两整天", 2.0), ("需要三整天陪产", 3.0)])
+def test_whole_days_are_days(text, days):
+    """一整天 is one day, 两整天 two (written after the rule, 2026-12-06; they were read as a bare 一 before)."""
+    assert read_text(text, today=TUESDAY).days_stated() == {days}

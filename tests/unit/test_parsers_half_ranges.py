@@ -48,6 +48,9 @@ def ranges(text: str, today: date = TUESDAY) -> list[tuple[date, date, str | Non
         ("from next Tuesday afternoon to next Thursday morning", (D(8), D(10), "pm", "am", 2)),
         ("Thu afternoon to Fri", (D(3), D(4), "pm", None, 1.5)),
         ("12/8 afternoon - 12/10", (D(8), D(10), "pm", None, 2.5)),
+        # 起/开始 before 到, 一直 before it: still the range's own words (2026-12-06; it was asked before)
+        ("从下周二下午一直到周四", (D(8), D(10), "pm", None, 2.5)),
+        ("下周二下午起到周四上午", (D(8), D(10), "pm", "am", 2)),
     ],
 )
 def test_a_range_with_half_days_at_its_ends_is_read_with_them(text, expected):
@@ -153,7 +156,7 @@ def test_a_request_keeps_a_ranges_halves():
 
 @pytest.mark.parametrize(
     ("text", "days"),
-    [("从下周二下午一直到周四", (D(8), D(10))), ("下周四下午开始休到周五", (D(10), D(11))),
+    [("从下周二下午开始请到周四", (D(8), D(10))), ("下周四下午开始休到周五", (D(10), D(11))),
      ("next Thursday from noon through Friday", (D(10), D(11))),
      ("from next Tuesday afternoon all the way to Thursday", (D(8), D(10))),
      ("下周一早上出发一直待到周三", (D(7), D(9)))],

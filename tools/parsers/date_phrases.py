@@ -47,11 +47,12 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("rel", re.compile(r"大大后天|大后天|后天|明天|明日|今天|今日|昨天|前天")),
     ("rel_en", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\b(?:today|tomorrow|tmrw|tmr|yesterday)\b", re.I)),
     # 下周三, 下个星期的周三, 下周周三 (the week named, then the day), 下下下周一, 再下周一 (the week after next)
-    # not a weekend of habit or of the past ("前阵子周末老加班", "最近几个周末", "每个周末"): no one day is named
+    # not a weekend of habit or of the past ("前阵子周末老加班", "最近几个周末", "每个周末"): no one day is named;
+    # nor 一 beginning a word of its own (这周一直在加班, 这周一共跑了三趟: "this week", no Monday)
     ("week_zh", re.compile(r"(?<!每)(?<!每个)(?<!几个)(?<!前阵子)(?<!最近)(?<!之前)(?<!以前)"
                            r"(?P<pre>下下下|下下|再下|下|这|本|上)?个?(?:周|星期|礼拜)"
                            r"(?:(?<=[下这本上周期拜])的?(?:周|星期|礼拜))?"
-                           r"(?P<wd>[一二三四五六日天]|末(?!老|总|经常|一直|常常|都在|都要|也要|还要))")),
+                           r"(?P<wd>一(?!直|般|样|切|律|向|共|定)|[二三四五六日天]|末(?!老|总|经常|一直|常常|都在|都要|也要|还要))")),
     (
         "week_en",
         re.compile(
@@ -119,19 +120,15 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
                           rf"(?=\s*(?:上午|下午)?\s*(?:{_DASH})\s*{_DOT}(?!\d|\.\d){_NO_UNIT})")),  # 12.8下午-12.10 too
     ("dotted", re.compile(rf"(?:(?<=[到至~～—–-])|(?<=to ))\s*(?P<m>{_DOT_M})\.(?P<d>{_DOT_D})(?!\d|\.\d){_NO_UNIT}")),
     ("month_rel", re.compile(rf"(?P<mr>下下个?月|下个?月|这个?月|本月|上个?月)(?P<d>{NUM})[日号]")),
+    # a month's end as a range's end (到月底, "until the end of the month"): its last day; alone, too vague to read
+    ("month_end", re.compile(r"(?:(?<=[到至~～—–-])|(?<=until )|(?<=through )|(?<=till )|(?<=thru )|(?<=to ))\s*(?:"
+                             r"(?P<mr>下下个?月|下个?月|这个?月|本月|月)(?:底|末)|(?:the\s+)?end\s+of\s+(?P<me>the|this|next)"
+                             r"\s+month\b)", re.I)),
     ("day_zh", re.compile(rf"(?<![\d月{_CN}])(?P<d>{NUM})号")),
     ("in_zh", re.compile(rf"(?P<n>\d{{1,3}}|[{_CN}]{{1,3}})(?:天|日)(?:后|以后|之后)")),
-    (
-        "md_en",
-        re.compile(rf"\b(?P<mon>{_MONTHS})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(?P<y>\d{{4}})\b)?", re.I),
-    ),
-    (
-        "dm_en",
-        re.compile(
-            rf"\b(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MONTHS})\b\.?(?:,?\s+(?P<y>\d{{4}})\b)?",
-            re.I,
-        ),
-    ),
+    ("md_en", re.compile(rf"\b(?P<mon>{_MONTHS})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(?P<y>\d{{4}})\b)?", re.I)),
+    ("dm_en", re.compile(rf"\b(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MONTHS})\b\.?"
+                         rf"(?:,?\s+(?P<y>\d{{4}})\b)?", re.I)),
     # A day of the month in English, with its article ("the 8th", "from the 8th to the 10th"): like 8号. Followed
     # by a word, only by one that starts a new part of the sentence ("the 2nd floor" is no date).
     (
@@ -153,10 +150,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
-    (
-        "numeric",
-        re.compile(r"(?<![\d/.])(?P<m>\d{1,2})/(?P<d>\d{1,2})(?![\d/])(?!\s*(?:days?|hours?|天|小时))", re.I),
-    ),
+    ("numeric", re.compile(r"(?<![\d/.])(?P<m>\d{1,2})/(?P<d>\d{1,2})(?![\d/])(?!\s*(?:days?|hours?|天|小时))", re.I)),
     (
         "in_en",
         re.compile(
@@ -174,7 +168,8 @@ _CUES: dict[str, tuple[str, ...]] = {
     "whole_week_en": ("week",),
     "next_day": ("day", "第二天", "次日", "隔天", "翌日"), "shifted_en": ("week", "next", "month"),
     "whole_week_zh": ("周", "星期", "礼拜"), "iso": tuple("0123456789"), "ymd_zh": ("月",), "dotted": (".",),
-    "month_rel": ("月",), "day_zh": ("号",), "in_zh": ("后",), "md_en": _MONTH_CUES, "dm_en": _MONTH_CUES,
+    "month_rel": ("月",), "month_end": ("月", "month"), "day_zh": ("号",), "in_zh": ("后",),
+    "md_en": _MONTH_CUES, "dm_en": _MONTH_CUES,
     "day_en": ("the",), "days_month_en": _MONTH_CUES, "numeric": ("/",), "in_en": ("day",),
 }
 """For each kind of date phrase, words one of which its every match contains (lower case)."""
@@ -268,6 +263,13 @@ def _shifted(m: re.Match[str], today: date) -> Phrase | None:
                   scopes_range=bool(m["wd"]))
 
 
+def _month_end(m: re.Match[str], today: date) -> Phrase:
+    """The last day of the month a month's end names (到月底, 到下个月底, "until the end of next month")."""
+    word = (m["mr"] or m["me"]).lower()
+    following = add_months(today, (2 if word.startswith("下下") else 1 if word[0] in "下n" else 0) + 1, 1)
+    return Phrase("month_end", *m.span(), following - timedelta(days=1) if following else None)
+
+
 def _resolve(kind: str, m: re.Match[str], today: date) -> Phrase | None:
     start, end = m.span()
     if kind in ("rel", "rel_en"):
@@ -327,6 +329,8 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> Phrase | None:
         word = m["mr"]
         months = 2 if word.startswith("下下") else 1 if word.startswith("下") else -1 if word.startswith("上") else 0
         return Phrase(kind, start, end, add_months(today, months, number(m["d"])))
+    if kind == "month_end":
+        return _month_end(m, today)
     if kind == "days_month_en":
         last = m.group()[m.start("d") - start :]
         read, month_day = _read_english(last, today, has_year=bool(m["y"]))

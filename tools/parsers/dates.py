@@ -59,7 +59,7 @@ class DateReadError(ValueError):
         self.text = text
 
 
-_CONNECTOR_RE = re.compile(r"\s*(?:到|至|~|～|-|–|—|to|until|till|through|thru|and)\s*", re.I)
+_CONNECTOR_RE = re.compile(r"\s*(?:起|开始)?\s*(?:一直)?\s*(?:到|至|~|～|-|–|—|to|until|till|through|thru|and)\s*", re.I)
 _RANGE_LEAD_RE = re.compile(r"(?:从|自|\bfrom|\bbetween)\s*$", re.I)
 _DAY_END_RE = re.compile(
     rf"\s*(?:到|至|~|～|-|–|—|to|until|till|through|thru)\s*(?P<d>{NUM})(?:st|nd|rd|th|日|号)?(?![\d:/]|\.\d)"

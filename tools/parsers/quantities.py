@@ -44,7 +44,7 @@ _EN_UNITS = (
     r"(?:(?:working|business|calendar|full|whole|sick|personal|vacation|holiday|annual|leave|comp|compensatory|pto|"
     r"paid|unpaid|off)[\s-]+){0,2}(?:days?|weeks?|months?)|hours?|hrs?"
 )
-_ZH_AFTER_RE = re.compile(rf"\s*(?P<ge>个)?(?P<half1>半)?(?P<unit>{_ZH_UNITS})(?P<half2>半(?![夜路价]))?")
+_ZH_AFTER_RE = re.compile(rf"\s*(?P<ge>个)?(?:整个?)?(?P<half1>半)?(?P<unit>{_ZH_UNITS})(?P<half2>半(?![夜路价]))?")
 _EN_AFTER_RE = re.compile(
     rf"(?P<half1>\s+and\s+a\s+half)?[\s-]*(?P<halves>half[\s-]+)?(?P<unit>{_EN_UNITS})\b(?P<half2>\s+and\s+a\s+half\b)?",
     re.IGNORECASE,
@@ -76,9 +76,10 @@ _BOUND_BEFORE_RE = re.compile(
 _COUNTERS = (
     "个位名口只条头匹张本册件套双对副台辆架艘部家间栋座层楼次回趟遍顿场份杯瓶碗盘盒包袋箱桶罐斤克吨米里尺寸公年岁号"
     "月日周点分秒刻倍成折期届批组支把根颗粒片项笔单晚夜站路种样类级人度行页章节题道门科所封首句字两"
+    "沓叠摞堆捆串束扎排幅棵朵滴些阵通轮拨"
 )
-_COUNTED_AFTER_RE = re.compile(rf"\s*[{_COUNTERS}%‰℃°]|[A-Za-z]|[:：/]\d|\s*[×*xX]\s*\d")
-"""三张, 3km, 2nd, 5%, 3:30, 3/4, 3 x 200: the number counts something, or is part of something else."""
+_COUNTED_AFTER_RE = re.compile(rf"\s*[大小整满]?[{_COUNTERS}%‰℃°]|[A-Za-z]|[:：/]\d|\s*[×*xX]\s*\d")
+"""三张, 一大沓, 3km, 2nd, 5%, 3:30, 3/4, 3 x 200: the number counts something, or is part of something else."""
 _COUNTED_BEFORE_RE = re.compile(
     r"(?:编号|单号|工号|订单号?|发票号码?|航班号?|房间号?|房号|车次|座位号?|电话|手机号?|号码|尾号|卡号|账号|第|百分之|千分之|"
     r"#|\bno\.|\b(?:flight|room|order|invoice|ticket|seat|gate|platform|bus|line|phone|tel|ext|number|ref|id|version)"
