@@ -359,6 +359,9 @@ def test_a_comment_the_approver_dictated_for_a_long_request_goes_on_the_card(gra
     ("张三的假批了，意见就写：手头的活已经交给王五", "手头的活已经交给王五"),
     ("Approve Zhang San's leave, please. He has cover for the whole week", "He has cover for the whole week"),
     ("张三那个三天的假，余额我看过了，够用，批准", "余额我看过了，够用"),
+    # what the person has passed on to the requester is the comment (the twentieth round's writer; after the rule)
+    ("张三的假批了，跟他说一声交接文档发群里", "交接文档发群里"),
+    ("Approve Zhang San's leave, tell him to leave the keys with Wang Wu", "to leave the keys with Wang Wu"),
 ])
 def test_a_comment_between_whose_request_and_the_decision_goes_on_the_card(graph_driver, store, start_request, said,
                                                                            comment):

@@ -266,6 +266,8 @@ def test_a_transfer_with_only_consent_beside_it_stays_a_transfer(graph_driver, s
     ("五天的那个也给过了", True), ("给她过吧", True), ("turn those ones down", False), ("shoot that one down", False),
     ("let Wang Wu's claim through", True), ("wave it through", True), ("nix it", False),
     ("给你过目一下", None), ("已经过了三天", None),
+    # 准了 inside 标准了 is no approval (the nineteenth round's writer found it; written after the rule)
+    ("驳回吧，住宿费超出公司标准了", False), ("这个水准了解一下", None), ("准了，下不为例", True),
 ])
 def test_unsure_is_no_rejection(text, decided):
     from tools.workflow.words import decision_in
@@ -338,3 +340,48 @@ def test_a_start_that_names_its_process_stays_a_start(graph_driver, start_reques
     agent.say("请2天假搬家，赵六批准")
     [action] = agent.actions
     assert action["name"] == "runWorkFlow"
+
+
+@pytest.mark.parametrize("said", [  # written after the rule (the eighteenth round, read); none from it
+    "王五的年假余额我查过了，三天够的，批准",
+    "Wang Wu's leave balance covers the three days, I checked it myself. Approve it",
+])
+def test_a_model_that_keeps_making_other_refused_calls_has_the_named_one_proposed(graph_driver, store, start_request,
+                                                                                 said):
+    # two steps refused in a row, the first naming the decision on the one to-do: it is proposed, not a third guess
+    start_request(requester="user_3", approver="user_2", days=3, reason="回老家")
+    agent = graph_driver(tool_call("decideTasks", {"isOK": True, "processKey": "process_qingjia", "maxDays": 1}),
+                         tool_call("getLeaveBalance", {}), tool_call("queryMyRequests", {}), "好的。",
+                         user_id="user_2")
+    result = agent.say(said)
+    assert [name for name, _ in _proposed(result)] == ["decideTasks", "getLeaveBalance", "handleTodoTask"]
+    [action] = agent.actions
+    assert action["args"]["taskId"] == "task_1" and action["args"]["isOK"] is True
+    assert store.snapshot()["tasks"][0]["status"] == "pending"  # nothing before the card
+
+
+def test_a_streak_is_broken_by_a_call_that_ran_and_needs_two_refused_steps():
+    named = {"instead": {"name": "handleTodoTask", "args": {"taskId": "task_1", "isOK": True}}}
+    human = HumanMessage("王五那个批了")
+
+    def step(call_id: str, name: str, status: str, artifact=None):
+        return [AIMessage(content="", tool_calls=[{"name": name, "args": {}, "id": call_id}]),
+                ToolMessage(content="…", tool_call_id=call_id, name=name, status=status, artifact=artifact)]
+
+    one = [human, *step("c1", "decideTasks", "error", named)]
+    assert instead_call(one, "zh", after_refused_steps=2) is None  # the model is asked again first
+    two = [*one, *step("c2", "getLeaveBalance", "error")]
+    proposed = instead_call(two, "zh", after_refused_steps=2)
+    assert proposed is not None and proposed.tool_calls[0]["args"] == {"taskId": "task_1", "isOK": True}
+    ran = [*one, *step("c2", "queryTodoTask", "success"), *step("c3", "getLeaveBalance", "error")]
+    assert instead_call(ran, "zh", after_refused_steps=2) is None  # what ran since may change what is asked
+
+
+def test_a_model_that_answers_after_look_ups_has_the_named_call_proposed(graph_driver, store, start_request):
+    # the look-ups it made after the refusal change nothing the person asked for (written after the rule)
+    start_request(requester="user_3", approver="user_2", days=1, reason="回老家")
+    agent = graph_driver(tool_call("decideTasks", {"isOK": True, "processKey": "process_qingjia"}),
+                         tool_call("queryTodoTask", {"userId": "user_2"}), "好的，已处理。", user_id="user_2")
+    result = agent.say("王五那一天的假没问题，批了吧")
+    assert [name for name, _ in _proposed(result)] == ["decideTasks", "queryTodoTask", "handleTodoTask"]
+    assert (agent.actions[0]["args"]["taskId"], agent.actions[0]["args"]["isOK"]) == ("task_1", True)

@@ -13,6 +13,10 @@ would state, tried on phrasings written for this test (none taken from a scenari
 
 from __future__ import annotations
 
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
 from langchain_core.messages import HumanMessage, ToolMessage
 
 from evals.doubles.scripted import tool_call
@@ -100,3 +104,17 @@ def test_a_start_says_who_it_was_copied_to():
               "copiedTo": ["李四"], "days": 1}
     assert started(result, "zh").endswith("抄送李四。")
     assert started(dict(result, assigneeName="Zhao Liu", copiedTo=["Li Si"]), "en").endswith(" Copied to Li Si.")
+
+
+@pytest.mark.parametrize("said", [  # written after the rule (the twentieth round's writer found one day filed)
+    "我从明天起休假，一直到月底，这段时间的审批交给王五",
+    "Off from tomorrow until the end of the month, Wang Wu covers my approvals",
+])
+def test_a_deputy_until_the_months_end_ends_on_its_last_day(graph_driver, store, said):
+    agent = graph_driver(tool_call("setDeputy", {"deputyUserId": "王五", "startDate": "明天", "endDate": "明天"}),
+                         user_id="user_2")
+    today = datetime.fromtimestamp(agent.clock(), ZoneInfo(agent.context.timezone)).date()
+    agent.say(said)
+    [action] = agent.actions
+    following = date(today.year + today.month // 12, today.month % 12 + 1, 1)
+    assert action["args"]["endDate"] == (following - timedelta(days=1)).isoformat()

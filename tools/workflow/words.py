@@ -62,7 +62,7 @@ _REJECT = re.compile(
 )
 _APPROVE = re.compile(
     r"放行|放(?:他|她|它)过|(?:让|放)(?:他|她|它)过(?:去)?(?:吧|了)|签了(?:吧)?|签字|"
-    r"批准|同意|批了|(?<!审)批(一下|下|掉|个|吧|了|准)|准了|准假|准许|通过|核准|可以批|没问题|"
+    r"批准|同意|批了|(?<!审)批(一下|下|掉|个|吧|了|准)|(?<![标水精基])准了|准假|准许|通过|核准|可以批|没问题|"
     r"\bapprov(?!als?\b)|\b(?:my|our|full)\s+approval\b|\baccept|\bsign(ed|ing)?(?: (?:it|this|that|them))? off\b|"
     r"\bok(ay)?\b|\bgo ahead\b|\bfine (?:by|with) me\b|\blooks? good\b|\blgtm\b|"
     r"\bgreen[- ]?light|\bgrant|\ballow|"
@@ -174,6 +174,9 @@ SENT_BACK = re.compile(
 
 _COURTESY = re.compile(r"^\s*(?:please|pls|thanks|thank\s+you|谢谢|麻烦了|辛苦了)\s*[.,!。，！]?\s*", re.IGNORECASE)
 """Courtesy at the head of what follows a decision ("Reject it, please. The budget is frozen"): no comment."""
+_TELL_THEM = re.compile(r"^\s*(?:(?:跟|和|同|给)(?:他|她|他们)说(?:一声|一下)?|告诉(?:他|她|他们)(?:一声|一下)?|"
+                        r"\b(?:tell|let)\s+(?:him|her|them)(?:\s+know)?(?:\s+that)?)\s*[:：，,]?\s*", re.IGNORECASE)
+"""Words that pass what follows on to the requester ("跟他说…", "tell him …"): the comment is what follows."""
 
 
 def _after_the_decision(text: str, request: Request, *, named_before: bool = False) -> str | None:
@@ -188,7 +191,7 @@ def _after_the_decision(text: str, request: Request, *, named_before: bool = Fal
         whose = whose or _whose(clause, request)
         if (decision_in(clause) is None and not SENT_BACK.search(clause)) or not whose:
             continue
-        rest = _COURTESY.sub("", text[end.end() :]).strip().rstrip("。.!！")
+        rest = _TELL_THEM.sub("", _COURTESY.sub("", text[end.end() :])).strip().rstrip("。.!！")
         if not rest or _ANOTHER_ACTION.search(rest) or not content_tokens(DECISION_ONLY.sub(" ", rest)):
             return None
         return rest
