@@ -14,7 +14,7 @@ from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 from graph import prompts
 from graph.budget import PLANNED_ENDS
 from graph.calls import action_hash, new_call_id
-from graph.history import action_title, describe_result, latest_human_index, note, run_results
+from graph.history import action_title, describe_result, latest_human_index, note, note_of, run_results
 from graph.protocols import NO_MODEL_CALL
 from state.records import AskedCall, WrapUp
 from tools import words
@@ -134,24 +134,54 @@ def filled_call(asked: AskedCall, request: Request, registry: ToolRegistry) -> A
     )
 
 
-def instead_call(messages: list[AnyMessage], lang: Lang) -> AIMessage | None:
-    """The call a policy's refusal named in place of the refused one, when it knew it whole (`PolicyError.instead`)
-    and nothing has run since: proposed as the person said (no model call), to the same checks and card. None when
-    there is none, or the run already proposed it (it is never proposed twice)."""
+REFUSED_STEPS_BEFORE_INSTEAD = 2
+"""Steps in a row whose every call was refused, while a refusal named the call the person asked for (`PolicyError.
+instead`), after which that call is proposed without asking the model again (the circuit breaker stops at 3)."""
+
+
+def instead_call(messages: list[AnyMessage], lang: Lang, *, after_refused_steps: int = 0) -> AIMessage | None:
+    """The call a policy's refusal named in place of the refused one, when it knew it whole (`PolicyError.instead`),
+    proposed as the person said (no model call), to the same checks and card: the latest such call of the run with
+    nothing written or declined since. Without `after_refused_steps`, for a model that answers without making it
+    (look-ups it made since change nothing the person asked for); with it, before the model is asked again, once that
+    many steps in a row had every call refused (the 1.5B model that, told "decide task_2", looks up a balance and then
+    the person's own requests). None when there is none, or the run already proposed it (never twice)."""
     run = messages[latest_human_index(messages) + 1 :]
-    last = next((m for m in reversed(run) if isinstance(m, ToolMessage)), None)
-    if last is None or last.status != "error" or not isinstance(last.artifact, dict) or not last.artifact.get("instead"):
+    if after_refused_steps and _refused_steps(run) < after_refused_steps:
         return None
-    instead = last.artifact["instead"]
+    named, ran = None, set()
+    for message in reversed(run):
+        if isinstance(message, ToolMessage) and (note_of(message).get("wrote") or note_of(message).get("rejected")):
+            break  # what was done or declined since the refusal: the model's next step is its own
+        if isinstance(message, ToolMessage) and message.status == "success":
+            ran.add(message.name)
+        elif isinstance(message, ToolMessage) and isinstance(message.artifact, dict) and message.artifact.get("instead"):
+            named = message.artifact["instead"]
+            break
+    if not named or named["name"] in ran:  # the tool it named has run since (the look-up it named, made)
+        return None
     proposed = {action_hash(c["name"], c["args"]) for m in run if isinstance(m, AIMessage) for c in m.tool_calls}
-    if action_hash(instead["name"], instead["args"]) in proposed:
+    if action_hash(named["name"], named["args"]) in proposed:
         return None
     text = thought("instead", lang)
     return AIMessage(
         content=text,
-        tool_calls=[{"type": "tool_call", "name": instead["name"], "args": dict(instead["args"]), "id": new_call_id()}],
+        tool_calls=[{"type": "tool_call", "name": named["name"], "args": dict(named["args"]), "id": new_call_id()}],
         response_metadata={"thought": text, NO_MODEL_CALL: True, **note(instead=True)},
     )
+
+
+def _refused_steps(run: list[AnyMessage]) -> int:
+    """How many of the run's last steps in a row had every call refused (a person's no at a card is no refusal)."""
+    steps = 0
+    for message in reversed(run):
+        if isinstance(message, ToolMessage) and (message.status != "error" or note_of(message).get("rejected")):
+            break
+        if isinstance(message, AIMessage):
+            if not message.tool_calls:
+                break
+            steps += 1
+    return steps
 
 
 def fixed_answer(messages: list[AnyMessage], registry: ToolRegistry, lang: Lang, reason: WrapUp | None = None) -> str:

@@ -10,30 +10,12 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from langgraph.runtime import Runtime
 
 from graph import prompts
-from graph.answers import fixed_answer, instead_call
+from graph.answers import REFUSED_STEPS_BEFORE_INSTEAD, fixed_answer, instead_call
 from graph.budget import PLANNED_ENDS, charge_model_call, describe, end_step, open_step, wrap_up
-from graph.calls import (
-    ACTOR_TTL_S,
-    ModelSource,
-    model_of,
-    new_call_id,
-    proposed_calls,
-    run_today,
-    thread_id_of_run,
-    tokens_used,
-)
+from graph.calls import ACTOR_TTL_S, ModelSource, model_of, new_call_id, proposed_calls, run_today, thread_id_of_run, tokens_used
 from graph.deps import NodeDeps
-from graph.generation import REACT_STOP, generate  # noqa: F401 - REACT_STOP moved there
-from graph.history import (
-    CallIds,
-    call_id_index,
-    open_lookups,
-    redirected_to,
-    run_outcome,
-    run_results,
-    titled,
-    tools_named,
-)
+from graph.generation import generate
+from graph.history import CallIds, call_id_index, open_lookups, redirected_to, run_outcome, run_results, titled, tools_named
 from graph.known import AnswerCheck, not_known_answer, redo_note, undone_answer, undone_claims, undone_note
 from graph.protocols import NO_MODEL_CALL, parse_reply, render_for_text_protocol
 from graph.run import lang_of
@@ -203,9 +185,12 @@ class Reasoner:
         reason = state.get("wrap_up")
         if reason:
             return self._wrap_up(state, context, step, reason)
+        messages = list(state["messages"])
+        flailing = instead_call(messages, lang_of(state, context), after_refused_steps=REFUSED_STEPS_BEFORE_INSTEAD)
+        if flailing is not None:  # refused step after step while a refusal named the call asked for: it is proposed
+            return {"messages": [flailing], "step": open_step(step, proposed_calls(flailing))}
         reply, step = self._step(state, context, step)
         request = state.get("request")
-        messages = list(state["messages"])
         still_open = [] if reply.tool_calls or reply.invalid_tool_calls or request is None else open_lookups(
             messages, self._registry, request
         )
