@@ -247,7 +247,7 @@ def read_after(cues: Sequence[str], texts: Sequence[str], *, names: Sequence[str
 # ---------------------------------------------------------------- a reason
 
 ASKING = re.compile(
-    r"帮我|帮忙|麻烦|一下|申请|提交|提个|发起|审批|找|走|提|批|报|要|想|"
+    r"帮我|帮忙|麻烦|一下|申请|提交|提个|发起|审批|抄送|抄给|找|走|提|批|报|要|想|"
     r"\b(?:please|pls|plz|file|submit|request|approves?|approval|claim|help|can you|i need|i want|i'd like to)\b",
     re.IGNORECASE,
 )
@@ -289,9 +289,11 @@ def read_account(
 _TOKEN = re.compile(r"[\u3400-\u9fff]|[a-z0-9]+(?:[-'’][a-z0-9]+)*", re.IGNORECASE)
 _FUNCTION_WORDS = set("把这那几些点给让被就都也还再很太吧呢啊嘛呀哦么") | {
     "i'd", "i'm", "some", "time", "get", "go", "going", "have", "has", "had", "just", "so", "any", "all", "today",
-    "tomorrow", "yesterday",
+    "tomorrow", "yesterday", "i'll", "i've", "it", "it's", "was", "were", "is", "be", "been", "need", "needs", "want",
+    "wants", "take", "cc", "copy", "loop",
 }
-"""Words that tell nothing of why on their own (把, 这, "some", "time"), beyond the generic ones (`tools.words`)."""
+"""Words that tell nothing of why on their own (把, 这, "some", "time", "I'll need", "cc"), beyond the generic ones
+(`tools.words`): a clause of only these and masked words ("so I'll need [Friday off]", "cc [Wang Wu]") is left out."""
 _ACCOUNT_FILLER = re.compile(
     f"{ASKING.pattern}|上午|下午|早上|中午|晚上|整天|全天|(?:(?<![太很好更最那这])[多少])?(?:花费|花了|花)|一共|共计|合计|总共|\\b(?:spent|cost|costs)\\b|"
     r"\b(?:this\s+)?(?:morning|afternoon|evening)\b|\b(?:time\s+|days?\s+|all[- ]day\s+)?off\b",

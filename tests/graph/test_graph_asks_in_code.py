@@ -749,3 +749,18 @@ def test_an_answer_to_a_rule_question_made_without_the_processes_is_sent_back_fo
     answer = final(agent.say("If I put in a claim for about 8k, does someone other than my approver have to sign "
                              "off on it too?")).content
     assert "finance" in answer.lower()
+
+
+@pytest.mark.parametrize(("said", "comment"), [  # written after the rule (the twenty-first round's writer)
+    ("张三的假批了，意见写：路上注意安全。另外我还有别的待办吗？", "路上注意安全"),
+    ("Approve Zhang San's leave, comment: enjoy the break. Also, I'll look at Wang Wu's claim tomorrow.",
+     "enjoy the break"),
+    ("Approve Zhang San's leave, comment: cover is arranged. He owes us the report on return.",
+     "cover is arranged. He owes us the report on return"),
+])
+def test_a_dictated_comment_ends_where_another_matter_begins(graph_driver, store, start_request, said, comment):
+    start_request(requester="user_1", approver="user_2", days=3, reason="回老家")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "张三", "isOK": True}), user_id="user_2")
+    agent.say(said)
+    [card] = agent.actions
+    assert card["args"]["result"] == comment

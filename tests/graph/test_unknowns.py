@@ -25,6 +25,9 @@ from tools.workflow import TOOLSET
     ("What's the per diem for a trip to Shenzhen?", True),
     ("how much can I spend a night on a hotel?", True),
     ("How much annual leave can I take per year?", False),
+    # budgets (the nineteenth round, read; written after the rule)
+    ("市场部这个季度的预算还有多少？", True), ("is there any budget left for the offsite?", True),
+    ("团建经费够不够？", True),
 ])
 def test_questions_of_payments_and_pay_are_of_what_no_tool_knows(text, unknown):
     assert (TOOLSET.language.unknown(text, "en") is not None) is unknown
@@ -44,3 +47,21 @@ def test_a_question_of_a_payment_is_told_it_is_unknown_then_what_was_found(graph
     answer = str(agent.say(said)["messages"][-1].content)
     assert answer.startswith(told) or told in answer.split("\n")[0]
     assert "req_1" in answer  # what the look-up found follows
+
+
+@pytest.mark.parametrize("said", [  # written after the rule (the nineteenth round, read); none from it
+    "How much money is left for the offsite this year?", "我们组的团建钱还剩多少？",
+])
+def test_the_list_of_people_answers_no_question_that_speaks_of_no_one(graph_driver, said):
+    agent = graph_driver(tool_call("getAllUser", {}), "I don't know.", fixed_answers=True)
+    result = agent.say(said)
+    refusals = [str(m.content) for m in result["messages"] if getattr(m, "status", "") == "error"]
+    assert refusals and "[people_not_asked]" in refusals[0]
+    assert "user_" not in str(result["messages"][-1].content)  # nobody listed
+
+
+@pytest.mark.parametrize("said", ["who is in finance?", "李四的邮箱是多少？", "what's Zhao Liu's user id?"])
+def test_the_list_of_people_answers_a_question_of_people(graph_driver, said):
+    agent = graph_driver(tool_call("getAllUser", {}), "OK.", fixed_answers=True)
+    result = agent.say(said)
+    assert not [m for m in result["messages"] if getattr(m, "status", "") == "error"]

@@ -169,6 +169,10 @@ ACCOUNTS = [
     # 这 or 那 before what it points to is part of it (the eighteenth round, read; written after the rule)
     ("baoxiao", "这阵子天天陪客户吃饭，发票一堆，620块，王五批", "这阵子天天陪客户吃饭，发票一堆"),
     ("chuchai", "那边的项目要验收，下周二去南昌，李四审批", "那边的项目要验收，去南昌"),
+    # whom to copy is no part of why, nor a clause left with only "I'll need" (the twenty-first round's writer)
+    ("qingjia", "Next Mon to Wed for my cousin's graduation, Li Si approves, cc Wang Wu", "for my cousin's graduation"),
+    ("baoxiao", "打印机硒鼓坏了换了一个，380元，李四审批，抄送王五", "打印机硒鼓坏了换了一个"),
+    ("qingjia", "The pipes burst at home, so I'll need Thursday off, Li Si approves", "The pipes burst at home"),
 ]
 
 

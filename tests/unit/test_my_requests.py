@@ -75,3 +75,19 @@ def test_with_no_requests_of_their_own_an_approver_is_told_which_tasks_wait_for_
         "You have not started any request yet. Waiting for your decision: Zhang San's leave request (task_1).")
     nobody = execute_call(TOOLSET, "queryMyRequests", {}, make_ctx("user_admin"))
     assert describe(nobody, "zh") == "你还没有发起过申请。"  # type: ignore[misc]
+
+
+def test_with_no_to_dos_a_requester_is_told_which_of_their_own_requests_wait_on_others(store, make_ctx,
+                                                                                      start_request):
+    # "what have I got pending?" may be read as the to-dos (the twentieth round, read): a requester with none still
+    # learns which of their own requests wait, on whom; only when the list is their own, and never another's requests
+    start_request(requester="user_3", approver="user_2", days=2, reason="搬家")
+    start_request(requester="user_1", approver="user_4", days=1, reason="看病")
+    describe = TOOLSET.registry.get("queryTodoTask").describe  # type: ignore[union-attr]
+    zh = execute_call(TOOLSET, "queryTodoTask", {"userId": "user_3"}, make_ctx("user_3"))
+    assert describe(zh, "zh") == "王五没有待办任务。你自己还在审批中的申请：你的请假流程（req_1）在李四那里。"  # type: ignore[misc]
+    en = execute_call(TOOLSET, "queryTodoTask", {"userId": "user_3"}, make_ctx("user_3", lang="en"))
+    assert describe(en, "en") == (  # type: ignore[misc]
+        "Wang Wu has no pending tasks. Your own requests still waiting: your leave request (req_1), with Li Si.")
+    nothing = execute_call(TOOLSET, "queryTodoTask", {"userId": "user_admin"}, make_ctx("user_admin"))
+    assert describe(nothing, "zh") == "管理员没有待办任务。"  # type: ignore[misc]

@@ -314,6 +314,8 @@ def test_a_week_named_before_its_day_and_days_further_on(text, day):
 @pytest.mark.parametrize(("text", "days"), [  # written after the rule (the fourteenth round's writer); none from it
     ("can I use two comp days for it", {2.0}), ("put in 3 PTO days", {3.0}), ("four annual leave days", {4.0}),
     ("five half days spread over the month", {2.5}), ("请三个半天假", set()),
+    # a kind of leave between the article and the day (the twenty-first round's writer; written after the rule)
+    ("Monday off as a comp day", {1.0}), ("a PTO day on the 9th", {1.0}), ("half an unpaid day", {0.5}),
 ])
 def test_a_count_of_days_with_a_kind_of_leave_or_halves_between(text, days):
     assert read_text(text, today=date(2026, 12, 3)).days_stated() == days
@@ -325,6 +327,10 @@ def test_a_count_of_days_with_a_kind_of_leave_or_halves_between(text, days):
     ("每个周末都要值班", []),
     ("这周末加班了", [date(2026, 12, 12)]),
     ("下周末去杭州", [date(2026, 12, 19)]),
+    # a weekday or weekend of a month names no one day (the twentieth round, read; written after the rule)
+    ("上个月周末值了两天班，下周五调休", [date(2026, 12, 18)]),
+    ("这个月的周末都排满了", []),
+    ("下个月周三要去趟上海", []),
 ])
 def test_a_weekend_of_habit_or_of_the_past_names_no_day(text, days):
     assert [d.start for d in read_text(text, today=date(2026, 12, 7)).dates] == days

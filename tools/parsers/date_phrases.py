@@ -49,7 +49,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # 下周三, 下个星期的周三, 下周周三 (the week named, then the day), 下下下周一, 再下周一 (the week after next)
     # not a weekend of habit or of the past ("前阵子周末老加班", "最近几个周末", "每个周末"): no one day is named;
     # nor 一 beginning a word of its own (这周一直在加班, 这周一共跑了三趟: "this week", no Monday)
-    ("week_zh", re.compile(r"(?<!每)(?<!每个)(?<!几个)(?<!前阵子)(?<!最近)(?<!之前)(?<!以前)"
+    ("week_zh", re.compile(r"(?<!每)(?<!每个)(?<!几个)(?<!前阵子)(?<!最近)(?<!之前)(?<!以前)(?<!月)(?<!月的)"
                            r"(?P<pre>下下下|下下|再下|下|这|本|上)?个?(?:周|星期|礼拜)"
                            r"(?:(?<=[下这本上周期拜])的?(?:周|星期|礼拜))?"
                            r"(?P<wd>一(?!直|般|样|切|律|向|共|定)|[二三四五六日天]|末(?!老|总|经常|一直|常常|都在|都要|也要|还要))")),

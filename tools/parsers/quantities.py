@@ -51,7 +51,8 @@ _EN_AFTER_RE = re.compile(
 )
 """A unit of time after an English numeral: "3 days", "two comp days", "2 PTO days", "three half days" (1.5)."""
 _ZH_HALF_RE = re.compile(r"半个?(?P<unit>天|日|个?星期|个?礼拜|周|月|小时|钟头|工作日)")
-_EN_KINDS = r"(?:(?:full|whole|single|extra|working|business|sick|personal|vacation|holiday|annual|leave)[\s-]+)?"
+_EN_KINDS = (r"(?:(?:full|whole|single|extra|working|business|sick|personal|vacation|holiday|annual|leave|comp|compensatory|pto|"
+             r"paid|unpaid|lieu|rest)[\s-]+)?")
 _EN_HALF_RE = re.compile(rf"\bhalf[\s-]+(?:an?[\s-]+)?{_EN_KINDS}(?P<unit>day|hour|week|month)s?\b", re.IGNORECASE)
 _EN_ARTICLE_RE = re.compile(
     rf"\b(?<!half\s)(?P<art>an?)[\s-]+{_EN_KINDS}(?P<unit>day|hour|week|month)s?\b(?P<half>\s+and\s+a\s+half\b)?",

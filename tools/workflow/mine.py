@@ -117,6 +117,15 @@ def query_my_requests(conn: Connection, ctx: CallContext, args: Any, verdict: Ve
     return result
 
 
+def own_waiting(conn: Connection, user_id: str, lang: str, *, limit: int = 5) -> list[str]:
+    """The user's own requests waiting on someone else, a few words each: 你的报销流程（req_1）在李四那里 / your expense
+    claim (req_1), with Li Si. What a to-do list with nothing on it names, for "what have I got pending?"."""
+    mine = [item for item in my_requests(conn, user_id, lang) if item.get("heldBy")][:limit]
+    if lang == "zh":
+        return [f"你的{item['process']}（{item['requestId']}）在{item['heldBy']}那里" for item in mine]
+    return [f"your {item['process'].lower()} ({item['requestId']}), with {item['heldBy']}" for item in mine]
+
+
 def waiting_for(conn: Connection, user_id: str, lang: str, *, limit: int = 5) -> list[str]:
     """The tasks waiting for the user's decision, a few words each: 张三的请假（task_1）/ Zhang San's leave (task_1)."""
     engine = engine_of(conn)

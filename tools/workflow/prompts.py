@@ -143,6 +143,14 @@ UNKNOWNS = (
             "expense policy can tell you.",
         },
     ),
+    Unknown(
+        asked=(r"预算|经费", r"\bbudgets?\b"),
+        say={
+            "zh": "预算和经费还剩多少，我这里看不到，所以不知道；请问财务。",
+            "en": "I don't know what is left of a budget: I can't see budgets. Finance can tell you.",
+        },
+    ),
 )
 """What no workflow tool knows: payments, salaries and bonuses (the processes end at a decision; paying out is
-finance's own system); allowances and spending limits (the company's expense policy, not a process's rule)."""
+finance's own system); allowances and spending limits (the company's expense policy, not a process's rule); budgets
+(finance's own books)."""

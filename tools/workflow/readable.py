@@ -98,7 +98,10 @@ def todo(result: dict[str, Any], lang: str) -> str:
     tasks, total = result.get("tasks", []), int(result.get("total", 0))
     owner = _named(result, "name", lang)
     if not total:
-        return f"{owner}没有待办任务。" if lang == "zh" else f"{owner} has no pending tasks."
+        own = result.get("ownWaiting") or []
+        if lang == "zh":
+            return f"{owner}没有待办任务。" + (f"你自己还在审批中的申请：{'；'.join(own)}。" if own else "")
+        return f"{owner} has no pending tasks." + (f" Your own requests still waiting: {'; '.join(own)}." if own else "")
     if lang == "zh":
         items = [
             f"{t['taskId']}（{t['requesterName']}的{str(t.get('process', '')).removesuffix('流程')}，{t.get('step', '')}："

@@ -12,6 +12,7 @@ from tools.workflow.engine import Definition, FormField, StepDef, TaskView, grou
 from tools.workflow.engine.moves import on_behalf_of
 from tools.workflow.engine.timers import due_dates
 from tools.workflow.lookup import display_name, engine_of
+from tools.workflow.mine import own_waiting
 from tools.workflow.shown import form_words
 from tools.workflow.store import users
 from tools.workflow.timeline import when
@@ -107,5 +108,8 @@ def query_todo_tasks(conn: Connection, ctx: CallContext, args: QueryTodoTaskArgs
             item["onBehalfOf"] = display_name(people.get(behalf[parse_task_id(task.id)], {"name": "?"}), ctx.lang)
         if parse_task_id(task.id) in due:  # its due date, or when it moves on: worded in the reader's language
             item["due"] = when(due[parse_task_id(task.id)], ctx.lang)
-    return {"userId": owner["id"], "name": display_name(owner, ctx.lang), "total": len(items),
-            "tasks": items[:TODO_LIST_LIMIT]}
+    result = {"userId": owner["id"], "name": display_name(owner, ctx.lang), "total": len(items),
+              "tasks": items[:TODO_LIST_LIMIT]}
+    if not items and owner["id"] == ctx.actor_id:  # "what have I got pending?": what of theirs waits on others
+        result["ownWaiting"] = own_waiting(conn, ctx.actor_id, ctx.lang)
+    return result

@@ -44,6 +44,7 @@ from tools.workflow.leave.cli import LEAVE_CLI
 from tools.workflow.mailer import Mailer
 from tools.workflow.named import RequestTheyNamed, TaskTheyNamed, TodosOfWhom
 from tools.workflow.panels import diagrams_of, outbox_of, tasks_of
+from tools.workflow.people_asked import PeopleAsked
 from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
 from tools.workflow.prompts import INTRO, QUESTIONS, REFUSALS, UNKNOWNS, WORKFLOW_PROMPT
 from tools.workflow.resubmit import UnchangedLeftOut
@@ -169,6 +170,7 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(UnchangedLeftOut(), after="cc_named", guards=guards)  # a resend changes what the person says
     guards = added(BalanceAsked(), after="identity", guards=guards)  # the leave balance answers questions of leave
     guards = added(StepsNotPeople(), after="balance_asked", guards=guards)  # who decides a claim: its process's steps
+    guards = added(PeopleAsked(), after="steps_not_people", guards=guards)  # the users answer questions of people
     guards = added(TodosNotCopies(), after="return_not_email", guards=guards)  # "有啥要我过的单子": their to-dos
     guards = added(batch_guards.BatchAsked(), after="identity", guards=guards)  # a batch only when the person asks one
     guards = added(batch_guards.BatchOfWhom(), after="batch_asked", guards=guards)  # of whom they named, no more

@@ -126,7 +126,7 @@ def stated_comment(request: Request) -> str | None:
     for text in reversed(request["texts"]):
         match = _COMMENT.search(text) or _WITH_COMMENT.search(text)
         if match and match.group("text").strip():
-            return match.group("text").strip()
+            return _own_sentences(match.group("text").strip())
     texts = request["texts"]
     for index in reversed(range(len(texts))):
         before = texts[:index]  # the request named earlier, and no decision yet: this message is the one deciding
@@ -135,6 +135,25 @@ def stated_comment(request: Request) -> str | None:
         if after:
             return after
     return _before_the_decision(texts[-1], request) if texts else None
+
+
+_SENTENCE_END = re.compile(r"[。！!？?]+\s*|\.\s+")
+
+
+def _own_sentences(comment: str) -> str:
+    """A dictated comment up to the first sentence after it that asks something, does something else or decides
+    again ("意见写：路上注意安全。另外帮我查下王五的报销" → 路上注意安全): those are for the assistant, not the requester."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(comment)]
+    for start, end in zip(ends, [*ends[1:], len(comment)] if ends else [], strict=True):
+        sentence = comment[start:end].strip()
+        if sentence and (ASKED.search(sentence) or _ANOTHER_ACTION.search(sentence) or _ALSO.match(sentence)
+                         or decision_in(sentence) is not None):
+            return comment[:start].strip().rstrip("。.!！") or comment
+    return comment
+
+
+_ALSO = re.compile(r"\s*(?:另外|还有|顺便|对了|\b(?:also|and also|oh and|by the way|btw|plus)\b)", re.IGNORECASE)
+"""Words that begin another matter after a comment ("另外…", "Also, …")."""
 
 
 def _before_the_decision(text: str, request: Request) -> str | None:
