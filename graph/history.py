@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 
-from graph.calls import MESSAGE_OVERHEAD_CHARS
+from graph.calls import MESSAGE_OVERHEAD_CHARS, text_weight
 from graph.prompts import OUTCOME_LABELS, REFUSALS, UNNAMED_ACTION
 from state.records import STEP_NOTE_KEY, OutcomeLine, StepNote
 from tools.kept import KeptMap
@@ -149,7 +149,7 @@ def call_id_index() -> ThreadIndex[CallIds]:
 
 
 def _more_chars(chars: int, messages: Sequence[AnyMessage]) -> int:
-    return chars + sum(len(str(m.content)) + MESSAGE_OVERHEAD_CHARS for m in messages)
+    return chars + sum(text_weight(str(m.content)) + MESSAGE_OVERHEAD_CHARS for m in messages)
 
 
 def char_index() -> ThreadIndex[int]:

@@ -68,7 +68,8 @@ def test_history_read_back_from_deltas_is_the_same_every_time(graph_driver):
 
 
 def test_long_history_folds_into_a_summary_without_splitting_calls_from_results(graph_driver):
-    agent = graph_driver(thread_id="fold", summary_threshold_tokens=300, keep_recent_turns=2)
+    # a threshold every turn passes (a turn is about 100 tokens by the estimate): each turn folds the oldest away
+    agent = graph_driver(thread_id="fold", summary_threshold_tokens=100, keep_recent_turns=2)
     take_turns(agent, 1, 12)
     prompt = agent.model.prompts[-1]
     system, *history = prompt

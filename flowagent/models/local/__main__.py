@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             p.add_argument("--port", type=int, default=None)
         p.add_argument("--host", default="127.0.0.1")
-        p.add_argument("--n-ctx", type=int, default=4096)
+        p.add_argument("--n-ctx", type=int, default=8192)
         p.add_argument("--threads", type=int, default=None)
         p.add_argument("--dir", type=Path, default=None)
 

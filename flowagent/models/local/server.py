@@ -214,7 +214,7 @@ def start_local_server(
     model_path: Path,
     *,
     port: int | None = None,
-    n_ctx: int = 4096,
+    n_ctx: int = 8192,
     host: str = "127.0.0.1",
     model_alias: str | None = None,
     n_threads: int | None = None,
