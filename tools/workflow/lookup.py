@@ -15,8 +15,10 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, select
 
 from tools.errors import NeedsPersonError, NotFoundError, PolicyError
+from tools.parsers.numerals import find_numerals
+from tools.parsers.text import mask_spans
 from tools.people import named_in
-from tools.words import squash
+from tools.words import content_tokens, squash
 from tools.workflow.engine import EngineError, ProcessEngine, TaskView, format_task_id, groups_of, members_of
 from tools.workflow.engine import format_instance_id as format_request_id
 from tools.workflow.engine import tables as engine_tables
@@ -173,6 +175,27 @@ def _summary(task: TaskView, requester: str) -> str:
     return f"{task.id}（{'，'.join(parts)}）"
 
 
+def _by_what_it_is(text: str, offered: list[TaskView]) -> list[TaskView]:
+    """The to-dos a text names by what they are: every telling word of it, and every number, among the words of the
+    to-do's process and form ("lunch" for the client-lunch claim, "打车" for 打车去客户那, 三千二 for its 3200)."""
+    numerals = find_numerals(text)
+    numbers = [f"{v:g}" for n in numerals for v in n.values[:1]]
+    tokens = content_tokens(mask_spans(text, [(n.start, n.end) for n in numerals]))
+    if not tokens and not numbers:
+        return []
+
+    def words_of(task: TaskView) -> str:
+        values = [f"{v:g}" if isinstance(v, int | float) else str(v) for v in task.form.values() if v not in (None, "")]
+        return " ".join([task.process_name, task.process_name_en or "", *values]).casefold()
+
+    def names(task: TaskView) -> bool:
+        said = words_of(task)
+        return all(re.search(rf"(?<![a-z]){re.escape(t)}" if t.isascii() else re.escape(t), said) for t in tokens) and \
+            all(re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", said) for n in numbers)
+
+    return [t for t in offered if names(t)]
+
+
 def todos_from(conn: Connection, actor_id: str, requester_id: str) -> list[TaskView]:
     """The to-dos offered to the actor on requests of `requester_id`, oldest first."""
     offered = engine_of(conn).tasks_for(conn, actor_id, groups_of(conn, actor_id))
@@ -190,7 +213,7 @@ def resolve_task(conn: Connection, value: Any, actor_id: str, *, param: str = "t
     offered = engine_of(conn).tasks_for(conn, actor_id, groups_of(conn, actor_id))
     requesters = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
     named = {u["id"] for u in named_in(text, [requesters[t.requester] for t in offered if t.requester in requesters])}
-    found = [t for t in offered if t.requester in named]
+    found = [t for t in offered if t.requester in named] or _by_what_it_is(text, offered)
     if len(found) == 1:
         return task_record(conn, found[0])
     if len(found) > 1:

@@ -1,0 +1,118 @@
+"""Guard: one message that decides several to-dos, each its own way ("张三的假批了，王五的报销驳回", "approve Zhang San's
+leave and send Wang Wu's claim back"), is read for each call as the part about that call's to-do.
+
+Read whole, such a message both approves and rejects, and every reader of a decision (the decision itself, return or
+reject, the comment) found it undecided and asked "approve or reject?" for each. The rule, as a person would state it:
+a decision belongs to the people named in its clause, or, where its clause names nobody, to those named just before it
+("Zhang San's leave: approve"), never to those of a clause before it that decides nothing ("hold Zhang San's, approve
+Wang Wu's"); the clauses after it that name nobody and decide nothing are its comment ("reject Wang
+Wu's, over budget"). Only a message whose clauses decide different people different ways is narrowed; any other
+message is read whole, as before.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tools.errors import DomainError
+from tools.guards.call import Call
+from tools.request import Request, latest_message, persons_in_latest
+from tools.workflow.lookup import require_task
+from tools.workflow.words import SENT_BACK, decision_in
+
+TO_DO_TOOLS = frozenset({"handleTodoTask", "returnTask", "transferTask"})
+_SEGMENT_END = re.compile(r"\s*[，,;；。!！?？\n]\s*|\.\s+|\s+(?:and|but|then|while)\s+|然后|但是|不过|另外", re.IGNORECASE)
+_TASK_ID = re.compile(r"\btask_\d+\b")
+
+
+@dataclass(frozen=True)
+class Part:
+    """Whose to-do a stretch of the message decides, how, and the words of it (decision and comment)."""
+
+    who: frozenset[str]
+    decided: str
+    words: str
+
+
+def _decision(segment: str) -> str | None:
+    if SENT_BACK.search(segment):
+        return "return"
+    decided = decision_in(segment)
+    return None if decided is None else "approve" if decided else "reject"
+
+
+def _named(segment: str, people: dict[str, tuple[str, ...]]) -> set[str]:
+    """The people (by id) and task ids a stretch of the message names."""
+    folded = segment.casefold()
+    named = {pid for pid, names in people.items() if any(n.casefold() in folded for n in names)}
+    return named | set(_TASK_ID.findall(segment))
+
+
+def parts(request: Request, actor_id: str) -> list[Part]:
+    """The decisions the latest message states, each with whose to-do it is about; [] when fewer than two people are
+    decided different ways (the message is then read whole)."""
+    latest = latest_message(request)
+    people = {p["id"]: tuple(n for n in (p.get("name"), p.get("alias")) if n) for p in persons_in_latest(request, actor_id)}
+    if len(people) + len(set(_TASK_ID.findall(latest))) < 2:
+        return []
+    found: list[Part] = []
+    pending: set[str] = set()
+    bounds = [0, *(m.end() for m in _SEGMENT_END.finditer(latest)), len(latest)]
+    segments = [latest[a:b] for a, b in zip(bounds, bounds[1:], strict=False) if latest[a:b].strip()]
+    for segment in segments:
+        named, decided = _named(segment, people), _decision(segment)
+        if decided is None:
+            if named:
+                pending |= named
+            elif found:  # nobody named, nothing decided: the comment of the decision before it
+                last = found[-1]
+                found[-1] = Part(last.who, last.decided, last.words + segment)
+            continue
+        who = frozenset(named or pending or (found[-1].who if found else set()))  # "hold Zhang San's, approve Wang Wu's"
+        if found and found[-1].who == who and found[-1].decided == decided:  # "王五的不行，驳回": one decision said twice
+            found[-1] = Part(who, decided, found[-1].words + segment)
+        else:
+            found.append(Part(who, decided, segment))
+        pending = set()
+    if len({p.decided for p in found}) < 2 or len(set().union(*(p.who for p in found))) < 2:
+        return []
+    return found
+
+
+def _whose(call: Call) -> set[str]:
+    """The people and task id the call's to-do is known by: its requester, and the id (or name) the model gave."""
+    given = str(call.values.get("taskId") or "")
+    whose = {given} if given else set()
+    if _TASK_ID.fullmatch(given.strip()):
+        try:
+            whose.add(str(require_task(call.handle, given.strip())["requester"]))
+        except DomainError:
+            pass  # no such to-do: the references guard says so
+    people = {p["id"]: tuple(n for n in (p.get("name"), p.get("alias")) if n) for p in persons_in_latest(
+        call.request or {}, call.ctx.actor_id)} if call.request else {}  # type: ignore[arg-type]
+    return whose | {pid for pid, names in people.items() if given and any(n.casefold() == given.casefold() for n in names)}
+
+
+class EachOwnDecision:
+    """Narrows the person's latest message to the part about the call's to-do, where it decides several differently."""
+
+    name = "each_own_decision"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name not in TO_DO_TOOLS:
+            return
+        found = parts(call.request, call.ctx.actor_id)
+        if not found:
+            return
+        whose = _whose(call)
+        mine = [p for p in found if p.who & whose]
+        if len(mine) != 1:
+            return  # not known which part: read whole (the readers then ask)
+        texts = [*call.request["texts"][:-1], mine[0].words.strip(" ，,;；")]
+        people = [[p for p in call.request["people"][0] if p in mine[0].who], *call.request["people"][1:]] if \
+            call.request["people"] else []
+        call.request = {**call.request, "texts": texts, "people": people}  # type: ignore[typeddict-item]
