@@ -141,7 +141,15 @@ def _masked(text: str, names: Sequence[str], today: date) -> str:
     masked = mask_words(text, names)
     facts = read_text(masked, today=today)
     spans = [*(span.at for span in facts.dates), *((q.start, q.end) for q in facts.quantities)]
-    return re.sub(r"\d+", lambda m: " " * len(m.group()), mask_spans(masked, spans))
+    blanked = re.sub(r"\d+", lambda m: " " * len(m.group()), mask_spans(masked, spans))
+    # a clause's end stays where a date took it in ("this coming Friday." ends its sentence, as "Fri." may abbreviate)
+    return "".join(o if o in _CLAUSE_ENDS else c for o, c in zip(masked, blanked, strict=True))
+
+
+_DANGLING_EN = re.compile(r"(?:\s+(?:on|at|in|by|for|from|to|until|till|of|the|a|an|and|or|so|but|with|this|next))+\s*$",
+                          re.IGNORECASE)
+"""English words left at a clause's end where what they led to was a date, a number or a person: no part of why."""
+_CLAUSE_ENDS = frozenset("，,。.;；!！?？\n、:：")
 
 
 def _after_zh(rest: str) -> str:
@@ -277,6 +285,7 @@ def read_account(
                 continue
             kept = clause.group().strip(_EDGE)
             start = clause.start() + clause.group().index(kept)
+            kept = _DANGLING_EN.sub("", kept).rstrip(_EDGE)  # "…for my flat on [Friday]": the on goes with the date
             if start > clause.start() and masked[start - 1] in "这那" and _DEMONSTRATED.match(kept):
                 start, kept = start - 1, masked[start - 1] + kept  # 这周来回跑 keeps its 这 (这周 is no 周)
             part = text[start:start + len(kept)].strip()
@@ -290,7 +299,7 @@ _TOKEN = re.compile(r"[\u3400-\u9fff]|[a-z0-9]+(?:[-'’][a-z0-9]+)*", re.IGNORE
 _FUNCTION_WORDS = set("把这那几些点给让被就都也还再很太吧呢啊嘛呀哦么") | {
     "i'd", "i'm", "some", "time", "get", "go", "going", "have", "has", "had", "just", "so", "any", "all", "today",
     "tomorrow", "yesterday", "i'll", "i've", "it", "it's", "was", "were", "is", "be", "been", "need", "needs", "want",
-    "wants", "take", "cc", "copy", "loop",
+    "wants", "take", "cc", "copy", "loop", "use", "using", "like", "would", "sign", "signs", "signing", "ok", "okay",
 }
 """Words that tell nothing of why on their own (把, 这, "some", "time", "I'll need", "cc"), beyond the generic ones
 (`tools.words`): a clause of only these and masked words ("so I'll need [Friday off]", "cc [Wang Wu]") is left out."""

@@ -109,6 +109,8 @@ class Request(TypedDict):
     declined: NotRequired[int]
     """How many of `texts` came before a card the person declined: the messages after it correct that request
     ("金额是1080，不是1280"), and tell nothing of why it is made."""
+    today: NotRequired[str]
+    """The day the request was read on (ISO): what its dates are past or to come from."""
     dates_unread: NotRequired[bool]
     """Whether a recent message says of a day what is not read ("back the next day", 第二天回来): the dates read are not
     all the days named, and no from-to pair is read from one of them alone."""
@@ -251,6 +253,7 @@ def read_request(
         said=values.said,
         dates_unread=values.dates_unread,
         declined=declined,
+        today=today.isoformat(),
     )
 
 

@@ -208,7 +208,8 @@ def test_past_trip_refused_before_asking(graph_driver, store):
     english = graph_driver(tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "client visit",
                                                      "nextUserId": "Wang Wu", "fields": {}}), thread_id="en")
     answer = final(english.say("Business trip from last Monday to last Wednesday for a client visit, Wang Wu approves"))
-    assert answer == "The start date 2027-01-04 is in the past (today is 2027-01-15), so this request cannot be filed."
+    # "last Monday" said on a Friday is the Monday four days back (`date_phrases._last_en`); 上周一 is the week before
+    assert answer == "The start date 2027-01-11 is in the past (today is 2027-01-15), so this request cannot be filed."
 
 
 def test_a_date_range_answering_the_question_fills_both_dates_without_the_model(graph_driver, store):

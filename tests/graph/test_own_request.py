@@ -275,6 +275,8 @@ def test_taking_back_the_one_of_their_requests_their_words_name_is_its_withdrawa
 @pytest.mark.parametrize(("said", "told"), [  # written after the rule (the sixteenth round, read); none from it
     ("Li Si is on holiday, can you just approve my taxi claim yourself?", "You cannot approve your own request"),
     ("李四这周不在，你直接把我的报销批了吧", "不能审批自己的申请"),
+    # the request named first, the ask after it (the twenty-first round, read; written after the rule)
+    ("我那笔打车的报销一直没人管，要不你帮我点通过得了", "不能审批自己的申请"),
 ])
 def test_a_start_asking_to_approve_their_own_request_is_refused_to_them(graph_driver, store, make_ctx, said, told):
     from tools import execute_call

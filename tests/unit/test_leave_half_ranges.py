@@ -104,3 +104,14 @@ def test_a_count_the_person_said_beside_a_range_is_theirs_and_decides_nothing_al
 
 def test_a_count_the_person_said_beside_a_range_that_agrees_is_read(values):
     assert read(values, "下周三到周五请3天年假")["days"] == 3.0
+
+
+@pytest.mark.parametrize(("text", "day"), [  # written after the rule (the twenty-first round, read); none from it
+    ("上周六加了一天班，这周五调休一天", "2026-12-04"),
+    ("Worked last Sunday to cover the shift, so one comp day on Thursday please", "2026-12-03"),
+    ("上周一和这周五各请一天", None),  # two days said as the leave's: no one day
+])
+def test_a_past_day_told_as_why_is_no_day_of_a_one_day_leave(values, text, day):
+    request = read_request([text], index=0, today=TUESDAY)
+    assert stated_value(values["fields.startDate"], request) == day
+    assert stated_value(values["fields.endDate"], request) == day

@@ -365,3 +365,12 @@ def test_a_months_end_ends_a_range_on_its_last_day(text, first, last):
 def test_a_months_end_alone_is_no_date(text):
     # which day of the month's end is meant is not said: the person is asked
     assert read_text(text, today=date(2026, 12, 7)).dates == ()
+
+
+@pytest.mark.parametrize(("today", "text", "day"), [  # the nineteenth and twenty-second rounds' writers asked
+    (date(2026, 12, 6), "last Tuesday", date(2026, 12, 1)), (date(2026, 12, 6), "last Saturday", date(2026, 11, 28)),
+    (date(2026, 12, 9), "last Tuesday", date(2026, 12, 1)), (date(2026, 12, 9), "last Sunday", date(2026, 12, 6)),
+    (date(2026, 12, 9), "上周二", date(2026, 12, 1)), (date(2026, 12, 6), "上周二", date(2026, 11, 24)),
+])
+def test_last_weekday_is_the_latest_before_today_but_not_yesterday(today, text, day):
+    assert [d.start for d in read_text(text, today=today).dates] == [day]

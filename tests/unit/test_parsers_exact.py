@@ -135,3 +135,15 @@ def test_quantity_text_is_as_written_with_its_sign_and_currency():
 def test_whole_days_are_days(text, days):
     """一整天 is one day, 两整天 two (written after the rule, 2026-12-06; they were read as a bare 一 before)."""
     assert read_text(text, today=TUESDAY).days_stated() == {days}
+
+
+@pytest.mark.parametrize(("text", "amount"), [  # written after the rule (the twenty-second round's writer)
+    ("发票金额：人民币叁仟肆佰伍拾元整", 3450.0), ("住宿费捌佰圆", 800.0), ("报销壹万零伍拾元", 10050.0), ("停车费拾元", 10.0),
+])
+def test_capital_numerals_are_read_as_invoices_write_them(text, amount):
+    assert read_text(text, today=TUESDAY).amounts_stated() == {amount}
+
+
+@pytest.mark.parametrize("text", ["队伍里有人请假", "从大陆飞香港", "大家陆续到了", "拾起来看看"])
+def test_a_capital_numeral_alone_in_a_word_is_the_word(text):
+    assert read_text(text, today=TUESDAY).quantities == ()

@@ -96,21 +96,11 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("next_day", re.compile(r"\bthe\s+(?:next|following)\s+day\b|\bthe\s+day\s+after\b(?!\s+(?:tomorrow|tmrw|tmr)\b)"
                             r"|第二天|次日|隔天|翌日", re.I)),
     # A whole week ("all of next week", "the whole week after next", "整个下周", "下周一整周"): Monday to Sunday.
-    (
-        "whole_week_en",
-        re.compile(
-            r"\b(?:(?:all|the\s+whole|the\s+entire|whole|entire|the\s+full|full)\s+(?:of\s+)?(?:the\s+)?"
-            r"(?P<w>next|this|coming|following)\s+week|the\s+(?:whole\s+|entire\s+)?week\s+after\s+next)\b",
-            re.I,
-        ),
-    ),
-    (
-        "whole_week_zh",
-        re.compile(
-            r"整个?(?P<pre>下下|下|这|本)个?(?:周|星期|礼拜)"
-            r"|(?P<pre2>下下|下|这|本)个?(?:周|星期|礼拜)(?:一整周|整周|全周|一整个星期|整个星期|一整个礼拜|整个礼拜)"
-        ),
-    ),
+    ("whole_week_en", re.compile(r"\b(?:(?:all|the\s+whole|the\s+entire|whole|entire|the\s+full|full)\s+(?:of\s+)?"
+                                 r"(?:the\s+)?(?P<w>next|this|coming|following)\s+week|"
+                                 r"the\s+(?:whole\s+|entire\s+)?week\s+after\s+next)\b", re.I)),
+    ("whole_week_zh", re.compile(r"整个?(?P<pre>下下|下|这|本)个?(?:周|星期|礼拜)|(?P<pre2>下下|下|这|本)个?(?:周|星期|礼拜)"
+                                 r"(?:一整周|整周|全周|一整个星期|整个星期|一整个礼拜|整个礼拜)")),
     ("iso", re.compile(r"(?<![\d.])(?P<y>\d{4})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?![\d])")),
     (
         "ymd_zh",
@@ -263,6 +253,14 @@ def _shifted(m: re.Match[str], today: date) -> Phrase | None:
                   scopes_range=bool(m["wd"]))
 
 
+def _last_en(today: date, weekday: int) -> date:
+    """"last Tuesday": the latest such day before today (said on a Sunday, the Tuesday five days back), but not
+    yesterday, which would be said so (said on a Wednesday, the Tuesday eight days back). 上周二 is the Tuesday of the
+    week before, weeks starting on Monday."""
+    back = (today.weekday() - weekday) % 7 or 7
+    return today - timedelta(days=back + 7 if back == 1 else back)
+
+
 def _month_end(m: re.Match[str], today: date) -> Phrase:
     """The last day of the month a month's end names (到月底, 到下个月底, "until the end of next month")."""
     word = (m["mr"] or m["me"]).lower()
@@ -311,8 +309,8 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> Phrase | None:
             ahead = 1 if m["nw"] or m["nwb"] else _WEEKS_AHEAD.get(pre)
         english = kind == "week_en"
         bare = not m["pre"] and not (english and (m["nw"] or m["nwb"]))
-        return Phrase(kind, start, end, _week_day(today, weekday, ahead), weekday=weekday if bare else None,
-                      scopes_range=english and bool(m["nw"]))
+        day = _last_en(today, weekday) if english and pre == "last" else _week_day(today, weekday, ahead)
+        return Phrase(kind, start, end, day, weekday=weekday if bare else None, scopes_range=english and bool(m["nw"]))
     if kind == "iso":
         return Phrase(kind, start, end, safe_date(int(m["y"]), int(m["m"]), int(m["d"])))
     if kind == "ymd_zh":

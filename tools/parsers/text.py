@@ -12,9 +12,18 @@ _FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000:
 MASK = "\u2007"  # a figure space: no letter, digit or Han character, so no parser reads it
 
 
+_CAPITALS = str.maketrans("壹贰貳叁參肆伍陆陸柒捌玖拾佰仟萬億圆圓", "一二二三三四五六六七八九十百千万亿元元")
+_CAPITAL_RUN = re.compile(r"[壹贰貳叁參肆伍陆陸柒捌玖拾佰仟萬億零万亿]{2,}[圆圓元]?|[壹贰貳叁參肆伍陆陸柒捌玖拾佰仟][圆圓元]")
+"""Chinese capital numerals as invoices write them (壹仟贰佰圆整): a run of two or more, or one before 圆 or 元 (拾元),
+with at least one capital; a capital alone in a word is a word (队伍, 大陆, 陆续)."""
+
+
 def fold_width(text: str) -> str:
-    """The text with full-width ASCII folded to ASCII; the same length, so positions carry over."""
-    return text.translate(_FULL_WIDTH)
+    """The text with full-width ASCII folded to ASCII, and capital numerals to everyday ones (壹仟贰佰 → 一千二百); the
+    same length, so positions carry over."""
+    folded = text.translate(_FULL_WIDTH)
+    return _CAPITAL_RUN.sub(
+        lambda m: m.group().translate(_CAPITALS) if m.group() != m.group().translate(_CAPITALS) else m.group(), folded)
 
 
 def mask_words(text: str, words: Iterable[str]) -> str:
