@@ -283,9 +283,9 @@ def read_account(
             telling = [m for m in _TOKEN.finditer(clause.group()) if _tells(m.group())]
             if len(telling) < (2 if any(_CJK_RUN.match(m.group()) for m in telling) else 1):
                 continue
-            kept = clause.group().strip(_EDGE)
+            kept = clause.group().lstrip(_EDGE).rstrip(_EDGE_END)
             start = clause.start() + clause.group().index(kept)
-            kept = _DANGLING_EN.sub("", kept).rstrip(_EDGE)  # "…for my flat on [Friday]": the on goes with the date
+            kept = _DANGLING_EN.sub("", kept).rstrip(_EDGE_END)  # "…for my flat on [Friday]": the on goes with the date
             if start > clause.start() and masked[start - 1] in "这那" and _DEMONSTRATED.match(kept):
                 start, kept = start - 1, masked[start - 1] + kept  # 这周来回跑 keeps its 这 (这周 is no 周)
             part = text[start:start + len(kept)].strip()
@@ -296,7 +296,8 @@ def read_account(
 
 
 _TOKEN = re.compile(r"[\u3400-\u9fff]|[a-z0-9]+(?:[-'’][a-z0-9]+)*", re.IGNORECASE)
-_FUNCTION_WORDS = set("把这那几些点给让被就都也还再很太吧呢啊嘛呀哦么") | {
+_FUNCTION_WORDS = set("把这那几些点给让被就都也还再很太吧呢啊嘛呀哦么趟跑") | {
+    "head", "heading", "headed", "fly", "flying", "travel", "traveling", "travelling", "book", "booking", "arrange",
     "i'd", "i'm", "some", "time", "get", "go", "going", "have", "has", "had", "just", "so", "any", "all", "today",
     "tomorrow", "yesterday", "i'll", "i've", "it", "it's", "was", "were", "is", "be", "been", "need", "needs", "want",
     "wants", "take", "cc", "copy", "loop", "use", "using", "like", "would", "sign", "signs", "signing", "ok", "okay",
@@ -305,12 +306,15 @@ _FUNCTION_WORDS = set("把这那几些点给让被就都也还再很太吧呢啊
 (`tools.words`): a clause of only these and masked words ("so I'll need [Friday off]", "cc [Wang Wu]") is left out."""
 _ACCOUNT_FILLER = re.compile(
     f"{ASKING.pattern}|上午|下午|早上|中午|晚上|整天|全天|(?:(?<![太很好更最那这])[多少])?(?:花费|花了|花)|一共|共计|合计|总共|\\b(?:spent|cost|costs)\\b|"
-    r"\b(?:this\s+)?(?:morning|afternoon|evening)\b|\b(?:time\s+|days?\s+|all[- ]day\s+)?off\b",
+    r"\b(?:this\s+)?(?:morning|afternoon|evening)\b|\b(?:time\s+|days?\s+|all[- ]day\s+)?off\b|"
+    r"谢谢|多谢|感谢|辛苦了?|劳驾|有劳|拜托了?|\b(?:many\s+)?(?:thanks|thank\s+you|thx|cheers|ta)(?:\s+(?:a\s+lot|so\s+much|a\s+million))?\b",
     re.IGNORECASE,
 )
 
 
 _EDGE = MASK + " \t\r\n" + "的了吧呢啊嘛呀哦把这那给让被就都也还再很太"
+_EDGE_END = MASK + " \t\r\n" + "的了吧呢啊嘛呀哦"
+"""What a clause of the account is trimmed of at its end: particles, never an adverb (成都 keeps its 都)."""
 _DEMONSTRATED = re.compile(r"[周月年天次趟回阵段边里些个位份笔]")
 """What 这 or 那 at a clause's head points to, and is no particle before (这周, 这次, 那边): it stays."""
 """What a clause of the account is trimmed of at its ends: what was masked, and particles (上海出差的 → 上海出差)."""

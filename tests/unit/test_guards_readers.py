@@ -54,6 +54,9 @@ DESTINATIONS = [
     # a time after the cue is no place (written after the rule, 2026-12-05)
     ("周四去南京开个会，当天去当天回", "南京"),
     ("周五去嘉兴验收，下午去下午回", "嘉兴"),
+    # 跑一趟 leads to a place too (2026-12-06, the twenty-third round's writer found 成都 filed as 成 in a reason)
+    ("下周得跑一趟成都见供应商，周一走周三回", "成都"),
+    ("这周跑了好几趟客户", None),
 ]
 KNOWN_RUN_ONS = [
     # A verb the rule does not know runs on into the place; the card shows it as filled, for the person to correct.
@@ -159,6 +162,10 @@ ACCOUNTS = [
     ("baoxiao", "Team offsite dinner with the vendor, 1,240 yuan, Meals, Li Si approves", "Team offsite dinner with the vendor"),
     ("chuchai", "下周四到周五去青岛分公司做系统上线支持，李四审批", "去青岛分公司做系统上线支持"),
     ("chuchai", "出差申请，后天到大后天，王五批", None),
+    # where the trip goes is its own field, no why (the twenty-third round's writer; written after the rule)
+    ("chuchai", "下周二到周四得跑一趟厦门，李四审批", None),
+    ("chuchai", "Heading to Xiamen Tuesday through Thursday, Li Si approves", None),
+    ("chuchai", "下周二到周四得跑一趟厦门盯一下新仓库的验收，李四审批", "得跑一趟厦门盯一下新仓库的验收"),
     # the place and the dates stay inside the clause
     ("chuchai", "Trip to Chengdu next Mon-Wed to train the new sales team, Zhao Liu approves",
      "to Chengdu next Mon-Wed to train the new sales team"),
@@ -168,11 +175,15 @@ ACCOUNTS = [
     ("qingjia", "I'd like Friday off please, Li Si approves", None),
     # 这 or 那 before what it points to is part of it (the eighteenth round, read; written after the rule)
     ("baoxiao", "这阵子天天陪客户吃饭，发票一堆，620块，王五批", "这阵子天天陪客户吃饭，发票一堆"),
-    ("chuchai", "那边的项目要验收，下周二去南昌，李四审批", "那边的项目要验收，去南昌"),
+    ("chuchai", "那边的项目要验收，下周二去南昌，李四审批", "那边的项目要验收"),  # where is its own field
     # whom to copy is no part of why, nor a clause left with only "I'll need" (the twenty-first round's writer)
     ("qingjia", "Next Mon to Wed for my cousin's graduation, Li Si approves, cc Wang Wu", "for my cousin's graduation"),
     ("baoxiao", "打印机硒鼓坏了换了一个，380元，李四审批，抄送王五", "打印机硒鼓坏了换了一个"),
     ("qingjia", "The pipes burst at home, so I'll need Thursday off, Li Si approves", "The pipes burst at home"),
+    # courtesy says nothing of why (the twenty-third round's writer; written after the rule)
+    ("qingjia", "周四请一天，家里装宽带要等师傅上门，李四审批，有劳了", "家里装宽带要等师傅上门"),
+    ("qingjia", "Thursday off to wait for the broadband engineer, Li Si approves, many thanks",
+     "to wait for the broadband engineer"),
 ]
 
 

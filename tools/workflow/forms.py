@@ -16,7 +16,7 @@ from datetime import date
 from typing import Any
 
 from tools.errors import CannotError, NeedsPersonError, PolicyError
-from tools.readers import ASKING, read_account
+from tools.readers import ASKING, read_account, read_after
 from tools.request import Request
 from tools.spec import CallContext, Found, PersonValue, Refuse
 from tools.workflow.engine import Definition, FormError, FormField
@@ -143,10 +143,14 @@ def _reason_readers(definition: Definition) -> tuple[re.Pattern[str], Any]:
                      *(w for w in choices if not any(w == c.name or w == c.name_en
                                                      for f in definition.fields for c in f.choices))]
 
+    cued = [f.cues for f in definition.fields if f.type == "string" and f.cues]
+
     def account(request: Request, today: date) -> str | None:
         names = [n for p in request["names"].values() for n in (p.get("name"), p.get("alias")) if n]
         texts = request["texts"][: request.get("declined") or None]  # a correction after a declined card says no why
-        return read_account(texts, names=names, form_words=request_words, choice_words=choices, today=today)
+        # the place of a trip is its own field: "去深圳一趟" says where, not why (and 成都 keeps its 都)
+        places = [p for cues in cued if (p := read_after(cues, texts, names=names, today=today))]
+        return read_account(texts, names=[*names, *places], form_words=request_words, choice_words=choices, today=today)
 
     return filler, account
 
