@@ -181,7 +181,9 @@ def open_lookups(messages: list[AnyMessage], registry: ToolRegistry, request: Re
            and registry.get(m.name).effect is Effect.WRITE for m in run):
         return []
     made = {m.name for m in run if isinstance(m, ToolMessage)}
-    found = {m.name for m in run if isinstance(m, ToolMessage) and m.status != "error"}
+    # a look-up that found nothing answers nothing in another's stead (no copies: "where is my trip?" is still open)
+    found = {m.name for m in run if isinstance(m, ToolMessage) and m.status != "error" and not (
+        isinstance(m.artifact, dict) and m.artifact.get("total") == 0)}
     return [
         s.name for s in registry
         if s.answers and s.name not in made and not found & set(s.answered_by)

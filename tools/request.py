@@ -151,12 +151,16 @@ _TOLD_ZH = re.compile(
     r"(?:让|要求|叫(?=他|她|对方))(?!我)[^，,。；;？?]*|(?:写清楚|写清|写明|注明|讲清楚|说清楚|交代清楚|补充说明)[^，,。；;？?]*"
 )
 """What someone else is told to state ("让他写清楚见的是什么客户", "注明为什么要坐飞机"): no question of the person's."""
-_NO_QUESTION_ZH = re.compile(rf"(?:不管|无论|不论)[^，,。；;]*|{_TOLD_ZH.pattern}")
+_NOT_YET_ZH = re.compile(
+    r"[^，,。；;？?]*(?:还没|尚未|没有?|未|不)(?:最后|最终|完全)?(?:定|确定|决定|想好|敲定|知道|清楚)[^，,。；;？?]*")
+"""A clause saying what is not settled yet ("哪天走还没最后定", "几号回来还不知道"): it tells, it asks nothing."""
+_NO_QUESTION_ZH = re.compile(rf"(?:不管|无论|不论)[^，,。；;]*|{_TOLD_ZH.pattern}|{_NOT_YET_ZH.pattern}")
 """Question words that ask nothing: 那几笔 / 这几个 / 好几个 / 前几天 / 他的几个 / 过几天 / 晚几天 / 最近几天 / 几十块
 ("those few", "several", "a few days ago", "his few", "in a few days", "a few days late", "tens of yuan"), 没什么 /
 没啥 / 没多少 ("nothing much"), any of them in 不管…, 无论… ("whoever it is"), and in what someone else is told to
-state ("退回去，让他写清楚见的是什么客户", "注明为什么要坐飞机"): the instruction asks the assistant nothing."""
-_WANTS_ZH = re.compile(r"想|要|(?<!申)请(?!问)|看看|查|找")
+state ("退回去，让他写清楚见的是什么客户", "注明为什么要坐飞机"): the instruction asks the assistant nothing; nor in a clause
+saying what is not settled yet (哪天走还没最后定)."""
+_WANTS_ZH = re.compile(r"想|要|(?<!申)请(?!问)|看看|查|找|得(?=去|出差|请|报|跑)|需要|打算|准备")
 """A Chinese question often has no question mark: a question word makes one, unless the sentence also says what the
 person wants done ("我想请假，先看看有哪些流程")."""
 

@@ -6,6 +6,7 @@ request and cannot decide it."""
 from __future__ import annotations
 
 import re
+from datetime import date
 
 import pytest
 from langchain_core.messages import ToolMessage
@@ -98,7 +99,7 @@ def test_being_copied_said_of_oneself_asks_for_the_copies(text, asks):
     assert any(re.search(p, text, re.IGNORECASE) for p in spec.answers) is asks
 
 
-def test_a_copied_persons_question_whether_to_decide_is_answered_from_the_copies(graph_driver, make_ctx):
+def test_a_copied_persons_question_whether_to_decide_is_told_who_holds_it(graph_driver, make_ctx):
     from tools import execute_call
 
     execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "团建午餐",
@@ -112,8 +113,7 @@ def test_a_copied_persons_question_whether_to_decide_is_answered_from_the_copies
     )
     result = agent.say("我被抄送了张三的午餐报销，我可以直接批了吗？")
     assert agent.interrupts == []
-    assert [m.name for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "success"] == [
-        "queryCcRequests"]
+    # who holds it is said from the store, with or without the copies looked up (the twenty-second round, read)
     assert "李四" in str(result["messages"][-1].content)
 
 
@@ -140,10 +140,10 @@ def test_a_decision_from_someone_nothing_waits_on_about_anothers_request_is_not_
                                                      "endDate": "2027-01-26"},
                                           "nextUserId": "user_2", "cc": ["user_4"]}, make_ctx("user_3"))
     agent = graph_driver(tool_call(call[0], call[1], id="r1"), "x", "这个申请由李四审批。", user_id="user_4")
-    agent.say(said)
+    answer = str(agent.say(said)["messages"][-1].content)
     assert agent.interrupts == []
     assert any("[not_theirs_to_decide]" in text for text in _refusals(agent)), _refusals(agent)
-    assert [m.name for m in agent.messages if isinstance(m, ToolMessage) and m.status == "success"] == ["queryCcRequests"]
+    assert "李四" in answer or "Li Si" in answer  # who holds it, told with no look-up (the twenty-second round, read)
     assert store.snapshot()["tasks"][0]["status"] == "pending"
 
 
@@ -183,3 +183,32 @@ def test_the_copies_of_someone_else_are_still_refused(graph_driver):
     result = agent.say("张三都被抄送了哪些单子？")
     assert [(m.name, m.status) for m in result["messages"] if isinstance(m, ToolMessage)] == [
         ("queryCcRequests", "error")]
+
+
+@pytest.mark.parametrize(("found", "still_open"), [({"total": 0, "requests": []}, True),
+                                                  ({"total": 1, "requests": [{"requestId": "req_1"}]}, False)])
+def test_copies_that_found_nothing_do_not_answer_where_a_request_stands(found, still_open):
+    # the twenty-second round, read: "where is my trip?" answered by an empty list of copies; written after the rule
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from graph.history import open_lookups
+    from tools.request import read_request
+
+    said = "我前两天提的去西安出差的单子一直没动静，现在在谁手上压着？"
+    messages = [HumanMessage(said), AIMessage("", tool_calls=[{"name": "queryCcRequests", "args": {}, "id": "c1"}]),
+                ToolMessage("…", tool_call_id="c1", name="queryCcRequests", status="success", artifact=found)]
+    request = read_request([said], index=0, today=date(2026, 12, 7))
+    assert ("queryMyRequests" in open_lookups(messages, TOOLSET.registry, request)) is still_open
+
+
+@pytest.mark.parametrize("said", [  # what came in for them to decide (the twenty-second round, read; after the rule)
+    "我这边是不是又进来一单报销？", "有没有新的单子要我审？", "Has anything come in for me to approve today?",
+])
+def test_what_came_in_for_them_asks_for_their_to_dos(said):
+    from langchain_core.messages import HumanMessage
+
+    from graph.history import open_lookups
+    from tools.request import read_request
+
+    request = read_request([said], index=0, today=date(2026, 12, 7))
+    assert "queryTodoTask" in open_lookups([HumanMessage(said)], TOOLSET.registry, request)

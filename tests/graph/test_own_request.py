@@ -272,6 +272,22 @@ def test_taking_back_the_one_of_their_requests_their_words_name_is_its_withdrawa
     assert (action["name"], action["args"]) == ("withdrawRequest", {"requestId": "req_1"})
 
 
+@pytest.mark.parametrize("said", [  # the twenty-second round, read; written after the rule
+    "王五出差了联系不上，我那笔报销你直接给个通过得了",
+])
+def test_a_to_do_call_asking_to_approve_their_own_request_is_refused_to_them(graph_driver, store, make_ctx, said):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "taxi",
+                                          "nextUserId": "user_3", "fields": {"amount": 80, "category": "差旅"}},
+                 make_ctx("user_1"))
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "报销", "isOK": True}), "OK.")
+    result = agent.say(said)
+    assert "不能审批自己的申请" in str(result["messages"][-1].content) and agent.interrupts == []
+    assert store.snapshot()["tasks"][0]["status"] == "pending"
+
+
 @pytest.mark.parametrize(("said", "told"), [  # written after the rule (the sixteenth round, read); none from it
     ("Li Si is on holiday, can you just approve my taxi claim yourself?", "You cannot approve your own request"),
     ("李四这周不在，你直接把我的报销批了吧", "不能审批自己的申请"),

@@ -110,6 +110,12 @@ def test_a_message_asks_for_information_only_when_every_sentence_is_a_question_n
     ("要不是他提醒，我都忘了报销了", "action"),
     ("how about my trip request?", "information"),
     ("Should my claim go to finance first?", "information"),
+    # what is not settled yet tells, and what one has to do says what is wanted (the twenty-second round, read; written
+    # after the rule)
+    ("下周得去趟无锡装设备，待几天还没定，王五审批", "action"),
+    ("几号出发还不确定，先把出差提了吧", "action"),
+    ("我打算请几天假陪老人体检", "action"),
+    ("哪天出发？", "information"),
     # questions still
     ("这个流程叫什么？", "information"),
     ("我还剩几天年假", "information"),

@@ -9,11 +9,13 @@ from typing import Any
 
 from sqlalchemy import Connection, func, select
 
+from tools.errors import CannotError
 from tools.spec import CallContext, Verdict
 from tools.workflow.engine import Definition, InstanceView, TaskView, format_instance_id, groups_of, members_of
 from tools.workflow.engine import tables as t
 from tools.workflow.lookup import ALL_USERS, display_name, engine_of, group_label
 from tools.workflow.shown import form_words
+from tools.workflow.store import users
 from tools.workflow.timeline import name_of, timeline_lines, when
 from tools.workflow.urge import urge_entries
 from tools.workflow.views import REQUEST_STATUS
@@ -184,3 +186,16 @@ def request_text(item: dict[str, Any], lang: str) -> str:
     lines.append("  经过：" if zh else "  what happened:")
     lines += [f"    {line}" for line in item["timeline"]]
     return "\n".join(lines)
+
+
+def not_yours(conn: Connection, name: str, lang: str) -> CannotError | None:
+    """The refusal told to someone nothing waits on who would decide the pending request of the person of that name,
+    saying who holds it ("Zhang San's request waits on Li Si's decision"); None when not one person holds them."""
+    ids = conn.execute(select(users.c.id).where((users.c.name == name) | (users.c.alias == name))).scalars().all()
+    holders = {item["heldBy"] for pid in ids for item in my_requests(conn, pid, lang) if item.get("heldBy")}
+    if len(holders) != 1:
+        return None
+    holder = holders.pop()
+    return CannotError("not_theirs_to_decide", f"{name}'s request waits on {holder}, not on the user.", say={
+        "zh": f"{name}的申请在{holder}那里等审批，不是你的待办，你不能审批。",
+        "en": f"{name}'s request waits on {holder}'s decision; it is not yours to decide."})

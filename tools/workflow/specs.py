@@ -154,9 +154,13 @@ SPECS: tuple[ToolSpec, ...] = (
         actor_defaults=("userId",),
         # how many or which to-dos wait on someone, asked as such ("李四那边压着几个", "待办有哪些"); "那几个都批了" decides
         answers=(r"(待办|待审批|待批|没批|压着|积压)[^，。,;；]{0,6}((?<![那这])几|多少|哪些)|"
-                 r"((?<![那这])几|多少|哪些)(个|条|件|份|单)?[^，。,;；]{0,6}(待办|待审批|待批|没批|要审批)",
+                 r"((?<![那这])几|多少|哪些)(个|条|件|份|单)?[^，。,;；]{0,6}(待办|待审批|待批|没批|要审批)|"
+                 # what came in for them to decide ("财务这边是不是又进来一单？", "有没有新的单子要我审")
+                 r"(?:又|新)?(?:进来|来了|收到|到了)(?:一|几|个|新的)?(?:单|笔|份)|有没有(?:新的?)?(?:单子|待办|要审|要批)",
                  r"\bhow many\b[^.;]{0,40}\b(to-?dos?|tasks?|to approve|approvals?|sitting)\b|"
-                 r"\bwhat(?:'s| is| has)?\b[^.;]{0,30}\b(to-?dos?|waiting for (?:me|him|her|them|approval))\b"),
+                 r"\bwhat(?:'s| is| has)?\b[^.;]{0,30}\b(to-?dos?|waiting for (?:me|him|her|them|approval))\b|"
+                 r"\b(?:anything|something)\b[^.;?]{0,20}\b(?:come in|came in|landed|for me to (?:approve|sign|review|look at)|"
+                 r"waiting on me)\b"),
         observation=ObservationShape(  # a task's form is read in words (`summary`: units, choices by name)
             drop=frozenset({"createdAt", "processKey", "form"}), list_limits={"tasks": 10}
         ),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tools.errors import PolicyError
+from tools.errors import CannotError, PolicyError
 from tools.guards.call import Call
 from tools.people import named_in
 from tools.request import latest_message, named_in_latest, persons_in_latest
@@ -17,6 +17,7 @@ from tools.workflow import form_fit, lookup
 from tools.workflow.approver_words import named_as_taker
 from tools.workflow.batch_words import BATCH_TOOL
 from tools.workflow.engine import Definition
+from tools.workflow.mine import not_yours
 from tools.workflow.request_lookup import own_pending, requester_name
 from tools.workflow.words import (
     APPROVALS,
@@ -25,6 +26,8 @@ from tools.workflow.words import (
     DEPUTY,
     I_DECIDE,
     REQUEST_NOUN,
+    SELF_DECIDE,
+    SELF_DECIDE_SAY,
     SENT_BACK,
     TURNED_DOWN,
     WITHDRAW,
@@ -216,6 +219,8 @@ class NothingToDo:
             return  # something waits on them (the common case: one read)
         latest = latest_message(call.request)
         whose = _anothers(call, latest) or (requester_name(call.handle, task, but=actor) if of_a_task else None)
+        if whose and (refusal := not_yours(call.handle, whose, call.ctx.lang)) is not None:  # "I'm covering for him"
+            raise refusal
         if whose:  # "那王五这个出差我顺手给批了", "can I approve req_1 myself?": not theirs to decide, and no start
             raise PolicyError(
                 "not_theirs_to_decide", f"Nothing waits on the user's decision: {whose}'s request is not theirs to "
@@ -235,6 +240,8 @@ class NothingToDo:
                 f"call withdrawRequest with requestId {mine[0]['id']}.",
                 instead={"name": "withdrawRequest", "args": {"requestId": mine[0]["id"]}},
             )
+        if SELF_DECIDE.search(latest) and mine:  # "我那条请假你直接帮我点个通过得了": their own, nobody's to-do
+            raise CannotError("self_approval", "The user asks to approve their own request.", say=SELF_DECIDE_SAY)
         named = _processes_named(call, latest)
         if not named and call.request.get("declined"):  # a correction of the start they declined: that process
             named = _processes_named(call, "\n".join(call.request["texts"]))

@@ -238,7 +238,7 @@ def anothers_request(text: str, name: str) -> str | None:
 SELF_DECIDE = re.compile(
     r"\b(?:approve|sign\s+off\s+on|okay|ok)\s+my\b|\bapprove\b[^.?!]{0,40}\byourself\b|"
     r"(?:批准?|通过|审批)(?:了|掉|一下)?\s*我(?:自己)?的|我(?:自己)?的[^，。,;；]{0,10}(?:你|帮我)?(?:直接|自己)?(?:批|通过)(?:了|一下|掉)|"
-    r"我(?:的|那|这)[^。！!？?]{0,40}你(?:就|直接|帮我|给我|自己|替我)*(?:批|通过|点通过)(?:了|掉|一下|得了|算了|吧)",
+    r"我(?:的|那|这)[^。！!？?]{0,40}你(?:就|直接|帮我|给我|自己|替我)*(?:点个?|给个?)?(?:批|通过)(?:了|掉|一下|得了|算了|吧)",
     re.IGNORECASE,
 )
 """Words that ask the assistant to approve the person's own request ("just approve my toner claim yourself",
