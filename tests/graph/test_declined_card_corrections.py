@@ -97,3 +97,16 @@ def test_a_place_corrected_after_a_declined_card_is_the_one_filed(graph_driver, 
     agent.say(correction)
     [action] = agent.actions
     assert action["args"]["fields"]["destination"] == place
+
+
+@pytest.mark.parametrize("said", [  # the twenty-third round, read; written after the rule
+    "下周一二想休两天，年假或者调休都可以，李四批",
+    "Two days off next Mon-Tue, annual leave or comp days, either works. Li Si approves",
+])
+def test_two_kinds_of_leave_named_and_none_chosen_is_asked_not_defaulted(graph_driver, store, said):
+    leave = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "休息", "days": 2, "nextUserId": "李四"})
+    agent = graph_driver(leave, "好的。")
+    result = agent.say(said)
+    assert agent.interrupts == [] and store.snapshot()["requests"] == []
+    answer = str(result["messages"][-1].content)
+    assert ("年假" in answer and "调休" in answer) or ("nnual" in answer and "omp" in answer)

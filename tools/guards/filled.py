@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, Literal
 
-from tools.errors import DomainError
+from tools.errors import DomainError, NeedsPersonError
 from tools.grounding import (
     name_written,
     people_named_for,
@@ -68,14 +68,18 @@ def _account(call: Call, value: PersonValue, given: Any, today: date) -> Reading
 
 
 def _default(call: Call, value: PersonValue) -> Reading | None:
-    """A choice's default, where the person's words name and imply none of its options (inferred: the card shows it)."""
+    """A choice's default, where the person's words name and imply none of its options (inferred: the card shows it);
+    where they name several and the model chose none, the person is asked which."""
     assert call.request is not None
-    if value.default is None or any(
-        read_choice([option], [h for h in value.hints if h[0] == option[0]], call.request["texts"]) is not None
-        for option in value.choices
-    ):
+    if value.default is None:
         return None
-    return Reading(value=value.default, how="inferred", said="")
+    named = [option for option in value.choices
+             if read_choice([option], [h for h in value.hints if h[0] == option[0]], call.request["texts"]) is not None]
+    if len(named) > 1 and _blank(get_param(call.values, value.param)):  # "年假调休哪个都行": which is theirs to say
+        raise NeedsPersonError(f"{value.ask}_not_given", f"{value.param}: the user named {len(named)} of its options; "
+                               "ask which", ask=value.ask, param=value.param, value=value,
+                               choices=value.option_names(call.request["lang"]))
+    return None if named else Reading(value=value.default, how="inferred", said="")
 
 
 def named_person(call: Call, value: PersonValue) -> None:
@@ -133,3 +137,5 @@ class Filled:
         for value in call.person_values:
             if value.kind == "person":
                 named_person(call, value)
+        if call.spec.person_values_for is not None and call.sources:  # what the call asks for, by the person's values
+            call.person_values = call.spec.values_for(call.handle, call.ctx, call.values, call.found)
