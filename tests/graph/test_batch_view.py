@@ -243,3 +243,16 @@ def test_a_process_named_only_where_a_request_is_put_off_filters_no_batch(graph_
     agent.say(said)
     assert agent.card["count"] == 2 and all("Zhao Liu" in line or "赵六" in line for line in agent.card["tasks"])
     assert agent.card["count"] == 2 and all("Zhao Liu" in line or "赵六" in line for line in agent.card["tasks"])
+
+
+def test_a_batch_bound_said_by_the_person_decides_whether_a_comment_is_needed(graph_driver, start_request):
+    # the model's bound took in the four-day leave put off for later, so a comment was asked (the twenty-third round,
+    # read; written after the rule): the person's one day is the bound, and one-day leaves need none
+    start_request(requester="user_1", approver="user_2", days=1, reason="办证")
+    start_request(requester="user_3", approver="user_2", days=1, reason="修水管")
+    start_request(requester="user_4", approver="user_2", days=4, reason="回老家")
+    agent = graph_driver(tool_call("decideTasks", {"isOK": True, "processKey": "process_qingjia", "maxDays": 4}), "OK.",
+                         user_id="user_2")
+    agent.say("一天以内的假都批了，四天那个我再考虑下")
+    [action] = agent.actions
+    assert action["name"] == "decideTasks" and action["args"]["maxDays"] == 1

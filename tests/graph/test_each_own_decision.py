@@ -74,13 +74,16 @@ def test_a_to_do_named_by_what_it_is_for_is_that_one(graph_driver, store, make_c
 
 
 @pytest.mark.parametrize(("said", "given"), [
+    # the model named it by its amount (the twenty-first round, read; written after the rule)
     ("三千二那笔没问题，批了吧", "三千二"), ("the 3,200 claim is fine, approve it", "3,200 claim"),
+    # the person did, the model called it anything (the twenty-third round, read; written after the rule)
+    ("三千二那笔我核过了，通过，意见写票据齐全", "报销"), ("The 3,200 claim checks out - approve it, note: receipts ok", "claim"),
 ])
 def test_a_to_do_named_by_its_amount_is_that_one(graph_driver, make_ctx, said, given):
     from tools import execute_call
     from tools.workflow import TOOLSET
 
-    for requester, amount in (("user_1", 860), ("user_3", 3200)):  # written after the rule (the twenty-first round)
+    for requester, amount in (("user_1", 860), ("user_3", 3200)):
         execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": requester, "reason": "出差打车",
                                               "nextUserId": "user_2", "fields": {"amount": amount, "category": "差旅"}},
                      make_ctx(requester))

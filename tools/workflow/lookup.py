@@ -196,6 +196,12 @@ def _by_what_it_is(text: str, offered: list[TaskView]) -> list[TaskView]:
     return [t for t in offered if names(t)]
 
 
+def by_amount(text: str, offered: list[TaskView]) -> list[TaskView]:
+    """The to-dos a whole message names by a number one of their form's values is (六千八那笔 for the 6800 claim)."""
+    numbers = {f"{v:g}" for n in find_numerals(text) for v in n.values[:1]}
+    return [t for t in offered if numbers & {f"{v:g}" for v in t.form.values() if isinstance(v, int | float)}]
+
+
 def todos_from(conn: Connection, actor_id: str, requester_id: str) -> list[TaskView]:
     """The to-dos offered to the actor on requests of `requester_id`, oldest first."""
     offered = engine_of(conn).tasks_for(conn, actor_id, groups_of(conn, actor_id))

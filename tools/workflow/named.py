@@ -58,7 +58,12 @@ class TaskTheyNamed:
                 return
             except DomainError:  # several of their to-dos: the model's words go to the look-up as they are
                 return
-            if task is None:  # they named nobody: the one to-do waiting on them, when there is one
+            if task is None:  # they named nobody: the one to-do waiting on them, or the one of the amount they said
+                of_amount = lookup.by_amount(latest_message(call.request), offered)
+                if len(offered) > 1 and len(of_amount) == 1:
+                    call.notes.append(f"[person_stated] {ref.param}: the to-do of the amount they said, {of_amount[0].id}")
+                    call.values[ref.param] = of_amount[0].id
+                    return
                 if len(offered) == 1 and not self._names_a_todo(call, given, ref.param):
                     call.notes.append(f"[person_stated] {ref.param}: the one to-do waiting, {offered[0].id}, not "
                                       f"{given[:64]!r}")
