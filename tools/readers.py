@@ -313,11 +313,12 @@ _ACCOUNT_FILLER = re.compile(
 
 
 _EDGE = MASK + " \t\r\n" + "的了吧呢啊嘛呀哦把这那给让被就都也还再很太"
+"""What a clause of the account is trimmed of at its head: what was masked, particles and adverbs (就去 → 去)."""
 _EDGE_END = MASK + " \t\r\n" + "的了吧呢啊嘛呀哦"
-"""What a clause of the account is trimmed of at its end: particles, never an adverb (成都 keeps its 都)."""
+"""What it is trimmed of at its end: what was masked and particles (上海出差的 → 上海出差), never an adverb (成都 keeps
+its 都)."""
 _DEMONSTRATED = re.compile(r"[周月年天次趟回阵段边里些个位份笔]")
 """What 这 or 那 at a clause's head points to, and is no particle before (这周, 这次, 那边): it stays."""
-"""What a clause of the account is trimmed of at its ends: what was masked, and particles (上海出差的 → 上海出差)."""
 
 
 def _tells(token: str) -> bool:

@@ -14,16 +14,14 @@ MASK = "\u2007"  # a figure space: no letter, digit or Han character, so no pars
 
 _CAPITALS = str.maketrans("壹贰貳叁參肆伍陆陸柒捌玖拾佰仟萬億圆圓", "一二二三三四五六六七八九十百千万亿元元")
 _CAPITAL_RUN = re.compile(r"[壹贰貳叁參肆伍陆陸柒捌玖拾佰仟萬億零万亿]{2,}[圆圓元]?|[壹贰貳叁參肆伍陆陸柒捌玖拾佰仟][圆圓元]")
-"""Chinese capital numerals as invoices write them (壹仟贰佰圆整): a run of two or more, or one before 圆 or 元 (拾元),
-with at least one capital; a capital alone in a word is a word (队伍, 大陆, 陆续)."""
+"""Chinese capital numerals as invoices write them (壹仟贰佰圆整): a run of two or more, or one before 圆 or 元 (拾元); a
+capital alone in a word is a word (队伍, 大陆, 陆续). A run of everyday ones only (万亿) folds to itself."""
 
 
 def fold_width(text: str) -> str:
     """The text with full-width ASCII folded to ASCII, and capital numerals to everyday ones (壹仟贰佰 → 一千二百); the
     same length, so positions carry over."""
-    folded = text.translate(_FULL_WIDTH)
-    return _CAPITAL_RUN.sub(
-        lambda m: m.group().translate(_CAPITALS) if m.group() != m.group().translate(_CAPITALS) else m.group(), folded)
+    return _CAPITAL_RUN.sub(lambda m: m.group().translate(_CAPITALS), text.translate(_FULL_WIDTH))
 
 
 def mask_words(text: str, words: Iterable[str]) -> str:

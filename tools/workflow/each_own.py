@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from tools.errors import DomainError
 from tools.guards.call import Call
@@ -49,17 +50,22 @@ def _named(segment: str, people: dict[str, tuple[str, ...]]) -> set[str]:
     return named | set(_TASK_ID.findall(segment))
 
 
+def _people(request: Request, actor_id: str) -> dict[str, tuple[str, ...]]:
+    """The names of each person the latest message names (not the actor), by id."""
+    return {p["id"]: tuple(n for n in (p.get("name"), p.get("alias")) if n) for p in persons_in_latest(request, actor_id)}
+
+
 def parts(request: Request, actor_id: str) -> list[Part]:
     """The decisions the latest message states, each with whose to-do it is about; [] when fewer than two people are
     decided different ways (the message is then read whole)."""
     latest = latest_message(request)
-    people = {p["id"]: tuple(n for n in (p.get("name"), p.get("alias")) if n) for p in persons_in_latest(request, actor_id)}
+    people = _people(request, actor_id)
     if len(people) + len(set(_TASK_ID.findall(latest))) < 2:
         return []
     found: list[Part] = []
     pending: set[str] = set()
     bounds = [0, *(m.end() for m in _SEGMENT_END.finditer(latest)), len(latest)]
-    segments = [latest[a:b] for a, b in zip(bounds, bounds[1:], strict=False) if latest[a:b].strip()]
+    segments = [latest[a:b] for a, b in pairwise(bounds) if latest[a:b].strip()]
     for segment in segments:
         named, decided = _named(segment, people), _decision(segment)
         if decided is None:
@@ -80,18 +86,19 @@ def parts(request: Request, actor_id: str) -> list[Part]:
     return found
 
 
-def _whose(call: Call) -> set[str]:
+def _whose(call: Call, request: Request) -> set[str]:
     """The people and task id the call's to-do is known by: its requester, and the id (or name) the model gave."""
-    given = str(call.values.get("taskId") or "")
-    whose = {given} if given else set()
-    if _TASK_ID.fullmatch(given.strip()):
+    given = str(call.values.get("taskId") or "").strip()
+    if not given:
+        return set()
+    whose = {given}
+    if _TASK_ID.fullmatch(given):
         try:
-            whose.add(str(require_task(call.handle, given.strip())["requester"]))
+            whose.add(str(require_task(call.handle, given)["requester"]))
         except DomainError:
             pass  # no such to-do: the references guard says so
-    people = {p["id"]: tuple(n for n in (p.get("name"), p.get("alias")) if n) for p in persons_in_latest(
-        call.request or {}, call.ctx.actor_id)} if call.request else {}  # type: ignore[arg-type]
-    return whose | {pid for pid, names in people.items() if given and any(n.casefold() == given.casefold() for n in names)}
+    people = _people(request, call.ctx.actor_id)
+    return whose | {pid for pid, names in people.items() if any(n.casefold() == given.casefold() for n in names)}
 
 
 class EachOwnDecision:
@@ -108,7 +115,7 @@ class EachOwnDecision:
         found = parts(call.request, call.ctx.actor_id)
         if not found:
             return
-        whose = _whose(call)
+        whose = _whose(call, call.request)
         mine = [p for p in found if p.who & whose]
         if len(mine) != 1:
             return  # not known which part: read whole (the readers then ask)

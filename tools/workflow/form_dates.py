@@ -41,9 +41,9 @@ def range_end(which: str, *, ranges_only: bool = False) -> Any:
             start, end = ranges.pop()
             return start if which == "start" else end
         dates = sorted(set(request["dates"]))
-        if ranges_only and not ranges and len(dates) > 1 and request.get("today") and set(request["days"]) in (
-                {1.0}, {0.5}):  # "worked last Saturday, a comp day this Friday": the one day to come is the leave's
-            dates = [d for d in dates if d >= request["today"]] if sum(d >= request["today"] for d in dates) == 1 else dates
+        to_come = [d for d in dates if d >= request.get("today", "")]
+        if ranges_only and not ranges and len(to_come) == 1 and set(request["days"]) in ({1.0}, {0.5}):
+            dates = to_come  # "worked last Saturday, a comp day this Friday": the one day to come is the leave's
         if ranges_only and not ranges and len(dates) == 1 and set(request["days"]) in ({1.0}, {0.5}) and \
                 is_working_day(date.fromisoformat(dates[0])):
             return dates[0]  # "下周五歇一天", "next Monday morning off": a leave of a day or half of it on the one day said

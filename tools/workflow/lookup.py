@@ -175,31 +175,37 @@ def _summary(task: TaskView, requester: str) -> str:
     return f"{task.id}（{'，'.join(parts)}）"
 
 
+def _numbers(text: str) -> set[str]:
+    """The numbers a text states, as a to-do's form values are written (三千二 → "3200")."""
+    return {f"{v:g}" for n in find_numerals(text) for v in n.values[:1]}
+
+
+def _form_numbers(task: TaskView) -> set[str]:
+    return {f"{v:g}" for v in task.form.values() if isinstance(v, int | float)}
+
+
 def _by_what_it_is(text: str, offered: list[TaskView]) -> list[TaskView]:
-    """The to-dos a text names by what they are: every telling word of it, and every number, among the words of the
-    to-do's process and form ("lunch" for the client-lunch claim, "打车" for 打车去客户那, 三千二 for its 3200)."""
-    numerals = find_numerals(text)
-    numbers = [f"{v:g}" for n in numerals for v in n.values[:1]]
-    tokens = content_tokens(mask_spans(text, [(n.start, n.end) for n in numerals]))
+    """The to-dos a text names by what they are: every telling word of it among the words of the to-do's process and
+    form, and every number among its form's values ("lunch" for the client-lunch claim, "打车" for 打车去客户那, 三千二
+    for its 3200)."""
+    numbers = _numbers(text)
+    tokens = content_tokens(mask_spans(text, [(n.start, n.end) for n in find_numerals(text)]))
     if not tokens and not numbers:
         return []
 
-    def words_of(task: TaskView) -> str:
-        values = [f"{v:g}" if isinstance(v, int | float) else str(v) for v in task.form.values() if v not in (None, "")]
-        return " ".join([task.process_name, task.process_name_en or "", *values]).casefold()
-
     def names(task: TaskView) -> bool:
-        said = words_of(task)
-        return all(re.search(rf"(?<![a-z]){re.escape(t)}" if t.isascii() else re.escape(t), said) for t in tokens) and \
-            all(re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", said) for n in numbers)
+        values = [str(v) for v in task.form.values() if v not in (None, "")]
+        said = " ".join([task.process_name, task.process_name_en or "", *values]).casefold()
+        return numbers <= _form_numbers(task) and all(
+            re.search(rf"(?<![a-z]){re.escape(t)}" if t.isascii() else re.escape(t), said) for t in tokens)
 
     return [t for t in offered if names(t)]
 
 
 def by_amount(text: str, offered: list[TaskView]) -> list[TaskView]:
     """The to-dos a whole message names by a number one of their form's values is (六千八那笔 for the 6800 claim)."""
-    numbers = {f"{v:g}" for n in find_numerals(text) for v in n.values[:1]}
-    return [t for t in offered if numbers & {f"{v:g}" for v in t.form.values() if isinstance(v, int | float)}]
+    numbers = _numbers(text)
+    return [t for t in offered if numbers & _form_numbers(t)]
 
 
 def todos_from(conn: Connection, actor_id: str, requester_id: str) -> list[TaskView]:
