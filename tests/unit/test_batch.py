@@ -140,6 +140,9 @@ def test_the_card_lists_each_task_with_its_decision(store, start_request):
     ("approve all the half a day leaves", 0.5),
     ("三天封顶的假都批了", 3), ("顶多两天的都同意", 2),
     ("不到三天的都批了", None), ("approve everything under 3 days", None), ("less than two days: approve", None),
+    # the leaves named by their length alone, and "single"
+    ("只请了一天的都给过了吧", 1), ("那些半天的一律同意", 0.5), ("休两天的先批", 2), ("请了一天的时间来处理", None),
+    ("all the single-day ones can go through", 1),
 ])
 def test_the_most_days_a_person_names(text, days):
     assert max_days_in(text) == days

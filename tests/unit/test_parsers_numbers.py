@@ -137,6 +137,10 @@ def test_numbers_words_where_one_is_no_number():
     assert facts("十分钟").numbers_stated() == {10}
     assert facts("Can you approve it? It's an urgent one").numbers_stated() == frozenset()
     assert facts("one day off please").days_stated() == {1}
+    # an amount before it names the thing: the amount is said, the "one" is not
+    assert facts("Turn down the 4,750 one, keep the rest").numbers_stated() == {4750}
+    assert facts("which is the ¥89.90 one?").numbers_stated() == {89.9}
+    assert facts("the 1200-yuan one is fine").numbers_stated() == {1200}
 
 
 def test_numbers_dates_are_no_numbers():

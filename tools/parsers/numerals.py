@@ -57,8 +57,10 @@ _NOT_NUMBERS_RE = re.compile(
 )
 """Not after a numeral: 三十七万一千 and 三千万 are numbers, 万一 and 千万 alone are words."""
 _PRONOUN_ONE_RE = re.compile(
-    r"\b(?:a|an|the|this|that|which|each|every|no|any|another|other)\s+(?:[a-z]+\s+)?$", re.IGNORECASE
+    r"\b(?:a|an|the|this|that|which|each|every|no|any|another|other)\s+(?:[a-z]+\s+)?"
+    r"(?:[¥$￥]?\d[\d,.]*(?:[- ]?(?:yuan|rmb|kuai|bucks?))?\s+)?$", re.IGNORECASE
 )
+"""What stands before a "one" that stands for a thing: "an urgent one", "which one", "the 3,200 one", "the ¥560 one"."""
 _COUNTED_ONE_RE = re.compile(r"[\s-]*(?:day|hour|week|month|yuan|rmb|kuai|working|business|full|whole)", re.IGNORECASE)
 _SIGN_RE = re.compile(r"(?:[-−–—]|负|\b(?:minus|negative)\s+)$", re.IGNORECASE)
 _NUMERAL_CHARS = frozenset(f"0123456789{CN_DIGITS}十百千万亿")

@@ -16,12 +16,13 @@ BATCH_TOOL = "decideTasks"
 ONE_TOOL = "handleTodoTask"
 
 _CN_NUMBER = r"[0-9０-９.零〇一二两三四五六七八九十半]+"
-_EN_NUMBER = r"\d+(?:\.\d+)?|half an?|an? half|half|one|two|three|four|five|six|seven|eight|nine|ten|a"
+_EN_NUMBER = r"\d+(?:\.\d+)?|half an?|an? half|half|single|one|two|three|four|five|six|seven|eight|nine|ten|a"
 _MAX_DAYS = (
     re.compile(rf"(?P<n>{_CN_NUMBER})\s*个?\s*(?:工作)?[天日]\s*(?:以内|之内|以下|及以下|或以下|或更短|及以内|内|以下的)"),
     re.compile(rf"(?:不超过|不超|最多|至多|顶多|不多于|不大于|小于等于|少于等于|≤)\s*(?P<n>{_CN_NUMBER})\s*个?\s*(?:工作)?[天日]"),
     re.compile(rf"(?P<n>{_CN_NUMBER})\s*个?\s*(?:工作)?[天日]\s*(?:封顶|为限|最多)"),
     re.compile(rf"(?P<n>{_CN_NUMBER})\s*个?\s*[天日]\s*(?:的|の)?\s*(?:请假|假|休假|假期|申请)"),
+    re.compile(rf"(?:请了?|休了?|那些|这些|那几个|这几个)\s*(?P<n>{_CN_NUMBER})\s*个?\s*[天日]\s*的(?![时工])"),
     re.compile(rf"(?:up to|at most|no more than|not more than|not over|no longer than|within|max(?:imum)?(?: of)?)\s+"
                rf"(?P<n>{_EN_NUMBER})\s+(?:working\s+)?days?\b", re.IGNORECASE),
     re.compile(rf"\b(?P<n>{_EN_NUMBER})\s+(?:working\s+)?days?\s+or\s+(?:less|fewer|shorter|under|below)\b",
@@ -31,15 +32,16 @@ _MAX_DAYS = (
     re.compile(rf"\b(?P<n>{_EN_NUMBER})[- ](?:working[- ])?day\b(?!s)", re.IGNORECASE),
 )
 """How a person bounds a batch by length: 一天以内, 不超过两天, 两天封顶, 半天的假, "up to 2 days", "one day or less",
-"2 days max", "one-day". A bound that leaves its number out (不到三天, "under 3 days", "less than 3 days") is not one
-of these: it is asked as an at-most, never read as its number."""
+"2 days max", "one-day", "single-day"; 只请了一天的, 那些半天的 (the leaves of that length). A bound that leaves its
+number out (不到三天, "under 3 days", "less than 3 days") is not one of these: it is asked as an at-most, never read as
+its number."""
 
 
 def _number(run: str) -> float | None:
     text = run.strip().lower()
     if text in ("半", "half", "a half", "half a", "half an", "an half"):
         return 0.5
-    if text == "a":
+    if text in ("a", "single"):
         return 1.0
     try:
         return float(text)
