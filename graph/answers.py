@@ -163,10 +163,16 @@ def instead_call(messages: list[AnyMessage], lang: Lang, *, after_refused_steps:
     proposed = {action_hash(c["name"], c["args"]) for m in run if isinstance(m, AIMessage) for c in m.tool_calls}
     if action_hash(named["name"], named["args"]) in proposed:
         return None
-    text = thought("instead", lang)
+    return as_said(named, lang)
+
+
+def as_said(call: dict[str, Any], lang: Lang, why: str = "instead") -> AIMessage:
+    """A call the person's words ask for, proposed by the code (no model call), to the same checks and card; `why`
+    is the Thought the person reads (`prompts.THOUGHTS`)."""
+    text = thought(why, lang)
     return AIMessage(
         content=text,
-        tool_calls=[{"type": "tool_call", "name": named["name"], "args": dict(named["args"]), "id": new_call_id()}],
+        tool_calls=[{"type": "tool_call", "name": call["name"], "args": dict(call["args"]), "id": new_call_id()}],
         response_metadata={"thought": text, NO_MODEL_CALL: True, **note(instead=True)},
     )
 

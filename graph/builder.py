@@ -7,6 +7,7 @@ from typing import Any
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import StateGraph
 
+from graph.asked import AskedNext
 from graph.budget import SYSTEM_CLOCK, Clock
 from graph.calls import ModelSource
 from graph.deps import NodeDeps
@@ -82,7 +83,8 @@ def build_graph(
         "human_review": HumanReview(backend, registry, clock=clock),
         "executor": Executor(shared),
         "observation_summarizer": ObservationSummarizer(registry),
-        "budget_check": BudgetCheck(clock=clock, lookup_answers=chosen.lookup_answers, registry=registry),
+        "budget_check": BudgetCheck(clock=clock, lookup_answers=chosen.lookup_answers, registry=registry,
+                                    asked=AskedNext(chosen, backend)),
     }
     if strategy == "plan":
         nodes["planner"] = Planner(model, shared)

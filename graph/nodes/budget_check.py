@@ -11,6 +11,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.runtime import Runtime
 
+from graph.asked import AskedNext
 from graph.budget import SYSTEM_CLOCK, Clock, close_step, limit_reached, plan_ended, wrap_up
 from graph.calls import action_hash
 from graph.history import note_of, open_lookups
@@ -47,10 +48,12 @@ def last_step_declined(state: AgentState) -> list[str]:
     return declined
 
 
-def exhausted(state: AgentState, budget: RunBudget, context: Context, clock: Clock = SYSTEM_CLOCK) -> WrapUp | None:
-    """Why the run must end now, or None: a write that answers the request or one the person declined (for a model
-    whose summary is not trusted), then the end of a chain's steps, then the first limit reached."""
-    if context.fixed_answers and last_step_wrote(state):
+def exhausted(state: AgentState, budget: RunBudget, context: Context, clock: Clock = SYSTEM_CLOCK, *,
+              more_asked: bool = False) -> WrapUp | None:
+    """Why the run must end now, or None: a write that answers the request (unless the person's message asks for
+    `more_asked`) or one the person declined (for a model whose summary is not trusted), then the end of a chain's
+    steps, then the first limit reached."""
+    if context.fixed_answers and last_step_wrote(state) and not more_asked:
         return wrap_up("done")
     declined = last_step_declined(state) if context.fixed_answers else []
     if declined:
@@ -95,19 +98,22 @@ class BudgetCheck:
     """Close the step (its spending and failure streak added to the run's counters), then decide whether the run must
     wrap up (the only node that does).
 
-    `lookup_answers` is the toolset's: whether one successful look-up answers a question asking for no write
+    `asked` reads what the person's message still asks for after a write (`graph.asked`): such a write does not
+    end the run. `lookup_answers` is the toolset's: whether one successful look-up answers a question asking for no write
     (`Toolset.lookup_answers`); only then does a model whose answers are not trusted stop after it.
     """
 
     def __init__(self, clock: Clock = SYSTEM_CLOCK, *, lookup_answers: bool = True,
-                 registry: ToolRegistry | None = None) -> None:
+                 registry: ToolRegistry | None = None, asked: AskedNext | None = None) -> None:
         self._clock = clock
         self._lookup_answers = lookup_answers
         self._registry = registry
+        self._asked = asked
 
     def __call__(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         budget = close_step(state["budget"], state.get("step"), last_step_failed(state))
-        reason = exhausted(state, budget, runtime.context, self._clock)
+        more = self._asked is not None and self._asked.call(state, runtime.context) is not None
+        reason = exhausted(state, budget, runtime.context, self._clock, more_asked=more)
         answered = self._lookup_answers and looked_up_for_a_question(state, self._registry)
         if reason is None and runtime.context.fixed_answers and answered:
             reason = wrap_up("answered")

@@ -11,6 +11,7 @@ from langgraph.runtime import Runtime
 
 from graph import prompts
 from graph.answers import REFUSED_STEPS_BEFORE_INSTEAD, fixed_answer, instead_call
+from graph.asked import AskedNext
 from graph.budget import PLANNED_ENDS, charge_model_call, describe, end_step, open_step, wrap_up
 from graph.calls import ACTOR_TTL_S, ModelSource, model_of, new_call_id, proposed_calls, run_today, thread_id_of_run, tokens_used
 from graph.deps import NodeDeps
@@ -126,6 +127,7 @@ class Reasoner:
         self._bound: dict[int, Any] = {}
         self._call_ids = call_id_index()
         self._check = AnswerCheck(toolset)
+        self._asked = AskedNext(toolset, deps.backend)
         self._people: KeptMap[str, list[dict[str, Any]]] = KeptMap(1, ACTOR_TTL_S)
         self._fixed: dict[tuple[str, Lang], list[AnyMessage]] = {}
         self._today: tuple[date | None, str] = (None, "")
@@ -189,6 +191,9 @@ class Reasoner:
         flailing = instead_call(messages, lang_of(state, context), after_refused_steps=REFUSED_STEPS_BEFORE_INSTEAD)
         if flailing is not None:  # refused step after step while a refusal named the call asked for: it is proposed
             return {"messages": [flailing], "step": open_step(step, proposed_calls(flailing))}
+        asked = self._asked.proposal(state, context, lang_of(state, context))
+        if asked is not None:  # one write made, the person's message asks for another: proposed as they said
+            return {"messages": [asked], "step": open_step(step, proposed_calls(asked))}
         reply, step = self._step(state, context, step)
         request = state.get("request")
         still_open = [] if reply.tool_calls or reply.invalid_tool_calls or request is None else open_lookups(

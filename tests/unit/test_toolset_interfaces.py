@@ -18,6 +18,7 @@ from tools.workflow import toolset as workflow
 from tools.workflow.batch import DEFAULT_BATCH_LIMIT
 from tools.workflow.cc import pick_person
 from tools.workflow.commands import CLI, COMMANDS
+from tools.workflow.each_own import next_asked
 from tools.workflow.leave import words as leave_words
 from tools.workflow.leave.cli import LEAVE_CLI
 from tools.workflow.mailer import Mailer
@@ -76,6 +77,7 @@ def test_a_flat_declaration_with_surfaces_and_card_labels_builds_the_workflow_to
         questions=request_words.merged(request_words.merged(QUESTIONS, request_words.QUESTIONS),  # transfer, deputies,
                                        request_words.merged(approver_words.QUESTIONS, batch_words.QUESTIONS)),  # batch (34)
         pick_person=approver_words.taker_first(pick_person),  # a transfer's or a deputy's taker first, never one copied (34)
+        asked_next=next_asked,  # the other to-dos one message decides, once one is (the twenty-second round)
         limits={"mail_rate_limit": Limit(DEFAULT_MAIL_RATE_LIMIT, "E-mails one conversation thread may send per hour."),
                 "batch_limit": Limit(DEFAULT_BATCH_LIMIT, "The most tasks one batch decision decides.")},  # issue 34
         intro=INTRO,

@@ -15,16 +15,31 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import Any
+
+from sqlalchemy import Connection
 
 from tools.errors import DomainError
 from tools.guards.call import Call
 from tools.request import Request, latest_message, persons_in_latest
+from tools.workflow import lookup
+from tools.workflow.engine import groups_of
 from tools.workflow.lookup import require_task
 from tools.workflow.words import SENT_BACK, decision_in
 
 TO_DO_TOOLS = frozenset({"handleTodoTask", "returnTask", "transferTask"})
 _SEGMENT_END = re.compile(r"\s*[，,;；。!！?？\n]\s*|\.\s+|\s+(?:and|but|then|while)\s+|然后|但是|不过|另外", re.IGNORECASE)
 _TASK_ID = re.compile(r"\btask_\d+\b")
+_HELD = re.compile(
+    r"回头|以后再|晚点|待会|先不|先放|先别|先等|等等|等一下|再说|再看|放一放|先留|不急|别动|不要动|我自己|我来看|[明后]天再|下周再|"
+    r"\blater\b|\bnot\s+yet\b|\bhold\b|\bwait\b|\bfor\s+now\b|\bI'?ll\b|\bI\s+will\b|\blet\s+me\b|\bpark\b",
+    re.IGNORECASE,
+)
+"""Words that put a to-do off rather than decide it ("王五的明天再看", "hold Wang Wu's for now")."""
+_OWN_SENTENCE = re.compile(
+    r"[我你他她]|说|告诉|问过|\b(?:I|he|she|they|told|said|asked|says|is|was|has|had|already)\b", re.IGNORECASE)
+"""Words that make a stretch naming someone a sentence of its own ("Wang Wu already told me"), not a name listed
+with the decision before or after it ("and Wang Wu's", "还有赵六的出差")."""
 
 
 @dataclass(frozen=True)
@@ -55,35 +70,78 @@ def _people(request: Request, actor_id: str) -> dict[str, tuple[str, ...]]:
     return {p["id"]: tuple(n for n in (p.get("name"), p.get("alias")) if n) for p in persons_in_latest(request, actor_id)}
 
 
-def parts(request: Request, actor_id: str) -> list[Part]:
-    """The decisions the latest message states, each with whose to-do it is about; [] when fewer than two people are
-    decided different ways (the message is then read whole)."""
+def decided(request: Request, actor_id: str) -> list[Part]:
+    """Every decision the latest message states, in the order written, each with whose to-do it is about: one part per
+    decision, however many people it names ("张三和赵六的都给过了" is one part of two people); [] when it decides
+    nobody. Names left at the end with nothing of their own belong to the decision before them ("approve Zhang San's
+    and Wang Wu's"); names with a word that puts them off belong to none ("王五的明天再看")."""
     latest = latest_message(request)
     people = _people(request, actor_id)
-    if len(people) + len(set(_TASK_ID.findall(latest))) < 2:
-        return []
     found: list[Part] = []
     pending: set[str] = set()
+    listed: set[str] = set()  # of those, the ones only listed, in no sentence of their own
     bounds = [0, *(m.end() for m in _SEGMENT_END.finditer(latest)), len(latest)]
     segments = [latest[a:b] for a, b in pairwise(bounds) if latest[a:b].strip()]
     for segment in segments:
-        named, decided = _named(segment, people), _decision(segment)
-        if decided is None:
-            if named:
+        named, decided_here = _named(segment, people), _decision(segment)
+        if decided_here is None:
+            if named and _HELD.search(segment):
+                pending -= named
+            elif named:
                 pending |= named
+                listed |= set() if _OWN_SENTENCE.search(segment) else named
             elif found:  # nobody named, nothing decided: the comment of the decision before it
                 last = found[-1]
                 found[-1] = Part(last.who, last.decided, last.words + segment)
             continue
         who = frozenset(named or pending or (found[-1].who if found else set()))  # "hold Zhang San's, approve Wang Wu's"
-        if found and found[-1].who == who and found[-1].decided == decided:  # "王五的不行，驳回": one decision said twice
-            found[-1] = Part(who, decided, found[-1].words + segment)
+        if found and found[-1].who == who and found[-1].decided == decided_here:  # "王五的不行，驳回": said twice
+            found[-1] = Part(who, decided_here, found[-1].words + segment)
         else:
-            found.append(Part(who, decided, segment))
-        pending = set()
+            found.append(Part(who, decided_here, segment))
+        pending, listed = set(), set()
+    if pending & listed and found:  # "approve Zhang San's and Wang Wu's": names listed after it are the decision's
+        found[-1] = Part(found[-1].who | (pending & listed), found[-1].decided, found[-1].words)
+    return [p for p in found if p.who]
+
+
+def parts(request: Request, actor_id: str) -> list[Part]:
+    """The decisions the latest message states (`decided`); [] when fewer than two people are decided different ways
+    (the message is then read whole)."""
+    latest = latest_message(request)
+    if len(_people(request, actor_id)) + len(set(_TASK_ID.findall(latest))) < 2:
+        return []
+    found = decided(request, actor_id)
     if len({p.decided for p in found}) < 2 or len(set().union(*(p.who for p in found))) < 2:
         return []
     return found
+
+
+def next_asked(conn: Connection, request: Request, actor_id: str) -> dict[str, Any] | None:
+    """The next decision the person's latest message asks for that still waits on them, as a call (`name`, `args`),
+    where the message decides the to-dos of two or more people (`decided`): of each part in the order written, the
+    to-do of each person it names, in the order named, that is the one still offered to the actor from them (a person
+    with several waiting is not guessed at). None when the message asks for no more."""
+    found = decided(request, actor_id)
+    if len(set().union(set(), *(p.who for p in found))) < 2:
+        return None
+    latest = latest_message(request).casefold()
+    people = _people(request, actor_id)
+
+    def first_said(who: str) -> int:
+        places = [latest.find(n.casefold()) for n in (*people.get(who, ()), who)]
+        return min((i for i in places if i >= 0), default=len(latest))
+
+    offered = lookup.engine_of(conn).tasks_for(conn, actor_id, groups_of(conn, actor_id))
+    for part in found:
+        for who in sorted(part.who, key=first_said):
+            todos = [t.id for t in offered if who in (t.id, t.requester)]
+            if len(todos) != 1:
+                continue
+            if part.decided == "return":
+                return {"name": "returnTask", "args": {"taskId": todos[0]}}
+            return {"name": "handleTodoTask", "args": {"taskId": todos[0], "isOK": part.decided == "approve"}}
+    return None
 
 
 def _whose(call: Call, request: Request) -> set[str]:

@@ -67,7 +67,8 @@ _APPROVE = re.compile(
     r"\bok(ay)?\b|\bgo ahead\b|\bfine (?:by|with) me\b|\blooks? good\b|\blgtm\b|"
     r"\bgreen[- ]?light|\bgrant|\ballow|"
     r"\blet (him|her|them) go\b|\b(?:let|wave|push) (?:it|that|this|them|(?:\w+ )?\w+'s \w+)(?: one)? through\b|\bthumbs[- ]up\b|"
-    r"给(?:他|她|它)?过(?:了|吧|一下)?(?![去来])",
+    r"给(?:他|她|它)?过(?:了|吧|一下)?(?![去来])|(?:都|就|直接|可以|能)过(?:了|吧|掉|一下)?(?![去来年节期头日程])|"
+    r"(?:^|[，,。；;\s])过(?:吧|了吧)(?=$|[，,。！!；;\s])",
     re.IGNORECASE,
 )
 

@@ -1,0 +1,55 @@
+"""What the person's message still asks for once one of its writes was made, for a model whose answers are not
+trusted (`Context.fixed_answers`).
+
+Such a run ends after a write: what the write did is the whole answer, and a small model's summary is not asked for.
+A message that decides two to-dos ("张三和赵六的都批了", "approve Zhang San's, reject Wang Wu's") then had its first
+decided and the other left, the model never asked again. The toolset knows what is still asked
+(`Toolset.asked_next`): the write does not end the run (`BudgetCheck`), and the reasoner proposes the next call as the
+person said, with no model call, to the same guards and card (`AskedNext.proposal`). The person confirms each; a card
+they decline ends the run as before.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage, AnyMessage
+
+from graph.answers import as_said
+from graph.calls import action_hash
+from graph.history import latest_human_index
+from graph.plans import last_step_wrote
+from state.agent import AgentState
+from state.context import Context
+from tools.backend import Backend
+from tools.parsers import Lang
+from tools.toolset import Toolset
+
+
+class AskedNext:
+    """The toolset's next asked call after a write, read through its backend."""
+
+    def __init__(self, toolset: Toolset, backend: Backend) -> None:
+        self._hook = toolset.asked_next
+        self._backend = backend
+
+    def call(self, state: AgentState, context: Context) -> dict[str, Any] | None:
+        """The call the person's latest message still asks for, right after a write of this run, and not proposed
+        in it before (never twice); None otherwise, and always for a model whose answers are trusted (it goes on by
+        itself)."""
+        request = state.get("request")
+        if self._hook is None or request is None or not context.fixed_answers or not last_step_wrote(state):
+            return None
+        with self._backend.read() as handle:
+            found = self._hook(handle, request, context.user_id)
+        if found is None:
+            return None
+        messages: list[AnyMessage] = list(state["messages"])
+        run = messages[latest_human_index(messages) + 1 :]
+        made = {action_hash(c["name"], c["args"]) for m in run if isinstance(m, AIMessage) for c in m.tool_calls}
+        return None if action_hash(found["name"], found["args"]) in made else found
+
+    def proposal(self, state: AgentState, context: Context, lang: Lang) -> AIMessage | None:
+        """The next asked call as the reasoner's step (`call`), or None."""
+        found = self.call(state, context)
+        return as_said(found, lang, "next") if found is not None else None

@@ -1,0 +1,19 @@
+"""The decision a person's words state (`words.decision_in`): 过 said of a request is an approval ("这俩都可以过",
+"行，过吧"), and 过 in any other word is none (不过, 问过, 过去, 过年, 过期). Phrasings written for this test after the
+rule (a graph test's "张三那条，还有赵六的，这俩都可以过" was asked "approve or reject?"), none from a scenario."""
+
+from __future__ import annotations
+
+import pytest
+
+from tools.workflow.words import decision_in
+
+
+@pytest.mark.parametrize(("text", "decided"), [
+    ("这俩都可以过", True), ("报销那个直接过了吧", True), ("行，过吧", True), ("三个都过", True), ("能过就过了", True),
+    ("看过了，驳回", False), ("不过这笔得驳回", False),
+    ("不过我还得想想", None), ("我都问过了", None), ("时间都过去了", None), ("马上就过年了", None), ("发票都过期了", None),
+    ("他说过了", None), ("过了两天再说", None),
+])
+def test_pass_said_of_a_request_is_an_approval(text, decided):
+    assert decision_in(text) is decided
