@@ -78,6 +78,28 @@ def test_amount_in_every_style(text, amount):
 
 
 @pytest.mark.parametrize(
+    ("text", "amount"),
+    [  # written after a writer's report (the twenty-fifth round's writer: the coins, "point" and a comma were lost)
+        ("lunch came to 47 yuan and 80 fen", 47.8), ("it was 19 kuai 5", 19.5), ("33 yuan 60, please", 33.6),
+        ("sixty-one yuan and three jiao", 61.3), ("twenty-eight bucks forty", 28.4), ("215 yuan 9 cents", 215.09),
+        ("seventy-three point two yuan", 73.2), ("nine point oh five yuan", 9.05),
+        ("two thousand, four hundred and ten yuan", 2410), ("3,075 renminbi", 3075), ("renminbi 88", 88),
+    ],
+)
+def test_amount_in_english_with_its_coins_or_fraction(text, amount):
+    assert [(q.value, q.unit) for q in read_text(text, today=TUESDAY).quantities] == [(amount, "yuan")]
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("paid 640 yuan, 35 for the cab", [(640, "yuan"), (35, "none")]),  # a list, not coins
+    ("640 yuan 3 nights", [(640, "yuan"), (3, "other")]), ("point four yuan", []),
+    ("12 yuan 15 jiao", []),
+])
+def test_what_follows_english_yuan_that_is_no_coin(text, read):
+    assert [(q.value, q.unit) for q in read_text(text, today=TUESDAY).quantities] == read
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "两千多块", "一千几", "两三千块", "五六百块", "几百块", "不到500元", "超过500元", "500多块", "¥500+", "6 800元",

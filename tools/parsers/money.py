@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from tools.parsers.numerals import negative_from
+from tools.parsers.numerals import english_value, negative_from
 
 _D = "一二三四五六七八九两"
 _COIN_DIGIT = {c: i + 1 for i, c in enumerate("一二三四五六七八九")} | {"两": 2} | {str(i): i for i in range(1, 10)}
@@ -31,8 +31,16 @@ _ZH_AFTER_RE = re.compile(
 )
 _COINS_RE = re.compile(rf"\s*(?P<unit>毛|角)(?:(?P<fen>[{_D}1-9])分?)?(?P<qian>钱)?")
 """五毛, 五角, 五毛钱, 五毛五: coins alone, after a numeral of one digit."""
-_EN_AFTER_RE = re.compile(r"[\s-]*(?:yuan|rmb|cny|kuai|bucks?)\b", re.IGNORECASE)
-_BEFORE_RE = re.compile(r"(?:[¥￥]|(?<![a-z])(?:rmb|cny)\.?|人民币)\s*$", re.IGNORECASE)
+_EN_AFTER_RE = re.compile(r"[\s-]*(?:yuan(?:\s+renminbi)?|renminbi|rmb|cny|kuai|bucks?)\b", re.IGNORECASE)
+_BEFORE_RE = re.compile(r"(?:[¥￥]|(?<![a-z])(?:rmb|cny|renminbi)\.?|人民币)\s*$", re.IGNORECASE)
+_EN_COIN_RE = re.compile(
+    r"(?:\s*,?\s+and)?\s+(?P<n>\d{1,2}|[a-z]+(?:-[a-z]+)?)[\s-]*(?P<coin>fen|jiao|mao|cents?)\b"
+    r"|\s(?P<bare>\d{1,2}|[a-z]+(?:-[a-z]+)?)(?=\s*(?:$|[.;!?)]|,\s|\s(?:for|on|in|at|to|of|from|with|because|please|pls|"
+    r"total|altogether|in\s+total|each|and|so|but)\b))",
+    re.IGNORECASE,
+)
+"""The coins after an English amount: "86 yuan and 50 fen", "12 yuan 5 jiao", "86 yuan 50 cents"; "86 yuan 50" and
+"twelve kuai five" said as Chinese says 八十六块五毛 (one digit is jiao, two are fen)."""
 _FOREIGN_BEFORE_RE = re.compile(
     r"(?:US\$|HK\$|NT\$|S\$|A\$|C\$|[$€£₩₹]|\b(?:usd|eur|hkd|gbp|jpy|sgd|aud|cad|twd)\b)\s*$", re.IGNORECASE
 )
@@ -74,7 +82,7 @@ def money_after(text: str, end: int) -> Money | None:
     if foreign := _FOREIGN_AFTER_RE.match(text, end):
         return Money("other", foreign.end())
     if english := _EN_AFTER_RE.match(text, end):
-        return _with_rate(text, Money("yuan", english.end()))
+        return _with_rate(text, _en_coins(text, english.end()))
     zh = _ZH_AFTER_RE.match(text, end)
     if zh is None:
         return None
@@ -90,6 +98,21 @@ def money_after(text: str, end: int) -> Money | None:
             and not _MONEY_NOUN_RE.match(text, zh.end())):
         return Money("other", zh.end())  # 三块蛋糕: 块 counts pieces
     return _with_rate(text, Money("yuan", zh.end(), cents))
+
+
+def _en_coins(text: str, end: int) -> Money:
+    """Yuan said in English that end at `end`, with the coins after them when their words say them (`_EN_COIN_RE`)."""
+    match = _EN_COIN_RE.match(text, end)
+    if match is None:
+        return Money("yuan", end)
+    said = match["n"] or match["bare"]
+    values = english_value(said) if said[0].isalpha() else (float(said),)
+    if len(values) != 1 or values[0] != int(values[0]) or not 1 <= values[0] <= 99:
+        return Money("yuan", end)
+    number, coin = int(values[0]), (match["coin"] or "").lower()
+    if coin in ("jiao", "mao") or (not coin and (number < 10 and not said.startswith("0"))):
+        return Money("yuan", match.end(), 10 * number) if number < 10 else Money("unclear", match.end())
+    return Money("yuan", match.end(), number)
 
 
 def coins(text: str, end: int, value: float) -> Money | None:
@@ -113,7 +136,7 @@ class CurrencyBefore:
 
 def currency_before(text: str, start: int) -> CurrencyBefore | None:
     """The currency sign or word right before a numeral that starts at `start`, or None; a rate (每人¥50) is no yuan."""
-    window = max(0, start - 8)
+    window = max(0, start - 12)
     if foreign := _FOREIGN_BEFORE_RE.search(text, window, start):
         return CurrencyBefore(False, foreign.start(), False)
     match = _BEFORE_RE.search(text, window, start)

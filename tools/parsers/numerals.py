@@ -35,10 +35,14 @@ EN_NUMBER_WORDS = (
     "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million"
 )
 _EN_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "k": 1000}
+_EN_DIGIT_WORDS = "zero|oh|one|two|three|four|five|six|seven|eight|nine"
 _EN_RUN = (
     rf"\b(?:an?\s+(?=(?:hundred|thousand|million)\b))?(?:{EN_NUMBER_WORDS})"
-    rf"(?:(?:[\s-]+|\s+and\s+)(?:{EN_NUMBER_WORDS}))*\b"
+    rf"(?:(?:[\s-]+|\s+and\s+|(?:(?<=thousand)|(?<=million)),\s*)(?:{EN_NUMBER_WORDS}))*\b"
+    rf"(?:\s+point(?:\s+(?:{_EN_DIGIT_WORDS}))+\b)?"
 )
+"""English number words: "twenty-one", "a thousand", "one thousand, two hundred and fifty" (a comma after a scale word
+goes on with the same number), "forty-two point six" (the digits after "point" one by one)."""
 
 NUMERAL_RE = re.compile(
     rf"(?P<mixed>{_OPENS}(?>{_ARABIC})[十百千万亿][\d{CN_DIGITS}十百千万亿]*+{_RUNS_ON})"
@@ -62,6 +66,7 @@ _PRONOUN_ONE_RE = re.compile(
 )
 """What stands before a "one" that stands for a thing: "an urgent one", "which one", "the 3,200 one", "the ¥560 one"."""
 _COUNTED_ONE_RE = re.compile(r"[\s-]*(?:day|hour|week|month|yuan|rmb|kuai|working|business|full|whole)", re.IGNORECASE)
+_POINT_BEFORE_RE = re.compile(r"\bpoint\s+$", re.IGNORECASE)
 _SIGN_RE = re.compile(r"(?:[-−–—]|负|\b(?:minus|negative)\s+)$", re.IGNORECASE)
 _NUMERAL_CHARS = frozenset(f"0123456789{CN_DIGITS}十百千万亿")
 _SCALE_WORD_RE = re.compile(r"hundred|thousand|million", re.IGNORECASE)
@@ -228,16 +233,23 @@ def chinese_value(run: str) -> tuple[float, ...]:
     return (value,) if value is not None else ()
 
 
+_EN_DIGITS = {w: str(i) for i, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+                                                "nine"))} | {"oh": "0"}
+
+
 @lru_cache(maxsize=4096)
 def english_value(run: str) -> tuple[float, ...]:
     """The value of a run of English number words (text2num; "a hundred" is one hundred); () if it is not one."""
     from text_to_num import text2num
 
-    words = re.sub(r"^an?\s+", "one ", run.lower())
+    words = re.sub(r"^an?\s+", "one ", run.lower()).replace(",", " ")
+    whole, _, decimals = words.partition(" point ")
+    digits = "".join(_EN_DIGITS[d] for d in decimals.split())
     try:
-        return (float(text2num(words, "en")),)
+        value = text2num(whole, "en")
     except ValueError:
         return ()
+    return (float(Decimal(f"{value}.{digits}")) if digits else float(value),)
 
 
 def _split_english(text: str, start: int, end: int) -> list[Numeral]:
@@ -305,6 +317,8 @@ def find_numerals(text: str) -> list[Numeral]:
             continue
         if kind == "en" and run.lower() == "one" and _is_pronoun_one(masked, start, end):
             continue
+        if kind == "en" and _POINT_BEFORE_RE.search(masked, max(0, start - 8), start):
+            continue  # "point six": a fraction whose whole was left out, no number read
         values = _value_of(kind, run)
         if kind == "en" and not values:
             found.extend(_split_english(masked, start, end) or [Numeral(start, end, (), kind)])
