@@ -87,7 +87,9 @@ class PersonValue:
     """For an optional value: whether the person's words say nothing of it at all; then one the model gave that they
     did not state is left out, not asked (a bound on a batch they never spoke of, "both of Zhao Liu's leaves" given at
     most one day: the card lists every task that matches what they did say, each theirs to change). Words that speak
-    of it without stating it ("under 3 days") still ask."""
+    of it without stating it ("under 3 days") still ask. For a required value: whether the person's words rule out any
+    value the model could have taken from them (a trip's end where they said one date and a longer stay); the model's
+    is left out, and the person is asked."""
     after: str = ""
     """For a date that ends a range: the parameter of the date it follows (`fields.startDate`), against which a phrase
     is read as a range's end ("the following Monday", 周五 in the start's week or the next)."""

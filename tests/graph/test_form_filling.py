@@ -290,3 +290,37 @@ def test_a_trips_start_and_end_asked_are_filled_from_two_days_answered(graph_dri
     agent.say(answer)
     args, _ = waiting(agent)  # filled in code: the script has no second call
     assert (args["fields"]["startDate"], args["fields"]["endDate"]) == ("2027-01-26", "2027-01-28")
+
+
+@pytest.mark.parametrize(("said", "amount"), [  # written after a writer's report (the twenty-fifth round's); none from it
+    ("报销上周的交通费：地铁卡充了100，滴滴花了68，加起来168，王五审批", 168),
+    ("Claim travel: train 412 yuan, cabs 76 yuan, 488 yuan in total. Wang Wu approves", 488),
+    ("claim a total of 930 for the offsite, 600 venue and 330 food, Wang Wu approves", 930),
+])
+def test_the_total_said_among_several_amounts_is_the_one_filed(graph_driver, said, amount):
+    agent = graph_driver(tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "x", "nextUserId": "王五",
+                                                   "fields": {"amount": 100, "category": "差旅"}}), "OK.")
+    agent.say(said)
+    args, _ = waiting(agent)
+    assert args["fields"]["amount"] == amount
+
+
+@pytest.mark.parametrize(("said", "asked"), [  # written after a writer's report (the twenty-fifth round's); none from it
+    ("下周二去青岛出差，待四天左右，王五审批", "返回日期"), ("26号去青岛出差，要待好几天，王五审批", "返回日期"),
+    ("Trip to Qingdao from the 26th, I'll be there for a few days. Wang Wu approves", "end date"),
+])
+def test_a_trip_longer_than_its_one_date_said_has_its_return_asked(graph_driver, store, said, asked):
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "x", "nextUserId": "王五",
+                                     "fields": {"destination": "青岛", "startDate": "2027-01-26", "endDate": "2027-01-26"}})
+    agent = graph_driver(trip, "OK.")
+    result = agent.say(said)
+    assert asked in str(result["messages"][-1].content).lower() and agent.actions == []
+    assert store.snapshot()["requests"] == []
+
+
+def test_a_trip_on_its_one_date_said_is_that_day(graph_driver):
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "x", "nextUserId": "王五", "fields": {}})
+    agent = graph_driver(trip, "OK.")
+    agent.say("26号去苏州见客户，当天回，王五审批")
+    args, _ = waiting(agent)
+    assert (args["fields"]["startDate"], args["fields"]["endDate"]) == ("2027-01-26", "2027-01-26")

@@ -129,9 +129,9 @@ class Filled:
             read = read or _own_word(value, given) or _account(call, value, given, today) or _default(call, value)
             if read is not None:
                 put(call, value, read)
-            elif value.optional and value.left_out_unsaid is not None and not _blank(given) and \
-                    value.left_out_unsaid(call.request) and not stated_as_given(
-                    call.toolset, value, call.values, call.found, call.handle, call.ctx, call.request):
+            elif value.left_out_unsaid is not None and not _blank(given) and value.left_out_unsaid(call.request) and \
+                    not (value.optional and stated_as_given(
+                        call.toolset, value, call.values, call.found, call.handle, call.ctx, call.request)):
                 call.notes.append(f"[person_stated] {value.param}: the user did not say {str(given)[:40]!r}; left out")
                 call.values = set_param(call.values, value.param, None)
         for value in call.person_values:

@@ -3,6 +3,7 @@ or two they named, working days listed one after another for a leave) and a leav
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
@@ -52,11 +53,30 @@ def range_end(which: str, *, ranges_only: bool = False) -> Any:
             return dates[0] if which == "start" else dates[-1]  # "下周四、周五这两天": one leave, Thursday to Friday
         if ranges or ranges_only or not 1 <= len(dates) <= 2 or (len(dates) == 1 and request.get("dates_unread")):
             return None  # "周一出发，第二天回来": the one date read is not the trip's both ends
+        if len(dates) == 1 and longer_than_its_date(request):
+            return None  # "周一去杭州，待三天", "there for a few days": longer than the one day said, its end asked
         if len(dates) == 2:
             dates = _the_end_after_the_start(request) or dates
         return dates[0] if which == "start" else dates[-1]
 
     return stated
+
+
+_SEVERAL_DAYS = re.compile(
+    r"[几数]天|好几天|多天|一阵|一段时间|一周|一个?星期|一个?礼拜|整周|\b(?:a\s+few|several|a\s+couple\s+of|some|many|multiple)\s+"
+    r"(?:days|nights)\b|\b(?:the|a|whole)\s+week\b|\bfor\s+a\s+while\b",
+    re.IGNORECASE,
+)
+"""How long a trip is, said without a number: 待几天, 一周, "a few days", "for the week"."""
+
+
+def longer_than_its_date(request: Request) -> bool:
+    """Whether the person said one date, no range, and a stay longer than that day ("周一去杭州，待三天", "from the
+    26th for a few days"): the date is the first day only, and the last is theirs to say (`PersonValue.left_out_unsaid`
+    of a trip's end: a model's end on that same day is not theirs)."""
+    if request["ranges"] or len(set(request["dates"])) != 1:
+        return False
+    return bool(set(request["days"]) - {1.0, 0.5} or _SEVERAL_DAYS.search(" ".join(request["texts"])))
 
 
 def _working_days_in_a_row(dates: list[str]) -> bool:

@@ -21,7 +21,7 @@ from tools.request import Request
 from tools.spec import CallContext, Found, PersonValue, Refuse
 from tools.workflow.engine import Definition, FormError, FormField
 from tools.workflow.engine import forms as engine_forms
-from tools.workflow.form_dates import range_end, range_half
+from tools.workflow.form_dates import longer_than_its_date, range_end, range_half
 from tools.workflow.leave import rules as leave_rules
 from tools.workflow.leave.rules import is_leave
 from tools.workflow.prompts import FIELD_QUESTIONS
@@ -61,6 +61,9 @@ def _one_amount(request: Request) -> float | None:
     messages stated another (a correction): with a currency (6800元, ¥1.2k, 三块五, "430 bucks"); when they
     stated none with a currency, the one number with no unit of the request's own messages ("报销两千三", "spent 6800
     on flights"), which a form that asks for money reads as yuan. None when there is none or more than one."""
+    total = _total_said(request)
+    if total is not None:
+        return total
     if request["amounts"]:
         corrected = _corrected_amount(request)
         if corrected is not None:
@@ -90,6 +93,36 @@ _OF_AMOUNT = re.compile(
 )
 """Words of an amount, or of correcting one ("金额是…", "应该是…", "不对", "是…", "actually", "make it …", "oops",
 "I meant …", "no, …")."""
+
+
+_TOTAL_BEFORE = re.compile(
+    r"(?:一共|总共|合计|共计|总计|加起来|加一起|总额|总数|\b(?:altogether|in\s+total|all\s+in|all\s+together|"
+    r"adds?\s+up\s+to|added\s+up\s+to|total(?:led|ed)?(?:\s+(?:of|is|was|comes\s+to|came\s+to))?)\b)"
+    r"\s*(?:是|为|就是|到)?\s*[:：]?\s*$",
+    re.IGNORECASE,
+)
+_TOTAL_AFTER = re.compile(r"\s*(?:in\s+total|altogether|all\s+in|all\s+together|total)\b", re.IGNORECASE)
+"""A total said as one: 一共356, 合计：356元, "altogether 356", "356 in total", "a total of 356"."""
+
+
+def _total_said(request: Request) -> float | None:
+    """The amount the latest of the request's own messages that states any marks as the total, where it states
+    several ("打车120，吃饭236，一共356"; "120 for the cab and 236 for dinner, 356 altogether"): the one value so marked,
+    an amount or a number with no unit; None when it states fewer than two or marks no one total."""
+    first = len(request["recent"]) - len(request["texts"])
+    said = [s for s in request.get("said", []) if s["kind"] in ("amount", "number") and s["message"] >= first]
+    latest = max((s["message"] for s in said), default=None)
+    said = [s for s in said if s["message"] == latest]  # a later message that states any corrects what came before
+    if len({s["value"] for s in said}) < 2:
+        return None
+    totals = set()
+    for entry in said:
+        text = request["recent"][entry["message"]]
+        for found in re.finditer(re.escape(entry["text"]), text):
+            if _TOTAL_BEFORE.search(text, max(0, found.start() - 24), found.start()) or \
+                    _TOTAL_AFTER.match(text, found.end()):
+                totals.add(float(entry["value"]))
+    return totals.pop() if len(totals) == 1 else None
 
 
 def _corrected_amount(request: Request) -> float | None:
@@ -198,7 +231,8 @@ def person_values(definition: Definition) -> tuple[PersonValue, ...]:
             refuse=_refusal(definition, form_field) if kind in ("number", "date") else None,
             default=form_field.default if form_field.type == "enum" else None,
             after=param_of(follows[form_field.id]) if form_field.id in follows else "",
-            left_out_unsaid=_no_date_said if kind == "date" and not form_field.required else None,
+            left_out_unsaid=_no_date_said if kind == "date" and not form_field.required else
+            longer_than_its_date if form_field.id in ends and not leave else None,
         ))
     return tuple(values)
 
