@@ -73,8 +73,7 @@ def _as_written(word: str, text: str) -> str | None:
     (`tools.words.names_term`)."""
     if not word.isascii():
         return word if word in text else words.split_term(word, text)
-    plural = "(?:e?s)?" if word[-1:].isalpha() else ""
-    found = re.search(rf"(?<![a-z0-9_]){re.escape(word)}{plural}(?![a-z0-9_])", text, re.IGNORECASE)
+    found = re.search(words.latin_term(word), text, re.IGNORECASE)
     return found.group() if found else None
 
 
@@ -96,16 +95,29 @@ def read_choice(
     """The one option the latest of `texts` that says anything about it names or implies (see the module's rules);
     None when none does, or the deciding message points to several."""
     for text in reversed(texts):
+        text = _THE_REST.sub(lambda m: MASK * len(m.group()), text)
         named = {o[0]: _as_written(w, text) or w for o in choices for w in o[1:] if w and _named_as_choice(w, text)}
-        if named:
-            return _one(named, "stated")
+        anywhere = {o[0]: _as_written(w, text) or w for o in choices for w in o[1:] if w and words.names_term(w, text)}
+        if named:  # "用年假或者调休都行": one named as the choice, another beside it as the alternative: none chosen
+            beside = (set(anywhere) | set(_implied(hints, text))) - set(named)
+            return None if beside and _EITHER.search(text) else _one(named, "stated")
         implied = _implied(hints, text)
         if implied:
             return _one(implied, "inferred")
-        anywhere = {o[0]: _as_written(w, text) or w for o in choices for w in o[1:] if w and words.names_term(w, text)}
         if anywhere:
             return _one(anywhere, "stated")
     return None
+
+
+_EITHER = re.compile(r"或|还是|都行|都可以|随便|哪个都|\b(?:or|either|whichever|any\s+of)\b", re.IGNORECASE)
+"""Words that offer options as alternatives (年假或者调休, "annual or comp", 哪个都行)."""
+_THE_REST = re.compile(
+    r"(?:其他|其它|其余)(?=的?(?:都|不变|照旧|一样|没|也|还|信息|内容|东西|部分|地方|项|字段|人|同事|事|照常))|"
+    r"\b(?:the|any|no|every|each|all)\s+other\b|"
+    r"\bother\s+(?:than|details?|stuff|things?|info|information|fields?|items?|parts?|people|colleagues?|ones?)\b",
+    re.IGNORECASE,
+)
+""""Other" said of the rest, not as an option: 其他不变, 其他的都照旧, "the other details", "other than that"."""
 
 
 def _one(found: dict[str, str], how: Literal["stated", "inferred"]) -> Reading | None:
@@ -256,7 +268,8 @@ def read_after(cues: Sequence[str], texts: Sequence[str], *, names: Sequence[str
 
 ASKING = re.compile(
     r"帮我|帮忙|麻烦|一下|申请|提交|提个|发起|审批|抄送|抄给|找|走|提|批|报|要|想|"
-    r"\b(?:please|pls|plz|file|submit|request|approves?|approval|claim|help|can you|i need|i want|i'd like to)\b",
+    r"\b(?:please|pls|plz|file|submit|request|approves?|approval|claim|help|can you|could you|would you|will you|"
+    r"put in|put through|raise|lodge|log|send in|for me|i need|i want|i'd like to)\b",
     re.IGNORECASE,
 )
 """Words of asking for a request to be filed, and of who approves it: no part of why."""
@@ -284,6 +297,9 @@ def read_account(
             if len(telling) < (2 if any(_CJK_RUN.match(m.group()) for m in telling) else 1):
                 continue
             kept = clause.group().lstrip(_EDGE).rstrip(_EDGE_END)
+            head = _FRAME_HEAD_EN.match(clause.group().strip(" \t\r\n"))
+            if head and MASK in head.group():  # "[could you put in] a [claim] for the parking": a frame, not why
+                kept = clause.group().strip(" \t\r\n")[head.end():].lstrip(_EDGE).rstrip(_EDGE_END)
             start = clause.start() + clause.group().index(kept)
             kept = _DANGLING_EN.sub("", kept).rstrip(_EDGE_END)  # "…for my flat on [Friday]": the on goes with the date
             if start > clause.start() and masked[start - 1] in "这那" and _DEMONSTRATED.match(kept):
@@ -312,6 +328,10 @@ _ACCOUNT_FILLER = re.compile(
 )
 
 
+_FRAME_HEAD_EN = re.compile(
+    rf"(?:(?:a|an|the|for|me|of|in|please)\b[ \t]*|{MASK}+[ \t]*)+(?=\S)", re.IGNORECASE)
+"""The head of a clause that only frames the request (a [claim] for …, "an [expense claim] for"): articles and
+prepositions around what was masked; dropped where it holds a masked word."""
 _EDGE = MASK + " \t\r\n" + "的了吧呢啊嘛呀哦把这那给让被就都也还再很太"
 """What a clause of the account is trimmed of at its head: what was masked, particles and adverbs (就去 → 去)."""
 _EDGE_END = MASK + " \t\r\n" + "的了吧呢啊嘛呀哦"

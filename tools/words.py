@@ -102,11 +102,22 @@ def answered_text(message: str) -> str | None:
 
 def names(word: str, text: str) -> bool:
     """Whether a text names a word: Chinese anywhere, Latin as a whole word, in any case, and in its plural ("taxis",
-    "buses", "fares" name "taxi", "bus", "fare")."""
+    "buses", "fares" name "taxi", "bus", "fare"; `latin_term`)."""
     if word.isascii():
-        plural = "(?:e?s)?" if word[-1:].isalpha() else ""
-        return re.search(rf"(?<![a-z0-9_]){re.escape(word.casefold())}{plural}(?![a-z0-9_])", text.casefold()) is not None
+        return re.search(latin_term(word), text, re.IGNORECASE) is not None
     return word in text
+
+
+_NO_PLURAL = frozenset("a an the in of off on to for at by per and or".split())
+
+
+def latin_term(word: str) -> str:
+    """The pattern of a Latin-script term as a whole word, each of its words also in the plural ("taxis", "buses",
+    "days in lieu" for "day in lieu"; not "ins" nor "offs"), with spaces or hyphens between them ("day-in-lieu")."""
+    pieces = [re.escape(p) + ("(?:e?s)?" if p[-1:].isalpha() and p.casefold() not in _NO_PLURAL else "")
+              for p in re.split(r"[\s-]+", word.strip())]
+    joined = r"[\s-]+".join(pieces)
+    return rf"(?<![a-z0-9_])(?:{joined})(?![a-z0-9_])"
 
 
 # How much or how long, as Chinese puts it inside a verb and its object: 请【半天】假, 出【三天】差, 请【个】假, 休【两周的】假,

@@ -143,6 +143,20 @@ def test_the_latest_message_that_says_anything_decides():
     assert read is not None and (read.value, read.how) == ("餐饮", "stated")
 
 
+@pytest.mark.parametrize(("texts", "option"), [  # written after a writer's report (the twenty-fifth round's)
+    (["报销高铁票553元", "金额写错了，是535，其他都一样"], "差旅"), (["报销高铁票553元", "其余照旧，改成535"], "差旅"),
+    (["claim the team lunch, 380", "it's 350 actually, the other details are right"], "餐饮"),
+    (["claim the team lunch, 380", "350, nothing other than that changed"], "餐饮"),
+    (["报销打印机墨盒", "类别选其他吧"], "其他"), (["claim the printer ink", "put it under other"], "其他"),
+])
+def test_other_said_of_the_rest_is_no_option(texts, option):
+    category = field("baoxiao", "category")
+    choices = tuple((c.id, c.name, c.name_en) for c in category.choices)
+    hints = tuple((c.id, *c.words) for c in category.choices if c.words)
+    read = read_choice(choices, hints, texts)
+    assert read is not None and read.value == option
+
+
 def reason_readers(process: str):  # type: ignore[no-untyped-def]
     from tools.workflow.forms import _reason_readers
 
@@ -177,13 +191,17 @@ ACCOUNTS = [
     ("baoxiao", "这阵子天天陪客户吃饭，发票一堆，620块，王五批", "这阵子天天陪客户吃饭，发票一堆"),
     ("chuchai", "那边的项目要验收，下周二去南昌，李四审批", "那边的项目要验收"),  # where is its own field
     # whom to copy is no part of why, nor a clause left with only "I'll need" (the twenty-first round's writer)
-    ("qingjia", "Next Mon to Wed for my cousin's graduation, Li Si approves, cc Wang Wu", "for my cousin's graduation"),
+    ("qingjia", "Next Mon to Wed for my cousin's graduation, Li Si approves, cc Wang Wu", "my cousin's graduation"),
     ("baoxiao", "打印机硒鼓坏了换了一个，380元，李四审批，抄送王五", "打印机硒鼓坏了换了一个"),
     ("qingjia", "The pipes burst at home, so I'll need Thursday off, Li Si approves", "The pipes burst at home"),
     # courtesy says nothing of why (the twenty-third round's writer; written after the rule)
     ("qingjia", "周四请一天，家里装宽带要等师傅上门，李四审批，有劳了", "家里装宽带要等师傅上门"),
     ("qingjia", "Thursday off to wait for the broadband engineer, Li Si approves, many thanks",
      "to wait for the broadband engineer"),
+    # the words that frame the request are no part of why (the twenty-fifth round's writer's report; none from it)
+    ("baoxiao", "Could you put in a claim for the courier fees, 64 yuan, Wang Wu approves", "courier fees"),
+    ("baoxiao", "Would you file an expense claim for my new headset? 260 yuan, Li Si approves", "my new headset"),
+    ("baoxiao", "I'd like to claim 45 yuan for printing the contracts, Li Si approves", "printing the contracts"),
 ]
 
 
@@ -213,6 +231,11 @@ def test_a_reason_that_names_only_the_form_says_nothing():
 @pytest.mark.parametrize(("said", "option"), [  # written after the data (the nineteenth round's writer; none from it)
     ("Thursday morning off, dentist at 10", "病假"), ("明天下午要去拔牙，请半天", "病假"),
     ("need Friday for a dental check-up", "病假"), ("家里有点事，请一天", None),
+    # a term's words each in the plural (the twenty-fifth round's writer's report; none from it)
+    ("I'd like to take 2 days in lieu for the weekend shifts", "调休"), ("a couple of days-in-lieu please", "调休"),
+    # one named as the choice, another beside it as the alternative: none chosen (the twenty-fourth round's writer)
+    ("下周五请一天，就用年假或者调休吧，你看着办", None), ("use annual leave or a day in lieu, whichever", None),
+    ("下周五请一天，用年假", "年假"),
 ])
 def test_a_kind_of_leave_is_implied_by_what_the_day_is_for(said, option):
     kind = field("qingjia", "leaveType")
