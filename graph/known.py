@@ -100,9 +100,12 @@ def _code_wrote(message: AIMessage) -> bool:
 
 
 _ZH_DONE = ("提交|发起|发送|发出|批准|审批|通过|同意|驳回|拒绝|退回|撤回|撤销|转交|转给|催办|抄送|设置|办理|处理|完成|"
-            "预订|取消|创建|保存|删除|批")
+            "预订|取消|创建|保存|删除|设为|设置为|设成|设好|指定为|指定|安排好|委托|批")
 _EN_DONE = ("submitted|sent back|sent|approved|rejected|declined|returned|withdrawn|withdrew|transferred|forwarded|passed on|"
-            "filed|created|booked|cancell?ed|completed|processed|handled|started|reminded|urged|saved|deleted")
+            "filed|created|booked|cancell?ed|completed|processed|handled|started|reminded|urged|saved|deleted|set up|"
+            "assigned|appointed|delegated|added|arranged")
+_EN_SET = r"|set(?=\s+(?:[\w'-]+\s+){0,3}as\b)"
+"""'set' says it was done only after has, have or was ("I've set Wang Wu as your deputy"; not "Shall I set …?")."""
 _FOR_YOU = "为你|为您|帮你|帮您|给你|给您"
 _ZH_STATES = {"批准": "approved", "通过": "approved", "同意": "approved", "批": "approved", "驳回": "rejected",
               "拒绝": "rejected", "退回": "returned", "撤回": "withdrawn", "撤销": "withdrawn", "取消": "cancell?ed",
@@ -113,12 +116,15 @@ DONE_CLAIMS: tuple[tuple[Lang, re.Pattern[str]], ...] = (
     ("zh", re.compile(rf"已经?(?:{_FOR_YOU})?(?:成功)?({_ZH_DONE})(?!过)")),
     ("zh", re.compile(rf"({_ZH_DONE})(?:成功|完毕|好了)")),
     ("zh", re.compile(rf"(?:{_FOR_YOU})(?:把[^，。,；;！!？?]{{0,16}})?({_ZH_DONE})了(?!吗)")),
+    ("zh", re.compile(rf"已经?(?:{_FOR_YOU})?(?:成功)?[把将][^，。,；;！!？?]{{0,16}}?({_ZH_DONE})")),
     ("en", re.compile(
-        rf"(?:\b(?:has|have|had|was|were|is|are)|'s|'ve)\s+(?:(?:now|just|successfully|been)\s+)*({_EN_DONE})\b",
+        rf"(?:\b(?:has|have|had|was|were|is|are)|'s|'ve)\s+(?:(?:now|just|successfully|been)\s+)*({_EN_DONE}{_EN_SET})\b",
         re.IGNORECASE)),
     ("en", re.compile(rf"\bI\s+(?:(?:have|just|successfully)\s+)*({_EN_DONE})\b", re.IGNORECASE)),
+    ("en", re.compile(r"\b(?:is|are)\s+now\s+(?:your|the|their|his|her)\s+(deputy|delegate|stand-in|backup)\b", re.IGNORECASE)),
 )
-"""An answer's words that say something was done: 已驳回, 提交成功, 帮你转交了; "has been approved", "I sent". A person
+"""An answer's words that say something was done: 已驳回, 提交成功, 帮你转交了, 已将赵六设为代理人; "has been approved",
+"I sent", "Zhao Liu is now your deputy". A person
 reads them as a report that the thing happened. Not those that tell a state from before ("今天已经催办过了", "was
 already reminded today"): a refusal often gives it."""
 

@@ -98,6 +98,10 @@ def _definitions(store: Any) -> list[Definition]:
     # a part of a day off names a leave (the twenty-first round, read; written after the data)
     ("can I get the morning off on the 9th for a parent-teacher meeting?", ["process_qingjia"]),
     ("need a half day off next week, plumber coming", ["process_qingjia"]),
+    # everyday words for getting money back (the twenty-fourth round's writer's report; none from it)
+    ("上个月出差住酒店花了八百，找财务报掉", ["process_baoxiao"]), ("出差垫了不少钱，能不能报", ["process_baoxiao"]),
+    ("I'd like the costs back for last week's business trip", ["process_baoxiao"]),
+    ("跟王五汇报一下出差的情况", ["process_chuchai"]),
 ])
 def test_processes_they_named(store, text, named):
     assert sorted(d.key for d in processes_they_named(_definitions(store), text)) == named

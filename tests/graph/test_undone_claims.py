@@ -124,6 +124,9 @@ def _claims(text: str) -> list[str]:
     "I just sent the reminder.",
     "The trip was successfully booked",
     "Nothing more to do: your leave was submitted.",  # the denial is of another clause
+    # a deputy said to be set (the twenty-fourth round's writer's report; none from it)
+    "已将王五设为你的代理人，下周一至周三生效。", "王五已设为你的审批代理", "I've set Wang Wu as your deputy for those days.",
+    "Wang Wu is now your deputy until Friday.", "Wang Wu has been assigned to cover your approvals",
 ])
 def test_words_that_say_something_was_done_are_read_as_such(text):
     assert _claims(text), text
@@ -144,6 +147,7 @@ def test_words_that_say_something_was_done_are_read_as_such(text):
     "Nothing was filed: the amount is still missing.",
     "No reminder was sent, since one went out today.",
     "没有提交成功，金额还没确定。",
+    "要我把王五设为你的代理人吗？", "The amount is set to 500 on the card.", "Shall I set Wang Wu as your deputy?",
 ])
 def test_words_that_do_not_say_so_are_not(text):
     assert _claims(text) == [], text

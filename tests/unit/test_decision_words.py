@@ -17,3 +17,19 @@ from tools.workflow.words import decision_in
 ])
 def test_pass_said_of_a_request_is_an_approval(text, decided):
     assert decision_in(text) is decided
+
+
+@pytest.mark.parametrize(("said", "comment"), [  # written after a writer's report (the twenty-fifth round's)
+    ("王五的报销通过，备注写“票据已核对”", "票据已核对"),
+    ("Approve it, comment: \"checked against the receipts\"", "checked against the receipts"),
+    ("reject, note: 'same receipt as the March claim'", "same receipt as the March claim"),
+    ("同意，意见：“好的”，注意安全", "“好的”，注意安全"),  # more than the quote: as written
+])
+def test_a_comment_written_between_quotes_is_filed_without_them(said, comment):
+    from datetime import date
+
+    from tools.request import read_request
+    from tools.workflow.words import stated_comment
+
+    request = read_request([said], index=0, people=[], actor_id="user_2", today=date(2026, 12, 7))
+    assert stated_comment(request) == comment

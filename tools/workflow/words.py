@@ -127,7 +127,7 @@ def stated_comment(request: Request) -> str | None:
     for text in reversed(request["texts"]):
         match = _COMMENT.search(text) or _WITH_COMMENT.search(text)
         if match and match.group("text").strip():
-            return _own_sentences(match.group("text").strip())
+            return unquoted(_own_sentences(match.group("text").strip()))
     texts = request["texts"]
     for index in reversed(range(len(texts))):
         before = texts[:index]  # the request named earlier, and no decision yet: this message is the one deciding
@@ -139,6 +139,15 @@ def stated_comment(request: Request) -> str | None:
 
 
 _SENTENCE_END = re.compile(r"[。！!？?]+\s*|\.\s+")
+_QUOTED_WHOLE = re.compile(r"^\s*(?:“(?P<a>[^”]+)”|「(?P<b>[^」]+)」|『(?P<c>[^』]+)』|\"(?P<d>[^\"]+)\"|‘(?P<e>[^’]+)’|"
+                           r"'(?P<f>[^']+)')\s*[。.!！]?\s*$")
+
+
+def unquoted(comment: str) -> str:
+    """A comment written whole between quotes, without them (意见写“材料齐全”, 'comment: "receipts attached"'): the
+    quotes mark what to write, and are not written."""
+    whole = _QUOTED_WHOLE.match(comment)
+    return next(g for g in whole.groups() if g is not None).strip() if whole else comment
 
 
 def _own_sentences(comment: str) -> str:
