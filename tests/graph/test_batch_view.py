@@ -256,3 +256,19 @@ def test_a_batch_bound_said_by_the_person_decides_whether_a_comment_is_needed(gr
     agent.say("一天以内的假都批了，四天那个我再考虑下")
     [action] = agent.actions
     assert action["name"] == "decideTasks" and action["args"]["maxDays"] == 1
+
+
+@pytest.mark.parametrize(("said", "model"), [  # written after the twenty-sixth round's writer's report; none from it
+    ("把请假都批了吧，赵六那个先别动", {"requester": "赵六"}),
+    ("approve all the leaves except Zhao Liu's", {}),
+    ("一天的假都批了，三天那个留着我再看看", {"maxDays": 3}),
+])
+def test_whom_and_what_a_batch_leaves_out_filters_nothing(graph_driver, start_request, said, model):
+    start_request(requester="user_1", approver="user_2", days=1, reason="办证")  # task_1: 张三, one day
+    start_request(requester="user_3", approver="user_2", days=1, reason="修水管")  # task_2: 王五, one day
+    start_request(requester="user_4", approver="user_2", days=3, reason="回老家")  # task_3: 赵六, three days
+    agent = graph_driver(tool_call("decideTasks", {"isOK": True, "processKey": "process_qingjia", **model}), "OK.",
+                         user_id="user_2")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "decideTasks" and [d["taskId"] for d in action["args"]["decisions"]] == ["task_1", "task_2"]

@@ -24,6 +24,11 @@ def test_pass_said_of_a_request_is_an_approval(text, decided):
     ("Approve it, comment: \"checked against the receipts\"", "checked against the receipts"),
     ("reject, note: 'same receipt as the March claim'", "same receipt as the March claim"),
     ("同意，意见：“好的”，注意安全", "“好的”，注意安全"),  # more than the quote: as written
+    # thanks after it, and what the speaker does later, are for the assistant (the twenty-sixth round's writer)
+    ("赵六的出差批了，意见写：行程没问题，住宿按标准来，辛苦", "行程没问题，住宿按标准来"),
+    ("reject the cab claim, comment: no receipt attached, thanks a lot", "no receipt attached"),
+    ("Approve it - note: budget ok for Q1. I'll do the other two later.", "budget ok for Q1"),
+    ("意见写：辛苦了", "辛苦了"),  # the thanks is the comment
 ])
 def test_a_comment_written_between_quotes_is_filed_without_them(said, comment):
     from datetime import date

@@ -37,7 +37,7 @@ PARAMS = {
     "queryMyDeputies": {"userId"},
     "urgeTask": {"requestId"},
     "queryCcRequests": {"userId"},
-    "decideTasks": {"userId", "isOK", "processKey", "maxDays", "requester", "comment", "decisions"},
+    "decideTasks": {"userId", "isOK", "processKey", "maxDays", "requester", "leaveOut", "comment", "decisions"},
     "viewTask": {"taskId"},
 }
 

@@ -56,6 +56,7 @@ class DecideTasksArgs(BaseModel):
     processKey: str | None = Field(default=None, description="Only tasks of this process (process_qingjia: leave).")
     maxDays: float | None = Field(default=None, gt=0, le=365, description="Only requests of at most this many days.")
     requester: str | None = Field(default=None, description="Only this person's requests: a name or userId.")
+    leaveOut: list[str] | None = Field(default=None, description="Not these people's requests (userIds).")
     comment: str = Field(default="", description="The user's comment for every task, in their words (may be empty).")
     decisions: list[BatchItem] | None = Field(
         default=None, description="Set on the review card only: the tasks the person decides, each its own way.")
@@ -81,6 +82,8 @@ def matching(conn: Connection, actor_id: str, args: Mapping[str, Any]) -> list[T
         tasks = [t for t in tasks if t.process_key == args["processKey"]]
     if args.get("requester"):
         tasks = [t for t in tasks if t.requester == args["requester"]]
+    if args.get("leaveOut"):
+        tasks = [t for t in tasks if t.requester not in set(args["leaveOut"])]
     if args.get("maxDays") is not None:
         bound = float(args["maxDays"])
         tasks = [t for t in tasks if (days := _days(conn, t)) is not None and days <= bound]
@@ -221,6 +224,9 @@ def _filter_words(conn: Connection, args: Mapping[str, Any], people: dict[str, d
     if args.get("requester"):
         who = name_of(people, str(args["requester"]), lang)
         parts.append(f"requested by {who}" if en else f"申请人：{who}")
+    if args.get("leaveOut"):
+        names = [name_of(people, str(p), lang) for p in args["leaveOut"]]
+        parts.append(f"except {', '.join(names)}'s" if en else f"除了{'、'.join(names)}的")
     if not parts:
         return "every task waiting for you" if en else "你的所有待办"
     return "; ".join(parts) if en else "；".join(parts)

@@ -6,13 +6,11 @@ The words are read in `tools/workflow/batch_words.py`."""
 
 from __future__ import annotations
 
-import re
-
 from tools.errors import PolicyError
 from tools.guards.call import Call
 from tools.request import latest_message, named_in_latest
 from tools.workflow import lookup
-from tools.workflow.batch_words import BATCH_TOOL, ONE_TOOL, SEVERAL, asks_for_several
+from tools.workflow.batch_words import BATCH_TOOL, ONE_TOOL, SEVERAL, asks_for_several, batch_words
 from tools.workflow.guards import passed_to
 from tools.workflow.request_lookup import processes_named
 
@@ -32,7 +30,7 @@ class BatchAsked:
         if call.values.get("decisions"):
             raise PolicyError(
                 "batch_edits_on_card", "decisions are the person's own changes on the review card: leave them out "
-                "and give the filter (processKey, maxDays, requester), isOK and comment only",
+                "and give the filter (processKey, maxDays, requester, leaveOut), isOK and comment only",
             )
         # the request's own messages: the latest, after those it answers ("都处理一下" → "批准还是驳回？" → "批准")
         if not any(asks_for_several(text) for text in call.request["texts"]):
@@ -54,7 +52,8 @@ class BatchAsked:
 class BatchOfWhom:
     """A batch decides what the person's words name, no more: "approve all the stuff Zhao Liu sent me" is Zhao Liu's
     requests, of every process (the model gave leaves of anyone). The one requester the request's own messages name,
-    who has to-dos waiting on the person, is the batch's requester where the model gave none; a process filter where
+    who has to-dos waiting on the person, is the batch's requester where the model gave none, and one they name only to
+    leave out ("都批了，赵六那个先别动") is none, whoever gave it (`batch_words.batch_words`); a process filter where
     their words name no process is left out (`BatchOfWhat`; the card lists each task that matches, each theirs to
     change)."""
 
@@ -66,9 +65,22 @@ class BatchOfWhom:
         assert call.request is not None
         if call.spec.name != BATCH_TOOL:
             return
+        said = {p for ids in call.request["people"][:len(call.request["texts"])] for p in ids}
+        kept = "\n".join(batch_words(t) for t in call.request["texts"]).casefold()
+        names = call.request["names"]
+        known = {p: {p.casefold(), *(str(n).casefold() for n in (names.get(p) or {}).values() if n)} for p in said}
+        named = {p for p in said if any(n in kept for n in known[p] - {p.casefold()})}
+        given = str(call.values.get("requester") or "").strip().casefold()
+        left_out = sorted(said - named)
+        if given and any(given in known[p] for p in left_out):  # "都批了，赵六那个先别动": 赵六 is left out
+            call.notes.append(f"[person_stated] requester: the user left {given!r} out of the batch")
+            call.values["requester"] = None
+            call.found.pop("requester", None)
+        if (call.values.get("leaveOut") or None) != (left_out or None):  # whom they leave out is theirs to say
+            call.notes.append(f"[person_stated] leaveOut: the user left out {left_out or 'nobody'}")
+            call.values["leaveOut"] = left_out or None
         if call.values.get("requester"):
             return
-        named = {p for ids in call.request["people"][:len(call.request["texts"])] for p in ids}
         if len(named) == 1 and lookup.todos_from(call.handle, call.ctx.actor_id, (one := named.pop())):
             call.notes.append(f"[person_stated] requester: the user named {one}")
             call.values["requester"] = one
@@ -124,21 +136,12 @@ class BatchOfWhat:
         assert call.request is not None
         if call.spec.name != BATCH_TOOL or not call.values.get("processKey"):
             return
-        if processes_named(call.handle, _PUT_OFF.sub(" ", "\n".join(call.request["texts"]))):
+        if processes_named(call.handle, "\n".join(batch_words(t) for t in call.request["texts"])):
             return
         call.notes.append(f"[person_stated] processKey: the user named no process; {call.values['processKey']!r} "
                           "left out")
         call.values["processKey"] = None
         call.found.pop("processKey", None)
-
-
-_PUT_OFF = re.compile(
-    r"[^，。,.;；\n]*(?:回头|以后再|晚点|待会|先不|先放|先别|\blater\b|\bnot\s+yet\b|\bhold\s+off\b|\bfor\s+now\b)"
-    r"[^，。,.;；\n]*",
-    re.IGNORECASE,
-)
-"""A clause that puts a request off ("the other leave I'll look at later", "那个请假回头再看"): what it names is no
-filter of the batch."""
 
 
 def _the_one_named(call: Call) -> tuple[str | None, str | None]:

@@ -76,7 +76,7 @@ DECIDE_TASKS = ToolSpec(
         ),
     ),
     model_description="Approve or reject several to-dos at once (所有/全部, all). isOK: the decision. processKey, "
-    "maxDays, requester: only those the user named.",
+    "maxDays, requester: only those the user named; leaveOut: people whose requests they left out.",
 )
 
 VIEW_TASK = ToolSpec(

@@ -63,10 +63,29 @@ def max_days_in(text: str) -> float | None:
     return found.pop() if len(found) == 1 else None
 
 
+_IN_CLAUSE = r"(?:(?!\s[-–—]\s)[^，。,.;；\n—])*"
+_LEFT_OUT = re.compile(
+    rf"(?:除了|除去|\bexcept(?:\s+for)?\b|\bapart\s+from\b|\bbut\s+not\b|\bother\s+than\b){_IN_CLAUSE}|"
+    rf"{_IN_CLAUSE}(?:回头|以后再|晚点|待会|先不|先放|先别|别动|不动|先留|留着|再考虑|"
+    r"\blater\b|\bnot\s+yet\b|\bhold\s+off\b|\bhold\b|\bfor\s+now\b|\bleave\b[^，。,.;；\n]*\balone\b|\bskip\b)"
+    rf"{_IN_CLAUSE}",
+    re.IGNORECASE,
+)
+"""What a batch leaves out: from 除了 or "except" to the clause's end, and a clause that puts something off ("赵六那个
+先别动", "leave the three-day one for now", "hold Zhang San's"). Who and what it names filters no batch."""
+
+
+def batch_words(text: str) -> str:
+    """The text without what it leaves out of the batch (`_LEFT_OUT`): the people, bounds and processes of the rest
+    are the batch's."""
+    return _LEFT_OUT.sub(" ", text)
+
+
 def stated_max_days(request: Request) -> float | None:
-    """The bound the person's latest message that states one states (`max_days_in`)."""
+    """The bound the person's latest message that states one states (`max_days_in`), in what it does not leave out
+    ("一天的都批了，三天那个先别动" is one day)."""
     for text in reversed(request["texts"]):
-        days = max_days_in(text)
+        days = max_days_in(batch_words(text))
         if days is not None:
             return days
     return None

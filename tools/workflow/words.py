@@ -157,9 +157,19 @@ def _own_sentences(comment: str) -> str:
     for start, end in zip(ends, [*ends[1:], len(comment)] if ends else [], strict=True):
         sentence = comment[start:end].strip()
         if sentence and (ASKED.search(sentence) or _ANOTHER_ACTION.search(sentence) or _ALSO.match(sentence)
-                         or decision_in(sentence) is not None):
-            return comment[:start].strip().rstrip("。.!！") or comment
-    return comment
+                         or decision_in(sentence) is not None or _MY_OWN_LATER.search(sentence)):
+            return _THANKS_AT_END.sub("", comment[:start].strip()).rstrip("。.!！") or comment
+    return _THANKS_AT_END.sub("", comment) or comment
+
+
+_THANKS_AT_END = re.compile(r"[，,。.!！;；\s]+(?:谢谢|多谢|谢了|辛苦了?|麻烦了|有劳了?|\b(?:many\s+)?(?:thanks|thank\s+you|thx|"
+                            r"cheers|ta)(?:\s+(?:a\s+lot|so\s+much))?)[。.!！\s]*$", re.IGNORECASE)
+"""Thanks after a dictated comment (意见写：材料齐全，谢谢): to the assistant, not the requester."""
+_MY_OWN_LATER = re.compile(
+    r"^\s*(?:I'?ll\b|I\s+will\b|I'?m\s+going\s+to\b|let\s+me\b|剩下|其他|其余|我).*(?:rest|others?|tomorrow|later|next\s+week|剩下|其他|其余|明天|"
+    r"回头|晚点|下周)", re.IGNORECASE)
+"""A sentence after a dictated comment about what the speaker does later ("I'll go through the rest tomorrow", 剩下的
+我明天再看): not for the requester."""
 
 
 _ALSO = re.compile(r"\s*(?:另外|还有|顺便|对了|\b(?:also|and also|oh and|by the way|btw|plus)\b)", re.IGNORECASE)
