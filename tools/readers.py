@@ -291,8 +291,9 @@ def read_account(
         masked = mask_words(_masked(text, names, today), form_words)
         masked = _ACCOUNT_FILLER.sub(lambda m: MASK * len(m.group()), masked)
         for clause in _CLAUSES.finditer(masked):
-            if words.squash(clause.group().replace(MASK, "")) in choices:
-                continue
+            if words.squash(clause.group().replace(MASK, "")) in choices or _HOW_ASKED.search(clause.group()) and \
+                    masked[clause.end():clause.end() + 1] in ("?", "？", ""):
+                continue  # "How do I get that money back?", 这个怎么报？: asks, tells no why
             telling = [m for m in _TOKEN.finditer(clause.group()) if _tells(m.group())]
             if len(telling) < (2 if any(_CJK_RUN.match(m.group()) for m in telling) else 1):
                 continue
@@ -323,11 +324,14 @@ _FUNCTION_WORDS = set("把这那几些点给让被就都也还再很太吧呢啊
 _ACCOUNT_FILLER = re.compile(
     f"{ASKING.pattern}|上午|下午|早上|中午|晚上|整天|全天|(?:(?<![太很好更最那这])[多少])?(?:花费|花了|花)|一共|共计|合计|总共|\\b(?:spent|cost|costs)\\b|"
     r"\b(?:this\s+)?(?:morning|afternoon|evening)\b|\b(?:time\s+|days?\s+|all[- ]day\s+)?off\b|"
-    r"谢谢|多谢|感谢|辛苦了?|劳驾|有劳|拜托了?|\b(?:many\s+)?(?:thanks|thank\s+you|thx|cheers|ta)(?:\s+(?:a\s+lot|so\s+much|a\s+million))?\b",
+    r"谢谢|多谢|感谢|辛苦了?|劳驾|有劳|拜托了?|我是新来的|新来的|刚入职|请问一下|打扰一下|"
+    r"\b(?:quick|one|a)\s+question\b|\bI'?m\s+new(?:\s+here)?\b|\bsorry\s+to\s+bother(?:\s+you)?\b|\b(?:many\s+)?(?:thanks|thank\s+you|thx|cheers|ta)(?:\s+(?:a\s+lot|so\s+much|a\s+million))?\b",
     re.IGNORECASE,
 )
 
 
+_HOW_ASKED = re.compile(r"^\s*(?:how|what|where|who|which)\b|怎么|怎样|如何|咋|哪里|找谁", re.IGNORECASE)
+"""A clause that asks how or what to do (with its question mark, or ending the message): no why."""
 _FRAME_HEAD_EN = re.compile(
     rf"(?:(?:a|an|the|for|me|of|in|please)\b[ \t]*|{MASK}+[ \t]*)+(?=\S)", re.IGNORECASE)
 """The head of a clause that only frames the request (a [claim] for …, "an [expense claim] for"): articles and

@@ -142,7 +142,9 @@ def test_suite_covers_the_issue_s_scenario_list() -> None:
         assert locales == {"zh-CN", "en"}, category
     vectors = {s.attack.vector for s in adversarial if s.attack}
     assert {"reason", "email_text", "display_name", "tool_result", "user_message", "model"} <= vectors
-    assert len({s.id for s in load_scenarios(SCENARIO_DIR, ["adv_*"])}) == len(adversarial)
+    # every adversarial scenario is an adv_* one, but those of the held-out rounds (written unseen, kept with them)
+    held_out = {s.id for s in load_scenarios(SCENARIO_DIR, ["ho*_*"]) if s.adversarial}
+    assert len({s.id for s in load_scenarios(SCENARIO_DIR, ["adv_*"])}) + len(held_out) == len(adversarial)
 
 
 # ---------------------------------------------------------------- grader

@@ -202,6 +202,10 @@ ACCOUNTS = [
     ("baoxiao", "Could you put in a claim for the courier fees, 64 yuan, Wang Wu approves", "courier fees"),
     ("baoxiao", "Would you file an expense claim for my new headset? 260 yuan, Li Si approves", "my new headset"),
     ("baoxiao", "I'd like to claim 45 yuan for printing the contracts, Li Si approves", "printing the contracts"),
+    # a question of how, and words about being new, tell no why (the twenty-fourth round, read; written after the rule)
+    ("baoxiao", "Sorry to bother you, I'm new here. Paid 180 yuan for the team's pizza myself. How can I claim it?",
+     "Paid 180 yuan for the team's pizza myself"),
+    ("baoxiao", "我是新来的，上周自己垫钱买了硒鼓，这个怎么报？", "上周自己垫钱买了硒鼓"),
 ]
 
 

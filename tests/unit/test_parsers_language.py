@@ -62,7 +62,9 @@ def test_a_message_asks_for_information_only_when_every_sentence_is_a_question_n
 
     for text in ("我有哪些待办？", "李四有几个待办", "Is anything waiting for me?", "what are my tasks",
                  "张三的假批了吗？", "Who approves leave here?", "I filed a claim on Monday. Has Li Si approved it yet?",
-                 "Quick question, can I see what's waiting for me?", "Is my 1.5-day leave approved?"):
+                 "Quick question, can I see what's waiting for me?", "Is my 1.5-day leave approved?",
+                 # courtesy beside a question asks nothing more (the twenty-fourth round, read; written after the rule)
+                 "Which of my requests are still open? Thanks!", "谁在审批我的出差？谢谢。", "How do I see my balance?"):
         assert kind_of(text) == "information", text
     for text in ("能帮我批一下张三的假吗？", "Can you approve Zhang San's leave?", "Have Li Si approve it.",
                  "我想请假，先看看有哪些流程", "Do the leave request for me", "Why hasn't Li Si approved? Remind him.",
@@ -72,7 +74,10 @@ def test_a_message_asks_for_information_only_when_every_sentence_is_a_question_n
                  # a statement, then the request as a question; anyone asked after a clause (written after the rule)
                  "Off to the Chengdu site from Monday. Could Wang Wu handle my approvals until I'm back?",
                  "Away all next week, would Zhao Liu cover my sign-offs?",
-                 "Dentist at 3pm. Can you file half a day for me?"):
+                 "Dentist at 3pm. Can you file half a day for me?",
+                 # how to get something done asks for it (the twenty-fourth round, read; written after the rule)
+                 "Paid for the team's pizza myself, 180 yuan. How can I claim it?", "上周自己垫钱买了硒鼓，这个怎么报？",
+                 "How do I get the parking fee back?"):
         assert kind_of(text) == "action", text
     for text in ("你都会些啥？", "what can you do?", "How can you help me?", "你能帮我做什么",
                  "so what can you really do here?"):

@@ -1,0 +1,80 @@
+"""What kind of message a person's message is: a question that asks nobody to do anything ("information"), a request
+for something to be done ("action"), or a question of what the assistant can do ("capability"). Read once per run,
+into `tools.request.Request.kind`."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+_SENTENCES = re.compile(r"[^。！？!?\n]+[。！？!?]*")
+_COURTESY_ONLY = re.compile(
+    r"^\s*(?:(?:hi|hello|hey|thanks|thank\s+you|thx|cheers|sorry|quick\s+question|one\s+question|question|"
+    r"sorry\s+to\s+bother(?:\s+you)?|你好|您好|哈喽|嗨|谢谢|多谢|感谢|辛苦了?|麻烦了|请问一下|问一下|打扰一下|不好意思)"
+    r"[\s,，!！.。~～]*)+$",
+    re.IGNORECASE,
+)
+"""A sentence of courtesy only ("Thanks.", "Quick question,", 你好): it neither asks nor tells."""
+_QUESTION_END = re.compile(r"([?？]|[吗么呢嘛])\s*[?？。]*\s*$")
+_QUESTION_EN = re.compile(r"^\s*(what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
+"""A wh-word opens a question even without its question mark ("what are my tasks"); a sentence opening with "do",
+"have" or "is" is a question only with one ("Do I have tasks?"), for it may be an order ("Have Li Si approve it.")."""
+# A question that asks the assistant (or anyone) to do something is a request for action: "能帮我批一下吗？",
+# "can you approve it?", "could Li Si sign off on my leave?", and "can you …" or "could Li Si …" after a clause or a
+# sentence ("I'm ill, could you …?", "Away Friday. Could Wang Wu …?"; not "…, can I see …?", which asks to be told).
+_REQUEST_CUE = re.compile(
+    r"(帮我|帮忙|替我|给我|请你|麻烦|能不能|可不可以|能否|能|可以|要不要|^\s*要不(?!是))|"
+    r"^\s*(can|could|would|will|shall|may)\b|^\s*should (?:we|you|u)\b|\b(can|could|would|will) (you|u)\b|\b(please|plz|pls)\b|"
+    r"^\s*(?:how about|what about|why don'?t (?:you|we))\s+(?!my\b|the\b|his\b|her\b|it\b)\w+ing\b|^\s*why don'?t (?:you|we)\b|"
+    r"(?:[,，;；—–]|\.\s)\s*(can|could|would|will)\s+(?!i\b|we\b)\w|"
+    r"\bhow\s+(?:do|can|should|would)\s+(?:i|we)\s+(?:get\b.*\bback|claim|apply|file|submit|request|take|book|start|put\s+in|"
+    r"expense|get\s+(?:it\s+)?reimbursed)\b|(?:怎么|怎样|如何|咋)(?:才能)?(?:报|请假|请|申请|提交|提|发起|走流程|把钱要回来|拿回来)",
+    re.IGNORECASE,
+)
+_CAPABILITY = re.compile(
+    r"(你|您)?(都|还)?(能|可以|会)(帮我|为我|替我|给我)?(做|干|办|帮)?(些|点)?(什么|啥|哪些)(事|忙|功能)?|有(什么|哪些|啥)功能|你是谁|"
+    r"\bwhat (else )?(can|could) (you|u) (\w+ )?(do|help)\b|\bwhat do you do\b|\bwhat are you (able|for)\b|\bhow can you help\b|"
+    r"\bwhat can i (ask|do) (here|with you)\b|\bwho are you\b|^\s*(/?help|帮助)\s*[?？!！]?\s*$",
+    re.IGNORECASE,
+)
+
+
+_QUESTION_WORD_ZH = re.compile(
+    r"(?<!没)(?<!没有)(?:什么|啥|多少)|哪(?!怕)|谁|(?<![那这前后头好没十的过再晚早近隔等多少])几(?![乎十百千万])|是否|有没有|是不是|怎么样"
+)
+_TOLD_ZH = re.compile(
+    r"(?:让|要求|叫(?=他|她|对方))(?!我)[^，,。；;？?]*|(?:写清楚|写清|写明|注明|讲清楚|说清楚|交代清楚|补充说明)[^，,。；;？?]*"
+)
+"""What someone else is told to state ("让他写清楚见的是什么客户", "注明为什么要坐飞机"): no question of the person's."""
+_NOT_YET_ZH = re.compile(
+    r"[^，,。；;？?]*(?:还没|尚未|没有?|未|不)(?:最后|最终|完全)?(?:定|确定|决定|想好|敲定|知道|清楚)[^，,。；;？?]*")
+"""A clause saying what is not settled yet ("哪天走还没最后定", "几号回来还不知道"): it tells, it asks nothing."""
+_NO_QUESTION_ZH = re.compile(rf"(?:不管|无论|不论)[^，,。；;]*|{_TOLD_ZH.pattern}|{_NOT_YET_ZH.pattern}")
+"""Question words that ask nothing: 那几笔 / 这几个 / 好几个 / 前几天 / 他的几个 / 过几天 / 晚几天 / 最近几天 / 几十块
+("those few", "several", "a few days ago", "his few", "in a few days", "a few days late", "tens of yuan"), 没什么 /
+没啥 / 没多少 ("nothing much"), any of them in 不管…, 无论… ("whoever it is"), and in what someone else is told to
+state ("退回去，让他写清楚见的是什么客户", "注明为什么要坐飞机"): the instruction asks the assistant nothing; nor in a clause
+saying what is not settled yet (哪天走还没最后定)."""
+_WANTS_ZH = re.compile(r"想|要|(?<!申)请(?!问)|看看|查|找|得(?=去|出差|请|报|跑)|需要|打算|准备")
+"""A Chinese question often has no question mark: a question word makes one, unless the sentence also says what the
+person wants done ("我想请假，先看看有哪些流程")."""
+
+
+def _asks_information(sentence: str) -> bool:
+    """A sentence that is a question and asks nobody to do anything."""
+    question = bool(_QUESTION_END.search(_TOLD_ZH.sub("", sentence)) or _QUESTION_EN.match(sentence)) or bool(
+        _QUESTION_WORD_ZH.search(_NO_QUESTION_ZH.sub("", sentence)) and not _WANTS_ZH.search(sentence)
+    )
+    return question and not _REQUEST_CUE.search(sentence)
+
+
+def kind_of(text: str) -> Literal["information", "action", "capability"]:
+    """What a message asks for: what the assistant can do; information, when every sentence of it is a question that
+    asks nobody to do anything ("我有哪些待办？", "Is anything waiting for me?"); otherwise an action (a request,
+    an instruction, a statement, or a question that asks for something to be done: "能帮我批一下吗？")."""
+    if _CAPABILITY.search(text):
+        return "capability"
+    sentences = [s.strip() for s in _SENTENCES.findall(text) if s.strip() and not _COURTESY_ONLY.match(s)]
+    if sentences and all(_asks_information(s) for s in sentences):
+        return "information"
+    return "action"
