@@ -111,6 +111,20 @@ def test_a_decision_where_the_person_said_to_pass_it_on_is_the_transfer(graph_dr
     assert any("passed_not_decided" in r for r in _refusals(result))
 
 
+@pytest.mark.parametrize(("said", "proposed"), [  # written after the rule (the twenty-fourth round, read); none from it
+    ("张三那个假我拿不准，能不能交给王五来把关？", {"name": "returnTask", "args": {"taskId": "task_1", "comment": "拿不准"}}),
+    ("Could you hand Zhang San's leave to Wang Wu? I don't know his team", {"name": "handleTodoTask",
+                                                                          "args": {"taskId": "task_1", "isOK": False}}),
+])
+def test_a_to_do_given_to_a_colleague_named_is_their_transfer(graph_driver, store, start_request, said, proposed):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看牙")
+    agent = graph_driver(tool_call(proposed["name"], proposed["args"]), "OK.", user_id="user_2", fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "transferTask" and action["args"]["nextUserId"] == "user_3"
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
+
+
 @pytest.mark.parametrize("said", [  # written after the rule (the thirteenth round); none from a scenario
     "Send Zhang San's leave back to him - he has to say who covers his shifts",
     "张三的请假退回去，让他写清楚谁来顶班",

@@ -18,6 +18,7 @@ from tools.workflow.approver_words import named_as_taker
 from tools.workflow.batch_words import BATCH_TOOL
 from tools.workflow.engine import Definition
 from tools.workflow.mine import not_yours
+from tools.workflow.passed_on import PASS_ON
 from tools.workflow.request_lookup import own_pending, requester_name
 from tools.workflow.words import (
     APPROVALS,
@@ -172,7 +173,7 @@ class DecidedNotPassed:
             return
         latest = latest_message(call.request)
         decided = decided_apart(call, latest)
-        if decided is None or decision_in(_PASS_ON.sub(" ", latest)) is None:
+        if decided is None or decision_in(PASS_ON.sub(" ", latest)) is None:
             return  # "换个人来批吧": the deciding is another's, not theirs
         raise PolicyError(
             "decided_not_passed",
@@ -310,40 +311,6 @@ class DecidedNotStarted:
             f"The user {'approves' if decided else 'rejects'} {named[0]}'s request, which waits on them as {todos[0].id}; "
             f"they file nothing new: call handleTodoTask with taskId {todos[0].id} and isOK {str(decided).lower()}.",
             instead=_whole("handleTodoTask", taskId=todos[0].id, isOK=decided),
-        )
-
-
-_PASS_ON = re.compile(
-    r"(?:转给|转交|移交|交给别人|找别人|换个人|换人|别人)(?:来|去)?(?:批|审|处理|看|定)?(?:一下|下|吧|了)?|"
-    r"\b(?:someone|somebody|anyone|anybody)\s+else\b(?:\s+(?:to\s+)?(?:approve|decide|sign\s+off|look\s+at)\w*)?|"
-    r"\boff\s+my\s+(?:plate|desk|hands)\b|"
-    r"\bhand(?:\s+[\w'’]+){0,4}?\s+(?:off|over)\b|\bpass(?:\s+[\w'’]+){0,4}?\s+on\b|\breassign|\btransfer|\bdelegate",
-    re.IGNORECASE,
-)
-"""Words that pass a to-do on, with the deciding they leave to another: 转给, 换个人来批, 找别人审, "someone else (to
-approve)", "off my plate", "hand it over", "pass it on"."""
-
-
-class PassedNotDecided:
-    """Refuses a decision where the person decided nothing and said to pass the to-do on ("can you get Zhao Liu's leave
-    off my plate and over to someone else?"): the transfer is carried, its taker asked where they named none."""
-
-    name = "passed_not_decided"
-    needs_request = True
-    asks_together = False
-
-    def __call__(self, call: Call) -> None:
-        assert call.request is not None
-        if call.spec.name != "handleTodoTask":
-            return
-        latest = latest_message(call.request)
-        if not _PASS_ON.search(latest) or any(decision_in(_PASS_ON.sub(" ", text)) is not None
-                                               for text in call.request["texts"]):
-            return  # "换个人来批吧": the deciding is another's; "同意，转给赵六归档", or a decision said before, decides
-        raise PolicyError(
-            "passed_not_decided", "The user decides nothing; they ask to pass the to-do on: call transferTask (with "
-            "the colleague they name, or none: they are asked who).",
-            instead=_whole("transferTask", taskId=call.values.get("taskId")),
         )
 
 

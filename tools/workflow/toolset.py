@@ -45,6 +45,7 @@ from tools.workflow.leave.cli import LEAVE_CLI
 from tools.workflow.mailer import Mailer
 from tools.workflow.named import RequestTheyNamed, TaskTheyNamed, TodosOfWhom
 from tools.workflow.panels import diagrams_of, outbox_of, tasks_of
+from tools.workflow.passed_on import PassedNotDecided
 from tools.workflow.people_asked import PeopleAsked
 from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
 from tools.workflow.prompts import INTRO, QUESTIONS, REFUSALS, UNKNOWNS, WORKFLOW_PROMPT
@@ -57,7 +58,6 @@ from tools.workflow.todo_guards import (
     DecidedNotStarted,
     DeputyNotStarted,
     NothingToDo,
-    PassedNotDecided,
     ReturnNotEmail,
     ReturnOrReject,
 )
