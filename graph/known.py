@@ -205,8 +205,12 @@ def redo_note(invented: Sequence[str], lang: Lang) -> str:
 
 def not_known_answer(messages: list[AnyMessage], toolset: Toolset, lang: Lang) -> str:
     """The plain answer that replaces one stating what nothing showed: what the run's tools found, if anything, then
-    that the assistant does not know the rest (and, when nothing was found, what it can do). It names none of the
-    values it replaces."""
+    that the assistant does not know the rest (and, when nothing was found, what it can do); where the run's writes
+    were refused and none was done, why not (`undone_answer`: "这件事没有办成：不能审批自己的申请"). It names none of
+    the values it replaces."""
+    outcome = run_outcome(messages, toolset.registry, lang)
+    if outcome and not any(line["status"] in ("executed", "rejected") for line in outcome):
+        return undone_answer(messages, toolset, lang)  # a write refused: why it was not done is what is known
     words = prompts.NOT_KNOWN[lang]
     if run_results(messages):
         return fixed_answer(messages, toolset.registry, lang) + "\n" + words["beyond"]

@@ -181,3 +181,17 @@ def test_a_withdrawal_claimed_for_a_request_that_ended_is_replaced_by_why_it_was
     answer = final(agent.say("那天的假不请了，撤了吧"))
     assert answer.content == "这件事没有办成：这个申请已经结束，不能再撤回。"
     assert [r["status"] for r in store.snapshot()["requests"]] == ["approved"]
+
+
+def test_an_answer_with_made_up_values_after_a_refused_write_says_why_it_was_not_done(graph_driver, store, make_ctx):
+    # the twenty-fifth round, read: a finance member's own claim, refused at its finance step, got "I don't know" and
+    # the list of what the assistant can do; what is known is why it was not done (phrasing written for this test)
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_qingjia", "userId": "user_3", "reason": "搬家",
+                                          "days": 1, "nextUserId": "user_2"}, make_ctx("user_3"))
+    store_task = store.snapshot()["tasks"][0]
+    assert store_task["assignee_id"] == "user_2"
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "同意"}),
+                         "这条假还要再等 3 天。", "这条假还要再等 3 天。", user_id="user_3")
+    answer = final(agent.say("我那条搬家的假顺手也过了吧，意见写同意"))
+    assert answer.content.startswith("这件事没有办成") and "自己" in answer.content
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
