@@ -11,6 +11,7 @@ from tools.workflow.words import decision_in
 
 @pytest.mark.parametrize(("text", "decided"), [
     ("这俩都可以过", True), ("报销那个直接过了吧", True), ("行，过吧", True), ("三个都过", True), ("能过就过了", True),
+    ("赵六那条你帮我过一下", True),
     ("看过了，驳回", False), ("不过这笔得驳回", False),
     ("不过我还得想想", None), ("我都问过了", None), ("时间都过去了", None), ("马上就过年了", None), ("发票都过期了", None),
     ("他说过了", None), ("过了两天再说", None),

@@ -27,12 +27,12 @@ from tools.workflow.words import (
     DEPUTY,
     I_DECIDE,
     REQUEST_NOUN,
-    SELF_DECIDE,
     SELF_DECIDE_SAY,
     SENT_BACK,
     TURNED_DOWN,
     WITHDRAW,
     anothers_request,
+    asks_own_approval,
     decision_in,
     stated_decision,
 )
@@ -241,7 +241,7 @@ class NothingToDo:
                 f"call withdrawRequest with requestId {mine[0]['id']}.",
                 instead={"name": "withdrawRequest", "args": {"requestId": mine[0]["id"]}},
             )
-        if SELF_DECIDE.search(latest) and mine:  # "我那条请假你直接帮我点个通过得了": their own, nobody's to-do
+        if mine and asks_own_approval(latest, call.request["kind"]):  # "我那条请假你直接帮我点个通过得了": their own
             raise CannotError("self_approval", "The user asks to approve their own request.", say=SELF_DECIDE_SAY)
         named = _processes_named(call, latest)
         if not named and call.request.get("declined"):  # a correction of the start they declined: that process

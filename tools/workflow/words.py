@@ -67,7 +67,7 @@ _APPROVE = re.compile(
     r"\bok(ay)?\b|\bgo ahead\b|\bfine (?:by|with) me\b|\blooks? good\b|\blgtm\b|"
     r"\bgreen[- ]?light|\bgrant|\ballow|"
     r"\blet (him|her|them) go\b|\b(?:let|wave|push) (?:it|that|this|them|(?:\w+ )?\w+'s \w+)(?: one)? through\b|\bthumbs[- ]up\b|"
-    r"给(?:他|她|它)?过(?:了|吧|一下)?(?![去来])|(?:都|就|直接|可以|能)过(?:了|吧|掉|一下)?(?![去来年节期头日程])|"
+    r"给(?:他|她|它)?过(?:了|吧|一下)?(?![去来])|(?:都|就|直接|可以|能|帮我|帮忙|给我)过(?:了|吧|掉|一下)?(?![去来年节期头日程])|"
     r"(?:^|[，,。；;\s])过(?:吧|了吧)(?=$|[，,。！!；;\s])",
     re.IGNORECASE,
 )
@@ -263,6 +263,22 @@ SELF_DECIDE = re.compile(
 )
 """Words that ask the assistant to approve the person's own request ("just approve my toner claim yourself",
 "把我的报销直接批了", "我那笔报销…你直接帮我通过得了")."""
+_MINE = re.compile(r"我(?:自己)?(?:提|交|发|申请|报|请)了?的|我(?:自己)?的|我(?:那|这)(?:个|条|笔|份|张)?|\bmy\b", re.IGNORECASE)
+_MYSELF = re.compile(r"我自己(?:来)?(?:点|批|审|通过)|自己点个?(?:同意|通过)|\b(?:approve|sign\s+off\s+on)\s+(?:it|my\s+\w+)\s+"
+                     r"myself\b", re.IGNORECASE)
+
+
+def asks_own_approval(text: str, kind: str) -> bool:
+    """Whether a message asks for the person's own request to be approved (`SELF_DECIDE`), by themselves or by the
+    assistant ("我自己提的那个假，能不能我自己点同意？", "can I approve it myself?"), or approves a request it speaks of
+    as theirs in a message that asks for something done ("我那个假你帮我直接通过一下呗")."""
+    if kind == "information":
+        return False  # "我的报销批了吗？": asked about, not asked for
+    if SELF_DECIDE.search(text) or _MYSELF.search(text):
+        return True
+    return kind == "action" and bool(_MINE.search(text)) and decision_in(text) is True
+
+
 SELF_DECIDE_SAY = {
     "zh": "不能审批自己的申请：它要由审批人来审批。如果着急，可以催办提醒审批人。",
     "en": "You cannot approve your own request: its approver decides it. If it is urgent, you can send them a reminder.",
