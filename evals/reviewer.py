@@ -56,8 +56,11 @@ class Reviewer:
     def _decide(self, action: dict[str, Any]) -> tuple[dict[str, Any], str]:
         tool = action["name"]
         approve = {"type": "approve", "args_hash": action.get("args_hash")}
-        if self._reviews and self._expected(self._reviews[0], action):
-            review = self._reviews.pop(0)
+        # the first scripted review this card fits: a person judges a card by what it shows, not by its turn ("turn
+        # down Zhang San's trip, and approve Zhao Liu's day": either card may come first)
+        fits = next((i for i, r in enumerate(self._reviews) if self._expected(r, action)), None)
+        if fits is not None:
+            review = self._reviews.pop(fits)
             if review.decision == "edit":
                 edited = {"name": tool, "args": {**action["args"], **review.edit}}
                 return {"type": "edit", "edited_action": edited}, f"{tool} → edit"

@@ -242,6 +242,18 @@ def test_reviewer_rejects_unexpected_cards_unless_it_is_a_rubber_stamp() -> None
     }
 
 
+def test_a_card_takes_the_first_review_it_fits_whatever_the_order() -> None:
+    # two to-dos decided in one message: either card may come first (the twenty-fifth round, read)
+    reject_1 = Review(tool="handleTodoTask", args={"taskId": "task_1", "isOK": False}, decision="reject")
+    approve_2 = Review(tool="handleTodoTask", args={"taskId": "task_2", "isOK": True})
+    reviewer = Reviewer([reject_1, approve_2], rubber_stamp=False)
+    second = hitl_request({"id": "c1", "name": "handleTodoTask", "args": {"taskId": "task_2", "isOK": True}}, {}, "h")
+    first = hitl_request({"id": "c2", "name": "handleTodoTask", "args": {"taskId": "task_1", "isOK": False}}, {}, "h")
+    assert reviewer.decide(second)[0]["decisions"][0]["type"] == "approve"
+    assert reviewer.decide(first)[0]["decisions"][0]["type"] == "reject"
+    assert reviewer.remaining == [] and reviewer.unexpected == []
+
+
 def test_a_start_card_copying_the_people_the_person_named_is_approved_and_one_copying_others_is_not() -> None:
     golden = {"processKey": "process_qingjia", "nextUserId": "李四", "cc": ["赵六"]}
     args = {"processKey": "process_qingjia", "nextUserId": "user_2", "cc": ["user_4"]}

@@ -184,6 +184,9 @@ def test_earlier_requests_are_those_of_the_same_kind_filed_that_year_in_the_comp
     ("Approve everything Zhao Liu sent", True),
     ("不到三天的都批了", False), ("approve the short ones", False), ("all the half-day leaves", False),
     ("approve every one-day leave", False), ("reject leaves longer than a week", False),
+    # a day that is no length (the twenty-fifth round, read; written after the rule)
+    ("Final day of the month, so clear every claim waiting on me", True), ("今天月底了，报销都批了吧", True),
+    ("几天的都先别批", False),
 ])
 def test_whether_the_person_says_anything_of_how_long_the_requests_are(text, nothing):
     from tools.request import empty_request
