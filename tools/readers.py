@@ -249,7 +249,9 @@ def read_after(cues: Sequence[str], texts: Sequence[str], *, names: Sequence[str
         taken: list[tuple[int, int]] = []
         for cue in sorted(cues, key=len, reverse=True):
             latin = cue.isascii()
-            pattern = rf"(?<![a-z]){re.escape(cue)}\s+" if latin else re.escape(cue)
+            # a label names what follows too: "地点杭州", 目的地是成都, "Destination: Xi'an"
+            pattern = rf"(?<![a-z]){re.escape(cue)}\s*:?\s+" if latin else re.escape(cue) + (
+                r"(?:是|为)?\s*[:：]?\s*" if len(cue) > 1 else "")
             for match in re.finditer(pattern, masked, re.IGNORECASE if latin else 0):
                 if any(start <= match.start() < end for start, end in taken):
                     continue

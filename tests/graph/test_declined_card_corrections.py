@@ -82,6 +82,26 @@ def test_a_correction_after_a_declined_card_taken_for_a_to_do_is_the_start_again
     assert action["args"]["fields"]["amount"] == amount
 
 
+@pytest.mark.parametrize(("first", "correction", "amount"), [  # written after the rule (the twenty-fifth round, read)
+    ("买了个扩展坞，办公用品，九百，报销一下，李四审批", "发票上是九百五，其他不变，重新提交吧", 950),
+    ("Office supplies: a docking station for my desk, 0.9k. Put in an expense claim, Li Si approves",
+     "receipt says 0.95k, resubmit it please", 950),
+])
+def test_a_correction_after_a_declined_card_taken_for_a_resend_is_the_start_again(graph_driver, store, first,
+                                                                                 correction, amount):
+    claim = tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "docking station", "nextUserId": "李四",
+                                      "fields": {"amount": 900, "category": "办公"}})
+    # the offline model's declined card is answered in code: its next call is the resend it took the correction for
+    agent = graph_driver(claim, tool_call("resubmitRequest", {"requestId": "扩展坞", "amount": amount}), "已提交。",
+                         fixed_answers=True)
+    agent.say(first)
+    agent.resume({"decisions": [{"type": "reject", "message": "amount is off"}]})
+    agent.say(correction)
+    [action] = agent.actions
+    assert action["name"] == "runWorkFlow" and action["args"]["processKey"] == "process_baoxiao"
+    assert action["args"]["fields"]["amount"] == amount
+
+
 @pytest.mark.parametrize(("first", "correction", "place"), [  # written after the rule (the eighteenth round, read)
     ("周三到周五去杭州见客户，提个出差，李四审批", "搞错了，其实是宁波，不是杭州，别的照旧", "宁波"),
     ("Business trip to Hangzhou Wednesday to Friday to see a client, Li Si approves",

@@ -28,7 +28,7 @@ def field(process: str, field_id: str):  # type: ignore[no-untyped-def]
 
 DESTINATIONS = [
     ("月底要去西安做项目验收，五天，赵六批", "西安"),
-    ("帮我提个出差，2月3号到5号，地点重庆，李四审批", None),  # no cue word before it: asked
+    ("帮我提个出差，2月3号到5号，地点重庆，李四审批", "重庆"),  # its label before it (the data since the 24th round)
     ("下个月初飞往乌鲁木齐参加行业峰会", "乌鲁木齐"),
     ("后天到天津港看货，当天回", "天津港"),
     ("我周四周五要赴南京开研讨会，王五审", "南京"),
@@ -57,6 +57,10 @@ DESTINATIONS = [
     # 跑一趟 leads to a place too (2026-12-06, the twenty-third round's writer found 成都 filed as 成 in a reason)
     ("下周得跑一趟成都见供应商，周一走周三回", "成都"),
     ("这周跑了好几趟客户", None),
+]
+DESTINATIONS += [  # a label names what follows (the twenty-fourth round, read; written after the data)
+    ("王五审批。地点厦门，下周一出发，周三回", "厦门"), ("出差目的地是合肥，下周二", "合肥"),
+    ("Destination: Kunming, Monday to Wednesday, Wang Wu approves", "Kunming"),
 ]
 KNOWN_RUN_ONS = [
     # A verb the rule does not know runs on into the place; the card shows it as filled, for the person to correct.

@@ -146,6 +146,13 @@ class ResendNotWithdraw:
         if call.spec.name in _NOT_A_RESEND:
             self._resend_not_start(call)
             return
+        if call.spec.name == "resubmitRequest" and call.request.get("declined") and not own_pending(
+                call.handle, call.ctx.actor_id, ("returned",)):  # "小票上其实是…，重新提交吧" after the card they declined
+            keys = sorted(processes_named(call.handle, "\n".join(call.request["texts"])))
+            raise PolicyError(
+                "declined_not_returned", "Nothing of the user's was sent back; they correct the request whose card they "
+                "declined: call runWorkFlow again with what they change.",
+                instead={"name": "runWorkFlow", "args": {"processKey": keys[0]}} if len(keys) == 1 else None)
         if call.spec.name != "withdrawRequest":
             return
         latest = latest_message(call.request)
