@@ -23,6 +23,7 @@ from state.agent import AgentState
 from state.context import Context
 from tools.backend import Backend
 from tools.parsers import Lang
+from tools.spec import Effect
 from tools.toolset import Toolset
 
 
@@ -32,6 +33,7 @@ class AskedNext:
     def __init__(self, toolset: Toolset, backend: Backend) -> None:
         self._hook = toolset.asked_next
         self._backend = backend
+        self._writes = frozenset(spec.name for spec in toolset.registry if spec.effect is Effect.WRITE)
 
     def call(self, state: AgentState, context: Context) -> dict[str, Any] | None:
         """The call the person's latest message still asks for, right after a write of this run, and not proposed
@@ -53,3 +55,17 @@ class AskedNext:
         """The next asked call as the reasoner's step (`call`), or None."""
         found = self.call(state, context)
         return as_said(found, lang, "next") if found is not None else None
+
+    def unmade(self, state: AgentState, context: Context, lang: Lang) -> AIMessage | None:
+        """The first call the person's message asks for, where the model answers in a run that proposed no write at
+        all ("张三那笔批了；王五那笔退回去" answered "已批准" with nothing done): proposed as they said, to its card."""
+        request = state.get("request")
+        if self._hook is None or request is None or not context.fixed_answers:
+            return None
+        messages: list[AnyMessage] = list(state["messages"])
+        run = messages[latest_human_index(messages) + 1 :]
+        if any(c["name"] in self._writes for m in run if isinstance(m, AIMessage) for c in m.tool_calls):
+            return None
+        with self._backend.read() as handle:
+            found = self._hook(handle, request, context.user_id)
+        return as_said(found, lang, "instead") if found is not None else None

@@ -203,6 +203,7 @@ class Reasoner:
             reply, step = self._remind(state, context, step, still_open)
         answered = not (reply.tool_calls or reply.invalid_tool_calls)
         instead = instead_call(messages, lang_of(state, context)) if answered else None
+        instead = instead or (self._asked.unmade(state, context, lang_of(state, context)) if answered else None)
         if instead is not None:  # the refusal named the call the person's words ask for: proposed, to its card
             return {"messages": [instead], "step": open_step(step, proposed_calls(instead))}
         redirect = redirected_to(messages, self._registry) if answered else []

@@ -69,3 +69,15 @@ def test_a_to_do_put_off_or_only_mentioned_is_not_proposed(graph_driver, store, 
     agent.approve()
     assert agent.actions == []
     assert [t["status"] for t in store.snapshot()["tasks"]] == ["approved", "pending", "pending"]
+
+
+def test_an_answer_with_nothing_done_where_the_message_decides_to_dos_brings_the_first_card(graph_driver, store,
+                                                                                           start_request):
+    # the twenty-fifth round, read: the offline model answered "已批准" to a message deciding two to-dos, with nothing
+    # proposed; the first decision the message asks for is proposed as said (phrasing written for this test)
+    _three(start_request)
+    agent = graph_driver("好的，都处理好了。", user_id="user_2", fixed_answers=True)
+    agent.say("赵六那条先驳回，这周人手不够；张三的同意")
+    [action] = agent.actions
+    assert action["name"] == "handleTodoTask" and action["args"]["taskId"] == "task_3"
+    assert action["args"]["isOK"] is False
