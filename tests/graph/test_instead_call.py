@@ -114,6 +114,23 @@ def test_a_resend_of_nothing_sent_back_proposes_the_start_the_person_asked_for(g
     assert store.snapshot()["requests"] == []
 
 
+def test_a_resend_of_a_withdrawn_request_proposes_it_filed_anew(graph_driver, store, make_ctx):
+    # the twenty-fifth round, read: "重新报一下" after a withdrawal was refused as no return, and nothing filed
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "买了一箱A4纸",
+                                          "nextUserId": "user_2", "fields": {"amount": 180, "category": "办公"}},
+                 make_ctx("user_1"))
+    execute_call(TOOLSET, "withdrawRequest", {"requestId": "req_1"}, make_ctx("user_1"))
+    agent = graph_driver(tool_call("resubmitRequest", {"requestId": "req_1", "fields": {"amount": 260}}), "已重新提交。",
+                         fixed_answers=True)
+    result = agent.say("打印纸那笔再报一次吧，加上订书钉一共260元，还是李四批")
+    assert ("runWorkFlow", {"processKey": "process_baoxiao"}) in _proposed(result)
+    [action] = agent.actions
+    assert action["args"]["fields"]["amount"] == 260 and action["args"]["nextUserId"] == "user_2"
+
+
 def test_the_call_is_never_proposed_twice_in_a_run():
     refusal = ToolMessage(content="Error [anothers_request]: …", tool_call_id="c2", name="queryCcRequests",
                           status="error", artifact={"instead": {"name": "handleTodoTask",

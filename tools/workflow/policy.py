@@ -201,8 +201,12 @@ def check_resubmit(actor_id: str, request: dict[str, Any]) -> None:
     if request["requester"] != actor_id:
         raise PolicyError("not_requester", f"{rid} is someone else's request; only its requester resubmits it")
     if request["status"] != "returned":
+        key = request.get("process_key")  # withdrawn or rejected: filed again as a new request of its process
+        again = request["status"] in ("withdrawn", "rejected", "cancelled") and key
         raise PolicyError("request_not_returned", f"{rid} is {request['status']}, not sent back: only a request an "
-                          "approver returned is changed and sent again")
+                          "approver returned is changed and sent again" + (
+                              f"; to file it anew, call runWorkFlow with processKey {key}" if again else ""),
+                          instead={"name": "runWorkFlow", "args": {"processKey": key}} if again else None)
 
 
 def check_decide_task(
