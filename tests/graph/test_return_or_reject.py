@@ -144,6 +144,8 @@ def test_an_email_where_the_person_said_to_send_the_request_back_is_the_return(g
     # being away said as the reason, a leave word among it (the sixteenth round, read); none from it
     "I'll be off the whole of next week; have Wang Wu sign off on my stuff while I'm gone",
     "我下周一到周三休假，这几天的审批让王五代我",
+    # 帮我代 (the twenty-sixth round, read; written after the rule)
+    "好消息，我下个月结婚！下周一到周三回老家准备，这几天的审批请王五帮我代一下，谢谢",
 ])
 def test_a_start_where_the_person_names_a_deputy_for_their_approvals_is_the_deputy(graph_driver, store, said):
     trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "开会", "nextUserId": "王五"})

@@ -69,11 +69,14 @@ _OPEN_AFTER_RE = re.compile(
 """两千多, 十来天, 一千几, 500+, "500-ish", "3 or more days", "500 max": more or less than the number said."""
 _BOUND_BEFORE_RE = re.compile(
     r"(?:不到|不足|不超过|不多于|不少于|超过|多于|少于|低于|高于|大于|小于|将近|接近|近|小|至少|最多|最少|约莫|"
+    r"大概|大约|约|差不多|估计|可能是?|也许是?|或许是?|左右是|"
     r"\b(?:over|under|more\s+than|less\s+than|fewer\s+than|at\s+least|at\s+most|up\s+to|nearly|almost|below|above|"
-    r"exceeding|no\s+more\s+than|no\s+less\s+than|a\s+few|a\s+couple(?:\s+of)?|several|some))\s*$",
+    r"exceeding|no\s+more\s+than|no\s+less\s+than|a\s+few|a\s+couple(?:\s+of)?|several|some|about|around|"
+    r"approximately|approx\.?|roughly|maybe|perhaps|possibly|probably|circa|or\s+so)|~|约)\s*$",
     re.IGNORECASE,
 )
-"""不到500, "over 500", "nearly 3 days": a bound, not the value."""
+"""不到500, "over 500", "nearly 3 days": a bound, not the value; 大概1200, 也可能是一千二, "about 500", "maybe 3 days": a
+guess, not the value (asked)."""
 _COUNTERS = (
     "个位名口只条头匹张本册件套双对副台辆架艘部家间栋座层楼次回趟遍顿场份杯瓶碗盘盒包袋箱桶罐斤克吨米里尺寸公年岁号"
     "月日周点分秒刻倍成折期届批组支把根颗粒片项笔单晚夜站路种样类级人度行页章节题道门科所封首句字两"

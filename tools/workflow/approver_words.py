@@ -77,7 +77,7 @@ _TAKER_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _TAKER_AFTER = re.compile(
-    r"^\s*(代我|代为|替我|代理|帮我审|帮我顶|替我顶|顶一下|顶上|帮我盯|帮忙顶)|"
+    r"^\s*(代我|代为|替我|代理|帮我审|帮我顶|替我顶|顶一下|顶上|帮我盯|帮忙顶|帮我代|帮忙代|代一下|代管)|"
     r"^\s*(covers?|will cover|to cover|stands? in|fills? in|(as|is|be) (my )?deputy|my deputy)\b",
     re.IGNORECASE,
 )

@@ -320,7 +320,7 @@ BEFORE_DECIDING = re.compile(
 
 
 DEPUTY = re.compile(
-    r"代我|替我|帮我顶|替我顶|顶一下|顶上|帮忙顶|代理|代审|\bcover(?:s|ing)?\b|\bstand(?:s|ing)?\s+in\b|"
+    r"代我|替我|帮我顶|替我顶|顶一下|顶上|帮忙顶|代理|代审|帮我代|帮忙代|代一下|代管|\bcover(?:s|ing)?\b|\bstand(?:s|ing)?\s+in\b|"
     r"\bfill(?:s|ing)?\s+in\b|\bdeputy\b|\bwhile\s+I'?m\s+(?:away|out|off|gone)\b|\bwhile\s+I\s+am\s+(?:away|out|off|gone)\b",
     re.IGNORECASE,
 )
