@@ -354,3 +354,15 @@ def test_a_decision_beside_what_waits_on_the_person_is_made_whoever_the_model_na
     agent.say("anything waiting on me? if it's Zhang San's dentist leave, sign it off")
     [action] = agent.actions
     assert (action["name"], action["args"]["taskId"], action["args"]["isOK"]) == ("handleTodoTask", "task_1", True)
+
+
+def test_anothers_to_do_list_looked_up_for_their_request_waiting_on_the_person_shows_that_to_do(
+        graph_driver, store, start_request):
+    # the twenty-sixth round, read: "张三…又提了一笔报销…把那个待办打开给我看看" looked up 张三's own to-dos (none);
+    # the request waits on the person as a to-do: it is shown (phrasing written for this test)
+    start_request(requester="user_1", approver="user_2", days=2, reason="回老家办事")
+    agent = graph_driver(tool_call("queryTodoTask", {"userId": "张三"}), "张三没有待办任务。", "好的。", user_id="user_2",
+                         fixed_answers=True)
+    result = agent.say("张三那边好像又交了个请假，我想先细看一下，把那条待办打开给我瞧瞧")
+    names = [c["name"] for m in result["messages"] for c in getattr(m, "tool_calls", None) or []]
+    assert "viewTask" in names

@@ -49,8 +49,9 @@ class AnothersRequest:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
-        if call.spec.name not in OWN_REQUEST and call.spec.name != COPIES:
-            return
+        others_todos = call.spec.name == TODOS and str(call.values.get("userId") or "") not in ("", call.ctx.actor_id)
+        if call.spec.name not in OWN_REQUEST and call.spec.name != COPIES and not others_todos:
+            return  # another's to-do list looked up for a request of theirs that waits on the person: it is a to-do
         latest = latest_message(call.request)
         for person_id, person in call.request["names"].items():
             if person_id == call.ctx.actor_id:
@@ -60,8 +61,8 @@ class AnothersRequest:
                 if not said:
                     continue
                 todos = lookup.todos_from(call.handle, call.ctx.actor_id, person_id)
-                if call.spec.name == COPIES and not todos:
-                    continue  # it may well be a copy: the look-up says
+                if call.spec.name in (COPIES, TODOS) and not todos:
+                    continue  # it may well be a copy, or their own to-dos asked about: the look-up says
                 text, instead = _on_the_todo(call, person_id, said, todos, latest)
                 raise PolicyError("anothers_request", text, instead=instead)
 
@@ -74,7 +75,7 @@ def _on_the_todo(call: Call, person_id: str, said: str, todos: list[TaskView],
     its details, when a look-up of their own requests or copies was meant to show it. Else the tools on others'
     requests, and no call."""
     head = f"The user speaks of {person_id}'s request ({said!r})" + (
-        "." if call.spec.name == COPIES else ": it is not theirs to file, withdraw, resend, list or urge.")
+        "." if call.spec.name in (COPIES, TODOS) else ": it is not theirs to file, withdraw, resend, list or urge.")
     if len(todos) != 1:
         return (f"{head} To see it as its approver, call viewTask (copied to them: queryCcRequests); to approve or "
                 "reject it, handleTodoTask; to send it back to them, returnTask; to pass it on, transferTask (each "
@@ -100,7 +101,7 @@ def _on_the_todo(call: Call, person_id: str, said: str, todos: list[TaskView],
     if HANDLE.search(latest) and not asked:
         return (f"{waits}: to deal with it as they ask, call handleTodoTask with taskId {task_id} (they are asked to "
                 "approve or reject)."), {"name": "handleTodoTask", "args": {"taskId": task_id}}
-    if call.spec.name in ("queryMyRequests", COPIES):
+    if call.spec.name in ("queryMyRequests", COPIES, TODOS):
         return f"{waits}: to show it and where it stands, call viewTask with taskId {task_id}.", {
             "name": "viewTask", "args": {"taskId": task_id}}
     return (f"{waits}: to show it, call viewTask with taskId {task_id}; to approve or reject it, handleTodoTask with "
@@ -119,6 +120,7 @@ def passed_to(call: Call, requester: str, latest: str) -> str | None:
 
 
 COPIES = "queryCcRequests"
+TODOS = "queryTodoTask"
 """The look-up of the requests copied to the person: not where a request waiting on them as a to-do is."""
 
 

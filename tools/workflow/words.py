@@ -242,8 +242,10 @@ def stated_days(request: Request) -> float | None:
     return request["days"][0] if len(request["days"]) == 1 else None
 
 
-_ASKS_FOR = r"(?:要|想|又|也)?(?:(?:请|申请|提|报)了?[^\s，。,.!?！？]{0,6}?" + REQUEST_NOUN + r"|报销|请假)"
-"""What follows a name that asks for a request of their own: 王五请两天假, 赵六申请了出差, 李四报销 (the requester)."""
+_ASKS_FOR = (r"(?:那边|那儿|这边)?(?:好像|似乎|刚刚?|今天|昨天)?(?:要|想|又|也)?(?:(?:请|申请|提交?|交|报|发)了?"
+             r"[^\s，。,.!?！？]{0,6}?" + REQUEST_NOUN + r"|报销|请假)")
+"""What follows a name that asks for a request of their own: 王五请两天假, 赵六申请了出差, 李四报销, 张三那边好像又交了个请假
+(the requester)."""
 
 
 def anothers_request(text: str, name: str) -> str | None:
