@@ -11,12 +11,12 @@ they decline ends the run as before.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage
 
 from graph.answers import as_said
-from graph.calls import action_hash
 from graph.history import latest_human_index
 from graph.plans import last_step_wrote
 from state.agent import AgentState
@@ -25,6 +25,11 @@ from tools.backend import Backend
 from tools.parsers import Lang
 from tools.spec import Effect
 from tools.toolset import Toolset
+
+
+def _what(call: Mapping[str, Any]) -> tuple[str, str]:
+    """What a call acts on, to tell whether the run proposed it already: its tool and its task (a batch: its tool)."""
+    return call["name"], str((call.get("args") or {}).get("taskId") or "")
 
 
 class AskedNext:
@@ -48,8 +53,8 @@ class AskedNext:
             return None
         messages: list[AnyMessage] = list(state["messages"])
         run = messages[latest_human_index(messages) + 1 :]
-        made = {action_hash(c["name"], c["args"]) for m in run if isinstance(m, AIMessage) for c in m.tool_calls}
-        return None if action_hash(found["name"], found["args"]) in made else found
+        made = {_what(c) for m in run if isinstance(m, AIMessage) for c in m.tool_calls}
+        return None if _what(found) in made else found
 
     def proposal(self, state: AgentState, context: Context, lang: Lang) -> AIMessage | None:
         """The next asked call as the reasoner's step (`call`), or None."""

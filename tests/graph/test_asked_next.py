@@ -81,3 +81,17 @@ def test_an_answer_with_nothing_done_where_the_message_decides_to_dos_brings_the
     [action] = agent.actions
     assert action["name"] == "handleTodoTask" and action["args"]["taskId"] == "task_3"
     assert action["args"]["isOK"] is False
+
+
+@pytest.mark.parametrize("said", ["请假的都给过了吧", "approve all the leave requests"])
+def test_an_answer_with_nothing_done_to_a_plain_batch_brings_the_batch_card(graph_driver, store, start_request, said):
+    # the twenty-seventh round, read: "报销的都过了" answered "报销的都过了" with nothing proposed (written after the rule)
+    _three(start_request)
+    agent = graph_driver("好的，都过了。", user_id="user_2", fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "decideTasks" and action["args"]["processKey"] == "process_qingjia"
+    assert [d["taskId"] for d in action["args"]["decisions"]] == ["task_1", "task_2", "task_3"]
+    agent.approve()
+    assert agent.actions == []  # decided once: the batch is not proposed again
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["approved"] * 3

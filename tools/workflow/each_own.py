@@ -23,9 +23,11 @@ from tools.errors import DomainError
 from tools.guards.call import Call
 from tools.request import Request, latest_message, persons_in_latest
 from tools.workflow import lookup
+from tools.workflow.batch_words import BATCH_TOOL, asks_for_several
 from tools.workflow.engine import groups_of
 from tools.workflow.lookup import require_task
-from tools.workflow.words import SENT_BACK, decision_in
+from tools.workflow.request_lookup import processes_named
+from tools.workflow.words import ASKED, SENT_BACK, decision_in
 
 TO_DO_TOOLS = frozenset({"handleTodoTask", "returnTask", "transferTask"})
 _SEGMENT_END = re.compile(r"\s*[，,;；。!！?？\n]\s*|\.\s+|\s+(?:and|but|then|while)\s+|然后|但是|不过|另外", re.IGNORECASE)
@@ -124,7 +126,7 @@ def next_asked(conn: Connection, request: Request, actor_id: str) -> dict[str, A
     with several waiting is not guessed at). None when the message asks for no more."""
     found = decided(request, actor_id)
     if len(set().union(set(), *(p.who for p in found))) < 2:
-        return None
+        return _batch_asked(conn, request)
     latest = latest_message(request).casefold()
     people = _people(request, actor_id)
 
@@ -142,6 +144,17 @@ def next_asked(conn: Connection, request: Request, actor_id: str) -> dict[str, A
                 return {"name": "returnTask", "args": {"taskId": todos[0]}}
             return {"name": "handleTodoTask", "args": {"taskId": todos[0], "isOK": part.decided == "approve"}}
     return None
+
+
+def _batch_asked(conn: Connection, request: Request) -> dict[str, Any] | None:
+    """The batch the latest message asks for, where it decides several of one process at once and says so plainly
+    ("报销的都过了", "approve all the expense claims"); None otherwise (its bound and comment are read by its guards)."""
+    latest = latest_message(request)
+    decision = decision_in(latest)
+    keys = processes_named(conn, latest)
+    if decision is None or not asks_for_several(latest) or ASKED.search(latest) or len(keys) != 1:
+        return None
+    return {"name": BATCH_TOOL, "args": {"isOK": decision, "processKey": next(iter(keys))}}
 
 
 def _whose(call: Call, request: Request) -> set[str]:
