@@ -72,6 +72,8 @@ def test_a_message_about_someone_elses_request_too_is_untouched(graph_driver, st
     ("cc我的那几个请假现在怎么样了", None),
     ("the claim Li Si sent me", None),
     ("我批的那个假", None),
+    # no 的 between (the twenty-seventh round, read; written after the rule), never the verb's "I claim"
+    ("我报销咋被退了", "我报销"), ("我请的假到哪一步了", "我请的假"), ("我报销一下打车费", None),
 ])
 def test_the_persons_own_request_is_read_from_my_and_a_request_word(text, own):
     found = _OWN.search(text)
@@ -112,6 +114,28 @@ def test_a_reminder_about_the_persons_own_request_is_named(graph_driver, start_r
     agent = graph_driver(tool_call("queryCcRequests", {}), "OK.")
     [refusal] = _refused(agent.say("my leave has been sitting there for days, chase it up"))
     assert refusal.endswith("call urgeTask with requestId req_1.")
+
+
+@pytest.mark.parametrize("said", [  # the twenty-sixth round, read; written after the rule
+    "Sorry to be a pain, my leave has been with Li Si all week. Could you give him a gentle reminder? Thanks!",
+    "我那个请假在李四那儿放了好几天了，麻烦帮我催一下，别太生硬",
+])
+def test_a_reminder_of_their_own_request_asked_as_an_email_is_the_urge(graph_driver, start_request, said):
+    start_request(requester="user_1", approver="user_2", days=1, reason="dentist")
+    email = tool_call("sendEmail", {"userId": "user_2", "taskId": "task_1", "emailContent": "Dear Li Si, please…"})
+    agent = graph_driver(email, "OK.", fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "urgeTask" and action["args"]["requestId"] == "req_1"
+
+
+def test_an_email_they_dictate_stays_an_email(graph_driver, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="dentist")
+    email = tool_call("sendEmail", {"userId": "user_2", "emailContent": "请尽快看一下我的请假"})
+    agent = graph_driver(email, "OK.")
+    agent.say("给李四发个邮件催一下我的请假，内容：请尽快看一下我的请假")
+    [action] = agent.actions
+    assert action["name"] == "sendEmail"
 
 
 def test_a_return_of_the_claim_they_sent_is_their_withdrawal(graph_driver, store, make_ctx):

@@ -201,7 +201,8 @@ _THAT = "[那这](?:个|张|笔|份|趟|次)"
 _OWN = re.compile(
     rf"(?<![给送抄])(?<!cc|CC|知会)我(?:自己)?{OF_OWNER}{REQUEST_NOUN}|\bmy\s+(?:own\s+)?(?:[\w.,¥$-]+(?:['’](?!s\b)\w+)*\s+){{0,2}}{REQUEST_NOUN}\b|"
     rf"我(?:刚才?|之前|前天|昨天|今天|上周|上午|下午)?(?:提交|提|交|发|报|递|填)(?:给[^\s，。,.!?！？的]{{1,4}})?"
-    rf"(?:的(?:{_THAT})?|{_THAT}){REQUEST_NOUN}|{REQUEST_NOUN}\s+(?:that\s+|which\s+)?I\s+(?:just\s+)?(?:sent|filed|submitted|put\s+in|raised)\b",
+    rf"(?:的(?:{_THAT})?|{_THAT}){REQUEST_NOUN}|{REQUEST_NOUN}\s+(?:that\s+|which\s+)?I\s+(?:just\s+)?(?:sent|filed|submitted|put\s+in|raised)\b|"
+    r"我(?:自己)?(?:报销|请的?假|出差申请)(?=咋|怎么|为什么|为啥|被|呢|到哪|还没|批了|在哪|进度)",
     re.IGNORECASE,
 )
 """Words that speak of the person's own request: 我的假, 我那个报销, 我提交给李四的(那个)报销, "my request", "my 3-day leave",
@@ -223,9 +224,12 @@ class OwnRequest:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
-        if call.spec.name not in NOT_OWN_REQUEST and call.spec.name != START:
-            return
         latest = latest_message(call.request)
+        # a reminder of their own request asked for, no e-mail and no text of theirs: the reminder the system writes
+        urged = call.spec.name == "sendEmail" and _URGE.search(latest) and not _OF_EMAIL.search(latest) and \
+            not call.request.get("quoted")
+        if call.spec.name not in NOT_OWN_REQUEST and call.spec.name != START and not urged:
+            return
         own = _OWN.search(latest)
         if own is None:
             return
@@ -243,6 +247,7 @@ class OwnRequest:
 
 
 _URGE = re.compile(r"催|\b(?:nudge|chase|hurry|remind|poke)\w*", re.IGNORECASE)
+_OF_EMAIL = re.compile(r"邮件|邮箱|\be-?mails?\b|\bmail\b", re.IGNORECASE)
 """Words that remind an approver: 催, "nudge", "chase"."""
 START = "runWorkFlow"
 
