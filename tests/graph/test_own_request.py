@@ -390,3 +390,16 @@ def test_anothers_to_do_list_looked_up_for_their_request_waiting_on_the_person_s
     result = agent.say("张三那边好像又交了个请假，我想先细看一下，把那条待办打开给我瞧瞧")
     names = [c["name"] for m in result["messages"] for c in getattr(m, "tool_calls", None) or []]
     assert "viewTask" in names
+
+
+@pytest.mark.parametrize("said", [  # the twenty-sixth round, read; written after the rule
+    "Before I make up my mind on Zhang San's leave, could you open it for me with the process diagram? No decision yet.",
+    "张三那个请假先别急着批，把流程图和经过调出来我看看",
+])
+def test_anothers_request_to_be_looked_at_before_deciding_is_shown(graph_driver, store, start_request, said):
+    start_request(requester="user_1", approver="user_2", days=2, reason="回老家办事")
+    agent = graph_driver(tool_call("queryMyRequests", {}), "好的。", "好的。", user_id="user_2", fixed_answers=True)
+    result = agent.say(said)
+    names = [c["name"] for m in result["messages"] for c in getattr(m, "tool_calls", None) or []]
+    assert "viewTask" in names and "handleTodoTask" not in names
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]

@@ -98,6 +98,9 @@ def _on_the_todo(call: Call, person_id: str, said: str, todos: list[TaskView],
         return (f"{waits}: to {'approve' if decided else 'reject'} it as they said, call handleTodoTask with taskId "
                 f"{task_id} and isOK {str(decided).lower()}."), {
                     "name": "handleTodoTask", "args": {"taskId": task_id, "isOK": decided}}
+    if BEFORE_DECIDING.search(latest) and not asked:  # "no decision yet, I just want to read": it is shown
+        return f"{waits}: to show it as they ask, call viewTask with taskId {task_id}.", {
+            "name": "viewTask", "args": {"taskId": task_id}}
     if HANDLE.search(latest) and not asked:
         return (f"{waits}: to deal with it as they ask, call handleTodoTask with taskId {task_id} (they are asked to "
                 "approve or reject)."), {"name": "handleTodoTask", "args": {"taskId": task_id}}

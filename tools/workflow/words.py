@@ -295,8 +295,8 @@ EMAIL_WORDS = re.compile(
 """Words of an e-mail, a reminder or a message's text: an e-mail is sent only where the person's words speak of one."""
 
 
-HANDLE = re.compile(r"处理|办一下|办了|搞定|弄一下|看着办|\b(?:deal\s+with|handle|take\s+care\s+of|sort\s+out|process)\b",
-                     re.IGNORECASE)
+HANDLE = re.compile(r"处理|办一下|办了|搞定|弄一下|看着办|\b(?:deal\s+with|handle|take\s+care\s+of|sort\s+out)\b|"
+                    r"\bprocess\s+(?:it|this|that|them|his|her|the\s+(?:claim|request|leave|trip))\b", re.IGNORECASE)
 """Words that ask to act on a to-do without saying how: 处理一下, "deal with", "take care of"."""
 
 
@@ -313,7 +313,8 @@ AWAY = re.compile(r"\b(?:I'?m|I\s+am|I'?ll\s+be|I\s+will\s+be)\s+(?:off|out|away
 
 
 BEFORE_DECIDING = re.compile(
-    r"\bbefore\s+(?:I|we)\s+(?:\w+\s+){0,2}(?:approv\w*|sign\w*|decid\w*|reject\w*|ok\w*)|"
+    r"\bbefore\s+(?:I|we)\s+(?:\w+\s+){0,2}(?:approv\w*|sign\w*|decid\w*|reject\w*|ok\w*|make\s+up)|"
+    r"\bno\s+decision\s+yet\b|\b(?:just|only)\s+want\s+to\s+(?:read|look|see)\b|先别(?:急着)?批|先不(?:急着)?批|"
     r"(?:批|审批|签字?|同意|通过|决定)(?:之前|以前)|(?:批|审)前先",
     re.IGNORECASE,
 )
