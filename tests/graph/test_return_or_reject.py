@@ -70,6 +70,8 @@ def test_a_rejection_the_person_asked_for_is_untouched(graph_driver, start_reque
     # written after the rule (the seventeenth round's re-run, read); none from it
     (["I'm turning that one down, the receipt is missing. She can file it again with it."], "reject"),
     (["shoot that one down, no budget left"], "reject"),
+    # sent back to be redone (the twenty-eighth round's writer's report; written after the rule)
+    (["赵六那笔打回去让他改一下发票抬头再提"], "return"), (["发回给他重做一份预算"], "return"),
 ])
 def test_return_or_reject_is_read_from_the_words_before_the_grounds(texts, meant):
     said = said_return_or_reject(texts)

@@ -47,11 +47,11 @@ def _whole(tool: str, *, taskId: Any, **args: Any) -> dict[str, Any] | None:  # 
 
 
 _REJECTION = re.compile(
-    r"驳回|拒绝|拒了|拒掉|回绝|不同意|不批|别批|(?<![拿说])不准|不通过|不予|打回|否决|否掉|毙(?:了|掉|吧)|枪毙|"
+    r"驳回|拒绝|拒了|拒掉|回绝|不同意|不批|别批|(?<![拿说])不准|不通过|不予|打回(?!(?:去|来|给他|给她)?[^。！!?？]{0,12}?(?:改|重做|重新|重提|再提|补))|否决|否掉|毙(?:了|掉|吧)|枪毙|"
     rf"\breject|\bdeclin|\bden(?:y|ied)\b|\brefus|\bveto|{TURNED_DOWN}",
     re.IGNORECASE,
 )
-"""Words that reject a request: 驳回, 拒了, 不批, 打回, "reject", "turn it down"."""
+"""Words that reject a request: 驳回, 拒了, 不批, 打回 (not 打回去让他改: a return), "reject", "turn it down"."""
 _GROUNDS = re.compile(r"理由|原因|意见|备注|因为|\b(?:reason|because|comment|note|saying)\b", re.IGNORECASE)
 """Where the person's grounds begin: what follows is what to tell the requester, not the decision."""
 

@@ -204,11 +204,13 @@ _ANOTHER_ACTION = re.compile(r"邮件|提醒|催|通知|发给|\be-?mail|\bremin
 comment: "让他重开一张再提")."""
 _TASK_ID = re.compile(r"\btask_\d+\b")
 SENT_BACK = re.compile(
-    r"退回|退给|退还给|发回给|\b(?:send|sent|sending|kick|bounce|hand)(?:\s+[\w'’-]+){0,4}?\s+back\b|"
+    r"退回|退给|退还给|发回给|返回给|返给|(?:打|发)回(?:去|来|给他|给她)?[^。！!?？]{0,12}?(?:改|重做|重新|重提|再提|补)|"
+    r"\b(?:send|sent|sending|kick|bounce|hand)(?:\s+[\w'’-]+){0,4}?\s+back\b|"
     r"\breturn(?:s|ing)?\s+(?:it|this|that|them)\b",
     re.IGNORECASE,
 )
-"""Words that send a request back to its requester to change: 退回, 退给, "send it back", "return it"."""
+"""Words that send a request back to its requester to change: 退回, 退给, 打回去让他改, "send it back", "return it"
+(打回去 alone may be a rejection: "这个出差打回去，预算太高")."""
 
 
 _COURTESY = re.compile(r"^\s*(?:please|pls|thanks|thank\s+you|谢谢|麻烦了|辛苦了)\s*[.,!。，！]?\s*", re.IGNORECASE)
