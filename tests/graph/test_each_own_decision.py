@@ -91,3 +91,14 @@ def test_a_to_do_named_by_its_amount_is_that_one(graph_driver, make_ctx, said, g
     agent.say(said)
     [action] = agent.actions
     assert action["args"]["taskId"] == "task_2"
+
+
+@pytest.mark.parametrize("said", ["Approve the leave request waiting on me", "把那个请假批了"])
+def test_a_to_do_named_by_its_process_alone_among_two_is_asked_about(graph_driver, store, start_request, said):
+    # the twenty-eighth round, read: "the leave request" among two was "no pending task" (written after the rule)
+    _two(start_request)
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "leave", "isOK": True}), "OK.", user_id="user_2")
+    result = agent.say(said)
+    question = str(result["messages"][-1].content)
+    assert agent.actions == [] and ("张三" in question or "Zhang San" in question)
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending", "pending"]

@@ -30,6 +30,7 @@ def test_pass_said_of_a_request_is_an_approval(text, decided):
     ("reject the cab claim, comment: no receipt attached, thanks a lot", "no receipt attached"),
     ("Approve it - note: budget ok for Q1. I'll do the other two later.", "budget ok for Q1"),
     ("意见写：辛苦了", "辛苦了"),  # the thanks is the comment
+    ("那笔报销让李四帮我看吧，附言：我下午一直在开会，麻烦了。谢谢啦！", "我下午一直在开会"),  # 附言 (28th round, read)
 ])
 def test_a_comment_written_between_quotes_is_filed_without_them(said, comment):
     from datetime import date

@@ -18,7 +18,7 @@ from tools.errors import NeedsPersonError, NotFoundError, PolicyError
 from tools.parsers.numerals import find_numerals
 from tools.parsers.text import mask_spans
 from tools.people import named_in
-from tools.words import content_tokens, squash
+from tools.words import content_tokens, names_term, squash
 from tools.workflow.engine import EngineError, ProcessEngine, TaskView, format_task_id, groups_of, members_of
 from tools.workflow.engine import format_instance_id as format_request_id
 from tools.workflow.engine import tables as engine_tables
@@ -202,6 +202,14 @@ def _by_what_it_is(text: str, offered: list[TaskView]) -> list[TaskView]:
     return [t for t in offered if names(t)]
 
 
+def _of_its_process(conn: Connection, text: str, offered: list[TaskView]) -> list[TaskView]:
+    """The to-dos of the one process a text names by its name or words alone ("leave" for "the leave request in my
+    inbox", 报销): one is that to-do, several are asked about."""
+    keys = {d.key for d in engine_of(conn).definitions(conn)
+            if any(names_term(w, text) for w in (d.name, d.name_en, *d.words) if w and "{" not in w)}
+    return [t for t in offered if t.process_key in keys] if len(keys) == 1 else []
+
+
 def by_amount(text: str, offered: list[TaskView]) -> list[TaskView]:
     """The to-dos a whole message names by a number one of their form's values is (六千八那笔 for the 6800 claim)."""
     numbers = _numbers(text)
@@ -225,7 +233,8 @@ def resolve_task(conn: Connection, value: Any, actor_id: str, *, param: str = "t
     offered = engine_of(conn).tasks_for(conn, actor_id, groups_of(conn, actor_id))
     requesters = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
     named = {u["id"] for u in named_in(text, [requesters[t.requester] for t in offered if t.requester in requesters])}
-    found = [t for t in offered if t.requester in named] or _by_what_it_is(text, offered)
+    found = [t for t in offered if t.requester in named] or _by_what_it_is(text, offered) or _of_its_process(
+        conn, text, offered)
     if len(found) == 1:
         return task_record(conn, found[0])
     if len(found) > 1:

@@ -108,7 +108,7 @@ def stated_decision(request: Request) -> bool | None:
 
 
 _COMMENT = re.compile(
-    r"(?:意见|理由|原因|备注|评语|批注|留言|comment|reason|note|remark|message)\s*(?:就|要|请|麻烦|帮我)?\s*"
+    r"(?:意见|理由|原因|备注|评语|批注|留言|附言|comment|reason|note|remark|message)\s*(?:就|要|请|麻烦|帮我)?\s*"
     r"(?:写成|写上|写|填|是|为|就是|:|：)\s*[:：]?\s*"
     r"(?P<text>.+?)\s*[。.!！]?\s*$",
     re.IGNORECASE | re.DOTALL,
@@ -158,12 +158,19 @@ def _own_sentences(comment: str) -> str:
         sentence = comment[start:end].strip()
         if sentence and (ASKED.search(sentence) or _ANOTHER_ACTION.search(sentence) or _ALSO.match(sentence)
                          or decision_in(sentence) is not None or _MY_OWN_LATER.search(sentence)):
-            return _THANKS_AT_END.sub("", comment[:start].strip()).rstrip("。.!！") or comment
-    return _THANKS_AT_END.sub("", comment) or comment
+            return _without_thanks(comment[:start].strip()).rstrip("。.!！") or comment
+    return _without_thanks(comment) or comment
+
+
+def _without_thanks(comment: str) -> str:
+    """The comment without the thanks at its end, however many (…，麻烦了。谢谢啦！)."""
+    while (shorter := _THANKS_AT_END.sub("", comment)) != comment:
+        comment = shorter
+    return comment
 
 
 _THANKS_AT_END = re.compile(r"[，,。.!！;；\s]+(?:谢谢|多谢|谢了|辛苦了?|麻烦了|有劳了?|\b(?:many\s+)?(?:thanks|thank\s+you|thx|"
-                            r"cheers|ta)(?:\s+(?:a\s+lot|so\s+much))?)[。.!！\s]*$", re.IGNORECASE)
+                            r"cheers|ta)(?:\s+(?:a\s+lot|so\s+much))?)[啦了哈呀啊哦~～]*[。.!！\s]*$", re.IGNORECASE)
 """Thanks after a dictated comment (意见写：材料齐全，谢谢): to the assistant, not the requester."""
 _MY_OWN_LATER = re.compile(
     r"^\s*(?:I'?ll\b|I\s+will\b|I'?m\s+going\s+to\b|let\s+me\b|剩下|其他|其余|我).*(?:rest|others?|tomorrow|later|next\s+week|剩下|其他|其余|明天|"
