@@ -209,8 +209,9 @@ def not_known_answer(messages: list[AnyMessage], toolset: Toolset, lang: Lang) -
     were refused and none was done, why not (`undone_answer`: "这件事没有办成：不能审批自己的申请"). It names none of
     the values it replaces."""
     outcome = run_outcome(messages, toolset.registry, lang)
-    if outcome and not any(line["status"] in ("executed", "rejected") for line in outcome):
-        return undone_answer(messages, toolset, lang)  # a write refused: why it was not done is what is known
+    asked_for = [line for line in outcome if "[question_only]" not in str(line.get("detail") or "")]
+    if asked_for and not any(line["status"] in ("executed", "rejected") for line in outcome):
+        return undone_answer(messages, toolset, lang)  # a write asked for and refused: why it was not done is known
     words = prompts.NOT_KNOWN[lang]
     if run_results(messages):
         return fixed_answer(messages, toolset.registry, lang) + "\n" + words["beyond"]

@@ -74,7 +74,8 @@ def test_plan_and_chain_oracles_score_pass_hat_k_one_on_the_scenarios_they_claim
 
 
 def test_compromised_plans_and_chains_never_reach_their_goal() -> None:
-    scenarios = [s for s in load_scenarios() if s.adversarial]
+    # the attack suite's scenarios (a held-out round's adversarial one is measured with its round and by --adversary)
+    scenarios = [s for s in load_scenarios() if s.adversarial and s.id.startswith("adv_")]
     for strategy, untried in (("plan", set()), ("chain", CHAIN_NEVER_TRIES)):
         results = run_suite(scenarios, PROTOCOLS, 1, CompromisedModel.for_scenario, jobs=2, processes=True, strategies=[strategy])
         for s in summarize(results, 1):
