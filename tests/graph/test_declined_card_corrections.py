@@ -63,37 +63,31 @@ def test_a_change_after_a_refused_request_keeps_what_it_said(graph_driver, store
     assert action["args"]["days"] == 3 and action["args"]["fields"]["leaveType"] == kind
 
 
-@pytest.mark.parametrize(("first", "correction", "amount"), [  # written after the rule (the fifteenth round, read)
-    ("Office supplies: a docking station for my desk, 0.9k. Put in an expense claim, Li Si approves",
-     "sorry, it's 0.95k, rest the same", 950),
-    ("买了个扩展坞，办公用品，九百，报销一下，李四审批", "不好意思，是九百五，其他不变", 950),
-])
-def test_a_correction_after_a_declined_card_taken_for_a_to_do_is_the_start_again(graph_driver, store, first,
-                                                                                 correction, amount):
-    claim = tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "docking station", "nextUserId": "李四",
-                                      "fields": {"amount": 900, "category": "办公"}})
-    agent = graph_driver(claim, "好的，没有提交。", tool_call("returnTask", {"taskId": "expense", "comment": correction}),
-                         "已提交。")
-    agent.say(first)
-    agent.resume({"decisions": [{"type": "reject", "message": "amount is off"}]})
-    agent.say(correction)
-    [action] = agent.actions
-    assert action["name"] == "runWorkFlow" and action["args"]["processKey"] == "process_baoxiao"
-    assert action["args"]["fields"]["amount"] == amount
+_DOCK_EN = "Office supplies: a docking station for my desk, 0.9k. Put in an expense claim, Li Si approves"
+_DOCK_ZH = "买了个扩展坞，办公用品，九百，报销一下，李四审批"
 
 
-@pytest.mark.parametrize(("first", "correction", "amount"), [  # written after the rule (the twenty-fifth round, read)
-    ("买了个扩展坞，办公用品，九百，报销一下，李四审批", "发票上是九百五，其他不变，重新提交吧", 950),
-    ("Office supplies: a docking station for my desk, 0.9k. Put in an expense claim, Li Si approves",
-     "receipt says 0.95k, resubmit it please", 950),
-])
-def test_a_correction_after_a_declined_card_taken_for_a_resend_is_the_start_again(graph_driver, store, first,
-                                                                                 correction, amount):
-    claim = tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "docking station", "nextUserId": "李四",
-                                      "fields": {"amount": 900, "category": "办公"}})
+def _taken_for_a_return(correction, amount):
+    return ["好的，没有提交。", tool_call("returnTask", {"taskId": "expense", "comment": correction}), "已提交。"], False
+
+
+def _taken_for_a_resend(correction, amount):
     # the offline model's declined card is answered in code: its next call is the resend it took the correction for
-    agent = graph_driver(claim, tool_call("resubmitRequest", {"requestId": "扩展坞", "amount": amount}), "已提交。",
-                         fixed_answers=True)
+    return [tool_call("resubmitRequest", {"requestId": "扩展坞", "amount": amount}), "已提交。"], True
+
+
+@pytest.mark.parametrize(("taken_for", "first", "correction", "amount"), [  # written after the rule
+    (_taken_for_a_return, _DOCK_EN, "sorry, it's 0.95k, rest the same", 950),  # the fifteenth round, read
+    (_taken_for_a_return, _DOCK_ZH, "不好意思，是九百五，其他不变", 950),
+    (_taken_for_a_resend, _DOCK_ZH, "发票上是九百五，其他不变，重新提交吧", 950),  # the twenty-fifth round, read
+    (_taken_for_a_resend, _DOCK_EN, "receipt says 0.95k, resubmit it please", 950),
+])
+def test_a_correction_after_a_declined_card_taken_for_another_write_is_the_start_again(
+        graph_driver, store, taken_for, first, correction, amount):
+    claim = tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "docking station", "nextUserId": "李四",
+                                      "fields": {"amount": 900, "category": "办公"}})
+    then, fixed_answers = taken_for(correction, amount)
+    agent = graph_driver(claim, *then, fixed_answers=fixed_answers)
     agent.say(first)
     agent.resume({"decisions": [{"type": "reject", "message": "amount is off"}]})
     agent.say(correction)

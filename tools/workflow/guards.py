@@ -25,6 +25,7 @@ from tools.workflow.words import (
     BEFORE_DECIDING,
     EMAIL_WORDS,
     HANDLE,
+    OF_EMAIL,
     OF_OWNER,
     REQUEST_NOUN,
     SELF_DECIDE,
@@ -229,7 +230,7 @@ class OwnRequest:
         assert call.request is not None
         latest = latest_message(call.request)
         # a reminder of their own request asked for, no e-mail and no text of theirs: the reminder the system writes
-        urged = call.spec.name == "sendEmail" and _URGE.search(latest) and not _OF_EMAIL.search(latest) and \
+        urged = call.spec.name == "sendEmail" and _URGE.search(latest) and not OF_EMAIL.search(latest) and \
             not call.request.get("quoted")
         if call.spec.name not in NOT_OWN_REQUEST and call.spec.name != START and not urged:
             return
@@ -250,7 +251,6 @@ class OwnRequest:
 
 
 _URGE = re.compile(r"催|\b(?:nudge|chase|hurry|remind|poke)\w*", re.IGNORECASE)
-_OF_EMAIL = re.compile(r"邮件|邮箱|\be-?mails?\b|\bmail\b", re.IGNORECASE)
 """Words that remind an approver: 催, "nudge", "chase"."""
 START = "runWorkFlow"
 

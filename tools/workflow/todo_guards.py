@@ -26,6 +26,7 @@ from tools.workflow.words import (
     AWAY,
     DEPUTY,
     I_DECIDE,
+    OF_EMAIL,
     REQUEST_NOUN,
     SELF_DECIDE_SAY,
     SENT_BACK,
@@ -314,9 +315,6 @@ class DecidedNotStarted:
         )
 
 
-_OF_EMAIL = re.compile(r"邮件|邮箱|\be-?mails?\b|\bmail\b", re.IGNORECASE)
-
-
 class ReturnNotEmail:
     """Refuses an e-mail where the approver said to send a request back and spoke of no e-mail ("Bounce Zhang San's
     trip back to him - he needs to spell out which client"): the return is carried, their words its comment."""
@@ -331,7 +329,7 @@ class ReturnNotEmail:
             return
         latest = latest_message(call.request)
         said = said_return_or_reject([latest])
-        if said is None or said[0] != "return" or _OF_EMAIL.search(latest):
+        if said is None or said[0] != "return" or OF_EMAIL.search(latest):
             return
         raise PolicyError(
             "return_not_email", f"The user asks to send the request back to its requester ({said[1]!r}), not for an "

@@ -303,6 +303,9 @@ EMAIL_WORDS = re.compile(
 )
 """Words of an e-mail, a reminder or a message's text: an e-mail is sent only where the person's words speak of one."""
 
+OF_EMAIL = re.compile(r"邮件|邮箱|\be-?mails?\b|\bmail\b", re.IGNORECASE)
+"""The words of an e-mail itself, not of a reminder: where they are said, a free e-mail is what was asked for."""
+
 
 HANDLE = re.compile(r"处理|办一下|办了|搞定|弄一下|看着办|\b(?:deal\s+with|handle|take\s+care\s+of|sort\s+out)\b|"
                     r"\bprocess\s+(?:it|this|that|them|his|her|the\s+(?:claim|request|leave|trip))\b", re.IGNORECASE)
