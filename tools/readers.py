@@ -278,26 +278,29 @@ ASKING = re.compile(
 
 
 def read_account(
-    texts: Sequence[str], *, names: Sequence[str], form_words: Sequence[str], choice_words: Sequence[str], today: date
+    texts: Sequence[str], *, names: Sequence[str], form_words: Sequence[str], choice_words: Sequence[str], today: date,
+    telling_words: Sequence[str] = (),
 ) -> str | None:
     """The person's own account of why, as they wrote it: each clause of their messages that says something beyond
     the dates, lengths, numbers and people it names, the form's own words (`form_words`: the process's name), a choice
     named on its own (`choice_words`: "，餐饮类，", "office supplies"; 办公 inside 办公室 is no choice), asking words
     (帮我, 找李四审批, "please file"), of how much (花了, "spent") and of when (下午, "time off"), as written without
     those and particles at its ends, joined in the order written ("上周请供应商吃饭，餐饮类，要报销，找李四" →
-    上周请供应商吃饭). A clause in Chinese tells something in two characters or more. None when no clause does: the
-    person is asked."""
+    上周请供应商吃饭). A clause in Chinese tells something in two characters or more, or with one of `telling_words`
+    (what implies a choice: 发烧 a sick leave, 打车 travel, is why by nature). Brackets set a clause apart
+    ("请2天事假（搬家）"). None when no clause does: the person is asked."""
     parts: list[str] = []
     choices = {words.squash(w) for w in choice_words}
     for text in texts:
         masked = mask_words(_masked(text, names, today), form_words)
         masked = _ACCOUNT_FILLER.sub(lambda m: MASK * len(m.group()), masked)
-        for clause in _CLAUSES.finditer(masked):
+        for clause in _ACCOUNT_CLAUSES.finditer(masked):
             if words.squash(clause.group().replace(MASK, "")) in choices or _HOW_ASKED.search(clause.group()) and \
                     masked[clause.end():clause.end() + 1] in ("?", "？", ""):
                 continue  # "How do I get that money back?", 这个怎么报？: asks, tells no why
             telling = [m for m in _TOKEN.finditer(clause.group()) if _tells(m.group())]
-            if len(telling) < (2 if any(_CJK_RUN.match(m.group()) for m in telling) else 1):
+            if len(telling) < (2 if any(_CJK_RUN.match(m.group()) for m in telling) else 1) and not (
+                    telling and _said_any(telling_words, clause.group())):
                 continue
             kept = clause.group().lstrip(_EDGE).rstrip(_EDGE_END)
             head = _FRAME_HEAD_EN.match(clause.group().strip(" \t\r\n"))
@@ -312,6 +315,13 @@ def read_account(
                 parts.append(part)
     account = "，".join(parts) if any(_CJK_RUN.search(p) for p in parts) else ", ".join(parts)
     return account[:MAX_ACCOUNT_CHARS] if account else None
+
+
+_ACCOUNT_CLAUSES = re.compile(r"[^，,。.;；!！?？\n、:：()（）]+")
+
+
+def _said_any(found: Sequence[str], text: str) -> bool:
+    return any(w and (words.names_term(w, text) if w.isascii() else w in text) for w in found)
 
 
 _TOKEN = re.compile(r"[\u3400-\u9fff]|[a-z0-9]+(?:[-'’][a-z0-9]+)*", re.IGNORECASE)
@@ -338,9 +348,9 @@ _FRAME_HEAD_EN = re.compile(
     rf"(?:(?:a|an|the|for|me|of|in|please)\b[ \t]*|{MASK}+[ \t]*)+(?=\S)", re.IGNORECASE)
 """The head of a clause that only frames the request (a [claim] for …, "an [expense claim] for"): articles and
 prepositions around what was masked; dropped where it holds a masked word."""
-_EDGE = MASK + " \t\r\n" + "的了吧呢啊嘛呀哦把这那给让被就都也还再很太"
-"""What a clause of the account is trimmed of at its head: what was masked, particles and adverbs (就去 → 去)."""
-_EDGE_END = MASK + " \t\r\n" + "的了吧呢啊嘛呀哦"
+_EDGE = MASK + " \t\r\n-–—" + "的了吧呢啊嘛呀哦把这那给让被就都也还再很太"
+"""What a clause of the account is trimmed of at its head: what was masked, dashes, particles and adverbs (就去 → 去)."""
+_EDGE_END = MASK + " \t\r\n-–—" + "的了吧呢啊嘛呀哦"
 """What it is trimmed of at its end: what was masked and particles (上海出差的 → 上海出差), never an adverb (成都 keeps
 its 都)."""
 _DEMONSTRATED = re.compile(r"[周月年天次趟回阵段边里些个位份笔]")

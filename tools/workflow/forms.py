@@ -172,9 +172,11 @@ def _reason_readers(definition: Definition) -> tuple[re.Pattern[str], Any]:
     filler = re.compile("|".join([*(re.escape(w) for w in said), ASKING.pattern]), re.IGNORECASE)  # 报销 before 报
     # what names the request in the person's words: the process's words and name ("Trip to Chengdu"), and a choice
     # made a category (差旅费); a bare choice's name only where it stands alone in its clause (办公室 is no choice)
+    enums = [c for f in definition.fields if f.type == "enum" for c in f.choices]
     request_words = [*form, *definition.words, *(w for w in definition.name_en.split() if len(w) > 3),
-                     *(w for w in choices if not any(w == c.name or w == c.name_en
-                                                     for f in definition.fields for c in f.choices))]
+                     *(w for w in choices if not any(w == c.name or w == c.name_en for c in enums)),
+                     *(c.name_en for c in enums if " " in c.name_en.strip())]  # "annual leave" names, wherever
+    telling = [w for c in enums for w in c.words]  # 发烧, "taxi": what implies a choice is why by nature
 
     cued = [f.cues for f in definition.fields if f.type == "string" and f.cues]
 
@@ -183,7 +185,8 @@ def _reason_readers(definition: Definition) -> tuple[re.Pattern[str], Any]:
         texts = request["texts"][: request.get("declined") or None]  # a correction after a declined card says no why
         # the place of a trip is its own field: "去深圳一趟" says where, not why (and 成都 keeps its 都)
         places = [p for cues in cued if (p := read_after(cues, texts, names=names, today=today))]
-        return read_account(texts, names=[*names, *places], form_words=request_words, choice_words=choices, today=today)
+        return read_account(texts, names=[*names, *places], form_words=request_words, choice_words=choices, today=today,
+                            telling_words=telling)
 
     return filler, account
 
