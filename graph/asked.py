@@ -39,6 +39,21 @@ class AskedNext:
         self._hook = toolset.asked_next
         self._backend = backend
         self._writes = frozenset(spec.name for spec in toolset.registry if spec.effect is Effect.WRITE)
+        self._last: tuple[str, dict[str, Any] | None] | None = None
+        """The last step's answer, by its latest message's id: budget_check asks, and the reasoner right after it
+        asks the same of the same messages; the store is read once (nothing writes between them)."""
+
+    def _found(self, state: AgentState, request: Any, context: Context) -> dict[str, Any] | None:
+        latest = state["messages"][-1].id if state["messages"] else None
+        last = self._last
+        if latest is not None and last is not None and last[0] == latest:
+            return last[1]
+        assert self._hook is not None
+        with self._backend.read() as handle:
+            found = self._hook(handle, request, context.user_id)
+        if latest is not None:
+            self._last = (latest, found)
+        return found
 
     def call(self, state: AgentState, context: Context) -> dict[str, Any] | None:
         """The call the person's latest message still asks for, right after a write of this run, and not proposed
@@ -47,8 +62,7 @@ class AskedNext:
         request = state.get("request")
         if self._hook is None or request is None or not context.fixed_answers or not last_step_wrote(state):
             return None
-        with self._backend.read() as handle:
-            found = self._hook(handle, request, context.user_id)
+        found = self._found(state, request, context)
         if found is None:
             return None
         messages: list[AnyMessage] = list(state["messages"])
@@ -71,6 +85,5 @@ class AskedNext:
         run = messages[latest_human_index(messages) + 1 :]
         if any(c["name"] in self._writes for m in run if isinstance(m, AIMessage) for c in m.tool_calls):
             return None
-        with self._backend.read() as handle:
-            found = self._hook(handle, request, context.user_id)
+        found = self._found(state, request, context)
         return as_said(found, lang, "instead") if found is not None else None

@@ -75,16 +75,17 @@ def build_graph(
     if strategy not in WIRES:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     shared = NodeDeps(chosen, backend, needs, clock)
+    asked = AskedNext(chosen, backend)  # one for budget_check and the reasoner: the store is read once a step
     nodes: dict[str, Any] = {
         "read_request": ReadRequest(shared),
-        "reasoner": Reasoner(model, shared),
+        "reasoner": Reasoner(model, shared, asked),
         "tool_validator": ToolValidator(shared),
         "ask_person": AskPerson(registry),
         "human_review": HumanReview(backend, registry, clock=clock),
         "executor": Executor(shared),
         "observation_summarizer": ObservationSummarizer(registry),
         "budget_check": BudgetCheck(clock=clock, lookup_answers=chosen.lookup_answers, registry=registry,
-                                    asked=AskedNext(chosen, backend)),
+                                    asked=asked),
     }
     if strategy == "plan":
         nodes["planner"] = Planner(model, shared)

@@ -116,7 +116,7 @@ class Reasoner:
     """Thought → Action: the model step. One model call per visit, in normal or wrap-up mode (where a model that
     cannot be trusted with summaries gets the fixed answer built from the run's results instead)."""
 
-    def __init__(self, model: ModelSource, deps: NodeDeps) -> None:
+    def __init__(self, model: ModelSource, deps: NodeDeps, asked: AskedNext | None = None) -> None:
         toolset = deps.toolset
         self._actors = deps.actors
         self._model_source = model
@@ -127,7 +127,7 @@ class Reasoner:
         self._bound: dict[int, Any] = {}
         self._call_ids = call_id_index()
         self._check = AnswerCheck(toolset)
-        self._asked = AskedNext(toolset, deps.backend)
+        self._asked = asked or AskedNext(toolset, deps.backend)  # the graph's, shared with budget_check
         self._people: KeptMap[str, list[dict[str, Any]]] = KeptMap(1, ACTOR_TTL_S)
         self._fixed: dict[tuple[str, Lang], list[AnyMessage]] = {}
         self._today: tuple[date | None, str] = (None, "")

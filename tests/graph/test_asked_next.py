@@ -95,3 +95,26 @@ def test_an_answer_with_nothing_done_to_a_plain_batch_brings_the_batch_card(grap
     agent.approve()
     assert agent.actions == []  # decided once: the batch is not proposed again
     assert [t["status"] for t in store.snapshot()["tasks"]] == ["approved"] * 3
+
+
+def test_what_is_still_asked_is_read_once_per_step(graph_driver, store, start_request):
+    # budget_check asks after the write and the reasoner right after it asks the same: one read of the store each
+    from dataclasses import replace
+
+    from tools.workflow.toolset import TOOLSET
+
+    reads: list[str] = []
+
+    def counted(handle, request, user_id):  # type: ignore[no-untyped-def]
+        reads.append(user_id)
+        return TOOLSET.asked_next(handle, request, user_id)
+
+    _three(start_request)
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True}), user_id="user_2",
+                         fixed_answers=True, toolset=replace(TOOLSET, asked_next=counted))
+    agent.say("张三和赵六的都批了")
+    agent.approve()  # task_1 decided: the step after it proposes task_3
+    assert agent.actions[0]["args"]["taskId"] == "task_3"
+    assert len(reads) == 1
+    agent.approve()  # task_3 decided: nothing is left, asked once more
+    assert agent.actions == [] and len(reads) == 2
