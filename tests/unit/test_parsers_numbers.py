@@ -143,6 +143,17 @@ def test_numbers_words_where_one_is_no_number():
     assert facts("the 1200-yuan one is fine").numbers_stated() == {1200}
 
 
+@pytest.mark.parametrize(("said", "numbers"), [  # written for the rule, none from a scenario (the ho29 writer's report)
+    ("月底前把发票翻一翻，打车一共八十八元", {88}),
+    ("我先核对了一下，再算一算，餐费三百二", {320}),
+    ("等我问一问财务", set()),
+    ("看了一看，路费两千多", set()),  # "两千多" is a guess: unread
+    ("一天一天地拖", {1}),  # 天一天 is no verb said twice: the first 一天 is a day
+])
+def test_a_verb_said_twice_around_one_is_no_number(said, numbers):
+    assert facts(said).numbers_stated() == numbers
+
+
 def test_numbers_dates_are_no_numbers():
     said = facts("12月7日到12月11日请年假")
     assert said.numbers_stated() == frozenset()

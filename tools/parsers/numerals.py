@@ -57,9 +57,11 @@ _NOT_NUMBERS_RE = re.compile(
     rf"(?<![{CN_DIGITS}十百千万亿\d])(?:"
     r"一下|一些|一起|一直|一定|一样|一般|一切|一旦|一向|一致|一律|一再|一同|一并|一路|一口气|一会儿?|一边|一共|"
     r"一点儿|一点点|一方面|一番|一贯|一块儿|一块(?=[去走吃玩做干办来回住坐聊看出])|一早|一大早|一心|统一|唯一|"
-    r"万一|万万|千万(?![元块])|十分(?!钟)|不三不四|三心二意|一五一十|乱七八糟|七上八下|五花八门)"
+    r"万一|万万|千万(?![元块])|十分(?!钟)|不三不四|三心二意|一五一十|乱七八糟|七上八下|五花八门|"
+    rf"(?P<verb>(?![{CN_DIGITS}十百千万亿周期拜月日号天年第])[\u4e00-\u9fff])了?一(?P=verb))"
 )
-"""Not after a numeral: 三十七万一千 and 三千万 are numbers, 万一 and 千万 alone are words."""
+"""Not after a numeral: 三十七万一千 and 三千万 are numbers, 万一 and 千万 alone are words; a verb said twice around 一
+does a little of it (理一理账, 看了一看), no number."""
 _PRONOUN_ONE_RE = re.compile(
     r"\b(?:a|an|the|this|that|which|each|every|no|any|another|other)\s+(?:[a-z]+\s+)?"
     r"(?:[¥$￥]?\d[\d,.]*(?:[- ]?(?:yuan|rmb|kuai|bucks?))?\s+)?$", re.IGNORECASE
