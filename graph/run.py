@@ -60,6 +60,19 @@ def request_messages(messages: list[AnyMessage], writes: frozenset[str] = frozen
     return request, (len(request) - corrections if corrections >= 0 else 0)
 
 
+def carried_out(messages: list[AnyMessage], writes: frozenset[str]) -> int:
+    """How many of the person's messages came up to the last one a write was carried out after (0: none was): what
+    they said was that write's."""
+    humans, done = 0, 0
+    for msg in messages:
+        if isinstance(msg, HumanMessage):
+            humans += 1
+        elif isinstance(msg, ToolMessage) and msg.name in writes and msg.status != "error" and \
+                not note_of(msg).get("rejected"):
+            done = humans
+    return done
+
+
 def shown_and_answered(messages: list[AnyMessage], start: int = 0) -> list[str]:
     """The assistant's answers from `start` on that the person saw and replied to (a draft they may have confirmed)."""
     shown = []
@@ -93,7 +106,8 @@ def start_run(
     as when another user was asked the last question). The people read for it are kept in `known`, when the toolset
     reads them whole (`Toolset.people_kind`): the run's checks find them by id without reading them again."""
     index = latest_human_index(messages)
-    texts, declined = request_messages(messages, frozenset(s.name for s in toolset.registry if s.effect is Effect.WRITE))
+    writes = frozenset(s.name for s in toolset.registry if s.effect is Effect.WRITE)
+    texts, declined = request_messages(messages, writes)
     texts, declined = (texts[-1:], 0) if alone else (texts, declined)
     # The request's drafts: what the assistant showed since the request's first message (its size stays that of
     # the request, not of the thread).
@@ -104,9 +118,12 @@ def start_run(
         known.put_all(toolset.people_kind, people)
     said = [str(m.content) for m in messages if isinstance(m, HumanMessage)]
     asked = previous_ask["call"] if previous_ask else None
+    before = said[: len(said) - len(texts)]
+    earlier = [] if alone else before[-RECENT_MESSAGES:]  # another user's words state nothing
     request = read_request(
         texts,
-        earlier=[] if alone else said[: len(said) - len(texts)][-RECENT_MESSAGES:],  # another user's words state nothing
+        earlier=earlier,
+        done=min(carried_out(messages, writes), len(before)) - (len(before) - len(earlier)),
         answering=asked["unit"] if asked is not None and asked["kind"] == "number" else "",
         index=index,
         today=run_today(clock, context.timezone),

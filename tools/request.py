@@ -9,6 +9,7 @@ when they said it: the same number in any numeral system, a date range counted i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -138,12 +139,15 @@ def read_request(
     shown: Sequence[str] = (),
     default_lang: Lang = "zh",
     declined: int = 0,
+    done: int = 0,
 ) -> Request:
     """The record of a request: `texts` are the person's messages of it, oldest first (the latest last); `earlier` the
     person's messages before them, whose values count too (up to RECENT_MESSAGES in all); `answering` the unit of a
     number the graph asked for ("day"), which a bare number in the latest message then states ("let's say four");
     `people` the toolset's directory (records with `id`, `name`, `alias`), whose names are never read as numbers;
-    `declined` how many of `texts` came before a card the person declined (the rest correct it)."""
+    `declined` how many of `texts` came before a card the person declined (the rest correct it); `done` how many of
+    `earlier` came before a write carried out, whose values were that write's (a deputy's dates are no trip's): they
+    name people still ("给他发个邮件"), and state no value."""
     latest = texts[-1] if texts else ""
     names = [str(n) for p in people for n in names_of(p)]
     others = [dict(p) for p in people if p.get("id") != actor_id]
@@ -159,6 +163,8 @@ def read_request(
             one_date = facts.one_date  # the request's own messages only, never one before it
             implied = Said(kind="days", value=one_date, text=facts.dates[0].text, message=position)
         read = said_in(text, facts, position)
+        if position < done - (len(earlier) + len(texts) - len(recent)) and not SAME_AGAIN.search(latest):
+            continue  # a message of a request carried out: its values were that request's
         if position == len(recent) - 1:
             lang = facts.lang
             last, read = _latest(facts, answering, read, position)
@@ -195,6 +201,15 @@ def read_request(
         declined=declined,
         today=today.isoformat(),
     )
+
+
+SAME_AGAIN = re.compile(
+    r"再(?:提|交|发|报|申请)一(?:次|遍|下)|重新(?:提|交|发起|申请|报)|重提|一样的|同样的|照原样|原样|照旧|跟上次一样|和刚才一样|"
+    r"\b(?:same|again|resubmit\w*|re-?file\w*|once\s+more)\b",
+    re.IGNORECASE,
+)
+"""Words that ask for what was done once more ("File the same request again", 重新提一下): the values said for it are
+said again."""
 
 
 @dataclass
