@@ -15,6 +15,9 @@ from tools.workflow.words import decision_in
     ("看过了，驳回", False), ("不过这笔得驳回", False),
     ("不过我还得想想", None), ("我都问过了", None), ("时间都过去了", None), ("马上就过年了", None), ("发票都过期了", None),
     ("他说过了", None), ("过了两天再说", None),
+    # an approval word negated is a rejection, beside the word that rejects (the thirtieth round's writer's report)
+    ("这笔实在没法通过，麻烦驳回", False), ("预算超了，我批不了，退回吧", False), ("无法同意，请帮我拒绝", False),
+    ("I'm unable to support this request; please decline it", False), ("can't back this one, reject", False),
 ])
 def test_pass_said_of_a_request_is_an_approval(text, decided):
     assert decision_in(text) is decided
@@ -31,6 +34,11 @@ def test_pass_said_of_a_request_is_an_approval(text, decided):
     ("Approve it - note: budget ok for Q1. I'll do the other two later.", "budget ok for Q1"),
     ("意见写：辛苦了", "辛苦了"),  # the thanks is the comment
     ("那笔报销让李四帮我看吧，附言：我下午一直在开会，麻烦了。谢谢啦！", "我下午一直在开会"),  # 附言 (28th round, read)
+    # a quote that ends its sentence is the comment, whatever follows; the cue may lead straight to it (30th's writer)
+    ("劳驾帮我退回去，并留言“行程单缺一页”？辛苦您", "行程单缺一页"),
+    ("Could you turn it down and add the note \"over the hotel cap\"? Best regards, Wang Wu", "over the hotel cap"),
+    ("同意吧，批注「按差标执行」。顺便问下明天的会几点", "按差标执行"),
+    ("approve, remark 'ok this once', and also list my other to-dos", "ok this once"),
 ])
 def test_a_comment_written_between_quotes_is_filed_without_them(said, comment):
     from datetime import date

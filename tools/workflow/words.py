@@ -56,8 +56,11 @@ TURNED_DOWN = (r"\bturn(?:ed|ing)?\s+(?:(?:it|that|this|them|those|these)(?:\s+o
 reader and by the return-or-reject reader alike."""
 _REJECT = re.compile(
     r"驳回|拒绝|拒了|回绝|不同意|不批|别批|(?<![拿说])不准|不通过|不行|不予|打回|退回|否决|否掉|毙(?:了|掉|吧)|枪毙|"
+    r"(?:不能|不可以|不好|不太能|没办法|没法|无法|难以)(?:给(?:你|他|她|它)?)?(?:通过|同意|批准|批|放行)|"
+    r"(?:通过|同意|批准|批)不了|"
     rf"\breject|\bdeclin|\bden(y|ied)\b|\brefus|{TURNED_DOWN}|\bthumbs[- ]down\b|\bsay no\b|"
-    r"\bno[- ]go\b|\bveto|\b(don'?t|do not|not|never|won'?t|can'?t|cannot) (approve|accept|allow|ok|sign)",
+    r"\bno[- ]go\b|\bveto|\b(don'?t|do not|not|never|won'?t|can'?t|cannot|unable to) "
+    r"(approve|accept|allow|ok|sign|support|agree|endorse|back)",
     re.IGNORECASE,
 )
 _APPROVE = re.compile(
@@ -109,7 +112,7 @@ def stated_decision(request: Request) -> bool | None:
 
 _COMMENT = re.compile(
     r"(?:意见|理由|原因|备注|评语|批注|留言|附言|comment|reason|note|remark|message)\s*(?:就|要|请|麻烦|帮我)?\s*"
-    r"(?:写成|写上|写|填|是|为|就是|:|：)\s*[:：]?\s*"
+    r"(?:写成|写上|写|填|是|为|就是|:|：|(?=\s*[“「『\"'‘]))\s*[:：]?\s*"  # 并备注“…”, "add the comment '…'"
     r"(?P<text>.+?)\s*[。.!！]?\s*$",
     re.IGNORECASE | re.DOTALL,
 )
@@ -127,6 +130,9 @@ def stated_comment(request: Request) -> str | None:
     for text in reversed(request["texts"]):
         match = _COMMENT.search(text) or _WITH_COMMENT.search(text)
         if match and match.group("text").strip():
+            quoted = _QUOTED_SENTENCE.match(match.group("text"))
+            if quoted:  # "…备注“按标准报销”？多谢", "add the comment 'X'? Many thanks, Zhao Liu": the quote is it
+                return next(g for g in quoted.groups() if g is not None).strip()
             return unquoted(_own_sentences(match.group("text").strip()))
     texts = request["texts"]
     for index in reversed(range(len(texts))):
@@ -181,6 +187,10 @@ _MY_OWN_LATER = re.compile(
 
 _ALSO = re.compile(r"\s*(?:另外|还有|顺便|对了|\b(?:also|and also|oh and|by the way|btw|plus)\b)", re.IGNORECASE)
 """Words that begin another matter after a comment ("另外…", "Also, …")."""
+_QUOTED_SENTENCE = re.compile(r"^\s*(?:“([^”]+)”|「([^」]+)」|『([^』]+)』|\"([^\"]+)\"|‘([^’]+)’|'([^']+)')"
+                              rf"(?:\s*(?:[。.!！？?]|$)|[\s,，;；]*(?={_ALSO.pattern}))", re.IGNORECASE)
+"""A comment between quotes that ends its sentence, or where another matter begins: what follows (thanks, a
+signature, "另外…") is not in it."""
 
 
 def _before_the_decision(text: str, request: Request) -> str | None:
