@@ -102,6 +102,12 @@ def test_cc_takes_known_people_other_than_the_requester(store, make_ctx):
     ("报销给李四审批，抄一份给王五", ["user_3"]),
     ("Li Si approves; no need for Wang Wu to get a copy", []),
     ("李四审批，别让王五抄送", []),
+    # "copied" in the passive, and cc or copy written inside Chinese (the thirtieth round's writer's report)
+    ("Li Si approves. Perhaps Zhao Liu might be copied on it as well?", ["user_4"]),
+    ("If possible Wang Wu should also be copied in. Li Si approves", ["user_3"]),
+    ("出差申请给李四审批，麻烦cc赵六", ["user_4"]),
+    ("请一天假李四批，顺便copy一份给王五", ["user_3"]),
+    ("I copied the receipt totals by hand; Li Si approves", []),
 ])
 def test_the_people_copied_are_those_named_after_a_cc_word(text, copied):
     assert stated_cc([text], PEOPLE, "user_1") == copied

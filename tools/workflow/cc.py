@@ -42,7 +42,8 @@ REFUSALS = {
     "en": {"too_many_cc": f"a request can be copied to at most {MAX_CC} people", "cc_self": "you need not copy yourself"},
 }
 """Why a CC was not accepted, by refusal code."""
-_CUE = re.compile(r"(?:同时|并|也|再)?(?:抄送|抄给|抄一份|抄份|知会|同步给|\bcc(?:'d|’d)?\b|\bcopy(?:ing)?(?: in)?\b(?!\s+of\b)|"
+_CUE = re.compile(r"(?:同时|并|也|再)?(?:抄送|抄给|抄一份|抄份|知会|同步给|(?<![a-z])cc(?:'d|’d)?(?![a-z])|"
+                  r"(?<![a-z])cop(?:y|ying|ied)(?: in)?(?![a-z])(?!\s+of\b)|"
                   r"\bloop(?:ing)?\b|\bkeep\b(?=[^,.;!?]*\b(?:in the loop|posted|informed)\b))", re.IGNORECASE)
 _NOT = re.compile(r"(不|别|勿|无需|不用|不要|没必要)\s*$|\b(don'?t|do not|no need to|not|never|without)\s+$", re.IGNORECASE)
 """Words right before a CC word that say not to copy ("不用抄送王五", "don't cc Wang Wu")."""
@@ -51,7 +52,7 @@ _NOTHING_MORE = re.compile(r"(?:\s|一下|下|吧|了|呗|啊|哈|一份|份|\b(
 """What may follow a CC word that names nobody after it ("抄送一下", "cc'd on it", "on the cc list", "a copy too")."""
 _NOT_FIRST = re.compile(r"\s*(?:(?:不|别|勿|无需|不用|不要|没必要)|(?:don'?t|do not|no need|not|never)\b)", re.IGNORECASE)
 """The same words at the start of a clause ("别让王五知道", "no need for Wang Wu to get a copy")."""
-_CLAUSE_END = re.compile(r"[。；;，,!！?？\n]|审批|批准|approv|sign", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[。；;，,!！?？\n]|\.(?=\s|$)|审批|批准|approv|sign", re.IGNORECASE)
 
 
 def cc_spans(text: str) -> list[tuple[int, int]]:
