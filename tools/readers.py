@@ -26,6 +26,7 @@ from datetime import date
 from typing import Any, Literal
 
 from tools import words
+from tools.courtesy import COURTESY, GREETING
 from tools.parsers import read_text
 from tools.parsers.text import MASK, mask_spans, mask_words
 
@@ -95,7 +96,7 @@ def read_choice(
     """The one option the latest of `texts` that says anything about it names or implies (see the module's rules);
     None when none does, or the deciding message points to several."""
     for text in reversed(texts):
-        text = _THE_REST.sub(lambda m: MASK * len(m.group()), text)
+        text = _GREETED.sub(lambda m: MASK * len(m.group()), _THE_REST.sub(lambda m: MASK * len(m.group()), text))
         named = {o[0]: _as_written(w, text) or w for o in choices for w in o[1:] if w and _named_as_choice(w, text)}
         anywhere = {o[0]: _as_written(w, text) or w for o in choices for w in o[1:] if w and words.names_term(w, text)}
         if named:  # "用年假或者调休都行": one named as the choice, another beside it as the alternative: none chosen
@@ -109,6 +110,8 @@ def read_choice(
     return None
 
 
+_GREETED = re.compile(GREETING, re.IGNORECASE)
+"""A greeting names no option: 下午好 is no afternoon."""
 _EITHER = re.compile(r"或|还是|都行|都可以|随便|哪个都|\b(?:or|either|whichever|any\s+of)\b", re.IGNORECASE)
 """Words that offer options as alternatives (年假或者调休, "annual or comp", 哪个都行)."""
 _THE_REST = re.compile(
@@ -329,12 +332,12 @@ _FUNCTION_WORDS = set("把这那几些点给让被就都也还再很太吧呢啊
     "head", "heading", "headed", "fly", "flying", "travel", "traveling", "travelling", "book", "booking", "arrange",
     "i'd", "i'm", "some", "time", "get", "go", "going", "have", "has", "had", "just", "so", "any", "all", "today",
     "tomorrow", "yesterday", "i'll", "i've", "it", "it's", "was", "were", "is", "be", "been", "need", "needs", "want",
-    "wants", "take", "cc", "copy", "loop", "use", "using", "like", "would", "sign", "signs", "signing", "ok", "okay",
+    "wants", "take", "as", "cc", "copy", "loop", "use", "using", "like", "would", "sign", "signs", "signing", "ok", "okay",
 }
 """Words that tell nothing of why on their own (把, 这, "some", "time", "I'll need", "cc"), beyond the generic ones
 (`tools.words`): a clause of only these and masked words ("so I'll need [Friday off]", "cc [Wang Wu]") is left out."""
 _ACCOUNT_FILLER = re.compile(
-    f"{ASKING.pattern}|上午|下午|早上|中午|晚上|整天|全天|(?:(?<![太很好更最那这])[多少])?(?:花费|花了|花)|一共|共计|合计|总共|\\b(?:spent|cost|costs)\\b|"
+    f"{COURTESY.pattern}|{ASKING.pattern}|上午|下午|早上|中午|晚上|整天|全天|(?:(?<![太很好更最那这])[多少])?(?:花费|花了|花)|一共|共计|合计|总共|\\b(?:spent|cost|costs)\\b|"
     r"\b(?:this\s+)?(?:morning|afternoon|evening)\b|\b(?:time\s+|days?\s+|all[- ]day\s+)?off\b|"
     r"谢谢|多谢|感谢|辛苦了?|劳驾|有劳|拜托了?|我是新来的|新来的|刚入职|请问一下|打扰一下|"
     r"\b(?:quick|one|a)\s+question\b|\bI'?m\s+new(?:\s+here)?\b|\bsorry\s+to\s+bother(?:\s+you)?\b|\b(?:many\s+)?(?:thanks|thank\s+you|thx|cheers|ta)(?:\s+(?:a\s+lot|so\s+much|a\s+million))?\b",
@@ -345,9 +348,11 @@ _ACCOUNT_FILLER = re.compile(
 _HOW_ASKED = re.compile(r"^\s*(?:how|what|where|who|which)\b|怎么|怎样|如何|咋|哪里|找谁", re.IGNORECASE)
 """A clause that asks how or what to do (with its question mark, or ending the message): no why."""
 _FRAME_HEAD_EN = re.compile(
-    rf"(?:(?:a|an|the|for|me|of|in|please)\b[ \t]*|{MASK}+[ \t]*)+(?=\S)", re.IGNORECASE)
+    rf"(?:(?:a|an|the|for|me|of|in|please|take|taking|get|have|need|and|from|on|some)\b[ \t]*|{MASK}+[ \t]*)+"
+    r"(?=[^\s'’])", re.IGNORECASE)
 """The head of a clause that only frames the request (a [claim] for …, "an [expense claim] for"): articles and
-prepositions around what was masked; dropped where it holds a masked word."""
+prepositions around what was masked, and the verb that takes it ("take [two days of annual leave] to …"); dropped where
+it holds a masked word."""
 _EDGE = MASK + " \t\r\n-–—" + "的了吧呢啊嘛呀哦把这那给让被就都也还再很太"
 """What a clause of the account is trimmed of at its head: what was masked, dashes, particles and adverbs (就去 → 去)."""
 _EDGE_END = MASK + " \t\r\n-–—" + "的了吧呢啊嘛呀哦"

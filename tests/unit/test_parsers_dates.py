@@ -374,3 +374,12 @@ def test_a_months_end_alone_is_no_date(text):
 ])
 def test_last_weekday_is_the_latest_before_today_but_not_yesterday(today, text, day):
     assert [d.start for d in read_text(text, today=today).dates] == [day]
+
+
+@pytest.mark.parametrize(("text", "one_date"), [  # written for the rule (the thirtieth round's writer's report)
+    ("晚上好，后天想请个假", 1.0), ("早上好呀～明天请假一天", 1.0), ("Good morning! Can I have Thursday off?", 1.0),
+    ("good evening, I need tomorrow off", 1.0),
+    ("后天下午请假", 0.5), ("Thursday morning off please", 0.5), ("Good morning! Thursday afternoon off please", 0.5),
+])
+def test_a_greeting_names_no_half_of_the_day(text, one_date):
+    assert read_text(text, today=date(2026, 12, 7)).one_date == one_date

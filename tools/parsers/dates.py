@@ -117,7 +117,7 @@ def _whole(days: float) -> float:
 
 
 _HALF_AFTER_RE = re.compile(
-    r"\s*的?\s*(?P<zh>上午|下午)(?!\s*(?:\d|[一二两三四五六七八九十]+\s*点))"
+    r"\s*的?\s*(?P<zh>上午|下午)(?!好|\s*(?:\d|[一二两三四五六七八九十]+\s*点))"
     r"|\s+(?:in\s+the\s+)?(?P<en>morning|afternoon)\b(?!\s*(?:at\s+)?\d)",
     re.I,
 )

@@ -94,7 +94,8 @@ def read_text(text: str, *, today: date, ignore: Sequence[str] = (), default_lan
 _DEADLINE_BEFORE = re.compile(r"(?:\bby|\bbefore|\buntil|\btill|\bdue|\bno later than|截止|截至|最晚|之前)\s*(?:on\s+|the\s+)?$",
                               re.I)
 _DEADLINE_AFTER = re.compile(r"^\s*(?:前|之前|以前|截止|为止|到期|'s\b|的会|的会议)", re.I)
-_HALF_OF_DAY = re.compile(r"上午|下午|早上|中午|晚上|\bmorning\b|\bafternoon\b|\bevening\b", re.I)
+_HALF_OF_DAY = re.compile(r"(?:上午|下午|早上|中午|晚上)(?!好)|(?<!good )\b(?:morning|afternoon|evening)\b", re.I)
+"""A half of the day said near a date; a greeting (早上好, "good morning") is none."""
 _VAGUE_COUNT = re.compile(
     r"(?:[几多来些数余\d〇零一二两三四五六七八九十百千]|\+|\b(?:few|several|couple(?:\s+of)?|some|many|more|over|least|most|"
     r"than|to|or)\b)\s*(?:个)?(?:工作|整|全)?(?:天|日|days?\b)",
@@ -115,5 +116,5 @@ def _one_date(text: str, dates: Sequence[DateSpan], quantities: Sequence[Quantit
     start, end = dates[0].at
     if _DEADLINE_BEFORE.search(text[:start]) or _DEADLINE_AFTER.match(text[end:]):
         return None
-    near = text[max(0, start - _NEAR) : end + _NEAR]
-    return 0.5 if _HALF_OF_DAY.search(near) else 1.0
+    # searched in place, not in a slice: a greeting's "good" before the window still says what "morning" is
+    return 0.5 if _HALF_OF_DAY.search(text, max(0, start - _NEAR), end + _NEAR) else 1.0

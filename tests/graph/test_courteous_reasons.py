@@ -1,0 +1,47 @@
+"""A reason written inside courtesy is the reason alone: greetings, pleasantries, polite frames and a closing with its
+signature are left out (`tools.courtesy`), and "take [two days of annual leave] to …" starts after what it takes.
+Before, "I hope this finds you well, …, Kind regards, Zhang San" was filed as the reason (the thirtieth round's
+writer's report). Through the real graph with a scripted model that leaves the reason out; phrasings written for
+these tests, none from the evaluation sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from evals.doubles.scripted import tool_call
+
+
+@pytest.mark.parametrize(("said", "reason"), [
+    ("王经理您好，不好意思又来打扰您了。下周一、周二想请两天事假，去办理房产过户，审批人李四。谢谢！张三",
+     "去办理房产过户"),
+    ("您好！烦请帮我提交两天年假（下周一至周二），孩子幼儿园毕业典礼，李四审批，多谢", "孩子幼儿园毕业典礼"),
+    ("下午好，劳驾提个事假两天，下周一周二，老家房子漏水要回去修，顺便，李四审批", "老家房子漏水要回去修"),
+    ("Dear assistant, I hope all is well with you. Would it be possible to take two days of personal leave next Monday "
+     "and Tuesday to sit my driving test? Li Si approves. Best regards, Zhang San", "to sit my driving test"),
+    ("Hello there, sorry to trouble you. I was wondering whether I could have next Monday and Tuesday off as personal "
+     "leave; my passport needs renewing in person. Li Si would approve. Many thanks, Zhang San",
+     "my passport needs renewing in person"),
+])
+def test_the_reason_is_said_without_the_courtesy_around_it(graph_driver, said, reason):
+    call = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "", "nextUserId": "李四", "days": 2,
+                                     "fields": {}})
+    agent = graph_driver(call, "done.", fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert action["args"]["reason"] == reason
+
+
+@pytest.mark.parametrize("said", [
+    "下午好，劳驾提个事假两天，下周一周二，老家房子漏水要回去修，李四审批",
+    "早上好！下周一到周二请两天事假，陪老人复查，李四审批",
+    "Good afternoon! Two days of personal leave next Monday and Tuesday please, to take my mother to a check-up. "
+    "Li Si approves",
+])
+def test_a_greeting_is_no_half_day(graph_driver, said):
+    call = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "", "nextUserId": "李四", "days": 2,
+                                     "fields": {}})
+    agent = graph_driver(call, "done.", fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert action["args"]["days"] == 2
+    assert not action["args"]["fields"].get("startHalf") and not action["args"]["fields"].get("endHalf")
