@@ -217,3 +217,20 @@ def not_known_answer(messages: list[AnyMessage], toolset: Toolset, lang: Lang) -
         return fixed_answer(messages, toolset.registry, lang) + "\n" + words["beyond"]
     intro = toolset.language.intro.get(lang) or ""
     return words["alone"] + ("\n" + intro if intro else "")
+
+
+_NOT_KNOWING = re.compile(
+    r"不知道|不清楚|无法(?:得知|知道|确定|查到|查询|看到)|看不到|查不到|没有(?:相关|这方面的)?(?:信息|记录|数据)|"
+    r"\b(?:I\s+)?(?:don'?t|do\s+not|can'?t|cannot|am\s+unable\s+to|have\s+no\s+way\s+to)\s+(?:know|tell|see|say|access|"
+    r"find|check)\b|\bno\s+(?:information|record|data|access)\b|\bunable\s+to\s+(?:know|tell|see|access)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<=[。！？!?])\s*|(?<=\.)\s+|\n")
+
+
+def told_first(told: str, answer: str) -> str:
+    """What no tool knows, said first, and the model's answer after it without its own sentences of not knowing (the
+    person is told once: "I don't know … Finance or HR can tell you." and not again "I do not know your bonus.")."""
+    kept = [s.strip() for s in _SENTENCE_END.split(answer) if s.strip() and not _NOT_KNOWING.search(s)]
+    return "\n".join([told, " ".join(kept) if kept and not re.search(r"[\u3400-\u9fff]", told) else "".join(kept)]) \
+        if kept else told

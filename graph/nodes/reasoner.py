@@ -17,7 +17,7 @@ from graph.calls import ACTOR_TTL_S, ModelSource, model_of, new_call_id, propose
 from graph.deps import NodeDeps
 from graph.generation import generate
 from graph.history import CallIds, call_id_index, open_lookups, redirected_to, run_outcome, run_results, titled, tools_named
-from graph.known import AnswerCheck, not_known_answer, redo_note, undone_answer, undone_claims, undone_note
+from graph.known import AnswerCheck, not_known_answer, redo_note, told_first, undone_answer, undone_claims, undone_note
 from graph.protocols import NO_MODEL_CALL, parse_reply, render_for_text_protocol
 from graph.run import lang_of
 from state.agent import AgentState
@@ -256,7 +256,7 @@ class Reasoner:
                 and "ungrounded" not in meta and told not in str(answer.content):
             # what no tool knows is said first, what was found after it (an answer already replaced by "I do not
             # know" says so)
-            update["content"] = f"{told}\n{answer.content}"
+            update["content"] = told_first(told, str(answer.content))
         return {"messages": [answer.model_copy(update=update)], "outcome": outcome}
 
     def _invented(self, state: AgentState, context: Context, answer: AIMessage) -> list[str]:

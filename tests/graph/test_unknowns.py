@@ -65,3 +65,15 @@ def test_the_list_of_people_answers_a_question_of_people(graph_driver, said):
     agent = graph_driver(tool_call("getAllUser", {}), "OK.", fixed_answers=True)
     result = agent.say(said)
     assert not [m for m in result["messages"] if getattr(m, "status", "") == "error"]
+
+
+@pytest.mark.parametrize(("said", "model_says", "kept"), [  # written for the rule (the twenty-ninth round's writer)
+    ("When is the year-end bonus paid out?", "I don't know when the year-end bonus is paid. Ask HR.", "Ask HR."),
+    ("年终奖哪天发？", "抱歉，我无法得知年终奖的发放时间。有需要可以问人事。", "有需要可以问人事。"),
+])
+def test_what_no_tool_knows_is_told_once(graph_driver, said, model_says, kept):
+    # a model that answers in its own words that it does not know: the fixed line stands for it, the rest follows
+    agent = graph_driver(model_says)
+    answer = str(agent.say(said)["messages"][-1].content)
+    told = TOOLSET.language.unknown(said, "zh" if "年" in said else "en")
+    assert answer == f"{told}\n{kept}"
