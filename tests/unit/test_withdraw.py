@@ -106,4 +106,18 @@ def test_an_english_withdrawal_names_the_request_as_a_sentence_does(store, make_
     start_request(requester="user_1", approver="user_2", days=1, reason="dentist")
     result = _withdraw(make_ctx, "user_1", "req_1", lang="en")
     line = TOOLSET.registry.get("withdrawRequest").describe(result, "en")  # type: ignore[misc]
-    assert line == "Your leave request req_1 is withdrawn. Li Si was told; the task is gone from their list."
+    assert line == "Your leave request req_1 is withdrawn. Li Si was told, and the step is gone from their list."
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("zh", "已撤回你的请假申请 req_1。已通知李四，其待办已取消。也已通知赵六。"),
+    ("en", "Your leave request req_1 is withdrawn. Li Si was told, and the step is gone from their list. Zhao Liu was "
+           "told too."),
+])
+def test_a_person_copied_is_told_without_a_step_said_gone(store, make_ctx, lang, line):
+    # the thirtieth round's writer read that the copied administrator's task was gone: they held none
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_qingjia", "userId": "user_1", "reason": "搬家",
+                                          "days": 1, "nextUserId": "user_2", "cc": ["user_4"]}, make_ctx("user_1"))
+    result = _withdraw(make_ctx, "user_1", "req_1", lang=lang)
+    assert sorted(result["told"]) == sorted(["李四", "赵六"] if lang == "zh" else ["Li Si", "Zhao Liu"])
+    assert TOOLSET.registry.get("withdrawRequest").describe(result, lang) == line  # type: ignore[misc]

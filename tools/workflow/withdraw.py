@@ -88,6 +88,8 @@ def withdraw_request(conn: Connection, ctx: CallContext, args: WithdrawRequestAr
     definition = request["definition"]
     people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
     told = list(dict.fromkeys(name_of(people, n["to"], ctx.lang) for n in notified))
+    holders = {t.assignee for t in withdrawn.cancelled if t.assignee and t.assignee != ctx.actor_id}
+    held = [name for name in told if any(name == name_of(people, h, ctx.lang) for h in holders)]
     return {
         "requestId": withdrawn.instance_id,
         "process": (definition.name_en or definition.name) if ctx.lang == "en" else definition.name,
@@ -95,16 +97,22 @@ def withdraw_request(conn: Connection, ctx: CallContext, args: WithdrawRequestAr
         "status": "withdrawn",
         "cancelledTasks": [t.id for t in withdrawn.cancelled],
         "told": told,
+        "held": held,
         "notified": notified,
     }
 
 
 def withdrawn_line(result: dict[str, Any], lang: str) -> str:
+    """What withdrawing did: whose waiting step is gone from their list, and who else (those copied) was told."""
     told = result.get("told") or []
+    held = [n for n in result.get("held", told) if n in told]
+    others = [n for n in told if n not in held]
     if lang == "en":
         process = str(result["process"])
         return f"Your {process[:1].lower() + process[1:]} {result['requestId']} is withdrawn." + (
-            f" {', '.join(told)} {'was' if len(told) == 1 else 'were'} told; the task is gone from their list." if told
-            else "")
+            f" {', '.join(held)} {'was' if len(held) == 1 else 'were'} told, and the step is gone from their list."
+            if held else "") + (f" {', '.join(others)} {'was' if len(others) == 1 else 'were'} told too." if others
+                                else "")
     return f"已撤回你的{result['process'].removesuffix('流程')}申请 {result['requestId']}。" + (
-        f"已通知{'、'.join(told)}，其待办已取消。" if told else "")
+        f"已通知{'、'.join(held)}，其待办已取消。" if held else "") + (
+        f"{'也' if held else ''}已通知{'、'.join(others)}。" if others else "")
