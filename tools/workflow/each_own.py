@@ -42,6 +42,11 @@ _OWN_SENTENCE = re.compile(
     r"[我你他她]|说|告诉|问过|\b(?:I|he|she|they|told|said|asked|says|is|was|has|had|already)\b", re.IGNORECASE)
 """Words that make a stretch naming someone a sentence of its own ("Wang Wu already told me"), not a name listed
 with the decision before or after it ("and Wang Wu's", "还有赵六的出差")."""
+SEVERAL = "*several*"
+"""Whose a part is that decides several to-dos at once and names nobody ("两个请假都批了", "approve both leave
+requests"): the batch's, beside the to-dos the same message decides by name ("…，张三的报销驳回")."""
+_THE_REST = re.compile(r"其他|其它|其余|剩下|剩余|(?:the\s+)?(?:rest|others?|remaining)", re.IGNORECASE)
+"""Several said as the rest of those named ("其他的都驳回"): the decision before it decides them, as written."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +101,9 @@ def decided(request: Request, actor_id: str) -> list[Part]:
                 last = found[-1]
                 found[-1] = Part(last.who, last.decided, last.words + segment)
             continue
-        who = frozenset(named or pending or (found[-1].who if found else set()))  # "hold Zhang San's, approve Wang Wu's"
+        several = not named and not pending and asks_for_several(segment) and not _THE_REST.search(segment)
+        # "hold Zhang San's, approve Wang Wu's"; "两个请假都批了" names nobody and decides several: the batch's part
+        who = frozenset(named or pending or ({SEVERAL} if several else found[-1].who if found else set()))
         if found and found[-1].who == who and found[-1].decided == decided_here:  # "王五的不行，驳回": said twice
             found[-1] = Part(who, decided_here, found[-1].words + segment)
         else:
@@ -111,7 +118,7 @@ def parts(request: Request, actor_id: str) -> list[Part]:
     """The decisions the latest message states (`decided`); [] when fewer than two people are decided different ways
     (the message is then read whole)."""
     latest = latest_message(request)
-    if len(_people(request, actor_id)) + len(set(_TASK_ID.findall(latest))) < 2:
+    if len(_people(request, actor_id)) + len(set(_TASK_ID.findall(latest))) + asks_for_several(latest) < 2:
         return []
     found = decided(request, actor_id)
     if len({p.decided for p in found}) < 2 or len(set().union(*(p.who for p in found))) < 2:
@@ -136,8 +143,14 @@ def next_asked(conn: Connection, request: Request, actor_id: str) -> dict[str, A
 
     offered = lookup.engine_of(conn).tasks_for(conn, actor_id, groups_of(conn, actor_id))
     for part in found:
+        keys = processes_named(conn, part.words)
+        if part.who == {SEVERAL}:  # the batch, while a to-do of its one process still waits
+            if len(keys) == 1 and any(t.process_key in keys for t in offered):
+                return {"name": BATCH_TOOL, "args": {"isOK": part.decided == "approve", "processKey": next(iter(keys))}}
+            continue
         for who in sorted(part.who, key=first_said):
-            todos = [t.id for t in offered if who in (t.id, t.requester)]
+            # "张三的报销" of 张三's leave and claim: the one of the process named (none once it was decided)
+            todos = [t.id for t in offered if who in (t.id, t.requester) and (not keys or t.process_key in keys)]
             if len(todos) != 1:
                 continue
             if part.decided == "return":
@@ -181,12 +194,12 @@ class EachOwnDecision:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
-        if call.spec.name not in TO_DO_TOOLS:
+        if call.spec.name not in TO_DO_TOOLS | {BATCH_TOOL}:
             return
         found = parts(call.request, call.ctx.actor_id)
         if not found:
             return
-        whose = _whose(call, call.request)
+        whose = {SEVERAL} if call.spec.name == BATCH_TOOL else _whose(call, call.request)
         mine = [p for p in found if p.who & whose]
         if len(mine) != 1:
             return  # not known which part: read whole (the readers then ask)
