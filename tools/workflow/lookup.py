@@ -223,14 +223,19 @@ def todos_from(conn: Connection, actor_id: str, requester_id: str) -> list[TaskV
 
 
 def resolve_task(conn: Connection, value: Any, actor_id: str, *, param: str = "taskId") -> dict[str, Any]:
-    """A task by id, or by its requester's name among the tasks offered to the actor ("张三" → task_1).
+    """A task by id, by its request's id when one step of it is offered to the actor (req_3 → task_3), or by its
+    requester's name among the tasks offered to the actor ("张三" → task_1).
 
     Several such tasks from that requester are never resolved by choice: the person is asked which one.
     """
     text = str(value).strip()
-    if ID_RE.match(text):
+    by_request = _REQ_RE.match(text)
+    if ID_RE.match(text) and not by_request:
         return require_task(conn, text)
     offered = engine_of(conn).tasks_for(conn, actor_id, groups_of(conn, actor_id))
+    if by_request:  # a request's id for its to-do ("req_3"): the one step of it offered to the actor
+        of_it = [t for t in offered if t.instance_id == format_request_id(int(by_request.group("num")))]
+        return task_record(conn, of_it[0]) if len(of_it) == 1 else require_task(conn, text)
     requesters = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
     named = {u["id"] for u in named_in(text, [requesters[t.requester] for t in offered if t.requester in requesters])}
     found = [t for t in offered if t.requester in named] or _by_what_it_is(text, offered) or _of_its_process(
