@@ -22,6 +22,7 @@ def _three(start_request, make_ctx) -> None:  # type: ignore[no-untyped-def]
 
 BATCH = tool_call("decideTasks", {"isOK": True, "processKey": "process_qingjia"})
 ONE = tool_call("handleTodoTask", {"taskId": "task_3", "isOK": False})
+ONE_OF_THE_BATCH = tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True})  # 张三's leave: the batch's
 
 
 @pytest.mark.parametrize(("said", "first"), [
@@ -29,6 +30,8 @@ ONE = tool_call("handleTodoTask", {"taskId": "task_3", "isOK": False})
     ("张三的报销驳回，票据不全；请假的都通过", ONE),
     ("Approve all the leave requests. Zhang San's expense claim: reject it, the receipts are missing", BATCH),
     ("reject Zhang San's claim (no receipts) and approve both leaves", ONE),
+    ("请假的两条都同意，张三那笔报销驳回，没有发票", ONE_OF_THE_BATCH),
+    ("Both leave requests are fine, approve them; Zhang San's claim is rejected, no receipts", ONE_OF_THE_BATCH),
 ])
 def test_a_batch_and_a_named_to_do_decided_apart_each_get_a_card(graph_driver, store, make_ctx, start_request, said,
                                                                  first):
@@ -41,5 +44,33 @@ def test_a_batch_and_a_named_to_do_decided_apart_each_get_a_card(graph_driver, s
         cards.append((action["name"], action["args"].get("taskId"), action["args"].get("isOK")))
         agent.approve()
     assert sorted(cards, key=str) == [("decideTasks", None, True), ("handleTodoTask", "task_3", False)]
-    assert len(agent.model.prompts) == 1  # the second was proposed as the person said
+    # the second was proposed as the person said; one decision for the batch is refused, the model asked once more
+    assert len(agent.model.prompts) == (2 if first is ONE_OF_THE_BATCH else 1)
     assert {t["id"]: t["status"] for t in store.snapshot()["tasks"]} == {1: "approved", 2: "approved", 3: "rejected"}
+
+
+@pytest.mark.parametrize(("said", "one"), [  # written for the rule (the twenty-ninth round, read after its run)
+    ("请假这两条都给过了吧，备注“节日快乐”", "task_1"),
+    ("go ahead and approve both leave requests", "task_2"),
+])
+def test_one_decision_proposed_for_all_of_a_process_is_the_batch(graph_driver, store, make_ctx, start_request, said,
+                                                                 one):
+    _three(start_request, make_ctx)
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": one, "isOK": True}), "done.", user_id="user_2",
+                         fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "decideTasks" and action["args"]["processKey"] == "process_qingjia"
+    agent.approve()
+    assert {t["id"]: t["status"] for t in store.snapshot()["tasks"]} == {1: "approved", 2: "approved", 3: "pending"}
+
+
+@pytest.mark.parametrize("said", ["张三那个KTV的报销驳回，不在报销范围", "reject Zhang San's KTV claim, not covered"])
+def test_a_request_id_names_its_to_do(graph_driver, store, make_ctx, start_request, said):
+    # the model gave the request's id (req_3) for the to-do: the one step of it waiting on the person is meant
+    _three(start_request, make_ctx)
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "req_3", "isOK": False}), "done.", user_id="user_2",
+                         fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert action["args"]["taskId"] == "task_3" and action["args"]["isOK"] is False

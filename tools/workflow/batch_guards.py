@@ -11,6 +11,7 @@ from tools.guards.call import Call
 from tools.request import latest_message, named_in_latest
 from tools.workflow import lookup
 from tools.workflow.batch_words import BATCH_TOOL, ONE_TOOL, SEVERAL, asks_for_several, batch_words
+from tools.workflow.engine import groups_of
 from tools.workflow.guards import passed_to
 from tools.workflow.request_lookup import processes_named
 
@@ -88,8 +89,8 @@ class BatchOfWhom:
 
 class SeveralNotOne:
     """A decision of one to-do, where the person's words ask for several of one requester's at once ("王五交上来的那几
-    笔报销全部驳回"), is refused to the model with the batch to make instead: that requester, their decision and
-    comment, the process their words name."""
+    笔报销全部驳回"), or for all of one process naming nobody ("两个请假都批了吧"), is refused to the model with the batch
+    to make instead: that requester or that process, their decision and comment."""
 
     name = "several_not_one"
     needs_request = True
@@ -104,14 +105,23 @@ class SeveralNotOne:
         if several is None:
             return
         named = named_in_latest(call.request)
-        if len(named) != 1 or len(lookup.todos_from(call.handle, call.ctx.actor_id, named[0])) < 2:
-            return
         keys = processes_named(call.handle, latest)
-        args = {"isOK": call.values.get("isOK"), "requester": named[0], "comment": call.values.get("result"),
-                "processKey": next(iter(keys)) if len(keys) == 1 else None}
+        key = next(iter(keys)) if len(keys) == 1 else None
+        if not named and key is not None:  # "两个请假都批了吧": all of one process, nobody named
+            offered = lookup.engine_of(call.handle).tasks_for(call.handle, call.ctx.actor_id,
+                                                              groups_of(call.handle, call.ctx.actor_id))
+            if sum(t.process_key == key for t in offered) < 2:
+                return
+            whose, of_whom = None, f"of process {key}"
+        elif len(named) == 1 and len(lookup.todos_from(call.handle, call.ctx.actor_id, named[0])) >= 2:
+            whose, of_whom = named[0], f"of {named[0]}'s"
+        else:
+            return
+        args = {"isOK": call.values.get("isOK"), "requester": whose, "comment": call.values.get("result"),
+                "processKey": key}
         raise PolicyError(
-            "several_not_one", f"The user asks to decide several of {named[0]}'s to-dos at once ("
-            f"{several.group()!r}): call decideTasks with requester {named[0]}, isOK and their comment",
+            "several_not_one", f"The user asks to decide several to-dos {of_whom} at once ({several.group()!r}): call "
+            "decideTasks with that filter, isOK and their comment",
             instead={"name": BATCH_TOOL, "args": {k: v for k, v in args.items() if v not in (None, "")}},
         )
 

@@ -27,7 +27,7 @@ from tools.workflow.batch_words import BATCH_TOOL, asks_for_several
 from tools.workflow.engine import groups_of
 from tools.workflow.lookup import require_task
 from tools.workflow.request_lookup import processes_named
-from tools.workflow.words import ASKED, SENT_BACK, decision_in
+from tools.workflow.words import ASKED, REQUEST_NOUN, SENT_BACK, decision_in
 
 TO_DO_TOOLS = frozenset({"handleTodoTask", "returnTask", "transferTask"})
 _SEGMENT_END = re.compile(r"\s*[，,;；。!！?？\n]\s*|\.\s+|\s+(?:and|but|then|while)\s+|然后|但是|不过|另外", re.IGNORECASE)
@@ -45,6 +45,13 @@ with the decision before or after it ("and Wang Wu's", "还有赵六的出差").
 SEVERAL = "*several*"
 """Whose a part is that decides several to-dos at once and names nobody ("两个请假都批了", "approve both leave
 requests"): the batch's, beside the to-dos the same message decides by name ("…，张三的报销驳回")."""
+_SEVERAL_REQUESTS = re.compile(REQUEST_NOUN, re.IGNORECASE)
+
+
+def _several(segment: str) -> bool:
+    return asks_for_several(segment) and not _THE_REST.search(segment)
+
+
 _THE_REST = re.compile(r"其他|其它|其余|剩下|剩余|(?:the\s+)?(?:rest|others?|remaining)", re.IGNORECASE)
 """Several said as the rest of those named ("其他的都驳回"): the decision before it decides them, as written."""
 
@@ -89,10 +96,13 @@ def decided(request: Request, actor_id: str) -> list[Part]:
     listed: set[str] = set()  # of those, the ones only listed, in no sentence of their own
     bounds = [0, *(m.end() for m in _SEGMENT_END.finditer(latest)), len(latest)]
     segments = [latest[a:b] for a, b in pairwise(bounds) if latest[a:b].strip()]
+    several_said = ""  # "Both leave requests are fine": several named as requests, decided by the stretch after it
     for segment in segments:
         named, decided_here = _named(segment, people), _decision(segment)
         if decided_here is None:
-            if named and _HELD.search(segment):
+            if not named and _several(segment) and _SEVERAL_REQUESTS.search(segment):
+                several_said = segment
+            elif named and _HELD.search(segment):
                 pending -= named
             elif named:
                 pending |= named
@@ -101,14 +111,15 @@ def decided(request: Request, actor_id: str) -> list[Part]:
                 last = found[-1]
                 found[-1] = Part(last.who, last.decided, last.words + segment)
             continue
-        several = not named and not pending and asks_for_several(segment) and not _THE_REST.search(segment)
+        several = not named and not pending and (bool(several_said) or _several(segment))
         # "hold Zhang San's, approve Wang Wu's"; "两个请假都批了" names nobody and decides several: the batch's part
         who = frozenset(named or pending or ({SEVERAL} if several else found[-1].who if found else set()))
+        words = (several_said if several else "") + segment
         if found and found[-1].who == who and found[-1].decided == decided_here:  # "王五的不行，驳回": said twice
-            found[-1] = Part(who, decided_here, found[-1].words + segment)
+            found[-1] = Part(who, decided_here, found[-1].words + words)
         else:
-            found.append(Part(who, decided_here, segment))
-        pending, listed = set(), set()
+            found.append(Part(who, decided_here, words))
+        pending, listed, several_said = set(), set(), ""
     if pending & listed and found:  # "approve Zhang San's and Wang Wu's": names listed after it are the decision's
         found[-1] = Part(found[-1].who | (pending & listed), found[-1].decided, found[-1].words)
     return [p for p in found if p.who]
@@ -170,19 +181,32 @@ def _batch_asked(conn: Connection, request: Request) -> dict[str, Any] | None:
     return {"name": BATCH_TOOL, "args": {"isOK": decision, "processKey": next(iter(keys))}}
 
 
-def _whose(call: Call, request: Request) -> set[str]:
-    """The people and task id the call's to-do is known by: its requester, and the id (or name) the model gave."""
+def _whose(call: Call, request: Request) -> tuple[set[str], str]:
+    """The people and task id the call's to-do is known by (its requester, and the id or name the model gave), and
+    its process ("" when not known)."""
     given = str(call.values.get("taskId") or "").strip()
     if not given:
-        return set()
-    whose = {given}
+        return set(), ""
+    whose, process = {given}, ""
     if _TASK_ID.fullmatch(given):
         try:
-            whose.add(str(require_task(call.handle, given)["requester"]))
+            task = require_task(call.handle, given)
+            whose.add(str(task["requester"]))
+            process = str(task["process_key"])
         except DomainError:
             pass  # no such to-do: the references guard says so
     people = _people(request, call.ctx.actor_id)
-    return whose | {pid for pid, names in people.items() if any(n.casefold() == given.casefold() for n in names)}
+    return whose | {pid for pid, names in people.items() if any(n.casefold() == given.casefold() for n in names)}, process
+
+
+def _of_process(call: Call, found: list[Part], mine: list[Part], process: str) -> list[Part]:
+    """Of the parts about the to-do's requester, those of its process, or else the part deciding several of its
+    process: in "两个请假都批了，张三的报销驳回", 张三's leave is the batch's, not the claim's."""
+    if not process:
+        return mine
+    own = [p for p in mine if not (keys := processes_named(call.handle, p.words)) or process in keys]
+    several = [p for p in found if p.who == {SEVERAL} and process in processes_named(call.handle, p.words)]
+    return own or several
 
 
 class EachOwnDecision:
@@ -199,8 +223,8 @@ class EachOwnDecision:
         found = parts(call.request, call.ctx.actor_id)
         if not found:
             return
-        whose = {SEVERAL} if call.spec.name == BATCH_TOOL else _whose(call, call.request)
-        mine = [p for p in found if p.who & whose]
+        whose, process = ({SEVERAL}, "") if call.spec.name == BATCH_TOOL else _whose(call, call.request)
+        mine = _of_process(call, found, [p for p in found if p.who & whose], process)
         if len(mine) != 1:
             return  # not known which part: read whole (the readers then ask)
         texts = [*call.request["texts"][:-1], mine[0].words.strip(" ，,;；")]
