@@ -28,6 +28,11 @@ from tools.workflow import TOOLSET
     # budgets (the nineteenth round, read; written after the rule)
     ("市场部这个季度的预算还有多少？", True), ("is there any budget left for the offsite?", True),
     ("团建经费够不够？", True),
+    # when an approver will decide, and money "reaching" an account (the thirtieth round, read after its run)
+    ("李四大概什么时候能审批完？", True), ("这单多久才能批？", True), ("我的请假是什么时候批的？", False),
+    ("any idea when Wang Wu will sign off on it?", True), ("how long does it usually take to get approved?", True),
+    ("When did Li Si approve my leave?", False), ("钱什么时候能转到我银行卡上", True),
+    ("when will the refund reach my account?", True),
 ])
 def test_questions_of_payments_and_pay_are_of_what_no_tool_knows(text, unknown):
     assert (TOOLSET.language.unknown(text, "en") is not None) is unknown

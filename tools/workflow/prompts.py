@@ -119,10 +119,11 @@ the audit."""
 UNKNOWNS = (
     Unknown(
         asked=(
-            r"到账|打款|打钱|发工资|发薪|工资|薪水|薪资|奖金|年终奖|报销款",
+            r"到账|打款|打钱|发工资|发薪|工资|薪水|薪资|奖金|年终奖|报销款|(?:打|转|汇)到(?:我的?)?(?:卡|银行卡|账户|账上)|"
+            r"到(?:我的?)?(?:卡|银行卡|账户)上",
             r"\b(?:salary|salaries|payroll|paycheck|pay ?slip|bonus(?:es)?)\b|"
             r"\b(?:money|payment|payout|reimbursement|refund)\b[^.?!]{0,40}\b(?:land|arrive|hit|come|paid|deposit\w*|"
-            r"transfer\w*|show up)\b|"
+            r"transfer\w*|show up|reach\w*)\b|"
             r"\bwhen\b[^.?!]{0,40}\b(?:paid|pay(?:s|ing)? (?:me|out)|reimbursed|land in|hit my|in my (?:bank|account))\b",
         ),
         say={
@@ -144,6 +145,19 @@ UNKNOWNS = (
         },
     ),
     Unknown(
+        asked=(
+            r"(?:什么时候|啥时候|哪天|多久|几天)(?:才)?(?:能|会|可以)?(?:批|审批|审核|处理|通过|签)(?![^，。？?]{0,3}的)",
+            r"\bwhen\b[^.?!]{0,30}\b(?:will|would|might|likely|going\s+to|expect\w*)\b[^.?!]{0,30}\b(?:approv\w*|"
+            r"sign\w*|decid\w*|get\s+(?:round|around)\s+to|look\s+at|deal\s+with)|"
+            r"\bhow\s+long\b[^.?!]{0,40}\b(?:approv\w*|sign\w*\s+off|decid\w*)",
+        ),
+        say={
+            "zh": "审批人什么时候处理，我没法知道：系统只记录已经发生的事。你可以催办，或者直接问他。",
+            "en": "I can't know when an approver will decide: the system records only what has happened. You can "
+            "urge them, or ask them directly.",
+        },
+    ),
+    Unknown(
         asked=(r"预算|经费", r"\bbudgets?\b"),
         say={
             "zh": "预算和经费还剩多少，我这里看不到，所以不知道；请问财务。",
@@ -152,5 +166,5 @@ UNKNOWNS = (
     ),
 )
 """What no workflow tool knows: payments, salaries and bonuses (the processes end at a decision; paying out is
-finance's own system); allowances and spending limits (the company's expense policy, not a process's rule); budgets
-(finance's own books)."""
+finance's own system); when an approver will decide (only what has happened is recorded); allowances and spending
+limits (the company's expense policy, not a process's rule); budgets (finance's own books)."""
