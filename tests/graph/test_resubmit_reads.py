@@ -147,3 +147,17 @@ def test_send_it_back_to_him_from_the_requester_is_the_resend(graph_driver, make
     agent.say("my bad, make it 890 and send it back to him")
     [action] = agent.actions
     assert action["name"] == "resubmitRequest" and action["args"]["fields"] == {"amount": 890}
+
+
+@pytest.mark.parametrize("said", ["对，是我写错了，金额改成2045再提交", "my typo - change the amount to 2045 and resubmit"])
+def test_an_amount_the_model_put_in_days_is_the_amount(graph_driver, store, make_ctx, said):
+    # the thirtieth-round reading (ho29, after its run): a claim's new amount sent as days was refused as over 365 days
+    # before any guard read the person's words; a form without days leaves them out, and the amount is read
+    agent = _returned_claim(graph_driver, make_ctx, tool_call("resubmitRequest", {"requestId": "报销", "days": 2045}),
+                            "已重新提交。")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["args"]["fields"]["amount"] == 2045
+    agent.approve()
+    [request] = store.snapshot()["requests"]
+    assert request["status"] == "pending" and request["days"] is None and '"amount": 2045' in request["form"]

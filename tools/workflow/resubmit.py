@@ -43,7 +43,7 @@ class ResubmitRequestArgs(FormArgs):
     @field_validator("days", mode="before")
     @classmethod
     def _days(cls, value: Any) -> float | None:
-        return None if value is None else parse_days(value)
+        return None if value is None else parse_days(value, bounded=False)  # the form bounds them, if it has days
 
 
 def arrange_resubmit(values: dict[str, Any]) -> dict[str, Any]:
