@@ -122,9 +122,10 @@ DONE_CLAIMS: tuple[tuple[Lang, re.Pattern[str]], ...] = (
         re.IGNORECASE)),
     ("en", re.compile(rf"\bI\s+(?:(?:have|just|successfully)\s+)*({_EN_DONE})\b", re.IGNORECASE)),
     ("en", re.compile(r"\b(?:is|are)\s+now\s+(?:your|the|their|his|her)\s+(deputy|delegate|stand-in|backup)\b", re.IGNORECASE)),
+    ("en", re.compile(rf"(?:^|[.!]\s+)\s*(?:(?:all|now|just)\s+)?({_EN_DONE})\s*(?:[.!,]|$)", re.IGNORECASE)),
 )
 """An answer's words that say something was done: 已驳回, 提交成功, 帮你转交了, 已将赵六设为代理人; "has been approved",
-"I sent", "Zhao Liu is now your deputy". A person
+"I sent", "Zhao Liu is now your deputy", a sentence of the verb alone ("Withdrawn.", "All approved!"). A person
 reads them as a report that the thing happened. Not those that tell a state from before ("今天已经催办过了", "was
 already reminded today"): a refusal often gives it."""
 

@@ -127,6 +127,8 @@ def _claims(text: str) -> list[str]:
     # a deputy said to be set (the twenty-fourth round's writer's report; none from it)
     "已将王五设为你的代理人，下周一至周三生效。", "王五已设为你的审批代理", "I've set Wang Wu as your deputy for those days.",
     "Wang Wu is now your deputy until Friday.", "Wang Wu has been assigned to cover your approvals",
+    # the verb alone as a sentence (the twenty-ninth round, read: "Withdrawn." after a refused withdrawal)
+    "Withdrawn.", "All approved!", "OK. Submitted, Li Si will review it.",
 ])
 def test_words_that_say_something_was_done_are_read_as_such(text):
     assert _claims(text), text
@@ -148,6 +150,7 @@ def test_words_that_say_something_was_done_are_read_as_such(text):
     "No reminder was sent, since one went out today.",
     "没有提交成功，金额还没确定。",
     "要我把王五设为你的代理人吗？", "The amount is set to 500 on the card.", "Shall I set Wang Wu as your deputy?",
+    "Submitted requests are listed below.", "Approved ones drop off your list.",
 ])
 def test_words_that_do_not_say_so_are_not(text):
     assert _claims(text) == [], text

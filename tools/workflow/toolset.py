@@ -61,6 +61,7 @@ from tools.workflow.todo_guards import (
     ReturnNotEmail,
     ReturnOrReject,
 )
+from tools.workflow.withdraw import NotTheirsToWithdraw
 
 RECORD_IDS = r"\b(?:user|task|req)_[0-9a-z]+\b"
 """The workflow's record ids, as its tools show them: users (user_2, user_admin), tasks (task_1), requests (req_3)."""
@@ -152,7 +153,8 @@ def _guards() -> tuple[Guard, ...]:
     # First whether the tool is the one the person's words ask for: refused for its arguments ("userId must be the
     # session user"), the wrong tool sent the model to fix them, not to the tool it should have called.
     guards = added(AnothersRequest(), before="identity")  # another person's request is not the person's to act on
-    guards = added(ResendNotWithdraw(), after="anothers_request", guards=guards)  # "再提一次" is no withdrawal
+    guards = added(NotTheirsToWithdraw(), after="anothers_request", guards=guards)  # "cancel his leave for him"
+    guards = added(ResendNotWithdraw(), after="not_theirs_to_withdraw", guards=guards)  # "再提一次" is no withdrawal
     guards = added(OwnRequest(), after="resend_not_withdraw", guards=guards)  # "我的假" is no one else's to-do
     guards = added(NothingToDo(), after="own_request", guards=guards)  # no to-do held: they ask for something else
     guards = added(DecidedNotStarted(), after="nothing_to_do", guards=guards)  # "sign off on Wang Wu's one"

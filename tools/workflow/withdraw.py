@@ -5,6 +5,7 @@ the engine, its waiting steps gone from every to-do list, their holders told, in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -12,6 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
 
 from tools.errors import PolicyError
+from tools.guards.call import Call
+from tools.request import latest_message
 from tools.spec import CallContext, Found, Verdict
 from tools.workflow.engine import EngineError
 from tools.workflow.lookup import ALL_USERS, engine_of, offered_to
@@ -23,6 +26,7 @@ from tools.workflow.request_words import labels
 from tools.workflow.shown import form_words
 from tools.workflow.timeline import name_of
 from tools.workflow.views import REQUEST_STATUS
+from tools.workflow.words import REQUEST_NOUN
 
 
 class WithdrawRequestArgs(BaseModel):
@@ -116,3 +120,33 @@ def withdrawn_line(result: dict[str, Any], lang: str) -> str:
     return f"已撤回你的{result['process'].removesuffix('流程')}申请 {result['requestId']}。" + (
         f"已通知{'、'.join(held)}，其待办已取消。" if held else "") + (
         f"{'也' if held else ''}已通知{'、'.join(others)}。" if others else "")
+
+
+_THEIRS = "(?:his|her|their)\\s+(?:[\\w'’-]+\\s+){0,2}"
+"""A request spoken of as another's by pronoun, after their name ("Li Si … cancel his leave request", "李四…他的请假")."""
+
+
+class NotTheirsToWithdraw:
+    """Refuses withdrawing or resending where the person's words speak of someone else's request by pronoun after
+    naming them ("Li Si texted me to cancel his leave request for him", 王五让我帮他把他的报销撤回): only its
+    requester withdraws or resends it (`not_requester`, told to the person)."""
+
+    name = "not_theirs_to_withdraw"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name not in ("withdrawRequest", "resubmitRequest"):
+            return
+        latest = latest_message(call.request)
+        for person_id, person in call.request["names"].items():
+            if person_id == call.ctx.actor_id:
+                continue
+            for name in (n for n in (person.get("name"), person.get("alias")) if n):
+                who = re.escape(name)
+                said = re.search(rf"{who}[^.?!]{{0,80}}?\b{_THEIRS}{REQUEST_NOUN}|"
+                                 rf"{who}[^。？！?!]{{0,30}}?[他她](?:的|那个|那条|那笔){REQUEST_NOUN}", latest, re.IGNORECASE)
+                if said:
+                    raise PolicyError("not_requester", f"The user speaks of {person_id}'s request ({said.group()!r}): "
+                                      "only its requester withdraws or resends it; tell the user so")

@@ -1,0 +1,35 @@
+"""Withdrawing or resending a request the person speaks of as someone else's by pronoun after naming them ("Li Si
+texted me to cancel his leave request for him") is refused and told: only its requester does that. Before, the
+lookup of the person's own requests found none and the model filed a new leave instead (the twenty-ninth round, read
+after its run). Through the real graph with a scripted model; phrasings written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from evals.doubles.scripted import tool_call
+
+
+@pytest.mark.parametrize(("said", "told"), [
+    ("Wang Wu's phone died and he asked me to pull back his expense claim for him, can you do it?", "only its requester"),
+    ("王五刚给我打电话，让我帮他把他的报销撤回一下", "只有申请人自己"),
+    ("Wang Wu wants me to send his returned claim in again on his behalf", "only its requester"),
+])
+def test_another_persons_request_spoken_of_by_pronoun_is_not_withdrawn(graph_driver, store, start_request, said,
+                                                                       told):
+    start_request(requester="user_3", approver="user_2", days=1, reason="搬家")
+    call = "resubmitRequest" if "again" in said else "withdrawRequest"
+    claimed = "Withdrawn." if "again" not in said else "Sent."  # the model says it did it, asked again says so again
+    agent = graph_driver(tool_call(call, {"requestId": "claim"}), claimed, claimed, fixed_answers=True)
+    agent.say(said)
+    assert agent.actions == []
+    assert told in str(agent.values["messages"][-1].content)
+    assert store.snapshot()["requests"][0]["status"] == "pending"
+
+
+def test_ones_own_request_with_a_colleague_named_is_withdrawn(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="搬家")
+    agent = graph_driver(tool_call("withdrawRequest", {"requestId": "leave"}), "done.", fixed_answers=True)
+    agent.say("Li Si says the dates clash with his plans, so please withdraw my leave request")
+    [action] = agent.actions
+    assert action["name"] == "withdrawRequest"
