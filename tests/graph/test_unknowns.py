@@ -82,3 +82,10 @@ def test_what_no_tool_knows_is_told_once(graph_driver, said, model_says, kept):
     answer = str(agent.say(said)["messages"][-1].content)
     told = TOOLSET.language.unknown(said, "zh" if "年" in said else "en")
     assert answer == f"{told}\n{kept}"
+
+
+def test_a_question_of_what_no_tool_knows_that_reads_like_a_request_is_told_too(graph_driver):
+    # "能发几个月？" reads as asking for something done (能), and is a question all the same (the twenty-ninth round, read)
+    agent = graph_driver("今年的年终奖能发几个月，我也不清楚。")
+    answer = str(agent.say("年终奖大概啥时候能发下来？能发几个月？")["messages"][-1].content)
+    assert answer.startswith(TOOLSET.language.unknown("年终奖", "zh") or "?")
