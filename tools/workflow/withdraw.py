@@ -126,10 +126,15 @@ _THEIRS = "(?:his|her|their)\\s+(?:[\\w'’-]+\\s+){0,2}"
 """A request spoken of as another's by pronoun, after their name ("Li Si … cancel his leave request", "李四…他的请假")."""
 
 
+_MINE = re.compile(r"\b(?:my|mine)\b|我(?:自己)?的|我(?:自己)?(?:提|交|申请|请|报)(?:了)?的", re.IGNORECASE)
+"""Words of the person's own request: the refusal is only for a message that speaks of none."""
+
+
 class NotTheirsToWithdraw:
     """Refuses withdrawing or resending where the person's words speak of someone else's request by pronoun after
     naming them ("Li Si texted me to cancel his leave request for him", 王五让我帮他把他的报销撤回): only its
-    requester withdraws or resends it (`not_requester`, told to the person)."""
+    requester withdraws or resends it (`not_requester`, told to the person). A message that speaks of the person's own
+    request too is left to the other checks (the lookup finds only their own)."""
 
     name = "not_theirs_to_withdraw"
     needs_request = True
@@ -140,6 +145,8 @@ class NotTheirsToWithdraw:
         if call.spec.name not in ("withdrawRequest", "resubmitRequest"):
             return
         latest = latest_message(call.request)
+        if _MINE.search(latest):
+            return  # "withdraw my leave, not Wang Wu's claim he asked me about": the model's call may be the own one
         for person_id, person in call.request["names"].items():
             if person_id == call.ctx.actor_id:
                 continue
