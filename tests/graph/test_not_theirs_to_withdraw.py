@@ -29,7 +29,7 @@ def test_another_persons_request_spoken_of_by_pronoun_is_not_withdrawn(graph_dri
 
 @pytest.mark.parametrize("said", [
     "Li Si says the dates clash with his plans, so please withdraw my leave request",
-    "王五也想让我帮他撤回他的报销，那个我管不了；先把我的请假撤回",  # one's own spoken of beside another's
+    "Wang Wu wanted me to pull his claim as well, which I can't, but please withdraw my own leave request",
 ])
 def test_ones_own_request_with_a_colleague_named_is_withdrawn(graph_driver, store, start_request, said):
     start_request(requester="user_1", approver="user_2", days=1, reason="搬家")
