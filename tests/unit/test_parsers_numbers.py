@@ -235,3 +235,17 @@ def test_digits_of_a_code_joined_by_a_hyphen_to_capitals_are_no_numbers(text, nu
 def test_days_a_kind_of_day_off_is_a_day(text, days):
     """"a sick day" is one day as much as "a day" is: the kind of day between the article and the unit."""
     assert facts(text).days_stated() == days
+
+
+@pytest.mark.parametrize(("said", "amounts", "days"), [  # written for the rule (the thirty-first round's writer)
+    ("午饭320元，哦不对，是350，帮我报了", {350}, set()),
+    ("the taxi was 86 yuan - no wait, 68", {68}, set()),
+    ("hotel 1,200 RMB, sorry, I mean 1,020", {1020}, set()),
+    ("请3天，不对，4天年假", set(), {4}),
+    ("two days off - make that three", set(), {3}),
+    ("320元不是很多，另外打车45元", {320, 45}, set()),  # 不是 says something of the 320: no correction
+    ("酒店800元，机票1200元", {800, 1200}, set()),
+])
+def test_a_number_taken_back_in_the_same_breath_is_the_one_after_it(said, amounts, days):
+    read = facts(said)
+    assert read.amounts_stated() == amounts and read.days_stated() == days

@@ -148,7 +148,31 @@ def find_quantities(text: str, original: str | None = None) -> list[Quantity]:
         if _RATE_BEFORE_RE.search(rest[: match.start()]):
             continue
         add(1.5 if match["half"] else 1.0, _unit_of(match["unit"]), match.start(), match.end())
-    return sorted(found, key=lambda q: (q.start, q.value))
+    return _corrected(sorted(found, key=lambda q: (q.start, q.value)), text)
+
+
+_CUE = (r"(?:哦|噢|啊|呃)?(?:不对|不是|错了|说错了|写错了|更正(?:一下)?|纠正一下|我是说|应该是)|(?:no\s+)?wait|sorry|oops|"
+        r"I\s+mean|make\s+(?:that|it)|or\s+rather|rather|correction|scratch\s+that|my\s+bad")
+_CORRECTION_RE = re.compile(
+    rf"(?:\s+off\b)?[\s,，.。;；:：!！—–-]*(?:{_CUE})"
+    rf"(?:[\s,，.。;；:：!！—–-]*(?:{_CUE}|no|是|it'?s|it\s+was|actually))*[\s,，.。;；:：!！—–-]*",
+    re.IGNORECASE,
+)
+"""Words that take back the number just said for the next one ("320 yuan, no wait, 350", 320元，哦不对，是350)."""
+
+
+def _corrected(found: list[Quantity], text: str) -> list[Quantity]:
+    """The quantities with each one the person took back in the same breath left out: the number after the correction
+    is the one meant, in the unit of the one it corrects when it has none ("320 yuan, no wait, 350" is 350 yuan)."""
+    kept: list[Quantity] = []
+    for quantity in found:
+        last = kept[-1] if kept else None
+        if last is not None and quantity.unit in ("none", last.unit) and last.unit != "none" and \
+                _CORRECTION_RE.fullmatch(text, last.end, quantity.start):
+            kept[-1] = Quantity(quantity.value, last.unit, quantity.text, quantity.start, quantity.end)
+            continue
+        kept.append(quantity)
+    return kept
 
 
 def _unit_after(text: str, end: int) -> re.Match[str] | None:
