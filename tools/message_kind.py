@@ -7,7 +7,9 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-_SENTENCES = re.compile(r"[^。！？!?\n]+[。！？!?]*")
+_SENTENCES = re.compile(r"[^。！？!?\n]+?(?:[。！？!?]+|\.(?=\s+[A-Z])|$)|[^。！？!?\n]+")
+"""A message's sentences: to each end mark, and an English full stop before a capital ("Fix it to 480 and resubmit.
+Also, when will I be paid?" is an instruction and a question, not one question)."""
 _COURTESY_ONLY = re.compile(
     r"^\s*(?:(?:hi|hello|hey|thanks|thank\s+you|thx|cheers|sorry|quick\s+question|one\s+question|question|"
     r"sorry\s+to\s+bother(?:\s+you)?|你好|您好|哈喽|嗨|谢谢|多谢|感谢|辛苦了?|麻烦了|请问一下|问一下|打扰一下|不好意思)"
@@ -75,6 +77,21 @@ def kind_of(text: str) -> Literal["information", "action", "capability"]:
     if _CAPABILITY.search(text):
         return "capability"
     sentences = [s.strip() for s in _SENTENCES.findall(text) if s.strip() and not _COURTESY_ONLY.match(s)]
-    if sentences and all(_asks_information(s) for s in sentences):
-        return "information"
-    return "action"
+    asked = [i for i, s in enumerate(sentences) if _asks_information(s)]
+    # an English statement before a question tells its context ("I filed a claim on Monday. Has Li Si approved it?");
+    # one after it adds to what is asked ("…can I get paid back? Li Si approves")
+    rest = [s for i, s in enumerate(sentences) if i not in asked and not (
+        asked and i < asked[0] and _TELLS_EN.match(s) and not _REQUEST_CUE.search(s) and not _WANTS_EN.search(s))]
+    return "information" if asked and not rest else "action"
+
+
+_TELLS_EN = re.compile(
+    r"^(?![^?]*\?)(?!\s*(?:please\s+)?(?:fix|change|make|file|submit|resubmit|send|approve|reject|decline|return|"
+    r"withdraw|cancel|pull|copy|cc|remind|chase|nudge|urge|pass|hand|forward|set|put|book|claim|update|correct|add|"
+    r"raise|lodge|log|turn|bounce|sign|ok|okay|go|do|let|have|get)\b)[A-Za-z][^\u3400-\u9fff]*$",
+    re.IGNORECASE,
+)
+"""An English sentence that tells: no question, and no order (an order begins with its verb: "Fix it to 480 and
+resubmit."); one with a request (`_REQUEST_CUE`, `_WANTS_EN`: "I'd like you to file it.") asks for something done."""
+_WANTS_EN = re.compile(r"\b(?:I'?d\s+like|I\s+would\s+like|I\s+want|I\s+need|I'?m\s+asking|need\s+you\s+to)\b",
+                       re.IGNORECASE)

@@ -77,7 +77,11 @@ def test_a_message_asks_for_information_only_when_every_sentence_is_a_question_n
                  "Dentist at 3pm. Can you file half a day for me?",
                  # how to get something done asks for it (the twenty-fourth round, read; written after the rule)
                  "Paid for the team's pizza myself, 180 yuan. How can I claim it?", "上周自己垫钱买了硒鼓，这个怎么报？",
-                 "How do I get the parking fee back?"):
+                 "How do I get the parking fee back?",
+                 # an order, then a question (the thirty-first round's writer's report; written after the rule)
+                 "Change the amount to 480 and send it again. Also, when does the money come through?",
+                 "Please withdraw my trip request. Is Li Si still in the office?",
+                 "I'd like you to file two days of leave. Who approves it?"):
         assert kind_of(text) == "action", text
     for text in ("你都会些啥？", "what can you do?", "How can you help me?", "你能帮我做什么",
                  "so what can you really do here?"):
