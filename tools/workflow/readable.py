@@ -163,14 +163,18 @@ def decided(result: dict[str, Any], lang: str) -> str:
     approved = result["status"] == "approved"
     following = result.get("next") or []
     ended = result.get("request")
+    whose = f"{result['requester']}的{result['what']}" if result.get("requester") and result.get("what") else ""
     if lang == "zh":
-        text = f"已{'批准' if approved else '驳回'} {result['taskId']}（{result['requestId']}）。"
+        text = (f"已{'批准' if approved else '驳回'}{whose}（{result['taskId']}）。" if whose else
+                f"已{'批准' if approved else '驳回'} {result['taskId']}（{result['requestId']}）。")
         if following:
             text += "已转到" + "、".join(f"{n['step']}（{n['taskId']}，{_who(n, lang)}）" for n in following) + "。"
         elif ended in ("approved", "rejected"):
             text += f"申请已结束：{'已批准' if ended == 'approved' else '已驳回'}。"
         return text
-    text = f"{'Approved' if approved else 'Rejected'} {result['taskId']} ({result['requestId']})."
+    whose = f"{result['requester']}'s {result['what']}" if result.get("requester") and result.get("what") else ""
+    text = (f"{'Approved' if approved else 'Rejected'} {whose} ({result['taskId']})." if whose else
+            f"{'Approved' if approved else 'Rejected'} {result['taskId']} ({result['requestId']}).")
     if following:
         text += " Sent on to " + ", ".join(f"{n['step']} ({n['taskId']}, {_who(n, lang)})" for n in following) + "."
     elif ended in ("approved", "rejected"):
