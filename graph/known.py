@@ -233,5 +233,6 @@ def told_first(told: str, answer: str) -> str:
     """What no tool knows, said first, and the model's answer after it without its own sentences of not knowing (the
     person is told once: "I don't know … Finance or HR can tell you." and not again "I do not know your bonus.")."""
     kept = [s.strip() for s in _SENTENCE_END.split(answer) if s.strip() and not _NOT_KNOWING.search(s)]
-    return "\n".join([told, " ".join(kept) if kept and not re.search(r"[\u3400-\u9fff]", told) else "".join(kept)]) \
-        if kept else told
+    if not kept:
+        return told
+    return told + "\n" + ("" if re.search(r"[\u3400-\u9fff]", told) else " ").join(kept)

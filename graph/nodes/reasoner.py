@@ -252,8 +252,9 @@ class Reasoner:
         update: dict[str, Any] = {"response_metadata": meta}
         request = state.get("request")
         told = self._toolset.language.unknown(request["texts"][-1], lang) if request and request["texts"] else None
-        asked = request is not None and (request["kind"] == "information" or request["texts"][-1].rstrip().endswith(("?", "？")))
-        if told and asked and not outcome \
+        a_question = request is not None and (
+            request["kind"] == "information" or request["texts"][-1].rstrip().endswith(("?", "？")))
+        if told and a_question and not outcome \
                 and "ungrounded" not in meta and told not in str(answer.content):
             # what no tool knows is said first, what was found after it (an answer already replaced by "I do not
             # know" says so)

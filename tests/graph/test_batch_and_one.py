@@ -88,3 +88,14 @@ def test_a_decision_says_whose_request_it_decided(graph_driver, store, make_ctx,
     agent.say(said)
     result = agent.approve()
     assert told in str(result["messages"][-1].content)
+
+
+@pytest.mark.parametrize(("segment", "several"), [
+    ("approve all the restaurant claims", True), ("both of the others' leaves are fine", False),
+    ("reject the rest", False), ("其余的都驳回", False), ("请假的都通过", True),
+])
+def test_several_is_not_the_rest_of_those_named(segment, several):
+    # "the rest" is a whole word: "restaurant" holds none (found reading the change)
+    from tools.workflow.each_own import _several
+
+    assert _several(segment) is several

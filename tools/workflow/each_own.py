@@ -52,7 +52,7 @@ def _several(segment: str) -> bool:
     return asks_for_several(segment) and not _THE_REST.search(segment)
 
 
-_THE_REST = re.compile(r"其他|其它|其余|剩下|剩余|(?:the\s+)?(?:rest|others?|remaining)", re.IGNORECASE)
+_THE_REST = re.compile(r"其他|其它|其余|剩下|剩余|\b(?:the\s+)?(?:rest|others?|remaining)\b", re.IGNORECASE)
 """Several said as the rest of those named ("其他的都驳回"): the decision before it decides them, as written."""
 
 

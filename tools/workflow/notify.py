@@ -70,9 +70,14 @@ def mid_sentence(name: str) -> str:
 
 def process_noun(definition: Definition, lang: str) -> str:
     """What a request of the process is called: 请假申请 (请假流程), "leave request" (Leave request)."""
+    return noun_of(definition.name, definition.name_en, lang)
+
+
+def noun_of(name: str, name_en: str, lang: str) -> str:
+    """`process_noun` from the process's names (a task's view carries them, not its definition)."""
     if lang == "en":
-        return mid_sentence(definition.name_en or definition.name)
-    return definition.name.removesuffix("流程").removesuffix("申请") + "申请"
+        return mid_sentence(name_en or name)
+    return name.removesuffix("流程").removesuffix("申请") + "申请"
 
 
 def _users(conn: Connection) -> dict[str, dict[str, Any]]:

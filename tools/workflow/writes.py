@@ -22,9 +22,9 @@ from tools.workflow.engine import EngineError, TaskView, groups_of, parse_task_i
 from tools.workflow.forms import check_form, form_data, unused_params
 from tools.workflow.leave.requests import hold_started, settle
 from tools.workflow.leave.rules import check_leave, leave_notes
-from tools.workflow.lookup import ALL_USERS, display_name, engine_of, offered_to
+from tools.workflow.lookup import ALL_USERS, USER_BY_ID, display_name, engine_of, offered_to
 from tools.workflow.mailer import Mailer
-from tools.workflow.notify import deliver_all, mid_sentence, notify
+from tools.workflow.notify import deliver_all, notify, noun_of
 from tools.workflow.policy import check_decide_task, check_send_email, check_start_request, policy_note
 from tools.workflow.shown import form_words
 from tools.workflow.store import WorkflowStore, outbox, utcnow
@@ -135,14 +135,12 @@ def handle_todo_task(conn: Connection, ctx: CallContext, args: HandleTodoTaskArg
     notified = notify(conn, ctx, completed.events)
     # The decision comment lives on the task and in the instance's history; the request's reason is never touched.
     view: TaskView = task["view"]
-    people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
-    requester = people.get(view.requester)
+    requester = conn.execute(USER_BY_ID, {"key": view.requester}).mappings().first()
     return {
         "taskId": task["id"],
         "requestId": completed.instance_id,
         "requester": display_name(requester, ctx.lang) if requester else view.requester,
-        "what": (mid_sentence(view.process_name_en or view.process_name) if ctx.lang == "en"
-                 else view.process_name.removesuffix("流程").removesuffix("申请") + "申请"),
+        "what": noun_of(view.process_name, view.process_name_en, ctx.lang),
         "step": _step(completed.task, ctx.lang),
         "status": "approved" if args.isOK else "rejected",
         "comment": args.result,
