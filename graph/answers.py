@@ -126,11 +126,12 @@ def filled_call(asked: AskedCall, request: Request, registry: ToolRegistry) -> A
     if value is None:
         return None
     args = set_param(asked["args"], asked["param"], value)
-    text = thought("filled", request["lang"], tool=asked["name"], param=asked["param"], value=value)
+    text, call_id = thought("filled", request["lang"], tool=asked["name"], param=asked["param"], value=value), new_call_id()
+    kept = {"kept": {call_id: asked["kept"]}} if asked.get("kept") else {}
     return AIMessage(
         content=text,
-        tool_calls=[{"type": "tool_call", "name": asked["name"], "args": args, "id": new_call_id()}],
-        response_metadata={"thought": text, NO_MODEL_CALL: True, **note(filled=True)},
+        tool_calls=[{"type": "tool_call", "name": asked["name"], "args": args, "id": call_id}],
+        response_metadata={"thought": text, NO_MODEL_CALL: True, **note(filled=True, **kept)},
     )
 
 
@@ -169,11 +170,14 @@ def instead_call(messages: list[AnyMessage], lang: Lang, *, after_refused_steps:
 def as_said(call: dict[str, Any], lang: Lang, why: str = "instead") -> AIMessage:
     """A call the person's words ask for, proposed by the code (no model call), to the same checks and card; `why`
     is the Thought the person reads (`prompts.THOUGHTS`)."""
-    text = thought(why, lang)
+    text, call_id = thought(why, lang), new_call_id()
+    marked: dict[str, Any] = {"next": True} if why.startswith("next") else {}
+    if call.get("kept"):  # values from the person's own record (a request withdrawn to be filed anew)
+        marked["kept"] = {call_id: dict(call["kept"])}
     return AIMessage(
         content=text,
-        tool_calls=[{"type": "tool_call", "name": call["name"], "args": dict(call["args"]), "id": new_call_id()}],
-        response_metadata={"thought": text, NO_MODEL_CALL: True, **note(instead=True)},
+        tool_calls=[{"type": "tool_call", "name": call["name"], "args": dict(call["args"]), "id": call_id}],
+        response_metadata={"thought": text, NO_MODEL_CALL: True, **note(instead=True, **marked)},
     )
 
 

@@ -7,23 +7,32 @@ decided and the other left, the model never asked again. The toolset knows what 
 (`Toolset.asked_next`): the write does not end the run (`BudgetCheck`), and the reasoner proposes the next call as the
 person said, with no model call, to the same guards and card (`AskedNext.proposal`). The person confirms each; a card
 they decline ends the run as before.
+
+A question beside the write is what else the message asks ("请两天年假，提交完告诉我年假还剩几天", "file my sick leave;
+how much annual leave have I got left?"): once the writes are made, the look-up whose words it asks (each read
+tool's `answers`) is made as well, with no model call, and its result is part of the answer. Only a look-up that
+needs nothing but who is asking (its arguments are all identity parameters), only in a sentence that asks (a question,
+or "告诉我…", "let me know…"), never in a write's comment ("备注：年假余额够").
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
-from langchain_core.messages import AIMessage, AnyMessage
+from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 
 from graph.answers import as_said
-from graph.history import latest_human_index
+from graph.history import latest_human_index, note_of, run_results
 from graph.plans import last_step_wrote
 from state.agent import AgentState
 from state.context import Context
 from tools.backend import Backend
+from tools.message_kind import asked_sentences
 from tools.parsers import Lang
-from tools.spec import Effect
+from tools.request import Request, latest_message
+from tools.spec import Effect, ToolRegistry
 from tools.toolset import Toolset
 
 
@@ -32,48 +41,80 @@ def _what(call: Mapping[str, Any]) -> tuple[str, str]:
     return call["name"], str((call.get("args") or {}).get("taskId") or "")
 
 
+def lookups_asked(registry: ToolRegistry, request: Request, made: set[str]) -> list[str]:
+    """The look-ups a sentence of the latest message asks for (`asked_sentences`, each read tool's `answers`) that need
+    nothing but who asks, and that neither the run nor a tool that answers the same (`answered_by`) has made."""
+    sentences = asked_sentences(latest_message(request))
+    return [
+        spec.name for spec in registry
+        if spec.effect is Effect.READ and spec.answers and spec.name not in made and not made & set(spec.answered_by)
+        and set(spec.args_model.model_fields) <= set(spec.identity_params)
+        and any(re.search(p, s, re.IGNORECASE) for p in spec.answers for s in sentences)
+    ]
+
+
+def _run(state: AgentState) -> list[AnyMessage]:
+    messages: list[AnyMessage] = list(state["messages"])
+    return messages[latest_human_index(messages) + 1 :]
+
+
+def after_asked_write(state: AgentState) -> bool:
+    """Whether the last step made a write, or what the message still asked after one (`AskedNext`)."""
+    if last_step_wrote(state):
+        return True
+    run = _run(state)
+    last = next((m for m in reversed(run) if isinstance(m, AIMessage)), None)
+    wrote = any(isinstance(m, ToolMessage) and m.status == "success" and note_of(m).get("wrote") for m in run)
+    return wrote and last is not None and bool(note_of(last).get("next"))
+
+
 class AskedNext:
-    """The toolset's next asked call after a write, read through its backend."""
+    """The toolset's next asked call after a write, read through its backend, then the look-ups asked beside it."""
 
     def __init__(self, toolset: Toolset, backend: Backend) -> None:
         self._hook = toolset.asked_next
         self._backend = backend
+        self._registry = toolset.registry
         self._writes = frozenset(spec.name for spec in toolset.registry if spec.effect is Effect.WRITE)
         self._last: tuple[str, dict[str, Any] | None] | None = None
         """The last step's answer, by its latest message's id: budget_check asks, and the reasoner right after it
         asks the same of the same messages; the store is read once (nothing writes between them)."""
 
     def _found(self, state: AgentState, request: Any, context: Context) -> dict[str, Any] | None:
+        if self._hook is None:
+            return None
         latest = state["messages"][-1].id if state["messages"] else None
         last = self._last
         if latest is not None and last is not None and last[0] == latest:
             return last[1]
-        assert self._hook is not None
+        done = run_results(list(state["messages"]))
         with self._backend.read() as handle:
-            found = self._hook(handle, request, context.user_id)
+            found = self._hook(handle, request, context.user_id, done)
         if latest is not None:
             self._last = (latest, found)
         return found
 
     def call(self, state: AgentState, context: Context) -> dict[str, Any] | None:
-        """The call the person's latest message still asks for, right after a write of this run, and not proposed
-        in it before (never twice); None otherwise, and always for a model whose answers are trusted (it goes on by
-        itself)."""
+        """The call the person's latest message still asks for, right after a write of this run (or after what it
+        still asked then), not proposed in it before (never twice): the toolset's next write, else a look-up asked
+        beside the writes; None otherwise, and always for a model whose answers are trusted (it goes on by itself)."""
         request = state.get("request")
-        if self._hook is None or request is None or not context.fixed_answers or not last_step_wrote(state):
+        if request is None or not context.fixed_answers or not after_asked_write(state):
             return None
-        found = self._found(state, request, context)
-        if found is None:
-            return None
-        messages: list[AnyMessage] = list(state["messages"])
-        run = messages[latest_human_index(messages) + 1 :]
+        run = _run(state)
         made = {_what(c) for m in run if isinstance(m, AIMessage) for c in m.tool_calls}
-        return None if _what(found) in made else found
+        found = self._found(state, request, context)
+        if found is not None and _what(found) not in made:
+            return found
+        looked = lookups_asked(self._registry, request, {name for name, _ in made})
+        return {"name": looked[0], "args": {}} if looked else None
 
     def proposal(self, state: AgentState, context: Context, lang: Lang) -> AIMessage | None:
         """The next asked call as the reasoner's step (`call`), or None."""
         found = self.call(state, context)
-        return as_said(found, lang, "next") if found is not None else None
+        if found is None:
+            return None
+        return as_said(found, lang, "next" if found["name"] in self._writes else "next_read")
 
     def unmade(self, state: AgentState, context: Context, lang: Lang) -> AIMessage | None:
         """The first call the person's message asks for, where the model answers in a run that proposed no write at
@@ -81,8 +122,7 @@ class AskedNext:
         request = state.get("request")
         if self._hook is None or request is None or not context.fixed_answers:
             return None
-        messages: list[AnyMessage] = list(state["messages"])
-        run = messages[latest_human_index(messages) + 1 :]
+        run = _run(state)
         if any(c["name"] in self._writes for m in run if isinstance(m, AIMessage) for c in m.tool_calls):
             return None
         found = self._found(state, request, context)

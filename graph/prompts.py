@@ -153,6 +153,7 @@ THOUGHTS = {
         "not_done": "回答说事情办好了，但这次什么也没有办成；我改为照实说明。",
         "instead": "你的话说的就是这件事，我按你说的提出来，先请你确认。",
         "next": "你这句话里还有一件没办，我按你说的提出来，先请你确认。",
+        "next_read": "你这句话里还问了一件事，我查一下。",
     },
     "en": {
         "asked": "This step needs something only you can tell me; I ask you.",
@@ -165,6 +166,7 @@ THOUGHTS = {
         "not_done": "The answer said something was done, but nothing was done in this run; I say what happened instead.",
         "instead": "Your words ask for exactly this; I propose it as you said, for you to confirm first.",
         "next": "Your message asked for one more thing; I propose it as you said, for you to confirm first.",
+        "next_read": "Your message also asked something; I look it up.",
     },
 }
 """The Thought lines the code itself writes (no model wrote them), in the person's language: they name no tool,

@@ -158,6 +158,8 @@ class AskedCall(TypedDict):
     """For a number, its unit ("day", "yuan", "none")."""
     choices: NotRequired[list[list[str]]]
     """For a choice with set options, the options (`tools.spec.PersonValue.choices`): the answer names one."""
+    kept: NotRequired[dict[str, Any]]
+    """The values the code took from the person's own record for the write (`tools.guards.call.Call.kept`)."""
 
 
 class Ask(TypedDict):
@@ -190,6 +192,12 @@ class StepNote(TypedDict, total=False):
     """On a model reply: the planner's (an unusable plan becomes a format-correction observation)."""
     filled: bool
     """On a proposal: written by code from the person's answer to the graph's question (no model call)."""
+    instead: bool
+    """On a proposal: a call the person's words ask for, proposed by code (no model call: `graph.answers.as_said`)."""
+    next: bool
+    """On such a proposal: what the person's message still asked for after a write of the run (`graph.asked`)."""
+    kept: dict[str, dict[str, Any]]
+    """On such a proposal, by call id: the values taken from the person's own record (`tools.guards.call.Call.kept`)."""
 
 
 STEP_NOTE_KEY = "flowagent"

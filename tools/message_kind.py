@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-_SENTENCES = re.compile(r"[^。！？!?\n]+?(?:[。！？!?]+|\.(?=\s+[A-Z])|$)|[^。！？!?\n]+")
-"""A message's sentences: to each end mark, and an English full stop before a capital ("Fix it to 480 and resubmit.
-Also, when will I be paid?" is an instruction and a question, not one question)."""
+_SENTENCES = re.compile(r"[^。！？!?；;\n]+?(?:[。！？!?；;]+|\.(?=\s+[A-Z])|$)|[^。！？!?；;\n]+")
+"""A message's sentences: to each end mark or semicolon, and an English full stop before a capital ("Fix it to 480
+and resubmit. Also, when will I be paid?" is an instruction and a question, not one question; so is "两天调休，王五批；
+顺便问下还剩几天？")."""
 _COURTESY_ONLY = re.compile(
     r"^\s*(?:(?:hi|hello|hey|thanks|thank\s+you|thx|cheers|sorry|quick\s+question|one\s+question|question|"
     r"sorry\s+to\s+bother(?:\s+you)?|你好|您好|哈喽|嗨|谢谢|多谢|感谢|辛苦了?|麻烦了|请问一下|问一下|打扰一下|不好意思)"
@@ -62,6 +63,24 @@ _WANTS_ZH = re.compile(r"想|要|(?<!申)请(?!问)|看看|查|找|得(?=去|出
 person wants done ("我想请假，先看看有哪些流程")."""
 
 
+_BY_THE_WAY = re.compile(r"[，,]\s*(?=顺便|另外|对了|\b(?:also|and\s+also|by\s+the\s+way|btw|oh\s+and|plus)\b)", re.IGNORECASE)
+"""Where a sentence turns to another thing ("改成3天重新提交吧，顺便告诉我还剩几天"): what follows is a sentence of its own."""
+
+
+def _sentences(text: str) -> list[str]:
+    """The message's sentences, each part after a turn to another thing on its own; a part before such a turn that
+    asks with a question word takes the sentence's question mark ("我的请假到哪了，另外报销呢？": two questions)."""
+    found = []
+    for sentence in _SENTENCES.findall(text):
+        parts = _BY_THE_WAY.split(sentence)
+        mark = sentence.rstrip()[-1:] if sentence.rstrip()[-1:] in ("?", "？") else ""
+        for part in parts[:-1]:
+            asks = _QUESTION_WORD_ZH.search(_NO_QUESTION_ZH.sub("", part)) or _QUESTION_EN.match(part)
+            found.append(part + mark if asks and mark else part)
+        found.append(parts[-1])
+    return found
+
+
 def _asks_information(sentence: str) -> bool:
     """A sentence that is a question and asks nobody to do anything."""
     question = bool(_QUESTION_END.search(_TOLD_ZH.sub("", sentence)) or _QUESTION_EN.match(sentence)) or bool(
@@ -76,7 +95,7 @@ def kind_of(text: str) -> Literal["information", "action", "capability"]:
     an instruction, a statement, or a question that asks for something to be done: "能帮我批一下吗？")."""
     if _CAPABILITY.search(text):
         return "capability"
-    sentences = [s.strip() for s in _SENTENCES.findall(text) if s.strip() and not _COURTESY_ONLY.match(s)]
+    sentences = [s.strip() for s in _sentences(text) if s.strip() and not _COURTESY_ONLY.match(s)]
     asked = [i for i, s in enumerate(sentences) if _asks_information(s)]
     # an English statement before a question tells its context ("I filed a claim on Monday. Has Li Si approved it?");
     # one after it adds to what is asked ("…can I get paid back? Li Si approves")
@@ -95,3 +114,16 @@ _TELLS_EN = re.compile(
 resubmit."); one with a request (`_REQUEST_CUE`, `_WANTS_EN`: "I'd like you to file it.") asks for something done."""
 _WANTS_EN = re.compile(r"\b(?:I'?d\s+like|I\s+would\s+like|I\s+want|I\s+need|I'?m\s+asking|need\s+you\s+to)\b",
                        re.IGNORECASE)
+
+
+_TELL_ME = re.compile(r"告诉我|跟我说|和我说|给我说|说一下|看看|看一下|查查|查一下|帮我查|"
+                      r"\b(?:tell|show|remind)\s+me\b|\blet\s+me\s+know\b|\b(?:check|look\s+up|find\s+out)\b",
+                      re.IGNORECASE)
+"""Words that ask to be told something ("提交完顺便告诉我年假还剩几天", "and let me know what's left")."""
+
+
+def asked_sentences(text: str) -> list[str]:
+    """The sentences of a message that ask to be told something: its questions (`kind_of`'s), and those that ask to be
+    told ("顺便告诉我还剩几天"), beside what else it asks done ("请两天年假。提交完告诉我年假还剩几天。")."""
+    sentences = [s.strip() for s in _sentences(text) if s.strip() and not _COURTESY_ONLY.match(s)]
+    return [s for s in sentences if _asks_information(s) or _TELL_ME.search(s)]

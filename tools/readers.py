@@ -301,6 +301,8 @@ def read_account(
             if words.squash(clause.group().replace(MASK, "")) in choices or _HOW_ASKED.search(clause.group()) and \
                     masked[clause.end():clause.end() + 1] in ("?", "？", ""):
                 continue  # "How do I get that money back?", 这个怎么报？: asks, tells no why
+            if _REDONE.search(text[clause.start():clause.end()]):
+                continue  # "金额写错了，先撤回，重新提一笔": why a request is redone, not why it is made
             telling = [m for m in _TOKEN.finditer(clause.group()) if _tells(m.group())]
             if len(telling) < (2 if any(_CJK_RUN.match(m.group()) for m in telling) else 1) and not (
                     telling and _said_any(telling_words, clause.group())):
@@ -321,6 +323,15 @@ def read_account(
 
 
 _ACCOUNT_CLAUSES = re.compile(r"[^，,。.;；!！?？\n、:：()（）]+")
+_REDONE = re.compile(
+    r"撤回|撤销|撤掉|(?:写|填|搞|弄|打|报|选|记)错|重新(?:报|提|申请|发|交|请|填|走)|"
+    r"\b(?:withdraw|pull(?:ed|ing)?\s+(?:it\s+|that\s+|this\s+)?back|take\s+(?:it\s+)?back|re-?file|re-?submit|mistake|typo|"
+    r"(?:got|put|typed|entered|filled)\s+(?:\w+\s+){0,3}wrong|wrong\s+(?:amount|day|date|dates|number|figure|sum|type|category)|"
+    r"(?:amount|day|date|dates|number|figure|sum|type|category)\s+(?:is|was|are|were)\s+wrong|"
+    r"(?:new|corrected|fresh)\s+one)\b",
+    re.IGNORECASE,
+)
+"""A clause that withdraws a request, says it was filled in wrong, or asks for it anew: why it is redone, no why."""
 
 
 def _said_any(found: Sequence[str], text: str) -> bool:
@@ -332,7 +343,8 @@ _FUNCTION_WORDS = set("把这那几些点给让被就都也还再很太吧呢啊
     "head", "heading", "headed", "fly", "flying", "travel", "traveling", "travelling", "book", "booking", "arrange",
     "i'd", "i'm", "some", "time", "get", "go", "going", "have", "has", "had", "just", "so", "any", "all", "today",
     "tomorrow", "yesterday", "i'll", "i've", "it", "it's", "was", "were", "is", "be", "been", "need", "needs", "want",
-    "wants", "take", "as", "cc", "copy", "loop", "use", "using", "like", "would", "sign", "signs", "signing", "ok", "okay",
+    "wants", "take", "as", "again", "cc", "copy", "loop", "use", "using", "like", "would", "sign", "signs", "signing",
+    "ok", "okay",
 }
 """Words that tell nothing of why on their own (把, 这, "some", "time", "I'll need", "cc"), beyond the generic ones
 (`tools.words`): a clause of only these and masked words ("so I'll need [Friday off]", "cc [Wang Wu]") is left out."""

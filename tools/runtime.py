@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -50,31 +50,33 @@ def _guards(toolset: Toolset) -> Sequence[Guard]:
 
 def _through_guards(
     toolset: Toolset, spec: ToolSpec, raw: dict[str, Any], handle: Any, ctx: CallContext, *, request: Request | None,
-    fresh_actor: bool = False,
+    fresh_actor: bool = False, kept: Mapping[str, Any] | None = None,
 ) -> tuple[BaseModel, Verdict]:
     """The call through the toolset's guards (`tools.guards`): its validated arguments and what they allowed."""
     call = Call(toolset=toolset, spec=spec, handle=handle, ctx=ctx, values=dict(raw), request=request,
-                fresh_actor=fresh_actor)
+                fresh_actor=fresh_actor, kept=dict(kept or {}))
     verdict = admit(call, _guards(toolset))
     assert call.args is not None, "the schema guard is part of every pipeline"
     return call.args, verdict
 
 
 def check_call(
-    toolset: Toolset, name: str, raw_args: Any, ctx: CallContext, *, request: Request | None = None
+    toolset: Toolset, name: str, raw_args: Any, ctx: CallContext, *, request: Request | None = None,
+    kept: Mapping[str, Any] | None = None,
 ) -> CheckedCall:
     """Everything that can be known before running a call, without side effects (the validator's path).
 
     Parameters that must equal the actor are filled in; references may name records by name. `request` is what the
     person's request says; when given (the graph's path), every value only the person can give must be stated there
     (missing or not theirs: `NeedsPersonError`, so the graph asks the person), and values the person spelled out
-    replace the model's. Raises `DomainError` (unknown tool, bad arguments, unknown records, wrong identity, policy).
+    replace the model's; `kept` are values the code took from the person's own record (`Call.kept`). Raises
+    `DomainError` (unknown tool, bad arguments, unknown records, wrong identity, policy).
     """
     spec = toolset.registry.get(name)
     raw = spec.with_actor(spec.decode(raw_args), ctx.actor_id)
     ctx = _with_limits(toolset, ctx)
     with ctx.backend.read() as handle:
-        args, verdict = _through_guards(toolset, spec, raw, handle, ctx, request=request)
+        args, verdict = _through_guards(toolset, spec, raw, handle, ctx, request=request, kept=kept)
     return CheckedCall(spec=spec, args=args, notes=verdict.notes, verdict=verdict)
 
 

@@ -115,10 +115,11 @@ class Toolset:
     """Of several people one message names, those meant for a parameter (the workflow: the one named as approver,
     "Li Si rejected it; Wang Wu approves"): (param, text, named) → the ones meant; none: the message names nobody for
     it (the workflow: "抄送王五" names no approver)."""
-    asked_next: Callable[[Any, Any, str], dict[str, Any] | None] | None = None
+    asked_next: Callable[[Any, Any, str, Sequence[tuple[str, dict[str, Any]]]], dict[str, Any] | None] | None = None
     """The next write the person's latest message asks for that is still to make, once one was made (the workflow:
-    "张三和赵六的都批了" decides two to-dos; the first one decided, the other is next): (backend handle, the run's
-    request, actor id) → a call (`name`, `args`), or None. For a model whose answers are not trusted, a write then
+    "张三和赵六的都批了" decides two to-dos; the first one decided, the other is next; "撤回，重新报一笔 580 的": the new
+    request once the old one is withdrawn): (backend handle, the run's request, actor id, what the run's calls returned
+    so far as (tool, result)) → a call (`name`, `args`), or None. For a model whose answers are not trusted, a write then
     does not end the run: the call is proposed as the person said, to the same checks and card. None: every write
     ends such a run."""
     limits: Mapping[str, Limit] = field(default_factory=dict)

@@ -11,11 +11,11 @@ from typing import Any
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.runtime import Runtime
 
-from graph.asked import AskedNext
+from graph.asked import AskedNext, after_asked_write
 from graph.budget import SYSTEM_CLOCK, Clock, close_step, limit_reached, plan_ended, wrap_up
 from graph.calls import action_hash
 from graph.history import note_of, open_lookups
-from graph.plans import last_step_surprised, last_step_wrote
+from graph.plans import last_step_surprised
 from state.agent import AgentState
 from state.context import Context
 from state.records import RunBudget, WrapUp
@@ -53,7 +53,7 @@ def exhausted(state: AgentState, budget: RunBudget, context: Context, clock: Clo
     """Why the run must end now, or None: a write that answers the request (unless the person's message asks for
     `more_asked`) or one the person declined (for a model whose summary is not trusted), then the end of a chain's
     steps, then the first limit reached."""
-    if context.fixed_answers and last_step_wrote(state) and not more_asked:
+    if context.fixed_answers and after_asked_write(state) and not more_asked:
         return wrap_up("done")
     declined = last_step_declined(state) if context.fixed_answers else []
     if declined:

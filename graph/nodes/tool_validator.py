@@ -21,7 +21,7 @@ from graph.answers import question_for
 from graph.budget import count_proposals, open_step, review_requested
 from graph.calls import KeptRead, action_hash, call_context, thread_id_of_run
 from graph.deps import NodeDeps
-from graph.history import ResultIndex, note
+from graph.history import ResultIndex, note, note_of
 from graph.protocols import FORMAT_ERROR_NAME
 from graph.run import lang_of
 from state.agent import AgentState
@@ -132,6 +132,7 @@ class ToolValidator:
         from_reasoner = not any(c["status"] == "edited" for c in proposed)
         last = state["messages"][-1]
         observations = invalid_call_errors(last) if from_reasoner and isinstance(last, AIMessage) else []
+        kept = (note_of(last).get("kept") or {}) if from_reasoner else {}  # values from the person's own record
         # An edit comes back alone: the calls of the same step that were already cleared still run.
         pending = [c for c in step["calls"] if c["status"] in ("ready", "approved")]
         writes = [c["name"] for c in pending if self._registry.get(c["name"]).effect is Effect.WRITE]
@@ -154,9 +155,10 @@ class ToolValidator:
                 # A reviewer's edit is the person's own choice of values: only the model's proposals must be
                 # found in what the person said.
                 said = request if call["status"] != "edited" else None
-                checked = self._check(call, digest, ctx, results, writes[0] if writes else None, said)
+                checked = self._check(call, digest, ctx, results, writes[0] if writes else None, said,
+                                      kept.get(call["id"]))
             except (CannotError, NeedsPersonError) as exc:
-                ask = Ask(**self._ask(call, exc, lang), asked=ctx.actor_id)
+                ask = Ask(**self._ask(call, exc, lang, kept.get(call["id"])), asked=ctx.actor_id)
                 observations.append(
                     error_message(call["id"], call["name"], REFUSAL_TEMPLATE.format(code=exc.code, message=exc.message))
                 )
@@ -209,6 +211,7 @@ class ToolValidator:
         results: dict[str, str],
         first_write: str | None,
         request: Request | None,
+        kept: dict[str, Any] | None = None,
     ) -> tuple[CheckedCall, dict[str, Any], str] | Repeat | Refused | str:
         """The checked call with its normalised arguments and their action hash, a repeated look-up's earlier result,
         or the text of the first check it fails.
@@ -231,7 +234,7 @@ class ToolValidator:
             if missing:
                 return MISSING_PARAMS_TEMPLATE.format(name=name, params=", ".join(missing))
         try:
-            checked = check_call(self._toolset, name, args, ctx, request=request)
+            checked = check_call(self._toolset, name, args, ctx, request=request, kept=kept)
         except NeedsPersonError:
             raise
         except CannotError:
@@ -246,12 +249,17 @@ class ToolValidator:
             return SECOND_WRITE_TEMPLATE.format(first=first_write, name=name)
         return checked, normalised, digest
 
-    def _ask(self, call: ToolCallRecord, error: CannotError | NeedsPersonError, lang: Lang) -> Ask:
-        """What the person is told: that the action cannot be done, or the question about the value it lacks."""
+    def _ask(self, call: ToolCallRecord, error: CannotError | NeedsPersonError, lang: Lang,
+             kept: dict[str, Any] | None = None) -> Ask:
+        """What the person is told: that the action cannot be done, or the question about the value it lacks (the
+        values `kept` from their own record go with the write it asks about)."""
         if isinstance(error, CannotError):
             return Ask(text=error.say.get(lang) or error.message, call=None, code=error.code)
         question = question_for(error, self._toolset, lang, self._value(call["name"], error))
-        return Ask(text=question, call=self._asked_call(call, error), code=error.code)
+        asked = self._asked_call(call, error)
+        if asked is not None and kept:
+            asked["kept"] = dict(kept)
+        return Ask(text=question, call=asked, code=error.code)
 
     def _value(self, tool: str, error: NeedsPersonError) -> PersonValue | None:
         """The value the question is about: the one the check named, else the tool's declared one of that param."""

@@ -105,9 +105,9 @@ def test_what_is_still_asked_is_read_once_per_step(graph_driver, store, start_re
 
     reads: list[str] = []
 
-    def counted(handle, request, user_id):  # type: ignore[no-untyped-def]
+    def counted(handle, request, user_id, done):  # type: ignore[no-untyped-def]
         reads.append(user_id)
-        return TOOLSET.asked_next(handle, request, user_id)
+        return TOOLSET.asked_next(handle, request, user_id, done)
 
     _three(start_request)
     agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True}), user_id="user_2",

@@ -18,13 +18,13 @@ from tools.workflow import toolset as workflow
 from tools.workflow.batch import DEFAULT_BATCH_LIMIT
 from tools.workflow.cc import pick_person
 from tools.workflow.commands import CLI, COMMANDS
-from tools.workflow.each_own import next_asked
 from tools.workflow.leave import words as leave_words
 from tools.workflow.leave.cli import LEAVE_CLI
 from tools.workflow.mailer import Mailer
 from tools.workflow.panels import diagrams_of, outbox_of, tasks_of
 from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
 from tools.workflow.prompts import CARD_LABELS, INTRO, QUESTIONS, REFUSALS, UNKNOWNS, WORKFLOW_PROMPT
+from tools.workflow.refile import next_asked
 from tools.workflow.specs import REGISTRY as WORKFLOW_REGISTRY
 from tools.workflow.store import WorkflowStore
 from tools.workflow.timer_service import TIMERS_CLI, start_timer_service

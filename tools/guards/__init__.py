@@ -67,7 +67,7 @@ def admit(call: Call, guards: Sequence[Guard] = STANDARD) -> Verdict:
         except NeedsPersonError as exc:
             if guard.asks_together and call.request is not None:
                 others = unstated(call.toolset, call.spec, call.values, call.found, call.handle, call.ctx,
-                                  call.request, call.person_values)
+                                  call.request, call.to_check())
                 exc.also = tuple((value, offered) for value, offered in others if value.param != exc.param)
             raise
     return call.verdict()

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel
 
-from tools.spec import CallContext, Found, PersonValue, Source, ToolSpec, Verdict
+from tools.spec import CallContext, Found, PersonValue, Source, ToolSpec, Verdict, get_param
 
 if TYPE_CHECKING:
     from tools.request import Request
@@ -49,6 +49,18 @@ class Call:
     """The guards' notes for the model and the audit, in English."""
     sources: dict[str, Source] = field(default_factory=dict)
     """Where each of the person's values came from, by parameter path: the same replacements as data, for the card."""
+    kept: dict[str, Any] = field(default_factory=dict)
+    """Values the code proposed from the person's own record, by parameter path (the request withdrawn in this run
+    that their message asks to file anew, `tools.workflow.refile`): theirs as they stand, unless their words now state
+    another ("重新报一笔 580 的" over the old 500)."""
+
+    def kept_as_is(self, param: str) -> bool:
+        """Whether the call's value for `param` is still the one kept from the person's own record."""
+        return param in self.kept and get_param(self.values, param) == self.kept[param]
+
+    def to_check(self) -> tuple[PersonValue, ...]:
+        """The person's values to find in their words: all but those kept as they were on their own record."""
+        return tuple(v for v in self.person_values if not self.kept_as_is(v.param))
 
     def verdict(self) -> Verdict:
         """What the admission allowed: the check's notes and records with the guards' notes and sources."""

@@ -120,12 +120,16 @@ class Filled:
         for value in call.person_values:
             read = reading(value, call.request)
             given = get_param(call.values, value.param)
+            kept = call.kept_as_is(value.param)  # their own value from before: what their words now say wins
             if read is None and (_blank(given) or isinstance(given, str)):
                 text = read_text_value(value, call.request, today)
                 runs_on = bool(text) and not _blank(given) and given != text and str(given).startswith(str(text))
                 # a place the model wrote in its own words (上海 for "to Shanghai"): the person's words are filed
-                unsaid = bool(text) and not _blank(given) and not verbatim(str(given), "\n".join(call.request["recent"]))
+                unsaid = bool(text) and not _blank(given) and (
+                    kept or not verbatim(str(given), "\n".join(call.request["recent"])))
                 read = Reading(value=text, how="stated", said=text) if text and (_blank(given) or runs_on or unsaid) else None
+            if read is None and kept:
+                continue  # nothing in their words in place of it: it stands
             read = read or _own_word(value, given) or _account(call, value, given, today) or _default(call, value)
             if read is not None:
                 put(call, value, read)

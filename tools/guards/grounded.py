@@ -20,7 +20,7 @@ class Grounded:
         assert call.request is not None and call.args is not None
         found = {**call.found, **call.checked.found}
         said = check_grounded(call.toolset, call.spec, call.args, found, call.handle, call.ctx, call.request,
-                              call.person_values)
+                              call.to_check())
         for param, words in said.items():
             source = call.sources.get(param)
             if source is None:

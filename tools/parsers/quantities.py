@@ -151,7 +151,7 @@ def find_quantities(text: str, original: str | None = None) -> list[Quantity]:
     return _corrected(sorted(found, key=lambda q: (q.start, q.value)), text)
 
 
-_CUE = (r"(?:哦|噢|啊|呃)?(?:不对|不是|错了|说错了|写错了|更正(?:一下)?|纠正一下|我是说|应该是)|(?:no\s+)?wait|sorry|oops|"
+_CUE = (r"(?:哦|噢|啊|呃)?(?:不对|不是|错了|说错了|写错了|更正(?:一下)?|纠正一下|我是说|应该是)|no(?:\s+wait)?|wait|sorry|oops|"
         r"I\s+mean|make\s+(?:that|it)|or\s+rather|rather|correction|scratch\s+that|my\s+bad")
 _CORRECTION_RE = re.compile(
     rf"(?:\s+off\b)?[\s,，.。;；:：!！—–-]*(?:{_CUE})"
@@ -163,13 +163,15 @@ _CORRECTION_RE = re.compile(
 
 def _corrected(found: list[Quantity], text: str) -> list[Quantity]:
     """The quantities with each one the person took back in the same breath left out: the number after the correction
-    is the one meant, in the unit of the one it corrects when it has none ("320 yuan, no wait, 350" is 350 yuan)."""
+    is the one meant, in the unit of the one it corrects when it has none ("320 yuan, no wait, 350" is 350 yuan; "三百二，
+    不对，是四百五" is 450 with no unit, as 三百二 was)."""
     kept: list[Quantity] = []
     for quantity in found:
         last = kept[-1] if kept else None
-        if last is not None and quantity.unit in ("none", last.unit) and last.unit != "none" and \
+        if last is not None and (quantity.unit == last.unit or "none" in (quantity.unit, last.unit)) and \
                 _CORRECTION_RE.fullmatch(text, last.end, quantity.start):
-            kept[-1] = Quantity(quantity.value, last.unit, quantity.text, quantity.start, quantity.end)
+            unit = quantity.unit if quantity.unit != "none" else last.unit
+            kept[-1] = Quantity(quantity.value, unit, quantity.text, quantity.start, quantity.end)
             continue
         kept.append(quantity)
     return kept

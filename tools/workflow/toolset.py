@@ -31,7 +31,7 @@ from tools.workflow.batch import DEFAULT_BATCH_LIMIT
 from tools.workflow.cc import CcNamed, pick_person
 from tools.workflow.commands import CLI, COMMANDS
 from tools.workflow.copies_guard import TodosNotCopies
-from tools.workflow.each_own import EachOwnDecision, next_asked
+from tools.workflow.each_own import EachOwnDecision
 from tools.workflow.guards import (
     AnothersRequest,
     OwnRequest,
@@ -49,6 +49,7 @@ from tools.workflow.passed_on import PassedNotDecided
 from tools.workflow.people_asked import PeopleAsked
 from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
 from tools.workflow.prompts import INTRO, QUESTIONS, REFUSALS, UNKNOWNS, WORKFLOW_PROMPT
+from tools.workflow.refile import next_asked
 from tools.workflow.resubmit import UnchangedLeftOut
 from tools.workflow.specs import REGISTRY
 from tools.workflow.store import WorkflowStore, users
@@ -226,7 +227,7 @@ TOOLSET = Toolset(
     stable_kinds=("user",),
     named_record=named_record,
     pick_person=approver_words.taker_first(pick_person),  # a transfer's or a deputy's taker first (issue 34)
-    asked_next=next_asked,  # "张三和赵六的都批了": the other to-do once one is decided
+    asked_next=next_asked,  # the other to-do "张三和赵六的都批了" decides; the new request once the old is withdrawn
     limits={"mail_rate_limit": Limit(DEFAULT_MAIL_RATE_LIMIT, "E-mails one conversation thread may send per hour."),
             "batch_limit": Limit(DEFAULT_BATCH_LIMIT, "The most tasks one batch decision decides.")},
 )
