@@ -15,11 +15,12 @@ from typing import Any
 from pydantic import BaseModel
 
 from tools import words
+from tools.choices import Reading, options_said, read_choice
 from tools.errors import DomainError, NeedsPersonError
 from tools.parsers import language_of, read_date, read_text
 from tools.parsers.text import mask_spans, mask_words
 from tools.provenance import words_for
-from tools.readers import Reading, read_after, read_choice
+from tools.readers import read_after
 from tools.request import Request, stated_numbers
 from tools.spec import CallContext, Found, PersonValue, ToolSpec, get_param, set_param
 from tools.toolset import Toolset
@@ -333,6 +334,9 @@ def _check_value(
         meant = value.option_of(given) if value.choices else given
         if read is None and value.default is not None and meant == value.default:
             return ""  # the person's words name no option: the default, shown on the card as inferred
+        said = options_said(value.choices, value.hints, request["texts"])
+        if read is None and meant in said and len(request["last"]["amounts"]) >= len(said):
+            return ""  # one of the options they named for two things, each its amount ("吃饭860元，另外买纸320元")
         if read is None or read.value != meant:
             raise _not_given(value, "was not said by the user", request)
         return read.said

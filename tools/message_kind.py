@@ -127,3 +127,12 @@ def asked_sentences(text: str) -> list[str]:
     told ("顺便告诉我还剩几天"), beside what else it asks done ("请两天年假。提交完告诉我年假还剩几天。")."""
     sentences = [s.strip() for s in _sentences(text) if s.strip() and not _COURTESY_ONLY.match(s)]
     return [s for s in sentences if _asks_information(s) or _TELL_ME.search(s)]
+
+
+def questions_beside(text: str) -> list[str]:
+    """The questions of a message that also asks for something done ("Claim 96 yuan for toner. And what happened to my
+    taxi claim?"): what they name is of what they ask about, not of what is to be done; none for a message of questions
+    only."""
+    sentences = [s.strip() for s in _sentences(text) if s.strip() and not _COURTESY_ONLY.match(s)]
+    asked = [s for s in sentences if _asks_information(s)]
+    return asked if len(asked) < len(sentences) else []

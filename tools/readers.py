@@ -21,115 +21,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date
-from typing import Any, Literal
 
 from tools import words
-from tools.courtesy import COURTESY, GREETING
+from tools.courtesy import COURTESY
 from tools.parsers import read_text
 from tools.parsers.text import MASK, mask_spans, mask_words
-
-
-@dataclass(frozen=True)
-class Reading:
-    """A value read from the person's words, how, and the words it was read from."""
-
-    value: Any
-    how: Literal["stated", "inferred"]
-    said: str
-
-
-# ---------------------------------------------------------------- choices
-
-_CLAUSES = re.compile(r"[^，,。.;；!！?？\n、:：]+")
-_PARTICLES = re.compile(r"(吧|啊|呀|的|类|了|哈|嘛)+$|\s+(please|pls)$", re.IGNORECASE)
-_AFTER_ZH = "费用|费|类|开支|支出"
-_AFTER_EN = r"expenses?|costs?|category|claims?|supplies"
-_BEFORE_ZH = (r"(?:类别|类型|分类|科目|算|选|记为|记|按|用|休|请(?:个|一个)?|[0-9一二两三四五六七八九十半]+\s*(?:个)?(?:天|日))"
-              r"\s*(?:是|为|选|填)?\s*[:：]?\s*")
-_BEFORE_EN = r"\b(?:category|type|as|under|use|using|days? of|a day of)\s*(?:is\s*)?[:：]?\s*"
-"""Words a choice's name follows when it is named as the choice: 类别是餐饮, 按差旅, "category Travel"; and what a kind of
-leave is asked with (请年假, 用调休, 休病假, 3天年假, "2 days of annual leave", "use comp time")."""
-
-
-def _named_as_choice(word: str, text: str) -> bool:
-    """Whether the text names `word` as the choice itself, not as an ordinary word."""
-    flat = words.squash(word)
-    if not flat:
-        return False
-    for clause in _CLAUSES.findall(text):
-        if words.squash(_PARTICLES.sub("", clause.strip())) == flat:
-            return True
-    escaped = re.escape(word)
-    if word.isascii():
-        pattern = rf"(?<![a-z0-9_]){escaped}\s+(?:{_AFTER_EN})\b|{_BEFORE_EN}{escaped}(?![a-z0-9_])"
-    else:
-        pattern = rf"{escaped}(?:{_AFTER_ZH})|{_BEFORE_ZH}{escaped}"
-    return re.search(pattern, text, re.IGNORECASE) is not None
-
-
-def _as_written(word: str, text: str) -> str | None:
-    """The word as the text writes it ("Uber" for uber, "taxis" for taxi, 打了两趟车 for 打车), when the text names it
-    (`tools.words.names_term`)."""
-    if not word.isascii():
-        return word if word in text else words.split_term(word, text)
-    found = re.search(words.latin_term(word), text, re.IGNORECASE)
-    return found.group() if found else None
-
-
-def _implied(hints: Sequence[tuple[str, ...]], text: str) -> dict[str, str]:
-    """The options the text's words imply, each with the (longest) word that implies it, as written."""
-    found: dict[str, str] = {}
-    for option, *said in hints:
-        for word in sorted((w for w in said if w), key=len, reverse=True):
-            written = _as_written(word, text)
-            if written:
-                found.setdefault(option, written)
-                break
-    return found
-
-
-def read_choice(
-    choices: Sequence[tuple[str, ...]], hints: Sequence[tuple[str, ...]], texts: Sequence[str]
-) -> Reading | None:
-    """The one option the latest of `texts` that says anything about it names or implies (see the module's rules);
-    None when none does, or the deciding message points to several."""
-    for text in reversed(texts):
-        text = _GREETED.sub(lambda m: MASK * len(m.group()), _THE_REST.sub(lambda m: MASK * len(m.group()), text))
-        named = {o[0]: _as_written(w, text) or w for o in choices for w in o[1:] if w and _named_as_choice(w, text)}
-        anywhere = {o[0]: _as_written(w, text) or w for o in choices for w in o[1:] if w and words.names_term(w, text)}
-        if named:  # "用年假或者调休都行": one named as the choice, another beside it as the alternative: none chosen
-            beside = (set(anywhere) | set(_implied(hints, text))) - set(named)
-            return None if beside and _EITHER.search(text) else _one(named, "stated")
-        implied = _implied(hints, text)
-        if implied:
-            return _one(implied, "inferred")
-        if anywhere:
-            return _one(anywhere, "stated")
-    return None
-
-
-_GREETED = re.compile(GREETING, re.IGNORECASE)
-"""A greeting names no option: 下午好 is no afternoon."""
-_EITHER = re.compile(r"或|还是|都行|都可以|随便|哪个都|\b(?:or|either|whichever|any\s+of)\b", re.IGNORECASE)
-"""Words that offer options as alternatives (年假或者调休, "annual or comp", 哪个都行)."""
-_THE_REST = re.compile(
-    r"(?:其他|其它|其余)(?=的?(?:都|不变|照旧|一样|没|也|还|信息|内容|东西|部分|地方|项|字段|人|同事|事|照常))|"
-    r"\b(?:the|any|no|every|each|all)\s+other\b|"
-    r"\bother\s+(?:than|details?|stuff|things?|info|information|fields?|items?|parts?|people|colleagues?|ones?)\b",
-    re.IGNORECASE,
-)
-""""Other" said of the rest, not as an option: 其他不变, 其他的都照旧, "the other details", "other than that"."""
-
-
-def _one(found: dict[str, str], how: Literal["stated", "inferred"]) -> Reading | None:
-    """The one option found (with the word that said it), or None for several."""
-    if len(found) != 1:
-        return None
-    option, word = found.popitem()
-    return Reading(value=option, how=how, said=word)
-
 
 # ---------------------------------------------------------------- texts
 

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from tools.choices import read_choice
 from tools.grounding import verbatim
-from tools.readers import read_after, read_choice
+from tools.readers import read_after
 from tools.workflow.engine.validation import load
 
 PROCESSES = Path(__file__).resolve().parents[2] / "tools" / "workflow" / "processes"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, Literal
 
+from tools.choices import Reading, read_choice
 from tools.errors import DomainError, NeedsPersonError
 from tools.grounding import (
     name_written,
@@ -21,7 +22,6 @@ from tools.grounding import (
     verbatim,
 )
 from tools.guards.call import Call
-from tools.readers import Reading, read_choice
 from tools.spec import PersonValue, Source, get_param, set_param
 
 

@@ -159,6 +159,8 @@ _CORRECTION_RE = re.compile(
     re.IGNORECASE,
 )
 """Words that take back the number just said for the next one ("320 yuan, no wait, 350", 320元，哦不对，是350)."""
+_NOT_THIS = re.compile(r"(?:不是|\bnot)[\s,，:：]*$", re.IGNORECASE)
+"""Correction words that end in a negation say the next number is not it ("金额是1080，不是1280")."""
 
 
 def _corrected(found: list[Quantity], text: str) -> list[Quantity]:
@@ -170,6 +172,8 @@ def _corrected(found: list[Quantity], text: str) -> list[Quantity]:
         last = kept[-1] if kept else None
         if last is not None and (quantity.unit == last.unit or "none" in (quantity.unit, last.unit)) and \
                 _CORRECTION_RE.fullmatch(text, last.end, quantity.start):
+            if _NOT_THIS.search(text, last.end, quantity.start):
+                continue  # "1080，不是1280": the one said not to be it is no value
             unit = quantity.unit if quantity.unit != "none" else last.unit
             kept[-1] = Quantity(quantity.value, unit, quantity.text, quantity.start, quantity.end)
             continue

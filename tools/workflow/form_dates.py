@@ -7,9 +7,9 @@ import re
 from datetime import date
 from typing import Any
 
+from tools.choices import read_choice
 from tools.parsers import read_date
 from tools.parsers.calendar import is_working_day
-from tools.readers import read_choice
 from tools.request import Request
 from tools.workflow.engine import FormField
 

@@ -9,6 +9,7 @@ from typing import Any
 from tools.errors import DomainError, PolicyError
 from tools.guards.call import Call
 from tools.request import latest_message, persons_in_latest
+from tools.taken_back import last_said
 from tools.workflow import lookup
 from tools.workflow.approver_words import named_as_taker
 from tools.workflow.words import ASKED, SENT_BACK, decision_in
@@ -53,9 +54,9 @@ class PassedNotDecided:
         assert call.request is not None
         if call.spec.name not in ("handleTodoTask", "returnTask"):
             return
-        latest = latest_message(call.request)
+        latest = last_said(latest_message(call.request), PASS_ON)  # "approve it... actually no, pass it on"
         taker = _taker(call, latest)
-        if not (PASS_ON.search(latest) or taker) or any(decision_in(PASS_ON.sub(" ", text)) is not None
+        if not (PASS_ON.search(latest) or taker) or any(decision_in(PASS_ON.sub(" ", last_said(text, PASS_ON))) is not None
                                                         for text in call.request["texts"]):
             return  # "换个人来批吧": the deciding is another's; "同意，转给赵六归档", or a decision said before, decides
         if call.spec.name == "returnTask" and SENT_BACK.search(latest):

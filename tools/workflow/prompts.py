@@ -31,6 +31,7 @@ QUESTIONS = {
         "form_date": "请问{label}是哪一天？",
         "form_text": "请问{label}是什么？",
         "form_choice": "请问{label}是什么？可选：{choices}。",
+        "which_half": "请问这半天是上午还是下午？",
     },
     "en": {
         "approver": "Who should approve it? You can choose: {choices}.",
@@ -47,12 +48,14 @@ QUESTIONS = {
         "form_date": "What is the {label}?",
         "form_text": "What is the {label}?",
         "form_choice": "What is the {label}? You can choose: {choices}.",
+        "which_half": "Which half of the day: the morning or the afternoon?",
     },
 }
 """The questions the graph asks in code when a write lacks a value only the person can give; a process's form fields
 are asked for by their labels (`form_*`), the leave form's in the seed's own words (`FIELD_QUESTIONS`)."""
 
-FIELD_QUESTIONS = {("process_qingjia", "days"): "days", ("process_qingjia", "reason"): "reason"}
+FIELD_QUESTIONS = {("process_qingjia", "days"): "days", ("process_qingjia", "reason"): "reason",
+                   ("process_qingjia", "startHalf"): "which_half"}
 """Form fields asked for in the toolset's own words rather than by label: (process key, field id) → question key."""
 
 INTRO = {

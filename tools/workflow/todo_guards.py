@@ -13,6 +13,7 @@ from tools.errors import CannotError, PolicyError
 from tools.guards.call import Call
 from tools.people import named_in
 from tools.request import latest_message, named_in_latest, persons_in_latest
+from tools.taken_back import last_said
 from tools.workflow import form_fit, lookup
 from tools.workflow.approver_words import named_as_taker
 from tools.workflow.batch_words import BATCH_TOOL
@@ -172,7 +173,7 @@ class DecidedNotPassed:
         assert call.request is not None
         if call.spec.name != "transferTask":
             return
-        latest = latest_message(call.request)
+        latest = last_said(latest_message(call.request), PASS_ON)  # "approve it... actually no, pass it on"
         decided = decided_apart(call, latest)
         if decided is None or decision_in(PASS_ON.sub(" ", latest)) is None:
             return  # "换个人来批吧": the deciding is another's, not theirs

@@ -11,6 +11,7 @@ from typing import Any
 
 from tools.people import mention_spans
 from tools.request import Request
+from tools.taken_back import last_said
 from tools.words import content_tokens
 
 _APPROVER_CUE = re.compile(r"审批|批准|审核|签字|approv|sign(s|ing)? off|\bsigns?\b", re.IGNORECASE)
@@ -92,8 +93,13 @@ DECISION_ONLY = re.compile(
 "trip approved"): a comment made of them alone says nothing more than the decision it goes with."""
 
 
+_DECIDES = re.compile(f"{_REJECT.pattern}|{_APPROVE.pattern}", re.IGNORECASE)
+
+
 def decision_in(text: str) -> bool | None:
-    """Approve (True) or reject (False) as the words say it; None when they say neither, or both."""
+    """Approve (True) or reject (False) as the words say it, the last said where one is taken back for another
+    ("approve it... actually no, reject"); None when they say neither, or both."""
+    text = last_said(text, _DECIDES)
     rejects = bool(_REJECT.search(text))
     approves = bool(_APPROVE.search(_REJECT.sub(" ", text)))
     if rejects == approves:

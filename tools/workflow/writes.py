@@ -13,15 +13,15 @@ from typing import Any
 
 from sqlalchemy import Connection, insert
 
-from tools.errors import PolicyError
+from tools.errors import NeedsPersonError, PolicyError
 from tools.spec import CallContext, Found, Verdict
 from tools.workflow.args import HandleTodoTaskArgs, RunWorkFlowArgs, SendEmailArgs
 from tools.workflow.cc import check_cc, copy_request
 from tools.workflow.deputies import held_for
-from tools.workflow.engine import EngineError, TaskView, groups_of, parse_task_id
-from tools.workflow.forms import check_form, form_data, unused_params
+from tools.workflow.engine import Definition, EngineError, TaskView, groups_of, parse_task_id
+from tools.workflow.forms import check_form, form_data, param_of, person_values, unused_params
 from tools.workflow.leave.requests import hold_started, settle
-from tools.workflow.leave.rules import check_leave, leave_notes
+from tools.workflow.leave.rules import END, START, check_leave, is_leave, leave_notes
 from tools.workflow.lookup import ALL_USERS, USER_BY_ID, display_name, engine_of, offered_to
 from tools.workflow.mailer import Mailer
 from tools.workflow.notify import deliver_all, notify, noun_of
@@ -63,10 +63,24 @@ def check_run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs
     check_cc(conn, ctx.actor_id, args.cc)
     unused = unused_params(args.model_dump(), definition)
     notes += [f"[form] {key} is not a field of {definition.key}: left out" for key in unused]
+    _half_asked(definition, form, ctx.lang)
     leave = check_leave(conn, ctx.actor_id, definition, form, ctx.today or date.today())
     if leave is None:
         return Verdict(notes=notes, found={"form": form})
     return Verdict(notes=notes + leave_notes(leave), found={"form": form, "leave": leave.record()})
+
+
+def _half_asked(definition: Definition, form: dict[str, Any], lang: str) -> None:
+    """Half a day on one day with neither half named ("half a day off next Friday", 下周五请半天): which half is the
+    person's to say (docs/leave.md), not a mismatch of half a day with the day's whole one."""
+    start, end = form.get(START), form.get(END)
+    if not is_leave(definition) or form.get("days") != 0.5 or not (start or end) or (start and end and start != end):
+        return
+    if form.get("startHalf") or form.get("endHalf"):
+        return
+    value = next(v for v in person_values(definition) if v.param == param_of("startHalf"))
+    raise NeedsPersonError("half_not_given", f"{value.param}: half a day on one day, neither half said; ask which",
+                           ask=value.ask, param=value.param, value=value, choices=value.option_names(lang))
 
 
 def run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs, verdict: Verdict) -> dict[str, Any]:

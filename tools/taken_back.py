@@ -1,0 +1,60 @@
+"""Options a person names and does not choose: one taken back for another in the same breath ("annual leave. Actually
+no, make it a comp day", "年假，不对，改成调休"), one said not to be it ("不是年假", "not as annual leave"), and one kept
+for later ("那就调休吧，年假留着过年用", "use a comp day, I'd rather save my annual leave"). The choice readers
+(`tools.readers.read_choice`) read a text with those hidden: the option left is the one chosen.
+
+Rules as a person would state them, tested on phrasings written for the tests (tests/unit/test_taken_back.py), none
+from a scenario.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+_TAKEN_BACK = re.compile(
+    r"不对|算了|改成|改为|换成|改用|还是用|(?:哦|噢|啊|呃)不|不不|"
+    r"\b(?:actually(?:,?\s+no)?|no,?\s+wait|make\s+(?:it|that)|change\s+(?:it|that)\s+to|switch\s+(?:it|that)\s+to|"
+    r"I\s+mean|or\s+rather|scratch\s+that|on\s+second\s+thought)\b",
+    re.IGNORECASE,
+)
+"""Words after which what is named takes the place of what was named before them."""
+_NOT = r"不是|不用|别用|不要|\b(?:not|instead\s+of|rather\s+than)\s+(?:as\s+|an?\s+|the\s+|my\s+)?"
+"""Words that say an option is not the one ("不是年假", "not as annual leave", "instead of annual leave")."""
+_KEPT_FOR_LATER = re.compile(
+    r"[^，,。.;；!！?？]*(?:留着|留到|留给|省着|存着|攒着)[^，,。.;；!！?？]*|"
+    r"[^,.;!?]*\b(?:save|saving|keep|keeping)\b[^,.;!?]*",
+    re.IGNORECASE,
+)
+"""A clause that keeps an option for later ("年假留着过年用", "I'd rather save my annual leave")."""
+
+
+def unchosen_hidden(text: str, names: Sequence[str], mask: str) -> str:
+    """`text` with the options it names and does not choose hidden by `mask` (same length): clauses that keep one for
+    later, one said not to be it, and, where an option is named after the last word that takes back what came before,
+    everything before that word. `names` are the options' names and the words that imply them."""
+
+    def hide(match: re.Match[str]) -> str:
+        return mask * len(match.group())
+
+    text = _KEPT_FOR_LATER.sub(hide, text)
+    said = sorted({n for n in names if n}, key=len, reverse=True)
+    if not said:
+        return text
+    option = "|".join(re.escape(n) for n in said)
+    text = re.sub(rf"(?:{_NOT})(?:{option})", hide, text, flags=re.IGNORECASE)
+    cues = list(_TAKEN_BACK.finditer(text))
+    if cues and re.search(option, text[cues[-1].end():], re.IGNORECASE):
+        end = cues[-1].end()
+        text = mask * end + text[end:]
+    return text
+
+
+def last_said(text: str, acts: re.Pattern[str]) -> str:
+    """What the person says last where they take back what came before for something `acts` names ("Approve it...
+    actually no, pass it on to Wang Wu", "批了吧，哦不，先退回"): the text after the last word that takes back; the
+    whole text where nothing is taken back, or nothing `acts` names comes after ("驳回，金额不对" keeps its 驳回)."""
+    cues = list(_TAKEN_BACK.finditer(text))
+    if cues and acts.search(text, cues[-1].end()):
+        return text[cues[-1].end():]
+    return text
