@@ -31,7 +31,7 @@ from state.context import Context
 from tools.backend import Backend
 from tools.message_kind import asked_sentences
 from tools.parsers import Lang
-from tools.request import Request, latest_message
+from tools.request import Request
 from tools.spec import Effect, ToolRegistry
 from tools.toolset import Toolset
 
@@ -44,7 +44,7 @@ def _what(call: Mapping[str, Any]) -> tuple[str, str]:
 def lookups_asked(registry: ToolRegistry, request: Request, made: set[str]) -> list[str]:
     """The look-ups a sentence of the latest message asks for (`asked_sentences`, each read tool's `answers`) that need
     nothing but who asks, and that neither the run nor a tool that answers the same (`answered_by`) has made."""
-    sentences = asked_sentences(latest_message(request))
+    sentences = [s for text in request["texts"] for s in asked_sentences(text)]  # an answer's request's too
     return [
         spec.name for spec in registry
         if spec.effect is Effect.READ and spec.answers and spec.name not in made and not made & set(spec.answered_by)

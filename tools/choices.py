@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from tools import words
 from tools.courtesy import GREETING
-from tools.message_kind import questions_beside
+from tools.message_kind import questions_of_mine
 from tools.parsers.text import MASK
 from tools.taken_back import unchosen_hidden
 
@@ -102,9 +102,8 @@ def _choice_in(choices: Sequence[tuple[str, ...]], hints: Sequence[tuple[str, ..
     for text in reversed(texts):
         text = _GREETED.sub(lambda m: MASK * len(m.group()), _THE_REST.sub(lambda m: MASK * len(m.group()), text))
         text = unchosen_hidden(text, said, MASK)  # "annual leave. Actually no, a comp day"; 年假留着过年用
-        for question in questions_beside(text):  # "…toner. And what happened to my taxi claim?" names no category
-            if _OF_MINE.search(question):
-                text = text.replace(question, MASK * len(question), 1)
+        for question in questions_of_mine(text):  # "…toner. And what happened to my taxi claim?" names no category
+            text = text.replace(question, MASK * len(question), 1)
         named = {o[0]: _as_written(w, text) or w for o in choices for w in o[1:] if w and _named_as_choice(w, text)}
         anywhere = {o[0]: _as_written(w, text) or w for o in choices for w in o[1:] if w and words.names_term(w, text)}
         implied = _implied(hints, text)
@@ -123,10 +122,6 @@ def _read_choice(named: dict[str, str], anywhere: dict[str, str], implied: dict[
     return _one(anywhere, "stated")
 
 
-_OF_MINE = re.compile(
-    r"\bmy\b[^.?!,;]{0,30}\b(?:claims?|requests?|leave|trip|expenses?|application)\b|"
-    r"我(?:的|那|这|上次|之前|前几天|上周)[^，,。？?；;]{0,12}(?:报销|申请|假|出差)", re.IGNORECASE)
-"""A question about the person's own earlier request ("what happened to my taxi claim?", 我那笔打车的报销怎么样了)."""
 _GREETED = re.compile(GREETING, re.IGNORECASE)
 """A greeting names no option: 下午好 is no afternoon."""
 _EITHER = re.compile(r"或|还是|都行|都可以|随便|哪个都|\b(?:or|either|whichever|any\s+of)\b", re.IGNORECASE)

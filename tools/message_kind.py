@@ -63,7 +63,9 @@ _WANTS_ZH = re.compile(r"想|要|(?<!申)请(?!问)|看看|查|找|得(?=去|出
 person wants done ("我想请假，先看看有哪些流程")."""
 
 
-_BY_THE_WAY = re.compile(r"[，,]\s*(?=顺便|另外|对了|\b(?:also|and\s+also|by\s+the\s+way|btw|oh\s+and|plus)\b)", re.IGNORECASE)
+_BY_THE_WAY = re.compile(
+    r"[，,]\s*(?=顺便|另外|对了|还有(?=[，,]|我|你)|\b(?:also|and\s+also|by\s+the\s+way|btw|oh\s+and|plus)\b|"
+    r"\band\s+(?:is|are|was|were|do|does|did|has|have|what|where|when|who|how|which)\b)", re.IGNORECASE)
 """Where a sentence turns to another thing ("改成3天重新提交吧，顺便告诉我还剩几天"): what follows is a sentence of its own."""
 
 
@@ -136,3 +138,16 @@ def questions_beside(text: str) -> list[str]:
     sentences = [s.strip() for s in _sentences(text) if s.strip() and not _COURTESY_ONLY.match(s)]
     asked = [s for s in sentences if _asks_information(s)]
     return asked if len(asked) < len(sentences) else []
+
+
+_OF_MINE = re.compile(
+    r"\bmy\b[^.?!,;]{0,30}\b(?:claims?|requests?|leave|trip|expenses?|application)\b|"
+    r"我(?:的|那|这|上次|之前|前几天|上周)[^，,。？?；;]{0,12}(?:报销|申请|假|出差)", re.IGNORECASE)
+"""Words of the person's own earlier request ("my taxi claim", 我那笔打车的报销, 我之前请的体检假)."""
+
+
+def questions_of_mine(text: str) -> list[str]:
+    """The questions beside what a message asks done that ask about the person's own earlier request ("…王五审批。
+    还有，我之前请的体检假批了吗？", "Who turned down my Singapore claim? … file it again"): what they name is that
+    request's, neither a value nor the reason of the new one."""
+    return [q for q in questions_beside(text) if _OF_MINE.search(q)]

@@ -111,3 +111,46 @@ def test_a_new_one_left_for_later_is_not_proposed(graph_driver, store, make_ctx,
     agent.approve()
     assert agent.actions == []
     assert [r["status"] for r in store.snapshot()["requests"]] == ["withdrawn"]
+
+
+def test_a_question_about_an_earlier_request_is_answered_with_who_decided_and_is_no_reason(graph_driver, store,
+                                                                                            start_request, make_ctx):
+    # read after the thirty-third round's run: the question was filed as the claim's reason, and the answer never
+    # said who had approved the leave (phrasing written for this test)
+    start_request(requester="user_1", approver="user_2", days=1, reason="拔牙")
+    execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "好好休息"}, make_ctx("user_2"))
+    agent = graph_driver(tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "拔牙的假", "nextUserId": "王五",
+                                                   "fields": {"amount": 42, "category": "差旅"}}),
+                         "模型不会再被问。", user_id="user_1", fixed_answers=True)
+    agent.say("昨天坐出租车去机场接客户花了42元，报一下，王五审批。对了，我上次请的拔牙的假批了没有？")
+    [card] = agent.actions
+    assert card["args"]["reason"] == "坐出租车去机场接客户"  # the date is a date, not why
+    answer = final(agent.approve())
+    assert "已批准（李四：好好休息）" in answer and "req_2" in answer
+
+
+@pytest.mark.parametrize("said", ["我刚提的请假撤回吧，搬家改到下个月了，到时候再说",
+                                  "Withdraw the leave I just filed, the move got pushed to next month."])
+def test_a_withdrawal_that_says_what_changed_but_files_nothing_brings_no_new_request(graph_driver, store, start_request,
+                                                                                    said):
+    start_request(requester="user_1", approver="user_2", days=2, reason="搬家")
+    agent = graph_driver(tool_call("withdrawRequest", {"requestId": "req_1"}), "模型不会再被问。", user_id="user_1",
+                         fixed_answers=True)
+    agent.say(said)
+    answer = final(agent.approve())
+    assert agent.actions == [] and [r["status"] for r in store.snapshot()["requests"]] == ["withdrawn"]
+    assert "?" not in answer and "？" not in answer, answer  # no new request begun, nothing asked for one
+
+
+def test_a_question_of_a_message_asked_which_is_looked_up_once_its_answer_is_done(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="a check-up")
+    start_request(requester="user_1", approver="user_2", days=2, reason="going home for a wedding")
+    agent = graph_driver(tool_call("withdrawRequest", {"requestId": "leave"}), "模型不会再被问。", user_id="user_1",
+                         fixed_answers=True)
+    agent.say("Withdraw my leave request, and how many days of annual leave do I have left?")
+    assert agent.actions == []  # which of the two: asked
+    agent.say("the one for going home")
+    [card] = agent.actions
+    assert card["name"] == "withdrawRequest" and card["args"]["requestId"] == "req_2"
+    answer = final(agent.approve())
+    assert "req_2" in answer and "10 days left" in answer

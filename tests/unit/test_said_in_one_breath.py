@@ -28,6 +28,9 @@ def test_a_number_taken_back_or_denied(said, read):
     ("报销的进度怎么样了，另外李四的请假呢？", "information", ["报销的进度怎么样了？", "另外李四的请假呢？"]),
     ("File it again with 2 days, also how much annual leave is left?", "action", ["also how much annual leave is left?"]),
     ("两天事假，周四周五，王五批；顺便问下年假还有几天？", "action", ["顺便问下年假还有几天？"]),
+    ("Cancel my trip request, and has anyone looked at my claim yet?", "action",
+     ["and has anyone looked at my claim yet?"]),
+    ("那个出差撤回吧，还有，我的报销到哪一步了？", "action", ["还有，我的报销到哪一步了？"]),
 ])
 def test_a_turn_to_another_thing_is_a_sentence_of_its_own(said, kind, asked):
     assert kind_of(said) == kind and asked_sentences(said) == asked

@@ -69,6 +69,11 @@ def request_item(
     if status == "returned" and back is not None:
         item["returnedBy"] = name_of(people, back.user, lang)
         item["comment"] = back.comment
+    last = view.history[-1] if view.history else None
+    if view.status in ("approved", "rejected") and last is not None and not last.returned:
+        item["decidedBy"] = name_of(people, last.user, lang)  # "was my leave approved?": by whom, and what they said
+        if last.comment:
+            item["decisionComment"] = last.comment
     timeline = sorted([*engine_of(conn).timeline(conn, view.id), *urge_entries(conn, view.id)], key=lambda e: e.at)
     item["timeline"] = timeline_lines(timeline, people, definition, lang)
     return item
@@ -160,12 +165,16 @@ def described(result: dict[str, Any], lang: str) -> str:
                 text += f"，当前步骤：{r['step']}，由{r['heldBy']}处理，自{r['since']}起，之后：{r['later']}"
             if r.get("comment"):
                 text += f"，{r['returnedBy']}的意见：{r['comment']}"
+            if r.get("decidedBy"):
+                text += f"（{r['decidedBy']}" + (f"：{r['decisionComment']}）" if r.get("decisionComment") else "）")
         else:
             text = f"{r['requestId']} {r['process']} ({r['summary']}): {r['status']}"
             if r.get("step"):
                 text += f"; now at {r['step']}, held by {r['heldBy']} since {r['since']}; after it: {r['later']}"
             if r.get("comment"):
                 text += f"; {r['returnedBy']} said: {r['comment']}"
+            if r.get("decidedBy"):
+                text += f" by {r['decidedBy']}" + (f" ({r['decisionComment']})" if r.get("decisionComment") else "")
         parts.append(text)
     if lang == "zh":
         return f"你有 {total} 个申请：" + "；".join(parts) + "。"

@@ -25,15 +25,17 @@ from tools.workflow.request_lookup import require_request
 
 _NEW_ONE = re.compile(
     r"重新(?:报|提|申请|发起?|提交|请|开|填|走|弄|做)|再(?:报|提|申请|发起?|提交|请|开|填)(?:一|个|份|笔|张|条)|"
-    r"另(?:外)?(?:报|提|起|开|请|申请)|改(?:成|为|到)|换成|"
-    r"\b(?:re-?file|re-?submit|re-?apply|re-?do)\b|\binstead\b|"
+    r"另(?:外)?(?:报|提|起|开|请|申请)|"
+    r"\b(?:re-?file|re-?submit|re-?apply|re-?do)\b|"
     r"\b(?:file|submit|put\s+in|raise|start|make|send|open|lodge|create|enter|do)\b[^.;!?]{0,30}"
     r"\b(?:new|another|fresh|corrected|correct|right)\b|\b(?:new|corrected|fresh)\s+one\b",
     re.IGNORECASE,
 )
-"""Words that ask for a new request in place of the one withdrawn."""
-_PUT_OFF = re.compile(r"回头|以后|晚点|过两天|改天|我自己|先不|\blater\b|\bI'?ll\b|\bI\s+will\b|\bmyself\b|\bnot\s+yet\b",
-                      re.IGNORECASE)
+"""Words that ask for a new request in place of the one withdrawn; not what changed alone ("搬家改到月底了" moves the
+move, and files nothing)."""
+_PUT_OFF = re.compile(
+    r"回头|以后|晚点|过两天|改天|我自己|先不|到时候|再说|\blater\b|\bI'?ll\b|\bI\s+will\b|\bmyself\b|\bnot\s+yet\b",
+    re.IGNORECASE)
 """Words that leave the new one to the person ("撤回，回头我自己重新提", "withdraw it, I'll file a new one later")."""
 _OWN = ("reason", "days")
 """The values of a start that are parameters of their own; the form's others go in `fields`."""

@@ -45,9 +45,11 @@ MY_REQUESTS = ToolSpec(
     backend_bound=True,
     identity_params=("userId",),
     # where a request stands, asked as a question: "撤回我的申请" or "my request ... send it again" ask for no look-up
-    answers=(r"(申请|请假|报销|出差|假)[^，。,;；？?]{0,8}(到哪|在哪|进度|状态|怎么样|谁在|谁手|卡在|批了吗|审批了吗)|到哪一步|在谁手",
+    answers=(r"(申请|请假|报销|出差|假)[^，。,;；？?]{0,8}(到哪|在哪|进度|状态|怎么样|谁在|谁手|卡在|批了吗|审批了吗|批了没|批下来|"
+             r"批没批|通过了?(?:吗|没)|有没有批)|到哪一步|在谁手",
              r"\b(where|how) (is|are) my\b|\bwho (has|holds) my\b|\bstatus of my\b|\bmy requests\b|"
              r"\bwhat\s+(?:happened|became)\s+(?:to|with|of)\s+my\b|"
+             r"\bwho\s+(?:turned\s+down|rejected|declined|approved|signed\s+off)\s+my\b|"
              r"\b(?:was|is|has|did)\s+my\b[^.?!]{0,40}\b(?:approved|rejected|declined|through|signed\s+off|decided)\b"),
     # where a colleague's request stands is shown by the copies, the to-dos and a task's view as well
     answered_by=("queryCcRequests", "queryTodoTask", "viewTask"),
