@@ -37,8 +37,10 @@ from tools.toolset import Toolset
 
 
 def _what(call: Mapping[str, Any]) -> tuple[str, str]:
-    """What a call acts on, to tell whether the run proposed it already: its tool and its task (a batch: its tool)."""
-    return call["name"], str((call.get("args") or {}).get("taskId") or "")
+    """What a call acts on, to tell whether the run proposed it already: its tool and its task, or the process it
+    starts (a batch: its tool)."""
+    args = call.get("args") or {}
+    return call["name"], str(args.get("taskId") or args.get("processKey") or "")
 
 
 def lookups_asked(registry: ToolRegistry, request: Request, made: set[str]) -> list[str]:

@@ -69,6 +69,11 @@ _BY_THE_WAY = re.compile(
 """Where a sentence turns to another thing ("改成3天重新提交吧，顺便告诉我还剩几天"): what follows is a sentence of its own."""
 
 
+def sentences(text: str) -> list[str]:
+    """The message's sentences as written, in order (their spaces and marks kept: joined, they are the message)."""
+    return _sentences(text)
+
+
 def _sentences(text: str) -> list[str]:
     """The message's sentences, each part after a turn to another thing on its own; a part before such a turn that
     asks with a question word takes the sentence's question mark ("我的请假到哪了，另外报销呢？": two questions)."""

@@ -21,6 +21,7 @@ from sqlalchemy import Connection
 from tools.errors import DomainError
 from tools.request import Request, latest_message
 from tools.workflow.each_own import next_asked as next_decided
+from tools.workflow.each_own_request import next_start
 from tools.workflow.request_lookup import require_request
 
 _NEW_ONE = re.compile(
@@ -78,6 +79,7 @@ def refile_asked(conn: Connection, request: Request, done: Sequence[tuple[str, d
 
 def next_asked(conn: Connection, request: Request, actor_id: str,
                done: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any] | None:
-    """The workflow's next asked write (`Toolset.asked_next`): the new request in place of one withdrawn, else the next
-    to-do the message decides (`tools.workflow.each_own.next_asked`)."""
-    return refile_asked(conn, request, done) or next_decided(conn, request, actor_id)
+    """The workflow's next asked write (`Toolset.asked_next`): the new request in place of one withdrawn, else the other
+    process's request of a message that asks for two (`each_own_request.next_start`), else the next to-do the message
+    decides (`tools.workflow.each_own.next_asked`)."""
+    return refile_asked(conn, request, done) or next_start(conn, request, done) or next_decided(conn, request, actor_id)

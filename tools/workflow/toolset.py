@@ -32,6 +32,7 @@ from tools.workflow.cc import CcNamed, pick_person
 from tools.workflow.commands import CLI, COMMANDS
 from tools.workflow.copies_guard import TodosNotCopies
 from tools.workflow.each_own import EachOwnDecision
+from tools.workflow.each_own_request import EachOwnRequest
 from tools.workflow.guards import (
     AnothersRequest,
     OwnRequest,
@@ -177,6 +178,7 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(PeopleAsked(), after="steps_not_people", guards=guards)  # the users answer questions of people
     guards = added(TodosNotCopies(), after="return_not_email", guards=guards)  # "有啥要我过的单子": their to-dos
     guards = added(EachOwnDecision(), before=guards[0].name, guards=guards)  # "张三的批了，王五的驳回": each its own
+    guards = added(EachOwnRequest(), after="each_own_decision", guards=guards)  # "a sick day. Also claim the taxi"
     guards = added(batch_guards.BatchAsked(), after="identity", guards=guards)  # a batch only when the person asks one
     guards = added(batch_guards.BatchOfWhom(), after="batch_asked", guards=guards)  # of whom they named, no more
     guards = added(batch_guards.SeveralNotOne(), after="batch_of_whom", guards=guards)  # "全部驳回" is no one decision
