@@ -44,8 +44,8 @@ class Language:
     """What no tool knows (payments, salaries): a question of it is told so, before whatever the look-ups found."""
 
     def unknown(self, text: str, lang: str) -> str | None:
-        """What the person is told of the first thing no tool knows that the text asks about, or None."""
-        for unknown in self.unknowns:
-            if any(re.search(p, text, re.IGNORECASE) for p in unknown.asked):
-                return unknown.say.get(lang) or unknown.say.get("en")
-        return None
+        """What the person is told of each thing no tool knows that the text asks about (试用期 and 工资: both), or
+        None."""
+        said = [unknown.say.get(lang) or unknown.say.get("en") or "" for unknown in self.unknowns
+                if any(re.search(p, text, re.IGNORECASE) for p in unknown.asked)]
+        return ("" if lang == "zh" else " ").join(said) or None

@@ -119,7 +119,8 @@ _TELLS_EN = re.compile(
 )
 """An English sentence that tells: no question, and no order (an order begins with its verb: "Fix it to 480 and
 resubmit."); one with a request (`_REQUEST_CUE`, `_WANTS_EN`: "I'd like you to file it.") asks for something done."""
-_WANTS_EN = re.compile(r"\b(?:I'?d\s+like|I\s+would\s+like|I\s+want|I\s+need|I'?m\s+asking|need\s+you\s+to)\b",
+_WANTS_EN = re.compile(r"\b(?:I'?d\s+like|I\s+would\s+like|(?:I|and|so|also)\s+(?:really\s+|just\s+)?(?:want|need)|"
+                       r"I'?m\s+asking|need\s+you\s+to)\b",
                        re.IGNORECASE)
 
 

@@ -170,9 +170,9 @@ def read_after(cues: Sequence[str], texts: Sequence[str], *, names: Sequence[str
 # ---------------------------------------------------------------- a reason
 
 ASKING = re.compile(
-    r"帮我|帮忙|麻烦|一下|申请|提交|提个|发起|审批|抄送|抄给|找|走|提|批|报|要|想|"
+    r"(?:能|可以|行)的话|如果(?:可以|能|行)|帮我|帮忙|麻烦|一下|申请|提交|提个|发起|审批|抄送|抄给|找|走|提|批|报|要|想|"
     r"\b(?:please|pls|plz|file|submit|request|approves?|approval|claim|help|can you|could you|would you|will you|"
-    r"put in|put through|raise|lodge|log|send in|for me|i need|i want|i'd like to)\b",
+    r"put in|put through|raise|lodge|log|send in|for me|i need|i want|i'd like to|if (?:possible|so|you can|that'?s ok))\b",
     re.IGNORECASE,
 )
 """Words of asking for a request to be filed, and of who approves it: no part of why."""
@@ -258,7 +258,8 @@ _ACCOUNT_FILLER = re.compile(
 )
 
 
-_HOW_ASKED = re.compile(r"^\s*(?:how|what|where|who|which)\b|怎么|怎样|如何|咋|哪里|找谁", re.IGNORECASE)
+_HOW_ASKED = re.compile(r"^\s*(?:how|what|where|who|which)\b|怎么|怎样|如何|咋|哪里|找谁|(?:能|可以)[^，。,]{0,3}吗$",
+                        re.IGNORECASE)
 """A clause that asks how or what to do (with its question mark, or ending the message): no why."""
 _FRAME_HEAD_EN = re.compile(
     rf"(?:(?:a|an|the|for|me|of|in|please|take|taking|get|have|need|and|from|on|some)\b[ \t]*|{MASK}+[ \t]*)+"

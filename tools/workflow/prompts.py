@@ -122,6 +122,17 @@ the audit."""
 UNKNOWNS = (
     Unknown(
         asked=(
+            r"试用期|转正|劳动合同|合同期|社保|公积金|五险一金|入职手续|工牌|调薪|涨薪",
+            r"\b(?:probation\w*|employment\s+contract|social\s+insurance|pension|housing\s+fund|pay\s+rise)\b",
+        ),
+        say={
+            "zh": "试用期、转正、合同和社保这些人事信息，我这里没有记录，所以不知道；这要问人事。",
+            "en": "I don't know your probation, contract or insurance terms: I have no record of them. HR can tell "
+            "you.",
+        },
+    ),
+    Unknown(
+        asked=(
             r"到账|打款|打钱|发工资|发薪|工资|薪水|薪资|奖金|年终奖|报销款|(?:打|转|汇)到(?:我的?)?(?:卡|银行卡|账户|账上)|"
             r"到(?:我的?)?(?:卡|银行卡|账户)上",
             r"\b(?:salary|salaries|payroll|paycheck|pay ?slip|bonus(?:es)?)\b|"

@@ -186,9 +186,11 @@ _THANKS_AT_END = re.compile(r"[，,。.!！;；\s]+(?:谢谢|多谢|谢了|辛�
 """Thanks after a dictated comment (意见写：材料齐全，谢谢): to the assistant, not the requester."""
 _MY_OWN_LATER = re.compile(
     r"^\s*(?:I'?ll\b|I\s+will\b|I'?m\s+going\s+to\b|let\s+me\b|剩下|其他|其余|我).*(?:rest|others?|tomorrow|later|next\s+week|剩下|其他|其余|明天|"
-    r"回头|晚点|下周)", re.IGNORECASE)
+    r"回头|晚点|下周)|我(?:自己)?(?:再看|再说|来看|回头|晚点|[明后]天再|下周再)|"
+    r"\b(?:I'?ll|I\s+will)\s+(?:look|check|deal|handle|see|go\s+through|get\s+to)\b.*\b(?:myself|later|tomorrow)\b",
+    re.IGNORECASE)
 """A sentence after a dictated comment about what the speaker does later ("I'll go through the rest tomorrow", 剩下的
-我明天再看): not for the requester."""
+我明天再看, 李四那个三天的我再看看, "Li Si's I'll look at myself"): not for the requester."""
 
 
 _ALSO = re.compile(r"\s*(?:另外|还有|顺便|对了|\b(?:also|and also|oh and|by the way|btw|plus)\b)", re.IGNORECASE)

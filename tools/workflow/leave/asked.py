@@ -20,6 +20,11 @@ LEAVE_WORD = re.compile(
 """Words that speak of leave: 假 (年假, 调休, 假期), 休, "leave", "vacation", "PTO", "time off", "days off"."""
 
 
+_OTHER_THING = re.compile(
+    r"钱|元|块|经费|预算|报销|出差|费|\b(?:money|budget|yuan|rmb|cash|expenses?|claims?|trips?|funds?)\b", re.IGNORECASE)
+"""Words of something other than leave a follow-up may ask what is left of ("团建经费还剩多少", "how much budget")."""
+
+
 def _OF_THEIRS(name: str) -> re.Pattern[str]:  # noqa: N802 - a pattern's maker, named as the pattern it makes
     """Words that ask about `name`'s leave: 李四的年假, 李四还剩, "Li Si's vacation", "has Li Si got left"."""
     who = re.escape(name)
@@ -51,6 +56,9 @@ class BalanceAsked:
             )
         if any(LEAVE_WORD.search(text) for text in call.request["texts"]):
             return
+        recent = call.request["recent"]
+        if len(recent) > 1 and LEAVE_WORD.search(recent[-2]) and not _OTHER_THING.search(latest):
+            return  # "…does Zhang San have left?" then "And how many do I have left?": of the leave just spoken of
         raise PolicyError(
             "balance_not_asked",
             "The user's question speaks of no leave, so the leave balance does not answer it. If no tool answers "

@@ -1,0 +1,65 @@
+"""What the thirty-fifth and thirty-sixth rounds' writers found, each as the rule a person would state, tested on
+phrasings written for these tests: a to-do the approver keeps to look at themselves is left out of a batch and out of
+its comment; a follow-up that names nothing asks about what the message before it spoke of; "…and need a day of sick
+leave" asks for something; "能的话" tells no why; probation and pay are each said to be unknown."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from tools import PolicyError, check_call
+from tools.message_kind import kind_of
+from tools.readers import read_account
+from tools.request import read_request
+from tools.workflow import TOOLSET
+from tools.workflow.batch_words import batch_words
+from tools.workflow.words import stated_comment
+
+
+@pytest.mark.parametrize("said", ["报销的都通过吧，王五那笔金额大的我自己再看看",
+                                  "Approve all the leave requests; Wang Wu's I'll check myself"])
+def test_a_to_do_kept_to_look_at_later_is_left_out_of_the_batch(said):
+    assert "王五" not in batch_words(said) and "Wang Wu" not in batch_words(said)
+
+
+def test_what_the_approver_keeps_for_themselves_is_no_part_of_the_comment(person_request):
+    request = person_request("一天的假都批了，意见：注意安全。王五那个两天的我明天再看", actor="user_3")
+    assert stated_comment(request) == "注意安全"
+
+
+def test_a_follow_up_that_names_nothing_asks_about_the_leave_just_spoken_of(store, make_ctx):
+    with store.read() as conn:
+        people = TOOLSET.directory(conn)
+
+    def asked(latest: str, earlier: str) -> None:
+        request = read_request([latest], earlier=[earlier], index=1, today=date(2026, 12, 1), people=people,
+                               actor_id="user_3")
+        check_call(TOOLSET, "getLeaveBalance", {}, make_ctx("user_3"), request=request)
+
+    asked("那我自己还有几天？", "赵六今年年假还剩几天？")  # of the leave just spoken of: looked up
+    with pytest.raises(PolicyError):
+        asked("那我们组的还剩多少钱？", "团建经费花了多少？")  # money, not leave: refused
+
+
+@pytest.mark.parametrize(("said", "kind"), [
+    ("Caught a cold and need tomorrow off as sick leave. Who signs these, my manager?", "action"),
+    ("The client moved the meeting, so I need to go to Chengdu on Thursday instead. Wang Wu approves, right?",
+     "action"),
+    ("I filed my trip on Monday. Has Wang Wu seen it?", "information"),
+])
+def test_a_want_said_after_and_or_so_is_asked_for(said, kind):
+    assert kind_of(said) == kind
+
+
+def test_if_possible_tells_no_why():
+    account = read_account(["周末加班打车回家花了45，这种能报吗？可以的话帮我提一下"], names=[], form_words=["报销"],
+                           choice_words=[], today=date(2026, 12, 1))
+    assert account is not None and "可以的话" not in account and account == "加班打车回家"
+
+
+def test_probation_and_pay_asked_together_are_each_said_unknown():
+    told = TOOLSET.language.unknown("我试用期还剩多久？工资每个月几号发？", "zh")
+    assert told is not None and "试用期" in told and "工资" in told
+    assert TOOLSET.language.unknown("Can I raise a claim for the contract signing trip?", "en") is None
