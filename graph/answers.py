@@ -12,7 +12,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 
 from graph import prompts
-from graph.budget import PLANNED_ENDS
+from graph.budget import PLANNED_ENDS, wrap_up
 from graph.calls import action_hash, new_call_id
 from graph.history import action_title, describe_result, latest_human_index, note, note_of, run_results
 from graph.protocols import NO_MODEL_CALL
@@ -228,3 +228,20 @@ def stop_reason(reason: WrapUp | Mapping[str, Any] | str, registry: ToolRegistry
         return reasons.get(code, reasons["general"]).format(**values)
     except (KeyError, ValueError):
         return reasons["general"]
+
+
+_NOTE_PIECES = re.compile(r"[^;:.。；：]+")
+
+
+def unechoed(answer: AIMessage, messages: list[AnyMessage], registry: ToolRegistry, lang: Lang) -> AIMessage:
+    """The answer, or, where it repeats as written what a refusal of this run told the model (a piece of 24 characters
+    or more), the code's answer of what was found and refused: ": the latest message is a question that asks for no
+    change; answer it from…" had reached a person (the thirty-fifth round, read after its run)."""
+    flat = " ".join(str(answer.content).split()).casefold()
+    for message in messages[latest_human_index(messages) + 1 :]:
+        if isinstance(message, ToolMessage) and message.status == "error":
+            note = " ".join(str(message.content).split()).casefold()
+            if any(len(p.strip()) >= 24 and p.strip() in flat for p in _NOTE_PIECES.findall(note)):
+                text = fixed_answer(messages, registry, lang, wrap_up("answered"))
+                return AIMessage(content=text, response_metadata={"thought": thought("answered", lang), NO_MODEL_CALL: True})
+    return answer

@@ -236,3 +236,4 @@ def told_first(told: str, answer: str) -> str:
     if not kept:
         return told
     return told + "\n" + ("" if re.search(r"[\u3400-\u9fff]", told) else " ").join(kept)
+

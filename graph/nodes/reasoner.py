@@ -10,7 +10,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from langgraph.runtime import Runtime
 
 from graph import prompts
-from graph.answers import REFUSED_STEPS_BEFORE_INSTEAD, fixed_answer, instead_call
+from graph.answers import REFUSED_STEPS_BEFORE_INSTEAD, fixed_answer, instead_call, unechoed
 from graph.asked import AskedNext
 from graph.budget import PLANNED_ENDS, charge_model_call, describe, end_step, open_step, wrap_up
 from graph.calls import ACTOR_TTL_S, ModelSource, model_of, new_call_id, proposed_calls, run_today, thread_id_of_run, tokens_used
@@ -216,6 +216,7 @@ class Reasoner:
         if reply.tool_calls or reply.invalid_tool_calls:
             return {"messages": [reply], "step": open_step(step, proposed_calls(reply))}
         answer, step = self._checked(state, context, step, reply)
+        answer = unechoed(answer, messages, self._registry, lang_of(state, context))  # no words meant for the model
         answer = titled(answer, self._registry, lang_of(state, context))
         if context.fixed_answers and "ungrounded" not in answer.response_metadata:
             answer = self._with_findings(state, context, answer)

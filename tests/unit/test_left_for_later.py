@@ -63,3 +63,18 @@ def test_probation_and_pay_asked_together_are_each_said_unknown():
     told = TOOLSET.language.unknown("我试用期还剩多久？工资每个月几号发？", "zh")
     assert told is not None and "试用期" in told and "工资" in told
     assert TOOLSET.language.unknown("Can I raise a claim for the contract signing trip?", "en") is None
+
+
+@pytest.mark.parametrize("said", ["Has Wang Wu's team sent me anything today?", "张三是不是交给我什么单子了？"])
+def test_what_someone_sent_the_person_is_their_to_dos(said, person_request, make_ctx):
+    with pytest.raises(PolicyError) as refused:
+        check_call(TOOLSET, "queryMyRequests", {}, make_ctx("user_3"), request=person_request(said, actor="user_3"))
+    assert refused.value.code == "todos_not_copies" and "queryTodoTask" in str(refused.value)
+
+
+def test_whether_anyone_looked_at_what_the_person_filed_asks_for_their_requests():
+    import re
+
+    from tools.workflow.request_specs import MY_REQUESTS
+    said = "I filed a trip request on Monday. Did anyone approve it yet?"
+    assert any(re.search(p, said, re.IGNORECASE) for p in MY_REQUESTS.answers)

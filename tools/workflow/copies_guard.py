@@ -15,16 +15,23 @@ from tools.workflow.words import decision_in
 _FOR_ME_TO_DECIDE = re.compile(
     r"(?:要|让|等|需要|该|给)我(?:来|去)?(?:过|批|审|处理|签|看|办|决定)|待办|待审|\bto-?dos?\b|"
     r"\bfor\s+me\s+to\s+(?:approve|sign|decide|review|look\s+at|check|handle|deal\s+with)\b|"
-    r"\b(?:waiting|pending|sitting)\s+(?:on|for)\s+me\b|\bmy\s+(?:approval|sign-?off|decision)\b",
+    r"\b(?:waiting|pending|sitting)\s+(?:on|for)\s+me\b|\bmy\s+(?:approval|sign-?off|decision)\b|"
+    r"\b(?:sent|send|passed|forwarded|submitted)\s+me\s+(?:anything|something|a\s+request|any\s+\w+)|"
+    r"(?:发|交|提|转)(?:给|到)我(?:这里|这儿)?(?:了)?(?:什么|啥|东西|单子|申请)",
     re.IGNORECASE,
 )
-"""Words of what waits on the person to decide: 要我过的单子, 等我批的, 待办, "for me to approve", "waiting on me"."""
+"""Words of what waits on the person to decide: 要我过的单子, 等我批的, 待办, "for me to approve", "waiting on me", "did
+the new guy send me anything?", 交给我什么了."""
+_OF_MINE = re.compile(r"我(?:自己)?(?:的|报|提|交|申请|请)|\bmy\s+own\b|\bmine\b|\bmy\s+(?:requests?|claims?|leave|trips?|"
+                      r"expenses?|applications?)\b", re.IGNORECASE)
+"""Words of the person's own requests (我自己报的, 我的申请, "my claim", "mine")."""
 _COPIED = re.compile(r"抄送|抄给|知会|\bcc'?d?\b|\bcop(?:y|ied)\b", re.IGNORECASE)
 
 
 class TodosNotCopies:
-    """Refuses the look-up of the requests copied to the person where their words ask what waits on them to decide and
-    speak of no copy ("财务这边有啥要我过的单子没"): their to-dos answer it."""
+    """Refuses the look-up of the requests copied to the person, or of their own requests, where their words ask what
+    waits on them to decide and speak of no copy ("财务这边有啥要我过的单子没"), nor of a request of their own
+    ("我这边现在有啥要我批的？" had been answered with the lead's own claim): their to-dos answer it."""
 
     name = "todos_not_copies"
     needs_request = True
@@ -32,14 +39,17 @@ class TodosNotCopies:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
-        if call.spec.name != COPIES:
+        if call.spec.name not in (COPIES, "queryMyRequests"):
             return
         latest = latest_message(call.request)
+        if call.spec.name == "queryMyRequests" and _OF_MINE.search(latest):
+            return  # "那我自己报的那笔高铁票呢": their own request
         if _FOR_ME_TO_DECIDE.search(latest) and not _COPIED.search(latest):
             decided = decision_in(latest)
             decision = decision_on_the_one_named(call, decided) if decided is not None else None
             raise PolicyError(  # "anything waiting on me? if it's Zhang San's dinner claim, sign it off": decided
-                "todos_not_copies", "The user asks what waits on their decision, not what was copied to them: call "
+                "todos_not_copies", "The user asks what waits on their decision, not what was copied to them nor their "
+                "own requests: call "
                 f"queryTodoTask with userId {call.ctx.actor_id}" + (
                     f"; they decide {decision['args']['taskId']}: call handleTodoTask." if decision else "."),
                 instead=decision or {"name": "queryTodoTask", "args": {"userId": call.ctx.actor_id}},

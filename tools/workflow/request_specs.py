@@ -50,6 +50,8 @@ MY_REQUESTS = ToolSpec(
              r"\b(where|how) (is|are) my\b|\bwho (has|holds) my\b|\bstatus of my\b|\bmy requests\b|"
              r"\bwhat\s+(?:happened|became)\s+(?:to|with|of)\s+my\b|"
              r"\bwho\s+(?:turned\s+down|rejected|declined|approved|signed\s+off)\s+my\b|"
+             r"\bI\s+(?:sent|filed|submitted|put\s+in)\b[^?]*\b(?:has|did)\s+(?:anyone|anybody|someone)\s+"
+             r"(?:look(?:ed)?\s+at|approv(?:e|ed)|see|seen|check(?:ed)?|sign(?:ed)?\s+off|touch(?:ed)?)\b|"
              r"\b(?:was|is|has|did)\s+my\b[^.?!]{0,40}\b(?:approved|rejected|declined|through|signed\s+off|decided)\b"),
     # where a colleague's request stands is shown by the copies, the to-dos and a task's view as well
     answered_by=("queryCcRequests", "queryTodoTask", "viewTask"),
