@@ -11,7 +11,9 @@ import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
@@ -118,11 +120,15 @@ def apply_setup(store: WorkflowStore, steps: list[SetupStep], thread_id: str, to
                 conn.exec_driver_sql(step.sql)
             continue
         assert step.tool is not None
+        # the setup's relative dates as of the company's today, as the graph and the reviewer read them (from 16:00
+        # UTC the machine's date is the day before: a setup trip "下周二" had been a week off the person's "next Tuesday")
+        now = clock() if clock is not None else datetime.now(UTC)
         ctx = CallContext(
             backend=store,
             actor_id=step.actor,
             thread_id=thread_id if step.same_thread else f"{thread_id}-setup",
             call_id=f"setup-{index}",
+            today=now.astimezone(ZoneInfo(Context().timezone)).date(),
         )
         execute_call(toolset, step.tool, dict(step.args), ctx)
 

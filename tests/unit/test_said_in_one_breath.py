@@ -34,3 +34,16 @@ def test_a_number_taken_back_or_denied(said, read):
 ])
 def test_a_turn_to_another_thing_is_a_sentence_of_its_own(said, kind, asked):
     assert kind_of(said) == kind and asked_sentences(said) == asked
+
+
+@pytest.mark.parametrize(("said", "dates"), [
+    ("下周要去医院复查，周三请一天假", ["2026-12-16"]),
+    ("Next week my parents visit, so Wednesday and Thursday off please", ["2026-12-16", "2026-12-17"]),
+    ("下个星期搬家，周二下午到周三", ["2026-12-15", "2026-12-16"]),
+    ("下周忙。周三请假", ["2026-12-09"]),  # a sentence of its own: the coming Wednesday
+])
+def test_a_bare_weekday_after_next_week_is_that_weeks(said, dates):
+    from datetime import date
+
+    from tools.request import read_request
+    assert read_request([said], index=0, today=date(2026, 12, 7))["dates"] == dates  # a Monday

@@ -140,6 +140,26 @@ def _half_before(text: str, at: int) -> tuple[Half | None, int]:
     return (_HALVES[found["en"].lower()], found.start()) if found else (None, at)
 
 
+_NEXT_WEEK_RE = re.compile(r"下(?:个|一)?(?:周|星期|礼拜)(?![一二三四五六日天1-7末])|\bnext\s+week\b", re.IGNORECASE)
+_SENTENCE_END_RE = re.compile(r"[。！？!?\n]|\.\s")
+
+
+def _week_said_before(text: str, singles: list[Phrase], today: date) -> list[Phrase]:
+    """A bare weekday after "next week" said on its own earlier in the sentence, with no date between ("下周陪她回趟娘家，
+    周四下午到周五", "next week I'm moving, so Thursday and Friday off") is that week's, not the coming one."""
+    out = list(singles)
+    for said in _NEXT_WEEK_RE.finditer(text):
+        following = [i for i, p in enumerate(out) if p.start >= said.end()]
+        if not following or any(p.start <= said.start() < p.end for p in out):
+            continue
+        first = out[following[0]]
+        if first.weekday is None or _SENTENCE_END_RE.search(text, said.end(), first.start):
+            continue
+        monday = today - timedelta(days=today.weekday()) + timedelta(weeks=1)
+        out[following[0]] = replace(first, day=monday + timedelta(days=first.weekday), weekday=None)
+    return out
+
+
 def _weeks_of_lists(text: str, singles: list[Phrase]) -> list[Phrase]:
     """A list of weekdays whose week is said once ("下周一、周三和周五", "next Thu and Fri", "Thursday and Friday next
     week"): its bare weekdays are in that week, not the coming one (one listed after the dated day and falling
@@ -182,7 +202,7 @@ def find_dates(text: str, today: date, original: str | None = None,
     end cannot be read ("Wednesday to the following Friday") gives no date at all, not its start alone: where it is
     is added to `unread`."""
     original = text if original is None else original
-    singles = _ends_said_apart(text, _weeks_of_lists(text, phrases(text, today)))
+    singles = _ends_said_apart(text, _weeks_of_lists(text, _week_said_before(text, phrases(text, today), today)))
     spans: list[DateSpan] = []
     i = 0
     while i < len(singles):
