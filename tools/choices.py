@@ -17,8 +17,8 @@ from typing import Any, Literal
 
 from tools import words
 from tools.courtesy import GREETING
-from tools.message_kind import questions_of_mine
-from tools.parsers.text import MASK
+from tools.message_kind import questions_of_mine_spans
+from tools.parsers.text import MASK, mask_spans
 from tools.taken_back import unchosen_hidden
 
 
@@ -102,8 +102,7 @@ def _choice_in(choices: Sequence[tuple[str, ...]], hints: Sequence[tuple[str, ..
     for text in reversed(texts):
         text = _GREETED.sub(lambda m: MASK * len(m.group()), _THE_REST.sub(lambda m: MASK * len(m.group()), text))
         text = unchosen_hidden(text, said, MASK)  # "annual leave. Actually no, a comp day"; 年假留着过年用
-        for question in questions_of_mine(text):  # "…toner. And what happened to my taxi claim?" names no category
-            text = text.replace(question, MASK * len(question), 1)
+        text = mask_spans(text, questions_of_mine_spans(text))  # "…toner. And what happened to my taxi claim?"
         named = {o[0]: _as_written(w, text) or w for o in choices for w in o[1:] if w and _named_as_choice(w, text)}
         anywhere = {o[0]: _as_written(w, text) or w for o in choices for w in o[1:] if w and words.names_term(w, text)}
         implied = _implied(hints, text)

@@ -157,3 +157,13 @@ def questions_of_mine(text: str) -> list[str]:
     还有，我之前请的体检假批了吗？", "Who turned down my Singapore claim? … file it again"): what they name is that
     request's, neither a value nor the reason of the new one."""
     return [q for q in questions_beside(text) if _OF_MINE.search(q)]
+
+
+def questions_of_mine_spans(text: str) -> list[tuple[int, int]]:
+    """Where in the text each question of `questions_of_mine` stands (to mask: `tools.parsers.text.mask_spans`)."""
+    spans: list[tuple[int, int]] = []
+    for question in questions_of_mine(text):
+        at = text.find(question)
+        if at >= 0:
+            spans.append((at, at + len(question)))
+    return spans

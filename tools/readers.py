@@ -25,7 +25,7 @@ from datetime import date
 
 from tools import words
 from tools.courtesy import COURTESY
-from tools.message_kind import questions_of_mine
+from tools.message_kind import questions_of_mine_spans
 from tools.parsers import read_text
 from tools.parsers.text import MASK, mask_spans, mask_words
 
@@ -195,9 +195,7 @@ def read_account(
     for text in texts:
         masked = mask_words(_masked(text, names, today), form_words)
         masked = _ACCOUNT_FILLER.sub(lambda m: MASK * len(m.group()), masked)
-        for question in questions_of_mine(text):  # "…还有，我之前请的体检假批了吗？": of another request, no why
-            at = text.find(question)
-            masked = masked[:at] + MASK * len(question) + masked[at + len(question):] if at >= 0 else masked
+        masked = mask_spans(masked, questions_of_mine_spans(text))  # "…还有，我之前请的体检假批了吗？": no why
         for clause in _ACCOUNT_CLAUSES.finditer(masked):
             if words.squash(clause.group().replace(MASK, "")) in choices or _HOW_ASKED.search(clause.group()) and \
                     masked[clause.end():clause.end() + 1] in ("?", "？", ""):

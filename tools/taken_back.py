@@ -1,7 +1,7 @@
 """Options a person names and does not choose: one taken back for another in the same breath ("annual leave. Actually
 no, make it a comp day", "年假，不对，改成调休"), one said not to be it ("不是年假", "not as annual leave"), and one kept
 for later ("那就调休吧，年假留着过年用", "use a comp day, I'd rather save my annual leave"). The choice readers
-(`tools.readers.read_choice`) read a text with those hidden: the option left is the one chosen.
+(`tools.choices.read_choice`) read a text with those hidden: the option left is the one chosen.
 
 Rules as a person would state them, tested on phrasings written for the tests (tests/unit/test_taken_back.py), none
 from a scenario.

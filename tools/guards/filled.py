@@ -22,7 +22,8 @@ from tools.grounding import (
     verbatim,
 )
 from tools.guards.call import Call
-from tools.message_kind import questions_of_mine
+from tools.message_kind import questions_of_mine_spans
+from tools.parsers.text import mask_spans
 from tools.spec import PersonValue, Source, get_param, set_param
 
 
@@ -62,18 +63,12 @@ def _account(call: Call, value: PersonValue, given: Any, today: date) -> Reading
         return None
     request = call.request
     # what a question about another of their requests says is that request's ("…对了，我上次请的拔牙的假批了没有？")
-    said = "\n".join(_without(t, questions_of_mine(t)) for t in request["recent"])
+    said = "\n".join(mask_spans(t, questions_of_mine_spans(t)) for t in request["recent"])
     if not _blank(given) and verbatim(str(given), said) and says_something(
             str(given), request, today, value.filler):
         return None
     text = value.account(request, today)
     return Reading(value=text, how="stated", said=text) if text and text != given else None
-
-
-def _without(text: str, parts: list[str]) -> str:
-    for part in parts:
-        text = text.replace(part, " ")
-    return text
 
 
 def _default(call: Call, value: PersonValue) -> Reading | None:

@@ -19,14 +19,16 @@ from sqlalchemy import Connection
 from tools.guards.call import Call
 from tools.message_kind import sentences
 from tools.request import Request, latest_message
-from tools.workflow.request_lookup import processes_named
+from tools.workflow.lookup import engine_of
+from tools.workflow.request_lookup import processes_named, processes_named_in
 
 
 def parts(conn: Connection, text: str) -> dict[str, str]:
     """The part of the text about each process it names, by process key, where it names two or more and no sentence
     names two; {} otherwise."""
     said = sentences(text)
-    named = [processes_named(conn, s) for s in said]
+    definitions = engine_of(conn).definitions(conn)  # read once, for every sentence
+    named = [processes_named_in(definitions, s) for s in said]
     keys = {k for n in named for k in n}
     if len(keys) < 2 or any(len(n) > 1 for n in named):
         return {}

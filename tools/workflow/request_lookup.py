@@ -5,6 +5,7 @@ requester's action at someone else's request; by id any request, for the policy 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Connection, select
@@ -73,7 +74,12 @@ def _named(definition: Definition, text: str) -> bool:
 
 def processes_named(conn: Connection, text: str) -> set[str]:
     """The keys of the processes the text names (请假, "expense claim")."""
-    return {d.key for d in engine_of(conn).definitions(conn) if _named(d, text)}
+    return processes_named_in(engine_of(conn).definitions(conn), text)
+
+
+def processes_named_in(definitions: Sequence[Definition], text: str) -> set[str]:
+    """The keys of those of `definitions` the text names (for several texts read against one reading of them)."""
+    return {d.key for d in definitions if _named(d, text)}
 
 
 def own_pending(conn: Connection, actor_id: str, statuses: tuple[str, ...] = PENDING) -> list[dict[str, Any]]:
