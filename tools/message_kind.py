@@ -26,7 +26,7 @@ _QUESTION_EN = re.compile(r"^\s*(what|which|who|whom|whose|when|where|why|how)\b
 # "can you approve it?", "could Li Si sign off on my leave?", and "can you …" or "could Li Si …" after a clause or a
 # sentence ("I'm ill, could you …?", "Away Friday. Could Wang Wu …?"; not "…, can I see …?", which asks to be told).
 _REQUEST_CUE = re.compile(
-    r"(帮我|帮忙|替我|给我|请你|麻烦|能不能|可不可以|能否|能|可以|要不要|^\s*要不(?!是))|"
+    r"(帮我|帮忙|替我|给我|请你|麻烦|能不能|可不可以|能否|能|可以|要不要(?=帮|你|您|给|把|直接|先|就|现在|马上)|^\s*要不(?![要是]))|"
     r"^\s*(can|could|would|will|shall|may)\b|^\s*should (?:we|you|u)\b|\b(can|could|would|will) (you|u)\b|\b(please|plz|pls)\b|"
     r"^\s*(?:how about|what about|why don'?t (?:you|we))\s+(?!my\b|the\b|his\b|her\b|it\b)\w+ing\b|^\s*why don'?t (?:you|we)\b|"
     r"(?:[,，;；—–]|\.\s)\s*(can|could|would|will)\s+(?!i\b|we\b)\w|"
@@ -159,6 +159,24 @@ def questions_of_mine(text: str) -> list[str]:
     return [q for q in questions_beside(text) if _OF_MINE.search(q)]
 
 
+_ASKS_ZH = re.compile(r"要不要|需不需要|用不用|是不是")
+_ASKS_EN = re.compile(r"^\s*(?:(?:who|whom|whose|what|which|where|when|how)\b|(?:is|are|was|were|do|does|did|has|have|had|"
+                      r"can|could|should|will|would)\b(?![^?]*\b(?:i|me|i'm|i'd|i'll)\b))", re.IGNORECASE)
+_ACTION_CUE = re.compile(r"帮|替我|给我|麻烦|请你|\b(?:please|pls|plz|(?:can|could|would|will)\s+(?:you|u)|possible|"
+                         r"(?:would|do)\s+you\s+mind)\b", re.IGNORECASE)
+
+
+def asks_to_be_told(clause: str) -> bool:
+    """A clause of a question that asks to be told something and nobody to do anything ("想问下报销是谁批", "要不要财务也看一下",
+    "Has anyone looked at it yet", "Is Li Si the approver"): it tells no why. Not one that asks something done ("能帮我报一下
+    昨天打车的钱吗", "could you file the taxi to the client"), nor an English one about the person's own doing ("Is it OK
+    if I take Friday off for the school play"): the why may be in it."""
+    if _ACTION_CUE.search(clause):
+        return False
+    return bool(_QUESTION_WORD_ZH.search(_NO_QUESTION_ZH.sub("", clause)) or _ASKS_ZH.search(clause)
+                or _ASKS_EN.match(clause))
+
+
 def questions_of_mine_spans(text: str) -> list[tuple[int, int]]:
     """Where in the text each question of `questions_of_mine` stands (to mask: `tools.parsers.text.mask_spans`)."""
     spans: list[tuple[int, int]] = []
@@ -167,3 +185,23 @@ def questions_of_mine_spans(text: str) -> list[tuple[int, int]]:
         if at >= 0:
             spans.append((at, at + len(question)))
     return spans
+
+
+_REFERS_BACK = re.compile(
+    r"^\W*(?:ok(?:ay)?|alright|all\s+right|right|great|fine|cool|good)[\s,.!]*(?:then|so)\b|"
+    r"^\W*(?:(?:ok(?:ay)?|alright|right|great|fine|sure|cool|yes|yeah|thanks|good|so)\b[\s,.!]*)*(?:then\s+)?(?:please\s+|pls\s+|"
+    r"just\s+|go\s+ahead\s+and\s+)?(?:file|submit|send|lodge|raise|put|book|claim|do|start)\s+(?:it|that|this|them|one)\b|"
+    r"\bgo\s+ahead\b|\blet'?s\s+do\s+(?:it|that)\b|"
+    r"^\W*(?:好的?|行|嗯|ok|那|那就|那好)[\s，,。!！]*(?:那就|就)?(?:帮我|麻烦)?(?:提|报|交|申请|发起|提交|走|弄|办)(?:了|一下|个)?(?:吧|呗)?|"
+    r"^\W*(?:好的?|行|嗯|ok)[\s，,。!！]*那(?:就|么)?(?!.*[?？吗呢]\s*$)|"
+    r"就这么(?:办|定|报|提)|照这个|按这个",
+    re.IGNORECASE,
+)
+"""Words that act on what was spoken of just before ("ok then file it", "go ahead", 那就报了吧, 行，提交吧), or go on from
+its answer ("ok then, Thursday and Friday off", "好，那下周四周五请年假"): the values are those of the message before,
+which the assistant answered (who approves, how much leave is left)."""
+
+
+def refers_back(text: str) -> bool:
+    """Whether a message asks to act on what the person's message before it spoke of (`_REFERS_BACK`)."""
+    return bool(_REFERS_BACK.search(text))

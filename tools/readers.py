@@ -25,7 +25,7 @@ from datetime import date
 
 from tools import words
 from tools.courtesy import COURTESY
-from tools.message_kind import questions_of_mine_spans
+from tools.message_kind import asks_to_be_told, questions_of_mine_spans
 from tools.parsers import read_text
 from tools.parsers.text import MASK, mask_spans, mask_words
 
@@ -172,7 +172,10 @@ def read_after(cues: Sequence[str], texts: Sequence[str], *, names: Sequence[str
 ASKING = re.compile(
     r"(?:能|可以|行)的话|如果(?:可以|能|行)|帮我|帮忙|麻烦|一下|申请|提交|提个|发起|审批|抄送|抄给|找|走|提|批|报|要|想|"
     r"\b(?:please|pls|plz|file|submit|request|approves?|approval|claim|help|can you|could you|would you|will you|"
-    r"put in|put through|raise|lodge|log|send in|for me|i need|i want|i'd like to|if (?:possible|so|you can|that'?s ok))\b",
+    r"put in|put through|raise|lodge|log|send in|for me|i need|i want|i'd like to|if (?:possible|so|you can|that'?s ok)|"
+    r"put me down|book me(?:\s+(?:in|off|out))?|sign me up|mark me(?:\s+(?:down|off|out|as))?|pencil me in|"
+    r"(?:is\s+it|would\s+it\s+be)\s+(?:ok(?:ay)?|alright|all\s+right|fine|possible)\s+(?:if\s+i|for\s+me\s+to|to)|(?:can|could|may)\s+i)\b|"
+    rf"(?:能|可以)(?=帮|替|给|{MASK})",
     re.IGNORECASE,
 )
 """Words of asking for a request to be filed, and of who approves it: no part of why."""
@@ -197,9 +200,11 @@ def read_account(
         masked = _ACCOUNT_FILLER.sub(lambda m: MASK * len(m.group()), masked)
         masked = mask_spans(masked, questions_of_mine_spans(text))  # "…还有，我之前请的体检假批了吗？": no why
         for clause in _ACCOUNT_CLAUSES.finditer(masked):
-            if words.squash(clause.group().replace(MASK, "")) in choices or _HOW_ASKED.search(clause.group()) and \
-                    masked[clause.end():clause.end() + 1] in ("?", "？", ""):
-                continue  # "How do I get that money back?", 这个怎么报？: asks, tells no why
+            asked = masked[clause.end():clause.end() + 1] in ("?", "？", "")
+            if words.squash(clause.group().replace(MASK, "")) in choices or asked and (
+                    _HOW_ASKED.search(clause.group()) or masked[clause.end():][:1] and asks_to_be_told(
+                        text[clause.start():clause.end()])):
+                continue  # "How do I get that money back?", 这个怎么报？, 想问下是谁批？: asks, tells no why
             if _REDONE.search(text[clause.start():clause.end()]):
                 continue  # "金额写错了，先撤回，重新提一笔": why a request is redone, not why it is made
             telling = [m for m in _TOKEN.finditer(clause.group()) if _tells(m.group())]
@@ -243,7 +248,7 @@ _FUNCTION_WORDS = set("把这那几些点给让被就都也还再很太吧呢啊
     "i'd", "i'm", "some", "time", "get", "go", "going", "have", "has", "had", "just", "so", "any", "all", "today",
     "tomorrow", "yesterday", "i'll", "i've", "it", "it's", "was", "were", "is", "be", "been", "need", "needs", "want",
     "wants", "take", "as", "again", "cc", "copy", "loop", "use", "using", "like", "would", "sign", "signs", "signing",
-    "ok", "okay",
+    "ok", "okay", "then", "now", "alright", "right", "sure", "yeah", "yes", "fine", "well",
 }
 """Words that tell nothing of why on their own (把, 这, "some", "time", "I'll need", "cc"), beyond the generic ones
 (`tools.words`): a clause of only these and masked words ("so I'll need [Friday off]", "cc [Wang Wu]") is left out."""
@@ -267,7 +272,7 @@ prepositions around what was masked, and the verb that takes it ("take [two days
 it holds a masked word."""
 _EDGE = MASK + " \t\r\n-–—" + "的了吧呢啊嘛呀哦把这那给让被就都也还再很太"
 """What a clause of the account is trimmed of at its head: what was masked, dashes, particles and adverbs (就去 → 去)."""
-_EDGE_END = MASK + " \t\r\n-–—" + "的了吧呢啊嘛呀哦"
+_EDGE_END = MASK + " \t\r\n-–—" + "的了吧呢啊嘛呀哦吗"
 """What it is trimmed of at its end: what was masked and particles (上海出差的 → 上海出差), never an adverb (成都 keeps
 its 都)."""
 _DEMONSTRATED = re.compile(r"[周月年天次趟回阵段边里些个位份笔]")

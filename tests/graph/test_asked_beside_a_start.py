@@ -25,7 +25,7 @@ def final(result: dict[str, Any]) -> str:
 
 @pytest.mark.parametrize(("said", "left"), [
     ("下周一请一天年假去办护照，李四审批。弄好之后跟我说一下年假还剩多少天", "9"),
-    ("两天调休，后天和大后天，王五批就行；顺便问下我调休还剩几天？", "0"),
+    ("两天调休，后天和大后天，家里装修，王五批就行；顺便问下我调休还剩几天？", "0"),  # no why said: asked (a question is none)
     ("Put in one day of annual leave next Monday for a dentist visit, Li Si signs off. And how many days of annual "
      "leave do I have left after that?", "9"),
 ])
