@@ -35,7 +35,8 @@ class Reading:
 
 _CLAUSES = re.compile(r"[^，,。.;；!！?？\n、:：]+")
 _PARTICLES = re.compile(r"(吧|啊|呀|的|类|了|哈|嘛)+$|\s+(please|pls)$", re.IGNORECASE)
-_AFTER_ZH = "费用|费|类|开支|支出"
+_LENGTH_ZH = r"\s*(?:[0-9一二两三四五六七八九十半]+\s*个?(?:天|日)|半天)"
+_AFTER_ZH = rf"费用|费|类|开支|支出|{_LENGTH_ZH}"
 _AFTER_EN = r"expenses?|costs?|category|claims?|supplies"
 _BEFORE_ZH = (r"(?:类别|类型|分类|科目|算|选|记为|记|按|用|休|请(?:个|一个)?|[0-9一二两三四五六七八九十半]+\s*(?:个)?(?:天|日))"
               r"\s*(?:是|为|选|填)?\s*[:：]?\s*")
@@ -44,19 +45,22 @@ _BEFORE_EN = r"\b(?:category|type|as|under|use|using|days? of|a day of)\s*(?:is\
 leave is asked with (请年假, 用调休, 休病假, 3天年假, "2 days of annual leave", "use comp time")."""
 
 
-def _named_as_choice(word: str, text: str) -> bool:
-    """Whether the text names `word` as the choice itself, not as an ordinary word."""
+def _named_as_choice(word: str, text: str, *, asked_with: bool = False) -> bool:
+    """Whether the text names `word` as the choice itself, not as an ordinary word; with `asked_with`, only as what is
+    asked for (a word of an option: "as comp time", 用倒休, 补休两天), never alone in its clause or as a category
+    (打车，聚餐 and 车费 tell what was done, and imply)."""
     flat = words.squash(word)
     if not flat:
         return False
-    for clause in _CLAUSES.findall(text):
+    for clause in _CLAUSES.findall(text) if not asked_with else ():
         if words.squash(_PARTICLES.sub("", clause.strip())) == flat:
             return True
     escaped = re.escape(word)
     if word.isascii():
-        pattern = rf"(?<![a-z0-9_]){escaped}\s+(?:{_AFTER_EN})\b|{_BEFORE_EN}{escaped}(?![a-z0-9_])"
+        after = "" if asked_with else rf"(?<![a-z0-9_]){escaped}\s+(?:{_AFTER_EN})\b|"
+        pattern = rf"{after}{_BEFORE_EN}{escaped}(?![a-z0-9_])"
     else:
-        pattern = rf"{escaped}(?:{_AFTER_ZH})|{_BEFORE_ZH}{escaped}"
+        pattern = rf"{escaped}(?:{_LENGTH_ZH if asked_with else _AFTER_ZH})|{_BEFORE_ZH}{escaped}"
     return re.search(pattern, text, re.IGNORECASE) is not None
 
 
@@ -104,6 +108,8 @@ def _choice_in(choices: Sequence[tuple[str, ...]], hints: Sequence[tuple[str, ..
         text = unchosen_hidden(text, said, MASK)  # "annual leave. Actually no, a comp day"; 年假留着过年用
         text = mask_spans(text, questions_of_mine_spans(text))  # "…toner. And what happened to my taxi claim?"
         named = {o[0]: _as_written(w, text) or w for o in choices for w in o[1:] if w and _named_as_choice(w, text)}
+        named |= {h[0]: _as_written(w, text) or w for h in hints for w in h[1:]
+                  if w and h[0] not in named and _named_as_choice(w, text, asked_with=True)}
         anywhere = {o[0]: _as_written(w, text) or w for o in choices for w in o[1:] if w and words.names_term(w, text)}
         implied = _implied(hints, text)
         if named or anywhere or implied:
