@@ -1,0 +1,49 @@
+"""A leave said from its first day and for so many days ends where those working days are complete
+(tools/workflow/leave/ends.py). Written after the thirty-seventh round's writer reported "下周一开始想连休7天年假" refused
+as seven days against one; none of these phrasings is from a scenario."""
+
+from datetime import date
+
+import pytest
+
+from tools.errors import DomainError
+from tools.runtime import check_call
+from tools.workflow import TOOLSET
+from tools.workflow.leave.ends import last_day
+
+LEAVE = {"processKey": "process_qingjia", "userId": "user_1", "nextUserId": "user_2"}
+
+
+def _fields(checked):
+    return checked.args.model_dump()["fields"]
+
+
+@pytest.mark.parametrize(("said", "days", "model_end"), [
+    ("从下周一起休4天年假，带爸妈出去走走，李四审批", 4, None),
+    ("From next Monday, 4 days of annual leave to take my parents travelling, Li Si approves", 4, None),
+    ("From next Monday, 4 days of annual leave to take my parents travelling, Li Si approves", 4, "next Monday"),
+])
+def test_the_last_day_is_counted_from_the_first_and_the_days(store, make_ctx, person_request, said, days, model_end):
+    fields = {"leaveType": "年假", "startDate": "下周一" if "下周一" in said else "next Monday"}
+    if model_end:
+        fields["endDate"] = model_end  # the model filed the first day as the last too
+    checked = check_call(TOOLSET, "runWorkFlow", {**LEAVE, "reason": "带爸妈出去走走", "days": days, "fields": fields},
+                         make_ctx("user_1", today=date(2026, 12, 1)), request=person_request(said))
+    assert (_fields(checked)["startDate"], _fields(checked)["endDate"]) == ("2026-12-07", "2026-12-10")
+    assert checked.verdict.sources["fields.endDate"]["how"] == "inferred"  # the card asks the person to check it
+
+
+def test_a_last_day_of_their_own_is_not_replaced(store, make_ctx, person_request):
+    said = "下周一到下周二请3天年假，回老家，李四审批"
+    with pytest.raises(DomainError) as info:
+        check_call(TOOLSET, "runWorkFlow", {**LEAVE, "reason": "回老家", "days": 3,
+                                            "fields": {"leaveType": "年假", "startDate": "下周一", "endDate": "下周二"}},
+                   make_ctx("user_1", today=date(2026, 12, 1)), request=person_request(said))
+    assert info.value.code == "leave_days_mismatch"
+
+
+def test_holidays_are_left_out_and_half_days_end_in_the_morning():
+    assert last_day(date(2026, 9, 30), 3, None) == (date(2026, 10, 9), None)  # 1–7 October off
+    assert last_day(date(2026, 12, 7), 2.5, None) == (date(2026, 12, 9), "am")
+    assert last_day(date(2026, 12, 7), 2.5, "pm") == (date(2026, 12, 9), None)
+    assert last_day(date(2026, 12, 5), 1, None) == (date(2026, 12, 7), None)  # from a Saturday: Monday is the one day

@@ -1,0 +1,80 @@
+"""Guard: a leave said from its first day and for so many days ("下周一开始连休5天年假", "from next Monday, 3 days of
+annual leave") ends where those working days are complete on the calendar. The model files the first day alone, or
+the first day as the last too; counted as written, that is one day, and the request was refused as the days not
+matching the dates. The last day is counted instead (holidays left out, make-up workdays counted, as the card says)
+and shown on the card as inferred, for the person to check before anything is filed. Nothing is counted where the
+person's words state a last day of their own, or where the days cannot be made of whole working days from that
+start (the mismatch is then said as before)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from tools.guards.call import Call
+from tools.hooks import Source
+from tools.person_values import get_param, set_param
+from tools.workflow.leave.calendar import CountError, Half, count_leave
+from tools.workflow.leave.rules import END, HALVES, START, is_leave
+
+_FIRST, _LAST, _LAST_HALF = f"fields.{START}", f"fields.{END}", "fields.endHalf"
+_LONGEST = 60
+"""The most calendar days a counted leave may span: past them, the person's own last day is asked for instead."""
+
+
+def _iso(value: Any) -> date | None:
+    try:
+        return date.fromisoformat(str(value))
+    except ValueError:
+        return None
+
+
+def last_day(start: date, days: float, start_half: Half | None) -> tuple[date, Half | None] | None:
+    """The day (and half) on which `days` working days from `start` are complete; None when none is."""
+    for n in range(_LONGEST):
+        end = start + timedelta(days=n)
+        for half in (("am", None) if days % 1 else (None,)):
+            try:
+                count = count_leave(start, end, start_half=start_half, end_half=half)
+            except CountError:
+                continue  # the first day's afternoon to its morning: no span
+            if count.days == days and (n == 0 or count.days > count_leave(start, end - timedelta(days=1),
+                                                                              start_half=start_half).days):
+                return end, half
+            if count.days > days:
+                return None
+    return None
+
+
+class LeaveEndCounted:
+    """Counts a leave's last day from its first and its days, where the person said no last day."""
+
+    name = "leave_end_counted"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        found = call.found.get("processKey") or {}
+        if call.spec.name != "runWorkFlow" or not found or not is_leave(found["definition"]):
+            return
+        start, end = _iso(get_param(call.values, _FIRST)), get_param(call.values, _LAST)
+        days = call.values.get("days")
+        if start is None or not isinstance(days, int | float) or days <= 1:
+            return
+        source = call.sources.get(_LAST)
+        if end not in (None, "") and (_iso(end) != start or (source is not None and source["how"] == "filled")):
+            return  # a last day of their own (filled in from their words when the model left it out)
+        start_half: Half | None = "pm" if HALVES.get(str(get_param(call.values, "fields.startHalf"))) == "pm" else None
+        counted = last_day(start, float(days), start_half)
+        if counted is None:
+            return
+        last, half = counted
+        call.values = set_param(call.values, _LAST, last.isoformat())
+        call.kept[_LAST] = last.isoformat()  # not the person's words: counted from them, and not asked again
+        call.sources[_LAST] = Source(how="inferred", said="")
+        if half:
+            call.values = set_param(call.values, _LAST_HALF, "上午")
+            call.kept[_LAST_HALF] = "上午"
+            call.sources[_LAST_HALF] = Source(how="inferred", said="")
+        call.notes.append(f"[leave] the last day is counted from the first and {days:g} working days: {last.isoformat()}"
+                          f"{' morning' if half else ''}")
