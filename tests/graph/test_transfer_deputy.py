@@ -98,3 +98,34 @@ def test_a_bare_next_week_is_no_range_the_days_are_asked_and_the_answer_fills_th
     agent.approve()
     [row] = store.snapshot()["deputies"]
     assert (row["start_date"], row["end_date"]) == ("2027-01-18", "2027-01-22")
+
+
+def _trip_and_leave(make_ctx, start_request):
+    """李四 holds 赵六's leave (task_1) and 张三's trip to Xiamen (task_2)."""
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    start_request(requester="user_4", approver="user_2", days=1, reason="搬家")
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_chuchai", "userId": "user_1", "reason": "验收新仓库",
+                                          "fields": {"destination": "厦门", "startDate": "2027-01-25",
+                                                     "endDate": "2027-01-26"}, "nextUserId": "user_2"},
+                 make_ctx("user_1"))
+
+
+def test_a_decision_of_another_to_do_beside_a_hand_over_is_no_decision_of_the_one_passed_on(graph_driver, store,
+                                                                                           make_ctx, start_request):
+    # the thirty-seventh round's writer's report (none of its words): the leave is decided, the trip passed on
+    _trip_and_leave(make_ctx, start_request)
+    agent = graph_driver(tool_call("transferTask", {"taskId": "task_2", "nextUserId": "王五"}, id="c1"), "x",
+                         user_id="user_2")
+    agent.say("Zhao Liu's day off is fine by me, and pass the Xiamen trip on to Wang Wu")
+    assert agent.card["to"] == "Wang Wu"  # the transfer's card, not a refusal that turns it into an approval
+
+
+def test_a_decision_of_the_to_do_passed_on_is_still_that_decision(graph_driver, store, make_ctx, start_request):
+    _trip_and_leave(make_ctx, start_request)
+    agent = graph_driver(tool_call("transferTask", {"taskId": "task_1", "nextUserId": "王五"}, id="c1"), "x",
+                         user_id="user_2")
+    agent.say("赵六那个假我同意了，走之前让他把手上的活交接给王五")
+    refused = [m for m in agent.messages if isinstance(m, ToolMessage) and "decided_not_passed" in str(m.content)]
+    assert refused, "the leave is approved, not passed on"

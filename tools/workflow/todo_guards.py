@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tools.errors import CannotError, PolicyError
+from tools.errors import CannotError, DomainError, PolicyError
 from tools.guards.call import Call
 from tools.people import named_in
 from tools.request import latest_message, named_in_latest, persons_in_latest
@@ -155,8 +155,28 @@ def decided_apart(call: Call, latest: str) -> bool | None:
     apart = [clause for clause in _CLAUSE.split(latest) if clause.strip() and not named_as_taker(clause, named)]
     if not any(_OF_A_REQUEST.search(c) or any(n.casefold() in c.casefold() for n in people) for c in apart):
         return None  # "同意，转给赵六吧": nothing apart from the transfer names the request
-    decisions = {decision_in(clause) for clause in apart} - {None}
+    decisions = {decision_in(clause) for clause in apart if not _of_another_todo(call, clause, latest)} - {None}
     return decisions.pop() if len(decisions) == 1 else None
+
+
+def _of_another_todo(call: Call, clause: str, latest: str) -> bool:
+    """Whether a clause decides another to-do than the one passed on: it names another process than the to-do's (or
+    than the one the hand-over names), or other people and not its requester ("Approve Zhao Liu's day off, and hand
+    the Guangzhou trip over to Li Si": the trip is passed on, the leave decided)."""
+    assert call.request is not None
+    keys = {d.key for d in _processes_named(call, clause)}
+    given = str(call.values.get("taskId") or "")
+    try:
+        task = lookup.require_task(call.handle, given) if re.fullmatch(r"task_\d+", given) else None
+    except DomainError:
+        task = None
+    if task is None:
+        passed = {d.key for c in _CLAUSE.split(latest) if PASS_ON.search(c) for d in _processes_named(call, c)}
+        return bool(keys and passed and not keys & passed)
+    if keys and task["process_key"] not in keys:
+        return True
+    named = named_in(clause, persons_in_latest(call.request))
+    return bool(named) and all(p.get("id") != task["requester"] for p in named)
 
 
 class DecidedNotPassed:
