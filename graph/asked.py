@@ -46,7 +46,9 @@ def _what(call: Mapping[str, Any]) -> tuple[str, str]:
 def lookups_asked(registry: ToolRegistry, request: Request, made: set[str]) -> list[str]:
     """The look-ups a sentence of the latest message asks for (`asked_sentences`, each read tool's `answers`) that need
     nothing but who asks, and that neither the run nor a tool that answers the same (`answered_by`) has made."""
-    sentences = [s for text in request["texts"] for s in asked_sentences(text)]  # an answer's request's too
+    # an answer's request's too, not a question answered before the message that acts on it ("how much leave have I
+    # left?" answered, then "ok then, Thursday and Friday off")
+    sentences = [s for text in request["texts"][request.get("answered", 0):] for s in asked_sentences(text)]
     return [
         spec.name for spec in registry
         if spec.effect is Effect.READ and spec.answers and spec.name not in made and not made & set(spec.answered_by)

@@ -19,6 +19,7 @@ from state.context import Context
 from state.records import Ask
 from tools.backend import Backend
 from tools.kept import KnownRecords
+from tools.message_kind import refers_back
 from tools.request import RECENT_MESSAGES, Lang, Request, read_request
 from tools.spec import Effect
 from tools.toolset import Toolset
@@ -109,6 +110,11 @@ def start_run(
     writes = frozenset(s.name for s in toolset.registry if s.effect is Effect.WRITE)
     texts, declined = request_messages(messages, writes)
     texts, declined = (texts[-1:], 0) if alone else (texts, declined)
+    said = [str(m.content) for m in messages if isinstance(m, HumanMessage)]
+    before_it = len(said) - len(texts) - 1  # the person's message before the request's first
+    answered = int(not alone and before_it >= 0 and carried_out(messages, writes) <= before_it and refers_back(texts[0]))
+    if answered:  # "who approves a 450 chair?" answered, then "ok, file it": the chair's claim
+        texts = [said[before_it], *texts]
     # The request's drafts: what the assistant showed since the request's first message (its size stays that of
     # the request, not of the thread).
     first = _nth_human_from_end(messages, len(texts))
@@ -116,7 +122,6 @@ def start_run(
         people = toolset.directory(handle)
     if known is not None and toolset.people_kind is not None and toolset.people is not None:
         known.put_all(toolset.people_kind, people)
-    said = [str(m.content) for m in messages if isinstance(m, HumanMessage)]
     asked = previous_ask["call"] if previous_ask else None
     before = said[: len(said) - len(texts)]
     earlier = [] if alone else before[-RECENT_MESSAGES:]  # another user's words state nothing
@@ -132,6 +137,7 @@ def start_run(
         shown=shown_and_answered(messages, first),
         default_lang=locale_lang(context.locale),
         declined=declined,
+        answered=answered,
     )
     return {"request": request, "budget": new_budget(index, clock)}
 

@@ -107,6 +107,9 @@ class Request(TypedDict):
     """The assistant's answers the person saw and replied to (a draft they may have confirmed)."""
     last: Stated
     """What the latest message alone states (the answer to the graph's question, filled in by code)."""
+    answered: NotRequired[int]
+    """How many of `texts` came first and were answered already: a message the latest acts on ("who approves a 450
+    chair?" answered, then "ok, file it"), whose values are the request's and whose questions are not asked again."""
     declined: NotRequired[int]
     """How many of `texts` came before a card the person declined: the messages after it correct that request
     ("金额是1080，不是1280"), and tell nothing of why it is made."""
@@ -140,6 +143,7 @@ def read_request(
     default_lang: Lang = "zh",
     declined: int = 0,
     done: int = 0,
+    answered: int = 0,
 ) -> Request:
     """The record of a request: `texts` are the person's messages of it, oldest first (the latest last); `earlier` the
     person's messages before them, whose values count too (up to RECENT_MESSAGES in all); `answering` the unit of a
@@ -199,6 +203,7 @@ def read_request(
         said=values.said,
         dates_unread=values.dates_unread,
         declined=declined,
+        answered=answered,
         today=today.isoformat(),
     )
 

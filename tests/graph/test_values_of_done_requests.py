@@ -6,6 +6,7 @@ answered) still count. Through the real graph with a scripted model; phrasings w
 from __future__ import annotations
 
 import pytest
+from langchain_core.messages import ToolMessage
 
 from evals.doubles.scripted import tool_call
 
@@ -70,3 +71,37 @@ def test_the_same_request_again_says_its_values_again(graph_driver, store, again
     agent.say(again)
     [action] = agent.actions
     assert action["args"]["days"] == 3 and action["args"]["nextUserId"] == "user_3"
+
+
+@pytest.mark.parametrize(("asked", "then"), [
+    ("Who signs off on expense claims? It's only 380 for a desk lamp", "ok, then file it, Li Si approves"),
+    ("报销是谁批？就是上周买台灯花的380", "行，那就报了吧，李四审批"),
+])
+def test_a_message_that_acts_on_what_was_asked_before_takes_its_values(graph_driver, store, asked, then):
+    # the thirty-seventh round's writer's report (none of its words): "file it" after a question about a claim is that
+    # claim, its amount without a unit and what was bought said in the question before
+    answer = "Li Si approves expense claims." if asked.isascii() else "报销由李四审批。"
+    claim = tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "desk lamp", "nextUserId": "李四",
+                                      "fields": {"amount": 380, "category": "办公"}})
+    agent = graph_driver(answer, claim, "done.")
+    agent.say(asked)
+    agent.say(then)
+    [action] = agent.actions
+    assert action["args"]["fields"] == {"amount": 380, "category": "办公"}
+
+
+def test_a_message_that_goes_on_from_an_answer_takes_the_why_said_before_and_asks_nothing_again(graph_driver, store):
+    # the thirty-eighth round's writer's report (none of its words): "ok then put me down for …" after a balance
+    # question was filed with the reason "ok then put me down"; the why was in the question's message
+    balance = tool_call("getLeaveBalance", {})
+    leave = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "annual leave", "nextUserId": "Li Si",
+                                      "days": 2, "fields": {"leaveType": "年假", "startDate": "2027-01-14",
+                                                            "endDate": "2027-01-15"}})
+    agent = graph_driver(balance, "You have 10 days left.", leave, "done.", fixed_answers=True)
+    agent.say("How much annual leave is left on my account? My sister is getting married in Shanghai")
+    agent.say("alright then, book me off 14 and 15 January, Li Si approves")
+    [card] = agent.actions
+    assert card["args"]["reason"] == "My sister is getting married in Shanghai"
+    agent.approve()
+    tools = [m.name for m in agent.values["messages"] if isinstance(m, ToolMessage)]
+    assert tools == ["getLeaveBalance", "runWorkFlow"]  # the balance asked before is not looked up again
