@@ -121,3 +121,25 @@ def test_a_todo_named_by_who_passed_it_on_and_its_kind_is_the_one_they_passed_on
     agent.say(said)
     [action] = agent.actions
     assert action["args"]["taskId"] == "task_1"
+
+
+@pytest.mark.parametrize("said", ["The new hire sent me something, just approve it, comment: fine",
+                                  "新来的那位给我提了个申请，直接批了吧，意见：同意"])
+def test_a_todo_named_by_words_that_name_no_one_is_asked_for(graph_driver, store, start_request, said):
+    # the thirty-fifth round, read after its run ("the new guy" refused as no task, and the answer made something up):
+    # none of its words. Words that name no one and nothing of a to-do say not which: the person is asked
+    _two_requests(start_request)
+    who = "the new hire" if said.isascii() else "新来的那位"
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": who, "isOK": True, "result": "fine"}), "x",
+                         user_id="user_2")
+    result = agent.say(said)
+    asked = str(result["messages"][-1].content)
+    assert agent.interrupts == [] and ("张三" in asked or "Zhang San" in asked) and ("王五" in asked or "Wang Wu" in asked)
+
+
+def test_a_todo_named_by_words_that_name_no_one_is_the_one_that_waits(graph_driver, store, start_request):
+    start_request(requester="user_3", approver="user_2", days=1, reason="回老家")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "the new hire", "isOK": True, "result": "fine"}), "x",
+                         user_id="user_2")
+    agent.say("The new hire sent me something, just approve it, comment: fine")
+    assert agent.card["task"] == "task_1"  # the card shows which, before anything is decided

@@ -240,6 +240,8 @@ def resolve_task(conn: Connection, value: Any, actor_id: str, *, param: str = "t
     named = {u["id"] for u in named_in(text, [requesters[t.requester] for t in offered if t.requester in requesters])}
     found = [t for t in offered if t.requester in named] or _by_what_it_is(text, offered) or _of_its_process(
         conn, text, offered)
+    if not found and not named_in(text, list(requesters.values())):
+        found = offered  # "the new guy", "his request": no one and nothing it names tells which; the person is asked
     if len(found) == 1:
         return task_record(conn, found[0])
     if len(found) > 1:
