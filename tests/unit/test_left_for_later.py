@@ -78,3 +78,12 @@ def test_whether_anyone_looked_at_what_the_person_filed_asks_for_their_requests(
     from tools.workflow.request_specs import MY_REQUESTS
     said = "I filed a trip request on Monday. Did anyone approve it yet?"
     assert any(re.search(p, said, re.IGNORECASE) for p in MY_REQUESTS.answers)
+
+
+@pytest.mark.parametrize("said", ["我自己提的那个出差申请呢，现在在谁手上？", "And my own taxi claim, who is sitting on it?"])
+def test_a_question_of_the_persons_own_request_is_no_question_of_copies(said, person_request, make_ctx):
+    # the thirty-sixth round, read after its run ("那我自己报的那笔高铁票呢" answered "nothing is copied to you")
+    with pytest.raises(PolicyError) as refused:
+        check_call(TOOLSET, "queryCcRequests", {}, make_ctx("user_3"), request=person_request(said, actor="user_3"))
+    assert refused.value.code in ("own_not_copies", "own_request"), refused.value  # either guard: their own request
+    assert refused.value.instead == {"name": "queryMyRequests", "args": {}}

@@ -1,6 +1,7 @@
 """The guard that keeps a question of what waits on the person to their to-dos (`TodosNotCopies`): "财务这边有啥要我过的
 单子没" is no question of what was copied to them, and a decision it states on the one to-do of the one person it
-names is that decision."""
+names is that decision; and a question of their own request to their own requests ("那我自己报的那笔高铁票呢，现在卡在谁
+那？" is no question of what was copied to them)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,12 @@ class TodosNotCopies:
         latest = latest_message(call.request)
         if call.spec.name == "queryMyRequests" and _OF_MINE.search(latest):
             return  # "那我自己报的那笔高铁票呢": their own request
+        if call.spec.name == COPIES and _OF_MINE.search(latest) and not _COPIED.search(latest) and \
+                not _FOR_ME_TO_DECIDE.search(latest):
+            raise PolicyError(  # "那我自己报的那笔高铁票呢，现在卡在谁那？" had been answered "nothing is copied to you"
+                "own_not_copies", "The user asks about a request of their own, not one copied to them: call "
+                "queryMyRequests.", instead={"name": "queryMyRequests", "args": {}},
+            )
         if _FOR_ME_TO_DECIDE.search(latest) and not _COPIED.search(latest):
             decided = decision_in(latest)
             decision = decision_on_the_one_named(call, decided) if decided is not None else None
