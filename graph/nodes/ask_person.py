@@ -14,12 +14,12 @@ from langgraph.runtime import Runtime
 
 from graph.answers import thought
 from graph.budget import end_step
-from graph.history import run_outcome
+from graph.history import describe_result, run_outcome, run_results
 from graph.protocols import NO_MODEL_CALL
 from graph.run import lang_of
 from state.agent import AgentState
 from state.context import Context
-from tools.spec import ToolRegistry
+from tools.spec import Effect, ToolRegistry
 
 
 class AskPerson:
@@ -35,8 +35,11 @@ class AskPerson:
         lang = lang_of(state, runtime.context)
         tool = ask["call"]["name"] if ask["call"] else ""
         outcome = run_outcome(list(state["messages"]), self._registry, lang)
+        # what the run already did stays said ("已批准张三的请假" before "你自己的报销不能自己批"): a write's result first
+        done = [describe_result(self._registry, tool, result, lang) for tool, result in run_results(
+            list(state["messages"])) if tool in self._registry and self._registry.get(tool).effect is Effect.WRITE]
         answer = AIMessage(
-            content=ask["text"],
+            content="\n".join([*done, ask["text"]]),
             response_metadata={
                 "asked": ask["call"] is not None,
                 "thought": thought("asked" if ask["call"] is not None else "cannot", lang, tool=tool),

@@ -137,8 +137,9 @@ def decide(driver: Any, task: str, comment: str, said: str) -> dict[str, Any]:
 
 
 def requester_tries(driver: Any, task: str) -> str:
-    """The requester asks to approve a step of their own request: the policy refuses it, nothing is asked."""
-    driver.script(tool_call("handleTodoTask", {"taskId": task, "isOK": True, "result": "同意"}), "不能审批。")
+    """The requester asks to approve a step of their own request: the policy refuses it, nothing is asked (the code
+    says why, with no model call)."""
+    driver.script(tool_call("handleTodoTask", {"taskId": task, "isOK": True, "result": "同意"}))
     driver.say(f"{task} 我自己批了，意见：同意")
     assert driver.interrupts == []
     return refusals(driver)[-1]

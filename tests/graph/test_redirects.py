@@ -59,11 +59,14 @@ def test_a_refused_look_up_is_redirected_to_the_look_ups_its_refusal_names(graph
 
 
 def test_an_answer_after_a_refusal_that_names_no_other_tool_stands(graph_driver, store, start_request):
-    start_request(requester="user_1", approver="user_2", days=2, reason="回老家")
-    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True}), "不能批自己的假。",
-                         user_id="user_1")
+    start_request(requester="user_1", approver="user_3", days=2, reason="回老家")  # task_1 waits on 王五
+    start_request(requester="user_4", approver="user_2", days=1, reason="搬家")  # 李四 holds task_2
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True}), "这条要王五来批。",
+                         user_id="user_2")
     result = agent.say("把 task_1 批了")
-    assert result["messages"][-1].content == "不能批自己的假。" and agent.interrupts == []
+    refused = [m for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "error"]
+    assert "[not_assignee]" in str(refused[0].content)
+    assert result["messages"][-1].content == "这条要王五来批。" and agent.interrupts == []
 
 
 def test_a_deputys_days_are_the_range_the_person_said(graph_driver, store):

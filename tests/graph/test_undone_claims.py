@@ -196,5 +196,5 @@ def test_an_answer_with_made_up_values_after_a_refused_write_says_why_it_was_not
     agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "同意"}),
                          "这条假还要再等 3 天。", "这条假还要再等 3 天。", user_id="user_3")
     answer = final(agent.say("我那条搬家的假顺手也过了吧，意见写同意"))
-    assert answer.content.startswith("这件事没有办成") and "自己" in answer.content
+    assert "自己" in answer.content and "李四" in answer.content  # why, and who it waits on (a code-written refusal)
     assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]

@@ -16,8 +16,8 @@ from typing import Any
 
 from sqlalchemy import Connection, func, select
 
-from tools.errors import NeedsPersonError, PolicyError
-from tools.workflow.lookup import approver_choices, engine_of, require_user
+from tools.errors import CannotError, NeedsPersonError, PolicyError
+from tools.workflow.lookup import approver_choices, display_name, engine_of, require_user
 from tools.workflow.store import SYSTEM_SENDER, outbox
 from tools.workflow.views import COMMENT_REQUIRED_OVER_DAYS, duration_days
 
@@ -164,13 +164,21 @@ def may_decide(task: dict[str, Any], actor_id: str) -> bool:
     return task["requester"] != actor_id and actor_id in task["offered"] and task["status"] == "ready"
 
 
-def check_task_holder(actor_id: str, task: dict[str, Any]) -> None:
+def check_task_holder(actor_id: str, task: dict[str, Any], conn: Connection | None = None) -> None:
     """A step is decided or sent back only by a user it is offered to, never by the requester of its request (not even
-    as a group member), only while it waits: once sent back to the requester it is gone (`task_returned`), and the
-    request is decided again only on the new step its resubmission makes."""
+    as a group member: said to them, with who holds it when `conn` is given), only while it waits: once sent back to
+    the requester it is gone (`task_returned`), and the request is decided again only on the new step its resubmission
+    makes."""
     tid = task["id"]
     if task["requester"] == actor_id:
-        raise PolicyError("self_approval", f"{tid} belongs to your own request; a requester never decides any of its steps")
+        holder = {lang: _holder(conn, task, lang) for lang in ("zh", "en")}
+        raise CannotError("self_approval", f"{tid} belongs to your own request; a requester never decides any of its "
+                          "steps", say={
+                              "zh": f"这是你自己的申请，不能自己审批：它在等{holder['zh'] or '审批人'}审批。如果着急，"
+                                    f"可以催办提醒{holder['zh'] or '审批人'}。",
+                              "en": f"This is your own request, so you cannot approve it: it is waiting for "
+                                    f"{holder['en'] or 'its approver'}. If it is urgent, you can send "
+                                    f"{holder['en'] or 'them'} a reminder."})
     if actor_id not in task["offered"]:
         to = task["assignee"] or ", ".join([*task["candidate_users"], *(f"group {g}" for g in task["candidate_groups"])])
         raise PolicyError(
@@ -209,13 +217,23 @@ def check_resubmit(actor_id: str, request: dict[str, Any]) -> None:
                           instead={"name": "runWorkFlow", "args": {"processKey": key}} if again else None)
 
 
+def _holder(conn: Connection | None, task: dict[str, Any], lang: str) -> str:
+    """Who the step waits on, by name in the reader's language ("" when not known)."""
+    if conn is None:
+        return ""
+    ids = [task["assignee"]] if task.get("assignee") else list(task.get("candidate_users") or [])
+    names = [display_name(require_user(conn, i), lang) for i in ids[:3]]
+    return ("、" if lang == "zh" else ", ").join(names) or ("、" if lang == "zh" else ", ").join(
+        task.get("candidate_groups") or [])
+
+
 def check_decide_task(
     conn: Connection, actor_id: str, *, task: dict[str, Any], comment: str, lang: str = "zh"
 ) -> list[str]:
     """A task is decided only by a user it is offered to (its assignee, a candidate, a member of a candidate group),
     never by the requester of its request (not even as a group member), only while pending (`check_task_holder`); a
     request over one day needs a comment with every decision. Returns the notes for the card."""
-    check_task_holder(actor_id, task)
+    check_task_holder(actor_id, task, conn)
     tid = task["id"]
     notes = []
     if task["candidate_groups"] and not task["assignee"]:

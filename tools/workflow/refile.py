@@ -22,6 +22,7 @@ from tools.errors import DomainError
 from tools.request import Request, latest_message
 from tools.workflow.each_own import next_asked as next_decided
 from tools.workflow.each_own_request import next_start
+from tools.workflow.own_approval import own_approval_asked
 from tools.workflow.request_lookup import require_request
 
 _NEW_ONE = re.compile(
@@ -81,5 +82,6 @@ def next_asked(conn: Connection, request: Request, actor_id: str,
                done: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any] | None:
     """The workflow's next asked write (`Toolset.asked_next`): the new request in place of one withdrawn, else the other
     process's request of a message that asks for two (`each_own_request.next_start`), else the next to-do the message
-    decides (`tools.workflow.each_own.next_asked`)."""
-    return refile_asked(conn, request, done) or next_start(conn, request, done) or next_decided(conn, request, actor_id)
+    decides (`tools.workflow.each_own.next_asked`), else their own request's approval asked beside (refused: `own_approval`)."""
+    return refile_asked(conn, request, done) or next_start(conn, request, done) or next_decided(
+        conn, request, actor_id) or own_approval_asked(conn, request, actor_id, done)

@@ -37,7 +37,7 @@ class ReturnTaskArgs(BaseModel):
 
 
 def check_return_task(conn: Connection, ctx: CallContext, args: ReturnTaskArgs, found: Found) -> Verdict:
-    check_task_holder(ctx.actor_id, found["taskId"])
+    check_task_holder(ctx.actor_id, found["taskId"], conn)
     return Verdict()
 
 

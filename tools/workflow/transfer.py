@@ -52,7 +52,7 @@ def check_transfer(conn: Connection, ctx: CallContext, task: dict[str, Any], tar
     put the approver themself: "帮我转出去") is asked who, among those who may."""
     groups = _groups(conn, task)
     outside_allowed = bool(groups) and task["status"] == "ready" and outside_group_allowed(conn, task["id"])
-    check_task_holder(ctx.actor_id, task)
+    check_task_holder(ctx.actor_id, task, conn)
     tid, to = task["id"], target["id"]
     if to == task["requester"]:
         raise PolicyError("transfer_to_requester", f"{tid} belongs to {to}'s own request; a requester never decides "

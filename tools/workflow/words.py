@@ -292,7 +292,8 @@ SELF_DECIDE = re.compile(
 )
 """Words that ask the assistant to approve the person's own request ("just approve my toner claim yourself",
 "把我的报销直接批了", "我那笔报销…你直接帮我通过得了")."""
-_MINE = re.compile(r"我(?:自己)?(?:提|交|发|申请|报|请)了?的|我(?:自己)?的|我(?:那|这)(?:个|条|笔|份|张)?|\bmy\b", re.IGNORECASE)
+_MINE = re.compile(r"我(?:自己)?(?:提|交|发|申请|报|请)了?的|我(?:自己)?的|我(?:自己)?(?:那|这)(?:个|条|笔|份|张)?|\bmy\b",
+                   re.IGNORECASE)
 _MYSELF = re.compile(r"我自己(?:来)?(?:点|批|审|通过)|自己点个?(?:同意|通过)|\b(?:approve|sign\s+off\s+on)\s+(?:it|my\s+\w+)\s+"
                      r"myself\b", re.IGNORECASE)
 

@@ -1,0 +1,34 @@
+"""A message that decides another's to-do and asks for the person's own request to be approved beside it: the decision
+is made, and the answer says, beside it, that nobody approves their own request and who it waits on
+(tools/workflow/own_approval.py). Read after the thirty-sixth round's run, where the own part got no word; the
+phrasings were written for this test."""
+
+from __future__ import annotations
+
+import pytest
+
+from evals.doubles.scripted import tool_call
+from tools import execute_call
+from tools.workflow import TOOLSET
+
+
+@pytest.mark.parametrize(("said", "holder"), [
+    ("张三那个假我批了，意见：注意休息。对了，我自己报的那笔打印费你也帮我通过一下吧", "管理员"),
+    ("Zhang San's leave is approved, comment: rest well. And approve my own printing claim too while you're at it",
+     "Administrator"),
+])
+def test_the_own_request_asked_beside_a_decision_is_said_to_wait_on_its_approver(graph_driver, store, make_ctx,
+                                                                                  start_request, said, holder):
+    start_request(requester="user_1", approver="user_3", days=1, reason="看牙医")  # task_1 for 王五
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_3", "reason": "打印合同",
+                                          "fields": {"amount": 120, "category": "办公"}, "nextUserId": "user_admin"},
+                 make_ctx("user_3"))
+    comment = "注意休息" if holder == "管理员" else "rest well"
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True, "result": comment}), "x",
+                         user_id="user_3", fixed_answers=True)
+    agent.say(said)
+    agent.approve()
+    answer = str(agent.values["messages"][-1].content)
+    assert ("张三" in answer or "Zhang San" in answer) and holder in answer, answer
+    tasks = {t["id"]: t["status"] for t in store.snapshot()["tasks"]}
+    assert tasks == {1: "approved", 2: "pending"}, tasks  # the own claim still waits on its approver

@@ -1,0 +1,33 @@
+"""What a message still asks once its decision was made: the person's own request approved beside another's ("张三的请假
+我同意。另外我自己那笔报销你也顺手帮我批了吧", "approve Zhao Liu's day off, and sign off my taxi claim while you're at
+it"). Read after the thirty-sixth round's run: the other's was decided and the person's own part got no word. Nobody
+decides their own request; the part is proposed as they said it, and the guards refuse it with the words for the
+person (who holds it, and that they can send a reminder), so the answer says so beside the decision made."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection
+
+from tools.message_kind import sentences
+from tools.request import Request, latest_message
+from tools.workflow.request_lookup import naming_words, own_pending
+from tools.workflow.words import asks_own_approval
+
+
+def own_approval_asked(conn: Connection, request: Request, actor_id: str,
+                       done: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any] | None:
+    """The decision of the person's own pending request that a sentence of their latest message asks for, after a
+    write of the run (the one of the process that sentence names, or their only one); None when none is asked."""
+    asked = [s for s in sentences(latest_message(request)) if asks_own_approval(s, "action")]
+    if not asked or not done:
+        return None
+    mine = [r for r in own_pending(conn, actor_id) if r["view"].tasks]
+    named = [r for r in mine if any(w and w.casefold() in s.casefold() for s in asked
+                                    for w in naming_words(r["definition"]))]
+    found = named or mine
+    if len(found) != 1:
+        return None
+    return {"name": "handleTodoTask", "args": {"taskId": found[0]["view"].tasks[0].id, "isOK": True}}
