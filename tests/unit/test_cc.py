@@ -108,6 +108,10 @@ def test_cc_takes_known_people_other_than_the_requester(store, make_ctx):
     ("出差申请给李四审批，麻烦cc赵六", ["user_4"]),
     ("请一天假李四批，顺便copy一份给王五", ["user_3"]),
     ("I copied the receipt totals by hand; Li Si approves", []),
+    # the one copied said by a pronoun is the one named before it in its sentence (the fortieth round's writer's
+    # report; none of its words)
+    ("下周去苏州参展，李四批。赵六也一起去，记得抄送她", ["user_4"]),
+    ("Li Si signs off. Wang Wu is joining me on the trip, please cc him", ["user_3"]),
 ])
 def test_the_people_copied_are_those_named_after_a_cc_word(text, copied):
     assert stated_cc([text], PEOPLE, "user_1") == copied

@@ -47,12 +47,15 @@ _CUE = re.compile(r"(?:同时|并|也|再)?(?:抄送|抄给|抄一份|抄份|知
                   r"\bloop(?:ing)?\b|\bkeep\b(?=[^,.;!?]*\b(?:in the loop|posted|informed)\b))", re.IGNORECASE)
 _NOT = re.compile(r"(不|别|勿|无需|不用|不要|没必要)\s*$|\b(don'?t|do not|no need to|not|never|without)\s+$", re.IGNORECASE)
 """Words right before a CC word that say not to copy ("不用抄送王五", "don't cc Wang Wu")."""
-_NOTHING_MORE = re.compile(r"(?:\s|一下|下|吧|了|呗|啊|哈|一份|份|\b(?:on it|on this|on that|too|as well|also|list|line|please|"
-                           r"pls|thanks)\b)*", re.IGNORECASE)
+_NOTHING_MORE = re.compile(r"(?:\s|一下|下|吧|了|呗|啊|哈|一份|份|\b(?:in|on it|on this|on that|too|as well|also|list|line|"
+                           r"please|pls|thanks)\b)*", re.IGNORECASE)
 """What may follow a CC word that names nobody after it ("抄送一下", "cc'd on it", "on the cc list", "a copy too")."""
 _NOT_FIRST = re.compile(r"\s*(?:(?:不|别|勿|无需|不用|不要|没必要)|(?:don'?t|do not|no need|not|never)\b)", re.IGNORECASE)
 """The same words at the start of a clause ("别让王五知道", "no need for Wang Wu to get a copy")."""
 _CLAUSE_END = re.compile(r"[。；;，,!！?？\n]|\.(?=\s|$)|审批|批准|approv|sign", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[。；;!！?？\n]|\.(?=\s|$)|审批|批准|approv\w*|sign\w*(?:\s+off)?", re.IGNORECASE)
+_PRONOUN = re.compile(r"\s*(?:他们|她们|他|她|\b(?:him|her|them)\b)", re.IGNORECASE)
+"""A CC word's person said by a pronoun ("抄送他", "copy him in"): the one named before it in its sentence."""
 
 
 def cc_spans(text: str) -> list[tuple[int, int]]:
@@ -65,6 +68,13 @@ def cc_spans(text: str) -> list[tuple[int, int]]:
         end = _CLAUSE_END.search(text, cue.end())
         after = (cue.end(), end.start() if end else len(text))
         spans.append(after)
+        pronoun = _PRONOUN.match(text, after[0], after[1])
+        if pronoun and _NOTHING_MORE.fullmatch(text[pronoun.end():after[1]]):
+            # "李四跟我一块儿去，抄送他一下", "Li Si's coming along so copy him in": the one named before, in its sentence
+            start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, cue.start())), default=0)
+            if not _NOT_FIRST.match(text, start):
+                spans.append((start, cue.start()))
+            continue
         if not _NOTHING_MORE.fullmatch(text[after[0]:after[1]]):
             continue
         # a CC word that ends its clause names whom before it ("王五那边也抄送一下", "Wang Wu should be cc'd", "make
