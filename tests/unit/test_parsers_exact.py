@@ -46,7 +46,11 @@ def test_days_minus_one_is_a_negative_count(text):
     assert read_text(text, today=TUESDAY).days_stated() == {-1}
 
 
-@pytest.mark.parametrize(("text", "amount"), [("报销两千三", 2300), ("报销一万二", 12000), ("spent 6800 on flights", 6800)])
+@pytest.mark.parametrize(("text", "amount"), [
+    ("报销两千三", 2300), ("报销一万二", 12000), ("spent 6800 on flights", 6800),
+    # a preposition after it counts nothing (the fortieth round's writer: "make it 1,050 without the minibar")
+    ("it comes to 780 without the parking", 780), ("put 2,400 minus the deposit", 2400),
+])
 def test_amount_with_no_currency_is_a_bare_number(text, amount):
     """两千三 is 2300 and 一万二 12000, numbers with no unit (a money field reads them: test_parsers_readers.py)."""
     assert quantities(text) == [(amount, "none")]

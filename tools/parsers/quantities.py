@@ -87,7 +87,7 @@ _COUNTED_AFTER_RE = re.compile(rf"\s*[大小整满]?[{_COUNTERS}%‰℃°]|[A-Za
 _COUNTED_BEFORE_RE = re.compile(
     r"(?:编号|单号|工号|订单号?|发票号码?|航班号?|房间号?|房号|车次|座位号?|电话|手机号?|号码|尾号|卡号|账号|第|百分之|千分之|"
     r"#|\bno\.|\b(?:flight|room|order|invoice|ticket|seat|gate|platform|bus|line|phone|tel|ext|number|ref|id|version)"
-    r"\b\s*[:：#]?|\d[:：]|[+×*/=]|\bx)\s*$|[A-Za-z]$",
+    r"\b\s*[:：#]?|\d[:：]|[+×*/=]|\bx)\s*$|[A-Za-z]$|\d度$",
     re.IGNORECASE,
 )
 """航班1234, room 1203, 第3, x200, 3:30's 30, 500+300's 300: an id, an ordinal, or part of a time or a sum."""
@@ -97,10 +97,10 @@ _BARE_FOLLOWERS = frozenset(
     "that these please pls plz thanks thx thank so because since which if when i we you it he she they me us is was "
     "were are be been will would should could can may might the already then now too also only just ok okay right all "
     "spent paid back including incl plus after before during via through flat even exactly cash again not no yet "
-    "here there".split()
+    "here there without minus less excluding instead rather than into over under about around roughly max tops".split()
 )
-"""English words after a bare number that leave it bare ("spent 6800 on flights", "claim 500 for taxis"); before any
-other word ("5 taxis", "3 nights"), a number counts that word."""
+"""English words after a bare number that leave it bare ("spent 6800 on flights", "claim 500 for taxis", "make it 1,050
+without the minibar"); before any other word ("5 taxis", "3 nights"), a number counts that word."""
 
 
 def _unit_of(word: str) -> Unit:
