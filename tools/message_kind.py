@@ -52,7 +52,9 @@ _TOLD_ZH = re.compile(
 _NOT_YET_ZH = re.compile(
     r"[^，,。；;？?]*(?:还没|尚未|没有?|未|不)(?:最后|最终|完全)?(?:定|确定|决定|想好|敲定|知道|清楚)[^，,。；;？?]*")
 """A clause saying what is not settled yet ("哪天走还没最后定", "几号回来还不知道"): it tells, it asks nothing."""
-_NO_QUESTION_ZH = re.compile(rf"(?:不管|无论|不论)[^，,。；;]*|{_TOLD_ZH.pattern}|{_NOT_YET_ZH.pattern}")
+_NOTHING_ZH = re.compile(r"(?:什么|啥|谁|哪(?:个|里|儿)?)[\u4e00-\u9fff]{0,3}?(?:也|都)(?:不|没)")
+"""A question word before 也不/都没 says "nothing", "nobody" ("啥事也不说", "什么票据都没附"): it asks nothing."""
+_NO_QUESTION_ZH = re.compile(rf"(?:不管|无论|不论)[^，,。；;]*|{_TOLD_ZH.pattern}|{_NOT_YET_ZH.pattern}|{_NOTHING_ZH.pattern}")
 """Question words that ask nothing: 那几笔 / 这几个 / 好几个 / 前几天 / 他的几个 / 过几天 / 晚几天 / 最近几天 / 几十块
 ("those few", "several", "a few days ago", "his few", "in a few days", "a few days late", "tens of yuan"), 没什么 /
 没啥 / 没多少 ("nothing much"), any of them in 不管…, 无论… ("whoever it is"), and in what someone else is told to
@@ -161,16 +163,17 @@ def questions_of_mine(text: str) -> list[str]:
 
 _ASKS_ZH = re.compile(r"要不要|需不需要|用不用|是不是")
 _ASKS_EN = re.compile(r"^\s*(?:(?:who|whom|whose|what|which|where|when|how)\b|(?:is|are|was|were|do|does|did|has|have|had|"
-                      r"can|could|should|will|would)\b(?![^?]*\b(?:i|me|i'm|i'd|i'll)\b))", re.IGNORECASE)
+                      r"can|could|should|will|would)\b)", re.IGNORECASE)
 _ACTION_CUE = re.compile(r"帮|替我|给我|麻烦|请你|\b(?:please|pls|plz|(?:can|could|would|will)\s+(?:you|u)|possible|"
-                         r"(?:would|do)\s+you\s+mind)\b", re.IGNORECASE)
+                         r"(?:would|do)\s+you\s+mind|(?:can|could|may)\s+i|(?:ok(?:ay)?|alright|all\s+right|fine)\s+"
+                         r"(?:if|for))\b", re.IGNORECASE)
 
 
 def asks_to_be_told(clause: str) -> bool:
     """A clause of a question that asks to be told something and nobody to do anything ("想问下报销是谁批", "要不要财务也看一下",
-    "Has anyone looked at it yet", "Is Li Si the approver"): it tells no why. Not one that asks something done ("能帮我报一下
-    昨天打车的钱吗", "could you file the taxi to the client"), nor an English one about the person's own doing ("Is it OK
-    if I take Friday off for the school play"): the why may be in it."""
+    "Has anyone looked at it yet", "Is Li Si the approver", "do I need to hand in anything"): it tells no why. Not one
+    that asks something done ("能帮我报一下昨天打车的钱吗", "could you file the taxi to the client", "Is it OK if I take
+    Friday off for the school play", "can I take Monday off to move"): the why may be in it."""
     if _ACTION_CUE.search(clause):
         return False
     return bool(_QUESTION_WORD_ZH.search(_NO_QUESTION_ZH.sub("", clause)) or _ASKS_ZH.search(clause)

@@ -117,8 +117,8 @@ def stated_decision(request: Request) -> bool | None:
 
 
 _COMMENT = re.compile(
-    r"(?:意见|理由|原因|备注|评语|批注|留言|附言|comment|reason|note|remark|message)\s*(?:就|要|请|麻烦|帮我)?\s*"
-    r"(?:写成|写上|写|填|是|为|就是|:|：|(?=\s*[“「『\"'‘]))\s*[:：]?\s*"  # 并备注“…”, "add the comment '…'"
+    r"(?<!把)(?:意见|理由|原因|备注|评语|批注|留言|附言|comment|reason|note|remark|message)\s*(?:就|要|请|麻烦|帮我)?\s*"
+    r"(?:写成|写上|写(?!清|明)|填|是|为|就是|:|：|(?=\s*[“「『\"'‘]))\s*[:：]?\s*"  # 并备注“…”, "add the comment '…'"
     r"(?P<text>.+?)\s*[。.!！]?\s*$",
     re.IGNORECASE | re.DOTALL,
 )
@@ -229,13 +229,14 @@ _ANOTHER_ACTION = re.compile(r"邮件|提醒|催|通知|发给|\be-?mail|\bremin
 comment: "让他重开一张再提")."""
 _TASK_ID = re.compile(r"\btask_\d+\b")
 SENT_BACK = re.compile(
-    r"退回|退给|退还给|发回给|返回给|返给|(?:打|发)回(?:去|来|给他|给她)?[^。！!?？]{0,12}?(?:改|重做|重新|重提|再提|补)|"
+    r"退回|退给|退还给|发回给|返回给|返给|(?:打|发)回(?:去|来|给他|给她)?[^。！!?？]{0,12}?(?:改|重做|重新|重提|再提|补|"
+    r"(?:写|说|讲|交代)(?:清楚|明白|清)|写明|注明)|(?:打|发)回(?:去|来)?(?:给他|给她)?[，,\s]*(?:让|叫|请)(?:他|她|对方)|"
     r"\b(?:send|sent|sending|kick|bounce|hand)(?:\s+[\w'’-]+){0,4}?\s+back\b|"
     r"\breturn(?:s|ing)?\s+(?:it|this|that|them)\b",
     re.IGNORECASE,
 )
-"""Words that send a request back to its requester to change: 退回, 退给, 打回去让他改, "send it back", "return it"
-(打回去 alone may be a rejection: "这个出差打回去，预算太高")."""
+"""Words that send a request back to its requester to change: 退回, 退给, 打回去让他改, 打回去让他把原因写清楚, "send it
+back", "return it" (打回去 alone may be a rejection: "这个出差打回去，预算太高")."""
 
 
 _COURTESY = re.compile(r"^\s*(?:please|pls|thanks|thank\s+you|谢谢|麻烦了|辛苦了)\s*[.,!。，！]?\s*", re.IGNORECASE)
@@ -245,6 +246,10 @@ _TELL_THEM = re.compile(r"^\s*(?:(?:跟|和|同|给)(?:他|她|他们)说(?:一�
 """Words that pass what follows on to the requester ("跟他说…", "tell him …"): the comment is what follows."""
 
 
+_BACK_TO_DO = re.compile(r"(?:打|发|退)回(?:去|来)?(?:给他|给她)?[，,\s]*(?P<what>(?:让|叫|请)(?:他|她|对方).+)$")
+"""A send-back and what the requester is to do, in one clause ("打回去让他把原因写清楚")."""
+
+
 def _after_the_decision(text: str, request: Request, *, named_before: bool = False) -> str | None:
     """The comment a person writes after the clause that decides, in or after the one that says whose request ("Reject
     Zhao Liu's request, we have the audit that week"; "赵六那个假，我这边同意，让他把周报交给王五"), or in a message after
@@ -252,12 +257,17 @@ def _after_the_decision(text: str, request: Request, *, named_before: bool = Fal
     rest of the message, when it says more than a decision and asks for nothing else (", then e-mail Li Si" is another
     action, not a comment)."""
     start, whose = 0, named_before
-    for end in _CLAUSE_END.finditer(text):
-        clause, start = text[start : end.start()], end.end()
+    for end in [*_CLAUSE_END.finditer(text), None]:
+        stop = end.start() if end else len(text)
+        clause, after, start = text[start:stop], text[end.end():] if end else "", end.end() if end else stop
         whose = whose or _whose(clause, request)
         if (decision_in(clause) is None and not SENT_BACK.search(clause)) or not whose:
             continue
-        rest = _TELL_THEM.sub("", _COURTESY.sub("", text[end.end() :])).strip().rstrip("。.!！")
+        told = _BACK_TO_DO.search(clause)  # "先打回去让他把原因写清楚": what they are to do is in the clause itself
+        if told is None and end is None:
+            return None
+        said = f"{told.group('what')}，{after}" if told and after.strip() else told.group("what") if told else after
+        rest = _TELL_THEM.sub("", _COURTESY.sub("", said)).strip().rstrip("。.!！，,")
         if not rest or _ANOTHER_ACTION.search(rest) or not content_tokens(DECISION_ONLY.sub(" ", rest)):
             return None
         return rest

@@ -1,0 +1,30 @@
+"""A send-back that tells the requester what to do is a return, its comment what they are to do; a question word
+that says "nothing" asks nothing. Written after the thirty-ninth round's writer reported "…啥事也不说，先打回去让他把原因
+写清楚" refused as a question, read as a rejection, and its comment cut to "清楚"; none of these is its phrasing."""
+
+import pytest
+
+from tools.message_kind import asks_to_be_told, kind_of
+from tools.workflow.todo_guards import said_return_or_reject
+from tools.workflow.words import stated_comment
+
+
+@pytest.mark.parametrize(("said", "comment"), [
+    ("王五这个报销什么票据都没附，打回去叫他把发票补齐", "叫他把发票补齐"),
+    ("赵六的出差，退回去让她写清楚见哪个客户", "让她写清楚见哪个客户"),
+])
+def test_a_send_back_that_tells_them_what_to_do_is_a_return_with_that_comment(person_request, said, comment):
+    assert kind_of(said) == "action"
+    assert said_return_or_reject([said])[0] == "return"
+    assert stated_comment(person_request(said, actor="user_2")) == comment
+
+
+def test_a_send_back_with_grounds_only_is_still_a_rejection():
+    assert said_return_or_reject(["这个出差打回去，预算太高"])[0] == "reject"
+
+
+@pytest.mark.parametrize("said", ["Fever since last night. Do I need to hand in anything for it?",
+                                  "要不要附医院的证明？"])
+def test_a_question_beside_a_leave_asks_to_be_told(said):
+    question = said.split(". ")[-1].rstrip("?？")
+    assert asks_to_be_told(question)
