@@ -50,11 +50,14 @@ MAX_TEXT_CHARS = 30
 
 
 def _masked(text: str, names: Sequence[str], today: date) -> str:
-    """The text with its dates, numbers and the people's names blanked out (none of them is a text's value)."""
+    """The text with its dates, numbers and the people's names blanked out (none of them is a text's value); a number
+    that counts something else stays, as part of what it tells (烧到38度5, 打了3趟车)."""
     masked = mask_words(text, names)
     facts = read_text(masked, today=today)
-    spans = [*(span.at for span in facts.dates), *((q.start, q.end) for q in facts.quantities)]
-    blanked = re.sub(r"\d+", lambda m: " " * len(m.group()), mask_spans(masked, spans))
+    spans = [*(span.at for span in facts.dates), *((q.start, q.end) for q in facts.quantities if q.unit != "other")]
+    kept = [(q.start, q.end) for q in facts.quantities if q.unit == "other"]  # 烧到38度5, 打了3趟车: part of why
+    blanked = re.sub(r"\d+", lambda m: m.group() if any(a <= m.start() < b for a, b in kept) else " " * len(m.group()),
+                     mask_spans(masked, spans))
     # a clause's end stays where a date took it in ("this coming Friday." ends its sentence, as "Fri." may abbreviate)
     return "".join(o if o in _CLAUSE_ENDS else c for o, c in zip(masked, blanked, strict=True))
 
@@ -253,7 +256,7 @@ _FUNCTION_WORDS = set("把这那几些点给让被就都也还再很太吧呢啊
 """Words that tell nothing of why on their own (把, 这, "some", "time", "I'll need", "cc"), beyond the generic ones
 (`tools.words`): a clause of only these and masked words ("so I'll need [Friday off]", "cc [Wang Wu]") is left out."""
 _ACCOUNT_FILLER = re.compile(
-    f"{COURTESY.pattern}|{ASKING.pattern}|上午|下午|早上|中午|晚上|整天|全天|(?:(?<![太很好更最那这])[多少])?(?:花费|花了|花)|一共|共计|合计|总共|\\b(?:spent|cost|costs)\\b|"
+    f"{COURTESY.pattern}|{ASKING.pattern}|(?:上午|下午|早上|中午|晚上)(?!\\s*(?:一?起来|醒来|起床|睡醒|突然|发现))|整天|全天|(?:(?<![太很好更最那这])[多少])?(?:花费|花了|花)|一共|共计|合计|总共|\\b(?:spent|cost|costs)\\b|"
     r"\b(?:this\s+)?(?:morning|afternoon|evening)\b|\b(?:time\s+|days?\s+|all[- ]day\s+)?off\b|"
     r"谢谢|多谢|感谢|辛苦了?|劳驾|有劳|拜托了?|我是新来的|新来的|刚入职|请问一下|打扰一下|"
     r"\b(?:quick|one|a)\s+question\b|\bI'?m\s+new(?:\s+here)?\b|\bsorry\s+to\s+bother(?:\s+you)?\b|\b(?:many\s+)?(?:thanks|thank\s+you|thx|cheers|ta)(?:\s+(?:a\s+lot|so\s+much|a\s+million))?\b",

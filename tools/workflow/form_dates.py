@@ -10,6 +10,7 @@ from typing import Any
 from tools.choices import read_choice
 from tools.parsers import read_date
 from tools.parsers.calendar import is_working_day
+from tools.parsers.text import MASK
 from tools.request import Request
 from tools.workflow.engine import FormField
 
@@ -126,7 +127,20 @@ def range_half(which: str, form_field: FormField) -> Any:
         if ranges:
             half = ranges.pop()[2 if which == "start" else 3]
             return HALF_NAMES.get(half) if half else None
-        found = read_choice(choices, hints, request["texts"])
+        if request["days"] and all(d == int(d) for d in request["days"]):
+            return None  # "帮我请一天病假，早上烧到38度5": a whole day's count, and no half said with a date
+        texts = [_HAPPENED.sub(lambda m: MASK * len(m.group()), t) for t in request["texts"]]
+        found = read_choice(choices, hints, texts)
         return str(found.value) if found is not None else None
 
     return stated
+
+
+_HAPPENED = re.compile(
+    r"(?:早上|早晨|今早|上午|中午|下午|晚上)(?=\s*(?:一?起来|醒来|起床|睡醒|开始(?!请|休)|突然|发现|的时候))|"
+    r"\b(?:woke\s+up|since|earlier)\s+(?:this\s+)?(?:morning|afternoon)\b|"
+    r"\b(?:this\s+)?(?:morning|afternoon)\b(?=,?\s+i\s+(?:woke|was|felt|started|had|got)\b)",
+    re.IGNORECASE,
+)
+"""A half of the day that says when something happened, not which half the leave is ("早上起来烧到38度5，今天请一天",
+"woke up this morning with a fever, need today off"): no half said."""

@@ -235,9 +235,16 @@ def person_values(definition: Definition) -> tuple[PersonValue, ...]:
             default=form_field.default if form_field.type == "enum" else None,
             after=param_of(follows[form_field.id]) if form_field.id in follows else "",
             left_out_unsaid=_no_date_said if kind == "date" and not form_field.required else
-            longer_than_its_date if form_field.id in ends and not leave else None,
+            longer_than_its_date if form_field.id in ends and not leave else
+            _unsaid(stated) if leave and form_field.id in leave_rules.HALF_OF and stated is not None else None,
         ))
     return tuple(values)
+
+
+def _unsaid(stated: Any) -> Any:
+    """For a leave's half: the person's words name no half at that end, so one the model gave is left out ("早上起来烧到
+    38度5，今天请一天" is a whole day; "半天" with no half is asked which)."""
+    return lambda request: stated(request) is None
 
 
 def _no_date_said(request: Request) -> bool:
