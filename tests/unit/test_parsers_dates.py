@@ -383,3 +383,9 @@ def test_last_weekday_is_the_latest_before_today_but_not_yesterday(today, text, 
 ])
 def test_a_greeting_names_no_half_of_the_day(text, one_date):
     assert read_text(text, today=date(2026, 12, 7)).one_date == one_date
+
+
+@pytest.mark.parametrize("text", ["I'll need this afternoon off, the school called", "Taking this morning off for a scan"])
+def test_this_morning_and_this_afternoon_are_half_of_today(text):  # the thirty-ninth round's writer (none of its words)
+    facts = read_text(text, today=date(2026, 12, 8))
+    assert [d.start for d in facts.dates] == [date(2026, 12, 8)] and facts.one_date == 0.5

@@ -35,6 +35,7 @@ _WEEKS_AHEAD = {"下下下": 3, "下下": 2, "再下": 2, "下": 1, "这": 0, "�
 _REL_DAYS = {
     "今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3, "大大后天": 4, "昨天": -1, "前天": -2,
     "today": 0, "tomorrow": 1, "tmr": 1, "tmrw": 1, "yesterday": -1,
+    "this morning": 0, "this afternoon": 0,
 }
 
 # Month.day as Chinese chats write a range ("12.7到12.11", "12.7-12.11"); alone, 12.7 is a number.
@@ -45,7 +46,9 @@ _NO_UNIT = r"(?!\s*(?:天|days?|小时|hours?|元|块|yuan|周|weeks?|个|[kK万
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("rel", re.compile(r"大大后天|大后天|后天|明天|明日|今天|今日|昨天|前天")),
-    ("rel_en", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\b(?:today|tomorrow|tmrw|tmr|yesterday)\b", re.I)),
+    ("rel_en", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\b(?:today|tomorrow|tmrw|tmr|yesterday)\b|"
+                          r"(?<!woke up )(?<!since )(?<!earlier )\bthis\s+(?:morning|afternoon)\b"
+                          r"(?!,?\s+i\s+(?:woke|was|felt|started|had|got)\b)", re.I)),  # not when it happened
     # 下周三, 下个星期的周三, 下周周三 (the week named, then the day), 下下下周一, 再下周一 (the week after next)
     # not a weekend of habit or of the past ("前阵子周末老加班", "最近几个周末", "每个周末"): no one day is named;
     # nor 一 beginning a word of its own (这周一直在加班, 这周一共跑了三趟: "this week", no Monday)
@@ -153,7 +156,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 ]
 _MONTH_CUES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _CUES: dict[str, tuple[str, ...]] = {
-    "rel": ("天", "日"), "rel_en": ("day", "tod", "tom", "tmr", "yest"), "week_zh": ("周", "星期", "礼拜"),
+    "rel": ("天", "日"), "rel_en": ("day", "tod", "tom", "tmr", "yest", "this"), "week_zh": ("周", "星期", "礼拜"),
     "week_en": ("mon", "tue", "wed", "thu", "fri", "sat", "sun"), "after_en": ("follow", "after", "before"),
     "whole_week_en": ("week",),
     "next_day": ("day", "第二天", "次日", "隔天", "翌日"), "shifted_en": ("week", "next", "month"),
@@ -272,7 +275,7 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> Phrase | None:
     start, end = m.span()
     if kind in ("rel", "rel_en"):
         word = re.sub(r"\s+", " ", m.group().lower())
-        offset = 2 if "after" in word else _REL_DAYS[word]
+        offset = 2 if "day after" in word else _REL_DAYS[word]
         return Phrase(kind, start, end, today + timedelta(days=offset))
     if kind in ("whole_week_en", "whole_week_zh"):
         if kind == "whole_week_en":
