@@ -56,6 +56,7 @@ from tools.workflow.resubmit import UnchangedLeftOut
 from tools.workflow.specs import REGISTRY
 from tools.workflow.store import WorkflowStore, users
 from tools.workflow.timer_service import TIMERS_CLI, start_timer_service
+from tools.workflow.todo_asked import TodoAskedAbout
 from tools.workflow.todo_guards import (
     DecidedNotPassed,
     DecidedNotStarted,
@@ -178,6 +179,7 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(StepsNotPeople(), after="balance_asked", guards=guards)  # who decides a claim: its process's steps
     guards = added(PeopleAsked(), after="steps_not_people", guards=guards)  # the users answer questions of people
     guards = added(TodosNotCopies(), after="return_not_email", guards=guards)  # "有啥要我过的单子": their to-dos
+    guards = added(TodoAskedAbout(), after="todos_not_copies", guards=guards)  # "how much is that claim in my queue"
     guards = added(EachOwnDecision(), before=guards[0].name, guards=guards)  # "张三的批了，王五的驳回": each its own
     guards = added(EachOwnRequest(), after="each_own_decision", guards=guards)  # "a sick day. Also claim the taxi"
     guards = added(batch_guards.BatchAsked(), after="identity", guards=guards)  # a batch only when the person asks one

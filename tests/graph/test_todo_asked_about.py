@@ -1,0 +1,33 @@
+"""A question about what a to-do the person holds says is answered from that to-do's view, not from lists of their own
+requests and to-dos (tools/workflow/todo_asked.py). Read after the thirty-seventh round's run; the phrasings were
+written for this test."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.messages import ToolMessage
+
+from evals.doubles.scripted import tool_call
+from tools import execute_call
+from tools.workflow import TOOLSET
+
+
+@pytest.mark.parametrize("said", ["How much is that lunch claim Wang Wu put in, and has he claimed meals before?",
+                                  "王五这笔餐费报销是怎么回事？多少钱？"])
+def test_a_question_about_a_todo_is_answered_from_its_view(graph_driver, store, make_ctx, said):
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_3", "reason": "请客户吃午饭",
+                                          "fields": {"amount": 368, "category": "餐饮"}, "nextUserId": "user_2"},
+                 make_ctx("user_3"))
+    agent = graph_driver(tool_call("queryMyRequests", {}), "x", "y", user_id="user_2", fixed_answers=True)
+    result = agent.say(said)
+    tools = [m.name for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "success"]
+    assert tools == ["viewTask"], tools
+    assert "368" in str(result["messages"][-1].content)
+
+
+def test_a_question_about_ones_own_request_is_no_todos(graph_driver, store, make_ctx, start_request):
+    start_request(requester="user_3", approver="user_2", days=1, reason="搬家")
+    agent = graph_driver(tool_call("queryMyRequests", {}), "x", user_id="user_2", fixed_answers=True)
+    result = agent.say("How much was my own taxi claim, and who has approved it?")
+    tools = [m.name for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "success"]
+    assert tools == ["queryMyRequests"]

@@ -1,0 +1,68 @@
+"""Guard: a question about what a to-do the person holds says (how much, how long, who has okayed it already, whether
+the requester filed such before) is answered from that to-do, as its approver sees it (`viewTask`).
+
+Read after the thirty-seventh round's run: "What's that 7k claim sitting in my queue, and who's already okayed it?",
+"there's a leave request sitting on the HR step, how long is it and has his manager already ok'd it?" and "What's
+this dinner claim from Wang Wu about? how much, and is it his first one?" were each answered with the person's own
+requests and a line of their to-dos: nothing they asked. Where the model looks up lists instead, and one to-do of theirs
+fits the words (the process and the requester they name, else the only one they hold), the look-up is refused with
+that to-do's view instead."""
+
+from __future__ import annotations
+
+import re
+
+from tools.errors import PolicyError
+from tools.guards.call import Call
+from tools.request import latest_message, persons_in_latest
+from tools.workflow import lookup
+from tools.workflow.engine import groups_of
+from tools.workflow.request_lookup import processes_named
+
+LISTS = frozenset({"queryMyRequests", "queryTodoTask", "queryCcRequests", "getAllWorkFlow"})
+"""The look-ups a question about one to-do's contents is not answered by."""
+
+_ABOUT_EN = re.compile(
+    r"\bwhat(?:'s|\s+is)\s+(?:this|that|the)\b[^?.!]{0,40}\b(?:claim|request|leave|trip|one|about)\b|"
+    r"\bhow\s+(?:much|long|many\s+days)\s+(?:is|was|for)\s+(?:it|that|this|the)\b|"
+    r"\bwho(?:'s|\s+has|\s+have|\s+had)?\s+(?:already\s+)?(?:ok(?:'?d|ayed|'ed)|approved|signed)|"
+    r"\b(?:has|did)\s+(?:his|her|their|the)\s+(?:manager|boss|lead|approver)\b|"
+    r"\b(?:his|her|their)\s+first\b|\b(?:claimed|filed|asked|requested)\b[^?.!]{0,20}\bbefore\b|"
+    r"\bsitting\s+(?:in|on)\s+(?:my|the)\b",
+    re.IGNORECASE,
+)
+_ABOUT_ZH = re.compile(
+    r"(?:这|那)(?:个|笔|张|条|份)[^，。？?]{0,12}(?:是什么|是啥|怎么回事|咋回事|多少钱|几天)|"
+    r"(?:谁|哪位|哪些人)(?:已经)?(?:批|审|同意|签|看)过|(?:之前|以前|今年)[^，。？?]{0,6}(?:报|请|申请|提)过|"
+    r"第一次(?:报|请|申请|提)|(?:卡|压|躺)在我(?:这|这儿|这里)"
+)
+"""Words that ask what one to-do holds ("how much is it", "who's already okayed it", 这笔报销是怎么回事, 谁已经批过)."""
+_MINE = re.compile(r"\bmy\s+(?:own\s+)?(?:requests?|claims?|leave|trips?|expenses?)\b|我(?:自己)?(?:的|报|提|申请|请)的?",
+                   re.IGNORECASE)
+
+
+class TodoAskedAbout:
+    """Refuses a list look-up for a question about one to-do's contents, with that to-do's view instead."""
+
+    name = "todo_asked_about"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name not in LISTS or call.request["kind"] != "information":
+            return
+        latest = latest_message(call.request)
+        if not (_ABOUT_EN.search(latest) or _ABOUT_ZH.search(latest)) or _MINE.search(latest):
+            return
+        actor = call.ctx.actor_id
+        offered = lookup.engine_of(call.handle).tasks_for(call.handle, actor, groups_of(call.handle, actor))
+        keys = processes_named(call.handle, latest)
+        named = {p["id"] for p in persons_in_latest(call.request, but=actor)}
+        fits = [t for t in offered if (not keys or t.process_key in keys) and (not named or t.requester in named)]
+        if len(fits) != 1:
+            return
+        raise PolicyError(
+            "todo_asked_about", f"The user asks what their to-do {fits[0].id} holds, not for a list: call viewTask "
+            f"with taskId {fits[0].id}.", instead={"name": "viewTask", "args": {"taskId": fits[0].id}},
+        )
