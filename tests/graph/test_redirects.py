@@ -121,3 +121,16 @@ def test_a_deputy_until_the_months_end_ends_on_its_last_day(graph_driver, store,
     [action] = agent.actions
     following = date(today.year + today.month // 12, today.month % 12 + 1, 1)
     assert action["args"]["endDate"] == (following - timedelta(days=1)).isoformat()
+
+
+def test_a_deputys_days_are_those_of_the_latest_message_that_says_any(graph_driver, store):
+    # the thirty-seventh round, read after its run ("I'm out all of next week…" answered, then "make Wang Wu my deputy
+    # from next Monday to next Friday" was asked its dates: two ranges said); phrasing written for this test
+    deputy = tool_call("setDeputy", {"deputyUserId": "Zhao Liu", "startDate": "2026-12-01", "endDate": "2026-12-01"})
+    agent = graph_driver(tool_call("queryMyDeputies", {}), "Nobody covers for you.", deputy, user_id="user_2")
+    agent.say("I'm away for the whole of next week. Does anyone cover my approvals?")
+    agent.say("right, Zhao Liu covers from next Tuesday to next Thursday")
+    [action] = agent.actions
+    args = action["args"]
+    assert action["name"] == "setDeputy" and args["startDate"] < args["endDate"]
+    assert (date.fromisoformat(args["endDate"]) - date.fromisoformat(args["startDate"])).days == 2

@@ -95,7 +95,9 @@ def test_the_money_field_reads_the_answer_to_its_question(fields):
         (["trip to Shenzhen from Dec 8 to Dec 10"], ("2026-12-08", "2026-12-10")),
         (["next Tuesday to Thursday in Hangzhou"], ("2026-12-08", "2026-12-10")),
         (["下周二到周四出差上海", "就是下周二到周四"], ("2026-12-08", "2026-12-10")),  # the same range twice is one
-        (["下周二到周四出差上海", "不对，12月15日到17日"], (None, None)),  # two ranges: asked
+        # two ranges: the later message's, which says the dates anew (the thirty-seventh round, read after its run)
+        (["下周二到周四出差上海", "不对，12月15日到17日"], ("2026-12-15", "2026-12-17")),
+        (["下周二到周四出差上海，或者12月15日到17日"], (None, None)),  # two in one message: asked
     ],
 )
 def test_the_date_range_fields_read_the_one_range_stated(fields, texts, expected):

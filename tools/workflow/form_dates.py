@@ -39,6 +39,8 @@ def range_end(which: str, *, ranges_only: bool = False) -> Any:
         ranges = {(r["start"], r["end"]) for r in request["ranges"]}
         if ranges_only and len(ranges) > 1:
             ranges = _one_leave(request)
+        if len(ranges) > 1:
+            ranges = _latest_ranges(request)  # "I'm out all of next week." … "ok, Wang Wu from Monday to Friday"
         if len(ranges) == 1:
             start, end = ranges.pop()
             return start if which == "start" else end
@@ -61,6 +63,13 @@ def range_end(which: str, *, ranges_only: bool = False) -> Any:
         return dates[0] if which == "start" else dates[-1]
 
     return stated
+
+
+def _latest_ranges(request: Request) -> set[tuple[str, str]]:
+    """The date ranges of the latest message that states any: a later message says the dates anew."""
+    said = [s for s in request.get("said", []) if s["kind"] == "range"]
+    last = max((s["message"] for s in said), default=None)
+    return {tuple(str(s["value"]).split("/", 1)) for s in said if s["message"] == last}  # type: ignore[misc]
 
 
 _SEVERAL_DAYS = re.compile(
