@@ -87,3 +87,18 @@ def test_a_question_of_the_persons_own_request_is_no_question_of_copies(said, pe
         check_call(TOOLSET, "queryCcRequests", {}, make_ctx("user_3"), request=person_request(said, actor="user_3"))
     assert refused.value.code in ("own_not_copies", "own_request"), refused.value  # either guard: their own request
     assert refused.value.instead == {"name": "queryMyRequests", "args": {}}
+
+
+@pytest.mark.parametrize(("said", "refused"), [
+    ("Do my unused vacation days roll over, or are they paid out?", True),  # the thirty-eighth round, read after its run
+    ("年假今年没休完的会不会清零？", True),
+    ("use it or lose it, right? how many days of annual leave have I got left?", False),
+])
+def test_what_becomes_of_unused_leave_is_no_question_of_the_balance(said, refused, person_request, make_ctx):
+    request = person_request(said, actor="user_3")
+    if not refused:
+        check_call(TOOLSET, "getLeaveBalance", {}, make_ctx("user_3"), request=request)
+        return
+    with pytest.raises(PolicyError) as info:
+        check_call(TOOLSET, "getLeaveBalance", {}, make_ctx("user_3"), request=request)
+    assert info.value.code == "balance_not_asked"

@@ -172,6 +172,21 @@ UNKNOWNS = (
         },
     ),
     Unknown(
+        asked=(
+            r"(?:年假|假期|假|调休)[^，。？?]{0,12}(?:结转|顺延|延到|带到|留到|清零|作废|过期|失效|折现|折算成?钱|换成钱)|"
+            r"(?:结转|清零|作废|折现)[^，。？?]{0,8}(?:年假|假期|假)",
+            r"\b(?:roll(?:s|ed)?\s+over|carr(?:y|ies|ied)\s+(?:it\s+|them\s+)?over|carry-?over|expire|expir(?:es|ed|y)|lapse[sd]?|"
+            r"use\s+it\s+or\s+lose\s+it|pa(?:y|ys|id)\s+(?:it\s+|them\s+)?out|cash(?:ed)?\s+(?:it\s+|them\s+)?out|payout)\b"
+            r"(?=[^.]*\b(?:leave|days?|vacation|pto|holiday)\b)|\b(?:leave|days?|vacation|pto)\b[^.?!]{0,40}\b(?:roll(?:s)?\s+over|"
+            r"carr(?:y|ies)\s+over|expire|lapse|paid\s+out|cashed\s+out)\b",
+        ),
+        say={
+            "zh": "年假能不能结转到明年、会不会清零或折现，这是公司的休假制度，我这里没有记录，所以不知道；这要问人事。",
+            "en": "I don't know whether unused leave carries over, lapses or is paid out: that is the company's leave "
+            "policy, which I have no record of. HR can tell you.",
+        },
+    ),
+    Unknown(
         asked=(r"预算|经费", r"\bbudgets?\b"),
         say={
             "zh": "预算和经费还剩多少，我这里看不到，所以不知道；请问财务。",
@@ -181,4 +196,5 @@ UNKNOWNS = (
 )
 """What no workflow tool knows: payments, salaries and bonuses (the processes end at a decision; paying out is
 finance's own system); when an approver will decide (only what has happened is recorded); allowances and spending
-limits (the company's expense policy, not a process's rule); budgets (finance's own books)."""
+limits (the company's expense policy, not a process's rule); whether leave carries over, lapses or is paid out (the
+company's leave policy: a balance is what is left, not what becomes of it); budgets (finance's own books)."""

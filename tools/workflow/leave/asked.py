@@ -25,6 +25,16 @@ _OTHER_THING = re.compile(
 """Words of something other than leave a follow-up may ask what is left of ("团建经费还剩多少", "how much budget")."""
 
 
+_POLICY = re.compile(
+    r"结转|顺延|清零|作废|过期|折现|换成钱|\b(?:roll(?:s|ed)?\s+over|carr(?:y|ies|ied)\s+(?:it\s+|them\s+)?over|carry-?over|"
+    r"expir\w*|lapse[sd]?|lose\s+(?:it|them)|pa(?:y|ys|id)\s+(?:it\s+|them\s+)?out|cash(?:ed)?\s+(?:it\s+|them\s+)?out|payout)\b",
+    re.IGNORECASE,
+)
+"""Words of what becomes of unused leave: the company's policy, not a balance (结转, 清零, "roll over", "paid out")."""
+_HOW_MANY = re.compile(r"几天|多少天|还剩|还有几|剩(?:下|余)?多少|\bhow\s+(?:many|much)\b|\bleft\b", re.IGNORECASE)
+"""Words that ask how much is left (还剩几天, "how many days", "left"): the balance answers them."""
+
+
 def _OF_THEIRS(name: str) -> re.Pattern[str]:  # noqa: N802 - a pattern's maker, named as the pattern it makes
     """Words that ask about `name`'s leave: 李四的年假, 李四还剩, "Li Si's vacation", "has Li Si got left"."""
     who = re.escape(name)
@@ -53,6 +63,12 @@ class BalanceAsked:
                 "balance_of_another",
                 f"The user asks about {whose[0]}'s leave; the leave balance shows only the user's own, and no tool "
                 f"shows another person's: say plainly that you cannot see {whose[0]}'s balance; give no figures.",
+            )
+        if _POLICY.search(latest) and not _HOW_MANY.search(latest):
+            raise PolicyError(
+                "balance_not_asked",
+                "The user asks what becomes of unused leave (carried over, lapsing, paid out): the company's leave "
+                "policy, which no tool knows, not their balance. Say plainly that you do not know it; give no figures.",
             )
         if any(LEAVE_WORD.search(text) for text in call.request["texts"]):
             return
