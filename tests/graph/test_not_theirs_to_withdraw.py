@@ -11,9 +11,9 @@ from evals.doubles.scripted import tool_call
 
 
 @pytest.mark.parametrize(("said", "told"), [
-    ("Wang Wu's phone died and he asked me to pull back his expense claim for him, can you do it?", "only its requester"),
-    ("王五刚给我打电话，让我帮他把他的报销撤回一下", "只有申请人自己"),
-    ("Wang Wu wants me to send his returned claim in again on his behalf", "only its requester"),
+    ("Wang Wu's phone died and he asked me to pull back his expense claim for him, can you do it?", "only Wang Wu can"),
+    ("王五刚给我打电话，让我帮他把他的报销撤回一下", "只有王五本人"),
+    ("Wang Wu wants me to send his returned claim in again on his behalf", "only Wang Wu can"),
 ])
 def test_another_persons_request_spoken_of_by_pronoun_is_not_withdrawn(graph_driver, store, start_request, said,
                                                                        told):

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
 
-from tools.errors import PolicyError
+from tools.errors import CannotError, PolicyError
 from tools.guards.call import Call
 from tools.request import latest_message
 from tools.spec import CallContext, Found, Verdict
@@ -154,6 +154,11 @@ class NotTheirsToWithdraw:
                 who = re.escape(name)
                 said = re.search(rf"{who}[^.?!]{{0,80}}?\b{_THEIRS}{REQUEST_NOUN}|"
                                  rf"{who}[^。？！?!]{{0,30}}?[他她](?:的|那个|那条|那笔){REQUEST_NOUN}", latest, re.IGNORECASE)
-                if said:
-                    raise PolicyError("not_requester", f"The user speaks of {person_id}'s request ({said.group()!r}): "
-                                      "only its requester withdraws or resends it; tell the user so")
+                if said:  # said by the code, with whose it is: the model had failed to, step after step
+                    zh, en = person.get("name") or name, person.get("alias") or person.get("name") or name
+                    raise CannotError("not_requester", f"The user speaks of {person_id}'s request ({said.group()!r}): "
+                                      "only its requester withdraws or resends it", say={
+                                          "zh": f"这是{zh}的申请，只有{zh}本人能撤回或重新提交，我不能替别人操作；"
+                                                f"可以请{zh}自己撤回。",
+                                          "en": f"That is {en}'s request: only {en} can withdraw or resubmit it, and I "
+                                                f"can't do it for someone else. {en} can withdraw it themselves."})
