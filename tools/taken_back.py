@@ -1,7 +1,8 @@
 """Options a person names and does not choose: one taken back for another in the same breath ("annual leave. Actually
-no, make it a comp day", "年假，不对，改成调休"), one said not to be it ("不是年假", "not as annual leave"), and one kept
-for later ("那就调休吧，年假留着过年用", "use a comp day, I'd rather save my annual leave"). The choice readers
-(`tools.choices.read_choice`) read a text with those hidden: the option left is the one chosen.
+no, make it a comp day", "年假，不对，改成调休"), one said not to be it ("不是年假", "not as annual leave"), one said to
+be used up ("调休没了，那用年假吧", "out of comp time"), and one kept for later ("那就调休吧，年假留着过年用", "use a
+comp day, I'd rather save my annual leave"). The choice readers (`tools.choices.read_choice`) read a text with those
+hidden: the option left is the one chosen.
 
 Rules as a person would state them, tested on phrasings written for the tests (tests/unit/test_taken_back.py), none
 from a scenario.
@@ -29,6 +30,10 @@ _KEPT_FOR_LATER = re.compile(
 """A clause that keeps an option for later ("年假留着过年用", "I'd rather save my annual leave")."""
 
 
+_GONE = r"(?:没了|没有了|用完了?|用光了?|不够了?|休完了?|\s+(?:is|are)\s+(?:all\s+)?(?:gone|used\s+up)|\s+ran\s+out)"
+"""Words after an option that say none of it is left ("调休没了", "年假用完了", "comp time is all used up"): not chosen."""
+
+
 def unchosen_hidden(text: str, names: Sequence[str], mask: str) -> str:
     """`text` with the options it names and does not choose hidden by `mask` (same length): clauses that keep one for
     later, one said not to be it, and, where an option is named after the last word that takes back what came before,
@@ -43,6 +48,8 @@ def unchosen_hidden(text: str, names: Sequence[str], mask: str) -> str:
         return text
     option = "|".join(re.escape(n) for n in said)
     text = re.sub(rf"(?:{_NOT})(?:{option})", hide, text, flags=re.IGNORECASE)
+    gone = rf"(?:{option})[^，,。.;；!！?？]{{0,4}}?{_GONE}|\b(?:ran\s+out\s+of|out\s+of|no)\s+(?:{option})s?\b(?:\s+left)?"
+    text = re.sub(gone, hide, text, flags=re.IGNORECASE)
     cues = list(_TAKEN_BACK.finditer(text))
     if cues and re.search(option, text[cues[-1].end():], re.IGNORECASE):
         end = cues[-1].end()

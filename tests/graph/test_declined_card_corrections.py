@@ -124,3 +124,21 @@ def test_two_kinds_of_leave_named_and_none_chosen_is_asked_not_defaulted(graph_d
     assert agent.interrupts == [] and store.snapshot()["requests"] == []
     answer = str(result["messages"][-1].content)
     assert ("年假" in answer and "调休" in answer) or ("nnual" in answer and "omp" in answer)
+
+
+@pytest.mark.parametrize(("first", "then"), [  # the thirty-eighth round, read after its run; none of its words
+    ("Next Thursday afternoon off as comp time please, parents-in-law visiting. Zhao Liu approves",
+     "ah, none left. use my annual leave for it then, same afternoon"),
+    ("下周四下午调休半天，岳父母来看我们，赵六审批", "哦调休没了，那用我的年假吧，还是那个下午"),
+])
+def test_a_change_of_kind_after_a_refused_leave_taken_for_another_write_is_the_start_again(graph_driver, store, first,
+                                                                                          then):
+    leave = {"processKey": "process_qingjia", "reason": "parents-in-law visiting", "nextUserId": "赵六", "days": 0.5}
+    agent = graph_driver(tool_call("runWorkFlow", {**leave, "fields": {"leaveType": "调休"}}),  # refused in code
+                         tool_call("returnTask", {"taskId": "leave", "comment": then}), "y", user_id="user_3")
+    agent.say(first)
+    assert agent.actions == [] and "0" in str(agent.values["messages"][-1].content)  # no comp days left: refused
+    agent.say(then)
+    [action] = agent.actions
+    assert action["name"] == "runWorkFlow" and action["args"]["fields"]["leaveType"] == "年假"
+    assert action["args"]["fields"]["startHalf"] == "下午" and action["args"]["nextUserId"] == "user_4"

@@ -21,6 +21,8 @@ HINTS = [("调休", "comp day", "in lieu"), ("病假", "发烧", "fever")]
     ("就事假吧，年假留到春节回家用", "事假"),
     ("A comp day please, I'd like to keep my annual leave for the summer", "调休"),
     ("Annual leave, or rather a comp day", "调休"),
+    # one said to be used up (the thirty-eighth round, read after its run; none of its words)
+    ("年假早就用完了，周五走事假吧", "事假"), ("I'm out of comp days, so personal leave for Friday", "事假"),
 ])
 def test_the_option_left_is_the_one_chosen(said, chosen):
     found = read_choice(LEAVE, HINTS, [said])

@@ -269,6 +269,12 @@ def _own_request_refusal(call: Call, said: str, latest: str) -> tuple[str, dict[
     head = f"The user speaks of their own request ({said!r}), " + (
         "one they have, not a new one" if call.spec.name == START else "not of a to-do or a copy of someone else's")
     again, back, urge = bool(_AGAIN.search(latest)), bool(WITHDRAW.search(latest)), bool(_URGE.search(latest))
+    named = processes_named(call.handle, "\n".join(call.request["texts"])) if call.request else set()
+    if call.request and call.request.get("declined") and call.spec.name != START and len(named) == 1 and \
+            again + back + urge == 0:  # "take it out of my annual leave then" after the start refused: that start again
+        key = next(iter(named))
+        return f"{head}: they change the start just refused or declined: call runWorkFlow with processKey {key} again " \
+               "with what they change.", {"name": START, "args": {"processKey": key}}
     if again + back + urge == 0:  # no action said: they ask about it, and the look-up is the person's words' call
         see = {"name": "queryMyRequests", "args": {}}
         return f"{head}: to see it, where it stands and what its approver said, call queryMyRequests.", see
