@@ -102,3 +102,21 @@ def test_what_becomes_of_unused_leave_is_no_question_of_the_balance(said, refuse
     with pytest.raises(PolicyError) as info:
         check_call(TOOLSET, "getLeaveBalance", {}, make_ctx("user_3"), request=request)
     assert info.value.code == "balance_not_asked"
+
+
+def test_a_leave_asked_with_its_approver_is_no_deputy(person_request, make_ctx):
+    # the thirty-seventh round, read after its run: "…下周三先休一天年假，在家歇歇，让李四批一下" had a deputy proposed
+    said = "那下周四请一天年假，回去看看爸妈，让王五批一下"
+    with pytest.raises(PolicyError) as refused:
+        check_call(TOOLSET, "setDeputy", {"deputyUserId": "王五", "startDate": "下周四", "endDate": "下周四"},
+                   make_ctx("user_1"), request=person_request(said))
+    assert refused.value.code == "start_not_deputy"
+    assert refused.value.instead == {"name": "runWorkFlow", "args": {"processKey": "process_qingjia"}}
+    check_call(TOOLSET, "setDeputy", {"deputyUserId": "王五", "startDate": "下周四", "endDate": "下周四"},
+               make_ctx("user_1"), request=person_request("下周四我请年假，这天的审批让王五替我批"))
+
+
+@pytest.mark.parametrize("said", ["没用完的调休能带到明年吗？", "这几天假要是今年休不掉，能往后顺延吗？",
+                                  "Can I carry over unused days? How many at most?"])
+def test_what_becomes_of_unused_leave_is_unknown(said):
+    assert TOOLSET.language.unknown(said, "zh" if not said.isascii() else "en") is not None

@@ -174,7 +174,7 @@ UNKNOWNS = (
     Unknown(
         asked=(
             r"(?:年假|假期|假|调休)[^，。？?]{0,12}(?:结转|顺延|延到|带到|留到|清零|作废|过期|失效|折现|折算成?钱|换成钱)|"
-            r"(?:结转|清零|作废|折现)[^，。？?]{0,8}(?:年假|假期|假)",
+            r"(?:结转|清零|作废|折现)[^，。？?]{0,8}(?:年假|假期|假)|顺延|(?:留|带|挪)到明年|明年(?:还|也)?(?:能|可以)(?:接着|继续)?用",
             r"\b(?:roll(?:s|ed)?\s+over|carr(?:y|ies|ied)\s+(?:it\s+|them\s+)?over|carry-?over|expire|expir(?:es|ed|y)|lapse[sd]?|"
             r"use\s+it\s+or\s+lose\s+it|pa(?:y|ys|id)\s+(?:it\s+|them\s+)?out|cash(?:ed)?\s+(?:it\s+|them\s+)?out|payout)\b"
             r"(?=[^.]*\b(?:leave|days?|vacation|pto|holiday)\b)|\b(?:leave|days?|vacation|pto)\b[^.?!]{0,40}\b(?:roll(?:s)?\s+over|"

@@ -54,6 +54,7 @@ from tools.workflow.prompts import INTRO, QUESTIONS, REFUSALS, UNKNOWNS, WORKFLO
 from tools.workflow.refile import next_asked
 from tools.workflow.resubmit import UnchangedLeftOut
 from tools.workflow.specs import REGISTRY
+from tools.workflow.start_not_deputy import StartNotDeputy
 from tools.workflow.store import WorkflowStore, users
 from tools.workflow.timer_service import TIMERS_CLI, start_timer_service
 from tools.workflow.todo_asked import TodoAskedAbout
@@ -163,7 +164,8 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(NothingToDo(), after="own_request", guards=guards)  # no to-do held: they ask for something else
     guards = added(DecidedNotStarted(), after="nothing_to_do", guards=guards)  # "sign off on Wang Wu's one"
     guards = added(DeputyNotStarted(), after="decided_not_started", guards=guards)  # "赵六帮我顶一下审批": a deputy
-    guards = added(StartNotEmail(), after="deputy_not_started", guards=guards)  # "claim 1,150 RMB, copy Wang Wu"
+    guards = added(StartNotDeputy(), after="deputy_not_started", guards=guards)  # "休一天年假，让李四批": no deputy
+    guards = added(StartNotEmail(), after="start_not_deputy", guards=guards)  # "claim 1,150 RMB, copy Wang Wu"
     guards = added(ReturnOrReject(), after="start_not_email", guards=guards)  # "退回" is no rejection, "驳回" no return
     guards = added(DecidedNotPassed(), after="return_or_reject", guards=guards)  # "我同意了，…交接给赵六" decides
     guards = added(PassedNotDecided(), after="decided_not_passed", guards=guards)  # "over to someone else" passes on

@@ -1,0 +1,33 @@
+"""Guard: a message that asks for a request of one process and names its approver, and says nothing of anyone covering
+the person's approvals, asks for that request, not a deputy ("那下周三先休一天年假，在家歇歇，让李四批一下" had a deputy
+proposed with 李四 and the day: the thirty-seventh round, read after its run). The reverse of `deputy_not_started`."""
+
+from __future__ import annotations
+
+from tools.errors import PolicyError
+from tools.guards.call import Call
+from tools.request import latest_message
+from tools.workflow.request_lookup import processes_named
+from tools.workflow.words import DEPUTY
+
+
+class StartNotDeputy:
+    """Refuses setDeputy where the latest message names one process to file and no cover, with that start instead."""
+
+    name = "start_not_deputy"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name != "setDeputy" or call.request["kind"] != "action":
+            return
+        latest = latest_message(call.request)
+        keys = processes_named(call.handle, latest)
+        if DEPUTY.search(latest) or len(keys) != 1:
+            return
+        key = next(iter(keys))
+        raise PolicyError(
+            "start_not_deputy", f"The user asks for a request of {key} and names its approver; nobody is to cover their "
+            f"approvals: call runWorkFlow with processKey {key}.", instead={"name": "runWorkFlow", "args": {"processKey": key}},
+        )
