@@ -4,11 +4,17 @@ proposed with 李四 and the day: the thirty-seventh round, read after its run).
 
 from __future__ import annotations
 
+import re
+
 from tools.errors import PolicyError
 from tools.guards.call import Call
 from tools.request import latest_message
 from tools.workflow.request_lookup import processes_named
 from tools.workflow.words import DEPUTY
+
+_HANDED = re.compile(r"(?:审批|待办|\bapprovals\b|\btasks\b|\bqueue\b)[^，。,.;；]{0,8}(?:交给|转给|转交|给|由|\bto\b|\bgo\b)",
+                     re.IGNORECASE)
+"""Words that hand the person's approvals to someone ("这段时间的审批交给王五", "my approvals go to Wang Wu")."""
 
 
 class StartNotDeputy:
@@ -24,8 +30,8 @@ class StartNotDeputy:
             return
         latest = latest_message(call.request)
         keys = processes_named(call.handle, latest)
-        if DEPUTY.search(latest) or len(keys) != 1:
-            return
+        if DEPUTY.search(latest) or len(keys) != 1 or _HANDED.search(latest):
+            return  # "这段时间的审批交给王五": the approvals handed over
         key = next(iter(keys))
         raise PolicyError(
             "start_not_deputy", f"The user asks for a request of {key} and names its approver; nobody is to cover their "
