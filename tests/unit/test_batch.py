@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tools import execute_call
-from tools.errors import NeedsPersonError, PolicyError
+from tools.errors import CannotError, NeedsPersonError, PolicyError
 from tools.runtime import check_call
 from tools.workflow import TOOLSET
 from tools.workflow.batch import batch_card
@@ -103,6 +103,16 @@ def test_nothing_matching_is_said_so(store, make_ctx, start_request):
     with pytest.raises(PolicyError) as refused:
         _batch(make_ctx, isOK=True, maxDays=0.5, requester="user_1")
     assert refused.value.code == "batch_empty"
+
+
+def test_a_batch_of_a_request_that_waits_on_someone_else_says_who(store, make_ctx, start_request):
+    # the thirty-eighth round, read after its run: "张三说他那个请假挺急的，李四…没空，你直接帮我把它批了吧" from one it
+    # does not wait on was told only that nothing matched
+    _three_leaves(start_request)
+    with pytest.raises(CannotError) as refused:
+        _batch(make_ctx, "user_3", isOK=True, processKey="process_qingjia", requester="user_1")
+    assert refused.value.code == "not_theirs_to_decide"
+    assert "李四" in refused.value.say["zh"] and "Li Si" in refused.value.say["en"]
 
 
 def test_the_requester_s_own_task_is_never_in_a_batch(store, make_ctx, start_request, tmp_path):

@@ -14,14 +14,16 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sqlalchemy import Connection
 
-from tools.errors import DomainError, NeedsPersonError, PolicyError
+from tools.errors import CannotError, DomainError, NeedsPersonError, PolicyError
 from tools.spec import CallContext, Found, PersonValue, Verdict
 from tools.workflow.batch_words import failed_words
 from tools.workflow.engine import EngineError, TaskView, groups_of
 from tools.workflow.leave.requests import settle
-from tools.workflow.lookup import ALL_USERS, engine_of, require_task
+from tools.workflow.lookup import ALL_USERS, engine_of, offered_to, require_task
+from tools.workflow.mine import holders
 from tools.workflow.notify import form_summary, notify, process_noun
 from tools.workflow.policy import COMMENT_REQUIRED_OVER_DAYS, MAX_REASON_CHARS, check_decide_task, task_days
+from tools.workflow.request_lookup import own_pending
 from tools.workflow.timeline import name_of
 from tools.workflow.words import DECISION_ONLY, stated_comment
 
@@ -124,6 +126,24 @@ def batch_person_values(handle: Any, ctx: CallContext, values: dict[str, Any], f
     return (REQUIRED_COMMENT,) if over else ()
 
 
+def _waits_on_others(conn: Connection, ctx: CallContext, args: DecideTasksArgs) -> None:
+    """A batch of one requester's requests that none of waits on the person, where such a request waits on others
+    ("张三那个请假挺急的，李四没空，你直接帮我把它批了吧" from one it does not wait on): said to them, with who holds it."""
+    if not args.requester:
+        return
+    waiting = [t for r in own_pending(conn, args.requester) if not args.processKey or r["process_key"] == args.processKey
+               for t in r["view"].tasks]
+    if not waiting or any(ctx.actor_id in offered_to(conn, t) for t in waiting):
+        return  # one of theirs waits on the person: the filter left it out, and the batch is empty as said
+    people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+    say = {lang: (name_of(people, args.requester, lang), holders(conn, waiting[0], people, lang)) for lang in ("zh", "en")}
+    raise CannotError("not_theirs_to_decide", f"{waiting[0].id} waits on others, not on the user", say={
+        "zh": f"{say['zh'][0]}的申请在等{say['zh'][1]}审批，不在你的待办里，我不能替{say['zh'][1]}批。"
+              f"可以提醒{say['zh'][1]}尽快处理。",
+        "en": f"{say['en'][0]}'s request is waiting for {say['en'][1]}, not for you, so I can't approve it for them. "
+              f"You could remind {say['en'][1]} to deal with it."})
+
+
 def check_decide_tasks(conn: Connection, ctx: CallContext, args: DecideTasksArgs, found: Found) -> Verdict:
     """The batch is at most `batch_limit` tasks and not empty; each task meets a single decision's policy, else it is
     set aside as failed (one decided meanwhile does not stop the others); a missing comment the policy requires is
@@ -131,6 +151,7 @@ def check_decide_tasks(conn: Connection, ctx: CallContext, args: DecideTasksArgs
     items = planned(conn, ctx.actor_id, args.model_dump())
     limit = ctx.limit("batch_limit")
     if not items:
+        _waits_on_others(conn, ctx, args)
         raise PolicyError("batch_empty", "no waiting task of the user's matches this filter; tell the user so")
     if len(items) > limit:
         raise PolicyError("batch_too_large", f"{len(items)} tasks match; one batch decides at most {limit}: ask the "
