@@ -10,6 +10,7 @@ from datetime import date
 import pytest
 
 from tools import PolicyError, check_call
+from tools.errors import NeedsPersonError
 from tools.message_kind import kind_of
 from tools.readers import read_account
 from tools.request import read_request
@@ -120,3 +121,15 @@ def test_a_leave_asked_with_its_approver_is_no_deputy(person_request, make_ctx):
                                   "Can I carry over unused days? How many at most?"])
 def test_what_becomes_of_unused_leave_is_unknown(said):
     assert TOOLSET.language.unknown(said, "zh" if not said.isascii() else "en") is not None
+
+
+@pytest.mark.parametrize("said", ["后天一早我要去外地，待办里的请假全部批了吧",
+                                  "I fly out tomorrow, approve all the leave requests"])
+def test_a_day_said_beside_a_batch_is_no_bound(said, person_request, make_ctx, start_request):
+    # the thirty-eighth round, read after its run: the one day a date gives a leave became the batch's bound of one day
+    start_request(requester="user_1", approver="user_2", days=1, reason="看病")
+    start_request(requester="user_3", approver="user_2", days=2, reason="回老家")
+    with pytest.raises(NeedsPersonError) as asked:  # the two-day leave is in the batch: its comment is asked for
+        check_call(TOOLSET, "decideTasks", {"isOK": True, "processKey": "process_qingjia", "maxDays": 1},
+                   make_ctx("user_2"), request=person_request(said, actor="user_2"))
+    assert asked.value.param == "comment"

@@ -48,7 +48,9 @@ DECIDE_TASKS = ToolSpec(
     references=(Reference("processKey", "process"), Reference("requester", "user")),
     person_values=(
         PersonValue("isOK", "choice", "decision", stated=stated_decision),
-        PersonValue("maxDays", "number", "max_days", unit="day", optional=True, stated=stated_max_days,
+        # a bound is a number the person said of the requests' length (stated_max_days), never the one day a date
+        # gives a leave ("我明天一早出差，先把请假全部批掉": 明天 is no bound of one day): its unit is no "day"
+        PersonValue("maxDays", "number", "max_days", unit="none", optional=True, stated=stated_max_days,
                     left_out_unsaid=no_length_said),
         PersonValue("requester", "person", "which_of", optional=True),
         PersonValue("comment", "text", "comment", optional=True, stated=stated_comment, on_card=True),
