@@ -47,3 +47,16 @@ def test_holidays_are_left_out_and_half_days_end_in_the_morning():
     assert last_day(date(2026, 12, 7), 2.5, None) == (date(2026, 12, 9), "am")
     assert last_day(date(2026, 12, 7), 2.5, "pm") == (date(2026, 12, 9), None)
     assert last_day(date(2026, 12, 5), 1, None) == (date(2026, 12, 7), None)  # from a Saturday: Monday is the one day
+
+
+def test_a_leave_that_needs_a_document_says_so_when_filed(store, make_ctx):
+    # the thirty-ninth round, read after its run: "3 days bed rest … do I need to hand in anything?" was told nothing
+    from tools.runtime import execute_call
+    from tools.workflow.readable import started
+
+    result = execute_call(TOOLSET, "runWorkFlow", {**LEAVE, "reason": "bronchitis", "days": 3,
+                                                   "fields": {"leaveType": "病假"}}, make_ctx("user_1"))
+    assert "医院证明" in started(result, "zh")
+    short = execute_call(TOOLSET, "runWorkFlow", {**LEAVE, "reason": "cold", "days": 1, "fields": {"leaveType": "病假"}},
+                         make_ctx("user_1"))
+    assert "document" not in short

@@ -149,6 +149,8 @@ def started(result: dict[str, Any], lang: str) -> str:
         cc = f"抄送{'、'.join(copied)}。" if copied else ""
     else:
         cc = f" Copied to {', '.join(copied)}." if copied else ""
+    if result.get("document"):  # what the requester is to hand in ("Sick leave over 2 days needs a doctor's note …")
+        cc += f"{result['document']}。" if lang == "zh" else f" {result['document']}."
     if result.get("onBehalfOf"):  # its approver is away: who decides in their place
         if lang == "zh":
             return f"已发起{_what(result, lang)}，等待{result['heldBy']}代{result['onBehalfOf']}审批（{result['taskId']}）。" + cc

@@ -21,7 +21,9 @@ from tools.workflow.deputies import held_for
 from tools.workflow.engine import Definition, EngineError, TaskView, groups_of, parse_task_id
 from tools.workflow.forms import check_form, form_data, param_of, person_values, unused_params
 from tools.workflow.leave.requests import hold_started, settle
-from tools.workflow.leave.rules import END, START, check_leave, is_leave, leave_notes
+from tools.workflow.leave.rules import END, START, check_leave, is_leave, leave_notes, needs_document
+from tools.workflow.leave.types import leave_types
+from tools.workflow.leave.words import document_line
 from tools.workflow.lookup import ALL_USERS, USER_BY_ID, display_name, engine_of, offered_to
 from tools.workflow.mailer import Mailer
 from tools.workflow.notify import deliver_all, notify, noun_of
@@ -124,6 +126,9 @@ def run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs, verd
         result["days"] = form["days"]
     if verdict.found.get("leave"):
         result["leave"] = verdict.found["leave"]
+        kind = leave_types().get(str(result["leave"]["type"]))
+        if kind is not None and needs_document(kind, float(result["leave"]["days"])):
+            result["document"] = document_line(kind, ctx.lang)  # "病假超过 2 天需要提供医院证明…": said when filed too
     return result
 
 
