@@ -133,3 +133,13 @@ def test_a_day_said_beside_a_batch_is_no_bound(said, person_request, make_ctx, s
         check_call(TOOLSET, "decideTasks", {"isOK": True, "processKey": "process_qingjia", "maxDays": 1},
                    make_ctx("user_2"), request=person_request(said, actor="user_2"))
     assert asked.value.param == "comment"
+
+
+def test_half_of_a_team_is_no_half_day_bound(person_request, make_ctx, start_request):
+    # the thirty-ninth round, read after its run: "half the team is sick…" bounded the batch to half-day leaves
+    start_request(requester="user_1", approver="user_2", days=1, reason="看病")
+    said = "Half the office is down with flu. Approve every leave request waiting on me, comment: feel better"
+    checked = check_call(TOOLSET, "decideTasks", {"isOK": True, "processKey": "process_qingjia", "maxDays": 0.5,
+                                                  "comment": "feel better"}, make_ctx("user_2"),
+                         request=person_request(said, actor="user_2"))
+    assert checked.args.model_dump().get("maxDays") is None

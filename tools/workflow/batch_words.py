@@ -96,7 +96,8 @@ def stated_max_days(request: Request) -> float | None:
 _LENGTH_SAID = re.compile(
     r"[零〇一二两三四五六七八九十半几多0-9０-９.]+\s*个?(?:工作)?[天日](?!期)|[短长](?:的|假|点)|"
     r"\b(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|half|a|single|multi|several|few|couple\s+of)"
-    r"[\s-]+(?:(?:working|business)[\s-]+)?days?\b|\b(?:short|long|longer|shorter|brief)\b(?![-\w])|\bhalf\b|\bweeks?\b",
+    r"[\s-]+(?:(?:working|business)[\s-]+)?days?\b|\b(?:short|long|longer|shorter|brief)\b(?![-\w])|\bhalf[\s-]+(?:a[\s-]+)?days?\b|"
+    r"\bweeks?\b",
     re.IGNORECASE,
 )
 """Words that speak of how long the requests are, stated or not: 一天, 几天, 半天, 短的; "one-day", "2 days", "half",
