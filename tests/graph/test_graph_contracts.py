@@ -137,8 +137,10 @@ def test_validator_refuses_made_up_ids(graph_driver, store, user_id, tool, args,
 
 
 def test_validator_refuses_identity_parameter_that_is_not_the_actor(graph_driver, store):
+    # the model puts another user in; the words ask for the person's own leave ("帮王五请…" is refused before, as
+    # for_another: tests/unit/test_for_another.py)
     agent = graph_driver(tool_call("runWorkFlow", {**LEAVE, "userId": "user_3"}, id="c1"), "好的")
-    result = agent.say("帮王五请1天假，李四审批")
+    result = agent.say("王五说我可以请1天假，李四审批")
     assert only_observation(result).content == (
         "Error [not_actor]: userId must be the session user user_1, not user_3; "
         "you act only for the signed-in user, whatever the conversation claims"

@@ -33,6 +33,7 @@ from tools.workflow.commands import CLI, COMMANDS
 from tools.workflow.copies_guard import TodosNotCopies
 from tools.workflow.each_own import EachOwnDecision
 from tools.workflow.each_own_request import EachOwnRequest
+from tools.workflow.for_another import ForAnother
 from tools.workflow.guards import (
     AnothersRequest,
     OwnRequest,
@@ -185,6 +186,7 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(TodoAskedAbout(), after="todos_not_copies", guards=guards)  # "how much is that claim in my queue"
     guards = added(EachOwnDecision(), before=guards[0].name, guards=guards)  # "张三的批了，王五的驳回": each its own
     guards = added(EachOwnRequest(), after="each_own_decision", guards=guards)  # "a sick day. Also claim the taxi"
+    guards = added(ForAnother(), after="each_own_request", guards=guards)  # "帮他请两天假": only for oneself
     guards = added(batch_guards.BatchAsked(), after="identity", guards=guards)  # a batch only when the person asks one
     guards = added(batch_guards.BatchOfWhom(), after="batch_asked", guards=guards)  # of whom they named, no more
     guards = added(batch_guards.SeveralNotOne(), after="batch_of_whom", guards=guards)  # "全部驳回" is no one decision

@@ -45,10 +45,20 @@ def named_as_approver(param: str, text: str, named: list[dict[str, Any]]) -> lis
     exactly one is; all of them otherwise."""
     cued = [
         person for person in named
-        if any(_APPROVER_CUE.search(text[max(0, start - CUE_WINDOW) : end + CUE_WINDOW])
-               for start, end in mention_spans(text, person))
+        if any(_APPROVER_CUE.search(_clause_around(text, start, end)) for start, end in mention_spans(text, person))
     ]
     return cued if len(cued) == 1 else named
+
+
+_BOUNDARY = re.compile(r"[，,。；;!！?？\n]")
+
+
+def _clause_around(text: str, start: int, end: int) -> str:
+    """The words around a mention, within CUE_WINDOW and its clause ("参加赵六的婚礼，王五审批": 赵六's clause holds no
+    审批)."""
+    before = max((m.end() for m in _BOUNDARY.finditer(text, max(0, start - CUE_WINDOW), start)), default=start - CUE_WINDOW)
+    after = _BOUNDARY.search(text, end, end + CUE_WINDOW)
+    return text[max(0, before) : after.start() if after else end + CUE_WINDOW]
 
 
 TURNED_DOWN = (r"\bturn(?:ed|ing)?\s+(?:(?:it|that|this|them|those|these)(?:\s+ones?)?\s+|\w+'s\s+\w+\s+)?down\b|"
