@@ -22,3 +22,11 @@ def test_an_illness_of_someone_else_implies_no_sick_leave(store, make_ctx, perso
     checked = check_call(TOOLSET, "runWorkFlow", {**LEAVE, "reason": "x", "fields": {"startDate": "明天"}},
                          make_ctx("user_1", today=TUESDAY), request=person_request(said, today=TUESDAY))
     assert checked.args.model_dump()["fields"]["leaveType"] == kind
+
+
+def test_an_illness_of_someone_else_said_before_the_answer_implies_no_sick_leave(store, make_ctx, person_request):
+    request = person_request("儿子在学校发烧了，老师让去接，我下午请半天假", "李四审批吧", today=TUESDAY)
+    checked = check_call(TOOLSET, "runWorkFlow", {**LEAVE, "days": 0.5, "reason": "x", "fields": {"startHalf": "下午"}},
+                         make_ctx("user_1", today=TUESDAY), request=request)
+    assert checked.args.model_dump()["fields"]["leaveType"] == "事假"
+

@@ -389,3 +389,13 @@ def test_a_greeting_names_no_half_of_the_day(text, one_date):
 def test_this_morning_and_this_afternoon_are_half_of_today(text):  # the thirty-ninth round's writer (none of its words)
     facts = read_text(text, today=date(2026, 12, 8))
     assert [d.start for d in facts.dates] == [date(2026, 12, 8)] and facts.one_date == 0.5
+
+
+@pytest.mark.parametrize(("text", "one_date"), [  # the thirty-ninth round's writer (none of its words)
+    ("师傅说后天上午才有空上门，那后天上午我请个假在家等", 0.5),
+    ("The plumber can only come Friday, so Friday off please", 1.0),
+    ("明天去医院，后天请假", None),  # two days: no one date
+])
+def test_the_same_day_said_twice_is_one_date(text, one_date):
+    assert read_text(text, today=date(2026, 12, 7)).one_date == one_date
+

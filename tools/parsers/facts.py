@@ -107,13 +107,13 @@ _NEAR = 12
 
 
 def _one_date(text: str, dates: Sequence[DateSpan], quantities: Sequence[Quantity]) -> float | None:
-    """`TextFacts.one_date`: 1.0 or 0.5 for a text's only date when it is a single day and no deadline, and no count of
-    days is said that could not be read ("明天起休几天" is no day)."""
-    if len(dates) != 1 or dates[0].start != dates[0].end:
+    """`TextFacts.one_date`: 1.0 or 0.5 for a text's only date (said once or more) when it is a single day and no
+    deadline, and no count of days is said that could not be read ("明天起休几天" is no day)."""
+    if not dates or any(d.start != d.end or d.start != dates[0].start for d in dates):
+        return None  # "明天上午才能来修…明天上午请个假": the same one day said twice is one
+    if _VAGUE_COUNT.search(mask_spans(text, [*(d.at for d in dates), *((q.start, q.end) for q in quantities)])):
         return None
-    if _VAGUE_COUNT.search(mask_spans(text, [dates[0].at, *((q.start, q.end) for q in quantities)])):
-        return None
-    start, end = dates[0].at
+    start, end = dates[-1].at
     if _DEADLINE_BEFORE.search(text[:start]) or _DEADLINE_AFTER.match(text[end:]):
         return None
     # searched in place, not in a slice: a greeting's "good" before the window still says what "morning" is

@@ -11,7 +11,6 @@ import re
 from tools.guards.call import Call
 from tools.hooks import Source
 from tools.person_values import get_param, set_param
-from tools.request import latest_message
 from tools.workflow.leave.types import LEAVE_TYPE_FIELD, leave_types
 
 _PARAM = f"fields.{LEAVE_TYPE_FIELD}"
@@ -53,9 +52,9 @@ class OthersIllness:
             return
         value = next((v for v in call.person_values if v.param == _PARAM), None)
         words = tuple(w for hint in (value.hints if value else ()) if hint[0] == _SICK for w in hint[1:])
-        latest = latest_message(call.request)
-        if not any(_said_of_another(text, words) for text in (latest,)):
-            return
+        said = [t for t in call.request["texts"] if any(w and w.casefold() in t.casefold() for w in words)]
+        if not said or not all(_said_of_another(text, words) for text in said):
+            return  # the illness is said of the person in one of the request's messages (or of nobody named)
         default = leave_types().default
         call.values = set_param(call.values, _PARAM, default)
         call.kept[_PARAM] = default  # the code's reading of their words, not asked again as "not said"
