@@ -14,6 +14,8 @@ from evals.doubles.scripted import tool_call
     ("Wang Wu's phone died and he asked me to pull back his expense claim for him, can you do it?", "only Wang Wu can"),
     ("王五刚给我打电话，让我帮他把他的报销撤回一下", "只有王五本人"),
     ("Wang Wu wants me to send his returned claim in again on his behalf", "only Wang Wu can"),
+    # the name in a sentence before the one that asks (the fortieth round, read after its run; none of its words)
+    ("Wang Wu's move fell through. Please cancel his expense claim for him, he's offline", "only Wang Wu can"),
 ])
 def test_another_persons_request_spoken_of_by_pronoun_is_not_withdrawn(graph_driver, store, start_request, said,
                                                                        told):

@@ -60,3 +60,20 @@ def test_a_leave_that_needs_a_document_says_so_when_filed(store, make_ctx):
     short = execute_call(TOOLSET, "runWorkFlow", {**LEAVE, "reason": "cold", "days": 1, "fields": {"leaveType": "病假"}},
                          make_ctx("user_1"))
     assert "document" not in short
+
+
+def test_the_latest_message_that_counts_days_says_the_leaves(store, make_ctx, person_request):
+    # the fortieth round, read after its run: "on the road 3 weeks straight… how many days have I got left?" then
+    # "ok book me 2 days of annual leave then" asked how many days (three counts said)
+    said = ("Three weeks of client visits in a row… how much annual leave is left?",
+            "right, put me down for 3 days of annual leave then, Li Si approves, I need a rest")
+    checked = check_call(TOOLSET, "runWorkFlow", {**LEAVE, "reason": "rest", "fields": {"leaveType": "年假"}},
+                         make_ctx("user_1", today=date(2026, 12, 1)), request=person_request(*said))
+    assert checked.args.model_dump()["days"] == 3
+
+
+def test_a_fare_to_get_back_is_a_claim(store):
+    from tools.workflow.request_lookup import processes_named
+
+    with store.read() as conn:
+        assert processes_named(conn, "can I get the taxi fare back for Tuesday night? 48 yuan") == {"process_baoxiao"}

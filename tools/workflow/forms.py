@@ -149,7 +149,11 @@ def _leave_days(request: Request) -> float | None:
     never the length of a range the person gave; two counts, or two ranges, decide nothing."""
     said = request.get("said", [])  # missing from a request read before it was added (a run resumed across an upgrade)
     of_ranges = {s["text"] for s in said if s["kind"] == "range"}
-    counts = {s["value"] for s in said if s["kind"] == "days" and s["text"] not in of_ranges}
+    counted = [s for s in said if s["kind"] == "days" and s["text"] not in of_ranges]
+    last = max((s["message"] for s in counted), default=None)  # "on the road 3 weeks… how many left?" then "2 days"
+    counts = {s["value"] for s in counted if s["message"] == last}
+    if len(counts) == 1 and len({s["value"] for s in counted}) > 1:
+        return float(counts.pop())  # the latest message that counts days says the leave's
     ranges = {(r["start"], r["end"], r["working_days"]) for r in request["ranges"]}
     if counts or len(ranges) != 1 or next(iter(ranges))[2] <= 0:  # an end before its start counts nothing
         return stated_days(request)

@@ -12,9 +12,13 @@ from tools.request import latest_message
 from tools.workflow.request_lookup import processes_named
 from tools.workflow.words import DEPUTY
 
-_HANDED = re.compile(r"(?:审批|待办|\bapprovals\b|\btasks\b|\bqueue\b)[^，。,.;；]{0,8}(?:交给|转给|转交|给|由|\bto\b|\bgo\b)",
-                     re.IGNORECASE)
-"""Words that hand the person's approvals to someone ("这段时间的审批交给王五", "my approvals go to Wang Wu")."""
+_HANDED = re.compile(
+    r"(?:审批|待办|\bapprovals\b|\btasks\b|\bqueue\b)[^，。,.;；]{0,8}(?:交给|转给|转交|给|由|让|叫|归|\bto\b|\bgo\b)|"
+    r"找我(?:审批|批)|我的(?:审批|待办)|\bmy\s+(?:approvals|queue|tasks|to-?dos)\b",
+    re.IGNORECASE,
+)
+"""Words that hand the person's approvals to someone ("这段时间的审批交给王五", "找我审批的东西都让李四帮我处理", "my
+approvals go to Wang Wu")."""
 
 
 class StartNotDeputy:

@@ -152,7 +152,7 @@ class NotTheirsToWithdraw:
                 continue
             for name in (n for n in (person.get("name"), person.get("alias")) if n):
                 who = re.escape(name)
-                said = re.search(rf"{who}[^.?!]{{0,80}}?\b{_THEIRS}{REQUEST_NOUN}|"
+                said = re.search(rf"{who}[^?!]{{0,120}}?\b{_THEIRS}{REQUEST_NOUN}|"
                                  rf"{who}[^。？！?!]{{0,30}}?[他她](?:的|那个|那条|那笔){REQUEST_NOUN}", latest, re.IGNORECASE)
                 if said:  # said by the code, with whose it is: the model had failed to, step after step
                     zh, en = person.get("name") or name, person.get("alias") or person.get("name") or name

@@ -27,11 +27,12 @@ _OTHER_THING = re.compile(
 
 _POLICY = re.compile(
     r"结转|顺延|清零|作废|过期|折现|换成钱|(?:留|带|挪)到明年|明年(?:还|也)?(?:能|可以)(?:接着|继续)?用|\b(?:roll(?:s|ed)?\s+over|carr(?:y|ies|ied)\s+(?:it\s+|them\s+)?over|carry-?over|"
-    r"expir\w*|lapse[sd]?|lose\s+(?:it|them)|pa(?:y|ys|id)\s+(?:it\s+|them\s+)?out|cash(?:ed)?\s+(?:it\s+|them\s+)?out|payout)\b",
+    r"expir\w*|lapse[sd]?|pa(?:y|ys|id)\s+(?:it\s+|them\s+)?out|cash(?:ed)?\s+(?:it\s+|them\s+)?out|payout)\b",
     re.IGNORECASE,
 )
 """Words of what becomes of unused leave: the company's policy, not a balance (结转, 清零, "roll over", "paid out")."""
-_HOW_MANY = re.compile(r"还剩|还有几|还有多少|剩(?:下|余)?(?:几|多少)|\bleft\b", re.IGNORECASE)
+_HOW_MANY = re.compile(r"还剩|还有几|还有多少|剩(?:下|余)?(?:几|多少)|\bleft\b|"
+                       r"\bhow\s+(?:many|much)\b[^?]{0,40}\b(?:have|got|remain\w*)\b", re.IGNORECASE)
 """Words that ask how much is left (还剩几天, "how many days", "left"): the balance answers them."""
 
 
