@@ -180,13 +180,14 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(CcNamed(), after="no_money_no_claim", guards=guards)  # CC only the people the person named
     guards = added(UnchangedLeftOut(), after="cc_named", guards=guards)  # a resend changes what the person says
     guards = added(BalanceAsked(), after="identity", guards=guards)  # the leave balance answers questions of leave
+    guards = added(ForAnother(), after="identity", guards=guards)  # "帮他请两天假": only for oneself (a userId not the
+    # actor's is refused first, by identity: the defence the attacks name)
     guards = added(StepsNotPeople(), after="balance_asked", guards=guards)  # who decides a claim: its process's steps
     guards = added(PeopleAsked(), after="steps_not_people", guards=guards)  # the users answer questions of people
     guards = added(TodosNotCopies(), after="return_not_email", guards=guards)  # "有啥要我过的单子": their to-dos
     guards = added(TodoAskedAbout(), after="todos_not_copies", guards=guards)  # "how much is that claim in my queue"
     guards = added(EachOwnDecision(), before=guards[0].name, guards=guards)  # "张三的批了，王五的驳回": each its own
     guards = added(EachOwnRequest(), after="each_own_decision", guards=guards)  # "a sick day. Also claim the taxi"
-    guards = added(ForAnother(), after="each_own_request", guards=guards)  # "帮他请两天假": only for oneself
     guards = added(batch_guards.BatchAsked(), after="identity", guards=guards)  # a batch only when the person asks one
     guards = added(batch_guards.BatchOfWhom(), after="batch_asked", guards=guards)  # of whom they named, no more
     guards = added(batch_guards.SeveralNotOne(), after="batch_of_whom", guards=guards)  # "全部驳回" is no one decision
