@@ -42,8 +42,10 @@ _SITE_ZH = "分公司|子公司|总公司|公司|总部|办事处|分部|工厂|
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 _SKIP_ZH = re.compile(r"^(一趟|趟|一下)\s*")
 _NOT_A_PLACE_ZH = re.compile(
-    r"^(时候|时|期|底|处|点|年|现在|目前|这里|那里|哪|当天|当日|当晚|今天|明天|后天|上午|下午|中午|晚上|早上|一趟|一下)")
-"""What follows 到 or 去 without being a place: 到时候, 到期, 去年; a time (当天去当天回, 明天去, 上午去)."""
+    r"^(时候|时|期|底|处|点|年|现在|目前|这里|那里|哪|当天|当日|当晚|今天|明天|后天|上午|下午|中午|晚上|早上|一趟|一下|"
+    r"过去|过来|回来|回去|现场|那边|这边)")
+"""What follows 到 or 去 without being a place: 到时候, 到期, 去年; a time (当天去当天回, 明天去, 上午去); a direction
+(飞过去现场处理: "fly over there")."""
 _NAME_EN = re.compile(r"(?:the\s+)?([A-Z][\w'’-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w'’-]*)*)")
 MAX_TEXT_CHARS = 30
 """A value read after a cue is at most this long (a longer run is a sentence, not a place)."""

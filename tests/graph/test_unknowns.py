@@ -36,6 +36,9 @@ from tools.workflow import TOOLSET
     # what becomes of unused leave (the thirty-eighth round, read after its run; written after the rule)
     ("Do leftover vacation days carry over to next year?", True), ("调休没用完会清零吗？", True),
     ("will they pay out the days I don't take?", True), ("How many days of annual leave have I got left?", False),
+    # a flight's or train's status (the fortieth round, read after its run; written after the rule)
+    ("我那趟高铁今天晚点了吗？", True), ("any news on whether the 7am Shanghai flight got cancelled?", True),
+    ("I'm taking the train to Suzhou next Monday, please file the trip", False),
 ])
 def test_questions_of_payments_and_pay_are_of_what_no_tool_knows(text, unknown):
     assert (TOOLSET.language.unknown(text, "en") is not None) is unknown

@@ -63,6 +63,8 @@ DESTINATIONS += [  # a label names what follows (the twenty-fourth round, read; 
     ("王五审批。地点厦门，下周一出发，周三回", "厦门"), ("出差目的地是合肥，下周二", "合肥"),
     ("Destination: Kunming, Monday to Wednesday, Wang Wu approves", "Kunming"),
     ("下周三去苏州跑几家供应商，王五审批", "苏州"),  # 跑 is what they do there (the twenty-eighth round, read)
+    # a direction after a cue is no place (the thirty-ninth round, read after its run: 飞过去 filed "过去"; none of it)
+    ("上海机房断电了，明天一早飞过去处理，后天回", None), ("明天飞过去，去宁波，后天回", "宁波"),
 ]
 KNOWN_RUN_ONS = [
     # A verb the rule does not know runs on into the place; the card shows it as filled, for the person to correct.

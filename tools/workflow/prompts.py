@@ -187,6 +187,17 @@ UNKNOWNS = (
         },
     ),
     Unknown(
+        asked=(
+            r"(?:航班|飞机|高铁|火车|动车)[^，。？?]{0,8}(?:延误|晚点|取消|停飞|准点)",
+            r"\b(?:flight|plane|train)\b[^.?!]{0,40}\b(?:delayed|late|cancell?ed|on\s+time)\b",
+        ),
+        say={
+            "zh": "航班和车次是否延误、取消，我这里查不到，所以不知道；请看航空公司或12306的通知。",
+            "en": "I don't know whether a flight or train is delayed or cancelled: I can't see travel bookings. The "
+            "airline or the booking app can tell you.",
+        },
+    ),
+    Unknown(
         asked=(r"预算|经费", r"\bbudgets?\b"),
         say={
             "zh": "预算和经费还剩多少，我这里看不到，所以不知道；请问财务。",
