@@ -75,8 +75,8 @@ def test_a_chinese_conversation_shows_no_english_sentence_from_the_code(tmp_path
     server.reset([
         call("runWorkFlow", leave, "张三要请两天假。"),  # the model picks an approver nobody named: the graph asks
         "已为你提交两天病假，等待李四审批。",
-        call("handleTodoTask", {"taskId": "task_1", "isOK": True}, "我来批准。"),  # a requester never decides
-        "你不能审批自己的申请。",
+        call("handleTodoTask", {"taskId": "task_1", "isOK": True}, "我来批准。"),  # a requester never decides: the
+        # code says so, with who the request waits on (no model call after it)
         call("sendEmail", {"taskId": "task_1", "emailContent": "请尽快审批我的病假，谢谢"}, "发提醒。"),
         "已提醒李四。",
     ])
