@@ -95,8 +95,7 @@ def test_an_english_conversation_shows_no_chinese_but_the_persons_own_words(tmp_
     server.reset([
         call("runWorkFlow", leave, "Zhang San wants two days off."),
         "Filed; Li Si approves it.",
-        call("handleTodoTask", {"taskId": "task_1", "isOK": True}, "Approving it."),
-        "You cannot decide your own request.",
+        call("handleTodoTask", {"taskId": "task_1", "isOK": True}, "Approving it."),  # refused and said by the code
         call("sendEmail", {"taskId": "task_1", "emailContent": "please review my sick leave today"}, "Reminding."),
         "Li Si has been reminded.",
     ])
