@@ -25,6 +25,8 @@ def test_a_start_for_someone_else_is_refused_naming_them(store, make_ctx, person
     "请两天事假去参加赵六的婚礼，王五审批",
     "Two days off for Zhao Liu's wedding please, Wang Wu approves",
     "帮我请两天假，家里有事，王五审批",
+    "Claim the 60 yuan taxi I took for Zhao Liu's client visit, Wang Wu approves",
+    "Please claim the lunch I paid for him, 80 yuan, Wang Wu approves",
 ])
 def test_a_start_for_oneself_that_names_someone_is_filed(store, make_ctx, person_request, said):
     check_call(TOOLSET, "runWorkFlow", LEAVE, make_ctx("user_2"), request=person_request(said, actor="user_2"))

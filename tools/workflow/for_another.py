@@ -14,8 +14,11 @@ from tools.request import latest_message, persons_in_latest
 from tools.workflow.words import named_as_approver
 
 _ZH = r"(?:帮|替|给|代)(?:他|她|{who})(?:们)?(?:一起)?(?:请|报|提|申请|发起|走|交)"
-_EN = (r"\b(?:put|file|submit|lodge|raise|log|book|request|claim|apply)\b[^.?!;]{{0,40}}?\bfor\s+(?:him|her|them|{who})\b"
-       r"(?!['’]s)|\bon\s+(?:his|her|their|{who}['’]s)\s+behalf\b|\bin\s+(?:his|her|their|{who}['’]s)\s+name\b")
+_EN = (r"\b(?:put|file|submit|lodge|raise|log|book|request|apply)\b[^.?!;]{{0,40}}?\b(?:leave|days?|trip|request|time)\b"
+       r"[^.?!;]{{0,20}}?\bfor\s+(?:him|her|them|{who})\b(?!['’]s)|\bon\s+(?:his|her|their|{who}['’]s)\s+behalf\b|"
+       r"\bin\s+(?:his|her|their|{who}['’]s)\s+name\b")
+"""Words that ask for a leave, trip or request filed for someone: "put in 2 days of leave for him", "book a trip for
+Zhao Liu", "on his behalf"; not a claim of what the person paid for someone ("claim the taxi I took for him")."""
 
 
 def _for_whom(text: str, names: list[str]) -> bool:
