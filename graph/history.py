@@ -18,6 +18,7 @@ from graph.calls import MESSAGE_OVERHEAD_CHARS, text_weight
 from graph.prompts import OUTCOME_LABELS, REFUSALS, UNNAMED_ACTION
 from state.records import STEP_NOTE_KEY, OutcomeLine, StepNote
 from tools.kept import KeptMap
+from tools.patterns import compiled
 from tools.request import Lang, Request
 from tools.spec import Effect, ToolRegistry
 
@@ -187,7 +188,7 @@ def open_lookups(messages: list[AnyMessage], registry: ToolRegistry, request: Re
     return [
         s.name for s in registry
         if s.answers and s.name not in made and not found & set(s.answered_by)
-        and any(re.search(p, text, re.IGNORECASE) for p in s.answers)
+        and any(compiled(p, re.IGNORECASE).search(text) for p in s.answers)
     ]
 
 
@@ -262,7 +263,7 @@ def tools_named(text: str, registry: ToolRegistry) -> list[str]:
     """The tools a text names by their names (handleTodoTask, get_weather), which a person never reads; a name that
     is a plain word ("calculator") is read as the word."""
     return [name for name in registry.names
-            if not re.fullmatch(r"[a-z]+", name) and re.search(rf"\b{re.escape(name)}\b", text)]
+            if not re.fullmatch(r"[a-z]+", name) and compiled(rf"\b{re.escape(name)}\b").search(text)]
 
 
 _ANSWER_CODE_RE = re.compile(r"\s*(?:Error\s*)?\[[a-z]+(?:_[a-z]+)+\]")

@@ -19,6 +19,7 @@ from tools import words
 from tools.courtesy import GREETING
 from tools.message_kind import questions_of_mine_spans
 from tools.parsers.text import MASK, mask_spans
+from tools.patterns import compiled
 from tools.taken_back import unchosen_hidden
 
 
@@ -61,7 +62,7 @@ def _named_as_choice(word: str, text: str, *, asked_with: bool = False) -> bool:
         pattern = rf"{after}{_BEFORE_EN}{escaped}(?![a-z0-9_])"
     else:
         pattern = rf"{escaped}(?:{_LENGTH_ZH if asked_with else _AFTER_ZH})|{_BEFORE_ZH}{escaped}"
-    return re.search(pattern, text, re.IGNORECASE) is not None
+    return compiled(pattern, re.IGNORECASE).search(text) is not None
 
 
 def _as_written(word: str, text: str) -> str | None:
@@ -69,7 +70,7 @@ def _as_written(word: str, text: str) -> str | None:
     (`tools.words.names_term`)."""
     if not word.isascii():
         return word if word in text else words.split_term(word, text)
-    found = re.search(words.latin_term(word), text, re.IGNORECASE)
+    found = compiled(words.latin_term(word), re.IGNORECASE).search(text)
     return found.group() if found else None
 
 

@@ -30,6 +30,7 @@ from tools.parsers.date_phrases import add_months
 from tools.parsers.numerals import find_numerals
 from tools.parsers.text import fold_width, mask_identifiers, mask_spans, mask_words
 from tools.parsers.times import times_in
+from tools.patterns import compiled
 from tools.people import may_name, mention_strength, name_pattern
 from tools.quotes import quotes_in
 from tools.quotes import shown as quote_shown
@@ -84,7 +85,7 @@ class Known:
             return quote_shown(claim.value, self.texts)
         joined = "\n".join(self.texts)
         if claim.kind == "id":
-            return re.search(rf"(?<![\w]){re.escape(claim.value)}(?![\w])", joined) is not None
+            return compiled(rf"(?<![\w]){re.escape(claim.value)}(?![\w])").search(joined) is not None
         person = people.get(claim.value)
         return person is not None and mention_strength(joined, dict(person)) > 0
 
@@ -338,7 +339,7 @@ def _read_people(reading: _Reading, text: str, people: Sequence[Mapping[str, Any
         if not may_name(squashed, record):
             continue
         where = [m.span() for key in (record["id"], record.get("email") or "") if key
-                 for m in re.finditer(rf"(?<![\w.]){re.escape(str(key))}(?![\w])", reading.text, re.IGNORECASE)]
+                 for m in compiled(rf"(?<![\w.]){re.escape(str(key))}(?![\w])", re.IGNORECASE).finditer(reading.text)]
         for name in (record.get("name") or "", record.get("alias") or ""):
             if name.strip():
                 flags = 0 if name.isascii() else re.IGNORECASE

@@ -11,6 +11,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from tools.patterns import compiled
+
 
 @dataclass(frozen=True)
 class Unknown:
@@ -47,5 +49,5 @@ class Language:
         """What the person is told of each thing no tool knows that the text asks about (试用期 and 工资: both), or
         None."""
         said = [unknown.say.get(lang) or unknown.say.get("en") or "" for unknown in self.unknowns
-                if any(re.search(p, text, re.IGNORECASE) for p in unknown.asked)]
+                if any(compiled(p, re.IGNORECASE).search(text) for p in unknown.asked)]
         return ("" if lang == "zh" else " ").join(said) or None

@@ -10,10 +10,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tools.patterns import compiled
+
 
 def mention_strength(text: str, user: dict[str, Any]) -> int:
     """How the text names the user: 2 by id or e-mail (unique), 1 by display name or alias, 0 not at all."""
-    if re.search(rf"(?<![a-z0-9_]){re.escape(user['id'])}(?![a-z0-9_])", text, re.IGNORECASE):
+    if compiled(rf"(?<![a-z0-9_]){re.escape(user['id'])}(?![a-z0-9_])", re.IGNORECASE).search(text):
         return 2
     if user.get("email") and user["email"].casefold() in text.casefold():
         return 2
@@ -39,7 +41,7 @@ def name_spans(text: str, user: dict[str, Any]) -> list[tuple[int, int]]:
     spans = []
     for name in names_of(user):
         if name.strip():
-            spans += [m.span() for m in re.finditer(name_pattern(name), text, re.IGNORECASE)]
+            spans += [m.span() for m in compiled(name_pattern(name), re.IGNORECASE).finditer(text)]
     return spans
 
 
@@ -48,7 +50,7 @@ def mention_spans(text: str, user: dict[str, Any]) -> list[tuple[int, int]]:
     spans = name_spans(text, user)
     for key in (user["id"], user.get("email") or ""):
         if key:
-            spans += [m.span() for m in re.finditer(re.escape(key), text, re.IGNORECASE)]
+            spans += [m.span() for m in compiled(re.escape(key), re.IGNORECASE).finditer(text)]
     return spans
 
 

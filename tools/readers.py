@@ -28,6 +28,7 @@ from tools.courtesy import COURTESY
 from tools.message_kind import asks_to_be_told, questions_of_mine_spans
 from tools.parsers import read_text
 from tools.parsers.text import MASK, mask_spans, mask_words
+from tools.patterns import compiled
 
 # ---------------------------------------------------------------- texts
 
@@ -158,7 +159,7 @@ def read_after(cues: Sequence[str], texts: Sequence[str], *, names: Sequence[str
             # a label names what follows too: "地点杭州", 目的地是成都, "Destination: Xi'an"
             pattern = rf"(?<![a-z]){re.escape(cue)}\s*:?\s+" if latin else re.escape(cue) + (
                 r"(?:是|为)?\s*[:：]?\s*" if len(cue) > 1 else "")
-            for match in re.finditer(pattern, masked, re.IGNORECASE if latin else 0):
+            for match in compiled(pattern, re.IGNORECASE if latin else 0).finditer(masked):
                 if any(start <= match.start() < end for start, end in taken):
                     continue
                 taken.append(match.span())

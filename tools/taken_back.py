@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from tools.patterns import compiled
+
 _TAKEN_BACK = re.compile(
     r"不对|算了|改成|改为|换成|改用|还是用|(?:哦|噢|啊|呃)不|不不|"
     r"\b(?:actually(?:,?\s+no)?|no,?\s+wait|make\s+(?:it|that)|change\s+(?:it|that)\s+to|switch\s+(?:it|that)\s+to|"
@@ -47,9 +49,9 @@ def unchosen_hidden(text: str, names: Sequence[str], mask: str) -> str:
     if not said:
         return text
     option = "|".join(re.escape(n) for n in said)
-    text = re.sub(rf"(?:{_NOT})(?:{option})", hide, text, flags=re.IGNORECASE)
+    text = compiled(rf"(?:{_NOT})(?:{option})", re.IGNORECASE).sub(hide, text)
     gone = rf"(?:{option})[^，,。.;；!！?？]{{0,4}}?{_GONE}|\b(?:ran\s+out\s+of|out\s+of|no)\s+(?:{option})s?\b(?:\s+left)?"
-    text = re.sub(gone, hide, text, flags=re.IGNORECASE)
+    text = compiled(gone, re.IGNORECASE).sub(hide, text)
     cues = list(_TAKEN_BACK.finditer(text))
     if cues and re.search(option, text[cues[-1].end():], re.IGNORECASE):
         end = cues[-1].end()

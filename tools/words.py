@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from tools.patterns import compiled
+
 # Words any request, reason or reminder contains: they say nothing about whose text it is.
 _GENERIC_CJK = set(
     "请假休天日周月号年的了吗呢吧啊我你他她它们是在有和与及一二两三四五六七八九十半个次"
@@ -104,7 +106,7 @@ def names(word: str, text: str) -> bool:
     """Whether a text names a word: Chinese anywhere, Latin as a whole word, in any case, and in its plural ("taxis",
     "buses", "fares" name "taxi", "bus", "fare"; `latin_term`)."""
     if word.isascii():
-        return re.search(latin_term(word), text, re.IGNORECASE) is not None
+        return compiled(latin_term(word), re.IGNORECASE).search(text) is not None
     return word in text
 
 
@@ -160,7 +162,7 @@ def split_term(word: str, text: str) -> str | None:
     None."""
     if len(word) != 2 or word.isascii():
         return None
-    found = re.search(re.escape(word[0]) + _AMOUNT_INSIDE + re.escape(word[1]), text)
+    found = compiled(re.escape(word[0]) + _AMOUNT_INSIDE + re.escape(word[1])).search(text)
     return found.group() if found else None
 
 
@@ -180,7 +182,7 @@ def _names_with_date(word: str, text: str) -> bool:
     folded = text.casefold()
     for span in find_dates(text, date.today()):  # where the dates are, not which days: any today will do
         start, end = span.at
-        if before and not re.search(rf"(?<![a-z0-9_]){re.escape(before)}\s+$", folded[:start]):
+        if before and not compiled(rf"(?<![a-z0-9_]){re.escape(before)}\s+$").search(folded[:start]):
             continue
         if after and not re.match(rf"\s*{re.escape(after)}(?![a-z0-9_])", folded[end:]):
             continue

@@ -10,6 +10,7 @@ import re
 
 from tools.errors import CannotError
 from tools.guards.call import Call
+from tools.patterns import compiled
 from tools.request import latest_message, persons_in_latest
 from tools.workflow.words import named_as_approver
 
@@ -23,7 +24,7 @@ Zhao Liu", "on his behalf"; not a claim of what the person paid for someone ("cl
 
 def _for_whom(text: str, names: list[str]) -> bool:
     who = "(?:" + ("|".join(re.escape(n) for n in names) or "(?!)") + ")"
-    return bool(re.search(_ZH.format(who=who), text) or re.search(_EN.format(who=who), text, re.IGNORECASE))
+    return bool(compiled(_ZH.format(who=who)).search(text) or compiled(_EN.format(who=who), re.IGNORECASE).search(text))
 
 
 class ForAnother:

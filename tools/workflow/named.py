@@ -11,6 +11,7 @@ from typing import Any
 from tools.errors import DomainError, NotFoundError
 from tools.guards.call import Call
 from tools.guards.identity import names_actor
+from tools.patterns import compiled
 from tools.request import latest_message
 from tools.workflow import lookup
 from tools.workflow.engine.ids import parse_instance_id
@@ -112,7 +113,7 @@ class TodosOfWhom:
         latest = latest_message(call.request)
         held = {person_id for person_id, person in call.request["names"].items() if person_id != call.ctx.actor_id
                 for name, cue in ((n, c) for n in (person.get("name"), person.get("alias")) if n for c in _HELD_BY)
-                if re.search(re.escape(name) + cue, latest, re.IGNORECASE)}
+                if compiled(re.escape(name) + cue, re.IGNORECASE).search(latest)}
         # the message first: only when it says whose, is the model's userId read (a name may need the store)
         if len(held) == 1 and _own(call, call.values.get("userId")):
             [person_id] = held

@@ -14,6 +14,7 @@ from sqlalchemy import Connection
 
 from tools.errors import CannotError, PolicyError
 from tools.guards.call import Call
+from tools.patterns import compiled
 from tools.request import latest_message
 from tools.spec import CallContext, Found, Verdict
 from tools.workflow.engine import EngineError
@@ -152,8 +153,9 @@ class NotTheirsToWithdraw:
                 continue
             for name in (n for n in (person.get("name"), person.get("alias")) if n):
                 who = re.escape(name)
-                said = re.search(rf"{who}[^?!]{{0,120}}?\b{_THEIRS}{REQUEST_NOUN}|"
-                                 rf"{who}[^。？！?!]{{0,30}}?[他她](?:的|那个|那条|那笔){REQUEST_NOUN}", latest, re.IGNORECASE)
+                said = compiled(rf"{who}[^?!]{{0,120}}?\b{_THEIRS}{REQUEST_NOUN}|"
+                                rf"{who}[^。？！?!]{{0,30}}?[他她](?:的|那个|那条|那笔){REQUEST_NOUN}",
+                                re.IGNORECASE).search(latest)
                 if said:  # said by the code, with whose it is: the model had failed to, step after step
                     zh, en = person.get("name") or name, person.get("alias") or person.get("name") or name
                     raise CannotError("not_requester", f"The user speaks of {person_id}'s request ({said.group()!r}): "

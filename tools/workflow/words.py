@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tools.patterns import compiled
 from tools.people import mention_spans
 from tools.request import Request
 from tools.taken_back import last_said
@@ -300,7 +301,7 @@ def anothers_request(text: str, name: str) -> str | None:
     "王五请两天假搬家那个"; not "交给李四的那个报销", sent to them), or None."""
     who = re.escape(name)  # 帮王五请假 asks to file one for 王五, which no one does but 王五 (the identity guard says so)
     # 提交给李四的那个申请 is one sent to 李四, not 李四's
-    found = re.search(rf"(?<!给){who}{OF_OWNER}{REQUEST_NOUN}|(?<![帮替给为代]){who}{_ASKS_FOR}", text, re.IGNORECASE)
+    found = compiled(rf"(?<!给){who}{OF_OWNER}{REQUEST_NOUN}|(?<![帮替给为代]){who}{_ASKS_FOR}", re.IGNORECASE).search(text)
     return found.group() if found else None
 
 
