@@ -399,3 +399,26 @@ def test_this_morning_and_this_afternoon_are_half_of_today(text):  # the thirty-
 def test_the_same_day_said_twice_is_one_date(text, one_date):
     assert read_text(text, today=date(2026, 12, 7)).one_date == one_date
 
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("明儿个家里有事请一天事假", [(date(2026, 12, 2), date(2026, 12, 2), 1)]),
+    ("今儿头疼得厉害，想请半天", [(date(2026, 12, 1), date(2026, 12, 1), 1)]),
+    ("昨儿加班到十二点", [(date(2026, 11, 30), date(2026, 11, 30), 1)]),
+    ("后儿个要去杭州见客户", [(date(2026, 12, 3), date(2026, 12, 3), 1)]),
+])
+def test_dates_spoken_days_with_er_are_relative_days(text, expected):
+    """明儿, 今儿, 昨儿 (and 后儿个, 前儿个) are how northern speech says tomorrow, today, yesterday: a date, as 明天."""
+    assert dates(text) == expected
+
+
+@pytest.mark.parametrize(("spoken", "written"), [
+    ("明儿走，大后天回来", "明天走，大后天回来"), ("明儿到后儿个在上海", "明天到后天在上海"), ("前儿个打车去机场", "前天打车去机场"),
+])
+def test_dates_spoken_days_read_as_their_written_form(spoken, written):
+    assert dates(spoken) == dates(written) and dates(written)
+
+
+@pytest.mark.parametrize("text", ["以后儿子上学要接送", "提前儿请假", "我儿子发烧了"])
+def test_dates_er_in_other_words_is_no_day(text):
+    assert dates(text) == []

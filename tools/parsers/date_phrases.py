@@ -35,7 +35,7 @@ _WEEKS_AHEAD = {"下下下": 3, "下下": 2, "再下": 2, "下": 1, "这": 0, "�
 _REL_DAYS = {
     "今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3, "大大后天": 4, "昨天": -1, "前天": -2,
     "today": 0, "tomorrow": 1, "tmr": 1, "tmrw": 1, "yesterday": -1,
-    "this morning": 0, "this afternoon": 0,
+    "this morning": 0, "this afternoon": 0, "今儿": 0, "明儿": 1, "后儿": 2, "昨儿": -1, "前儿": -2,  # 明儿(个): spoken
 }
 
 # Month.day as Chinese chats write a range ("12.7到12.11", "12.7-12.11"); alone, 12.7 is a number.
@@ -45,7 +45,7 @@ _DASH = r"到|至|~|～|—|–|-|to"
 _NO_UNIT = r"(?!\s*(?:天|days?|小时|hours?|元|块|yuan|周|weeks?|个|[kK万千百]|rmb|cny|bucks|kuai))"
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("rel", re.compile(r"大大后天|大后天|后天|明天|明日|今天|今日|昨天|前天")),
+    ("rel", re.compile(r"大大后天|大后天|后天|明天|明日|今天|今日|昨天|前天|[今明昨]儿个?|(?<![以之提])[前后]儿个")),
     ("rel_en", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\b(?:today|tomorrow|tmrw|tmr|yesterday)\b|"
                           r"(?<!woke up )(?<!since )(?<!earlier )\bthis\s+(?:morning|afternoon)\b"
                           r"(?!,?\s+i\s+(?:woke|was|felt|started|had|got)\b)", re.I)),  # not when it happened
@@ -156,7 +156,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 ]
 _MONTH_CUES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _CUES: dict[str, tuple[str, ...]] = {
-    "rel": ("天", "日"), "rel_en": ("day", "tod", "tom", "tmr", "yest", "this"), "week_zh": ("周", "星期", "礼拜"),
+    "rel": ("天", "日", "儿"), "rel_en": ("day", "tod", "tom", "tmr", "yest", "this"), "week_zh": ("周", "星期", "礼拜"),
     "week_en": ("mon", "tue", "wed", "thu", "fri", "sat", "sun"), "after_en": ("follow", "after", "before"),
     "whole_week_en": ("week",),
     "next_day": ("day", "第二天", "次日", "隔天", "翌日"), "shifted_en": ("week", "next", "month"),
@@ -275,7 +275,7 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> Phrase | None:
     start, end = m.span()
     if kind in ("rel", "rel_en"):
         word = re.sub(r"\s+", " ", m.group().lower())
-        offset = 2 if "day after" in word else _REL_DAYS[word]
+        offset = 2 if "day after" in word else _REL_DAYS[word.removesuffix("个")]
         return Phrase(kind, start, end, today + timedelta(days=offset))
     if kind in ("whole_week_en", "whole_week_zh"):
         if kind == "whole_week_en":
