@@ -318,6 +318,29 @@ def test_a_trip_longer_than_its_one_date_said_has_its_return_asked(graph_driver,
     assert store.snapshot()["requests"] == []
 
 
+@pytest.mark.parametrize(("said", "asked"), [  # a writer's report (the forty-first round's): "leaving tmrw" was one day
+    ("下周一出发去武汉参加培训，王五审批", "返回日期"), ("26号动身去厦门，王五批", "返回日期"),
+    ("Flying out to Chengdu next Monday for the audit, Wang Wu approves", "end date"),
+    ("heading off to xiamen on the 26th for the fair, wang wu signs off", "end date"),
+])
+def test_a_trip_whose_one_date_is_the_day_they_set_off_has_its_return_asked(graph_driver, store, said, asked):
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "x", "nextUserId": "王五",
+                                     "fields": {"destination": "x", "startDate": "2027-01-26", "endDate": "2027-01-26"}})
+    agent = graph_driver(trip, "OK.")
+    result = agent.say(said)
+    assert asked in str(result["messages"][-1].content).lower() and agent.actions == []
+    assert store.snapshot()["requests"] == []
+
+
+@pytest.mark.parametrize("said", ["26号一早出发去苏州见客户，当天回，王五审批", "Day trip to Suzhou on the 26th, leaving at 7, Wang Wu approves"])
+def test_a_trip_said_to_end_the_day_it_starts_is_that_day(graph_driver, said):
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "x", "nextUserId": "王五", "fields": {}})
+    agent = graph_driver(trip, "OK.")
+    agent.say(said)
+    args, _ = waiting(agent)
+    assert (args["fields"]["startDate"], args["fields"]["endDate"]) == ("2027-01-26", "2027-01-26")
+
+
 def test_a_trip_on_its_one_date_said_is_that_day(graph_driver):
     trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "x", "nextUserId": "王五", "fields": {}})
     agent = graph_driver(trip, "OK.")

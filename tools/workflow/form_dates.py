@@ -80,13 +80,26 @@ _SEVERAL_DAYS = re.compile(
 """How long a trip is, said without a number: 待几天, 一周, "a few days", "for the week"."""
 
 
+_LEAVING = re.compile(
+    r"出发|动身|启程|起程|(?<![不别])走(?!访|路|一趟)|开始|\b(?:leav(?:e|es|ing)|depart(?:s|ing)?|fly(?:ing)?\s+out|"
+    r"set(?:ting)?\s+(?:off|out)|head(?:ing)?\s+(?:out|off)|starting|from)\b", re.IGNORECASE)
+"""Words that say the date is when the person sets off: 明天出发, 明儿走, "leaving tmrw", "flying out Monday"."""
+_SAME_DAY = re.compile(
+    r"当天|当日|一日游|\b(?:same\s+day|day\s+trip|there\s+and\s+back|back\s+(?:that|the\s+same|by)\s+"
+    r"(?:night|evening|day)|back\s+(?:tonight|in\s+the\s+evening))\b", re.IGNORECASE)
+"""Words that say the trip ends on the day it starts: 当天回, 当日往返, "a day trip", "back the same night"."""
+
+
 def longer_than_its_date(request: Request) -> bool:
     """Whether the person said one date, no range, and a stay longer than that day ("周一去杭州，待三天", "from the
-    26th for a few days"): the date is the first day only, and the last is theirs to say (`PersonValue.left_out_unsaid`
-    of a trip's end: a model's end on that same day is not theirs)."""
+    26th for a few days"), or said it as the day they set off with no word of coming back that day ("明儿出发",
+    "leaving tmrw": when they are back is not said): the date is the first day only, and the last is theirs to say
+    (`PersonValue.left_out_unsaid` of a trip's end: a model's end on that same day is not theirs)."""
     if request["ranges"] or len(set(request["dates"])) != 1:
         return False
-    return bool(set(request["days"]) - {1.0, 0.5} or _SEVERAL_DAYS.search(" ".join(request["texts"])))
+    words = " ".join(request["texts"])
+    return bool(set(request["days"]) - {1.0, 0.5} or _SEVERAL_DAYS.search(words)
+                or (_LEAVING.search(words) and not _SAME_DAY.search(words)))
 
 
 def _working_days_in_a_row(dates: list[str]) -> bool:
