@@ -11,7 +11,7 @@ from tools.errors import CannotError, NeedsPersonError, PolicyError
 from tools.runtime import check_call
 from tools.workflow import TOOLSET
 from tools.workflow.batch import batch_card
-from tools.workflow.batch_words import asks_for_several, max_days_in, no_length_said
+from tools.workflow.batch_words import asks_for_several, batch_words, max_days_in, no_length_said
 
 
 def _batch(make_ctx, actor: str = "user_2", **args):
@@ -202,3 +202,12 @@ def test_whether_the_person_says_anything_of_how_long_the_requests_are(text, not
     from tools.request import empty_request
 
     assert no_length_said({**empty_request(), "texts": [text]}) is nothing
+
+
+@pytest.mark.parametrize(("said", "days"), [
+    ("两天以内的请假都批了 剩下的回头再说", 2.0), ("半天以内的全过了其余的先放着", 0.5), ("三天以内的都批 李四那个先别动", 3.0),
+])
+def test_a_clause_put_off_without_a_mark_leaves_the_batchs_bound(said, days):
+    """A hurried message ends a clause with a space or with nothing ("…全批了 别的先不动", "…全过了其余的先放着"): the
+    clause that puts the rest off is left out, not the bound before it (a writer's report, ho41; phrasings not theirs)."""
+    assert max_days_in(batch_words(said)) == days

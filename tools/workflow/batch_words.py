@@ -76,11 +76,15 @@ _LEFT_OUT = re.compile(
 先别动", "leave the three-day one for now", "hold Zhang San's", "李四那个三天的我再看看", "Li Si's I'll look at
 myself"). Who and what it names filters no batch."""
 
+_UNMARKED_PAUSE = re.compile(r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])|(?<=[了吧啦])(?=别的|其他|其它|其余|剩下|剩余)")
+"""Where a hurried message ends a clause with no mark: a space between Chinese words ("一天以内的全批了 别的先不动"),
+and "the rest" after a verb's 了 (全批了别的先放着)."""
+
 
 def batch_words(text: str) -> str:
     """The text without what it leaves out of the batch (`_LEFT_OUT`): the people, bounds and processes of the rest
     are the batch's."""
-    return _LEFT_OUT.sub(" ", text)
+    return _LEFT_OUT.sub(" ", _UNMARKED_PAUSE.sub("，", text))
 
 
 def stated_max_days(request: Request) -> float | None:
