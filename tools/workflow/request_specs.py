@@ -44,8 +44,9 @@ MY_REQUESTS = ToolSpec(
     handler=query_my_requests,
     backend_bound=True,
     identity_params=("userId",),
-    # where a request stands, asked as a question: "撤回我的申请" or "my request ... send it again" ask for no look-up
-    answers=(r"(申请|请假|报销|出差|假)[^，。,;；？?]{0,8}(到哪|在哪|进度|状态|怎么样|谁在|谁手|卡在|批了吗|审批了吗|批了没|批下来|"
+    # where a request stands, asked as a question: "撤回我的申请" or "my request ... send it again" ask for no look-up;
+    # nor where a thing goes (报销的发票交到哪里, 单据放在哪)
+    answers=(r"(申请|请假|报销|出差|假)[^，。,;；？?]{0,8}(?<![交送寄放递拿贴])(到哪|在哪|进度|状态|怎么样|谁在|谁手|卡在|批了吗|审批了吗|批了没|批下来|"
              r"批没批|通过了?(?:吗|没)|有没有批)|到哪一步|在谁手",
              r"\b(where|how) (is|are) my\b|\bwho (has|holds) my\b|\bstatus of my\b|\bmy requests\b|"
              r"\bwhat\s+(?:happened|became)\s+(?:to|with|of)\s+my\b|"
