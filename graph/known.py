@@ -103,29 +103,33 @@ _ZH_DONE = ("提交|发起|发送|发出|批准|审批|通过|同意|驳回|拒�
             "预订|取消|创建|保存|删除|设为|设置为|设成|设好|指定为|指定|安排好|委托|批")
 _EN_DONE = ("submitted|sent back|sent|approved|rejected|declined|returned|withdrawn|withdrew|transferred|forwarded|passed on|"
             "filed|created|booked|cancell?ed|completed|processed|handled|started|reminded|urged|saved|deleted|set up|"
-            "assigned|appointed|delegated|added|arranged")
+            "assigned|appointed|delegated|added|arranged|e-?mailed|mailed|messaged|notified")
 _EN_SET = r"|set(?=\s+(?:[\w'-]+\s+){0,3}as\b)"
 """'set' says it was done only after has, have or was ("I've set Wang Wu as your deputy"; not "Shall I set …?")."""
 _FOR_YOU = "为你|为您|帮你|帮您|给你|给您"
 _ZH_STATES = {"批准": "approved", "通过": "approved", "同意": "approved", "批": "approved", "驳回": "rejected",
               "拒绝": "rejected", "退回": "returned", "撤回": "withdrawn", "撤销": "withdrawn", "取消": "cancell?ed",
               "转交": "transferred", "转给": "transferred", "催办": "reminded", "提交": "submitted", "发送": "sent",
-              "发出": "sent"}
+              "发出": "sent", "发": "sent", "搞定": "(?!)"}
 """The state a tool's result or refusal shows in English for a Chinese word of one ("已批准": "was approved")."""
 DONE_CLAIMS: tuple[tuple[Lang, re.Pattern[str]], ...] = (
     ("zh", re.compile(rf"已经?(?:{_FOR_YOU})?(?:成功)?({_ZH_DONE})(?!过)")),
     ("zh", re.compile(rf"({_ZH_DONE})(?:成功|完毕|好了)")),
     ("zh", re.compile(rf"(?:{_FOR_YOU})(?:把[^，。,；;！!？?]{{0,16}})?({_ZH_DONE})了(?!吗)")),
     ("zh", re.compile(rf"已经?(?:{_FOR_YOU})?(?:成功)?[把将][^，。,；;！!？?]{{0,16}}?({_ZH_DONE})")),
+    ("zh", re.compile(r"已经?给[^，。,；;！!？?]{1,10}?(发)了?(?:邮件|信|消息|提醒|通知)|(搞定)(?:了|啦)")),
     ("en", re.compile(
         rf"(?:\b(?:has|have|had|was|were|is|are)|'s|'ve)\s+(?:(?:now|just|successfully|been)\s+)*({_EN_DONE}{_EN_SET})\b",
         re.IGNORECASE)),
     ("en", re.compile(rf"\bI\s+(?:(?:have|just|successfully)\s+)*({_EN_DONE})\b", re.IGNORECASE)),
     ("en", re.compile(r"\b(?:is|are)\s+now\s+(?:your|the|their|his|her)\s+(deputy|delegate|stand-in|backup)\b", re.IGNORECASE)),
     ("en", re.compile(rf"(?:^|[.!]\s+)\s*(?:(?:all|now|just)\s+)?({_EN_DONE})\s*(?:[.!,]|$)", re.IGNORECASE)),
+    ("en", re.compile(r"(?:^|[.!]\s+)\s*(?:all\s+)?(done)(?=\s*(?:[.!,;:—–-]|$))|"
+                      r"(?:^|[.!]\s+)\s*(e-?mailed|messaged|notified)\s+\w", re.IGNORECASE)),
 )
 """An answer's words that say something was done: 已驳回, 提交成功, 帮你转交了, 已将赵六设为代理人; "has been approved",
-"I sent", "Zhao Liu is now your deputy", a sentence of the verb alone ("Withdrawn.", "All approved!"). A person
+"I sent", "Zhao Liu is now your deputy", a sentence of the verb alone ("Withdrawn.", "All approved!", "Done."), "E-mailed
+Li Si …", 已给李四发了邮件, 搞定了. A person
 reads them as a report that the thing happened. Not those that tell a state from before ("今天已经催办过了", "was
 already reminded today"): a refusal often gives it."""
 
@@ -138,7 +142,8 @@ _NEGATED = re.compile(r"\b(?:nothing|not|no|never|none|nobody|neither|nor)\b|n't
 def done_claims(text: str) -> list[tuple[Lang, str, str]]:
     """The words of a text that say something was done (`DONE_CLAIMS`), each with its language and verb, but not
     those whose own clause denies it ("nothing was filed")."""
-    return [(words, m.group(1), m.group(0).strip()) for words, pattern in DONE_CLAIMS for m in pattern.finditer(text)
+    return [(words, next(g for g in m.groups() if g), m.group(0).strip())
+            for words, pattern in DONE_CLAIMS for m in pattern.finditer(text)
             if not _NEGATED.search(_CLAUSE_START.split(text[: m.start()])[-1])]
 
 
@@ -159,7 +164,7 @@ def undone_claims(text: str, messages: list[AnyMessage], toolset: Toolset, lang:
     found: list[str] = []
     for words, verb, said in claims:
         states = [rf"已经?{verb}", rf"\b{_ZH_STATES[verb]}"] if verb in _ZH_STATES else [rf"已经?{verb}"]
-        state = "|".join(states) if words == "zh" else rf"\b{verb}\b"
+        state = "|".join(states) if words == "zh" else r"(?!)" if verb.lower() == "done" else rf"\b{verb}\b"
         if re.search(state, shown, re.IGNORECASE) is None and said not in found:
             found.append(said)
     return found

@@ -332,7 +332,9 @@ def test_a_trip_whose_one_date_is_the_day_they_set_off_has_its_return_asked(grap
     assert store.snapshot()["requests"] == []
 
 
-@pytest.mark.parametrize("said", ["26号一早出发去苏州见客户，当天回，王五审批", "Day trip to Suzhou on the 26th, leaving at 7, Wang Wu approves"])
+@pytest.mark.parametrize("said", [
+    "26号一早出发去苏州见客户，当天回，王五审批", "Day trip to Suzhou on the 26th, leaving at 7, Wang Wu approves",
+])
 def test_a_trip_said_to_end_the_day_it_starts_is_that_day(graph_driver, said):
     trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "x", "nextUserId": "王五", "fields": {}})
     agent = graph_driver(trip, "OK.")

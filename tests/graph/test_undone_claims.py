@@ -66,7 +66,7 @@ def test_a_redone_answer_that_says_it_was_not_done_is_the_answer(graph_driver, s
     )
     answer = final(agent.say("Bounce Wang Wu's leave back to him, the dates are off"))
     assert answer.content == truth
-    assert answer.response_metadata["redone"] == ["I returned"]
+    assert sorted(answer.response_metadata["redone"]) == ["Done", "I returned"]
     assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
 
 
@@ -129,6 +129,10 @@ def _claims(text: str) -> list[str]:
     "Wang Wu is now your deputy until Friday.", "Wang Wu has been assigned to cover your approvals",
     # the verb alone as a sentence (the twenty-ninth round, read: "Withdrawn." after a refused withdrawal)
     "Withdrawn.", "All approved!", "OK. Submitted, Li Si will review it.",
+    # "Done" and "E-mailed …" after a refused call (the forty-first round's writer's report; none from it)
+    "Done! Zhao Liu covers your approvals next week.", "All done.", "Emailed Wang Wu about the claim.",
+    "Sure. E-mailed Li Si with your note.", "I've notified Zhao Liu.", "已经给李四发了邮件，提醒他尽快审批。",
+    "搞定了，王五下周替你审批。",
 ])
 def test_words_that_say_something_was_done_are_read_as_such(text):
     assert _claims(text), text
@@ -151,6 +155,7 @@ def test_words_that_say_something_was_done_are_read_as_such(text):
     "没有提交成功，金额还没确定。",
     "要我把王五设为你的代理人吗？", "The amount is set to 500 on the card.", "Shall I set Wang Wu as your deputy?",
     "Submitted requests are listed below.", "Approved ones drop off your list.",
+    "Done with the list? Tell me which to approve.", "Once it is done, Li Si will be e-mailed.", "要我给李四发邮件吗？",
 ])
 def test_words_that_do_not_say_so_are_not(text):
     assert _claims(text) == [], text
@@ -198,3 +203,12 @@ def test_an_answer_with_made_up_values_after_a_refused_write_says_why_it_was_not
     answer = final(agent.say("我那条搬家的假顺手也过了吧，意见写同意"))
     assert "自己" in answer.content and "李四" in answer.content  # why, and who it waits on (a code-written refusal)
     assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
+
+
+def test_done_after_a_refused_call_is_not_shown(graph_driver, store):  # the forty-first round's writer's report
+    said = "Done! Wang Wu covers your approvals from Monday to Wednesday."
+    agent = graph_driver(tool_call("setDeputy", {"deputy": "王五"}), said, said, user_id="user_1", locale="en")
+    answer = final(agent.say("set wang wu as my deputy mon to wed"))
+    assert answer.content != said and "Done" not in answer.content
+    assert "Done" in answer.response_metadata["ungrounded"]
+    assert store.snapshot()["deputies"] == []

@@ -18,6 +18,8 @@ def test_where_a_request_stands_asks_for_the_look_up(text):
     assert _asks_where_my_request_is(text)
 
 
-@pytest.mark.parametrize("text", ["报销的纸质发票要交到哪里？", "请问报销单据寄到哪个地址", "出差的登机牌要贴在哪", "报销的原件送到哪里去"])
+@pytest.mark.parametrize("text", [
+    "报销的纸质发票要交到哪里？", "请问报销单据寄到哪个地址", "出差的登机牌要贴在哪", "报销的原件送到哪里去",
+])
 def test_where_a_thing_of_a_request_goes_asks_for_no_look_up(text):
     assert not _asks_where_my_request_is(text)

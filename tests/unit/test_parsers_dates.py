@@ -413,7 +413,8 @@ def test_dates_spoken_days_with_er_are_relative_days(text, expected):
 
 
 @pytest.mark.parametrize(("spoken", "written"), [
-    ("明儿走，大后天回来", "明天走，大后天回来"), ("明儿到后儿个在上海", "明天到后天在上海"), ("前儿个打车去机场", "前天打车去机场"),
+    ("明儿走，大后天回来", "明天走，大后天回来"), ("明儿到后儿个在上海", "明天到后天在上海"),
+    ("前儿个打车去机场", "前天打车去机场"),
 ])
 def test_dates_spoken_days_read_as_their_written_form(spoken, written):
     assert dates(spoken) == dates(written) and dates(written)
