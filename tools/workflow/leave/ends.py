@@ -9,24 +9,16 @@ start (the mismatch is then said as before)."""
 from __future__ import annotations
 
 from datetime import date, timedelta
-from typing import Any
 
 from tools.guards.call import Call
 from tools.hooks import Source
 from tools.person_values import get_param, set_param
 from tools.workflow.leave.calendar import CountError, Half, count_leave
-from tools.workflow.leave.rules import END, HALVES, START, is_leave
+from tools.workflow.leave.rules import END, HALVES, START, is_leave, iso_date
 
 _FIRST, _LAST, _LAST_HALF = f"fields.{START}", f"fields.{END}", "fields.endHalf"
 _LONGEST = 60
 """The most calendar days a counted leave may span: past them, the person's own last day is asked for instead."""
-
-
-def _iso(value: Any) -> date | None:
-    try:
-        return date.fromisoformat(str(value))
-    except ValueError:
-        return None
 
 
 def last_day(start: date, days: float, start_half: Half | None) -> tuple[date, Half | None] | None:
@@ -57,12 +49,12 @@ class LeaveEndCounted:
         found = call.found.get("processKey") or {}
         if call.spec.name != "runWorkFlow" or not found or not is_leave(found["definition"]):
             return
-        start, end = _iso(get_param(call.values, _FIRST)), get_param(call.values, _LAST)
+        start, end = iso_date(get_param(call.values, _FIRST)), get_param(call.values, _LAST)
         days = call.values.get("days")
         if start is None or not isinstance(days, int | float) or days <= 1:
             return
         source = call.sources.get(_LAST)
-        if end not in (None, "") and (_iso(end) != start or (source is not None and source["how"] == "filled")):
+        if end not in (None, "") and (iso_date(end) != start or (source is not None and source["how"] == "filled")):
             return  # a last day of their own (filled in from their words when the model left it out)
         start_half: Half | None = "pm" if HALVES.get(str(get_param(call.values, "fields.startHalf"))) == "pm" else None
         counted = last_day(start, float(days), start_half)

@@ -81,7 +81,8 @@ def _halves(start: date, end: date, start_half: Any, end_half: Any) -> tuple[Hal
     return first, last
 
 
-def _iso(value: Any) -> date | None:
+def iso_date(value: Any) -> date | None:
+    """The date an ISO value (a form's) states, or None for none or another value."""
     try:
         return date.fromisoformat(str(value)) if value not in (None, "") else None
     except ValueError:
@@ -97,7 +98,7 @@ def read_leave(form: Mapping[str, Any], today: date) -> Leave:
         raise PolicyError("unknown_leave_type", f"{form.get(LEAVE_TYPE_FIELD)!r} is no leave type; the types are "
                           f"{', '.join(t.id for t in types.types)}")
     days = float(form["days"]) if form.get("days") is not None else None
-    start, end = _iso(form.get(START)), _iso(form.get(END))
+    start, end = iso_date(form.get(START)), iso_date(form.get(END))
     count = None
     if start is not None or end is not None:
         first, last = start or end, end or start
