@@ -84,6 +84,9 @@ _LEAVING = re.compile(
     r"出发|动身|启程|起程|(?<![不别])走(?!访|路|一趟)|开始|\b(?:leav(?:e|es|ing)|depart(?:s|ing)?|fly(?:ing)?\s+out|"
     r"set(?:ting)?\s+(?:off|out)|head(?:ing)?\s+(?:out|off)|starting|from)\b", re.IGNORECASE)
 """Words that say the date is when the person sets off: 明天出发, 明儿走, "leaving tmrw", "flying out Monday"."""
+_BACK = re.compile(r"回来|回程|返回|返程|回到|\b(?:back|return(?:s|ing)?)\b", re.IGNORECASE)
+"""Words that say the date is when the person comes back (回来的日期改成28号, "back on the 28th")."""
+_CLAUSE_BREAK = re.compile(r"[，,。;；!！?？\n]|\.(?:\s|$)")
 _SAME_DAY = re.compile(
     r"当天|当日|一日游|\b(?:same\s+day|day\s+trip|there\s+and\s+back|back\s+(?:that|the\s+same|by)\s+"
     r"(?:night|evening|day)|back\s+(?:tonight|in\s+the\s+evening))\b", re.IGNORECASE)
@@ -99,7 +102,25 @@ def longer_than_its_date(request: Request) -> bool:
         return False
     words = " ".join(request["texts"])
     return bool(set(request["days"]) - {1.0, 0.5} or _SEVERAL_DAYS.search(words)
-                or (_LEAVING.search(words) and not _SAME_DAY.search(words)))
+                or (_said_as_setting_off(request) and not _SAME_DAY.search(words)))
+
+
+def _said_as_setting_off(request: Request) -> bool:
+    """Whether the clause a date is said in says it is the day the person sets off ("leaving tmrw", 下周一出发去武汉),
+    and not the day they come back (回来的日期改成28号，出发那天不变)."""
+    for said in request.get("said", []):
+        if said["kind"] != "date" or not 0 <= said["message"] < len(request["recent"]):
+            continue
+        text = request["recent"][said["message"]]
+        at = text.find(said["text"])
+        if at < 0:
+            continue
+        starts = [m.end() for m in _CLAUSE_BREAK.finditer(text, 0, at)]
+        end = _CLAUSE_BREAK.search(text, at + len(said["text"]))
+        clause = text[starts[-1] if starts else 0: end.start() if end else len(text)]
+        if _LEAVING.search(clause) and not _BACK.search(clause):
+            return True
+    return False
 
 
 def _working_days_in_a_row(dates: list[str]) -> bool:
