@@ -51,6 +51,8 @@ def range_end(which: str, *, ranges_only: bool = False) -> Any:
         if ranges_only and not ranges and len(dates) == 1 and set(request["days"]) in ({1.0}, {0.5}) and \
                 is_working_day(date.fromisoformat(dates[0])):
             return dates[0]  # "下周五歇一天", "next Monday morning off": a leave of a day or half of it on the one day said
+        if ranges_only and not ranges and which == "start" and _said_as_first_day(request):
+            return _said_as_first_day(request)  # "下周二起请俩天假": its first day; the last is counted from the days
         if ranges_only and not ranges and len(dates) > 1 and _working_days_in_a_row(dates) and \
                 set(request["days"]) <= {float(len(dates))}:
             return dates[0] if which == "start" else dates[-1]  # "下周四、周五这两天": one leave, Thursday to Friday
@@ -63,6 +65,24 @@ def range_end(which: str, *, ranges_only: bool = False) -> Any:
         return dates[0] if which == "start" else dates[-1]
 
     return stated
+
+
+_FROM_BEFORE = re.compile(r"(?:从|自|\bfrom|\bstarting(?:\s+on|\s+from)?|\bbeginning(?:\s+on)?)\s*$", re.IGNORECASE)
+_FROM_AFTER = re.compile(r"^\s*(?:起|开始|\bon(?:wards?)?\b)", re.IGNORECASE)
+
+
+def _said_as_first_day(request: Request) -> str | None:
+    """The one date a leave's words say it starts on ("下周二起请俩天假", 从周三开始休, "starting next Monday, 3 days"),
+    when they state one date only; None otherwise."""
+    dates = [s for s in request.get("said", []) if s["kind"] == "date"]
+    if len({str(s["value"]) for s in dates}) != 1:
+        return None
+    for said in dates:
+        text = request["recent"][said["message"]] if 0 <= said["message"] < len(request["recent"]) else ""
+        at = text.find(said["text"])
+        if at >= 0 and (_FROM_BEFORE.search(text[:at]) or _FROM_AFTER.search(text[at + len(said["text"]):])):
+            return str(said["value"])
+    return None
 
 
 def _latest_ranges(request: Request) -> set[tuple[str, str]]:
