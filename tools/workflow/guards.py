@@ -30,6 +30,7 @@ from tools.workflow.words import (
     REQUEST_NOUN,
     SELF_DECIDE,
     SELF_DECIDE_SAY,
+    URGE_WORDS,
     WITHDRAW,
     anothers_request,
     decision_in,
@@ -230,7 +231,7 @@ class OwnRequest:
         assert call.request is not None
         latest = latest_message(call.request)
         # a reminder of their own request asked for, no e-mail and no text of theirs: the reminder the system writes
-        urged = call.spec.name == "sendEmail" and _URGE.search(latest) and not OF_EMAIL.search(latest) and \
+        urged = call.spec.name == "sendEmail" and URGE_WORDS.search(latest) and not OF_EMAIL.search(latest) and \
             not call.request.get("quoted")
         if call.spec.name not in NOT_OWN_REQUEST and call.spec.name != START and not urged:
             return
@@ -250,8 +251,6 @@ class OwnRequest:
         raise PolicyError("own_request", text, instead=instead)
 
 
-_URGE = re.compile(r"催|\b(?:nudge|chase|hurry|remind|poke)\w*", re.IGNORECASE)
-"""Words that remind an approver: 催, "nudge", "chase"."""
 START = "runWorkFlow"
 
 
@@ -268,7 +267,7 @@ def _own_request_refusal(call: Call, said: str, latest: str) -> tuple[str, dict[
     request: a resend needs what they change)."""
     head = f"The user speaks of their own request ({said!r}), " + (
         "one they have, not a new one" if call.spec.name == START else "not of a to-do or a copy of someone else's")
-    again, back, urge = bool(_AGAIN.search(latest)), bool(WITHDRAW.search(latest)), bool(_URGE.search(latest))
+    again, back, urge = bool(_AGAIN.search(latest)), bool(WITHDRAW.search(latest)), bool(URGE_WORDS.search(latest))
     named = processes_named(call.handle, "\n".join(call.request["texts"])) if call.request else set()
     if call.request and call.request.get("declined") and call.spec.name != START and len(named) == 1 and \
             again + back + urge == 0:  # "take it out of my annual leave then" after the start refused: that start again

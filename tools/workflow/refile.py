@@ -25,6 +25,7 @@ from tools.workflow.each_own_request import next_start
 from tools.workflow.own_approval import own_approval_asked
 from tools.workflow.request_lookup import require_request
 from tools.workflow.start_asked import start_asked
+from tools.workflow.urge_asked import urge_asked
 
 _NEW_ONE = re.compile(
     r"重新(?:报|提|申请|发起?|提交|请|开|填|走|弄|做)|再(?:报|提|申请|发起?|提交|请|开|填)(?:一|个|份|笔|张|条)|"
@@ -84,6 +85,8 @@ def next_asked(conn: Connection, request: Request, actor_id: str,
     """The workflow's next asked write (`Toolset.asked_next`): the new request in place of one withdrawn, else the other
     process's request of a message that asks for two (`each_own_request.next_start`), else the next to-do the message
     decides (`tools.workflow.each_own.next_asked`), else their own request's approval asked beside (refused:
-    `own_approval`), else the start asked beside look-ups (`start_asked`)."""
+    `own_approval`), else the start asked beside look-ups (`start_asked`), else the reminder asked beside a look-up of
+    their requests (`urge_asked`)."""
     return refile_asked(conn, request, done) or next_start(conn, request, done) or next_decided(
-        conn, request, actor_id) or own_approval_asked(conn, request, actor_id, done) or start_asked(conn, request, done)
+        conn, request, actor_id) or own_approval_asked(conn, request, actor_id, done) or start_asked(
+        conn, request, done) or urge_asked(conn, request, actor_id, done)

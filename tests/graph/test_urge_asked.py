@@ -1,0 +1,42 @@
+"""For a model whose answers are not trusted (`Context.fixed_answers`, the offline model's), a reminder asked beside a
+question about where the person's request is ("我的请假到哪一步了？还在王五那儿的话帮我催一下") is proposed after the
+look-up, to its card; not when the person they name no longer holds it, nor when their words fit several requests.
+Written after the forty-second round's run (a claim looked up and told, the reminder never proposed); none of these
+phrasings is from a scenario."""
+
+from __future__ import annotations
+
+import pytest
+
+from evals.doubles.scripted import tool_call
+
+LOOKUP = tool_call("queryMyRequests", {"userId": "user_1"})
+
+
+@pytest.mark.parametrize("said", [
+    "我的请假到哪一步了？还在王五那儿的话帮我催一下", "where's my leave request at? if Wang Wu still has it, give him a nudge",
+    "请假批了没啊 没批就催催",
+])
+def test_a_reminder_asked_beside_the_look_up_gets_its_card(graph_driver, start_request, said):
+    start_request(requester="user_1", approver="user_3", days=1, reason="看牙")
+    agent = graph_driver(LOOKUP, "It is with Wang Wu.", "OK.", user_id="user_1", fixed_answers=True)
+    agent.say(said)
+    assert [(a["name"], a["args"]["requestId"]) for a in agent.actions] == [("urgeTask", "req_1")]
+
+
+@pytest.mark.parametrize("said", [
+    "我的请假到哪一步了？要是还在赵六那儿就帮我催一下", "where is my leave? nudge Zhao Liu if he has it",
+])
+def test_no_reminder_when_the_person_named_holds_it_no_longer(graph_driver, start_request, said):
+    start_request(requester="user_1", approver="user_3", days=1, reason="看牙")  # with 王五
+    agent = graph_driver(LOOKUP, "It is with Wang Wu, not Zhao Liu.", user_id="user_1", fixed_answers=True)
+    agent.say(said)
+    assert agent.actions == []
+
+
+def test_no_reminder_when_the_words_fit_several_requests(graph_driver, start_request):
+    start_request(requester="user_1", approver="user_3", days=1, reason="看牙")
+    start_request(requester="user_1", approver="user_2", days=1, reason="搬家")
+    agent = graph_driver(LOOKUP, "Two leaves are waiting.", user_id="user_1", fixed_answers=True)
+    agent.say("我的请假都到哪一步了？没批的帮我催一下")
+    assert agent.actions == []
