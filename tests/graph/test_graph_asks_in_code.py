@@ -764,3 +764,16 @@ def test_a_dictated_comment_ends_where_another_matter_begins(graph_driver, store
     agent.say(said)
     [card] = agent.actions
     assert card["args"]["result"] == comment
+
+
+@pytest.mark.parametrize(("said", "why"), [  # the forty-second round, read after its run; none of these is from it
+    ("Book me a trip to Wuhan next Mon to Wed for the audit, put me down as the approver", "cannot be your own approver"),
+    ("报销打车费86元，审批人填我自己就行", "审批人不能是你自己"),
+    ("2 days annual leave next week, I'll just approve it myself", "cannot be your own approver"),
+])
+def test_a_person_who_makes_themselves_the_approver_is_told_why_and_asked_who(graph_driver, store, said, why):
+    call = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "audit", "nextUserId": "user_1",
+                                     "fields": {"destination": "Wuhan"}})
+    question = final(graph_driver(call, fixed_answers=True).say(said)).content
+    assert why in question and ("Who should approve it?" in question or "请问谁来审批" in question), question
+    assert store.snapshot()["requests"] == []

@@ -18,6 +18,7 @@ e-mail should say, leave that parameter out: the system then asks the user.
 QUESTIONS = {
     "zh": {
         "approver": "请问谁来审批？可选：{choices}。",
+        "self_approver": "审批人不能是你自己。请问谁来审批？可选：{choices}。",
         "which_user": "有 {count} 位用户叫「{name}」：{choices}。请问是哪一位？",
         "which_of": "你提到了 {choices}，请问是哪一位？",
         "days": "请问要请几天假？",
@@ -35,6 +36,7 @@ QUESTIONS = {
     },
     "en": {
         "approver": "Who should approve it? You can choose: {choices}.",
+        "self_approver": "You cannot be your own approver. Who should approve it? You can choose: {choices}.",
         "which_user": "{count} users are called \"{name}\": {choices}. Which one do you mean?",
         "which_of": "You named {choices}. Which one do you mean?",
         "days": "How many days of leave do you need?",

@@ -55,6 +55,7 @@ from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
 from tools.workflow.prompts import INTRO, QUESTIONS, REFUSALS, UNKNOWNS, WORKFLOW_PROMPT
 from tools.workflow.refile import next_asked
 from tools.workflow.resubmit import UnchangedLeftOut
+from tools.workflow.self_approver import SelfApproverSaid
 from tools.workflow.specs import REGISTRY
 from tools.workflow.start_not_deputy import StartNotDeputy
 from tools.workflow.store import WorkflowStore, users
@@ -172,6 +173,7 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(DecidedNotPassed(), after="return_or_reject", guards=guards)  # "我同意了，…交接给赵六" decides
     guards = added(PassedNotDecided(), after="decided_not_passed", guards=guards)  # "over to someone else" passes on
     guards = added(ReturnNotEmail(), after="passed_not_decided", guards=guards)  # "bounce it back to him": no e-mail
+    guards = added(SelfApproverSaid(), after="people", guards=guards)  # "put me down as the approver": why not
     guards = added(TaskTheyNamed(), before="references", guards=guards)  # the to-do is the one whose requester they named
     guards = added(TodosOfWhom(), before="references", guards=guards)  # "李四那边几个待办" lists 李四's
     guards = added(RequestTheyNamed(), before="references", guards=guards)  # "resend it" is no "leave" they never said
