@@ -22,7 +22,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMes
 
 from graph import prompts
 from graph.answers import fixed_answer
-from graph.history import ThreadIndex, outcome_text, refusal_text, run_outcome, run_results
+from graph.history import ThreadIndex, latest_human_index, outcome_text, refusal_text, run_outcome, run_results
 from graph.protocols import NO_MODEL_CALL
 from tools.claims import (
     Claim,
@@ -34,8 +34,10 @@ from tools.claims import (
     known_of_run,
     unsupported,
 )
+from tools.patterns import compiled
 from tools.people import names_of
 from tools.request import Lang
+from tools.spec import Effect, ToolRegistry
 from tools.toolset import Toolset
 
 
@@ -242,3 +244,25 @@ def told_first(told: str, answer: str) -> str:
         return told
     return told + "\n" + ("" if re.search(r"[\u3400-\u9fff]", told) else " ").join(kept)
 
+
+
+def nothing_found(messages: list[AnyMessage], registry: ToolRegistry, text: str, lang: Lang) -> str | None:
+    """What the person is told first where their question asks for nothing the tools look up (no tool's `answers`
+    fits its words) and every look-up the model chose found nothing: that it is not known here. "What's the daily meal
+    allowance on a trip?" had the requests copied to them looked up, and the answer told of those (the forty-first and
+    forty-second rounds, read after their run). None otherwise."""
+    run = [m for m in messages[latest_human_index(messages) + 1:] if isinstance(m, ToolMessage)]
+    if not run or any(m.status == "error" or not m.name or m.name not in registry
+                      or registry.get(m.name).effect is not Effect.READ or not _found_nothing(m.artifact) for m in run):
+        return None
+    if any(spec.answers and any(compiled(p, re.IGNORECASE).search(text) for p in spec.answers) for spec in registry):
+        return None
+    return prompts.NOT_KNOWN[lang]["alone"]
+
+
+def _found_nothing(result: Any) -> bool:
+    """Whether a look-up's result holds nothing: a count of none, or every list in it empty."""
+    if not isinstance(result, dict):
+        return False
+    lists = [value for value in result.values() if isinstance(value, list)]
+    return result.get("total") == 0 or (bool(lists) and not any(lists))

@@ -9,7 +9,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.runtime import Runtime
 
-from graph import prompts
+from graph import known, prompts
 from graph.answers import REFUSED_STEPS_BEFORE_INSTEAD, fixed_answer, instead_call, unechoed
 from graph.asked import AskedNext
 from graph.budget import PLANNED_ENDS, charge_model_call, describe, end_step, open_step, wrap_up
@@ -255,6 +255,8 @@ class Reasoner:
         told = self._toolset.language.unknown(request["texts"][-1], lang) if request and request["texts"] else None
         a_question = request is not None and (
             request["kind"] == "information" or request["texts"][-1].rstrip().endswith(("?", "？")))
+        if a_question and not told and request:  # the look-ups chosen found nothing, and the words asked for none
+            told = known.nothing_found(list(state["messages"]), self._registry, request["texts"][-1], lang)
         if told and a_question and not outcome \
                 and "ungrounded" not in meta and told not in str(answer.content):
             # what no tool knows is said first, what was found after it (an answer already replaced by "I do not
