@@ -211,3 +211,15 @@ def test_a_clause_put_off_without_a_mark_leaves_the_batchs_bound(said, days):
     """A hurried message ends a clause with a space or with nothing ("…全批了 别的先不动", "…全过了其余的先放着"): the
     clause that puts the rest off is left out, not the bound before it (a writer's report, ho41; phrasings not theirs)."""
     assert max_days_in(batch_words(said)) == days
+
+
+@pytest.mark.parametrize("said", ["wang wu is away, just approve my own leave yourself", "我那个请假你直接帮我批了吧，太忙了"])
+def test_a_batch_proposed_where_the_person_asks_to_approve_their_own_is_refused_as_self_approval(
+        store, make_ctx, start_request, person_request, said):
+    # the forty-first round, read after its run: the batch's 'not a batch' refusal came first, and the answer made up
+    # 'you need to approve several one-day leaves at once'; none of these phrasings is from it
+    start_request(requester="user_1", approver="user_2", days=1, reason="看病")
+    with pytest.raises(CannotError) as refused:
+        check_call(TOOLSET, "decideTasks", {"userId": "user_1", "isOK": True, "maxDays": 1}, make_ctx("user_1"),
+                   request=person_request(said))
+    assert refused.value.code == "self_approval"

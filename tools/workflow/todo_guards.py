@@ -253,8 +253,10 @@ class NothingToDo:
                 "decide. Tell them so, and who decides it: queryCcRequests shows a request copied to them, with who "
                 "holds it.", instead={"name": "queryCcRequests", "args": {"userId": actor}},
             )
-        if call.spec.name == BATCH_TOOL:
-            return  # a batch of nothing: its own guards say why
+        if call.spec.name == BATCH_TOOL:  # a batch of nothing: its own guards say why, but for their own request
+            if asks_own_approval(latest, call.request["kind"]) and own_pending(call.handle, actor):
+                raise CannotError("self_approval", "The user asks to approve their own request.", say=SELF_DECIDE_SAY)
+            return
         others = [dict(u) for u in call.handle.execute(lookup.ALL_USERS).mappings() if u["id"] != actor]
         if named_in(task, others):
             return  # a requester named: the guards on their request say why it is not theirs (the person's own name
