@@ -120,6 +120,17 @@ class AskedNext:
             return None
         return as_said(found, lang, "next" if found["name"] in self._writes else "next_read")
 
+    def unlooked(self, state: AgentState, context: Context, lang: Lang) -> AIMessage | None:
+        """The first look-up the person's words ask for (`lookups_asked`) that a model whose answers are not trusted
+        left out even when reminded of it ("where's my trip request at? And how many days of annual leave do I have
+        left?" answered with the trip alone: the forty-second round, read after its run): made as they asked."""
+        request = state.get("request")
+        if request is None or not context.fixed_answers:
+            return None
+        made = {m.name for m in _run(state) if isinstance(m, ToolMessage) and m.name}
+        looked = lookups_asked(self._registry, request, made)
+        return as_said({"name": looked[0], "args": {}}, lang, "next_read") if looked else None
+
     def unmade(self, state: AgentState, context: Context, lang: Lang) -> AIMessage | None:
         """The first call the person's message asks for, where the model answers in a run that proposed no write at
         all ("张三那笔批了；王五那笔退回去" answered "已批准" with nothing done): proposed as they said, to its card."""

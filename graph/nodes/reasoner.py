@@ -201,6 +201,10 @@ class Reasoner:
         )
         if still_open and state["budget"]["model_calls"] + step["model_calls"] < context.max_model_calls:
             reply, step = self._remind(state, context, step, still_open)
+        looked = self._asked.unlooked(state, context, lang_of(state, context)) if still_open and not (
+            reply.tool_calls or reply.invalid_tool_calls) else None
+        if looked is not None:  # reminded, it answered again: the look-up the words ask for is made as they asked
+            return {"messages": [looked], "step": open_step(step, proposed_calls(looked))}
         answered = not (reply.tool_calls or reply.invalid_tool_calls)
         instead = instead_call(messages, lang_of(state, context)) if answered else None
         instead = instead or (self._asked.unmade(state, context, lang_of(state, context)) if answered else None)

@@ -1,4 +1,5 @@
-"""For a model whose answers are not trusted (`Context.fixed_answers`, the offline model's), a reminder asked beside a
+"""What a message asks beside a look-up, for a model whose answers are not trusted (`Context.fixed_answers`, the offline
+model's): another look-up it asks for, made even when the model, reminded, leaves it out; and a reminder asked beside a
 question about where the person's request is ("我的请假到哪一步了？还在王五那儿的话帮我催一下") is proposed after the
 look-up, to its card; not when the person they name no longer holds it, nor when their words fit several requests.
 Written after the forty-second round's run (a claim looked up and told, the reminder never proposed); none of these
@@ -40,3 +41,16 @@ def test_no_reminder_when_the_words_fit_several_requests(graph_driver, start_req
     agent = graph_driver(LOOKUP, "Two leaves are waiting.", user_id="user_1", fixed_answers=True)
     agent.say("我的请假都到哪一步了？没批的帮我催一下")
     assert agent.actions == []
+
+
+@pytest.mark.parametrize("said", [
+    "where's my leave request at? and how many days of annual leave have I got left?", "我的请假到哪了？另外我还剩几天年假？",
+])
+def test_a_look_up_asked_beside_another_and_left_out_after_the_reminder_is_made(graph_driver, start_request, said):
+    # the forty-second round, read after its run: the trip was told, the balance left out even when reminded
+    start_request(requester="user_1", approver="user_3", days=1, reason="看牙")
+    agent = graph_driver(LOOKUP, "It is with Wang Wu.", "It is with Wang Wu.", "It is with Wang Wu.", user_id="user_1",
+                         fixed_answers=True)
+    answer = str(agent.say(said)["messages"][-1].content)
+    assert [m.name for m in agent.values["messages"] if m.type == "tool"] == ["queryMyRequests", "getLeaveBalance"]
+    assert ("annual leave" in answer or "年假" in answer) and ("Wang Wu" in answer or "王五" in answer), answer
