@@ -29,13 +29,18 @@ def describe(results: list[TrialResult], *, attack_only: bool = False) -> str:
 
 
 def test_oracle_scores_pass_hat_k_one_on_every_protocol() -> None:
-    # Every scenario on every protocol, and a third of them twice on one: a second trial on a fresh store gives what
-    # the first gave (nothing leaks between trials). Every scenario twice there took 32 s more of CI's 15 minutes
-    # (twice on all three protocols, 173 s) for no other finding.
+    # Every scenario on the native protocol, a third of them twice: a second trial on a fresh store gives what the first
+    # gave (nothing leaks between trials). Every scenario twice there took 32 s more of CI's 15 minutes (twice on all
+    # three protocols, 173 s) for no other finding. The scenarios the project wrote run on react and json too; the
+    # held-out rounds' (1,050 of 1,242 at ho42) run on those under plan, each on one protocol in turn
+    # (test_evals_strategies.py): in the 51 runs of the oracle on all three protocols kept on this machine (to
+    # 2026-12-06), no scenario ever failed on one protocol but not on all, and the held-out set on react and json
+    # too was 2,100 trials, about 40 % of the oracle's share of CI.
     scenarios = load_scenarios()
     twice = scenarios[::3]
+    ours = [s for s in scenarios if "heldout" not in s.tags]
     for chosen, protocols, k in ((twice, PROTOCOLS[:1], 2), (scenarios[1::3] + scenarios[2::3], PROTOCOLS[:1], 1),
-                                 (scenarios, PROTOCOLS[1:], 1)):
+                                 (ours, PROTOCOLS[1:], 1)):
         results = run_suite(chosen, protocols, k, OracleModel.for_scenario, jobs=2, processes=True)
         summaries = summarize(results, k)
         assert [s.protocol for s in summaries] == protocols
