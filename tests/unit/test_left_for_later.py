@@ -30,6 +30,16 @@ def test_what_the_approver_keeps_for_themselves_is_no_part_of_the_comment(person
     assert stated_comment(request) == "注意安全"
 
 
+@pytest.mark.parametrize(("said", "comment"), [  # the forty-third round's writer's report; none of these is from it
+    ("reject both claims, comment: over the monthly limit. Don't touch the trip.", "over the monthly limit"),
+    ("approve the one-day leaves, comment: have a good rest. Leave Zhao Liu's alone for now.", "have a good rest"),
+    ("出差的都驳回，意见：客户那边取消了。请假那个先别动", "客户那边取消了"),
+    ("reject it, comment: receipts missing. Please resubmit with them.", "receipts missing. Please resubmit with them"),
+])
+def test_a_sentence_that_keeps_something_out_of_the_decision_is_no_part_of_the_comment(person_request, said, comment):
+    assert stated_comment(person_request(said, actor="user_3")) == comment
+
+
 def test_a_follow_up_that_names_nothing_asks_about_the_leave_just_spoken_of(store, make_ctx):
     with store.read() as conn:
         people = TOOLSET.directory(conn)

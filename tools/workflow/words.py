@@ -182,7 +182,7 @@ def _own_sentences(comment: str) -> str:
     for start, end in zip(ends, [*ends[1:], len(comment)] if ends else [], strict=True):
         sentence = comment[start:end].strip()
         if sentence and (ASKED.search(sentence) or _ANOTHER_ACTION.search(sentence) or _ALSO.match(sentence)
-                         or decision_in(sentence) is not None or _MY_OWN_LATER.search(sentence)):
+                         or decision_in(sentence) is not None or _MY_OWN_LATER.search(sentence) or _KEPT_OUT.search(sentence)):
             return _without_thanks(comment[:start].strip()).rstrip("。.!！") or comment
     return _without_thanks(comment) or comment
 
@@ -203,7 +203,11 @@ _MY_OWN_LATER = re.compile(
     r"\b(?:I'?ll|I\s+will)\s+(?:look|check|deal|handle|see|go\s+through|get\s+to)\b.*\b(?:myself|later|tomorrow)\b",
     re.IGNORECASE)
 """A sentence after a dictated comment about what the speaker does later ("I'll go through the rest tomorrow", 剩下的
-我明天再看, 李四那个三天的我再看看, "Li Si's I'll look at myself"): not for the requester."""
+我明天再看, 李四那个三天的我再看看, "Li Si's I'll look at myself"), or that keeps something out of what is decided
+("Don't touch the leave request.", 请假那个先别动): not for the requester."""
+_KEPT_OUT = re.compile(r"^\s*(?:please\s+)?(?:don'?t|do\s+not)\s+(?:touch|approve|reject|decide|do)\b|"
+                       r"^\s*(?:leave|keep)\b.*\b(?:alone|out|aside)\b|^\s*skip\b|别动|不要动|先不(?:要)?(?:动|批|管)|"
+                       r"先别(?:动|批|管)|先放着", re.IGNORECASE)
 
 
 _ALSO = re.compile(r"\s*(?:另外|还有|顺便|对了|\b(?:also|and also|oh and|by the way|btw|plus)\b)", re.IGNORECASE)
