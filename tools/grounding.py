@@ -23,6 +23,7 @@ from tools.provenance import words_for
 from tools.readers import read_after
 from tools.request import Request, stated_numbers
 from tools.spec import CallContext, Found, PersonValue, ToolSpec, get_param, set_param
+from tools.taken_back import unchosen_hidden
 from tools.toolset import Toolset
 
 TEXT_SHARE = 0.6
@@ -65,6 +66,7 @@ def people_named_for(toolset: Toolset, value: PersonValue, request: Request) -> 
     for text, ids in zip(reversed(request["recent"]), request["people"], strict=False):
         if not ids:
             continue
+        ids = _not_taken_back(text, ids, request) if len(ids) > 1 else ids
         if toolset.pick_person is not None:
             named = [{"id": i, **request["names"].get(i, {})} for i in ids]
             picked = [p["id"] for p in toolset.pick_person(value.param, text, named)]
@@ -73,6 +75,16 @@ def people_named_for(toolset: Toolset, value: PersonValue, request: Request) -> 
             return picked
         return ids
     return []
+
+
+def _not_taken_back(text: str, ids: list[str], request: Request) -> list[str]:
+    """Of the people a text names, those it does not take back for another ("Li Si, right? Actually make it Zhao Liu
+    instead", 李四，不对，王五审批, "not Li Si, Zhao Liu": `tools.taken_back`); all of them where that leaves none."""
+    names = {i: [n for n in (request["names"].get(i, {}).get("name"), request["names"].get(i, {}).get("alias")) if n]
+             for i in ids}
+    kept = unchosen_hidden(text, [n for said in names.values() for n in said], "\0").casefold()
+    left = [i for i in ids if not names[i] or any(n.casefold() in kept for n in names[i])]
+    return left or ids
 
 
 def named_option(value: PersonValue, request: Request) -> str | None:
