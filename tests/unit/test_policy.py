@@ -204,6 +204,8 @@ def test_a_group_member_who_is_the_requester_decides_no_step(store, make_ctx, st
     errors = assert_refused(store, make_ctx("user_admin"), "handleTodoTask", decide(hr[0]["taskId"], comment="同意"),
                             "self_approval")
     assert "own request" in errors[0].message
+    # told who holds it by the group's name, never its id (the forty-third round's writer read "它在等finance审批")
+    assert "人事" in errors[0].say["zh"] and "hr" not in errors[0].say["zh"] and "HR" in errors[0].say["en"]
     # The first approver cannot decide the HR step either: it is offered to hr only.
     assert_refused(store, make_ctx("user_2"), "handleTodoTask", decide(hr[0]["taskId"], comment="同意"), "not_assignee")
     assert execute_call(TOOLSET, "queryTodoTask", {"userId": "user_admin"}, make_ctx("user_admin"))["total"] == 0

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, func, select
 
 from tools.errors import CannotError, NeedsPersonError, PolicyError
-from tools.workflow.lookup import approver_choices, display_name, engine_of, require_user
+from tools.workflow.lookup import approver_choices, display_name, engine_of, group_label, require_user
 from tools.workflow.store import SYSTEM_SENDER, outbox
 from tools.workflow.views import COMMENT_REQUIRED_OVER_DAYS, duration_days
 
@@ -224,7 +224,7 @@ def _holder(conn: Connection | None, task: dict[str, Any], lang: str) -> str:
     ids = [task["assignee"]] if task.get("assignee") else list(task.get("candidate_users") or [])
     names = [display_name(require_user(conn, i), lang) for i in ids[:3]]
     return ("、" if lang == "zh" else ", ").join(names) or ("、" if lang == "zh" else ", ").join(
-        task.get("candidate_groups") or [])
+        group_label(conn, g, lang) for g in task.get("candidate_groups") or [])  # 财务, not the group's id "finance"
 
 
 def check_decide_task(
