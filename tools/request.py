@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any, Literal, NotRequired
 
@@ -19,7 +19,7 @@ from typing_extensions import TypedDict
 
 from tools.message_kind import kind_of
 from tools.parsers import TextFacts, language_of, read_text
-from tools.parsers.facts import CALENDAR_DAYS_PER_WEEK, WORKING_DAYS_PER_WEEK
+from tools.parsers.facts import CALENDAR_DAYS_PER_WEEK, WORKING_DAYS_PER_WEEK, due_by
 from tools.parsers.text import mask_words
 from tools.people import named_in, names_of
 
@@ -163,6 +163,7 @@ def read_request(
     one_date: float | None = None  # the latest length a request message's only date gives (`TextFacts.one_date`)
     for position, text in enumerate(recent):
         facts = read_text(text, today=today, ignore=names, default_lang=default_lang)
+        facts = replace(facts, dates=tuple(d for d in facts.dates if not due_by(text, d)))  # "周五前发给他": when due
         if position >= len(recent) - len(texts) and facts.one_date is not None:
             one_date = facts.one_date  # the request's own messages only, never one before it
             implied = Said(kind="days", value=one_date, text=facts.dates[0].text, message=position)

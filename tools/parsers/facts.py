@@ -94,6 +94,18 @@ def read_text(text: str, *, today: date, ignore: Sequence[str] = (), default_lan
 _DEADLINE_BEFORE = re.compile(r"(?:\bby|\bbefore|\buntil|\btill|\bdue|\bno later than|截止|截至|最晚|之前)\s*(?:on\s+|the\s+)?$",
                               re.I)
 _DEADLINE_AFTER = re.compile(r"^\s*(?:前|之前|以前|截止|为止|到期|'s\b|的会|的会议)", re.I)
+_DUE_BEFORE = re.compile(r"(?:\bby|\bbefore|\bdue|\bno later than|截止|截至|最晚)\s*(?:on\s+|the\s+)?$", re.I)
+_DUE_AFTER = re.compile(r"^\s*(?:前(?!后)|之前|以前|截止|为止|到期)")
+
+
+def due_by(text: str, span: DateSpan) -> bool:
+    """Whether a single day is said as when something is due ("具体行程我周五前发给他", "send it by Friday"): no date
+    of the request's own (its trip's return had been asked again beside one). "until Friday" ends a range, and is
+    not this."""
+    start, end = span.at
+    return span.start == span.end and bool(_DUE_BEFORE.search(text[:start]) or _DUE_AFTER.match(text[end:]))
+
+
 _HALF_OF_DAY = re.compile(r"(?:上午|下午|早上|中午|晚上)(?!好)|(?<!good )\b(?:morning|afternoon|evening)\b", re.I)
 """A half of the day said near a date; a greeting (早上好, "good morning") is none."""
 _VAGUE_COUNT = re.compile(
