@@ -23,7 +23,7 @@ from tools.provenance import words_for
 from tools.readers import read_after
 from tools.request import Request, stated_numbers
 from tools.spec import CallContext, Found, PersonValue, ToolSpec, get_param, set_param
-from tools.taken_back import unchosen_hidden
+from tools.taken_back import taken_instead, unchosen_hidden
 from tools.toolset import Toolset
 
 TEXT_SHARE = 0.6
@@ -82,6 +82,10 @@ def _not_taken_back(text: str, ids: list[str], request: Request) -> list[str]:
     instead", 李四，不对，王五审批, "not Li Si, Zhao Liu": `tools.taken_back`); all of them where that leaves none."""
     names = {i: [n for n in (request["names"].get(i, {}).get("name"), request["names"].get(i, {}).get("alias")) if n]
              for i in ids}
+    instead = (taken_instead(text) or "").casefold()  # "…make it Zhao Liu instead, Li Si will be off too"
+    named_instead = [i for i in ids if any(n.casefold() in instead for n in names[i])]
+    if named_instead:
+        return named_instead
     kept = unchosen_hidden(text, [n for said in names.values() for n in said], "\0").casefold()
     left = [i for i in ids if not names[i] or any(n.casefold() in kept for n in names[i])]
     return left or ids

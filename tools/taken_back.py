@@ -59,6 +59,15 @@ def unchosen_hidden(text: str, names: Sequence[str], mask: str) -> str:
     return text
 
 
+def taken_instead(text: str) -> str | None:
+    """The clause after the last word that takes back what came before ("Li Si, right? Actually make it Zhao Liu
+    instead, Li Si will be off too" → " Zhao Liu instead"), up to its end; None where nothing is taken back."""
+    cues = list(_TAKEN_BACK.finditer(text))
+    if not cues:
+        return None
+    return re.split(r"[，,。.;；!！?？\n]", text[cues[-1].end():], maxsplit=1)[0]
+
+
 def last_said(text: str, acts: re.Pattern[str]) -> str:
     """What the person says last where they take back what came before for something `acts` names ("Approve it...
     actually no, pass it on to Wang Wu", "批了吧，哦不，先退回"): the text after the last word that takes back; the

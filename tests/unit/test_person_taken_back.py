@@ -16,6 +16,9 @@ LEAVE = {"processKey": "process_qingjia", "userId": "user_1", "days": 2, "fields
     ("2 days of annual leave for a family trip, Li Si approves, no wait, make it Wang Wu", "family trip", "user_3"),
     ("请两天年假，陪家人旅游，李四审批，不对，改成王五吧", "陪家人旅游", "user_3"),
     ("2 days of annual leave, moving house. Not Li Si, Zhao Liu signs it off", "moving house", "user_4"),
+    ("2 days of annual leave, moving house, Li Si approves. Actually make it Zhao Liu, Li Si is away", "moving house",
+     "user_4"),
+    ("请两天年假，搬家，李四审批。算了换成赵六吧，李四那几天也不在", "搬家", "user_4"),
 ])
 def test_the_person_named_last_in_place_of_another_is_the_one(store, make_ctx, person_request, said, reason, approver):
     checked = check_call(TOOLSET, "runWorkFlow", {**LEAVE, "reason": reason, "nextUserId": approver},
