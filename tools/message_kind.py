@@ -95,7 +95,17 @@ def _asks_information(sentence: str) -> bool:
     question = bool(_QUESTION_END.search(_TOLD_ZH.sub("", sentence)) or _QUESTION_EN.match(sentence)) or bool(
         _QUESTION_WORD_ZH.search(_NO_QUESTION_ZH.sub("", sentence)) and not _WANTS_ZH.search(sentence)
     )
-    return question and not _REQUEST_CUE.search(sentence)
+    return question and not _REQUEST_CUE.search(_WHEN_DONE.sub(" ", sentence))
+
+
+_WHEN_DONE = re.compile(
+    r"[^，,。？?！!]*?(?:批|审批|报|approve|通过|处理|办)(?:完|好|下来|过)(?:了)?(?:以后|之后|后)|"
+    r"\b(?:once|after|when)\s+(?:[\w'-]+\s+){0,4}?(?:is|are|gets?|has\s+been|have\s+been)\s+(?:approved|signed\s+off|"
+    r"processed|paid|through)\b|(?:多久|多长时间|什么时候|啥时候|哪天|几时|何时|几天)才?(?=能|可以)(?:能|可以)",
+    re.IGNORECASE,
+)
+"""A clause that says when something happens ("报销批完以后，钱多久能到账？", "once my claim is approved, when is the money
+paid?"), and 能 or 可以 asked of when (多久能到账): a time, and no request of its own."""
 
 
 def kind_of(text: str) -> Literal["information", "action", "capability"]:

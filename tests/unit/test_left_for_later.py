@@ -153,3 +153,19 @@ def test_half_of_a_team_is_no_half_day_bound(person_request, make_ctx, start_req
                                                   "comment": "feel better"}, make_ctx("user_2"),
                          request=person_request(said, actor="user_2"))
     assert checked.args.model_dump().get("maxDays") is None
+
+
+@pytest.mark.parametrize("said", [  # the forty-fourth round, read after its run; none of these is from it
+    "请假批完以后，工资会不会扣？", "出差申请审批下来之后，酒店是自己订吗？", "我的报销什么时候能批下来？",
+    "报销的钱几天能到账？",
+    "once my trip is approved, who books the hotel?", "after my claim has been approved, how is it paid?",
+])
+def test_a_question_with_a_clause_of_when_something_is_done_asks_nothing_done(said):
+    assert kind_of(said) == "information"
+
+
+@pytest.mark.parametrize("said", [
+    "什么时候能帮我把假批了？", "报销批完以后帮我发个邮件给李四", "When my leave is approved, please email Li Si",
+])
+def test_a_request_beside_a_clause_of_when_is_still_a_request(said):
+    assert kind_of(said) == "action"
