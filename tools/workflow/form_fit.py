@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import date
 from typing import Any
@@ -33,9 +34,19 @@ def _named_by(definition: Definition, text: str) -> set[str]:
     return {w.lower() for w in naming_words(definition) if w and words.names_term(w, text)}
 
 
+_COMPARED = re.compile(
+    r"(?<!would )(?<!'d )(?<!\bI )\b(?:like|unlike|the\s+same\s+as|similar\s+to)\s+(?!to\b)[^,.?!;，。？！；]*|"
+    r"(?:像|跟|和|同)[^，。？！,.?!；;]{0,12}?(?:一样|那样|似的)",
+    re.IGNORECASE,
+)
+"""A process named only to compare with ("Does a trip also go to finance, like big expense claims do?", 跟报销一样): no
+request of its own (a trip had been filed as a claim, the amount asked for: the forty-third round's writer)."""
+
+
 def processes_they_named(definitions: Sequence[Definition], text: str) -> list[Definition]:
-    """The processes a text names as a request of its own: named, and not only by words another named process's form
-    uses for what it is about (出差 beside 差旅报销)."""
+    """The processes a text names as a request of its own: named, not only to compare with (`_COMPARED`), and not only
+    by words another named process's form uses for what it is about (出差 beside 差旅报销)."""
+    text = _COMPARED.sub(" ", text)
     named = [(d, by) for d in definitions if (by := _named_by(d, text))]
     return [d for d, by in named if not any(other is not d and by <= _about(other) for other, _ in named)]
 
