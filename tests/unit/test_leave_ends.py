@@ -102,3 +102,23 @@ def test_a_fare_to_get_back_is_a_claim(store):
 
     with store.read() as conn:
         assert processes_named(conn, "can I get the taxi fare back for Tuesday night? 48 yuan") == {"process_baoxiao"}
+
+
+@pytest.mark.parametrize(("said", "left", "filed"), [  # the forty-third round's writer's report; none of these is from it
+    ("有调休的话下周三调休一天，没有就请一天年假吧，家里有事，李四审批", 1, "调休"),
+    ("有调休的话下周三调休一天，没有就请一天年假吧，家里有事，李四审批", 0, "年假"),
+    ("a comp day next Wednesday if I still have one, otherwise annual leave. Li Si approves", 0, "年假"),
+    ("a comp day next Wednesday if I still have one, otherwise annual leave. Li Si approves", 2, "调休"),
+])
+def test_a_type_asked_on_a_condition_of_its_balance_is_filed_as_the_balance_says(store, make_ctx, person_request, said,
+                                                                                  left, filed):
+    from tools.workflow.leave.balances import allocate
+    from tools.workflow.leave.types import leave_types
+
+    comp = next(t for t in leave_types().types if t.id == "调休")
+    with store.transaction() as conn:
+        allocate(conn, "user_1", comp, 2026, float(left), actor_id="user_admin", note="test")
+    reason = "家里有事" if "家里" in said else "x"
+    checked = check_call(TOOLSET, "runWorkFlow", {**LEAVE, "reason": reason, "days": 1, "fields": {"leaveType": "事假"}},
+                         make_ctx("user_1", today=date(2026, 12, 1)), request=person_request(said))
+    assert _fields(checked)["leaveType"] == filed
