@@ -18,6 +18,10 @@ from tools.parsers.quantities import find_quantities
     ("金额是900，不是990", [(900.0, "none")]),
     ("两百元，不是两百五十元", [(200.0, "yuan")]),
     ("请两天，不对，三天", [(3.0, "day")]),
+    # "not" in English too (the forty-fifth round's writer: "should be 460, not 640" resent nothing); none from it
+    ("the total is 385, not 358", [(385.0, "none")]),
+    ("make the claim 1,250 yuan not 1,520 yuan", [(1250.0, "yuan")]),
+    ("it should say 2 days, not 3", [(2.0, "day")]),
 ])
 def test_a_number_taken_back_or_denied(said, read):
     assert [(q.value, q.unit) for q in find_quantities(said)] == read
