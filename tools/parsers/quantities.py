@@ -151,8 +151,8 @@ def find_quantities(text: str, original: str | None = None) -> list[Quantity]:
     return _corrected(sorted(found, key=lambda q: (q.start, q.value)), text)
 
 
-_CUE = (r"(?:哦|噢|啊|呃)?(?:不对|不是|错了|说错了|写错了|更正(?:一下)?|纠正一下|我是说|应该是)|no(?:\s+wait)?|not|wait|sorry|oops|"
-        r"I\s+mean|make\s+(?:that|it)|or\s+rather|rather|correction|scratch\s+that|my\s+bad")
+_CUE = (r"(?:哦|噢|啊|呃)?(?:不对|不是|错了|说错了|写错了|更正(?:一下)?|纠正一下|我是说|应该是)|no(?:\s+wait)?|not|wait|"
+        r"sorry|oops|I\s+mean|make\s+(?:that|it)|or\s+rather|rather|correction|scratch\s+that|my\s+bad")
 _CORRECTION_RE = re.compile(
     rf"(?:\s+off\b)?[\s,，.。;；:：!！—–-]*(?:{_CUE})"
     rf"(?:[\s,，.。;；:：!！—–-]*(?:{_CUE}|no|是|it'?s|it\s+was|actually))*[\s,，.。;；:：!！—–-]*",
