@@ -11,7 +11,7 @@ from tools.choices import read_choice
 from tools.parsers import read_date
 from tools.parsers.calendar import is_working_day
 from tools.parsers.text import MASK
-from tools.request import Request
+from tools.request import Request, Said
 from tools.workflow.engine import FormField
 
 
@@ -51,8 +51,8 @@ def range_end(which: str, *, ranges_only: bool = False) -> Any:
         if ranges_only and not ranges and len(dates) == 1 and set(request["days"]) in ({1.0}, {0.5}) and \
                 is_working_day(date.fromisoformat(dates[0])):
             return dates[0]  # "下周五歇一天", "next Monday morning off": a leave of a day or half of it on the one day said
-        if ranges_only and not ranges and which == "start" and _said_as_first_day(request):
-            return _said_as_first_day(request)  # "下周二起请俩天假": its first day; the last is counted from the days
+        if ranges_only and not ranges and which == "start" and (first := _said_as_first_day(request)):
+            return first  # "下周二起请俩天假": its first day; the last is counted from the days
         if ranges_only and not ranges and len(dates) > 1 and _working_days_in_a_row(dates) and \
                 set(request["days"]) <= {float(len(dates))}:
             return dates[0] if which == "start" else dates[-1]  # "下周四、周五这两天": one leave, Thursday to Friday
@@ -74,15 +74,23 @@ _FROM_AFTER = re.compile(r"^\s*(?:起|开始|\bon(?:wards?)?\b)", re.IGNORECASE)
 def _said_as_first_day(request: Request) -> str | None:
     """The one date a leave's words say it starts on ("下周二起请俩天假", 从周三开始休, "starting next Monday, 3 days"),
     when they state one date only; None otherwise."""
-    dates = [s for s in request.get("said", []) if s["kind"] == "date"]
-    if len({str(s["value"]) for s in dates}) != 1:
+    if len({str(s["value"]) for s in request.get("said", []) if s["kind"] == "date"}) != 1:
         return None
-    for said in dates:
-        text = request["recent"][said["message"]] if 0 <= said["message"] < len(request["recent"]) else ""
-        at = text.find(said["text"])
-        if at >= 0 and (_FROM_BEFORE.search(text[:at]) or _FROM_AFTER.search(text[at + len(said["text"]):])):
+    for said, text, at in _dates_where_said(request):
+        if _FROM_BEFORE.search(text[:at]) or _FROM_AFTER.search(text[at + len(said["text"]):]):
             return str(said["value"])
     return None
+
+
+def _dates_where_said(request: Request) -> list[tuple[Said, str, int]]:
+    """Each date the request states, with the message it was said in and where in it."""
+    found = []
+    for said in request.get("said", []):
+        if said["kind"] == "date" and 0 <= said["message"] < len(request["recent"]):
+            text = request["recent"][said["message"]]
+            if (at := text.find(said["text"])) >= 0:
+                found.append((said, text, at))
+    return found
 
 
 def _latest_ranges(request: Request) -> set[tuple[str, str]]:
@@ -128,13 +136,7 @@ def longer_than_its_date(request: Request) -> bool:
 def _said_as_setting_off(request: Request) -> bool:
     """Whether the clause a date is said in says it is the day the person sets off ("leaving tmrw", 下周一出发去武汉),
     and not the day they come back (回来的日期改成28号，出发那天不变)."""
-    for said in request.get("said", []):
-        if said["kind"] != "date" or not 0 <= said["message"] < len(request["recent"]):
-            continue
-        text = request["recent"][said["message"]]
-        at = text.find(said["text"])
-        if at < 0:
-            continue
+    for said, text, at in _dates_where_said(request):
         starts = [m.end() for m in _CLAUSE_BREAK.finditer(text, 0, at)]
         end = _CLAUSE_BREAK.search(text, at + len(said["text"]))
         clause = text[starts[-1] if starts else 0: end.start() if end else len(text)]

@@ -11,6 +11,7 @@ from datetime import date
 
 from tools.guards.call import Call
 from tools.hooks import Source
+from tools.patterns import compiled
 from tools.person_values import set_param
 from tools.request import latest_message
 from tools.workflow.leave.balances import balance
@@ -42,9 +43,9 @@ class LeaveTypeIfAny:
         words = {w: option for option, *said in (*value.choices, *value.hints) for w in said if w}
         names = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
         latest = latest_message(call.request)
-        said = re.search(rf"(?P<first>{names})[^。.;；!?？]*?{_IF_ANY}[^。;；!?？]*?{_ELSE}[^。;；!?？]*?(?P<second>{names})|"
-                         rf"{_IF_ANY}[^。;；!?？]*?(?P<first2>{names})[^。;；!?？]*?{_ELSE}[^。;；!?？]*?(?P<second2>{names})",
-                         latest, re.IGNORECASE)
+        said = compiled(rf"(?P<first>{names})[^。.;；!?？]*?{_IF_ANY}[^。;；!?？]*?{_ELSE}[^。;；!?？]*?(?P<second>{names})|"
+                        rf"{_IF_ANY}[^。;；!?？]*?(?P<first2>{names})[^。;；!?？]*?{_ELSE}[^。;；!?？]*?(?P<second2>{names})",
+                        re.IGNORECASE).search(latest)
         if not said:
             return
         first_word, second_word = said.group("first") or said.group("first2"), said.group("second") or said.group("second2")
