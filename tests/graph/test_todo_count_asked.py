@@ -20,6 +20,9 @@ from tools.workflow import TOOLSET
     ("几个待审批的在赵六那儿？", True),
     ("how many tasks is Zhao Liu sitting on?", True),
     ("what's waiting for me today", True),
+    ("which leave requests are waiting on HR?", True),  # the forty-sixth round's run asked it of finance
+    ("what is sitting with Li Si right now", True),
+    ("which of my claims are waiting on finance?", False),  # the person's own: where their requests are
     ("帮我把待批的那几个都批了", False),
     ("我这几个待办都批了吧", False),
     ("我的申请到哪了", False),

@@ -40,6 +40,15 @@ def test_a_sentence_that_keeps_something_out_of_the_decision_is_no_part_of_the_c
     assert stated_comment(person_request(said, actor="user_3")) == comment
 
 
+@pytest.mark.parametrize(("said", "comment"), [  # the forty-sixth round's run; none of these is from it
+    ("Approve Li Si's 3,200 claim, the invoices match. Hold off on the trip.", "the invoices match"),
+    ("Reject Wang Wu's 12,450 claim, no itemised bill. Leave the leave requests for now.", "no itemised bill"),
+    ("通过李四那笔2,480的报销，发票都对得上。王五的先放着", "发票都对得上"),
+])
+def test_a_figure_with_a_thousands_comma_does_not_end_the_clause_that_decides(person_request, said, comment):
+    assert stated_comment(person_request(said, actor="user_4")) == comment
+
+
 def test_a_follow_up_that_names_nothing_asks_about_the_leave_just_spoken_of(store, make_ctx):
     with store.read() as conn:
         people = TOOLSET.directory(conn)

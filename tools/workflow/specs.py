@@ -160,7 +160,9 @@ SPECS: tuple[ToolSpec, ...] = (
                  r"\bhow many\b[^.;]{0,40}\b(to-?dos?|tasks?|to approve|approvals?|sitting)\b|"
                  r"\bwhat(?:'s| is| has)?\b[^.;]{0,30}\b(to-?dos?|waiting for (?:me|him|her|them|approval))\b|"
                  r"\b(?:anything|something)\b[^.;?]{0,20}\b(?:come in|came in|landed|for me to (?:approve|sign|review|look at)|"
-                 r"waiting on me)\b"),
+                 r"waiting on me)\b|"
+                 # which wait on a group or a person ("Which claims are waiting on finance?", "what's sitting with HR")
+                 r"\b(?:which|what)\b(?![^.;?]*\b(?:my|mine)\b)[^.;?]{0,30}\b(?:waiting|sitting)\s+(?:on|with)\s+\w+"),
         observation=ObservationShape(  # a task's form is read in words (`summary`: units, choices by name)
             drop=frozenset({"createdAt", "processKey", "form"}), list_limits={"tasks": 10}
         ),

@@ -158,8 +158,8 @@ def stated_comment(request: Request) -> str | None:
         before = texts[:index]  # the request named earlier, and no decision yet: this message is the one deciding
         named_before = any(_whose(t, request) for t in before) and all(decision_in(t) is None for t in before)
         after = _after_the_decision(texts[index], request, named_before=named_before)
-        if after:
-            return after
+        if after:  # "…, receipts check out. Leave Wang Wu's for now.": the sentence keeping one out is not in it
+            return _own_sentences(after)
     return _before_the_decision(texts[-1], request) if texts else None
 
 
@@ -206,7 +206,7 @@ _MY_OWN_LATER = re.compile(
 我明天再看, 李四那个三天的我再看看, "Li Si's I'll look at myself"), or that keeps something out of what is decided
 ("Don't touch the leave request.", 请假那个先别动): not for the requester."""
 _KEPT_OUT = re.compile(r"^\s*(?:please\s+)?(?:don'?t|do\s+not)\s+(?:touch|approve|reject|decide|do)\b|"
-                       r"^\s*(?:leave|keep)\b.*\b(?:alone|out|aside)\b|^\s*skip\b|别动|不要动|先不(?:要)?(?:动|批|管)|"
+                       r"^\s*(?:leave|keep)\b.*\b(?:alone|out|aside|for\s+now)\b|^\s*hold\s+off\b|^\s*skip\b|别动|不要动|先不(?:要)?(?:动|批|管)|"
                        r"先别(?:动|批|管)|先放着", re.IGNORECASE)
 
 
@@ -239,7 +239,8 @@ def _whose(text: str, request: Request) -> bool:
     return bool(_TASK_ID.search(text) or any(n in text for n in names))
 
 
-_CLAUSE_END = re.compile(r"\s*[，,;；:：。!！]\s*|\.\s+|\s*(?:——|—|–)\s*|\s+-+\s+")  # a dash too: "驳回——预算超了"
+_CLAUSE_END = re.compile(r"\s*(?:[，;；:：。!！]|,(?!\d{3}(?!\d))|(?<!\d),)\s*|\.\s+|\s*(?:——|—|–)\s*|\s+-+\s+")
+"""Where a clause ends: a comma but for one in a figure (5,600), a dash too ("驳回——预算超了")."""
 _ANOTHER_ACTION = re.compile(r"邮件|提醒|催|通知|发给|\be-?mail|\bremind|\bsend\b|\bnotify|\bthen\b|然后|再(?:发|给|抄|转|通知)",
                              re.IGNORECASE)
 """Words of another action after a decision (", then e-mail Li Si", 然后发邮件, 再发给王五); not 再提 (the requester's, a
