@@ -17,7 +17,6 @@ or "告诉我…", "let me know…"), never in a write's comment ("备注：年�
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -53,7 +52,7 @@ def lookups_asked(registry: ToolRegistry, request: Request, made: set[str]) -> l
         spec.name for spec in registry
         if spec.effect is Effect.READ and spec.answers and spec.name not in made and not made & set(spec.answered_by)
         and set(spec.args_model.model_fields) <= set(spec.identity_params)
-        and any(re.search(p, s, re.IGNORECASE) for p in spec.answers for s in sentences)
+        and any(spec.answers_question(s) for s in sentences)
     ]
 
 

@@ -188,7 +188,7 @@ def open_lookups(messages: list[AnyMessage], registry: ToolRegistry, request: Re
     return [
         s.name for s in registry
         if s.answers and s.name not in made and not found & set(s.answered_by)
-        and any(compiled(p, re.IGNORECASE).search(text) for p in s.answers)
+        and s.answers_question(text)
     ]
 
 

@@ -34,7 +34,6 @@ from tools.claims import (
     known_of_run,
     unsupported,
 )
-from tools.patterns import compiled
 from tools.people import names_of
 from tools.request import Lang
 from tools.spec import Effect, ToolRegistry
@@ -255,7 +254,7 @@ def nothing_found(messages: list[AnyMessage], registry: ToolRegistry, text: str,
     if not run or any(m.status == "error" or not m.name or m.name not in registry
                       or registry.get(m.name).effect is not Effect.READ or not _found_nothing(m.artifact) for m in run):
         return None
-    if any(spec.answers and any(compiled(p, re.IGNORECASE).search(text) for p in spec.answers) for spec in registry):
+    if any(spec.answers_question(text) for spec in registry):
         return None
     return prompts.NOT_KNOWN[lang]["alone"]
 

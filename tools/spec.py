@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -21,6 +22,7 @@ from tools import arguments
 from tools.arguments import describe_validation_error
 from tools.errors import InvalidArgumentsError
 from tools.hooks import AfterCommit, CallContext, Card, Check, Describe, Found, Handler, Source, Sources, Verdict
+from tools.patterns import compiled
 from tools.person_values import PersonValue, PersonValuesFor, Refuse, ValueKind, get_param, set_param
 
 __all__ = [
@@ -195,6 +197,10 @@ class ToolSpec:
         extra = self.person_values_for(handle, ctx, values, found)
         params = {v.param for v in extra}
         return (*extra, *(v for v in self.person_values if v.param not in params))
+
+    def answers_question(self, text: str) -> bool:
+        """Whether the person's words ask what this look-up answers (any of `answers`, case aside)."""
+        return any(compiled(p, re.IGNORECASE).search(text) for p in self.answers)
 
     def hidden_params(self) -> set[str]:
         return set(self.identity_params) | set(self.card_params)

@@ -3,7 +3,6 @@ else, whatever the conversation claims."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from tools.errors import PolicyError
@@ -49,7 +48,7 @@ def _own_look_up(call: Call, param: str) -> dict[str, Any] | None:
     request = call.request
     if call.spec.effect is not Effect.READ or request is None or not request["texts"] or not call.spec.answers:
         return None
-    if not any(re.search(p, request["texts"][-1], re.IGNORECASE) for p in call.spec.answers):
+    if not call.spec.answers_question(request["texts"][-1]):
         return None
     return {"name": call.spec.name, "args": {**call.values, param: call.ctx.actor_id}}
 
