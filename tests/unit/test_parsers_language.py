@@ -21,6 +21,11 @@ from tools.parsers import language_of, read_text
         ("好的", "zh"),
         ("yes", "en"),
         ("I", "en"),
+        # the forty-seventh round's writer's report: Chinese grammar, English nouns (none of these is from it)
+        ("把 open 的 expense claim 都 reject 掉，reason 写 budget freeze", "zh"),
+        ("下周一到周三请个 annual leave，approver 是李四", "zh"),
+        ("pls file a baoxiao for 打车 费", "en"),
+        ("Zhang San 那个 trip request, approve", "zh"),
     ],
 )
 def test_language_of_mixed_text(text, lang):
