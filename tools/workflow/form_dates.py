@@ -10,6 +10,7 @@ from typing import Any
 from tools.choices import read_choice
 from tools.parsers import read_date
 from tools.parsers.calendar import is_working_day
+from tools.parsers.dates import AM_PM
 from tools.parsers.text import MASK
 from tools.request import Request, Said
 from tools.workflow.engine import FormField
@@ -195,6 +196,11 @@ def range_half(which: str, form_field: FormField) -> Any:
         if request["days"] and all(d == int(d) for d in request["days"]):
             return None  # "帮我请一天病假，早上烧到38度5": a whole day's count, and no half said with a date
         texts = [_HAPPENED.sub(lambda m: MASK * len(m.group()), t) for t in request["texts"]]
+        for text in reversed(texts):  # "下周五 PM", "Fri AM": the half said after the day
+            halves = {"am" if (m["ap"] or m["AP"] or m["pm"] or m["am"]).lower() == "a" else "pm"
+                      for m in _AM_PM_AFTER_A_DAY.finditer(text)}
+            if halves:
+                return HALF_NAMES[halves.pop()] if len(halves) == 1 else None
         found = read_choice(choices, hints, texts)
         return str(found.value) if found is not None else None
 
@@ -209,3 +215,10 @@ _HAPPENED = re.compile(
 )
 """A half of the day that says when something happened, not which half the leave is ("早上起来烧到38度5，今天请一天",
 "woke up this morning with a fever, need today off"): no half said."""
+
+
+_AM_PM_AFTER_A_DAY = re.compile(
+    r"(?:(?:周|星期|礼拜)[一二三四五六日天1-7]|[0-9一二三四五六七八九十]{1,3}\s*[号日]|明天|后天|\d{1,2}[/.]\d{1,2}|"
+    r"\b(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?\.?|\b\d{1,2}(?:st|nd|rd|th)|\btomorrow)"
+    rf"\s*{AM_PM}", re.IGNORECASE)
+"""AM or PM said after a day ("下周五 PM", "next Fri AM", "the 9th a.m."): which half of that day."""

@@ -14,7 +14,7 @@ from tools.workflow.leave.specs import LEAVE_BALANCE
 
 LEAVE_WORD = re.compile(
     r"假|休|\b(?:leave|vacation|holidays?|pto|time\s+off|days?\s+off|off\s+days?|annual|comp(?:ensatory)?|"
-    r"allowance|allocation)\b",
+    r"allowance|allocation|nian\s?jia|tiao\s?xiu|qing\s?jia)\b",
     re.IGNORECASE,
 )
 """Words that speak of leave: 假 (年假, 调休, 假期), 休, "leave", "vacation", "PTO", "time off", "days off"."""

@@ -64,7 +64,9 @@ LEAVE_BALANCE = ToolSpec(
     identity_params=("userId",),
     answers=(r"(年假|调休|假期|休假)的?(余额|还有|还剩|剩)|(还有|还剩|剩下?|剩余)(几|多少)天的?(年假|调休|假)|假期余额|"
              r"leave balance|how (much|many days of) (annual |paid |comp(ensatory)? )?(leave|time off|vacation|pto)|"
-             r"(leave|vacation|pto|time off|days off)( days)? (do i have )?left",),
+             r"(leave|vacation|pto|time off|days off)( days)? (do i have )?left|"
+             r"\bhow (?:much|many)\b[^.?]{0,40}\b(?:leave|vacation|pto|time off|days? off|nian ?jia|tiao ?xiu|"
+             r"comp (?:days?|time))\b[^.?]{0,30}\b(?:left|remaining)\b",),
     observation=ObservationShape(list_limits={"balances": 10}),
     describe=described,
     examples=(

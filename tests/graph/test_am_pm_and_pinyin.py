@@ -1,0 +1,61 @@
+"""What the forty-seventh round's writer found (people who mix languages): AM and PM said after a day are its half
+("下周五 PM", "Fri AM"), and leave types and processes said in pinyin (nianjia, tiaoxiu, baoxiao) are the types and
+processes they name. Phrasings written for these tests, none from a scenario."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from evals.doubles.scripted import tool_call
+from tools.parsers.dates import find_dates
+from tools.workflow import TOOLSET
+
+
+@pytest.mark.parametrize(("said", "reason", "half"), [
+    ("下下周二 AM 调休半天，要去办居住证，李四批", "办居住证", "上午"),
+    ("half a day of comp time next Thursday a.m. for a parent-teacher meeting; Li Si approves",
+     "parent-teacher meeting", "上午"),
+    ("can I do a half day of comp time next wed pm? plumber coming. Li Si signs", "plumber coming", "下午"),
+])
+def test_am_or_pm_after_a_day_is_its_half(graph_driver, store, said, reason, half):
+    agent = graph_driver(tool_call("runWorkFlow", {
+        "processKey": "process_qingjia", "reason": reason, "days": 0.5, "nextUserId": "李四",
+        "fields": {"leaveType": "调休", "startDate": "下周三", "endDate": "下周三", "startHalf": half}}),
+        "好的", user_id="user_1")
+    agent.say(said)
+    [card] = agent.actions
+    assert card["args"]["fields"]["startHalf"] == half and card["args"]["days"] == 0.5
+
+
+def test_am_said_as_a_word_is_no_half():
+    [span] = find_dates("Friday am I right that the office is closed?", date(2026, 12, 1))
+    assert span.start == span.end and span.start_half is None
+
+
+def test_a_range_from_an_afternoon_to_a_morning_said_as_pm_and_am():
+    [span] = find_dates("out from Mon PM to Wed AM", date(2026, 12, 1))
+    assert (span.start_half, span.end_half) == ("pm", "am") and span.working_days == 2
+
+
+@pytest.mark.parametrize(("said", "reason", "days", "kind"), [
+    ("two days of nianjia the Thursday and Friday after next, visiting my parents, Li Si approves", "visiting my parents",
+     2, "年假"),
+    ("下下周四周五用两天 nian jia 回趟老家，李四批", "回趟老家", 2, "年假"),
+    ("need 1 day tiaoxiu next Monday to sort out the flat, Li Si approves", "sort out the flat", 1, "调休"),
+])
+def test_a_leave_type_said_in_pinyin_is_that_type(graph_driver, said, reason, days, kind):
+    dates = {"startDate": "下周四", "endDate": "下周五"} if days == 2 else {"startDate": "下周一", "endDate": "下周一"}
+    agent = graph_driver(tool_call("runWorkFlow", {
+        "processKey": "process_qingjia", "reason": reason, "days": days, "nextUserId": "李四",
+        "fields": {"leaveType": kind, **dates}}), "好的", user_id="user_1")
+    agent.say(said)
+    [card] = agent.actions
+    assert card["args"]["fields"]["leaveType"] == kind
+
+
+@pytest.mark.parametrize("said", ["how many days of nianjia are remaining for me?",
+                                  "how much tiaoxiu have I got left this year"])
+def test_a_balance_asked_in_pinyin_is_looked_up(said):
+    assert TOOLSET.registry.get("getLeaveBalance").answers_question(said)
