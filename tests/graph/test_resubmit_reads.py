@@ -161,3 +161,14 @@ def test_an_amount_the_model_put_in_days_is_the_amount(graph_driver, store, make
     agent.approve()
     [request] = store.snapshot()["requests"]
     assert request["status"] == "pending" and request["days"] is None and '"amount": 2045' in request["form"]
+
+
+@pytest.mark.parametrize(("said", "asked"), [  # the forty-seventh round's writer found a claim asked of days and dates
+    ("帮我把退回的报销重新提交一下", ("报销金额", "报销类别")),
+    ("please resubmit the claim that came back", ("Amount", "Category")),
+])
+def test_a_resend_with_no_change_asks_what_changes_among_the_requests_own_fields(graph_driver, make_ctx, said, asked):
+    agent = _returned_claim(graph_driver, make_ctx, tool_call("resubmitRequest", {"requestId": "req_1"}), "好的")
+    question = str(agent.say(said)["messages"][-1].content)
+    assert agent.actions == [] and all(label in question for label in asked), question
+    assert "天数" not in question and "days" not in question

@@ -18,10 +18,10 @@ CARD_LABELS = {
 QUESTIONS = {
     "zh": {"which_request": "你有 {count} 个申请可以这样处理：{choices}。请问是哪一个？",
            "return_comment": "请问退回的意见写什么？请说明申请人需要修改什么。",
-           "changes": "请问要修改什么？例如天数、日期或原因。"},
+           "changes": "请问要修改什么？例如{choices}。"},
     "en": {"which_request": "{count} of your requests could be meant: {choices}. Which one do you mean?",
            "return_comment": "What should the requester change? Sending a request back needs a comment.",
-           "changes": "What do you want to change, e.g. the days, the dates or the reason?"},
+           "changes": "What do you want to change? For example: {choices}."},
 }
 """The questions the graph asks in code for the requester's tools."""
 

@@ -152,10 +152,12 @@ def check_resubmit_request(conn: Connection, ctx: CallContext, args: ResubmitReq
     request = found["requestId"]
     check_resubmit(ctx.actor_id, request)
     given = _changes(request, args)
-    if not given:
-        raise NeedsPersonError("no_changes", "give the values the user changes (days, reason, fields); ask the user",
-                               ask="changes", param="fields")
     definition: Definition = request["definition"]
+    if not given:  # asked with the request's own fields as examples (an expense claim's amount, not a leave's days)
+        raise NeedsPersonError("no_changes", "give the values the user changes (days, reason, fields); ask the user",
+                               ask="changes", param="fields", choices=tuple(
+                                   (f.label_en or f.id) if ctx.lang == "en" else f.label
+                                   for f in definition.fields if f.required))
     merged = {**{k: v for k, v in request["form"].items() if v is not None}, **given}
     form = check_form(definition, {"fields": merged}, ctx.today)
     changes = {k: (request["form"].get(k), v) for k, v in form.items() if request["form"].get(k) != v}
