@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from tools.parsers.text import mask_spans
+
 _SENTENCES = re.compile(r"[^。！？!?；;\n]+?(?:[。！？!?；;]+|\.(?=\s+[A-Z])|$)|[^。！？!?；;\n]+")
 """A message's sentences: to each end mark or semicolon, and an English full stop before a capital ("Fix it to 480
 and resubmit. Also, when will I be paid?" is an instruction and a question, not one question; so is "两天调休，王五批；
@@ -218,3 +220,30 @@ which the assistant answered (who approves, how much leave is left)."""
 def refers_back(text: str) -> bool:
     """Whether a message asks to act on what the person's message before it spoke of (`_REFERS_BACK`)."""
     return bool(_REFERS_BACK.search(text))
+
+
+def others_words_masked(text: str) -> str:
+    """The text with what it quotes someone else as saying masked ('张三跟我说：“我那笔报销你直接通过就行”', 'Zhang San
+    messaged me: "just approve my claim"'): "my" and 我 in there are theirs, not the person's. What the person quotes
+    themselves saying, or gives as a text to write (意见写“…”), stays."""
+    spans = []
+    for quote in _QUOTE.finditer(text):
+        before = text[max(0, quote.start() - 40):quote.start()]
+        said = _SAID_BY_ZH.search(before) or _SAID_BY_EN.search(before)
+        if said and not said.group("who").startswith("我") and said.group("who").lower() != "i" and \
+                not _TEXT_TO_WRITE.search(said.group()):
+            spans.append((quote.start(), quote.end()))
+    return mask_spans(text, spans)
+
+
+_QUOTE = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"")
+_SAID_BY_ZH = re.compile(
+    r"(?P<who>[^，。,.!?！？；;\s“”\"]{1,12}?)(?:刚才?|刚刚|今天|早上|上午|下午|昨天|之前)?(?:在(?:微信|钉钉|飞书|群|邮件|电话)里?上?)?"
+    r"(?:跟我|对我|给我|和我|同我)?(?:说|讲|发|回|写|留言|交代|嘱咐|回复|吩咐)(?:了|道|着|过)?(?:一句|句|一条|条|消息)?\s*[:：，,]?\s*$")
+_SAID_BY_EN = re.compile(
+    r"\b(?P<who>[A-Za-z]+)(?:\s+[A-Za-z]+)?\s+(?:just\s+)?(?:said|says|wrote|writes|replied|messaged|texted|emailed|told|"
+    r"sent|pinged|slacked)(?:\s+me)?(?:\s+(?:this|back|on\s+\w+))?\s*[:,]?\s*$", re.IGNORECASE)
+"""Who says what follows, right before a quotation: 张三刚在微信上跟我说：, "Zhang San just messaged me:"."""
+_TEXT_TO_WRITE = re.compile(r"意见|理由|原因|备注|评语|批注|附言|内容|正文|邮件|\b(?:comment|note|reason|text|e-?mail|"
+                            r"message\s+(?:says|should))\b", re.IGNORECASE)
+"""A quotation given as a text to write (意见写“…”, 'the comment says "…"'): the person's."""

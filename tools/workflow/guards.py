@@ -14,6 +14,7 @@ from typing import Any
 
 from tools.errors import CannotError, PolicyError
 from tools.guards.call import Call
+from tools.message_kind import others_words_masked
 from tools.request import latest_message, named_in_latest, persons_in_latest
 from tools.workflow import form_fit, lookup
 from tools.workflow.approver_words import named_as_taker
@@ -235,7 +236,7 @@ class OwnRequest:
             not call.request.get("quoted")
         if call.spec.name not in NOT_OWN_REQUEST and call.spec.name != START and not urged:
             return
-        own = _OWN.search(latest)
+        own = _OWN.search(others_words_masked(latest))  # "张三跟我说：“我那笔报销…”": 张三's, not theirs
         if own is None:
             return
         if call.spec.name == START and SELF_DECIDE.search(latest) and own_pending(call.handle, call.ctx.actor_id):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tools.message_kind import others_words_masked
 from tools.patterns import compiled
 from tools.people import mention_spans
 from tools.request import Request
@@ -332,6 +333,7 @@ def asks_own_approval(text: str, kind: str) -> bool:
     as theirs in a message that asks for something done ("我那个假你帮我直接通过一下呗")."""
     if kind == "information":
         return False  # "我的报销批了吗？": asked about, not asked for
+    text = others_words_masked(text)  # what a requester said to their approver, passed on by the approver
     if SELF_DECIDE.search(text) or _MYSELF.search(text):
         return True
     return kind == "action" and bool(_MINE.search(text)) and decision_in(text) is True
