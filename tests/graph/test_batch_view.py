@@ -6,6 +6,7 @@ and the requester's earlier requests."""
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 
 import pytest
@@ -272,3 +273,17 @@ def test_whom_and_what_a_batch_leaves_out_filters_nothing(graph_driver, start_re
     agent.say(said)
     [action] = agent.actions
     assert action["name"] == "decideTasks" and [d["taskId"] for d in action["args"]["decisions"]] == ["task_1", "task_2"]
+
+
+@pytest.mark.parametrize("process", ["process_qingjia", "process_baoxiao", "process_chuchai"])
+def test_an_english_view_names_every_step_in_english(graph_driver, make_ctx, process):
+    # the forty-eighth round's run: "✓ 发起请假 … ○ 已批准 ○ 已驳回" in an English view (the start and ends had no English)
+    fields = {"process_baoxiao": {"amount": 320, "category": "餐饮"},
+              "process_chuchai": {"destination": "Xi'an", "startDate": "2027-01-25", "endDate": "2027-01-26"}}
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": process, "reason": "family matter", "days": 1,
+                                          "nextUserId": "user_2", "fields": fields.get(process, {})}, make_ctx("user_1"))
+    agent = graph_driver(tool_call("viewTask", {"taskId": "task_1"}, id="c1"), "Here it is.", user_id="user_2")
+    agent.say("show me Zhang San's request and its steps")
+    [observation] = [m for m in agent.messages if isinstance(m, ToolMessage)]
+    steps = observation.artifact["steps"]
+    assert len(steps) >= 4 and not any(re.search(r"[\u4e00-\u9fff]", line) for line in steps), steps
