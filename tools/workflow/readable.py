@@ -124,16 +124,26 @@ def _what(result: dict[str, Any], lang: str) -> str:
     if result.get("days") is not None:
         size = f"{result['days']:g} 天" if lang == "zh" else _days(result["days"])
     elif result.get("summary"):
-        size = str(result["summary"])[:120]
+        size = clipped(str(result["summary"]), 120)
     else:
-        size = ("，" if lang == "zh" else ", ").join(
+        size = clipped(("，" if lang == "zh" else ", ").join(
             f"{v:g}" if isinstance(v, float) else str(v) for k, v in form.items() if v not in (None, "") and k != "reason"
-        )[:80]
+        ), 80)
     if lang == "zh":
         noun = process.removesuffix("流程").removesuffix("申请") + "申请"
         return f"{noun} {result['requestId']}" + (f"（{size}）" if size else "")
     noun = (process[:1].lower() + process[1:]) if process else "request"
     return f"{noun} {result['requestId']}" + (f" ({size})" if size else "")
+
+
+def clipped(text: str, limit: int) -> str:
+    """The text, or as much of it as fits in `limit` characters, cut after a whole word and marked "…" as cut
+    ("Reason: sort out the installation at the customer…", not "…at the customer )")."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,，;；:：") + "…"
 
 
 def _who(item: dict[str, Any], lang: str) -> str:
