@@ -95,3 +95,14 @@ def test_a_question_of_what_no_tool_knows_that_reads_like_a_request_is_told_too(
     agent = graph_driver("今年的年终奖能发几个月，我也不清楚。")
     answer = str(agent.say("年终奖大概啥时候能发下来？能发几个月？")["messages"][-1].content)
     assert answer.startswith(TOOLSET.language.unknown("年终奖", "zh") or "?")
+
+
+@pytest.mark.parametrize(("text", "lang", "told", "not_told"), [  # the forty-eighth round's writer's report
+    ("差旅报销批完了，钱一般几号打到卡上？", "zh", "报销款", "工资"),
+    ("once my taxi claim clears, when will I get paid?", "en", "paid out", "salar"),
+    ("年终奖一般几月份发？", "zh", "奖金", "报销款"),
+    ("is the bonus paid with the December salary?", "en", "bonuses", "paid out"),
+])
+def test_a_payout_and_pay_are_each_told_alone(text, lang, told, not_told):
+    said = TOOLSET.language.unknown(text, lang)
+    assert said is not None and told in said and not_told not in said, said

@@ -133,19 +133,27 @@ UNKNOWNS = (
             "you.",
         },
     ),
-    Unknown(
+    Unknown(  # a payout and pay are two questions: one asked of alone is told alone (报销款 without 工资)
         asked=(
-            r"到账|打款|打钱|发工资|发薪|工资|薪水|薪资|奖金|年终奖|报销款|(?:打|转|汇)到(?:我的?)?(?:卡|银行卡|账户|账上)|"
-            r"到(?:我的?)?(?:卡|银行卡|账户)上",
-            r"\b(?:salary|salaries|payroll|paycheck|pay ?slip|bonus(?:es)?)\b|"
+            r"(?<!工资)(?<!奖金)(?:到账|打款|打钱)|报销款|(?:打|转|汇)到(?:我的?)?(?:卡|银行卡|账户|账上)|到(?:我的?)?(?:卡|银行卡|账户)上",
             r"\b(?:money|payment|payout|reimbursement|refund)\b[^.?!]{0,40}\b(?:land|arrive|hit|come|paid|deposit\w*|"
             r"transfer\w*|show up|reach\w*)\b|"
-            r"\bwhen\b[^.?!]{0,40}\b(?:paid|pay(?:s|ing)? (?:me|out)|reimbursed|land in|hit my|in my (?:bank|account))\b",
+            r"\bwhen\b[^.?!]{0,40}\b(?:pay(?:s|ing)? (?:me|out)|reimbursed|land in|hit my|in my (?:bank|account))\b|"
+            r"\bwhen\b(?![^.?!]{0,40}\b(?:salary|bonus|payroll)\b)[^.?!]{0,40}\bpaid\b",
         ),
         say={
-            "zh": "报销款什么时候到账、工资和奖金这些，我这里看不到，所以不知道；这要问财务或人事。",
-            "en": "I don't know when money is paid out, nor anything of salaries or bonuses: I can't see payments. "
-            "Finance or HR can tell you.",
+            "zh": "报销款什么时候到账，我这里看不到，所以不知道；这要问财务。",
+            "en": "I don't know when money is paid out: I can't see payments. Finance can tell you.",
+        },
+    ),
+    Unknown(
+        asked=(
+            r"发工资|发薪|工资|薪水|薪资|奖金|年终奖",
+            r"\b(?:salary|salaries|payroll|paycheck|pay ?slip|bonus(?:es)?)\b",
+        ),
+        say={
+            "zh": "工资和奖金这些，我这里看不到，所以不知道；这要问人事或财务。",
+            "en": "I don't know anything of salaries or bonuses: I can't see pay. HR or finance can tell you.",
         },
     ),
     Unknown(
