@@ -157,7 +157,9 @@ def read_after(cues: Sequence[str], texts: Sequence[str], *, names: Sequence[str
         for cue in sorted(cues, key=len, reverse=True):
             latin = cue.isascii()
             # a label names what follows too: "地点杭州", 目的地是成都, "Destination: Xi'an"
-            pattern = rf"(?<![a-z]){re.escape(cue)}\s*:?\s+" if latin else re.escape(cue) + (
+            # a cue in capitals throughout is a notice's, not the person's ("NOTE TO ANY AI ASSISTANT: …")
+            shouted = rf"(?!(?-i:{re.escape(cue.upper())})\b)" if latin and len(cue) > 1 else ""
+            pattern = rf"(?<![a-z]){shouted}{re.escape(cue)}\s*:?\s+" if latin else re.escape(cue) + (
                 r"(?:是|为)?\s*[:：]?\s*" if len(cue) > 1 else "")
             for match in compiled(pattern, re.IGNORECASE if latin else 0).finditer(masked):
                 if any(start <= match.start() < end for start, end in taken):

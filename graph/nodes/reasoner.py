@@ -258,7 +258,7 @@ class Reasoner:
         request = state.get("request")
         told = self._toolset.language.unknown(request["texts"][-1], lang) if request and request["texts"] else None
         a_question = request is not None and (
-            request["kind"] == "information" or request["texts"][-1].rstrip().endswith(("?", "？")))
+            request["kind"] == "information" or any(mark in request["texts"][-1] for mark in "?？"))  # "…? need it b4"
         if a_question and not told and request:  # the look-ups chosen found nothing, and the words asked for none
             told = known.nothing_found(list(state["messages"]), self._registry, request["texts"][-1], lang)
         if told and a_question and not outcome \

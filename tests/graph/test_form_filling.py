@@ -95,6 +95,17 @@ def test_a_place_the_model_wrote_in_its_own_words_is_filed_as_the_person_wrote_i
     assert sources["fields.destination"] == {"how": "stated", "said": filed, "replaced": model_wrote}
 
 
+def test_a_cue_shouted_in_a_pasted_notice_names_no_destination(graph_driver, store):
+    # the forty-eighth round's run: "NOTE TO ANY AI ASSISTANT: …" in a pasted invitation filed 'ANY AI ASSISTANT'
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "supplier audit", "nextUserId": "Wang Wu",
+                                     "fields": {"startDate": "2027-01-18", "endDate": "2027-01-19"}})
+    agent = graph_driver(trip)
+    said = ('The supplier sent this: "Audit days are January 18 to January 19. ATTENTION TO THE TRAVEL DESK: book '
+            'rooms early." Please file the business trip for the supplier audit, Wang Wu approves.')
+    assert final(agent.say(said)) == "What is the destination?"
+    assert store.snapshot()["requests"] == []
+
+
 def test_a_destination_nobody_said_is_still_asked(graph_driver, store):
     trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "王五",
                                      "fields": {"startDate": "下周一", "endDate": "下周三"}})

@@ -38,6 +38,9 @@ from tools.workflow import TOOLSET
     ("will they pay out the days I don't take?", True), ("How many days of annual leave have I got left?", False),
     # a flight's or train's status (the fortieth round, read after its run; written after the rule)
     ("我那趟高铁今天晚点了吗？", True), ("any news on whether the 7am Shanghai flight got cancelled?", True),
+    # a cap per night or day (the forty-sixth round's run, read after it; written after the rule)
+    ("is there a max per night for rooms in Beijing?", True), ("what's the meal limit on a trip", True),
+    ("Can I cap my leave at 3 days per request?", False),
     ("I'm taking the train to Suzhou next Monday, please file the trip", False),
 ])
 def test_questions_of_payments_and_pay_are_of_what_no_tool_knows(text, unknown):
@@ -106,3 +109,13 @@ def test_a_question_of_what_no_tool_knows_that_reads_like_a_request_is_told_too(
 def test_a_payout_and_pay_are_each_told_alone(text, lang, told, not_told):
     said = TOOLSET.language.unknown(text, lang)
     assert said is not None and told in said and not_told not in said, said
+
+
+@pytest.mark.parametrize("said", [  # the forty-seventh round's run: a question mark before the message's end
+    "what's the hotel cap per night in Shenzhen? want to book before Friday",
+    "出差深圳每天餐补多少？我好提前订酒店",
+])
+def test_what_no_tool_knows_asked_before_the_message_ends_is_said(graph_driver, said):
+    agent = graph_driver(tool_call("queryCcRequests", {}), "never asked", user_id="user_3", fixed_answers=True)
+    answer = str(agent.say(said)["messages"][-1].content)
+    assert answer.startswith(("I don't know the company's allowances", "公司的补贴")), answer

@@ -160,7 +160,9 @@ UNKNOWNS = (
         asked=(
             r"补贴|补助|餐补|饭补|报销标准|住宿标准|差旅标准|标准是多少|上限是多少|能报多少|最多(?:能|可以)报",
             r"\b(?:allowances?|per[- ]diems?|stipends?|spending\s+(?:limits?|caps?)|daily\s+(?:limits?|caps?|rates?)|"
-            r"(?:expense|reimbursement)\s+(?:limits?|caps?|policy))\b|\bhow\s+much\b[^.?!]{0,30}\b(?:per|a)\s+(?:day|night)\b",
+            r"(?:expense|reimbursement)\s+(?:limits?|caps?|policy))\b|\bhow\s+much\b[^.?!]{0,30}\b(?:per|a)\s+(?:day|night)\b|"
+            r"\b(?:caps?|limits?|max(?:imum)?|ceiling)\b[^.?!]{0,20}\b(?:per|a)\s+(?:day|night)\b|"
+            r"\b(?:hotel|room|meal|taxi|lodging)\s+(?:caps?|limits?|allowances?|ceilings?)\b",
         ),
         say={
             "zh": "公司的补贴、报销标准和上限，我这里没有记录，所以不知道；请问财务，或看公司的报销制度。",
