@@ -242,7 +242,7 @@ _SAID_BY_ZH = re.compile(
     r"(?:跟我|对我|给我|和我|同我)?(?:说|讲|发|回|写|留言|交代|嘱咐|回复|吩咐)(?:了|道|着|过)?(?:一句|句|一条|条|消息)?\s*[:：，,]?\s*$")
 _SAID_BY_EN = re.compile(
     r"\b(?P<who>[A-Za-z]+)(?:\s+[A-Za-z]+)?\s+(?:just\s+)?(?:said|says|wrote|writes|replied|messaged|texted|emailed|told|"
-    r"sent|pinged|slacked)(?:\s+me)?(?:\s+(?:this|back|on\s+\w+))?\s*[:,]?\s*$", re.IGNORECASE)
+    r"sent|pinged|slacked)(?:\s+(?:to\s+)?me)?(?:\s+(?:this|back|on\s+\w+))?\s*[:,]?\s*$", re.IGNORECASE)
 """Who says what follows, right before a quotation: 张三刚在微信上跟我说：, "Zhang San just messaged me:"."""
 _TEXT_TO_WRITE = re.compile(r"意见|理由|原因|备注|评语|批注|附言|内容|正文|邮件|\b(?:comment|note|reason|text|e-?mail|"
                             r"message\s+(?:says|should))\b", re.IGNORECASE)

@@ -28,8 +28,9 @@ REQUEST_NOUN = (
 """Words that name a request (报销, 请假, "claim", "trip")."""
 ASKED = re.compile(r"[吗嘛么没][？?]?\s*$|[？?]\s*$|批没批|有没有|是不是|\b(?:has|have|did|was|is)\b.*\?", re.IGNORECASE)
 """A message put as a question ("张三的报销批了吗", "was it approved?"): a decision it seems to state is asked about."""
-URGE_WORDS = re.compile(r"催|\b(?:nudge|chase|hurry|remind|poke)\w*", re.IGNORECASE)
-"""Words that remind an approver: 催, "nudge", "chase"."""
+URGE_WORDS = re.compile(r"催|\b(?:nudge|chase|hurry|remind|poke)\w*|推(?:一下|一推|动一下)|\bpush\s*(?:一下|him\b|her\b|them\b)|"
+                        r"\bgive\s+(?:him|her|them|it)\s+a\s+(?:push|nudge|poke)\b", re.IGNORECASE)
+"""Words that remind an approver: 催, "nudge", "chase", push 一下, "give him a push"."""
 WITHDRAW = re.compile(
     r"撤回|撤销|撤掉|撤了|取消|不请了|不要了|不报了|不去了|作废|算了|\b(?:withdraw\w*|cancel\w*|scrap|drop|call\s+off|"
     r"pull|retract|take\s+(?:[\w'’-]+\s+){0,3}?back|never\s*mind|forget)\b",
@@ -78,6 +79,10 @@ _REJECT = re.compile(
     r"(approve|accept|allow|ok|sign|support|agree|endorse|back)",
     re.IGNORECASE,
 )
+_HELD = re.compile(r"(?:先|暂时|暂且|还)(?:别|不要|先别)(?:批|通过|审批|同意|驳回|拒绝)|"
+                   r"\b(?:don'?t|do\s+not)\s+(?:approve|sign|decide|reject|ok)(?:\s+[\w'’-]+){0,4}?"
+                   r"\s+yet\b", re.IGNORECASE)
+"""Words that hold a decision for now (先别批, "don't approve it yet"): neither approve nor reject."""
 _APPROVE = re.compile(
     r"放行|放(?:他|她|它)过|(?:让|放)(?:他|她|它)过(?:去)?(?:吧|了)|签了(?:吧)?|签字|"
     r"批准|同意|批了|(?<!审)批(一下|下|掉|个|吧|了|准)|(?<![标水精基])准了|准假|准许|通过|核准|可以批|没问题|"
@@ -112,8 +117,9 @@ _DECIDES = re.compile(f"{_REJECT.pattern}|{_APPROVE.pattern}", re.IGNORECASE)
 
 def decision_in(text: str) -> bool | None:
     """Approve (True) or reject (False) as the words say it, the last said where one is taken back for another
-    ("approve it... actually no, reject"); None when they say neither, or both."""
-    text = last_said(text, _DECIDES)
+    ("approve it... actually no, reject"); None when they say neither, or both. What they quote someone else as saying
+    is not theirs ('张三跟我说：“你直接通过就行”', `others_words_masked`)."""
+    text = last_said(_HELD.sub(" ", others_words_masked(text)), _DECIDES)
     rejects = bool(_REJECT.search(text))
     approves = bool(_APPROVE.search(_REJECT.sub(" ", text)))
     if rejects == approves:
