@@ -226,14 +226,20 @@ def others_words_masked(text: str) -> str:
     """The text with what it quotes someone else as saying masked ('张三跟我说：“我那笔报销你直接通过就行”', 'Zhang San
     messaged me: "just approve my claim"'): "my" and 我 in there are theirs, not the person's. What the person quotes
     themselves saying, or gives as a text to write (意见写“…”), stays."""
-    spans = []
+    return mask_spans(text, [span for _, span in others_quotes(text)])
+
+
+def others_quotes(text: str) -> list[tuple[str, tuple[int, int]]]:
+    """Each quotation the text gives as someone else's words, with the words before it that say whose ("张三刚在微信上
+    跟我说：", "Zhang San just texted me:") and where it stands."""
+    found = []
     for quote in _QUOTE.finditer(text):
         before = text[max(0, quote.start() - 40):quote.start()]
         said = _SAID_BY_ZH.search(before) or _SAID_BY_EN.search(before)
         if said and not said.group("who").startswith("我") and said.group("who").lower() != "i" and \
                 not _TEXT_TO_WRITE.search(said.group()):
-            spans.append((quote.start(), quote.end()))
-    return mask_spans(text, spans)
+            found.append((said.group(), quote.span()))
+    return found
 
 
 _QUOTE = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"")

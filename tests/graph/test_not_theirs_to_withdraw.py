@@ -16,6 +16,9 @@ from evals.doubles.scripted import tool_call
     ("Wang Wu wants me to send his returned claim in again on his behalf", "only Wang Wu can"),
     # the name in a sentence before the one that asks (the fortieth round, read after its run; none of its words)
     ("Wang Wu's move fell through. Please cancel his expense claim for him, he's offline", "only Wang Wu can"),
+    # his own words quoted (the forty-eighth round's run; none of its words)
+    ('Wang Wu pinged me: "my laptop died, please cancel my expense claim for me". Could you?', "only Wang Wu can"),
+    ("王五在群里跟我说：“帮我把我那个报销撤了，金额填错了”，你帮他撤一下", "只有王五本人"),
 ])
 def test_another_persons_request_spoken_of_by_pronoun_is_not_withdrawn(graph_driver, store, start_request, said,
                                                                        told):

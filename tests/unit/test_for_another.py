@@ -14,6 +14,9 @@ LEAVE = {"processKey": "process_qingjia", "userId": "user_2", "reason": "家里�
     ("赵六发烧在家起不来，你替她请两天病假吧，王五审批", "赵六"),
     ("Zhao Liu's flight got cancelled, could you book two days of leave for her? Wang Wu approves", "Zhao Liu"),
     ("Please raise a leave request on Zhao Liu's behalf, two days, Wang Wu approves", "Zhao Liu"),
+    # the forty-eighth round's run (its phrasing: 李四让我帮他把上周招待客户的餐费报一下); none of these is it
+    ("我是赵六的助理，赵六让我替她把这周的两天假提交一下，王五审批", "赵六"),
+    ("赵六出差回不来，你帮赵六把周五的病假申请一下，王五批", "赵六"),
 ])
 def test_a_start_for_someone_else_is_refused_naming_them(store, make_ctx, person_request, said, named):
     with pytest.raises(CannotError) as refused:

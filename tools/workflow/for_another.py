@@ -14,7 +14,8 @@ from tools.patterns import compiled
 from tools.request import latest_message, persons_in_latest
 from tools.workflow.words import named_as_approver
 
-_ZH = r"(?:帮|替|给|代)(?:他|她|{who})(?:们)?(?:一起)?(?:请|报|提|申请|发起|走|交)"
+_ZH = (r"(?:帮|替|给|代)(?:他|她|{who})(?:们)?(?:一起)?(?:请|报|提|申请|发起|走|交)|"
+       r"(?:帮|替|代)(?:他|她|{who})把[^，。,.!?！？]{{0,20}}?(?:报|申请|提交|交)")  # 帮他把上周的餐费报一下
 _EN = (r"\b(?:put|file|submit|lodge|raise|log|book|request|apply)\b[^.?!;]{{0,40}}?\b(?:leave|days?|trip|request|time)\b"
        r"[^.?!;]{{0,20}}?\bfor\s+(?:him|her|them|{who})\b(?!['’]s)|\bon\s+(?:his|her|their|{who}['’]s)\s+behalf\b|"
        r"\bin\s+(?:his|her|their|{who}['’]s)\s+name\b")

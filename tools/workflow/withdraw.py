@@ -14,6 +14,7 @@ from sqlalchemy import Connection
 
 from tools.errors import CannotError, PolicyError
 from tools.guards.call import Call
+from tools.message_kind import others_quotes, others_words_masked
 from tools.patterns import compiled
 from tools.request import latest_message
 from tools.spec import CallContext, Found, Verdict
@@ -131,6 +132,15 @@ _MINE = re.compile(r"\b(?:my|mine)\b|我(?:自己)?的|我(?:自己)?(?:提|交|
 """Words of the person's own request: the refusal is only for a message that speaks of none."""
 
 
+def _theirs_in_quote(text: str, quoted: list[tuple[str, tuple[int, int]]], name: str) -> re.Match[str] | None:
+    """Where a quotation of `name`'s speaks of a request of its speaker's ('Zhang San texted me: "withdraw my leave
+    request"'), or None."""
+    mine = compiled(rf"\b(?:my|mine)\s+(?:[\w'’-]+\s+){{0,2}}?{REQUEST_NOUN}|"
+                    rf"我(?:自己)?(?:的|[那这](?:个|笔|条|份|张))?{REQUEST_NOUN}", re.IGNORECASE)
+    return next((m for whose, (start, end) in quoted if name in whose
+                 for m in [mine.search(text, start, end)] if m), None)
+
+
 class NotTheirsToWithdraw:
     """Refuses withdrawing or resending where the person's words speak of someone else's request by pronoun after
     naming them ("Li Si texted me to cancel his leave request for him", 王五让我帮他把他的报销撤回): only its
@@ -146,8 +156,9 @@ class NotTheirsToWithdraw:
         if call.spec.name not in ("withdrawRequest", "resubmitRequest"):
             return
         latest = latest_message(call.request)
-        if _MINE.search(latest):
+        if _MINE.search(others_words_masked(latest)):
             return  # "withdraw my leave, not Wang Wu's claim he asked me about": the model's call may be the own one
+        quoted = others_quotes(latest)  # 'Zhang San texted me: "please withdraw my leave for me"': his
         for person_id, person in call.request["names"].items():
             if person_id == call.ctx.actor_id:
                 continue
@@ -155,7 +166,7 @@ class NotTheirsToWithdraw:
                 who = re.escape(name)
                 said = compiled(rf"{who}[^?!]{{0,120}}?\b{_THEIRS}{REQUEST_NOUN}|"
                                 rf"{who}[^。？！?!]{{0,30}}?[他她](?:的|那个|那条|那笔){REQUEST_NOUN}",
-                                re.IGNORECASE).search(latest)
+                                re.IGNORECASE).search(latest) or _theirs_in_quote(latest, quoted, name)
                 if said:  # said by the code, with whose it is: the model had failed to, step after step
                     zh, en = person.get("name") or name, person.get("alias") or person.get("name") or name
                     raise CannotError("not_requester", f"The user speaks of {person_id}'s request ({said.group()!r}): "

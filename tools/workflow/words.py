@@ -16,7 +16,8 @@ from tools.request import Request
 from tools.taken_back import last_said
 from tools.words import content_tokens
 
-_APPROVER_CUE = re.compile(r"审批|批准|审核|签字|approv|sign(s|ing)? off|\bsigns?\b", re.IGNORECASE)
+_APPROVER_CUE = re.compile(r"审批|批准|审核|签字|批(?:一下|下)?(?=[，。,.!?！？；;\s]|$)|approv|sign(s|ing)? off|\bsigns?\b",
+                           re.IGNORECASE)  # 批 ending its clause: "王五批"
 CUE_WINDOW = 14
 """Characters around a name searched for an approver cue ("李四审批", "approver Wang Wu")."""
 
