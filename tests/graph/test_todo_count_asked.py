@@ -86,3 +86,15 @@ def test_a_write_done_asks_for_no_look_up_its_comment_names(graph_driver, start_
     result = agent.approve()
     assert [m.name for m in result["messages"] if isinstance(m, ToolMessage)] == ["handleTodoTask"]
     assert "script exhausted" not in str(result["messages"][-1].content)
+
+
+@pytest.mark.parametrize("said", [  # the forty-eighth round's run listed the colleague's; none of these is its words
+    "Wang Wu mentioned his leave request is sitting with me. What's pending for me right now?",
+    "王五说他的请假卡在我这好几天了，我手上的待办有哪些？",
+])
+def test_a_colleague_named_beside_a_question_of_ones_own_to_dos_lists_ones_own(graph_driver, start_request, said):
+    start_request(requester="user_3", approver="user_2", days=1, reason="搬家")
+    agent = graph_driver(tool_call("queryTodoTask", {"userId": "王五"}), "OK.", user_id="user_2", fixed_answers=True)
+    result = agent.say(said)
+    [looked] = [m for m in result["messages"] if isinstance(m, ToolMessage)]
+    assert looked.artifact["total"] == 1 and "task_1" in str(result["messages"][-1].content)

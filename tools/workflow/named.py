@@ -113,12 +113,22 @@ class TodosOfWhom:
         latest = latest_message(call.request)
         held = {person_id for person_id, person in call.request["names"].items() if person_id != call.ctx.actor_id
                 for name, cue in ((n, c) for n in (person.get("name"), person.get("alias")) if n for c in _HELD_BY)
-                if compiled(re.escape(name) + cue, re.IGNORECASE).search(latest)}
+                if compiled(f"{re.escape(name)}(?:{cue})", re.IGNORECASE).search(latest)}
         # the message first: only when it says whose, is the model's userId read (a name may need the store)
         if len(held) == 1 and _own(call, call.values.get("userId")):
             [person_id] = held
             call.notes.append(f"[person_stated] userId: the user asked about {person_id}'s to-dos, not their own")
             call.values["userId"] = person_id
+        elif not held and _WITH_ME.search(latest) and not _own(call, call.values.get("userId")):
+            # "Wang Wu says his leave is stuck with me. What's waiting on me?": the list is the person's own
+            call.notes.append("[person_stated] userId: the user asked about their own to-dos")
+            call.values["userId"] = call.ctx.actor_id
+
+
+_WITH_ME = re.compile(r"\b(?:waiting|sitting|stuck|pending)\s+(?:on|for|with)\s+me\b|\bmy\s+(?:to-?dos?|tasks|queue|inbox|"
+                      r"approvals)\b|\bfor\s+me\s+to\s+(?:approve|sign|review|decide)\b|我(?:这边|这儿|这里|手上|手里)?的?(?:待办|"
+                      r"待审批|待批)|等着?我(?:审|批|处理)|(?:压|卡|堆)在我", re.IGNORECASE)
+"""Words that ask about the to-dos that wait on the person ("What's waiting on me?", 我手上的待办, 卡在我这)."""
 
 
 def _own(call: Call, given: object) -> bool:
