@@ -54,3 +54,24 @@ def test_a_look_up_asked_beside_another_and_left_out_after_the_reminder_is_made(
     answer = str(agent.say(said)["messages"][-1].content)
     assert [m.name for m in agent.values["messages"] if m.type == "tool"] == ["queryMyRequests", "getLeaveBalance"]
     assert ("annual leave" in answer or "年假" in answer) and ("Wang Wu" in answer or "王五" in answer), answer
+
+
+@pytest.mark.parametrize("said", [  # the forty-eighth round's run proposed a claim after a return; none of its words
+    "Wang Wu dropped by: he typed 920 on his taxi claim but the receipt is 290. Send it back to him to fix, comment: "
+    "the receipt says 290",
+    "王五说他报销填成了920，小票是290，退回去让他改，意见：小票是290",
+])
+def test_a_write_the_message_asked_for_is_not_followed_by_a_start_of_its_words(graph_driver, make_ctx, said):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "reason": "taxi to the airport",
+                                          "nextUserId": "user_2", "fields": {"amount": 920, "category": "差旅"}},
+                 make_ctx("user_3"))
+    comment = "the receipt says 290" if "receipt" in said else "小票是290"
+    agent = graph_driver(tool_call("returnTask", {"taskId": "task_1", "comment": comment}), "Sent back.", "Sent back.",
+                         user_id="user_2", fixed_answers=True)
+    agent.say(said)
+    agent.approve()
+    proposed = [c["name"] for m in agent.values["messages"] for c in getattr(m, "tool_calls", [])]
+    assert proposed == ["returnTask"] and agent.interrupts == []

@@ -13,7 +13,9 @@ from typing import Any
 from sqlalchemy import Connection
 
 from tools.request import Request, latest_message
+from tools.spec import Effect
 from tools.workflow.request_lookup import processes_named
+from tools.workflow.specs import REGISTRY
 
 _FILE_IT = re.compile(
     r"\b(?:put|file|submit|send|book|lodge|raise|log)\b[^.?!]{0,12}\b(?:it|one|that|this)\b(?:\s+in)?|\bgo\s+ahead\b|"
@@ -21,14 +23,15 @@ _FILE_IT = re.compile(
     re.IGNORECASE,
 )
 """Words that ask for a request to be filed ("just put it in", "go ahead and file it", 够的话就帮我提交)."""
-_STARTS = frozenset({"runWorkFlow"})
+_WRITES = frozenset(spec.name for spec in REGISTRY if spec.effect is Effect.WRITE)
+"""The workflow's writes: a run that made one looked up more than it asked to look up."""
 
 
 def start_asked(conn: Connection, request: Request, done: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any] | None:
     """The start the person's latest message asks for beside its question, where the run looked up only and filed
     nothing; None otherwise."""
-    if request["kind"] != "action" or not done or any(tool in _STARTS for tool, _ in done):
-        return None
+    if request["kind"] != "action" or not done or any(tool in _WRITES for tool, _ in done):
+        return None  # after a write the message asked for ("Send it back to him so he can fix it"), no start
     latest = latest_message(request)
     keys = processes_named(conn, latest)
     if len(keys) != 1 or not _FILE_IT.search(latest):
