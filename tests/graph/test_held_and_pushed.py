@@ -40,3 +40,17 @@ def test_a_push_asked_for_is_a_reminder(graph_driver, start_request, said):
                          user_id="user_1", fixed_answers=True)
     agent.say(said)
     assert [(a["name"], a["args"]["requestId"]) for a in agent.actions] == [("urgeTask", "req_1")]
+
+
+@pytest.mark.parametrize(("said", "half"), [  # the forty-eighth round's run; none of these is its words
+    ('My manager Li Si wrote back: "fine, have next Thursday morning off for the bank". File half a day, Li Si approves.',
+     "上午"),
+    ("李四回我说下周四下午可以去体检，帮我请半天病假，李四批", "下午"),
+])
+def test_a_decision_on_the_approver_named_by_someone_with_nothing_to_decide_is_their_start(graph_driver, store, said,
+                                                                                         half):
+    decided = tool_call("handleTodoTask", {"taskId": "Li Si" if "Li Si" in said else "李四", "isOK": True})
+    agent = graph_driver(decided, "OK", user_id="user_3", fixed_answers=True)
+    agent.say(said)
+    [card] = agent.actions
+    assert card["name"] == "runWorkFlow" and card["args"]["fields"].get("startHalf") == half

@@ -120,3 +120,33 @@ def taker_first(base: Picker) -> Picker:
         return base(param, text, others) if others else []
 
     return pick
+
+
+_APPROVER_CUE = re.compile(r"审批|批准|审核|签字|批(?:一下|下)?(?=[，。,.!?！？；;\s]|$)|approv|sign(s|ing)? off|\bsigns?\b",
+                           re.IGNORECASE)  # 批 ending its clause: "王五批"
+_APPROVER_WINDOW = 14
+"""Characters around a name searched for an approver cue ("李四审批", "approver Wang Wu"), within its clause."""
+
+
+def named_as_approver(param: str, text: str, named: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Of several people one message names, the one named as approver ("Li Si rejected it; Wang Wu approves"), when
+    exactly one is; all of them otherwise."""
+    cued = [person for person in named if named_as_approver_of(text, person)]
+    return cued if len(cued) == 1 else named
+
+
+_BOUNDARY = re.compile(r"[，,。；;!！?？\n]")
+
+
+def _clause_around(text: str, start: int, end: int) -> str:
+    """The words around a mention, within `_APPROVER_WINDOW` and its clause ("参加赵六的婚礼，王五审批": 赵六's clause holds
+    no 审批)."""
+    window = _APPROVER_WINDOW
+    before = max((m.end() for m in _BOUNDARY.finditer(text, max(0, start - window), start)), default=start - window)
+    after = _BOUNDARY.search(text, end, end + _APPROVER_WINDOW)
+    return text[max(0, before) : after.start() if after else end + _APPROVER_WINDOW]
+
+
+def named_as_approver_of(text: str, person: dict[str, Any]) -> bool:
+    """Whether the text names this person as the approver ("Li Si approves", 王五批) wherever it mentions them."""
+    return any(_APPROVER_CUE.search(_clause_around(text, start, end)) for start, end in mention_spans(text, person))

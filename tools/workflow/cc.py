@@ -22,6 +22,7 @@ from tools.errors import PolicyError
 from tools.guards.call import Call
 from tools.people import mention_spans
 from tools.spec import CallContext
+from tools.workflow.approver_words import named_as_approver
 from tools.workflow.engine import Definition, members_of
 from tools.workflow.engine import tables as et
 from tools.workflow.engine.model import NS
@@ -31,7 +32,6 @@ from tools.workflow.notify import form_summary, process_noun
 from tools.workflow.store import SYSTEM_SENDER, outbox, utcnow
 from tools.workflow.tables import request_cc
 from tools.workflow.timeline import name_of
-from tools.workflow.words import named_as_approver
 
 logger = logging.getLogger(__name__)
 

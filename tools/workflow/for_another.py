@@ -12,7 +12,7 @@ from tools.errors import CannotError
 from tools.guards.call import Call
 from tools.patterns import compiled
 from tools.request import latest_message, persons_in_latest
-from tools.workflow.words import named_as_approver
+from tools.workflow.approver_words import named_as_approver
 
 _ZH = (r"(?:帮|替|给|代)(?:他|她|{who})(?:们)?(?:一起)?(?:请|报|提|申请|发起|走|交)|"
        r"(?:帮|替|代)(?:他|她|{who})把[^，。,.!?！？]{{0,20}}?(?:报|申请|提交|交)")  # 帮他把上周的餐费报一下

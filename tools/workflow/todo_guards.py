@@ -15,7 +15,7 @@ from tools.people import named_in
 from tools.request import latest_message, named_in_latest, persons_in_latest
 from tools.taken_back import last_said
 from tools.workflow import form_fit, lookup
-from tools.workflow.approver_words import named_as_taker
+from tools.workflow.approver_words import named_as_approver_of, named_as_taker
 from tools.workflow.batch_words import BATCH_TOOL
 from tools.workflow.engine import Definition
 from tools.workflow.mine import not_yours
@@ -258,9 +258,11 @@ class NothingToDo:
                 raise CannotError("self_approval", "The user asks to approve their own request.", say=SELF_DECIDE_SAY)
             return
         others = [dict(u) for u in call.handle.execute(lookup.ALL_USERS).mappings() if u["id"] != actor]
-        if named_in(task, others):
+        named = named_in(task, others)
+        if named and not all(named_as_approver_of(latest, person) for person in named):
             return  # a requester named: the guards on their request say why it is not theirs (the person's own name
-            # is no requester of a to-do of theirs: "赵六" from 赵六, who asks for a comp day, is their own start)
+            # is no requester of a to-do of theirs: "赵六" from 赵六, who asks for a comp day, is their own start;
+            # the one they name as approving it is no requester either: "…put it in for half a day, Li Si approves")
         mine = own_pending(call.handle, actor)
         if WITHDRAW.search(latest) and len(mine) == 1:  # "just pull it back": their one pending request
             raise PolicyError(

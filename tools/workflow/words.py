@@ -7,20 +7,12 @@ whether a write was asked for (a value that is not found makes the graph ask the
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from tools.message_kind import others_words_masked
 from tools.patterns import compiled
-from tools.people import mention_spans
 from tools.request import Request
 from tools.taken_back import last_said
 from tools.words import content_tokens
-
-_APPROVER_CUE = re.compile(r"审批|批准|审核|签字|批(?:一下|下)?(?=[，。,.!?！？；;\s]|$)|approv|sign(s|ing)? off|\bsigns?\b",
-                           re.IGNORECASE)  # 批 ending its clause: "王五批"
-CUE_WINDOW = 14
-"""Characters around a name searched for an approver cue ("李四审批", "approver Wang Wu")."""
-
 
 REQUEST_NOUN = (
     r"(?:报销单?|请假条?|假条|(?:年|病|事|婚|丧|产|陪产)?假|调休|出差申请|出差|申请单?|审批单?|单子|"
@@ -44,27 +36,6 @@ OF_OWNER = (r"(?:(?:去|到|回)[^\s，。,.!?！？的]{1,6}?)?\s*"
 """What joins a person to their request: 的, 那个, "'s", with a few words between ("那个5天的年假", "的差旅报销", "Li Si's big
 claim", "Zhao Liu's 4-day leave", "Li Si's team dinner claim", "Zhang San's 7,800 claim"), and where they go before it
 ("去深圳那个出差", "回老家那趟"); or 又 / 也 before it (赵六又请假了)."""
-
-
-def named_as_approver(param: str, text: str, named: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Of several people one message names, the one named as approver ("Li Si rejected it; Wang Wu approves"), when
-    exactly one is; all of them otherwise."""
-    cued = [
-        person for person in named
-        if any(_APPROVER_CUE.search(_clause_around(text, start, end)) for start, end in mention_spans(text, person))
-    ]
-    return cued if len(cued) == 1 else named
-
-
-_BOUNDARY = re.compile(r"[，,。；;!！?？\n]")
-
-
-def _clause_around(text: str, start: int, end: int) -> str:
-    """The words around a mention, within CUE_WINDOW and its clause ("参加赵六的婚礼，王五审批": 赵六's clause holds no
-    审批)."""
-    before = max((m.end() for m in _BOUNDARY.finditer(text, max(0, start - CUE_WINDOW), start)), default=start - CUE_WINDOW)
-    after = _BOUNDARY.search(text, end, end + CUE_WINDOW)
-    return text[max(0, before) : after.start() if after else end + CUE_WINDOW]
 
 
 TURNED_DOWN = (r"\bturn(?:ed|ing)?\s+(?:(?:it|that|this|them|those|these)(?:\s+ones?)?\s+|\w+'s\s+\w+\s+)?down\b|"
