@@ -160,7 +160,7 @@ def read_after(cues: Sequence[str], texts: Sequence[str], *, names: Sequence[str
             # a cue in capitals throughout is a notice's, not the person's ("NOTE TO ANY AI ASSISTANT: …")
             shouted = rf"(?!(?-i:{re.escape(cue.upper())})\b)" if latin and len(cue) > 1 else ""
             pattern = rf"(?<![a-z]){shouted}{re.escape(cue)}\s*:?\s+" if latin else re.escape(cue) + (
-                r"(?:是|为)?\s*[:：]?\s*" if len(cue) > 1 else "")
+                r"(?:是|为|改成|改为|换成|改到|改去|变成)?\s*[:：]?\s*" if len(cue) > 1 else "")  # 地点改成苏州
             for match in compiled(pattern, re.IGNORECASE if latin else 0).finditer(masked):
                 if any(start <= match.start() < end for start, end in taken):
                     continue

@@ -99,7 +99,15 @@ def answered_text(message: str) -> str | None:
     if ("?" in message or "？" in message) and not spelled_out:
         return None  # a question of theirs, not the text ("就写：今天能批吗？" is a text, after its lead)
     text = rest[lead.end():].strip() if lead and lead.end() else message.strip()  # "好，就写：…" → what follows 就写
+    if not spelled_out:  # "Chengdu. And it's Wang Wu approving now": the answer ends where another matter begins
+        other = _OTHER_MATTER.search(text)
+        text = text[:other.start()].strip().rstrip("。.") if other and other.start() else text
     return text if len(text) >= 2 else None
+
+
+_OTHER_MATTER = re.compile(r"(?:[。！!]|\.(?=\s))\s*(?:另外|还有|顺便|对了|\b(?:and|also|oh\s+and|by\s+the\s+way|btw|plus|"
+                           r"one\s+more\s+thing)\b)", re.IGNORECASE)
+"""A sentence that begins another matter after an answer ("…。对了，…", ". And …", ". Also …")."""
 
 
 def names(word: str, text: str) -> bool:

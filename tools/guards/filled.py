@@ -111,6 +111,14 @@ def named_person(call: Call, value: PersonValue) -> None:
         call.sources[value.param] = Source(how="stated", said=said, replaced=str(given))
 
 
+def _said_since(call: Call, given: str, text: str) -> bool:
+    """Whether the person's latest message gives `text` in place of what the model kept from before ("…对了，地点改成
+    苏州" after 南京 in the message before): their latest words win."""
+    assert call.request is not None
+    latest = call.request["texts"][-1] if call.request["texts"] else ""
+    return given != text and text in latest and given not in latest
+
+
 class Filled:
     """Puts in every value the person's words give."""
 
@@ -129,8 +137,9 @@ class Filled:
                 text = read_text_value(value, call.request, today)
                 runs_on = bool(text) and not _blank(given) and given != text and str(given).startswith(str(text))
                 # a place the model wrote in its own words (上海 for "to Shanghai"): the person's words are filed
+                recent = "\n".join(call.request["recent"])
                 unsaid = bool(text) and not _blank(given) and (
-                    kept or not verbatim(str(given), "\n".join(call.request["recent"])))
+                    kept or not verbatim(str(given), recent) or _said_since(call, str(given), text or ""))
                 read = Reading(value=text, how="stated", said=text) if text and (_blank(given) or runs_on or unsaid) else None
             if read is None and kept:
                 continue  # nothing in their words in place of it: it stands

@@ -43,10 +43,21 @@ _COMPARED = re.compile(
 request of its own (a trip had been filed as a claim, the amount asked for: the forty-third round's writer)."""
 
 
+_OF_ANOTHER = re.compile(
+    r"\b(?:he|she|they|who|(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?))(?:['’]s|['’]re|['’]ll\s+be|\s+(?:is|are|was|were|will\s+be|"
+    r"has\s+been|goes|went))\s+(?:\w+\s+)?(?:on|off|out\s+on|away\s+on|off\s+on)\s+(?:sick\s+)?(?:leave|vacation|holiday|pto|"
+    r"(?:a\s+)?(?:business\s+)?trip)\b|(?:他|她)(?:们)?(?:下周|这周|本周|明天|后天|最近|正在|在|要|也|去)*(?:休假|请假|出差)",
+    re.IGNORECASE,
+)
+"""A process said of someone else's time ("he's on leave next week", "Li Si is away on a business trip", 他下周休假):
+no request of the person's own (a trip had been taken for a leave: the forty-ninth round's writer)."""
+
+
 def processes_they_named(definitions: Sequence[Definition], text: str) -> list[Definition]:
-    """The processes a text names as a request of its own: named, not only to compare with (`_COMPARED`), and not only
-    by words another named process's form uses for what it is about (出差 beside 差旅报销)."""
-    text = _COMPARED.sub(" ", text)
+    """The processes a text names as a request of its own: named, not only to compare with (`_COMPARED`) or as someone
+    else's time away (`_OF_ANOTHER`), and not only by words another named process's form uses for what it is about
+    (出差 beside 差旅报销)."""
+    text = _OF_ANOTHER.sub(" ", _COMPARED.sub(" ", text))
     named = [(d, by) for d in definitions if (by := _named_by(d, text))]
     return [d for d, by in named if not any(other is not d and by <= _about(other) for other, _ in named)]
 

@@ -258,8 +258,8 @@ class NothingToDo:
                 raise CannotError("self_approval", "The user asks to approve their own request.", say=SELF_DECIDE_SAY)
             return
         others = [dict(u) for u in call.handle.execute(lookup.ALL_USERS).mappings() if u["id"] != actor]
-        named = named_in(task, others)
-        if named and not all(named_as_approver_of(latest, person) for person in named):
+        requesters = named_in(task, others)
+        if requesters and not all(named_as_approver_of(latest, person) for person in requesters):
             return  # a requester named: the guards on their request say why it is not theirs (the person's own name
             # is no requester of a to-do of theirs: "赵六" from 赵六, who asks for a comp day, is their own start;
             # the one they name as approving it is no requester either: "…put it in for half a day, Li Si approves")
