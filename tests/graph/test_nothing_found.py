@@ -23,9 +23,13 @@ def test_a_question_no_look_up_answers_is_told_not_known(graph_driver, said, loo
     assert answer.startswith(NOT_KNOWN[lang]["alone"]), answer
 
 
-@pytest.mark.parametrize("said", ["what's been copied to me lately?", "我的申请都到哪一步了？"])
-def test_a_question_its_look_up_answers_is_answered_by_it_even_when_it_finds_nothing(graph_driver, said):
-    lookup = "queryCcRequests" if "copied" in said else "queryMyRequests"
+@pytest.mark.parametrize(("said", "lookup"), [
+    ("what's been copied to me lately?", "queryCcRequests"), ("我的申请都到哪一步了？", "queryMyRequests"),
+    # the fiftieth round's writer's report: none found was told "I don't know" first (none of these is its words)
+    ("do I have anybody covering for me while I'm off?", "queryMyDeputies"), ("我现在有代理人吗", "queryMyDeputies"),
+    ("how many claims have I submitted so far?", "queryMyRequests"), ("我今年提过几个申请？", "queryMyRequests"),
+])
+def test_a_question_its_look_up_answers_is_answered_by_it_even_when_it_finds_nothing(graph_driver, said, lookup):
     agent = graph_driver(tool_call(lookup, {"userId": "user_3"}), "Nothing yet.", user_id="user_3", fixed_answers=True)
     answer = str(agent.say(said)["messages"][-1].content)
     assert not any(answer.startswith(text["alone"]) for text in NOT_KNOWN.values()), answer

@@ -106,6 +106,10 @@ MY_DEPUTIES = ToolSpec(
     identity_params=("userId",),
     describe=deputies_line,
     model_description="The user's deputies (代理审批), and whom they cover for.",
+    # asked as a question only: "set Wang Wu as my deputy" sets one, and asks for no list
+    answers=(r"(?:有没有|有|谁)[^，。,;；？?]{0,6}代理|代理人?(?:是谁|是哪位|有吗|设了吗|设好了吗|呢)|谁(?:在)?(?:帮|替|代)我(?:审|批)",
+             r"\b(?:who(?:'s|\s+is)?|is\s+(?:anyone|anybody|someone)|are\s+there\s+any|do\s+I\s+have(?:\s+any)?)\b[^.?!]{0,30}"
+             r"\b(?:deput(?:y|ies)|covering|covers?\s+for)\b"),
 )
 
 SPECS: tuple[ToolSpec, ...] = (TRANSFER, SET_DEPUTY, MY_DEPUTIES)

@@ -148,7 +148,7 @@ UNKNOWNS = (
     ),
     Unknown(
         asked=(
-            r"发工资|发薪|工资|薪水|薪资|奖金|年终奖",
+            r"发工资|发薪|工资(?!卡)|薪水|薪资|奖金|年终奖",  # 工资卡 is the bank card a payout goes to
             r"\b(?:salary|salaries|payroll|paycheck|pay ?slip|bonus(?:es)?)\b",
         ),
         say={
