@@ -105,7 +105,7 @@ def test_a_question_of_what_no_tool_knows_that_reads_like_a_request_is_told_too(
     ("once my taxi claim clears, when will I get paid?", "en", "paid out", "salar"),
     ("年终奖一般几月份发？", "zh", "奖金", "报销款"),
     ("is the bonus paid with the December salary?", "en", "bonuses", "paid out"),
-    ("报销的钱会打到工资卡里吗，大概几号？", "zh", "报销款", "工资和奖金"),  # 工资卡 is a bank card (the forty-ninth round's writer)
+    ("报销的钱会打到工资卡里吗，大概几号？", "zh", "报销款", "工资和奖金"),  # 工资卡: a bank card (the 49th round's writer)
 ])
 def test_a_payout_and_pay_are_each_told_alone(text, lang, told, not_told):
     said = TOOLSET.language.unknown(text, lang)

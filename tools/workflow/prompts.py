@@ -135,7 +135,7 @@ UNKNOWNS = (
     ),
     Unknown(  # a payout and pay are two questions: one asked of alone is told alone (报销款 without 工资)
         asked=(
-            r"(?<!工资)(?<!奖金)(?:到账|打款|打钱)|报销款|(?:打|转|汇)到(?:我的?)?(?:卡|银行卡|账户|账上)|到(?:我的?)?(?:卡|银行卡|账户)上",
+            r"(?<!工资)(?<!奖金)(?:到账|打款|打钱)|报销款|(?:打|转|汇)到(?:我的?)?(?:工资卡|卡|银行卡|账户|账上)|到(?:我的?)?(?:卡|银行卡|账户)上",
             r"\b(?:money|payment|payout|reimbursement|refund)\b[^.?!]{0,40}\b(?:land|arrive|hit|come|paid|deposit\w*|"
             r"transfer\w*|show up|reach\w*)\b|"
             r"\bwhen\b[^.?!]{0,40}\b(?:pay(?:s|ing)? (?:me|out)|reimbursed|land in|hit my|in my (?:bank|account))\b|"
