@@ -28,3 +28,11 @@ def test_a_send_back_with_grounds_only_is_still_a_rejection():
 def test_a_question_beside_a_leave_asks_to_be_told(said):
     question = said.split(". ")[-1].rstrip("?？")
     assert asks_to_be_told(question)
+
+
+@pytest.mark.parametrize(("said", "comment"), [  # the fiftieth round's writer: the grounds were left out
+    (("看看赵六那笔报销", "发票抬头不对，打回去叫她重开一张"), "发票抬头不对，叫她重开一张"),
+    (("王五那个出差呢？", "日期不对，时间也太长，退回去让他重新填一下日期"), "日期不对，时间也太长，让他重新填一下日期"),
+])
+def test_a_send_back_keeps_the_grounds_said_before_it(person_request, said, comment):
+    assert stated_comment(person_request(*said, actor="user_2")) == comment

@@ -253,17 +253,21 @@ def _after_the_decision(text: str, request: Request, *, named_before: bool = Fal
     one that said it and decided nothing (`named_before`: "驳回，那周要交付" answering "approve or reject?"): the
     rest of the message, when it says more than a decision and asks for nothing else (", then e-mail Li Si" is another
     action, not a comment)."""
-    start, whose = 0, named_before
+    start, whose, since = 0, named_before, 0  # since: where the clauses after the one saying whose begin
     for end in [*_CLAUSE_END.finditer(text), None]:
         stop = end.start() if end else len(text)
+        begins = start
         clause, after, start = text[start:stop], text[end.end():] if end else "", end.end() if end else stop
-        whose = whose or _whose(clause, request)
+        if not whose and _whose(clause, request):
+            whose, since = True, start
         if (decision_in(clause) is None and not SENT_BACK.search(clause)) or not whose:
             continue
         told = _BACK_TO_DO.search(clause)  # "先打回去让他把原因写清楚": what they are to do is in the clause itself
         if told is None and end is None:
             return None
-        said = f"{told.group('what')}，{after}" if told and after.strip() else told.group("what") if told else after
+        grounds = text[since:begins].strip(" ，,;；") if told and since < begins else ""  # "金额太大了，退回去让他…"
+        what = f"{grounds}，{told.group('what')}" if grounds else told.group("what") if told else ""
+        said = f"{what}，{after}" if told and after.strip() else what if told else after
         rest = _TELL_THEM.sub("", _COURTESY.sub("", said)).strip().rstrip("。.!！，,")
         if not rest or _ANOTHER_ACTION.search(rest) or not content_tokens(DECISION_ONLY.sub(" ", rest)):
             return None
