@@ -256,7 +256,8 @@ _FUNCTION_WORDS = set("把这那几些点给让被就都也还再很太吧呢啊
     "i'd", "i'm", "some", "time", "get", "go", "going", "have", "has", "had", "just", "so", "any", "all", "today",
     "tomorrow", "yesterday", "i'll", "i've", "it", "it's", "was", "were", "is", "be", "been", "need", "needs", "want",
     "wants", "take", "as", "again", "cc", "copy", "loop", "use", "using", "like", "would", "sign", "signs", "signing",
-    "ok", "okay", "then", "now", "alright", "right", "sure", "yeah", "yes", "fine", "well",
+    "ok", "okay", "then", "now", "alright", "right", "sure", "yeah", "yes", "fine", "well", "starting", "beginning",
+    "onwards", "from",
 }
 """Words that tell nothing of why on their own (把, 这, "some", "time", "I'll need", "cc"), beyond the generic ones
 (`tools.words`): a clause of only these and masked words ("so I'll need [Friday off]", "cc [Wang Wu]") is left out."""

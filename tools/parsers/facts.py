@@ -94,6 +94,9 @@ def read_text(text: str, *, today: date, ignore: Sequence[str] = (), default_lan
 _DEADLINE_BEFORE = re.compile(r"(?:\bby|\bbefore|\buntil|\btill|\bdue|\bno later than|截止|截至|最晚|之前)\s*(?:on\s+|the\s+)?$",
                               re.I)
 _DEADLINE_AFTER = re.compile(r"^\s*(?:前|之前|以前|截止|为止|到期|'s\b|的会|的会议)", re.I)
+FROM_BEFORE = re.compile(r"(?:从|自|\bfrom|\bstarting(?:\s+on|\s+from)?|\bbeginning(?:\s+on)?)\s*$", re.IGNORECASE)
+FROM_AFTER = re.compile(r"^\s*(?:起|开始|\bon(?:wards?)?\b)", re.IGNORECASE)
+"""Words that make a date the first of several: 从下周一, 下周二起, "starting next Monday", "from the 8th on"."""
 _DUE_BEFORE = re.compile(r"(?:\bby|\bbefore|\bdue|\bno later than|截止|截至|最晚)\s*(?:on\s+|the\s+)?$", re.I)
 _DUE_AFTER = re.compile(r"^\s*(?:前(?!后)|之前|以前|截止|为止|到期)")
 
@@ -128,5 +131,7 @@ def _one_date(text: str, dates: Sequence[DateSpan], quantities: Sequence[Quantit
     start, end = dates[-1].at
     if _DEADLINE_BEFORE.search(text[:start]) or _DEADLINE_AFTER.match(text[end:]):
         return None
+    if FROM_BEFORE.search(text[:start]) or FROM_AFTER.match(text[end:]):
+        return None  # "从下周一开始请假": the first day, of a length not said
     # searched in place, not in a slice: a greeting's "good" before the window still says what "morning" is
     return 0.5 if _HALF_OF_DAY.search(text, max(0, start - _NEAR), end + _NEAR) else 1.0

@@ -11,6 +11,7 @@ from tools.choices import read_choice
 from tools.parsers import read_date
 from tools.parsers.calendar import is_working_day
 from tools.parsers.dates import AM_PM
+from tools.parsers.facts import FROM_AFTER, FROM_BEFORE
 from tools.parsers.text import MASK
 from tools.request import Request, Said
 from tools.workflow.engine import FormField
@@ -52,7 +53,7 @@ def range_end(which: str, *, ranges_only: bool = False) -> Any:
         if ranges_only and not ranges and len(dates) == 1 and set(request["days"]) in ({1.0}, {0.5}) and \
                 is_working_day(date.fromisoformat(dates[0])):
             return dates[0]  # "下周五歇一天", "next Monday morning off": a leave of a day or half of it on the one day said
-        if ranges_only and not ranges and which == "start" and (first := _said_as_first_day(request)):
+        if ranges_only and not ranges and which == "start" and (first := said_as_first_day(request)):
             return first  # "下周二起请俩天假": its first day; the last is counted from the days
         if ranges_only and not ranges and len(dates) > 1 and _working_days_in_a_row(dates) and \
                 set(request["days"]) <= {float(len(dates))}:
@@ -68,17 +69,15 @@ def range_end(which: str, *, ranges_only: bool = False) -> Any:
     return stated
 
 
-_FROM_BEFORE = re.compile(r"(?:从|自|\bfrom|\bstarting(?:\s+on|\s+from)?|\bbeginning(?:\s+on)?)\s*$", re.IGNORECASE)
-_FROM_AFTER = re.compile(r"^\s*(?:起|开始|\bon(?:wards?)?\b)", re.IGNORECASE)
 
 
-def _said_as_first_day(request: Request) -> str | None:
+def said_as_first_day(request: Request) -> str | None:
     """The one date a leave's words say it starts on ("下周二起请俩天假", 从周三开始休, "starting next Monday, 3 days"),
     when they state one date only; None otherwise."""
     if len({str(s["value"]) for s in request.get("said", []) if s["kind"] == "date"}) != 1:
         return None
     for said, text, at in _dates_where_said(request):
-        if _FROM_BEFORE.search(text[:at]) or _FROM_AFTER.search(text[at + len(said["text"]):]):
+        if FROM_BEFORE.search(text[:at]) or FROM_AFTER.search(text[at + len(said["text"]):]):
             return str(said["value"])
     return None
 

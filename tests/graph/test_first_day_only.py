@@ -1,0 +1,41 @@
+"""A leave said from its first day with no length ("我想从下周一开始请假", "starting next Monday") is asked how many
+days: its date is the first of several, not a day's leave (the forty-ninth round's writer found a one-day card), and
+"starting" tells no why. Phrasings written for these tests, none from a scenario."""
+
+from __future__ import annotations
+
+import pytest
+
+from evals.doubles.scripted import tool_call
+
+
+@pytest.mark.parametrize(("said", "asked"), [
+    ("下周三起请年假，回老家办点事，李四批", "请问要请几天假？"),
+    ("I want to be off on personal leave from next Wednesday on, sorting out my visa, Li Si approves",
+     "How many days of leave do you need?"),
+])
+def test_a_leave_said_from_its_first_day_alone_is_asked_its_length(graph_driver, said, asked):
+    call = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "visa", "days": 1, "nextUserId": "李四",
+                                     "fields": {"leaveType": "事假", "startDate": "下周三", "endDate": "下周三"}})
+    agent = graph_driver(call, "好", user_id="user_1")
+    assert str(agent.say(said)["messages"][-1].content) == asked and agent.actions == []
+
+
+def test_the_word_that_starts_it_tells_no_why(graph_driver):
+    call = tool_call("runWorkFlow", {"processKey": "process_qingjia", "days": 2, "nextUserId": "Li Si",
+                                     "fields": {"leaveType": "事假", "startDate": "next Wednesday"}})
+    agent = graph_driver(call, "OK", user_id="user_1")
+    agent.say("Two days of personal leave starting next Wednesday, moving flats, Li Si approves")
+    [card] = agent.actions
+    assert card["args"]["reason"] == "moving flats"
+
+
+@pytest.mark.parametrize("said", ["下周三请一天事假，去办签证，李四批",
+                                  "personal leave next Wednesday for my visa, Li Si approves"])
+def test_a_leave_said_on_one_day_is_that_day(graph_driver, said):
+    call = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "签证", "days": 1, "nextUserId": "李四",
+                                     "fields": {"leaveType": "事假", "startDate": "下周三", "endDate": "下周三"}})
+    agent = graph_driver(call, "好", user_id="user_1")
+    agent.say(said)
+    [card] = agent.actions
+    assert card["args"]["days"] == 1
