@@ -22,8 +22,11 @@ _TAKEN_BACK = re.compile(
     re.IGNORECASE,
 )
 """Words after which what is named takes the place of what was named before them."""
-_NOT = r"不是|不用|别用|不要|\b(?:not|instead\s+of|rather\s+than)\s+(?:as\s+|an?\s+|the\s+|my\s+)?"
-"""Words that say an option is not the one ("不是年假", "not as annual leave", "instead of annual leave")."""
+_NOT = (r"不是|不用|别用|不要|(?:别|不要|不)(?:按|算|走|报|记)(?:成)?|"
+        r"\b(?:not|instead\s+of|rather\s+than)\s+(?:as\s+|an?\s+|the\s+|my\s+)?|"
+        r"\bdon'?t\s+(?:put|file|book|log|count)\s+(?:it|this|that)?\s*(?:as|under)\s+(?:an?\s+)?")
+"""Words that say an option is not the one ("不是年假", 别按事假, "not as annual leave", "instead of annual leave", "don't
+file it as personal leave")."""
 _KEPT_FOR_LATER = re.compile(
     r"[^，,。.;；!！?？]*(?:留着|留到|留给|省着|存着|攒着)[^，,。.;；!！?？]*|"
     r"[^,.;!?]*\b(?:save|saving|keep|keeping)\b[^,.;!?]*",

@@ -39,3 +39,16 @@ def test_a_leave_said_on_one_day_is_that_day(graph_driver, said):
     agent.say(said)
     [card] = agent.actions
     assert card["args"]["days"] == 1
+
+
+@pytest.mark.parametrize("said", [  # the forty-ninth round's writer: 别按事假 read as naming 事假 too, and asked which
+    "下周四请一天假回老家，别算事假，走年假，李四批",
+    "a day off next Thursday to see my parents - don't file it as personal leave, use annual leave. Li Si approves",
+])
+def test_a_type_said_not_to_be_it_is_not_chosen(graph_driver, said):
+    call = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "回老家", "days": 1, "nextUserId": "李四",
+                                     "fields": {"leaveType": "事假", "startDate": "下周四", "endDate": "下周四"}})
+    agent = graph_driver(call, "好", user_id="user_1")
+    agent.say(said)
+    [card] = agent.actions
+    assert card["args"]["fields"]["leaveType"] == "年假"
