@@ -35,8 +35,11 @@ _KEPT_FOR_LATER = re.compile(
 """A clause that keeps an option for later ("年假留着过年用", "I'd rather save my annual leave")."""
 
 
-_GONE = r"(?:没了|没有了|用完了?|用光了?|不够了?|休完了?|\s+(?:is|are)\s+(?:all\s+)?(?:gone|used\s+up)|\s+ran\s+out)"
-"""Words after an option that say none of it is left ("调休没了", "年假用完了", "comp time is all used up"): not chosen."""
+_GONE = (r"(?:没了|没有了|用完了?|用光了?|不够了?|休完了?|\s+(?:is|are)\s+(?:all\s+)?(?:gone|used\s+up)|\s+ran\s+out|"
+         r"(?:那周|这周|下周|那几天|那天)?(?:不在|休假|请假了)|(?:['’]s|\s+is|\s+will\s+be|['’]ll\s+be)\s+(?:off|away|out|on\s+leave|"
+         r"on\s+holiday|on\s+vacation)\b)")
+"""Words after an option that say none of it is left ("调休没了", "年假用完了", "comp time is all used up"), or that the
+one named is away then ("王五那周不在", "Wang Wu is off that week"): not chosen."""
 
 
 def unchosen_hidden(text: str, names: Sequence[str], mask: str) -> str:

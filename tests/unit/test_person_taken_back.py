@@ -19,6 +19,10 @@ LEAVE = {"processKey": "process_qingjia", "userId": "user_1", "days": 2, "fields
     ("2 days of annual leave, moving house, Li Si approves. Actually make it Zhao Liu, Li Si is away", "moving house",
      "user_4"),
     ("请两天年假，搬家，李四审批。算了换成赵六吧，李四那几天也不在", "搬家", "user_4"),
+    # the one named again after the cue, said to be away (the forty-ninth round's writer; none of its words)
+    ("2 days of annual leave, moving house. Li Si approves - no wait, Li Si is on holiday then, Zhao Liu it is",
+     "moving house", "user_4"),
+    ("请两天年假，搬家，李四审批，哦不，李四那周休假，找赵六吧", "搬家", "user_4"),
 ])
 def test_the_person_named_last_in_place_of_another_is_the_one(store, make_ctx, person_request, said, reason, approver):
     checked = check_call(TOOLSET, "runWorkFlow", {**LEAVE, "reason": reason, "nextUserId": approver},
