@@ -206,5 +206,6 @@ def not_yours(conn: Connection, name: str, lang: str) -> CannotError | None:
         return None
     holder = holders.pop()
     return CannotError("not_theirs_to_decide", f"{name}'s request waits on {holder}, not on the user.", say={
-        "zh": f"{name}的申请在{holder}那里等审批，不是你的待办，你不能审批。",
-        "en": f"{name}'s request waits on {holder}'s decision; it is not yours to decide."})
+        "zh": f"{name}的申请在{holder}那里等审批，不是你的待办，你不能审批；只有{holder}本人或{holder}设置的代理人可以审批。",
+        "en": f"{name}'s request waits on {holder}'s decision; it is not yours, so you can't decide it. Only {holder}, "
+              f"or a deputy {holder} sets, can."})

@@ -260,6 +260,8 @@ class NothingToDo:
         others = [dict(u) for u in call.handle.execute(lookup.ALL_USERS).mappings() if u["id"] != actor]
         requesters = named_in(task, others)
         if requesters and not all(named_as_approver_of(latest, person) for person in requesters):
+            if len(requesters) == 1 and (refusal := not_yours(call.handle, requesters[0]["name"], call.ctx.lang)):
+                raise refusal  # "just approve it as Li Si": who holds it, told again
             return  # a requester named: the guards on their request say why it is not theirs (the person's own name
             # is no requester of a to-do of theirs: "赵六" from 赵六, who asks for a comp day, is their own start;
             # the one they name as approving it is no requester either: "…put it in for half a day, Li Si approves")
