@@ -162,7 +162,10 @@ SPECS: tuple[ToolSpec, ...] = (
                  r"\b(?:anything|something)\b[^.;?]{0,20}\b(?:come in|came in|landed|for me to (?:approve|sign|review|look at)|"
                  r"waiting on me)\b|"
                  # which wait on a group or a person ("Which claims are waiting on finance?", "what's sitting with HR")
-                 r"\b(?:which|what)\b(?![^.;?]*\b(?:my|mine)\b)[^.;?]{0,30}\b(?:waiting|sitting)\s+(?:on|with)\s+\w+"),
+                 r"\b(?:which|what)\b(?![^.;?]*\b(?:my|mine)\b)[^.;?]{0,30}\b(?:waiting|sitting)\s+(?:on|with)\s+\w+|"
+                 # a queue ("What's in the HR queue?", "anything in my inbox to approve")
+                 r"\b(?:what(?:'s|\s+is)?|anything)\b[^.;?]{0,20}\b(?:in|on)\s+(?:the\s+|my\s+|our\s+)?(?:hr\s+|finance\s+|"
+                 r"approvals?\s+)?(?:queue|inbox|tray)\b"),
         observation=ObservationShape(  # a task's form is read in words (`summary`: units, choices by name)
             drop=frozenset({"createdAt", "processKey", "form"}), list_limits={"tasks": 10}
         ),
