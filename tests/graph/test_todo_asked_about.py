@@ -13,7 +13,9 @@ from tools.workflow import TOOLSET
 
 
 @pytest.mark.parametrize("said", ["How much is that lunch claim Wang Wu put in, and has he claimed meals before?",
-                                  "王五这笔餐费报销是怎么回事？多少钱？"])
+                                  "王五这笔餐费报销是怎么回事？多少钱？",
+                                  # what the step before said (the fiftieth round's run; none of its words)
+                                  "王五那笔餐费，上一步是谁审的？", "For Wang Wu's lunch claim, what did his manager write?"])
 def test_a_question_about_a_todo_is_answered_from_its_view(graph_driver, store, make_ctx, said):
     execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_3", "reason": "请客户吃午饭",
                                           "fields": {"amount": 368, "category": "餐饮"}, "nextUserId": "user_2"},

@@ -27,15 +27,19 @@ _ABOUT_EN = re.compile(
     r"\bhow\s+(?:much|long|many\s+days)\s+(?:is|was|for)\s+(?:it|that|this|the)\b|"
     r"\bwho(?:'s|\s+has|\s+have|\s+had)?\s+(?:already\s+)?(?:ok(?:'?d|ayed|'ed)|approved|signed)|"
     r"\b(?:has|did)\s+(?:his|her|their|the)\s+(?:manager|boss|lead|approver)\b|"
-    r"\b(?:his|her|their)\s+first\b|\b(?:claimed|filed|asked|requested)\b[^?.!]{0,20}\bbefore\b",
+    r"\b(?:his|her|their)\s+first\b|\b(?:claimed|filed|asked|requested)\b[^?.!]{0,20}\bbefore\b|"
+    r"\bwhat\s+did\s+(?:\w+\s+){1,2}(?:say|write|comment)\b|\bwho\s+(?:approved|signed\s+off\s+on|signed)\s+(?:it\s+)?"
+    r"(?:before|first|earlier)\b",
     re.IGNORECASE,
 )
 _ABOUT_ZH = re.compile(
     r"(?:这|那)(?:个|笔|张|条|份)[^，。？?]{0,12}(?:是什么|是啥|怎么回事|咋回事|多少钱|几天)|"
     r"(?:谁|哪位|哪些人)(?:已经)?(?:批|审|同意|签|看)过|(?:之前|以前|今年)[^，。？?]{0,6}(?:报|请|申请|提)过|"
-    r"第一次(?:报|请|申请|提)"
+    r"第一次(?:报|请|申请|提)|(?:批|审)的时候(?:怎么说|说了什么|写了什么|什么意见)|(?:前面|之前|上一步)(?:是)?(?:谁|哪位)(?:批|审)|"
+    r"(?:怎么|咋)(?:说|批)的|(?:审批)?意见(?:是)?(?:什么|啥)"
 )
-"""Words that ask what one to-do holds ("how much is it", "who's already okayed it", 这笔报销是怎么回事, 谁已经批过)."""
+"""Words that ask what one to-do holds ("how much is it", "who's already okayed it", 这笔报销是怎么回事, 谁已经批过,
+李四批的时候怎么说的, "what did Li Si say")."""
 _MINE = re.compile(r"\bmy\s+(?:own\s+)?(?:requests?|claims?|leave|trips?|expenses?)\b|我(?:自己)?(?:的|报|提|申请|请)的?",
                    re.IGNORECASE)
 
