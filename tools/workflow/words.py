@@ -265,9 +265,12 @@ def _after_the_decision(text: str, request: Request, *, named_before: bool = Fal
         told = _BACK_TO_DO.search(clause)  # "先打回去让他把原因写清楚": what they are to do is in the clause itself
         if told is None and end is None:
             return None
-        grounds = text[since:begins].strip(" ，,;；") if told and since < begins else ""  # "金额太大了，退回去让他…"
-        what = f"{grounds}，{told.group('what')}" if grounds else told.group("what") if told else ""
-        said = f"{what}，{after}" if told and after.strip() else what if told else after
+        if told is None:
+            said = after
+        else:
+            grounds = text[since:begins].strip(" ，,;；") if since < begins else ""  # "金额太大了，退回去让他…"
+            what = f"{grounds}，{told.group('what')}" if grounds else told.group("what")
+            said = f"{what}，{after}" if after.strip() else what
         rest = _TELL_THEM.sub("", _COURTESY.sub("", said)).strip().rstrip("。.!！，,")
         if not rest or _ANOTHER_ACTION.search(rest) or not content_tokens(DECISION_ONLY.sub(" ", rest)):
             return None
