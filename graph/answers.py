@@ -19,7 +19,7 @@ from graph.protocols import NO_MODEL_CALL
 from state.records import AskedCall, WrapUp
 from tools import words
 from tools.errors import NeedsPersonError
-from tools.grounding import named_option
+from tools.grounding import named_option, not_taken_back
 from tools.request import Lang, Request, stated_numbers
 from tools.spec import PersonValue, ToolRegistry, set_param
 from tools.toolset import Toolset
@@ -68,6 +68,8 @@ def _answer_value(asked: AskedCall, request: Request, registry: ToolRegistry) ->
     kind = asked["kind"]
     if kind == "person":
         named = request["people"][0] if request["people"] else []
+        if len(named) > 1:  # "Wang Wu. No wait, Wang Wu is off that week. Zhang San then."
+            named = not_taken_back(request["texts"][-1], named, request)
         if len(named) == 1:
             return named[0]
         names = {request["names"].get(i, {}).get("name") for i in named}

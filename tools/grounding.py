@@ -66,7 +66,7 @@ def people_named_for(toolset: Toolset, value: PersonValue, request: Request) -> 
     for text, ids in zip(reversed(request["recent"]), request["people"], strict=False):
         if not ids:
             continue
-        ids = _not_taken_back(text, ids, request) if len(ids) > 1 else ids
+        ids = not_taken_back(text, ids, request) if len(ids) > 1 else ids
         if toolset.pick_person is not None:
             named = [{"id": i, **request["names"].get(i, {})} for i in ids]
             picked = [p["id"] for p in toolset.pick_person(value.param, text, named)]
@@ -77,7 +77,7 @@ def people_named_for(toolset: Toolset, value: PersonValue, request: Request) -> 
     return []
 
 
-def _not_taken_back(text: str, ids: list[str], request: Request) -> list[str]:
+def not_taken_back(text: str, ids: list[str], request: Request) -> list[str]:
     """Of the people a text names, those it does not take back for another ("Li Si, right? Actually make it Zhao Liu
     instead", 李四，不对，王五审批, "not Li Si, Zhao Liu": `tools.taken_back`); all of them where that leaves none."""
     names = {i: [n for n in (request["names"].get(i, {}).get("name"), request["names"].get(i, {}).get("alias")) if n]

@@ -35,11 +35,12 @@ _KEPT_FOR_LATER = re.compile(
 """A clause that keeps an option for later ("年假留着过年用", "I'd rather save my annual leave")."""
 
 
-_GONE = (r"(?:没了|没有了|用完了?|用光了?|不够了?|休完了?|\s+(?:is|are)\s+(?:all\s+)?(?:gone|used\s+up)|\s+ran\s+out|"
-         r"(?:那周|这周|下周|那几天|那天)?(?:不在|休假|请假了)|(?:['’]s|\s+is|\s+will\s+be|['’]ll\s+be)\s+(?:off|away|out|on\s+leave|"
-         r"on\s+holiday|on\s+vacation)\b)")
-"""Words after an option that say none of it is left ("调休没了", "年假用完了", "comp time is all used up"), or that the
-one named is away then ("王五那周不在", "Wang Wu is off that week"): not chosen."""
+_GONE = r"(?:没了|没有了|用完了?|用光了?|不够了?|休完了?|\s+(?:is|are)\s+(?:all\s+)?(?:gone|used\s+up)|\s+ran\s+out)"
+"""Words after an option that say none of it is left ("调休没了", "年假用完了", "comp time is all used up"): not chosen."""
+_AWAY = (r"(?:那周|这周|下周|那几天|那天)?也?(?:不在|休假|请假了)|(?:['’]s|\s+is|\s+will\s+be|['’]ll\s+be)\s+(?:off|away|out|"
+         r"on\s+leave|on\s+holiday|on\s+vacation)\b")
+"""Words right after a person named that say they are away then ("李四那周不在", "Wang Wu is off that week"): not the
+one chosen. Right after: "王五 我下周休假不在" says the speaker is away, not 王五."""
 
 
 def unchosen_hidden(text: str, names: Sequence[str], mask: str) -> str:
@@ -56,7 +57,8 @@ def unchosen_hidden(text: str, names: Sequence[str], mask: str) -> str:
         return text
     option = "|".join(re.escape(n) for n in said)
     text = compiled(rf"(?:{_NOT})(?:{option})", re.IGNORECASE).sub(hide, text)
-    gone = rf"(?:{option})[^，,。.;；!！?？]{{0,4}}?{_GONE}|\b(?:ran\s+out\s+of|out\s+of|no)\s+(?:{option})s?\b(?:\s+left)?"
+    gone = (rf"(?:{option})(?:{_AWAY})|(?:{option})[^，,。.;；!！?？]{{0,4}}?{_GONE}|"
+            rf"\b(?:ran\s+out\s+of|out\s+of|no)\s+(?:{option})s?\b(?:\s+left)?")
     text = compiled(gone, re.IGNORECASE).sub(hide, text)
     cues = list(_TAKEN_BACK.finditer(text))
     if cues and re.search(option, text[cues[-1].end():], re.IGNORECASE):

@@ -51,3 +51,17 @@ def test_an_answer_ends_where_another_matter_begins(said, answer):
 ])
 def test_someone_elses_time_away_is_not_the_persons_request(said, masked):
     assert (_OF_ANOTHER.search(said) is not None) is masked
+
+
+@pytest.mark.parametrize(("said", "approver"), [  # the forty-ninth round's writer: asked "which one?" a second time
+    ("Wang Wu - actually no, he's away that week. Zhao Liu then.", "user_4"),
+    ("王五吧，哦不，王五那周休假，找赵六", "user_4"),
+])
+def test_a_person_taken_back_in_the_answer_to_who_approves_is_not_the_one(graph_driver, said, approver):
+    leave = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "moving house", "days": 2,
+                                      "fields": {"leaveType": "年假", "startDate": "下周一"}})
+    agent = graph_driver(leave, "Who approves?", "Filed.", user_id="user_1")
+    agent.say("two days of annual leave from next Monday, moving house")
+    agent.say(said)
+    [card] = agent.actions
+    assert card["args"]["nextUserId"] == approver

@@ -55,8 +55,8 @@ MY_REQUESTS = ToolSpec(
              r"(?:look(?:ed)?\s+at|approv(?:e|ed)|see|seen|check(?:ed)?|sign(?:ed)?\s+off|touch(?:ed)?)\b|"
              r"\b(?:was|is|has|did)\s+my\b[^.?!]{0,40}\b(?:approved|rejected|declined|through|signed\s+off|decided)\b|"
              # which they have filed ("What requests have I filed?", 我提过哪些申请)
-             r"\b(?:what|which|how\s+many)\b[^.?!]{0,25}\b(?:requests?|claims?|leaves?|trips?)\b[^.?!]{0,20}\b(?:have\s+I|did\s+I|"
-             r"I(?:'ve|\s+have))\s+(?:filed|submitted|sent|put\s+in|made|raised|got)\b|"
+             r"\b(?:what|which|how\s+many)\b[^.?!]{0,25}\b(?:requests?|claims?|applications?|trips?)\b[^.?!]{0,20}\b(?:have\s+I|"
+             r"did\s+I|I(?:'ve|\s+have))\s+(?:filed|submitted|sent|put\s+in|made|raised)\b|"
              r"我(?:都|一共|现在|今年)?(?:提|交|发起|申请|报)(?:过|了)(?:哪些|几个|多少|什么)"),
     # where a colleague's request stands is shown by the copies, the to-dos and a task's view as well
     answered_by=("queryCcRequests", "queryTodoTask", "viewTask"),
