@@ -33,12 +33,7 @@ def test_the_word_that_starts_it_tells_no_why(graph_driver):
 @pytest.mark.parametrize("said", ["下周三请一天事假，去办签证，李四批",
                                   "personal leave next Wednesday for my visa, Li Si approves"])
 def test_a_leave_said_on_one_day_is_that_day(graph_driver, said):
-    call = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "签证", "days": 1, "nextUserId": "李四",
-                                     "fields": {"leaveType": "事假", "startDate": "下周三", "endDate": "下周三"}})
-    agent = graph_driver(call, "好", user_id="user_1")
-    agent.say(said)
-    [card] = agent.actions
-    assert card["args"]["days"] == 1
+    assert _one_day_card(graph_driver, said, "下周三")["days"] == 1
 
 
 @pytest.mark.parametrize("said", [  # the forty-ninth round's writer: 别按事假 read as naming 事假 too, and asked which
@@ -46,9 +41,14 @@ def test_a_leave_said_on_one_day_is_that_day(graph_driver, said):
     "a day off next Thursday to see my parents - don't file it as personal leave, use annual leave. Li Si approves",
 ])
 def test_a_type_said_not_to_be_it_is_not_chosen(graph_driver, said):
-    call = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "回老家", "days": 1, "nextUserId": "李四",
-                                     "fields": {"leaveType": "事假", "startDate": "下周四", "endDate": "下周四"}})
+    assert _one_day_card(graph_driver, said, "下周四")["fields"]["leaveType"] == "年假"
+
+
+def _one_day_card(graph_driver, said: str, day: str) -> dict:
+    """The arguments of the start card a model's one-day personal leave on `day` gets for what the person said."""
+    call = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "x", "days": 1, "nextUserId": "李四",
+                                     "fields": {"leaveType": "事假", "startDate": day, "endDate": day}})
     agent = graph_driver(call, "好", user_id="user_1")
     agent.say(said)
     [card] = agent.actions
-    assert card["args"]["fields"]["leaveType"] == "年假"
+    return card["args"]
