@@ -116,10 +116,17 @@ def _whole(days: float) -> float:
     return int(days) if days == int(days) else days
 
 
-AM_PM = (r"(?-i:(?P<ap>[AaPp])\.[Mm]\.|(?P<AP>[AP])M|(?P<pm>p)m|(?P<am>a)m(?=\s*(?:$|[,.;!?，。；！？)]|off\b|to\b|-|–)))"
+AM_PM = (r"(?-i:(?P<ap>[AaPp])(?:\.[Mm]\.|(?<=[AP])M|(?<=p)m|(?<=a)m(?=\s*(?:$|[,.;!?，。；！？)]|off\b|to\b|-|–))))"
          r"(?![A-Za-z0-9])")
 """AM or PM after a day, as a half of it ("下周五 PM", "Mon PM to Wed AM", "fri a.m.", "fri pm"): "am" alone only where
-no word follows it ("next Friday am I right?" is English)."""
+no word follows it ("next Friday am I right?" is English). Its group `ap` is the letter `am_or_pm` reads."""
+
+
+def am_or_pm(found: re.Match[str]) -> Half:
+    """The half a match of `AM_PM` says."""
+    return "am" if found["ap"].lower() == "a" else "pm"
+
+
 _HALF_AFTER_RE = re.compile(
     r"\s*的?\s*(?P<zh>上午|下午)(?!好|\s*(?:\d|[一二两三四五六七八九十]+\s*点))"
     r"|\s+(?:in\s+the\s+)?(?P<en>morning|afternoon)\b(?!\s*(?:at\s+)?\d)"
@@ -136,9 +143,8 @@ def _half_after(text: str, at: int) -> tuple[Half | None, int]:
     found = _HALF_AFTER_RE.match(text, at)
     if found is None:
         return None, at
-    ap = found["ap"] or found["AP"] or found["pm"] or found["am"]
-    if ap:
-        return ("am" if ap.lower() == "a" else "pm"), found.end()
+    if found["ap"]:
+        return am_or_pm(found), found.end()
     return _HALVES[(found["zh"] or found["en"]).lower()], found.end()
 
 

@@ -143,8 +143,8 @@ def _clause_around(text: str, start: int, end: int) -> str:
     no 审批)."""
     window = _APPROVER_WINDOW
     before = max((m.end() for m in _BOUNDARY.finditer(text, max(0, start - window), start)), default=start - window)
-    after = _BOUNDARY.search(text, end, end + _APPROVER_WINDOW)
-    return text[max(0, before) : after.start() if after else end + _APPROVER_WINDOW]
+    after = _BOUNDARY.search(text, end, end + window)
+    return text[max(0, before) : after.start() if after else end + window]
 
 
 def named_as_approver_of(text: str, person: dict[str, Any]) -> bool:

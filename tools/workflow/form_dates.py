@@ -10,7 +10,7 @@ from typing import Any
 from tools.choices import read_choice
 from tools.parsers import read_date
 from tools.parsers.calendar import is_working_day
-from tools.parsers.dates import AM_PM
+from tools.parsers.dates import AM_PM, am_or_pm
 from tools.parsers.facts import FROM_AFTER, FROM_BEFORE
 from tools.parsers.text import MASK
 from tools.request import Request, Said
@@ -67,8 +67,6 @@ def range_end(which: str, *, ranges_only: bool = False) -> Any:
         return dates[0] if which == "start" else dates[-1]
 
     return stated
-
-
 
 
 def said_as_first_day(request: Request) -> str | None:
@@ -196,8 +194,7 @@ def range_half(which: str, form_field: FormField) -> Any:
             return None  # "帮我请一天病假，早上烧到38度5": a whole day's count, and no half said with a date
         texts = [_HAPPENED.sub(lambda m: MASK * len(m.group()), t) for t in request["texts"]]
         for text in reversed(texts):  # "下周五 PM", "Fri AM": the half said after the day
-            halves = {"am" if (m["ap"] or m["AP"] or m["pm"] or m["am"]).lower() == "a" else "pm"
-                      for m in _AM_PM_AFTER_A_DAY.finditer(text)}
+            halves = {am_or_pm(m) for m in _AM_PM_AFTER_A_DAY.finditer(text)}
             if halves:
                 return HALF_NAMES[halves.pop()] if len(halves) == 1 else None
         found = read_choice(choices, hints, texts)
