@@ -73,7 +73,7 @@ _CONSENT_RE = re.compile(
 )
 
 
-def _without_consent(message: str) -> str:
+def without_consent(message: str) -> str:
     """The message after its opening yes-words ("好，就写…" → "就写…"; "ok, go ahead" → "")."""
     text, found = message.strip(), _CONSENT_RE.match(message.strip())
     while found and found.end() > 0:
@@ -84,7 +84,7 @@ def _without_consent(message: str) -> str:
 
 def is_consent(message: str) -> bool:
     """Whether a message only says yes ("可以，发吧", "ok, go ahead"): an answer to a yes/no, never a text."""
-    return bool(message.strip()) and not _without_consent(message)
+    return bool(message.strip()) and not without_consent(message)
 
 
 def answered_text(message: str) -> str | None:
@@ -93,7 +93,7 @@ def answered_text(message: str) -> str | None:
     nothing the text could be); the model then reads it as any message."""
     if _CANCEL_RE.match(message) or is_consent(message):
         return None
-    rest = _without_consent(message)
+    rest = without_consent(message)
     lead = _LEAD_RE.match(rest)
     spelled_out = bool(lead and lead.end() and re.search(r"[:：]", rest[: lead.end()]))  # "就写：…", "the text is: …"
     if ("?" in message or "？" in message) and not spelled_out:

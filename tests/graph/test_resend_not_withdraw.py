@@ -12,7 +12,7 @@ from langchain_core.messages import ToolMessage
 from evals.doubles.scripted import tool_call
 from tools import execute_call
 from tools.workflow import TOOLSET
-from tools.workflow.guards import _AGAIN
+from tools.workflow.resubmit import RESEND
 from tools.workflow.words import WITHDRAW as _WITHDRAW
 
 
@@ -55,4 +55,4 @@ def test_a_withdrawal_the_person_asked_for_is_untouched(graph_driver, store, mak
     ("What did Li Si say when he sent it back?", False, False),
 ])
 def test_sending_again_and_taking_back_are_read_from_their_words(text, again, back):
-    assert (bool(_AGAIN.search(text)), bool(_WITHDRAW.search(text))) == (again, back)
+    assert (bool(RESEND.search(text)), bool(_WITHDRAW.search(text))) == (again, back)

@@ -30,7 +30,7 @@ PARAMS = {
     "queryMyRequests": {"userId"},
     "withdrawRequest": {"requestId"},
     "returnTask": {"taskId", "comment"},
-    "resubmitRequest": {"requestId", "days", "reason", "fields"},
+    "resubmitRequest": {"requestId", "days", "reason", "fields", "note"},
     "getLeaveBalance": {"userId"},
     "transferTask": {"taskId", "nextUserId", "comment"},
     "setDeputy": {"userId", "deputyUserId", "startDate", "endDate"},

@@ -20,6 +20,7 @@ from tools.workflow import form_fit, lookup
 from tools.workflow.approver_words import named_as_taker
 from tools.workflow.engine import TaskView
 from tools.workflow.request_lookup import PENDING, own_pending, processes_named
+from tools.workflow.resubmit import RESEND
 from tools.workflow.todo_guards import decided_apart, said_return_or_reject
 from tools.workflow.words import (
     ASKED,
@@ -130,15 +131,6 @@ TODOS = "queryTodoTask"
 """The look-up of the requests copied to the person: not where a request waiting on them as a to-do is."""
 
 
-_AGAIN = re.compile(
-    r"再提(?:交|一次|一下|一遍)?|重新(?:提交|提|交|申请|发起|发|递交|送审)|再交|再发起|再申请|重提|重交|重发|"
-    r"\b(?:re-?submit|re-?send|re-?file|submit\s+(?:it|this|that|them)?\s*again|send\s+(?:it|this|that)?\s*(?:back\s+|in\s+)?again|"
-    r"file\s+(?:it|this|that)?\s*again|put\s+(?:it|this|that)\s+(?:back\s+)?in\s+again|"
-    r"(?:send|put)\s+(?:it|this|that)\s+back\s+(?:in|to\s+(?:him|her|them)))\b",
-    re.IGNORECASE,
-)
-"""Words that send a request again: 再提一次, 重新提交, 再交, "resend", "submit it again", "send it back in"."""
-
 
 class ResendNotWithdraw:
     """Refuses a withdrawal when the person's message says to send their request again and nothing of taking it back
@@ -164,7 +156,7 @@ class ResendNotWithdraw:
         if call.spec.name != "withdrawRequest":
             return
         latest = latest_message(call.request)
-        again = _AGAIN.search(latest)
+        again = RESEND.search(latest)
         if again and not WITHDRAW.search(latest):
             returned = own_pending(call.handle, call.ctx.actor_id, ("returned",))
             raise PolicyError(
@@ -182,7 +174,7 @@ class ResendNotWithdraw:
         is that request's resend; so is a call on a to-do from someone nothing waits on ("change the reason to … and
         resend it": no to-do of theirs to return)."""
         assert call.request is not None
-        again = _AGAIN.search(latest_message(call.request))
+        again = RESEND.search(latest_message(call.request))
         returned = own_pending(call.handle, call.ctx.actor_id, ("returned",)) if again else []
         actor = call.ctx.actor_id
         if returned and call.spec.name != "runWorkFlow" and lookup.engine_of(call.handle).tasks_for(
@@ -258,7 +250,7 @@ START = "runWorkFlow"
 def _acts_on_one(text: str) -> bool:
     """Whether a message says one thing to do to a request that exists, which no new one does: send it again, or take
     it back (a reminder may go with a new request: "file it and remind Li Si")."""
-    return bool(_AGAIN.search(text)) != bool(WITHDRAW.search(text))
+    return bool(RESEND.search(text)) != bool(WITHDRAW.search(text))
 
 
 def _own_request_refusal(call: Call, said: str, latest: str) -> tuple[str, dict[str, Any] | None]:
@@ -268,7 +260,7 @@ def _own_request_refusal(call: Call, said: str, latest: str) -> tuple[str, dict[
     request: a resend needs what they change)."""
     head = f"The user speaks of their own request ({said!r}), " + (
         "one they have, not a new one" if call.spec.name == START else "not of a to-do or a copy of someone else's")
-    again, back, urge = bool(_AGAIN.search(latest)), bool(WITHDRAW.search(latest)), bool(URGE_WORDS.search(latest))
+    again, back, urge = bool(RESEND.search(latest)), bool(WITHDRAW.search(latest)), bool(URGE_WORDS.search(latest))
     named = processes_named(call.handle, "\n".join(call.request["texts"])) if call.request else set()
     if call.request and call.request.get("declined") and call.spec.name != START and len(named) == 1 and \
             again + back + urge == 0:  # "take it out of my annual leave then" after the start refused: that start again

@@ -7,21 +7,22 @@ from collections.abc import Mapping
 
 CARD_LABELS = {
     "zh": {"request": "申请编号", "process": "流程", "form": "申请内容", "status": "状态", "step": "当前步骤",
-           "held_by": "处理人", "history": "经过", "changes": "修改", "values": "修改后的内容", "comment": "意见",
-           "requester": "申请人", "next": "接下来"},
+           "held_by": "处理人", "history": "经过", "changes": "修改", "note": "说明", "values": "修改后的内容",
+           "comment": "意见", "requester": "申请人", "next": "接下来"},
     "en": {"request": "request", "process": "process", "form": "request", "status": "status", "step": "step",
-           "held_by": "held by", "history": "what happened", "changes": "changes", "values": "after the change",
-           "comment": "comment", "requester": "requester", "next": "what happens next"},
+           "held_by": "held by", "history": "what happened", "changes": "changes", "note": "note to the approver",
+           "values": "after the change", "comment": "comment", "requester": "requester", "next": "what happens next"},
 }
 """Labels of the fields the requester's cards show, in display order."""
 
 QUESTIONS = {
     "zh": {"which_request": "你有 {count} 个申请可以这样处理：{choices}。请问是哪一个？",
            "return_comment": "请问退回的意见写什么？请说明申请人需要修改什么。",
-           "changes": "请问要修改什么？例如{choices}。"},
+           "changes": "请问要修改什么？例如{choices}。如果不用修改，请告诉我要向审批人说明什么（例如：发票已补交）。"},
     "en": {"which_request": "{count} of your requests could be meant: {choices}. Which one do you mean?",
            "return_comment": "What should the requester change? Sending a request back needs a comment.",
-           "changes": "What do you want to change? For example: {choices}."},
+           "changes": "What do you want to change? For example: {choices}. If nothing changes, tell me what to tell "
+                      "the approver (for example: the receipts are handed in now)."},
 }
 """The questions the graph asks in code for the requester's tools."""
 

@@ -17,6 +17,7 @@ from tools.errors import NeedsPersonError, PolicyError
 from tools.guards.call import Call
 from tools.request import Request, of_its_own_messages
 from tools.spec import CallContext, Found, PersonValue, Verdict, get_param
+from tools.words import without_consent
 from tools.workflow.args import FormArgs, FormValue
 from tools.workflow.cards import after_start
 from tools.workflow.engine import Definition, EngineError, FormError
@@ -31,6 +32,18 @@ from tools.workflow.request_words import labels
 from tools.workflow.shown import form_words
 from tools.workflow.timeline import changes_words, name_of
 
+RESEND = re.compile(
+    r"再提(?:交|一次|一下|一遍)?|重新(?:提交|提|交|申请|发起|发|递交|送审)|再交|再发起|再申请|重提|重交|重发|"
+    r"\b(?:re-?submit|re-?send|re-?file|submit\s+(?:it|this|that|them)?\s*again|send\s+(?:it|this|that)?\s*(?:back\s+|in\s+)?again|"
+    r"file\s+(?:it|this|that)?\s*again|put\s+(?:it|this|that)\s+(?:back\s+)?in\s+again|"
+    r"(?:send|put)\s+(?:it|this|that)\s+back\s+(?:in|to\s+(?:him|her|them)))\b",
+    re.IGNORECASE,
+)
+"""Words that send a request again: 再提一次, 重新提交, 再交, "resend", "submit it again", "send it back in"."""
+_AS_IT_WAS = re.compile(r"原样|照原来|不用改|不改了?|没(?:有)?改|不变|\bas\s+(?:it\s+)?(?:is|was)\b|\bunchanged\b|"
+                        r"\bno\s+changes?\b|\bnothing\s+(?:to\s+)?change|\bsame\s+as\s+before\b", re.IGNORECASE)
+"""Words that send a request again as it was: 原样, 不用改, "as it is", "unchanged", "no changes"."""
+
 
 class ResubmitRequestArgs(FormArgs):
     requestId: str = Field(description="The request sent back: its id from queryMyRequests (req_3), or what the user "
@@ -39,6 +52,8 @@ class ResubmitRequestArgs(FormArgs):
     reason: str | None = Field(default=None, description="The new reason, in the user's words, when they change it.")
     fields: dict[str, FormValue | None] | None = Field(
         default=None, description='Other changed form fields by id, as the user gave them, e.g. {"amount": 4800}.')
+    note: str | None = Field(default=None, description="What the user tells the approver with the resend, in their "
+                             "words, e.g. that the receipts were handed in (补交了发票); the request may go as it was.")
 
     @field_validator("days", mode="before")
     @classmethod
@@ -74,7 +89,35 @@ def changed_person_values(handle: Any, ctx: CallContext, values: dict[str, Any],
                     stated=_quoted_reason if v.param == "reason" else _now(_its_end(pairs.get(v.param), v.stated)),
                     label=v.label, meaningful=v.meaningful, choices=v.choices, refuse=v.refuse, left_out_unsaid=_always)
         for v in form
-    )
+    ) + (RESEND_NOTE,)
+
+
+_NOTE_CLAUSE = re.compile(r"[^，,。；;！!？?\n]+[？?]?")
+_NOTE_JOINS = re.compile(r"\s+(?:and|so|then|please|pls)\s+|(?<=\S)(?:所以|然后|那就|麻烦(?:你|您)?|帮我)", re.IGNORECASE)
+_A_CHANGE = re.compile(r"改成|改为|改一下|改下|修改|更正|\b(?:change[sd]?|fix(?:ed)?|correct(?:ed)?|update[sd]?|make\s+it)\b",
+                       re.IGNORECASE)
+_ONLY_THANKS = re.compile(r"^\W*(?:谢谢|多谢|谢了|辛苦了?|麻烦了|\b(?:many\s+)?(?:thanks|thank\s+you|thx|cheers)\b)\W*$",
+                          re.IGNORECASE)
+
+
+def resend_note(request: Request) -> str | None:
+    """What the requester tells the approver with a resend, in their words: the clauses of the message that sends it
+    again that are neither that instruction, nor a change (a figure, a length, 改成…), a question, a yes or thanks
+    ("发票已经补交给财务了，原样重新提交吧" → 发票已经补交给财务了; "I emailed the receipts to finance, please resend it as
+    it is" → I emailed the receipts to finance). None where no message of the resend says to send it, or nothing else."""
+    own = of_its_own_messages(request)["recent"]
+    text = next((t for t in reversed(own) if RESEND.search(t) or _AS_IT_WAS.search(t)), None)
+    if text is None:
+        return None
+    dates = {s["text"] for s in request["said"] if s["kind"] == "date"}
+    values = [s["text"] for s in request["said"] if s["text"] not in dates]  # 三天, 一千二: a change; "this morning" is when
+    kept = [without_consent(c).strip() for part in _NOTE_JOINS.split(text) for c in _NOTE_CLAUSE.findall(part)]
+    kept = [c for c in kept if len(c) >= 2 and not (
+        RESEND.search(c) or _AS_IT_WAS.search(c) or _A_CHANGE.search(c) or c.endswith(("?", "？")) or
+        re.search(r"\d", c) or any(w in c for w in values) or _ONLY_THANKS.match(c))]
+    if not kept:
+        return None
+    return ("，" if re.search(r"[\u4e00-\u9fff]", text) else ", ").join(kept)
 
 
 def _pairs(values: tuple[PersonValue, ...]) -> dict[str, str]:
@@ -133,6 +176,11 @@ def _always(request: Request) -> bool:
     return True  # a resend changes only what the person says now: whatever else the model gives is left out
 
 
+RESEND_NOTE = PersonValue("note", "text", "resend_note", optional=True, stated=resend_note, on_card=True,
+                          left_out_unsaid=_always)
+"""The requester's note on a resend: read from their words, never the model's (a note they did not write is left out)."""
+
+
 def _now(stated: Callable[[Request], Any] | None) -> Callable[[Request], Any] | None:
     """A value's reader over the request's own messages only (`of_its_own_messages`)."""
     if stated is None:
@@ -153,7 +201,8 @@ def check_resubmit_request(conn: Connection, ctx: CallContext, args: ResubmitReq
     check_resubmit(ctx.actor_id, request)
     given = _changes(request, args)
     definition: Definition = request["definition"]
-    if not given:  # asked with the request's own fields as examples (an expense claim's amount, not a leave's days)
+    note = (args.note or "").strip()
+    if not given and not note:  # asked with the request's own fields as examples (an expense claim's amount, not a leave's days)
         raise NeedsPersonError("no_changes", "give the values the user changes (days, reason, fields); ask the user",
                                ask="changes", param="fields", choices=tuple(
                                    (f.label_en or f.id) if ctx.lang == "en" else f.label
@@ -163,7 +212,7 @@ def check_resubmit_request(conn: Connection, ctx: CallContext, args: ResubmitReq
     changes = {k: (request["form"].get(k), v) for k, v in form.items() if request["form"].get(k) != v}
     if is_leave(definition):  # a leave's type and dates by its rules; its balance is held again on the way in
         read_leave(form, ctx.today or date.today())
-    if not changes:
+    if not changes and not note:  # with a note it goes as it was ("发票补交了，原样再提交")
         back = _returned_with(request)
         raise PolicyError("no_changes", "these are the values the request already has; ask the user what to change"
                           + (f" as the comment asks: {back.comment}" if back is not None else ""))
@@ -182,14 +231,16 @@ def resubmit_card(
     changes = {k: (request["form"].get(k), v) for k, v in given.items() if request["form"].get(k) != v}
     back = _returned_with(request)
     noun = process_noun(definition, lang)
+    as_it_was = not changes  # with a note only: the approver is told why it comes again unchanged
     card: dict[str, Any] = {
-        "summary": (f"Send your {noun} {request['id']} again, changed" if lang == "en"
-                    else f"修改后重新提交你的{noun} {request['id']}"),
+        "summary": (f"Send your {noun} {request['id']} again" + (" as it was" if as_it_was else ", changed")
+                    if lang == "en" else ("原样" if as_it_was else "修改后") + f"重新提交你的{noun} {request['id']}"),
         "request": request["id"],
         "process": (definition.name_en or definition.name) if lang == "en" else definition.name,
         "comment": (f"{name_of(people, back.user, lang)}: {back.comment}" if lang == "en"
                     else f"{name_of(people, back.user, lang)}：{back.comment}") if back is not None else "",
-        "changes": changes_words(changes, definition, lang),
+        "changes": changes_words(changes, definition, lang) or (UNCHANGED["en" if lang == "en" else "zh"] if as_it_was else ""),
+        "note": (args.get("note") or "").strip(),
         "values": form_words(form, definition, lang),
     }
     try:
@@ -207,7 +258,7 @@ def resubmit_request(conn: Connection, ctx: CallContext, args: ResubmitRequestAr
     definition: Definition = request["definition"]
     try:
         again = engine_of(conn).resubmit(conn, request["id"], user_id=ctx.actor_id, changes=_changes(request, args),
-                                         today=ctx.today)
+                                         today=ctx.today, comment=(args.note or "").strip())
     except EngineError as exc:
         code = {"instance_not_returned": "request_not_returned"}.get(exc.code, exc.code)
         raise PolicyError(code, exc.message) from None
@@ -221,7 +272,8 @@ def resubmit_request(conn: Connection, ctx: CallContext, args: ResubmitRequestAr
         "requestId": again.instance_id,
         "process": (definition.name_en or definition.name) if ctx.lang == "en" else definition.name,
         "status": "pending" if again.status == "running" else again.status,
-        "changes": changes_words(again.changes, definition, ctx.lang),
+        "changes": changes_words(again.changes, definition, ctx.lang) or UNCHANGED[ctx.lang],
+        "note": (args.note or "").strip(),
         "summary": form_summary(form, definition, ctx.lang),
         "step": ((first.step_en or first.step) if ctx.lang == "en" else first.step) if first else None,
         "assigneeName": name_of(people, first.assignee, ctx.lang) if first and first.assignee else None,
@@ -230,13 +282,17 @@ def resubmit_request(conn: Connection, ctx: CallContext, args: ResubmitRequestAr
     }
 
 
+UNCHANGED = {"zh": "未修改，原样提交", "en": "nothing changed, sent as it was"}
+"""A resend with a note and no change, as its card and result say it."""
+
+
 def resubmitted_line(result: dict[str, Any], lang: str) -> str:
-    who = result.get("assigneeName")
+    who, note = result.get("assigneeName"), result.get("note")
     if lang == "en":
-        return f"Sent {result['requestId']} again ({result['changes']})" + (
+        return f"Sent {result['requestId']} again ({result['changes']}" + (f"; your note: {note}" if note else "") + ")" + (
             f"; it waits for {who}'s decision ({result['taskId']})." if who else ".")
     waiting = f"，等待{who}审批（{result['taskId']}）。" if who else "。"
-    return f"已重新提交 {result['requestId']}（{result['changes']}）{waiting}"
+    return f"已重新提交 {result['requestId']}（{result['changes']}" + (f"；说明：{note}" if note else "") + f"）{waiting}"
 
 
 _REASON_SAID = re.compile(rf"{_REASON_WORD.pattern}|因为|由于|\bbecause\b|\bsince\b|[“”\"「」]", re.IGNORECASE)

@@ -20,9 +20,9 @@ VERDICTS = {
 }
 """A step's outcome, as a decision reads: 李四 批准, Li Si approved."""
 ACTS = {
-    "zh": {"started": "发起申请", "resubmitted": "修改后重新提交", "withdrawn": "撤回了申请"},
+    "zh": {"started": "发起申请", "resubmitted": "修改后重新提交", "resent": "原样重新提交", "withdrawn": "撤回了申请"},
     "en": {"started": "started the request", "resubmitted": "changed it and sent it again",
-           "withdrawn": "withdrew the request"},
+           "resent": "sent it again as it was", "withdrawn": "withdrew the request"},
 }
 """What a requester did, as the timeline reads it."""
 TIMERS = {
@@ -100,7 +100,8 @@ def happened_line(entry: Happened, people: Mapping[str, Mapping[str, Any]], defi
     elif entry.kind in ("approved", "rejected", "returned"):
         what = step_verdict(entry.step, entry.step_en, who, entry.kind, entry.comment, lang)
     else:
-        what = f"{who} {ACTS['en' if lang == 'en' else 'zh'][entry.kind]}"
+        kind = "resent" if entry.kind == "resubmitted" and not entry.changes else entry.kind  # a resend with a note
+        what = f"{who} {ACTS['en' if lang == 'en' else 'zh'][kind]}"
         changed = changes_words(entry.changes, definition, lang)
         if changed:
             what += f"（{changed}）" if lang == "zh" else f" ({changed})"

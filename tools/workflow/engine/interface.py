@@ -148,10 +148,12 @@ class ProcessEngine(Protocol):
         ...
 
     def resubmit(
-        self, conn: Connection, instance_id: str, *, user_id: str, changes: dict[str, Any], today: date | None = None
+        self, conn: Connection, instance_id: str, *, user_id: str, changes: dict[str, Any], today: date | None = None,
+        comment: str = "",
     ) -> Resubmitted:
         """Run a returned request again from its start on its version, its form changed by `changes` (field id → new
-        value; the whole form is checked, `FormError`), keeping its id and history. `instance_not_returned` unless it
+        value; the whole form is checked, `FormError`; none to send it as it was), keeping its id and history, with
+        the requester's `comment` on the resend in its timeline. `instance_not_returned` unless it
         was sent back. Who may resubmit is the caller's policy."""
         ...
 

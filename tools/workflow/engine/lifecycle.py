@@ -157,9 +157,11 @@ def return_task(
 
 def resubmit(
     conn: Connection, instance_id: str, *, user_id: str, changes: dict[str, Any], today: date, now: str, ready: Ready,
+    comment: str = "",
 ) -> Resubmitted:
     """A request sent back, its form changed (`changes`: field id → new value, checked with the whole form by the
-    form's rules, `FormError`), run again from its start on the version it began on, keeping its id and history.
+    form's rules, `FormError`; none when it goes again as it was), run again from its start on the version it began
+    on, keeping its id and history; `comment` is the requester's note on the resend (kept in the timeline).
     `instance_not_returned` unless it waits on its requester."""
     row = _instance(conn, instance_id)
     rid = format_instance_id(row.id)
@@ -179,7 +181,8 @@ def resubmit(
     _store_instance(conn, row, "instance_not_returned", status=status, state=dumps(workflow), data=dump(data),
                     updated_at=now, ended_at=now if status != "running" else None)
     new_rows = insert_tasks(conn, row.id, found, now)
-    _act(conn, row.id, "resubmitted", user_id, now, detail={"changes": {k: list(v) for k, v in changed.items()}})
+    _act(conn, row.id, "resubmitted", user_id, now, comment=comment,
+         detail={"changes": {k: list(v) for k, v in changed.items()}})
     header = _header(conn, row, data)
     decided = history(conn, [row.id])[row.id]
     views = tuple(task_view(header, r, decided) for r in new_rows)

@@ -193,10 +193,11 @@ class SpiffEngine:
         return lifecycle.return_task(conn, task_id, user_id=user_id, comment=comment, groups=groups, now=self._now())
 
     def resubmit(
-        self, conn: Connection, instance_id: str, *, user_id: str, changes: dict[str, Any], today: date | None = None
+        self, conn: Connection, instance_id: str, *, user_id: str, changes: dict[str, Any], today: date | None = None,
+        comment: str = "",
     ) -> Resubmitted:
         return lifecycle.resubmit(conn, instance_id, user_id=user_id, changes=changes, today=today or self.clock().date(),
-                                  now=self._now(), ready=self._ready)
+                                  now=self._now(), ready=self._ready, comment=comment)
 
     def cancel(self, conn: Connection, instance_id: str, *, user_id: str, comment: str = "") -> Withdrawn:
         return lifecycle.cancel(conn, instance_id, user_id=user_id, comment=comment, now=self._now())

@@ -1,0 +1,64 @@
+"""A request sent back for something outside its form (a receipt handed in, a word with the team) goes again as it was,
+with the requester's note to the approver read from their words: through the real graph with a scripted model that
+leaves the note out or writes its own. Without a change or a note the resend is asked what to change, or what to tell
+the approver. Phrasings written for these tests, none from the evaluation sets.
+
+The graph's clock says 2027-01-15, a Friday.
+"""
+
+from __future__ import annotations
+
+from evals.doubles.scripted import tool_call
+from tools import execute_call
+from tools.workflow import TOOLSET
+
+
+def _returned_claim(graph_driver, make_ctx, *replies, lang: str = "zh"):
+    zh = lang == "zh"
+    claim = tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "客户招待" if zh else "client dinner",
+                                      "nextUserId": "李四" if zh else "Li Si",
+                                      "fields": {"amount": 1260, "category": "餐饮"}})
+    agent = graph_driver(claim, "已提交。" if zh else "Filed.", *replies)
+    agent.say("报销客户招待1260元，餐饮，李四审批" if zh else "Claim 1260 yuan for the client dinner, meals, Li Si approves")
+    agent.approve()
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "缺发票，补上再提交" if zh else "receipt missing"},
+                 make_ctx("user_2"))
+    return agent
+
+
+def test_a_resend_with_a_note_goes_as_it_was_and_the_note_is_kept(graph_driver, store, make_ctx):
+    agent = _returned_claim(graph_driver, make_ctx, tool_call("resubmitRequest", {"requestId": "报销"}), "已重新提交。")
+    agent.say("发票我已经交给财务那边了，原样再提交一次吧")
+    [action] = agent.actions
+    assert action["name"] == "resubmitRequest" and action["args"]["note"] == "发票我已经交给财务那边了"
+    assert "原样" in agent.card["summary"] and agent.card["note"] == "发票我已经交给财务那边了"
+    agent.approve()
+    [request] = store.snapshot()["requests"]
+    assert request["status"] == "pending" and '"amount": 1260' in request["form"]
+    [mine] = execute_call(TOOLSET, "queryMyRequests", {}, make_ctx("user_1"))["requests"]
+    assert mine["timeline"][-1].endswith("张三 原样重新提交（发票我已经交给财务那边了）")
+
+
+def test_the_models_own_note_is_left_out_for_the_persons_words(graph_driver, make_ctx):
+    resend = tool_call("resubmitRequest", {"requestId": "req_1", "note": "Receipt has been provided."})
+    agent = _returned_claim(graph_driver, make_ctx, resend, "Sent again.", lang="en")
+    agent.say("ok I dropped the paper receipt at the finance desk this morning, so please send it back in as is")
+    [action] = agent.actions
+    assert action["args"]["note"] == "I dropped the paper receipt at the finance desk this morning"
+    assert agent.card["changes"] == "nothing changed, sent as it was"
+
+
+def test_a_resend_with_neither_a_change_nor_a_note_is_asked_about(graph_driver, store, make_ctx):
+    agent = _returned_claim(graph_driver, make_ctx, tool_call("resubmitRequest", {"requestId": "req_1"}), "好的。")
+    agent.say("重新提交吧")
+    assert not agent.interrupts
+    assert "要向审批人说明什么" in agent.messages[-1].content
+    assert store.snapshot()["requests"][0]["status"] == "returned"
+
+
+def test_a_change_with_its_resend_words_makes_no_note(graph_driver, make_ctx):
+    fixed = tool_call("resubmitRequest", {"requestId": "req_1", "fields": {"amount": 1160}})
+    agent = _returned_claim(graph_driver, make_ctx, fixed, "已重新提交。")
+    agent.say("金额改成1160，重新提交")
+    [action] = agent.actions
+    assert action["args"]["fields"] == {"amount": 1160} and not action["args"].get("note")
