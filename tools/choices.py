@@ -18,6 +18,7 @@ from typing import Any, Literal
 from tools import words
 from tools.courtesy import GREETING
 from tools.message_kind import questions_of_mine_spans
+from tools.parsers.slips import sound_mended
 from tools.parsers.text import MASK, mask_spans
 from tools.patterns import compiled
 from tools.taken_back import unchosen_hidden
@@ -104,7 +105,9 @@ def options_said(choices: Sequence[tuple[str, ...]], hints: Sequence[tuple[str, 
 def _choice_in(choices: Sequence[tuple[str, ...]], hints: Sequence[tuple[str, ...]],
                texts: Sequence[str]) -> tuple[Reading | None, set[str]]:
     said = [w for o in choices for w in o[1:]] + [w for h in hints for w in h[1:]]
+    names = [w for o in choices for w in o[1:] if w and not w.isascii()]
     for text in reversed(texts):
+        text = sound_mended(text, names)  # 年价: 年假 typed with a pinyin keyboard's other 价
         text = _GREETED.sub(lambda m: MASK * len(m.group()), _THE_REST.sub(lambda m: MASK * len(m.group()), text))
         text = unchosen_hidden(text, said, MASK)  # "annual leave. Actually no, a comp day"; 年假留着过年用
         text = mask_spans(text, questions_of_mine_spans(text))  # "…toner. And what happened to my taxi claim?"

@@ -20,6 +20,7 @@ from typing_extensions import TypedDict
 from tools.message_kind import kind_of
 from tools.parsers import TextFacts, language_of, read_text
 from tools.parsers.facts import CALENDAR_DAYS_PER_WEEK, WORKING_DAYS_PER_WEEK, due_by
+from tools.parsers.slips import mended
 from tools.parsers.text import mask_words
 from tools.people import named_in, names_of
 
@@ -152,6 +153,7 @@ def read_request(
     `declined` how many of `texts` came before a card the person declined (the rest correct it); `done` how many of
     `earlier` came before a write carried out, whose values were that write's (a deputy's dates are no trip's): they
     name people still ("给他发个邮件"), and state no value."""
+    texts, earlier = [mended(t) for t in texts], [mended(t) for t in earlier]  # "aprove", "afternon": the words meant
     latest = texts[-1] if texts else ""
     names = [str(n) for p in people for n in names_of(p)]
     others = [dict(p) for p in people if p.get("id") != actor_id]

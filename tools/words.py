@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from tools.parsers.slips import mended
 from tools.patterns import compiled
 
 # Words any request, reason or reminder contains: they say nothing about whose text it is.
@@ -29,7 +30,7 @@ _TOKEN_RE = re.compile(r"[\u3400-\u9fff]|[a-z0-9]+(?:[-'][a-z0-9]+)*", re.IGNORE
 def content_tokens(text: str) -> list[str]:
     """The text's telling parts: Chinese characters and words, without the generic ones and without digits."""
     tokens = []
-    for token in _TOKEN_RE.findall(text.casefold()):
+    for token in _TOKEN_RE.findall(mended(text).casefold()):
         if token.isdigit() or token in _GENERIC_WORDS or token in _GENERIC_CJK:
             continue
         if len(token) == 1 and token.isascii():
@@ -43,13 +44,13 @@ def share_of_text_said(text: str, said: str) -> float:
     tokens = content_tokens(text)
     if not tokens:
         return 0.0
-    heard_words = set(_TOKEN_RE.findall(said.casefold()))
+    heard_words = set(_TOKEN_RE.findall(mended(said).casefold()))
     return sum(1 for t in tokens if t in heard_words) / len(tokens)
 
 
 def squash(text: str) -> str:
     """Text without spaces and punctuation, case-folded: how names and phrases are compared."""
-    return re.sub(r"[\s\W_]+", "", text).casefold()
+    return re.sub(r"[\s\W_]+", "", mended(text)).casefold()
 
 
 def is_text_said(text: str, said: str, *, share: float) -> bool:

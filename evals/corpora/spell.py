@@ -122,6 +122,11 @@ def grouped(n: int | float) -> str:
     return ",".join(groups) + fraction
 
 
+def spaced(n: int | float) -> str:
+    """Digits with a space every three places, as the SI writes them: 6800 "6 800", 1234567.5 "1 234 567.5"."""
+    return grouped(n).replace(",", " ")
+
+
 def en_number(n: int, *, british: bool = False, hyphen: bool = True, article: bool = False) -> str:
     """`n` (0 ≤ n < 10**9) in English words: 2356 "two thousand three hundred fifty-six" ("… three hundred and
     fifty-six", "two thousand and five" `british`), 21 "twenty-one" ("twenty one" without `hyphen`); `article`: a

@@ -1,5 +1,6 @@
 """Phrasings that state no one value, which must be left unread: more or less than a number (两千多, "over 500"),
-two numbers (两三千, 3到5天), no number (几百, "a few days"), another currency ($500), or digits that run on ("6 800")."""
+two numbers (两三千, 3到5天), no number (几百, "a few days"), another currency ($500), or digits that run on ("3 30元",
+"1万 2千")."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ WRITERS: tuple[tuple[Kind, Lang, str, tuple[str, ...]], ...] = (
     ("money", "zh", "two figures (两三千, 五六百)", ("{two_zh}千块", "五六百块", "{n}到{n_twice}元", "{d}到{d_next}千元")),
     ("money", "zh", "no number (几百, 上千)", ("几百块", "好几千", "上千块", "几千块钱", "成千上万")),
     ("money", "zh", "another currency", ("{n}美元", "${n}", "{n}欧元", "{n}港币")),
-    ("money", "zh", "run-on digits", ("{d} {three_digits}元", "{d}万 {d_next}千元", "{d}.{d_next}.{d_after}元", "八十六块五十")),
+    ("money", "zh", "run-on digits", ("{d} {d}0元", "{d}万 {d_next}千元", "{d}.{d_next}.{d_after}元", "八十六块五十")),
     ("money", "en", "more than (+, ish, or more)", ("¥{n}+", "{n}-ish yuan", "{n} yuan or more", "{n} yuan max")),
     ("money", "en", "bounds (over, nearly, up to)", ("over {n} yuan", "nearly {n} yuan", "up to {n} yuan",
                                                      "less than {n} yuan")),
@@ -36,7 +37,7 @@ WRITERS: tuple[tuple[Kind, Lang, str, tuple[str, ...]], ...] = (
     ("money", "en", "no number (a few hundred)", ("a few hundred yuan", "several thousand RMB", "a couple hundred bucks",
                                                   "hundreds of yuan")),
     ("money", "en", "another currency", ("${n}", "{n} dollars", "€{n}", "{n} euros", "US${n}")),
-    ("money", "en", "run-on words", ("one fifty yuan", "two fifty bucks", "{d} {three_digits} yuan")),
+    ("money", "en", "run-on words", ("one fifty yuan", "two fifty bucks", "{d} {d}0 yuan")),
     ("days", "zh", "more than (多, 来)", ("{tens_zh}多天", "{tens_zh}来天", "{d_zh}天多", "十几天")),
     ("days", "zh", "two figures (三五天, 3到5天)", ("{d}到{d_after}天", "三五天", "两三天", "{d}-{d_after}天")),
     ("days", "zh", "no number (几天)", ("几天", "好几天", "几个工作日")),

@@ -52,3 +52,18 @@ def _one_day_card(graph_driver, said: str, day: str) -> dict:
     agent.say(said)
     [card] = agent.actions
     return card["args"]
+
+
+@pytest.mark.parametrize(("first", "answer", "day"), [  # the fifty-second round's writer: the dates were dropped
+    ("My back has been bad for two weeks, I need sick leave to see a physio, Zhao Liu approves", "one day, next Friday",
+     "2027-01-22"),
+    ("腰疼了快一个月了，想请病假去做理疗，赵六审批", "一天，下周五", "2027-01-22"),
+])
+def test_the_length_an_answer_gives_is_the_one_its_dates_are_read_with(graph_driver, first, answer, day):
+    call = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "physio", "nextUserId": "赵六",
+                                     "fields": {"leaveType": "病假"}})
+    agent = graph_driver(call, "OK", user_id="user_1", fixed_answers=True)
+    agent.say(first)
+    agent.say(answer)
+    [card] = agent.actions
+    assert card["args"]["days"] == 1 and card["args"]["fields"]["startDate"] == day == card["args"]["fields"]["endDate"]

@@ -13,7 +13,7 @@ from tools.parsers import read_date, read_text
 
 CORPUS = load_corpus()
 PARSERS = Path(__file__).resolve().parents[2] / "tools" / "parsers"
-CHOSEN = ("pycnnum", "text2num", "python-dateutil", "chinesecalendar")
+CHOSEN = ("pycnnum", "text2num", "python-dateutil", "chinesecalendar", "pypinyin")
 REFUSED_TOP_LEVEL = {"flowagent", "tools", "graph", "state", "evals", "build", "src", "example", "examples", "tests", "test"}
 
 

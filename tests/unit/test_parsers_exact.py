@@ -106,7 +106,7 @@ def test_what_follows_english_yuan_that_is_no_coin(text, read):
 @pytest.mark.parametrize(
     "text",
     [
-        "两千多块", "一千几", "两三千块", "五六百块", "几百块", "不到500元", "超过500元", "500多块", "¥500+", "6 800元",
+        "两千多块", "一千几", "两三千块", "五六百块", "几百块", "不到500元", "超过500元", "500多块", "¥500+", "3 30元",
         "1万 2千元", "1.2.3元", "6,80元", "八十六块五十", "one fifty yuan", "a few hundred yuan", "over 500 yuan",
         "nearly 2000 yuan", "500 or 600 yuan", "两到三千元", "9到10千元", "十多天", "十来天", "几天", "3+ days",
         "a few days", "至少3天", "两天多",

@@ -36,3 +36,11 @@ def test_a_question_beside_a_leave_asks_to_be_told(said):
 ])
 def test_a_send_back_keeps_the_grounds_said_before_it(person_request, said, comment):
     assert stated_comment(person_request(*said, actor="user_2")) == comment
+
+
+@pytest.mark.parametrize(("said", "comment"), [  # the fifty-second round's writer: the venting went to the requester
+    ("王五这个出差又没写目的地，说了多少遍了！去哪儿都不知道？打回去让他补上目的地", "让他补上目的地"),
+    ("赵六那笔报销，发票金额对不上，烦死了！退回去叫她核对一下", "发票金额对不上，叫她核对一下"),
+])
+def test_a_send_back_keeps_no_grounds_that_are_exclaimed_or_asked(person_request, said, comment):
+    assert stated_comment(person_request(said, actor="user_2")) == comment

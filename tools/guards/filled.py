@@ -38,7 +38,11 @@ def put(call: Call, value: PersonValue, read: Reading) -> None:
     same = not blank and (given == read.value or bool(value.choices and value.option_of(given) == read.value))
     how: Literal["stated", "filled", "inferred"] = "inferred" if read.how == "inferred" else "filled" if blank else "stated"
     source = Source(how=how, said=str(read.said or ""))
-    if not blank and not same:
+    if not blank and not same and how == "inferred" and not read.said:  # a default: no words of theirs
+        call.notes.append(f"[inferred] {value.param}: the user's words name none of its options; the default "
+                          f"{read.value!r} replaced {given!r}")
+        source["replaced"] = str(given)
+    elif not blank and not same:
         call.notes.append(f"[person_stated] {value.param}: the user's own words {read.value!r} replaced {given!r}")
         source["replaced"] = str(given)
     elif blank and given is not None:  # the model gave it empty ("result": ""): the audit says the person's words filled it

@@ -8,6 +8,8 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from tools.parsers.day_names import EN_DAYS as _EN_DAYS
+from tools.parsers.day_names import ends_a_range, is_day
 from tools.parsers.numerals import EN_NUMBER_WORDS, chinese_value, english_value
 
 _CN = "〇零一二两三四五六七八九十"
@@ -16,19 +18,6 @@ _MONTHS = (
     r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
     r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 )
-_EN_DAYS = (
-    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun"
-)
-_FULL_EN_DAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
-_WORDS_TOO = {"wed", "sat", "sun"}
-"""Short day names that are words in lower case ("we sat", "the sun", "to wed"): days only capitalised ("Sat") or
-after a cue that makes them one ("next sat", "this sun")."""
-
-
-def _is_day(word: str, *, cued: bool = False) -> bool:
-    """Whether `word` (a day name or its short form, as written) names a day: a full name or a capitalised short one
-    always; a short one in lower case unless it is a word too ("mon", "tues", "thu", "fri"), and then after a cue."""
-    return word.lower() in _FULL_EN_DAYS or word[0].isupper() or cued or word.lower() not in _WORDS_TOO
 _WEEKDAY_ZH = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "末": 5}
 _WEEKDAY_EN = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
 _WEEKS_AHEAD = {"下下下": 3, "下下": 2, "再下": 2, "下": 1, "这": 0, "本": 0, "上": -1, "next": 1, "last": -1}
@@ -243,12 +232,12 @@ def _shifted(m: re.Match[str], today: date) -> Phrase | None:
     """A date said as another shifted by weeks, days or a month (the `shifted_en` pattern)."""
     start, end = m.span()
     if m["wd4"]:
-        return Phrase("shifted_en", start, end, None, after_start=True) if _is_day(m["wd4"], cued=True) else None
+        return Phrase("shifted_en", start, end, None, after_start=True) if is_day(m["wd4"], cued=True) else None
     if m["d"] or m["d2"]:
         months = 1 if (m["m"] or m["m2"]).lower() == "next" else 0
         return Phrase("shifted_en", start, end, add_months(today, months, int(m["d"] or m["d2"])))
     wd_text = m["wd"] or m["wd2"]
-    if not _is_day(wd_text, cued=True):
+    if not is_day(wd_text, cued=True):
         return None
     weeks = (0 if m["w"].lower() == "this" else 1) if m["of"] else 2
     # "Monday to Wednesday the week after next": the week it names is the range start's too
@@ -291,7 +280,7 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> Phrase | None:
         return _shifted(m, today)
     if kind == "after_en":
         wd_text = m["wd"] or m["wd2"] or m["wd3"] or m["wd4"]
-        if not _is_day(wd_text):
+        if not is_day(wd_text):
             return None
         if m["wd4"]:  # a weekday after an event or a day this package does not read: no date, and no range's end
             return Phrase(kind, start, end, None, after_start=True)
@@ -305,7 +294,7 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> Phrase | None:
             pre = m["pre"]
             ahead = _WEEKS_AHEAD.get(pre) if pre else None
         else:
-            if not _is_day(wd_text, cued=bool(m["pre"] or m["nwb"])):
+            if not is_day(wd_text, cued=bool(m["pre"] or m["nwb"]) or ends_a_range(m.string, start)):
                 return None  # "sat", "sun", "wed" in lower case are words; "Sat", "Wed", "next sat" are days
             weekday = _WEEKDAY_EN[wd_text[:3].lower()]
             pre = (m["pre"] or "").lower().split()[-1] if m["pre"] else ""

@@ -8,8 +8,8 @@ English number words (twenty-one, twelve hundred, a thousand) are read by `text2
 one by one (二〇二六 is 2026). A minus sign, 负, "minus" or "negative" before a numeral makes it negative.
 
 What is not one number is left unread: a numeral not well formed (两三千, 一千五十, 十七八), digits that run on
-("1.2.3", "6,80", "6 800", "1万 2千", "one fifty"). Words where 一, 十 or 万 is no number (一下, 一起, 十分, 万一) and
-English "one" as a pronoun ("an urgent one") are not numerals.
+("1.2.3", "6,80", "6 800" with no amount's unit, "1万 2千", "one fifty"). Words where 一, 十 or 万 is no number (一下,
+一起, 十分, 万一) and English "one" as a pronoun ("an urgent one") are not numerals.
 """
 
 from __future__ import annotations
@@ -26,7 +26,11 @@ _CN_DIGIT_VALUE = {c: i for i, c in enumerate("〇一二三四五六七八九")}
 _SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
 _BIG_UNITS = {"万": 10**4, "亿": 10**8}
 _CN_RUN = rf"[{CN_DIGITS}十百千万亿]+(?:点[{CN_DIGITS}]+[万亿]?)?"
-_ARABIC = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_ARABIC = (r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?:(?<=[¥￥])|(?<=RMB )|(?<=CNY )|"
+           r"(?=[\d \u00a0\u202f.]+\s*(?:元|块|(?:yuan|rmb|kuai|bucks?)(?![A-Za-z]))))"
+           r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
+"""Digits, in groups of three after commas ("1,250"), or after spaces in an amount, its unit after or ¥ or RMB before
+it ("1 250 yuan", "¥1 250", "RMB 1 250", as the SI writes thousands; "6 800" alone stays two numbers, nothing reads)."""
 _OPENS = r"(?<!\d)(?<!\d[.,])"
 _RUNS_ON = r"(?!\d)(?![.,]\d)"
 """Digits start and end where no digits run on ("1.2.3", "6,80" are no number read here; "，25天" is 25 days)."""
@@ -89,7 +93,7 @@ class Numeral:
 
 
 def _arabic_value(digits: str) -> float:
-    return float(digits.replace(",", ""))
+    return float(re.sub(r"[,\s]", "", digits))
 
 
 def _tokens(run: str) -> list[tuple[str, float, bool]] | None:

@@ -48,15 +48,16 @@ def range_end(which: str, *, ranges_only: bool = False) -> Any:
             return start if which == "start" else end
         dates = sorted(set(request["dates"]))
         to_come = [d for d in dates if d >= request.get("today", "")]
-        if ranges_only and not ranges and len(to_come) == 1 and set(request["days"]) in ({1.0}, {0.5}):
+        lengths = _lengths(request)
+        if ranges_only and not ranges and len(to_come) == 1 and lengths in ({1.0}, {0.5}):
             dates = to_come  # "worked last Saturday, a comp day this Friday": the one day to come is the leave's
-        if ranges_only and not ranges and len(dates) == 1 and set(request["days"]) in ({1.0}, {0.5}) and \
+        if ranges_only and not ranges and len(dates) == 1 and lengths in ({1.0}, {0.5}) and \
                 is_working_day(date.fromisoformat(dates[0])):
             return dates[0]  # "下周五歇一天", "next Monday morning off": a leave of a day or half of it on the one day said
         if ranges_only and not ranges and which == "start" and (first := said_as_first_day(request)):
             return first  # "下周二起请俩天假": its first day; the last is counted from the days
         if ranges_only and not ranges and len(dates) > 1 and _working_days_in_a_row(dates) and \
-                set(request["days"]) <= {float(len(dates))}:
+                lengths <= {float(len(dates))}:
             return dates[0] if which == "start" else dates[-1]  # "下周四、周五这两天": one leave, Thursday to Friday
         if ranges or ranges_only or not 1 <= len(dates) <= 2 or (len(dates) == 1 and request.get("dates_unread")):
             return None  # "周一出发，第二天回来": the one date read is not the trip's both ends
@@ -67,6 +68,12 @@ def range_end(which: str, *, ranges_only: bool = False) -> Any:
         return dates[0] if which == "start" else dates[-1]
 
     return stated
+
+
+def _lengths(request: Request) -> set[float]:
+    """The lengths the person said: those of their latest message where it says one ("Two days, next Wednesday and
+    Thursday" answering how long, after "I've had this cough for three weeks"), else every one said."""
+    return set(request["last"]["days"]) or set(request["days"])
 
 
 def said_as_first_day(request: Request) -> str | None:

@@ -163,7 +163,14 @@ def _own_sentences(comment: str) -> str:
         if sentence and (ASKED.search(sentence) or _ANOTHER_ACTION.search(sentence) or _ALSO.match(sentence)
                          or decision_in(sentence) is not None or _MY_OWN_LATER.search(sentence) or _KEPT_OUT.search(sentence)):
             return _without_thanks(comment[:start].strip()).rstrip("。.!！") or comment
+    for clause in _CLAUSE_AFTER.finditer(comment):  # "意见就写同意，别的我回头再看": what they do later is not in it
+        if _MY_OWN_LATER.search(clause["clause"]) or _KEPT_OUT.search(clause["clause"]):
+            return _without_thanks(comment[:clause.start()].strip()) or comment
     return _without_thanks(comment) or comment
+
+
+_CLAUSE_AFTER = re.compile(r"[，,；;]\s*(?P<clause>[^，,；;。.!！？?]+)")
+"""A clause after a comma in a dictated comment."""
 
 
 def _without_thanks(comment: str) -> str:
@@ -186,7 +193,7 @@ _MY_OWN_LATER = re.compile(
 ("Don't touch the leave request.", 请假那个先别动): not for the requester."""
 _KEPT_OUT = re.compile(r"^\s*(?:please\s+)?(?:don'?t|do\s+not)\s+(?:touch|approve|reject|decide|do)\b|"
                        r"^\s*(?:leave|keep)\b.*\b(?:alone|out|aside|for\s+now)\b|^\s*hold\s+off\b|^\s*skip\b|别动|不要动|先不(?:要)?(?:动|批|管)|"
-                       r"先别(?:动|批|管)|先放着", re.IGNORECASE)
+                       r"先别(?:动|批|管)|先放着|先放一放|\bcan\s+wait\b|\b(?:for|till|until)\s+later\b", re.IGNORECASE)
 
 
 _ALSO = re.compile(r"\s*(?:另外|还有|顺便|对了|\b(?:also|and also|oh and|by the way|btw|plus)\b)", re.IGNORECASE)
@@ -268,7 +275,7 @@ def _after_the_decision(text: str, request: Request, *, named_before: bool = Fal
         if told is None:
             said = after
         else:
-            grounds = text[since:begins].strip(" ，,;；") if since < begins else ""  # "金额太大了，退回去让他…"
+            grounds = _stated(text[since:begins]) if since < begins else ""  # "金额太大了，退回去让他…"
             what = f"{grounds}，{told.group('what')}" if grounds else told.group("what")
             said = f"{what}，{after}" if after.strip() else what
         rest = _TELL_THEM.sub("", _COURTESY.sub("", said)).strip().rstrip("。.!！，,")
@@ -276,6 +283,16 @@ def _after_the_decision(text: str, request: Request, *, named_before: bool = Fal
             return None
         return rest
     return None
+
+
+_SAID_CLAUSE = re.compile(r"[^，,;；。!！?？]+[，,;；。!！?？]*")
+
+
+def _stated(grounds: str) -> str:
+    """The grounds given before a send-back, less what is exclaimed or asked ("每次都这样！", "到底是哪天？"): the
+    approver's feelings and questions are not the requester's to read."""
+    kept = [c.group().strip(" ，,;；。") for c in _SAID_CLAUSE.finditer(grounds) if not re.search(r"[!！?？]", c.group())]
+    return "，".join(c for c in kept if c)
 
 
 def stated_days(request: Request) -> float | None:
