@@ -188,3 +188,13 @@ def test_a_request_beside_a_clause_of_when_is_still_a_request(said):
 ])
 def test_a_clause_that_leaves_something_for_later_is_no_part_of_the_comment(person_request, said, comment):
     assert stated_comment(person_request(said, actor="user_3")) == comment
+
+
+@pytest.mark.parametrize(("said", "why"), [  # the fifty-second round: "Ugh, …" was filed as part of the reason
+    ("Argh, my flight home got cancelled and I have to rebook, need tomorrow off",
+     "my flight home got cancelled and I have to rebook"),
+    ("唉，家里水管又爆了，得请假等师傅上门", "家里水管又爆，得请假等师傅上门"),
+])
+def test_a_sigh_or_a_groan_tells_no_why(said, why):
+    account = read_account([said], names=[], form_words=["请假"], choice_words=[], today=date(2026, 12, 1))
+    assert account == why
