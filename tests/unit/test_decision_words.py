@@ -44,7 +44,7 @@ def test_a_comment_written_between_quotes_is_filed_without_them(said, comment):
     from datetime import date
 
     from tools.request import read_request
-    from tools.workflow.words import stated_comment
+    from tools.workflow.comment_words import stated_comment
 
     request = read_request([said], index=0, people=[], actor_id="user_2", today=date(2026, 12, 7))
     assert stated_comment(request) == comment

@@ -16,7 +16,7 @@ from tools.readers import read_account
 from tools.request import read_request
 from tools.workflow import TOOLSET
 from tools.workflow.batch_words import batch_words
-from tools.workflow.words import stated_comment
+from tools.workflow.comment_words import stated_comment
 
 
 @pytest.mark.parametrize("said", ["报销的都通过吧，王五那笔金额大的我自己再看看",

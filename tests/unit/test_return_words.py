@@ -5,8 +5,8 @@ that says "nothing" asks nothing. Written after the thirty-ninth round's writer 
 import pytest
 
 from tools.message_kind import asks_to_be_told, kind_of
+from tools.workflow.comment_words import stated_comment
 from tools.workflow.todo_guards import said_return_or_reject
-from tools.workflow.words import stated_comment
 
 
 @pytest.mark.parametrize(("said", "comment"), [

@@ -4,6 +4,7 @@ decides one's tasks while away, 代理审批) and `queryMyDeputies` (the deputie
 from __future__ import annotations
 
 from tools.spec import Effect, ObservationShape, PersonValue, Reference, ToolExample, ToolSpec
+from tools.workflow.comment_words import stated_comment
 from tools.workflow.deputies import (
     QueryMyDeputiesArgs,
     SetDeputyArgs,
@@ -17,7 +18,6 @@ from tools.workflow.deputies import (
 from tools.workflow.form_dates import range_end
 from tools.workflow.notify import deliver_all
 from tools.workflow.transfer import TransferTaskArgs, check_transfer_task, transfer_card, transfer_task, transferred_line
-from tools.workflow.words import stated_comment
 
 TRANSFER = ToolSpec(
     name="transferTask",

@@ -17,6 +17,7 @@ from sqlalchemy import Connection
 from tools.errors import CannotError, DomainError, NeedsPersonError, PolicyError
 from tools.spec import CallContext, Found, PersonValue, Verdict
 from tools.workflow.batch_words import failed_words
+from tools.workflow.comment_words import stated_comment
 from tools.workflow.engine import EngineError, TaskView, groups_of
 from tools.workflow.leave.requests import settle
 from tools.workflow.lookup import ALL_USERS, engine_of, offered_to, require_task
@@ -25,7 +26,7 @@ from tools.workflow.notify import form_summary, notify, process_noun
 from tools.workflow.policy import COMMENT_REQUIRED_OVER_DAYS, MAX_REASON_CHARS, check_decide_task, task_days
 from tools.workflow.request_lookup import own_pending
 from tools.workflow.timeline import name_of
-from tools.workflow.words import DECISION_ONLY, stated_comment
+from tools.workflow.words import DECISION_ONLY
 
 DEFAULT_BATCH_LIMIT = 10
 """The most tasks one batch decides (the toolset's `batch_limit`): more are refused, asking the person to narrow it."""

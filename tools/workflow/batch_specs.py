@@ -16,9 +16,10 @@ from tools.workflow.batch import (
     decided_line,
 )
 from tools.workflow.batch_words import no_length_said, stated_max_days
+from tools.workflow.comment_words import stated_comment
 from tools.workflow.notify import deliver_all
 from tools.workflow.task_view import ViewTaskArgs, check_view_task, view_task, viewed_line
-from tools.workflow.words import stated_comment, stated_decision
+from tools.workflow.words import stated_decision
 
 
 def _arrange_batch(values: dict[str, Any]) -> dict[str, Any]:

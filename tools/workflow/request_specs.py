@@ -7,6 +7,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from tools.spec import Effect, ObservationShape, PersonValue, Reference, ToolExample, ToolSpec
+from tools.workflow.comment_words import stated_comment
 from tools.workflow.mine import described, query_my_requests
 from tools.workflow.notify import deliver_all
 from tools.workflow.resubmit import (
@@ -26,7 +27,7 @@ from tools.workflow.withdraw import (
     withdraw_request,
     withdrawn_line,
 )
-from tools.workflow.words import DECISION_ONLY, stated_comment
+from tools.workflow.words import DECISION_ONLY
 
 
 class QueryMyRequestsArgs(BaseModel):

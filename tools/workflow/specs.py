@@ -20,12 +20,13 @@ from tools.workflow.batch_specs import SPECS as BATCH_SPECS
 from tools.workflow.cards import decision_card, email_card, start_card
 from tools.workflow.cc_urge_specs import SPECS as CC_URGE_SPECS
 from tools.workflow.chains import CHAINS
+from tools.workflow.comment_words import stated_comment
 from tools.workflow.forms import form_person_values
 from tools.workflow.leave.specs import SPECS as LEAVE_SPECS
 from tools.workflow.policy import COMMENT_REQUIRED_OVER_DAYS, may_decide, task_days
 from tools.workflow.reads import get_all_users, get_all_workflows, query_todo_tasks
 from tools.workflow.request_specs import SPECS as REQUEST_SPECS
-from tools.workflow.words import DECISION_ONLY, stated_comment, stated_decision
+from tools.workflow.words import DECISION_ONLY, stated_decision
 from tools.workflow.writes import (
     check_email,
     check_handle_task,

@@ -1,4 +1,5 @@
-"""The workflow's own words rules: who is named as approver, approve or reject, and the decision comment.
+"""The workflow's own words rules: approve or reject, whose request, urging, withdrawing, e-mail; the decision
+comment is read in `tools.workflow.comment_words`.
 
 These read the person's request (`tools.request.Request`) for the values of the workflow's tools; they never decide
 whether a write was asked for (a value that is not found makes the graph ask the person).
@@ -12,7 +13,6 @@ from tools.message_kind import others_words_masked
 from tools.patterns import compiled
 from tools.request import Request
 from tools.taken_back import last_said
-from tools.words import content_tokens
 
 REQUEST_NOUN = (
     r"(?:报销单?|请假条?|假条|(?:年|病|事|婚|丧|产|陪产)?假|调休|出差申请|出差|申请单?|审批单?|单子|"
@@ -108,130 +108,6 @@ def stated_decision(request: Request) -> bool | None:
     return None
 
 
-_COMMENT = re.compile(
-    r"(?<!把)(?:意见|理由|原因|备注|评语|批注|留言|附言|comment|reason|note|remark|message)\s*(?:就|要|请|麻烦|帮我)?\s*"
-    r"(?:写成|写上|写(?!清|明)|填|是|为|就是|:|：|(?=\s*[“「『\"'‘]))\s*[:：]?\s*"  # 并备注“…”, "add the comment '…'"
-    r"(?P<text>.+?)\s*[。.!！]?\s*$",
-    re.IGNORECASE | re.DOTALL,
-)
-
-
-_WITH_COMMENT = re.compile(
-    r"\bwith\s+(?:the\s+|a\s+)?(?:comment|note|remark|message)\s+(?P<text>.+?)\s*[。.!！]?\s*$",
-    re.IGNORECASE | re.DOTALL,
-)
-
-
-def stated_comment(request: Request) -> str | None:
-    """A decision comment the person spelled out ("意见写同意", "理由：…", "comment: …", "with the comment ok"), or
-    the words after the decision and whose request it is ("拒绝王五的15天假，时间太长，请拆分申请"), or None."""
-    for text in reversed(request["texts"]):
-        match = _COMMENT.search(text) or _WITH_COMMENT.search(text)
-        if match and match.group("text").strip():
-            quoted = _QUOTED_SENTENCE.match(match.group("text"))
-            if quoted:  # "…备注“按标准报销”？多谢", "add the comment 'X'? Many thanks, Zhao Liu": the quote is it
-                return next(g for g in quoted.groups() if g is not None).strip()
-            return unquoted(_own_sentences(match.group("text").strip()))
-    texts = request["texts"]
-    for index in reversed(range(len(texts))):
-        before = texts[:index]  # the request named earlier, and no decision yet: this message is the one deciding
-        named_before = any(_whose(t, request) for t in before) and all(decision_in(t) is None for t in before)
-        after = _after_the_decision(texts[index], request, named_before=named_before)
-        if after:  # "…, receipts check out. Leave Wang Wu's for now.": the sentence keeping one out is not in it
-            return _own_sentences(after)
-    return _before_the_decision(texts[-1], request) if texts else None
-
-
-_SENTENCE_END = re.compile(r"[。！!？?]+\s*|\.\s+")
-_QUOTED_WHOLE = re.compile(r"^\s*(?:“(?P<a>[^”]+)”|「(?P<b>[^」]+)」|『(?P<c>[^』]+)』|\"(?P<d>[^\"]+)\"|‘(?P<e>[^’]+)’|"
-                           r"'(?P<f>[^']+)')\s*[。.!！]?\s*$")
-
-
-def unquoted(comment: str) -> str:
-    """A comment written whole between quotes, without them (意见写“材料齐全”, 'comment: "receipts attached"'): the
-    quotes mark what to write, and are not written."""
-    whole = _QUOTED_WHOLE.match(comment)
-    return next(g for g in whole.groups() if g is not None).strip() if whole else comment
-
-
-def _own_sentences(comment: str) -> str:
-    """A dictated comment up to the first sentence after it that asks something, does something else or decides
-    again ("意见写：路上注意安全。另外帮我查下王五的报销" → 路上注意安全): those are for the assistant, not the requester."""
-    ends = [m.end() for m in _SENTENCE_END.finditer(comment)]
-    for start, end in zip(ends, [*ends[1:], len(comment)] if ends else [], strict=True):
-        sentence = comment[start:end].strip()
-        if sentence and (ASKED.search(sentence) or _ANOTHER_ACTION.search(sentence) or _ALSO.match(sentence)
-                         or decision_in(sentence) is not None or _MY_OWN_LATER.search(sentence) or _KEPT_OUT.search(sentence)):
-            return _without_thanks(comment[:start].strip()).rstrip("。.!！") or comment
-    for clause in _CLAUSE_AFTER.finditer(comment):  # "意见就写同意，别的我回头再看": what they do later is not in it
-        if _MY_OWN_LATER.search(clause["clause"]) or _KEPT_OUT.search(clause["clause"]):
-            return _without_thanks(comment[:clause.start()].strip()) or comment
-    return _without_thanks(comment) or comment
-
-
-_CLAUSE_AFTER = re.compile(r"[，,；;]\s*(?P<clause>[^，,；;。.!！？?]+)")
-"""A clause after a comma in a dictated comment."""
-
-
-def _without_thanks(comment: str) -> str:
-    """The comment without the thanks at its end, however many (…，麻烦了。谢谢啦！)."""
-    while (shorter := _THANKS_AT_END.sub("", comment)) != comment:
-        comment = shorter
-    return comment
-
-
-_THANKS_AT_END = re.compile(r"[，,。.!！;；\s]+(?:谢谢|多谢|谢了|辛苦了?|麻烦了|有劳了?|\b(?:many\s+)?(?:thanks|thank\s+you|thx|"
-                            r"cheers|ta)(?:\s+(?:a\s+lot|so\s+much))?)[啦了哈呀啊哦~～]*[。.!！\s]*$", re.IGNORECASE)
-"""Thanks after a dictated comment (意见写：材料齐全，谢谢): to the assistant, not the requester."""
-_MY_OWN_LATER = re.compile(
-    r"^\s*(?:I'?ll\b|I\s+will\b|I'?m\s+going\s+to\b|let\s+me\b|剩下|其他|其余|我).*(?:rest|others?|tomorrow|later|next\s+week|剩下|其他|其余|明天|"
-    r"回头|晚点|下周)|我(?:自己)?(?:再看|再说|来看|回头|晚点|[明后]天再|下周再)|"
-    r"\b(?:I'?ll|I\s+will)\s+(?:look|check|deal|handle|see|go\s+through|get\s+to)\b.*\b(?:myself|later|tomorrow)\b",
-    re.IGNORECASE)
-"""A sentence after a dictated comment about what the speaker does later ("I'll go through the rest tomorrow", 剩下的
-我明天再看, 李四那个三天的我再看看, "Li Si's I'll look at myself"), or that keeps something out of what is decided
-("Don't touch the leave request.", 请假那个先别动): not for the requester."""
-_KEPT_OUT = re.compile(r"^\s*(?:please\s+)?(?:don'?t|do\s+not)\s+(?:touch|approve|reject|decide|do)\b|"
-                       r"^\s*(?:leave|keep)\b.*\b(?:alone|out|aside|for\s+now)\b|^\s*hold\s+off\b|^\s*skip\b|别动|不要动|先不(?:要)?(?:动|批|管)|"
-                       r"先别(?:动|批|管)|先放着|先放一放|\bcan\s+wait\b|\b(?:for|till|until)\s+later\b", re.IGNORECASE)
-
-
-_ALSO = re.compile(r"\s*(?:另外|还有|顺便|对了|\b(?:also|and also|oh and|by the way|btw|plus)\b)", re.IGNORECASE)
-"""Words that begin another matter after a comment ("另外…", "Also, …")."""
-_QUOTED_SENTENCE = re.compile(r"^\s*(?:“([^”]+)”|「([^」]+)」|『([^』]+)』|\"([^\"]+)\"|‘([^’]+)’|'([^']+)')"
-                              rf"(?:\s*(?:[。.!！？?]|$)|[\s,，;；]*(?={_ALSO.pattern}))", re.IGNORECASE)
-"""A comment between quotes that ends its sentence, or where another matter begins: what follows (thanks, a
-signature, "另外…") is not in it."""
-
-
-def _before_the_decision(text: str, request: Request) -> str | None:
-    """The comment a person writes between the clause that says whose request and the one that decides it ("张三那个
-    五天年假的话，余额我早上已经核过了，直接通过就行"; "Zhang San's leave - I checked his balance this morning, just approve
-    it"): what they say there, when it says something and asks for nothing."""
-    clauses = [c.strip() for c in _CLAUSE_END.split(text) if c and c.strip()]
-    whose = next((i for i, c in enumerate(clauses) if _whose(c, request)), None)
-    decides = next((i for i, c in enumerate(clauses) if whose is not None and i > whose and decision_in(c) is not None),
-                   None)
-    if whose is None or decides is None or decides - whose < 2:
-        return None
-    between = [c for c in clauses[whose + 1:decides] if not ASKED.search(c) and not _ANOTHER_ACTION.search(c)]
-    said = "，".join(between) if any(re.search(r"[\u3400-\u9fff]", c) for c in between) else ", ".join(between)
-    return said if between and content_tokens(DECISION_ONLY.sub(" ", said)) else None
-
-
-def _whose(text: str, request: Request) -> bool:
-    """Whether `text` names whose request it is: a person of the request's or a task id."""
-    names = [n for person in request["names"].values() for n in (person.get("name"), person.get("alias")) if n]
-    return bool(_TASK_ID.search(text) or any(n in text for n in names))
-
-
-_CLAUSE_END = re.compile(r"\s*(?:[，;；:：。!！]|,(?!\d{3}(?!\d))|(?<!\d),)\s*|\.\s+|\s*(?:——|—|–)\s*|\s+-+\s+")
-"""Where a clause ends: a comma but for one in a figure (5,600), a dash too ("驳回——预算超了")."""
-_ANOTHER_ACTION = re.compile(r"邮件|提醒|催|通知|发给|\be-?mail|\bremind|\bsend\b|\bnotify|\bthen\b|然后|再(?:发|给|抄|转|通知)",
-                             re.IGNORECASE)
-"""Words of another action after a decision (", then e-mail Li Si", 然后发邮件, 再发给王五); not 再提 (the requester's, a
-comment: "让他重开一张再提")."""
-_TASK_ID = re.compile(r"\btask_\d+\b")
 SENT_BACK = re.compile(
     r"退回|退给|退还给|发回给|返回给|返给|(?:打|发)回(?:去|来|给他|给她)?[^。！!?？]{0,12}?(?:改|重做|重新|重提|再提|补|"
     r"(?:写|说|讲|交代)(?:清楚|明白|清)|写明|注明)|(?:打|发)回(?:去|来)?(?:给他|给她)?[，,\s]*(?:让|叫|请)(?:他|她|对方)|"
@@ -241,58 +117,6 @@ SENT_BACK = re.compile(
 )
 """Words that send a request back to its requester to change: 退回, 退给, 打回去让他改, 打回去让他把原因写清楚, "send it
 back", "return it" (打回去 alone may be a rejection: "这个出差打回去，预算太高")."""
-
-
-_COURTESY = re.compile(r"^\s*(?:please|pls|thanks|thank\s+you|谢谢|麻烦了|辛苦了)\s*[.,!。，！]?\s*", re.IGNORECASE)
-"""Courtesy at the head of what follows a decision ("Reject it, please. The budget is frozen"): no comment."""
-_TELL_THEM = re.compile(r"^\s*(?:(?:跟|和|同|给)(?:他|她|他们)说(?:一声|一下)?|告诉(?:他|她|他们)(?:一声|一下)?|"
-                        r"\b(?:tell|let)\s+(?:him|her|them)(?:\s+know)?(?:\s+that)?)\s*[:：，,]?\s*", re.IGNORECASE)
-"""Words that pass what follows on to the requester ("跟他说…", "tell him …"): the comment is what follows."""
-
-
-_BACK_TO_DO = re.compile(r"(?:打|发|退)回(?:去|来)?(?:给他|给她)?[，,\s]*(?P<what>(?:让|叫|请)(?:他|她|对方).+)$")
-"""A send-back and what the requester is to do, in one clause ("打回去让他把原因写清楚")."""
-
-
-def _after_the_decision(text: str, request: Request, *, named_before: bool = False) -> str | None:
-    """The comment a person writes after the clause that decides, in or after the one that says whose request ("Reject
-    Zhao Liu's request, we have the audit that week"; "赵六那个假，我这边同意，让他把周报交给王五"), or in a message after
-    one that said it and decided nothing (`named_before`: "驳回，那周要交付" answering "approve or reject?"): the
-    rest of the message, when it says more than a decision and asks for nothing else (", then e-mail Li Si" is another
-    action, not a comment)."""
-    start, whose, since = 0, named_before, 0  # since: where the clauses after the one saying whose begin
-    for end in [*_CLAUSE_END.finditer(text), None]:
-        stop = end.start() if end else len(text)
-        begins = start
-        clause, after, start = text[start:stop], text[end.end():] if end else "", end.end() if end else stop
-        if not whose and _whose(clause, request):
-            whose, since = True, start
-        if (decision_in(clause) is None and not SENT_BACK.search(clause)) or not whose:
-            continue
-        told = _BACK_TO_DO.search(clause)  # "先打回去让他把原因写清楚": what they are to do is in the clause itself
-        if told is None and end is None:
-            return None
-        if told is None:
-            said = after
-        else:
-            grounds = _stated(text[since:begins]) if since < begins else ""  # "金额太大了，退回去让他…"
-            what = f"{grounds}，{told.group('what')}" if grounds else told.group("what")
-            said = f"{what}，{after}" if after.strip() else what
-        rest = _TELL_THEM.sub("", _COURTESY.sub("", said)).strip().rstrip("。.!！，,")
-        if not rest or _ANOTHER_ACTION.search(rest) or not content_tokens(DECISION_ONLY.sub(" ", rest)):
-            return None
-        return rest
-    return None
-
-
-_SAID_CLAUSE = re.compile(r"[^，,;；。!！?？]+[，,;；。!！?？]*")
-
-
-def _stated(grounds: str) -> str:
-    """The grounds given before a send-back, less what is exclaimed or asked ("每次都这样！", "到底是哪天？"): the
-    approver's feelings and questions are not the requester's to read."""
-    kept = [c.group().strip(" ，,;；。") for c in _SAID_CLAUSE.finditer(grounds) if not re.search(r"[!！?？]", c.group())]
-    return "，".join(c for c in kept if c)
 
 
 def stated_days(request: Request) -> float | None:
