@@ -96,7 +96,11 @@ def _answer_value(asked: AskedCall, request: Request, registry: ToolRegistry) ->
         spec = registry.get(asked["name"])
         stated = next((v.stated for v in spec.person_values if v.param == asked["param"]), None)
         return stated(request) if stated is not None else None
-    return words.answered_text(request["texts"][-1]) if request["texts"] else None
+    text = words.answered_text(request["texts"][-1]) if request["texts"] else None
+    names = [n for person in request["names"].values() for n in (person.get("name"), person.get("alias")) if n]
+    if text and words.only_names(text, names):
+        return None  # "李四吧" (typed 李四把) answering where the trip goes: a person, read as any message
+    return text
 
 
 _ORDINALS = ((r"第一|头一|\bfirst\b", 0), (r"第二|\bsecond\b", 1), (r"第三|\bthird\b", 2))

@@ -265,7 +265,7 @@ _ACCOUNT_FILLER = re.compile(
     f"{COURTESY.pattern}|{ASKING.pattern}|(?:上午|下午|早上|中午|晚上)(?!\\s*(?:一?起来|醒来|起床|睡醒|突然|发现))|整天|全天|(?:(?<![太很好更最那这])[多少])?(?:花费|花了|花)|一共|共计|合计|总共|\\b(?:spent|cost|costs)\\b|"
     r"\b(?:this\s+)?(?:morning|afternoon|evening)\b|\b(?:time\s+|days?\s+|all[- ]day\s+)?off\b|"
     r"谢谢|多谢|感谢|辛苦了?|劳驾|有劳|拜托了?|我是新来的|新来的|刚入职|请问一下|打扰一下|"
-    r"唉+|哎呀|哎哟|哎|烦死了?|真烦|气死我?了|无语|\b(?:ugh+|argh+|sigh|geez|jeez|phew|meh|grr+|oh\s+(?:man|boy|well))\b|"
+    r"开始(?:请|休|算)|起(?:请|休)|唉+|哎呀|哎哟|哎|烦死了?|真烦|气死我?了|无语|\b(?:ugh+|argh+|sigh|geez|jeez|phew|meh|grr+|oh\s+(?:man|boy|well))\b|"
     r"\b(?:quick|one|a)\s+question\b|\bI'?m\s+new(?:\s+here)?\b|\bsorry\s+to\s+bother(?:\s+you)?\b|\b(?:many\s+)?(?:thanks|thank\s+you|thx|cheers|ta)(?:\s+(?:a\s+lot|so\s+much|a\s+million))?\b",
     re.IGNORECASE,
 )

@@ -7,6 +7,7 @@ model proposes counts as the person's when its telling words can be found in wha
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date
 
 from tools.parsers.slips import mended
@@ -197,3 +198,16 @@ def _names_with_date(word: str, text: str) -> bool:
             continue
         return True
     return False
+
+
+_NAME_FILLER = re.compile(r"[吧把啊呀哈呢嘛的了吗哦嗯\s,，.。!！~～、]+|\b(?:i\s+guess|i\s+think|please|pls|then|maybe|"
+                          r"probably|ok(?:ay)?|yes|sure|how\s+about|that'?s|it'?s|is|the|one)\b", re.IGNORECASE)
+
+
+def only_names(text: str, names: Sequence[str]) -> bool:
+    """Whether the text says nothing but one or more of `names` (李四吧, typed 李四把; "Li Si, I guess"): an answer
+    naming a person, which answers no question about a place or a text."""
+    masked = text
+    for name in sorted((n for n in names if n), key=len, reverse=True):
+        masked = re.sub(re.escape(name), "\x00", masked, flags=re.IGNORECASE)
+    return "\x00" in masked and not _NAME_FILLER.sub("", masked.replace("\x00", ""))

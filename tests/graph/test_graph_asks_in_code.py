@@ -200,7 +200,7 @@ def test_fixed_answers_end_a_write_with_what_it_did_and_no_model_call(graph_driv
     agent.say("明天看牙医，请1天假，李四审批")
     assert agent.card["title"] == "发起申请"
     result = agent.approve()
-    assert final(result).content == "已发起请假申请 req_1（1 天），等待李四审批（task_1）。"
+    assert final(result).content == "已发起请假申请 req_1（病假，1 天），等待李四审批（task_1）。"
     assert len(agent.model.prompts) == 1
 
 

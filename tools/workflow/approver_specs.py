@@ -107,9 +107,12 @@ MY_DEPUTIES = ToolSpec(
     describe=deputies_line,
     model_description="The user's deputies (代理审批), and whom they cover for.",
     # asked as a question only: "set Wang Wu as my deputy" sets one, and asks for no list
-    answers=(r"(?:有没有|有|谁)[^，。,;；？?]{0,6}代理|代理人?(?:是谁|是哪位|有吗|设了吗|设好了吗|呢)|谁(?:在)?(?:帮|替|代)我(?:审|批)",
+    answers=(r"(?:有没有|有|谁)[^，。,;；？?]{0,6}代理|代理人?(?:是谁|是哪位|有吗|设了吗|设好了吗|呢)|谁(?:在)?(?:帮|替|代)我(?:审|批)|"
+             r"(?:有没有|是不是|是否)(?:设|设置|安排|找)(?:了|过|好)?(?:人|谁)?(?:帮|替|代)我(?:审|批)",
              r"\b(?:who(?:'s|\s+is)?|is\s+(?:anyone|anybody|someone)|are\s+there\s+any|do\s+I\s+have(?:\s+any)?)\b[^.?!]{0,30}"
-             r"\b(?:deput(?:y|ies)|covering|covers?\s+for)\b"),
+             r"\b(?:deput(?:y|ies)|covering|covers?\s+for)\b|"
+             r"\b(?:did|have|had)\s+I\s+(?:\w+\s+)?(?:set|put|got|arranged?)\s+(?:up\s+)?(?:someone|somebody|anyone|anybody|a\s+deputy)"
+             r"\b[^.?!]{0,30}\b(?:approv\w*|sign\w*|cover\w*|decid\w*)\b"),
 )
 
 SPECS: tuple[ToolSpec, ...] = (TRANSFER, SET_DEPUTY, MY_DEPUTIES)

@@ -57,7 +57,7 @@ def range_end(which: str, *, ranges_only: bool = False) -> Any:
         if ranges_only and not ranges and which == "start" and (first := said_as_first_day(request)):
             return first  # "下周二起请俩天假": its first day; the last is counted from the days
         if ranges_only and not ranges and len(dates) > 1 and _working_days_in_a_row(dates) and \
-                lengths <= {float(len(dates))}:
+                (not lengths or float(len(dates)) in lengths):
             return dates[0] if which == "start" else dates[-1]  # "下周四、周五这两天": one leave, Thursday to Friday
         if ranges or ranges_only or not 1 <= len(dates) <= 2 or (len(dates) == 1 and request.get("dates_unread")):
             return None  # "周一出发，第二天回来": the one date read is not the trip's both ends

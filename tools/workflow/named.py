@@ -146,10 +146,12 @@ def _exists(call: Call, given: str) -> bool:
 
 
 def _id_said(call: Call, given: str) -> bool:
-    """Whether the person wrote the id themselves ("withdraw req_9"): theirs to be told it is no request."""
+    """Whether the person wrote the id themselves ("withdraw req_9", "撤回申请 9"): theirs to be told it is no request.
+    Digits they wrote as something else ("我那笔1860的差旅报销": an amount) are no id of theirs."""
     assert call.request is not None
-    digits = re.sub(r"\D", "", given)
-    return bool(digits) and any(re.search(rf"(?<!\d){digits}(?!\d)", text) for text in call.request["texts"])
+    digits = re.sub(r"\D", "", given).lstrip("0")
+    as_id = rf"(?:req|request|申请|单号|编号|#|no\.?)\s*[_\-#]?\s*0*{digits}(?!\d)|^\s*0*{digits}\s*$"
+    return bool(digits) and any(re.search(as_id, text, re.IGNORECASE) for text in call.request["texts"])
 
 
 class RequestTheyNamed:

@@ -118,7 +118,7 @@ def todo(result: dict[str, Any], lang: str) -> str:
 
 
 def _what(result: dict[str, Any], lang: str) -> str:
-    """What was started, in a few words: 请假申请 req_1（10 天）, expense claim req_2 (6000 yuan)."""
+    """What was started, in a few words: 请假申请 req_1（年假，10 天）, expense claim req_2 (6000 yuan)."""
     process = str(result.get("process") or "")
     form = result.get("form") or {}
     if result.get("days") is not None:
@@ -129,6 +129,8 @@ def _what(result: dict[str, Any], lang: str) -> str:
         size = clipped(("，" if lang == "zh" else ", ").join(
             f"{v:g}" if isinstance(v, float) else str(v) for k, v in form.items() if v not in (None, "") and k != "reason"
         ), 80)
+    if result.get("leaveType"):  # a leave says its type: 请假申请 req_1（病假，2 天）, "(sick leave, 2 days)"
+        size = ("，" if lang == "zh" else ", ").join(p for p in (str(result["leaveType"]), size) if p)
     if lang == "zh":
         noun = process.removesuffix("流程").removesuffix("申请") + "申请"
         return f"{noun} {result['requestId']}" + (f"（{size}）" if size else "")

@@ -127,6 +127,8 @@ def run_workflow(conn: Connection, ctx: CallContext, args: RunWorkFlowArgs, verd
     if verdict.found.get("leave"):
         result["leave"] = verdict.found["leave"]
         kind = leave_types().get(str(result["leave"]["type"]))
+        if kind is not None:
+            result["leaveType"] = kind.name(ctx.lang)  # the answer names what was filed: 病假申请, "sick leave request"
         if kind is not None and needs_document(kind, float(result["leave"]["days"])):
             result["document"] = document_line(kind, ctx.lang)  # "病假超过 2 天需要提供医院证明…": said when filed too
     return result
