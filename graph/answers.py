@@ -97,8 +97,8 @@ def _answer_value(asked: AskedCall, request: Request, registry: ToolRegistry) ->
         stated = next((v.stated for v in spec.person_values if v.param == asked["param"]), None)
         return stated(request) if stated is not None else None
     text = words.answered_text(request["texts"][-1]) if request["texts"] else None
-    names = [n for person in request["names"].values() for n in (person.get("name"), person.get("alias")) if n]
-    if text and words.only_names(text, names):
+    written = [str(n) for person in request["names"].values() for n in (person.get("name"), person.get("alias")) if n]
+    if text and words.only_names(text, written):
         return None  # "李四吧" (typed 李四把) answering where the trip goes: a person, read as any message
     return text
 
