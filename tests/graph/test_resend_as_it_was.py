@@ -8,9 +8,15 @@ The graph's clock says 2027-01-15, a Friday.
 
 from __future__ import annotations
 
+from datetime import date
+
+import pytest
+
 from evals.doubles.scripted import tool_call
 from tools import execute_call
+from tools.request import read_request
 from tools.workflow import TOOLSET
+from tools.workflow.resubmit import resend_note
 
 
 def _returned_claim(graph_driver, make_ctx, *replies, lang: str = "zh"):
@@ -62,3 +68,11 @@ def test_a_change_with_its_resend_words_makes_no_note(graph_driver, make_ctx):
     agent.say("金额改成1160，重新提交")
     [action] = agent.actions
     assert action["args"]["fields"] == {"amount": 1160} and not action["args"].get("note")
+
+
+@pytest.mark.parametrize("said", [  # the fifty-third round's writer: "…, and send it again." made the note "again."
+    'Change the reason to "offsite in Hangzhou", and send it again.', "update the reason to team offsite, then send it in again",
+    "事由改成“杭州团建”，然后重新提交",
+])
+def test_a_resend_that_only_changes_and_sends_has_no_note(said):
+    assert resend_note(read_request([said], index=0, today=date(2027, 1, 15))) is None

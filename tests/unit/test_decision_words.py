@@ -48,3 +48,13 @@ def test_a_comment_written_between_quotes_is_filed_without_them(said, comment):
 
     request = read_request([said], index=0, people=[], actor_id="user_2", today=date(2026, 12, 7))
     assert stated_comment(request) == comment
+
+
+@pytest.mark.parametrize("text", [  # the fifty-third round's writer: "not mine to sign off" was read as signing it off
+    "Travel claims aren't mine to sign off any more, hand it to Wang Wu",
+    "this isn't my call to approve, pass it on to HR",
+    "I'm not the right person to approve this one",
+    "行政的报销已经不归我批了，转给王五",
+])
+def test_saying_a_decision_is_not_theirs_decides_nothing(text):
+    assert decision_in(text) is None

@@ -423,3 +423,17 @@ def test_dates_spoken_days_read_as_their_written_form(spoken, written):
 @pytest.mark.parametrize("text", ["以后儿子上学要接送", "提前儿请假", "我儿子发烧了"])
 def test_dates_er_in_other_words_is_no_day(text):
     assert dates(text) == []
+
+
+NOV = date(2026, 11, 1).replace
+"""Days of November: "last week", said on Tuesday 1 December, is 23 to 29 November."""
+
+
+@pytest.mark.parametrize(("text", "days"), [  # the fifty-third round's writer: "Thursday last week" was this week's
+    ("off sick Wednesday and Thursday last week", [NOV(day=25), NOV(day=26)]),
+    ("Tuesday to Thursday last week I was at the client", [(NOV(day=24), NOV(day=26))]),
+    ("the Friday of last week", [NOV(day=27)]),
+])
+def test_a_weekday_said_with_last_week_is_that_weeks(text, days):
+    spans = read_text(text, today=TUESDAY).dates
+    assert [s.start if s.start == s.end else (s.start, s.end) for s in spans] == days

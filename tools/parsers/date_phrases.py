@@ -49,7 +49,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "week_en",
         re.compile(
             rf"\b(?:(?P<nwb>next\s+week)\s*,?\s*(?:on\s+|from\s+)?|(?P<pre>next|this\s+coming|this|coming|last)\s+)?"
-            rf"(?P<wd>{_EN_DAYS})\b\.?(?P<nw>\s+next\s+week\b)?",
+            rf"(?P<wd>{_EN_DAYS})\b\.?(?:(?P<nw>\s+next\s+week\b)|(?P<lw>,?\s+(?:of\s+)?last\s+week\b))?",
             re.I,
         ),
     ),
@@ -298,11 +298,12 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> Phrase | None:
                 return None  # "sat", "sun", "wed" in lower case are words; "Sat", "Wed", "next sat" are days
             weekday = _WEEKDAY_EN[wd_text[:3].lower()]
             pre = (m["pre"] or "").lower().split()[-1] if m["pre"] else ""
-            ahead = 1 if m["nw"] or m["nwb"] else _WEEKS_AHEAD.get(pre)
+            ahead = 1 if m["nw"] or m["nwb"] else -1 if m["lw"] else _WEEKS_AHEAD.get(pre)  # "Thursday last week"
         english = kind == "week_en"
-        bare = not m["pre"] and not (english and (m["nw"] or m["nwb"]))
+        bare = not m["pre"] and not (english and (m["nw"] or m["nwb"] or m["lw"]))
         day = _last_en(today, weekday) if english and pre == "last" else _week_day(today, weekday, ahead)
-        return Phrase(kind, start, end, day, weekday=weekday if bare else None, scopes_range=english and bool(m["nw"]))
+        return Phrase(kind, start, end, day, weekday=weekday if bare else None,
+                      scopes_range=english and bool(m["nw"] or m["lw"]))
     if kind == "iso":
         return Phrase(kind, start, end, safe_date(int(m["y"]), int(m["m"]), int(m["d"])))
     if kind == "ymd_zh":

@@ -11,6 +11,7 @@ from tools.guards.call import Call
 from tools.request import latest_message, named_in_latest
 from tools.workflow import lookup
 from tools.workflow.batch_words import BATCH_TOOL, ONE_TOOL, SEVERAL, asks_for_several, batch_words
+from tools.workflow.conditions import conditional_rules
 from tools.workflow.engine import groups_of
 from tools.workflow.guards import passed_to
 from tools.workflow.request_lookup import processes_named
@@ -102,8 +103,8 @@ class SeveralNotOne:
             return
         latest = latest_message(call.request)
         several = SEVERAL.search(latest)
-        if several is None:
-            return
+        if several is None or conditional_rules(latest):
+            return  # "anything over 5000 rejected, everything else approved": each to-do by its condition
         named = named_in_latest(call.request)
         keys = processes_named(call.handle, latest)
         key = next(iter(keys)) if len(keys) == 1 else None

@@ -119,11 +119,12 @@ SEVERAL = re.compile(
     r"全(?:批|准|过|驳|拒)|都.{0,4}(?:了|掉|吧)$|"
     r"\ball\b(?!\s+(?:good|right|set|done|fine|ok)\b)|\bevery\b|\beverything\b|\beach\b|\bboth\b|"
     r"\bin (?:one|a single) go\b|\bat once\b|\bin (?:a )?(?:batch|bulk)\b|\bbatch\b|"
-    r"\bthese\b|\bthose\b|\bthe\s+(?:[\w-]+\s+){0,3}(?:leaves|requests|claims|trips|tasks|to-?dos|ones)\b",
+    r"\bthese\b|\bthose\b|\b(?:the|his|her|their|any|our)\s+(?:[\w-]+\s+){0,3}(?:leaves|requests|claims|trips|tasks|to-?dos|ones)\b|"
+    r"\b(?:leaves|requests|claims|trips|tasks|ones)\s+(?:that|which)\s+(?:are|were)\b",
     re.IGNORECASE,
 )
 """Words in which a person asks for several tasks at once: 所有, 全部, 都批了, 这几个; all, every, everything, both, "the
-one-day leaves"."""
+one-day leaves", "his leave requests", "requests that are one day or less"."""
 
 
 def asks_for_several(text: str) -> bool:

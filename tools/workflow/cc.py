@@ -21,8 +21,10 @@ from sqlalchemy import Connection, insert, select
 from tools.errors import PolicyError
 from tools.guards.call import Call
 from tools.people import mention_spans
+from tools.request import latest_message
 from tools.spec import CallContext
 from tools.workflow.approver_words import named_as_approver
+from tools.workflow.conditions import bound_in
 from tools.workflow.engine import Definition, members_of
 from tools.workflow.engine import tables as et
 from tools.workflow.engine.model import NS
@@ -58,12 +60,40 @@ _PRONOUN = re.compile(r"\s*(?:他们|她们|他|她|\b(?:him|her|them)\b)", re.I
 """A CC word's person said by a pronoun ("抄送他", "copy him in"): the one named before it in its sentence."""
 
 
+_IF = re.compile(r"(?:如果|要是|假如|若是)(?!可以|方便|不麻烦|行的话)|万一|\b(?:unless|provided|whenever)\b|"
+                 r"\bif\b(?!\s+(?:you\s+can|you\s+could|possible|that'?s\s+(?:ok|okay|fine|alright)|you\s+don'?t\s+mind)\b)",
+                 re.IGNORECASE)
+"""Words that make a CC a condition ("Only copy Wang Wu if it comes to more than two days", 如果超过两天就抄送王五):
+the code reads no condition, so it copies nobody on it; the card shows who is copied, and the person says so."""
+
+
+def _conditional(text: str, cue: re.Match[str]) -> bool:
+    """Whether the CC word's sentence puts it under a condition, before it or after it in its sentence."""
+    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, cue.start())), default=0)
+    end = _SENTENCE_END.search(text, cue.end())
+    return bool(_IF.search(text, start, end.start() if end else len(text)))
+
+
+def conditional_cc(text: str) -> list[tuple[tuple[int, int], str]]:
+    """Each CC word's clause said under a condition, with its sentence ("要是超过两天就抄送一下王五")."""
+    found = []
+    for cue in _CUE.finditer(text):
+        if _conditional(text, cue) and not _NOT.search(text[max(0, cue.start() - 12):cue.start()]):
+            start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, cue.start())), default=0)
+            end = _CLAUSE_END.search(text, cue.end())
+            sentence_end = _SENTENCE_END.search(text, cue.end())
+            found.append(((cue.end(), end.start() if end else len(text)),
+                          text[start:sentence_end.start() if sentence_end else len(text)]))
+    return found
+
+
 def cc_spans(text: str) -> list[tuple[int, int]]:
     """Where a text names whom to copy: each CC word's clause, after it ("抄送王五和赵六", "cc Wang Wu", "keep Wang Wu in
-    the loop") and before it ("Wang Wu on cc"); a CC word said not to ("不用抄送", "don't cc") names nobody."""
+    the loop") and before it ("Wang Wu on cc"); a CC word said not to ("不用抄送", "don't cc") or under a condition
+    ("only copy Wang Wu if …") names nobody."""
     spans = []
     for cue in _CUE.finditer(text):
-        if _NOT.search(text[max(0, cue.start() - 12):cue.start()]):
+        if _NOT.search(text[max(0, cue.start() - 12):cue.start()]) or _conditional(text, cue):
             continue
         end = _CLAUSE_END.search(text, cue.end())
         after = (cue.end(), end.start() if end else len(text))
@@ -132,6 +162,7 @@ class CcNamed:
         given = call.values.get("cc")
         given_list = [given] if isinstance(given, str) else list(given or []) if isinstance(given, list) else []
         named = stated_cc(call.request["texts"], call.request["names"], call.ctx.actor_id)
+        named += [i for i in self._copied_as_its_condition_says(call) if i not in named]
         if named:
             call.values["cc"] = named
             said = "、".join(str(call.request["names"][i].get("name") or i) for i in named)
@@ -142,6 +173,34 @@ class CcNamed:
         dropped = [str(g) for g in given_list if str(g).strip().casefold() not in spoken]
         if dropped:
             call.notes.append(f"[cc] left out {', '.join(dropped)[:80]}: the user named nobody else to copy (抄送/cc)")
+
+
+    @staticmethod
+    def _copied_as_its_condition_says(call: Call) -> list[str]:
+        """The people a CC under a condition on the request's length or amount names, where the request meets it
+        ("要是超过两天就抄送一下王五" on a 3-day leave); a condition the code cannot judge copies nobody, said in a note."""
+        assert call.request is not None
+        latest = latest_message(call.request)
+        given = call.values.get("fields")
+        fields: dict[str, Any] = given if isinstance(given, dict) else {}
+        days, amount = _number(call.values.get("days")), _number(fields.get("amount"))
+        found: list[str] = []
+        for (start, end), sentence in conditional_cc(latest):
+            bound = bound_in(sentence)
+            if bound is None:
+                call.notes.append(f"[cc] {sentence[:60]!r}: a condition the code cannot judge; nobody copied on it")
+                continue
+            if bound.meets(days, amount):
+                found += [pid for pid, person in call.request["names"].items() if pid != call.ctx.actor_id and any(
+                    start <= a and b <= end for a, b in mention_spans(latest, {"id": pid, **person}))]
+        return found
+
+
+def _number(value: Any) -> float | None:
+    try:
+        return float(value) if value not in (None, "") else None
+    except (TypeError, ValueError):
+        return None
 
 
 def check_cc(conn: Connection, actor_id: str, cc: Sequence[str] | None) -> list[dict[str, Any]]:

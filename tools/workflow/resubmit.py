@@ -96,25 +96,31 @@ _NOTE_CLAUSE = re.compile(r"[^，,。；;！!？?\n]+[？?]?")
 _NOTE_JOINS = re.compile(r"\s+(?:and|so|then|please|pls)\s+|(?<=\S)(?:所以|然后|那就|麻烦(?:你|您)?|帮我)", re.IGNORECASE)
 _A_CHANGE = re.compile(r"改成|改为|改一下|改下|修改|更正|\b(?:change[sd]?|fix(?:ed)?|correct(?:ed)?|update[sd]?|make\s+it)\b",
                        re.IGNORECASE)
+_CONDITION = re.compile(r"\s*(?:如果|要是|假如|万一|\b(?:if|unless|in\s+case)\b)", re.IGNORECASE)
+"""A clause that says when, not what ("If Li Si sent it back", 如果他已经批了): no note."""
 _ONLY_THANKS = re.compile(r"^\W*(?:谢谢|多谢|谢了|辛苦了?|麻烦了|\b(?:many\s+)?(?:thanks|thank\s+you|thx|cheers)\b)\W*$",
                           re.IGNORECASE)
 
 
 def resend_note(request: Request) -> str | None:
-    """What the requester tells the approver with a resend, in their words: the clauses of the message that sends it
-    again that are neither that instruction, nor a change (a figure, a length, 改成…), a question, a yes or thanks
+    """What the requester tells the approver with a resend that changes nothing, in their words: the clauses of the
+    message that sends it again that are neither that instruction, a condition, a question, a yes or thanks
     ("发票已经补交给财务了，原样重新提交吧" → 发票已经补交给财务了; "I emailed the receipts to finance, please resend it as
-    it is" → I emailed the receipts to finance). None where no message of the resend says to send it, or nothing else."""
+    it is" → I emailed the receipts to finance). None where no message of the resend says to send it, where it changes
+    a value, or where nothing else is said."""
     own = of_its_own_messages(request)["recent"]
     text = next((t for t in reversed(own) if RESEND.search(t) or _AS_IT_WAS.search(t)), None)
     if text is None:
         return None
     dates = {s["text"] for s in request["said"] if s["kind"] == "date"}
     values = [s["text"] for s in request["said"] if s["text"] not in dates]  # 三天, 一千二: a change; "this morning" is when
-    kept = [without_consent(c).strip() for part in _NOTE_JOINS.split(text) for c in _NOTE_CLAUSE.findall(part)]
-    kept = [c for c in kept if len(c) >= 2 and not (
-        RESEND.search(c) or _AS_IT_WAS.search(c) or _A_CHANGE.search(c) or c.endswith(("?", "？")) or
-        re.search(r"\d", c) or any(w in c for w in values) or _ONLY_THANKS.match(c))]
+    clauses = [c.strip() for part in _NOTE_JOINS.split(text) for c in _NOTE_CLAUSE.findall(part)]
+    if any(_A_CHANGE.search(c) or re.search(r"\d", c) or any(w in c for w in values) for c in clauses):
+        return None  # a resend that changes something: the change says why, and the rest is how they asked for it
+    kept = [without_consent(c).strip() for c in clauses if not (  # "send it again" is no "ok, send it" and "again"
+        RESEND.search(c) or _AS_IT_WAS.search(c) or c.endswith(("?", "？")) or _CONDITION.match(c) or
+        _ONLY_THANKS.match(c))]
+    kept = [c for c in kept if len(c) >= 2]
     if not kept:
         return None
     return ("，" if re.search(r"[\u4e00-\u9fff]", text) else ", ").join(kept)
@@ -273,7 +279,7 @@ def resubmit_request(conn: Connection, ctx: CallContext, args: ResubmitRequestAr
         "process": (definition.name_en or definition.name) if ctx.lang == "en" else definition.name,
         "status": "pending" if again.status == "running" else again.status,
         "changes": changes_words(again.changes, definition, ctx.lang) or UNCHANGED[ctx.lang],
-        "note": (args.note or "").strip(),
+        **({"note": args.note.strip()} if args.note and args.note.strip() else {}),
         "summary": form_summary(form, definition, ctx.lang),
         "step": ((first.step_en or first.step) if ctx.lang == "en" else first.step) if first else None,
         "assigneeName": name_of(people, first.assignee, ctx.lang) if first and first.assignee else None,

@@ -21,6 +21,7 @@ from tools.workflow.cards import decision_card, email_card, start_card
 from tools.workflow.cc_urge_specs import SPECS as CC_URGE_SPECS
 from tools.workflow.chains import CHAINS
 from tools.workflow.comment_words import stated_comment
+from tools.workflow.conditions import conditional_decision
 from tools.workflow.forms import form_person_values
 from tools.workflow.leave.specs import SPECS as LEAVE_SPECS
 from tools.workflow.policy import COMMENT_REQUIRED_OVER_DAYS, may_decide, task_days
@@ -53,8 +54,18 @@ def decision_person_values(
     if task is None or not may_decide(task, ctx.actor_id):
         return ()  # what cannot be done at all is said before anything is asked (the policy refuses it)
     days = task_days(handle, task)
+    decision = PersonValue("isOK", "choice", "decision", stated=lambda request: _conditional_or_said(request, handle, task))
     # the decision is still asked about first: "approve or reject?" comes before "with what comment?"
-    return (DECISION, REQUIRED_COMMENT) if days is not None and days > COMMENT_REQUIRED_OVER_DAYS else ()
+    return (decision, REQUIRED_COMMENT) if days is not None and days > COMMENT_REQUIRED_OVER_DAYS else (decision,)
+
+
+def _conditional_or_said(request: Any, handle: Any, task: dict[str, Any]) -> bool | None:
+    """The decision of this to-do: the one the message's conditions give it ("三天以内的直接批；超过三天的退回"), else
+    the one the person's words state."""
+    decided = conditional_decision(request, handle, task)
+    if decided is None:
+        return stated_decision(request)
+    return {"approve": True, "reject": False}.get(decided)
 
 
 SPECS: tuple[ToolSpec, ...] = (

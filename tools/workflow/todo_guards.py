@@ -17,6 +17,7 @@ from tools.taken_back import last_said
 from tools.workflow import form_fit, lookup
 from tools.workflow.approver_words import named_as_approver_of, named_as_taker
 from tools.workflow.batch_words import BATCH_TOOL
+from tools.workflow.conditions import as_its_condition_says
 from tools.workflow.engine import Definition
 from tools.workflow.mine import not_yours
 from tools.workflow.passed_on import PASS_ON
@@ -87,6 +88,8 @@ class ReturnOrReject:
         assert call.request is not None
         if call.spec.name == "transferTask":
             self._not_passed_on(call)
+            return
+        if as_its_condition_says(call):
             return
         # The person's words win over the model's isOK (tools.workflow.words), and 退回 reads as "no" there too.
         rejecting = call.spec.name == "handleTodoTask" and (

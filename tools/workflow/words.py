@@ -55,6 +55,13 @@ _HELD = re.compile(r"(?:先|暂时|暂且|还)(?:别|不要|先别)(?:批|通过
                    r"\b(?:don'?t|do\s+not)\s+(?:approve|sign|decide|reject|ok)(?:\s+[\w'’-]+){0,4}?"
                    r"\s+yet\b", re.IGNORECASE)
 """Words that hold a decision for now (先别批, "don't approve it yet"): neither approve nor reject."""
+_NOT_MINE = re.compile(
+    r"(?:不归我|不该我|不是我|轮不到我|不由我|不在我|不再由我)(?:来|的)?(?:批|审批|审|管|签|决定|负责)|"
+    r"\b(?:not|isn'?t|aren'?t|no\s+longer)\b[^.?!,;]{0,12}?\b(?:mine|my\s+(?:job|call|place|area|remit|department|budget))\b"
+    r"(?:\s+to\s+(?:approve|sign(?:\s+off)?|okay|ok|decide|review)(?:\s+(?:on|off))?)?|"
+    r"\bnot\s+the\s+(?:right\s+)?(?:person|one)\s+to\s+(?:approve|sign(?:\s+off)?|decide)\b", re.IGNORECASE)
+"""Words that say a decision is not the person's to make (不归我批, "aren't mine to sign off any more", "not the right
+person to approve this"): neither approve nor reject (what they want done with it, passing it on, says the rest)."""
 _APPROVE = re.compile(
     r"放行|放(?:他|她|它)过|(?:让|放)(?:他|她|它)过(?:去)?(?:吧|了)|签了(?:吧)?|签字|"
     r"批准|同意|批了|(?<!审)批(一下|下|掉|个|吧|了|准)|(?<![标水精基])准了|准假|准许|通过|核准|可以批|没问题|"
@@ -91,7 +98,7 @@ def decision_in(text: str) -> bool | None:
     """Approve (True) or reject (False) as the words say it, the last said where one is taken back for another
     ("approve it... actually no, reject"); None when they say neither, or both. What they quote someone else as saying
     is not theirs ('张三跟我说：“你直接通过就行”', `others_words_masked`)."""
-    text = last_said(_HELD.sub(" ", others_words_masked(text)), _DECIDES)
+    text = last_said(_HELD.sub(" ", _NOT_MINE.sub(" ", others_words_masked(text))), _DECIDES)
     rejects = bool(_REJECT.search(text))
     approves = bool(_APPROVE.search(_REJECT.sub(" ", text)))
     if rejects == approves:

@@ -1,0 +1,92 @@
+"""Decisions and copies said under conditions (the fifty-fourth round's writer: approvers with conditions): each to-do
+is decided by the clause whose bound its length or amount meets, a CC under a condition on the request's length is
+made only where it is met, a resend that changes a value carries no note, and a filtered plural asks for several.
+Phrasings written for these tests, none from that round.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from evals.doubles.scripted import tool_call
+from tools import execute_call
+from tools.workflow import TOOLSET
+from tools.workflow.batch_words import asks_for_several
+from tools.workflow.conditions import conditional_rules, decision_for
+
+
+@pytest.mark.parametrize(("said", "two_days", "four_days"), [
+    ("两天以内的都批了，超过两天的退回去让他们补材料", "approve", "return"),
+    ("leaves of up to 2 days: approve. Anything over 2 days: reject, we are short-staffed", "approve", "reject"),
+])
+def test_each_to_do_is_decided_by_the_clause_its_length_meets(said, two_days, four_days):
+    rules = conditional_rules(said)
+    assert decision_for(rules, {"form": {}}, 2) == two_days and decision_for(rules, {"form": {}}, 4) == four_days
+
+
+def test_the_rest_is_decided_by_the_clause_that_names_no_bound():
+    rules = conditional_rules("3000元以上的都驳回，其余的通过")
+    assert decision_for(rules, {"form": {"amount": 4200}}, None) == "reject"
+    assert decision_for(rules, {"form": {"amount": 800}}, None) == "approve"
+
+
+@pytest.mark.parametrize("said", ["批准张三的请假，意见：同意", "approve the one-day leaves", "reject anything over 5000"])
+def test_one_decision_is_no_condition(said):
+    assert conditional_rules(said) == []
+
+
+def _two_leaves(start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看牙")
+    start_request(requester="user_3", approver="user_2", days=4, reason="回老家")
+
+
+def test_an_approval_its_condition_gives_stands_beside_a_send_back(graph_driver, start_request):
+    _two_leaves(start_request)
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True}), "好", user_id="user_2")
+    agent.say("一天以内的直接批，超过三天的都退回去让他们拆开请")
+    [action] = agent.actions
+    assert action["name"] == "handleTodoTask" and action["args"]["isOK"] is True
+
+
+def test_a_decision_against_its_condition_is_refused_for_the_one_it_says(graph_driver, start_request):
+    _two_leaves(start_request)
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_2", "isOK": True, "result": "ok"}), "好",
+                         user_id="user_2")
+    agent.say("一天以内的直接批，超过三天的都退回去让他们拆开请")
+    refusals = [str(m.content) for m in agent.messages if type(m).__name__ == "ToolMessage"]
+    assert agent.actions == [] and any("as_its_condition_says" in r and "returnTask" in r for r in refusals)
+
+
+@pytest.mark.parametrize(("days", "copied"), [(2, False), (4, True)])
+def test_a_copy_under_a_condition_on_the_length_is_made_where_it_is_met(graph_driver, store, days, copied):
+    start = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "搬家", "days": days,
+                                      "nextUserId": "李四", "fields": {"leaveType": "事假"}, "cc": ["赵六"]})
+    agent = graph_driver(start, "好", user_id="user_1")
+    agent.say(f"下周请{days}天事假搬家，李四审批，如果超过三天的话抄送赵六")
+    [action] = agent.actions
+    assert ("user_4" in (action["args"].get("cc") or [])) is copied
+
+
+def test_a_copy_under_a_condition_the_code_cannot_judge_copies_nobody(graph_driver):
+    start = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "moving", "days": 1,
+                                      "nextUserId": "Li Si", "fields": {"leaveType": "事假"}, "cc": ["Zhao Liu"]})
+    agent = graph_driver(start, "OK", user_id="user_1")
+    agent.say("Personal leave next Friday for moving, Li Si approves; cc Zhao Liu if he's back from his trip by then")
+    [action] = agent.actions
+    assert not action["args"].get("cc")
+
+
+def test_a_resend_that_changes_a_value_under_a_condition_has_no_note(graph_driver, make_ctx, start_request):
+    start_request(requester="user_1", approver="user_2", days=4, reason="回老家")
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "太长了"}, make_ctx("user_2"))
+    agent = graph_driver(tool_call("resubmitRequest", {"requestId": "req_1", "days": 3}), "好", user_id="user_1")
+    agent.say("如果李四退回来了，就改成3天重新提交；没退的话就别动")
+    [action] = agent.actions
+    assert action["args"]["days"] == 3 and not action["args"].get("note")
+
+
+@pytest.mark.parametrize(("said", "several"), [
+    ("approve her claims that are under 800 yuan", True), ("approve her claim", False),
+])
+def test_a_filtered_plural_asks_for_several(said, several):
+    assert asks_for_several(said) is several
