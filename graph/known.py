@@ -34,6 +34,7 @@ from tools.claims import (
     known_of_run,
     unsupported,
 )
+from tools.message_kind import kind_of
 from tools.people import names_of
 from tools.request import Lang
 from tools.spec import Effect, ToolRegistry
@@ -153,13 +154,17 @@ def undone_claims(text: str, messages: list[AnyMessage], toolset: Toolset, lang:
     (refused, failed, or declined at the card), unless the conversation showed that state (a look-up listed a request
     as 已驳回, a refusal said it "already ended (rejected)", or said so in the person's words). Such an answer would
     tell the person a write happened that did not: "已驳回" after the return it proposed was refused and nothing was
-    decided. Empty when the run wrote something, or proposed nothing to write."""
+    decided; or nothing was proposed where the person asked for something done ("张三这个月要是没迟到过，他那个事假就给
+    他批了" had "所以他的事假已经批给了他" with no write at all). Empty when the run wrote something, or proposed nothing
+    to write for a question."""
     claims = done_claims(text)
     if not claims:
         return []
     outcome = run_outcome(messages, toolset.registry, lang)
-    if not outcome or any(line["status"] == "executed" for line in outcome):
+    if any(line["status"] == "executed" for line in outcome):
         return []
+    if not outcome and not _asked_a_write(messages):
+        return []  # a look-up's answer ("你的报销已提交，审批中") says what is, not what this run did
     told = outcome_text(outcome, lang, toolset.registry, toolset.language.refusals)  # the refusals as the person reads them
     shown = "\n".join([told, *(_shown_text(m) for m in messages)])
     found: list[str] = []
@@ -169,6 +174,13 @@ def undone_claims(text: str, messages: list[AnyMessage], toolset: Toolset, lang:
         if re.search(state, shown, re.IGNORECASE) is None and said not in found:
             found.append(said)
     return found
+
+
+def _asked_a_write(messages: list[AnyMessage]) -> bool:
+    """Whether the person's latest message asks for something to be done ("他那个事假就给他批了"): an answer saying it
+    was done, in a run that proposed nothing to write, says what did not happen."""
+    at = latest_human_index(messages)
+    return at >= 0 and kind_of(str(messages[at].content)) == "action"
 
 
 def _shown_text(message: AnyMessage) -> str:
@@ -194,12 +206,13 @@ def undone_answer(messages: list[AnyMessage], toolset: Toolset, lang: Lang) -> s
     anything, then that it was not done and why, in the person's words ("这件事没有办成：这个申请已经结束，不能再撤回。");
     the surfaces show what happened to each proposed write beside it."""
     why = []
-    for line in run_outcome(messages, toolset.registry, lang):
+    outcome = run_outcome(messages, toolset.registry, lang)
+    for line in outcome:
         reason = refusal_text(line["detail"], lang, toolset.language.refusals) if line["status"] != "rejected" else ""
         if reason and reason not in why:
             why.append(reason)
     sep = "；" if lang == "zh" else "; "
-    words = prompts.UNDONE_ANSWER[lang]["why" if why else "alone"].format(why=sep.join(why))
+    words = prompts.UNDONE_ANSWER[lang]["why" if why else "alone" if outcome else "nothing"].format(why=sep.join(why))
     return fixed_answer(messages, toolset.registry, lang) + "\n" + words if run_results(messages) else words
 
 

@@ -227,8 +227,10 @@ UNDONE_NOTE = {
 (`{claims}`: its words; `{outcome}`: what happened to each write, as the person reads it). The person never reads it."""
 
 UNDONE_ANSWER = {
-    "zh": {"why": "这件事没有办成：{why}。", "alone": "这件事没有办成，实际情况见下面。"},
-    "en": {"why": "That was not done: {why}.", "alone": "That was not done; what actually happened is below."},
+    "zh": {"why": "这件事没有办成：{why}。", "alone": "这件事没有办成，实际情况见下面。",
+           "nothing": "这件事没有办成：这次什么都没有改动。"},
+    "en": {"why": "That was not done: {why}.", "alone": "That was not done; what actually happened is below.",
+           "nothing": "That was not done: nothing was changed."},
 }
 """The plain answer that replaces one saying something was done that was not (`graph.known.undone_answer`): why, in
 the person's words, when a rule refused it or it failed (`{why}`); the surfaces show what happened to each proposed

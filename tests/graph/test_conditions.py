@@ -90,3 +90,28 @@ def test_a_resend_that_changes_a_value_under_a_condition_has_no_note(graph_drive
 ])
 def test_a_filtered_plural_asks_for_several(said, several):
     assert asks_for_several(said) is several
+
+
+@pytest.mark.parametrize(("said", "answer", "told"), [
+    ("王五这周要是没请过别的假，他的事假就批了吧", "王五这周没有请过别的假，所以已经批准了。",
+     "这件事没有办成：这次什么都没有改动。"),
+    ("If Wang Wu finished his report, approve his leave", "Wang Wu finished his report, so his leave has been approved.",
+     "That was not done: nothing was changed."),
+])
+def test_an_answer_saying_done_what_no_write_did_is_told_plainly(graph_driver, start_request, said, answer, told):
+    # a condition no tool can judge, and a model that judged it itself and said the decision was made: nothing was
+    start_request(requester="user_3", approver="user_2", days=1, reason="搬家")
+    agent = graph_driver(answer, answer, user_id="user_2")
+    agent.say(said)
+    assert agent.messages[-1].content == told
+
+
+def test_a_decision_names_what_it_decided(graph_driver, make_ctx):
+    # the fifty-fourth round: "要是去北京，我自己批了" was approved, and the answer never said it was the Beijing trip
+    trip = {"processKey": "process_chuchai", "userId": "user_3", "reason": "客户培训", "nextUserId": "user_2",
+            "fields": {"destination": "北京", "startDate": "2027-01-20", "endDate": "2027-01-21"}}
+    execute_call(TOOLSET, "runWorkFlow", trip, make_ctx("user_3"))
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True}), "好", user_id="user_2",
+                         fixed_answers=True)
+    agent.say("王五去北京那个出差批了，意见：路上注意安全")
+    assert "北京" in str(agent.approve()["messages"][-1].content)

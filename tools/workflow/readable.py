@@ -178,8 +178,9 @@ def decided(result: dict[str, Any], lang: str) -> str:
     following = result.get("next") or []
     ended = result.get("request")
     whose = f"{result['requester']}的{result['what']}" if result.get("requester") and result.get("what") else ""
+    brief = clipped(str(result.get("summary") or ""), 60)  # what was decided: 请假天数：2 天；…, "Destination: Beijing; …"
     if lang == "zh":
-        text = (f"已{'批准' if approved else '驳回'}{whose}（{result['taskId']}）。" if whose else
+        text = (f"已{'批准' if approved else '驳回'}{whose}（{brief + '，' if brief else ''}{result['taskId']}）。" if whose else
                 f"已{'批准' if approved else '驳回'} {result['taskId']}（{result['requestId']}）。")
         if following:
             text += "已转到" + "、".join(f"{n['step']}（{n['taskId']}，{_who(n, lang)}）" for n in following) + "。"
@@ -187,7 +188,7 @@ def decided(result: dict[str, Any], lang: str) -> str:
             text += f"申请已结束：{'已批准' if ended == 'approved' else '已驳回'}。"
         return text
     whose = f"{result['requester']}'s {result['what']}" if result.get("requester") and result.get("what") else ""
-    text = (f"{'Approved' if approved else 'Rejected'} {whose} ({result['taskId']})." if whose else
+    text = (f"{'Approved' if approved else 'Rejected'} {whose} ({brief + '; ' if brief else ''}{result['taskId']})." if whose else
             f"{'Approved' if approved else 'Rejected'} {result['taskId']} ({result['requestId']}).")
     if following:
         text += " Sent on to " + ", ".join(f"{n['step']} ({n['taskId']}, {_who(n, lang)})" for n in following) + "."

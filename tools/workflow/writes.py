@@ -26,7 +26,7 @@ from tools.workflow.leave.types import leave_types
 from tools.workflow.leave.words import document_line
 from tools.workflow.lookup import ALL_USERS, USER_BY_ID, display_name, engine_of, offered_to
 from tools.workflow.mailer import Mailer
-from tools.workflow.notify import deliver_all, notify, noun_of
+from tools.workflow.notify import deliver_all, form_summary, notify, noun_of
 from tools.workflow.policy import check_decide_task, check_send_email, check_start_request, policy_note
 from tools.workflow.shown import form_words
 from tools.workflow.store import WorkflowStore, outbox, utcnow
@@ -162,6 +162,8 @@ def handle_todo_task(conn: Connection, ctx: CallContext, args: HandleTodoTaskArg
         "requestId": completed.instance_id,
         "requester": display_name(requester, ctx.lang) if requester else view.requester,
         "what": noun_of(view.process_name, view.process_name_en, ctx.lang),
+        "summary": form_summary(task["form"], engine_of(conn).definition(conn, task["process_key"],
+                                                                         task["process_version"]), ctx.lang),
         "step": _step(completed.task, ctx.lang),
         "status": "approved" if args.isOK else "rejected",
         "comment": args.result,
