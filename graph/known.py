@@ -177,10 +177,11 @@ def undone_claims(text: str, messages: list[AnyMessage], toolset: Toolset, lang:
 
 
 def _asked_a_write(messages: list[AnyMessage]) -> bool:
-    """Whether the person's latest message asks for something to be done ("他那个事假就给他批了"): an answer saying it
-    was done, in a run that proposed nothing to write, says what did not happen."""
+    """Whether the person's latest message asks for something to be done ("他那个事假就给他批了") and the run found
+    nothing to tell (no look-up succeeded): an answer saying it was done, in a run that proposed nothing to write,
+    says what did not happen. A look-up's own account ("Zhao Liu's request was filed …") is what it found."""
     at = latest_human_index(messages)
-    return at >= 0 and kind_of(str(messages[at].content)) == "action"
+    return at >= 0 and kind_of(str(messages[at].content)) == "action" and not run_results(messages)
 
 
 def _shown_text(message: AnyMessage) -> str:

@@ -115,3 +115,11 @@ def test_a_decision_names_what_it_decided(graph_driver, make_ctx):
                          fixed_answers=True)
     agent.say("王五去北京那个出差批了，意见：路上注意安全")
     assert "北京" in str(agent.approve()["messages"][-1].content)
+
+
+def test_a_look_ups_account_of_what_happened_before_stands(graph_driver, start_request):
+    start_request(requester="user_3", approver="user_2", days=1, reason="搬家")
+    answer = "Wang Wu's leave request req_1 was filed and is waiting for your decision (task_1)."
+    agent = graph_driver(tool_call("viewTask", {"taskId": "task_1"}), answer, user_id="user_2")
+    agent.say("show me the timeline of Wang Wu's request before I decide")
+    assert agent.messages[-1].content == answer
