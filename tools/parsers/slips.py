@@ -45,12 +45,16 @@ def _table() -> tuple[re.Pattern[str], dict[str, str]]:
     return re.compile(rf"(?<![A-Za-z])(?:{alternation})(?![A-Za-z])", re.IGNORECASE), meant
 
 
+_WORD = re.compile(r"[A-Za-z]{5,}")
+
+
+@lru_cache(maxsize=8192)
 def mended(text: str) -> str:
     """The text with each key word's slip written as the word, its first letter's case kept ("Wendesday" →
-    "Wednesday")."""
-    if not text.isascii() and not re.search(r"[A-Za-z]{5}", text):
-        return text
+    "Wednesday"). Texts are read again and again in a run (every comparison squashes them): each is mended once."""
     pattern, meant = _table()
+    if not any(w.lower() in meant for w in _WORD.findall(text)):
+        return text
 
     def word(found: re.Match[str]) -> str:
         right = meant[found.group().lower()]
