@@ -123,3 +123,19 @@ def test_a_look_ups_account_of_what_happened_before_stands(graph_driver, start_r
     agent = graph_driver(tool_call("viewTask", {"taskId": "task_1"}), answer, user_id="user_2")
     agent.say("show me the timeline of Wang Wu's request before I decide")
     assert agent.messages[-1].content == answer
+
+
+@pytest.mark.parametrize(("days", "carded"), [(1, True), (4, False)])
+def test_one_decision_under_a_condition_is_made_only_where_it_is_met(graph_driver, store, start_request, days, carded):
+    # the fifty-fourth round: "张三那个年假，要是不超过三天就直接批了吧" was approved whatever its length
+    start_request(requester="user_1", approver="user_2", days=days, reason="回老家")
+    approve = tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "注意交接"})
+    agent = graph_driver(approve, "好", user_id="user_2", fixed_answers=True)
+    agent.say("张三的请假要是不超过两天就批了吧，意见写：注意交接")
+    assert bool(agent.actions) is carded
+    if not carded:
+        assert "不符合你说的条件" in agent.messages[-1].content and store.snapshot()["tasks"][0]["status"] == "pending"
+
+
+def test_a_batch_filter_is_no_condition():
+    assert conditional_rules("approve all the one-day leaves, comment: ok") == []

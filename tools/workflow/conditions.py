@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tools.errors import DomainError, PolicyError
+from tools.errors import CannotError, DomainError, PolicyError
 from tools.guards.call import Call
 from tools.parsers.numerals import find_numerals
 from tools.workflow.lookup import resolve_task
@@ -73,24 +73,36 @@ def bound_in(text: str) -> Rule | None:
     for number in (n for n in find_numerals(plain) if len(n.values) == 1):
         near = plain[max(0, number.start - 8):number.end + 8]
         at_most, over = _AT_MOST.search(near), _OVER.search(near)
-        if at_most or over:
-            field = "days" if _DAYS_AFTER.match(plain, number.end) else "amount"
+        days = _DAYS_AFTER.match(plain, number.end)
+        money = _MONEY_AROUND.match(plain, number.end) or plain[max(0, number.start - 1):number.start] in ("¥", "￥")
+        if (at_most or over) and (days or money or number.system == "arabic"):  # 张三's 三 is no bound
+            field = "days" if days else "amount"
             value = number.values[0]
             return Rule("approve", field, high=value) if at_most else Rule("approve", field, low=value)
     return None
 
 
+_MONEY_AROUND = re.compile(r"\s*(?:元|块|(?:yuan|rmb|kuai|bucks?)\b)", re.IGNORECASE)
+
+
 _QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」|'[^']*'(?!\w)")
 
 
+_IF = re.compile(r"要是|如果|假如|只要|若是|\b(?:if|only\s+if|as\s+long\s+as|provided)\b", re.IGNORECASE)
+"""Words that put one decision under a condition ("要是不超过三天就直接批了吧", "approve it if it's under 500")."""
+
+
 def conditional_rules(text: str) -> list[Rule]:
-    """The decisions a message says under conditions, in its order; empty unless it says two or more that differ, one
-    of them with a bound."""
+    """The decisions a message says under conditions, in its order: two or more that differ, one of them with a bound;
+    or one with a bound said as a condition (要是…就批, "if it's under …"). Empty otherwise ("approve all the one-day
+    leaves" is a batch's filter)."""
     clauses = [p for c in _CLAUSES.split(text) for p in _PARTS.split(c) if p.strip()]
     rules = [r for r in map(_rule, clauses) if r is not None]
-    if len({r.decision for r in rules}) < 2 or not any(r.field for r in rules):
+    if not any(r.field for r in rules):
         return []
-    return rules
+    if len({r.decision for r in rules}) >= 2 or (len(rules) == 1 and _IF.search(text)):
+        return rules
+    return []
 
 
 def decision_for(rules: list[Rule], task: dict[str, Any], days: float | None) -> Decision | None:
@@ -103,12 +115,13 @@ def decision_for(rules: list[Rule], task: dict[str, Any], days: float | None) ->
     return met.decision if met else rest.decision if rest else None
 
 
-def conditional_decision(request: Any, handle: Any, task: dict[str, Any] | None) -> Decision | None:
-    """The decision the request's messages give this to-do under their conditions, or None where they say none so."""
+def conditional_decision(request: Any, handle: Any, task: dict[str, Any] | None) -> Decision | Literal["none"] | None:
+    """The decision the request's messages give this to-do under their conditions; "none" where they say conditions
+    and this to-do meets none of them; None where they say none."""
     if task is None or request is None:
         return None
     rules = _rules_of(request)
-    return decision_for(rules, task, task_days(handle, task)) if rules else None
+    return (decision_for(rules, task, task_days(handle, task)) or "none") if rules else None
 
 
 def _rules_of(request: Any) -> list[Rule]:
@@ -120,10 +133,15 @@ def _rules_of(request: Any) -> list[Rule]:
 def as_its_condition_says(call: Call) -> bool:
     """Whether the message decides its to-dos under conditions ("三天以内的直接批；超过三天的都退回去") and the call
     does to this one what its condition says (True: nothing more to judge); refused where it does another."""
+    if call.spec.name not in ("handleTodoTask", "returnTask"):
+        return False
     decided = conditional_decision(call.request, call.handle, _task(call))
     if decided is None:
         return False
     task, comment = call.values.get("taskId"), call.values.get("result") or call.values.get("comment")
+    if decided == "none":
+        raise CannotError("condition_not_met", f"{task} does not meet the condition the user set for deciding it; "
+                          "decide nothing", say=_not_met(call))
     done = "return" if call.spec.name == "returnTask" else (
         "approve" if call.values.get("isOK") in (True, "true", "True") else "reject")
     if done == decided:
@@ -148,3 +166,15 @@ def _task(call: Call) -> dict[str, Any] | None:
         return resolve_task(call.handle, call.values.get("taskId"), call.ctx.actor_id)
     except DomainError:
         return None
+
+
+def _not_met(call: Call) -> dict[str, str]:
+    """What the person is told when the to-do they named does not meet their condition: its length or amount."""
+    task = _task(call) or {}
+    days = task_days(call.handle, task) if task else None
+    amount = (task.get("form") or {}).get("amount")
+    what_zh = f"{days:g} 天" if days is not None else f"{amount:g} 元" if isinstance(amount, int | float) else ""
+    what_en = f"{days:g} day{'s' if days != 1 else ''}" if days is not None else (
+        f"{amount:g} yuan" if isinstance(amount, int | float) else "")
+    return {"zh": f"这个待办（{what_zh}）不符合你说的条件，所以没有审批，什么都没有改动。",
+            "en": f"That to-do ({what_en}) does not meet your condition, so nothing was decided or changed."}

@@ -63,7 +63,7 @@ def _conditional_or_said(request: Any, handle: Any, task: dict[str, Any]) -> boo
     """The decision of this to-do: the one the message's conditions give it ("三天以内的直接批；超过三天的退回"), else
     the one the person's words state."""
     decided = conditional_decision(request, handle, task)
-    if decided is None:
+    if decided in (None, "none"):  # none met: the guard that reads conditions says so
         return stated_decision(request)
     return {"approve": True, "reject": False}.get(decided)
 
