@@ -209,5 +209,5 @@ def only_names(text: str, names: Sequence[str]) -> bool:
     naming a person, which answers no question about a place or a text."""
     masked = text
     for name in sorted((n for n in names if n), key=len, reverse=True):
-        masked = re.sub(re.escape(name), "\x00", masked, flags=re.IGNORECASE)
+        masked = compiled(re.escape(name), re.IGNORECASE).sub("\x00", masked)  # built from words: compiled once
     return "\x00" in masked and not _NAME_FILLER.sub("", masked.replace("\x00", ""))

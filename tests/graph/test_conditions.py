@@ -12,6 +12,7 @@ from evals.doubles.scripted import tool_call
 from tools import execute_call
 from tools.workflow import TOOLSET
 from tools.workflow.batch_words import asks_for_several
+from tools.workflow.cc import cc_spans
 from tools.workflow.conditions import conditional_rules, decision_for
 
 
@@ -139,3 +140,11 @@ def test_one_decision_under_a_condition_is_made_only_where_it_is_met(graph_drive
 
 def test_a_batch_filter_is_no_condition():
     assert conditional_rules("approve all the one-day leaves, comment: ok") == []
+
+
+@pytest.mark.parametrize(("said", "copied"), [
+    ("请两天事假，李四审批，如果可以的话抄送王五", True), ("Li Si approves; if you can, cc Wang Wu too", True),
+    ("请两天事假，李四审批，要是他出差回来了就抄送王五", False),
+])
+def test_a_courtesy_if_is_no_condition_on_a_copy(said, copied):
+    assert bool(cc_spans(said)) is copied

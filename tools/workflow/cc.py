@@ -24,7 +24,7 @@ from tools.people import mention_spans
 from tools.request import latest_message
 from tools.spec import CallContext
 from tools.workflow.approver_words import named_as_approver
-from tools.workflow.conditions import bound_in
+from tools.workflow.conditions import CONDITION, bound_in
 from tools.workflow.engine import Definition, members_of
 from tools.workflow.engine import tables as et
 from tools.workflow.engine.model import NS
@@ -60,18 +60,17 @@ _PRONOUN = re.compile(r"\s*(?:他们|她们|他|她|\b(?:him|her|them)\b)", re.I
 """A CC word's person said by a pronoun ("抄送他", "copy him in"): the one named before it in its sentence."""
 
 
-_IF = re.compile(r"(?:如果|要是|假如|若是)(?!可以|方便|不麻烦|行的话)|万一|\b(?:unless|provided|whenever)\b|"
-                 r"\bif\b(?!\s+(?:you\s+can|you\s+could|possible|that'?s\s+(?:ok|okay|fine|alright)|you\s+don'?t\s+mind)\b)",
-                 re.IGNORECASE)
-"""Words that make a CC a condition ("Only copy Wang Wu if it comes to more than two days", 如果超过两天就抄送王五):
-the code reads no condition, so it copies nobody on it; the card shows who is copied, and the person says so."""
+def _sentence(text: str, cue: re.Match[str]) -> tuple[int, int]:
+    """Where the sentence a CC word stands in starts and ends."""
+    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, cue.start())), default=0)
+    end = _SENTENCE_END.search(text, cue.end())
+    return start, end.start() if end else len(text)
 
 
 def _conditional(text: str, cue: re.Match[str]) -> bool:
-    """Whether the CC word's sentence puts it under a condition, before it or after it in its sentence."""
-    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, cue.start())), default=0)
-    end = _SENTENCE_END.search(text, cue.end())
-    return bool(_IF.search(text, start, end.start() if end else len(text)))
+    """Whether the CC word's sentence puts it under a condition, before it or after it ("Only copy Wang Wu if it comes
+    to more than two days", 如果超过两天就抄送王五): it copies nobody as said; `CcNamed` judges the condition."""
+    return bool(CONDITION.search(text, *_sentence(text, cue)))
 
 
 def conditional_cc(text: str) -> list[tuple[tuple[int, int], str]]:
@@ -79,11 +78,9 @@ def conditional_cc(text: str) -> list[tuple[tuple[int, int], str]]:
     found = []
     for cue in _CUE.finditer(text):
         if _conditional(text, cue) and not _NOT.search(text[max(0, cue.start() - 12):cue.start()]):
-            start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, cue.start())), default=0)
-            end = _CLAUSE_END.search(text, cue.end())
-            sentence_end = _SENTENCE_END.search(text, cue.end())
-            found.append(((cue.end(), end.start() if end else len(text)),
-                          text[start:sentence_end.start() if sentence_end else len(text)]))
+            start, end = _sentence(text, cue)
+            clause_end = _CLAUSE_END.search(text, cue.end())
+            found.append(((cue.end(), clause_end.start() if clause_end else len(text)), text[start:end]))
     return found
 
 
@@ -173,7 +170,6 @@ class CcNamed:
         dropped = [str(g) for g in given_list if str(g).strip().casefold() not in spoken]
         if dropped:
             call.notes.append(f"[cc] left out {', '.join(dropped)[:80]}: the user named nobody else to copy (抄送/cc)")
-
 
     @staticmethod
     def _copied_as_its_condition_says(call: Call) -> list[str]:

@@ -88,8 +88,12 @@ _MONEY_AROUND = re.compile(r"\s*(?:元|块|(?:yuan|rmb|kuai|bucks?)\b)", re.IGNO
 _QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」|'[^']*'(?!\w)")
 
 
-_IF = re.compile(r"要是|如果|假如|只要|若是|\b(?:if|only\s+if|as\s+long\s+as|provided)\b", re.IGNORECASE)
-"""Words that put one decision under a condition ("要是不超过三天就直接批了吧", "approve it if it's under 500")."""
+CONDITION = re.compile(r"(?:如果|要是|假如|若是)(?!可以|方便|不麻烦|行的话)|只要|万一|"
+                       r"\b(?:unless|provided|whenever|as\s+long\s+as)\b|"
+                       r"\bif\b(?!\s+(?:you\s+can|you\s+could|possible|that'?s\s+(?:ok|okay|fine|alright)|you\s+don'?t\s+mind)\b)",
+                       re.IGNORECASE)
+"""Words that put what follows under a condition (要是不超过三天就直接批了吧, "only copy Wang Wu if it comes to more than two
+days", "If Li Si sent it back"); not a courtesy ("if you can", 如果可以的话)."""
 
 
 def conditional_rules(text: str) -> list[Rule]:
@@ -100,7 +104,7 @@ def conditional_rules(text: str) -> list[Rule]:
     rules = [r for r in map(_rule, clauses) if r is not None]
     if not any(r.field for r in rules):
         return []
-    if len({r.decision for r in rules}) >= 2 or (len(rules) == 1 and _IF.search(text)):
+    if len({r.decision for r in rules}) >= 2 or (len(rules) == 1 and CONDITION.search(text)):
         return rules
     return []
 
@@ -135,13 +139,14 @@ def as_its_condition_says(call: Call) -> bool:
     does to this one what its condition says (True: nothing more to judge); refused where it does another."""
     if call.spec.name not in ("handleTodoTask", "returnTask"):
         return False
-    decided = conditional_decision(call.request, call.handle, _task(call))
+    found = _task(call)
+    decided = conditional_decision(call.request, call.handle, found)
     if decided is None:
         return False
     task, comment = call.values.get("taskId"), call.values.get("result") or call.values.get("comment")
     if decided == "none":
         raise CannotError("condition_not_met", f"{task} does not meet the condition the user set for deciding it; "
-                          "decide nothing", say=_not_met(call))
+                          "decide nothing", say=_not_met(call.handle, found or {}))
     done = "return" if call.spec.name == "returnTask" else (
         "approve" if call.values.get("isOK") in (True, "true", "True") else "reject")
     if done == decided:
@@ -168,10 +173,9 @@ def _task(call: Call) -> dict[str, Any] | None:
         return None
 
 
-def _not_met(call: Call) -> dict[str, str]:
+def _not_met(handle: Any, task: dict[str, Any]) -> dict[str, str]:
     """What the person is told when the to-do they named does not meet their condition: its length or amount."""
-    task = _task(call) or {}
-    days = task_days(call.handle, task) if task else None
+    days = task_days(handle, task) if task else None
     amount = (task.get("form") or {}).get("amount")
     what_zh = f"{days:g} 天" if days is not None else f"{amount:g} 元" if isinstance(amount, int | float) else ""
     what_en = f"{days:g} day{'s' if days != 1 else ''}" if days is not None else (

@@ -20,6 +20,7 @@ from tools.spec import CallContext, Found, PersonValue, Verdict, get_param
 from tools.words import without_consent
 from tools.workflow.args import FormArgs, FormValue
 from tools.workflow.cards import after_start
+from tools.workflow.conditions import CONDITION
 from tools.workflow.engine import Definition, EngineError, FormError
 from tools.workflow.forms import check_form, form_data, person_values
 from tools.workflow.leave.requests import hold_again
@@ -60,6 +61,11 @@ class ResubmitRequestArgs(FormArgs):
     def _days(cls, value: Any) -> float | None:
         return None if value is None else parse_days(value, bounded=False)  # the form bounds them, if it has days
 
+    @field_validator("note")
+    @classmethod
+    def _note(cls, value: str | None) -> str | None:
+        return (value or "").strip() or None  # an empty note is none
+
 
 def arrange_resubmit(values: dict[str, Any]) -> dict[str, Any]:
     """Keys that are no parameter of their own ("amount": 4800 at the top) go into `fields`, as for a start."""
@@ -96,8 +102,6 @@ _NOTE_CLAUSE = re.compile(r"[^，,。；;！!？?\n]+[？?]?")
 _NOTE_JOINS = re.compile(r"\s+(?:and|so|then|please|pls)\s+|(?<=\S)(?:所以|然后|那就|麻烦(?:你|您)?|帮我)", re.IGNORECASE)
 _A_CHANGE = re.compile(r"改成|改为|改一下|改下|修改|更正|\b(?:change[sd]?|fix(?:ed)?|correct(?:ed)?|update[sd]?|make\s+it)\b",
                        re.IGNORECASE)
-_CONDITION = re.compile(r"\s*(?:如果|要是|假如|万一|\b(?:if|unless|in\s+case)\b)", re.IGNORECASE)
-"""A clause that says when, not what ("If Li Si sent it back", 如果他已经批了): no note."""
 _ONLY_THANKS = re.compile(r"^\W*(?:谢谢|多谢|谢了|辛苦了?|麻烦了|\b(?:many\s+)?(?:thanks|thank\s+you|thx|cheers)\b)\W*$",
                           re.IGNORECASE)
 
@@ -118,7 +122,7 @@ def resend_note(request: Request) -> str | None:
     if any(_A_CHANGE.search(c) or re.search(r"\d", c) or any(w in c for w in values) for c in clauses):
         return None  # a resend that changes something: the change says why, and the rest is how they asked for it
     kept = [without_consent(c).strip() for c in clauses if not (  # "send it again" is no "ok, send it" and "again"
-        RESEND.search(c) or _AS_IT_WAS.search(c) or c.endswith(("?", "？")) or _CONDITION.match(c) or
+        RESEND.search(c) or _AS_IT_WAS.search(c) or c.endswith(("?", "？")) or CONDITION.match(c) or
         _ONLY_THANKS.match(c))]
     kept = [c for c in kept if len(c) >= 2]
     if not kept:
@@ -207,7 +211,7 @@ def check_resubmit_request(conn: Connection, ctx: CallContext, args: ResubmitReq
     check_resubmit(ctx.actor_id, request)
     given = _changes(request, args)
     definition: Definition = request["definition"]
-    note = (args.note or "").strip()
+    note = args.note
     if not given and not note:  # asked with the request's own fields as examples (an expense claim's amount, not a leave's days)
         raise NeedsPersonError("no_changes", "give the values the user changes (days, reason, fields); ask the user",
                                ask="changes", param="fields", choices=tuple(
@@ -264,7 +268,7 @@ def resubmit_request(conn: Connection, ctx: CallContext, args: ResubmitRequestAr
     definition: Definition = request["definition"]
     try:
         again = engine_of(conn).resubmit(conn, request["id"], user_id=ctx.actor_id, changes=_changes(request, args),
-                                         today=ctx.today, comment=(args.note or "").strip())
+                                         today=ctx.today, comment=args.note or "")
     except EngineError as exc:
         code = {"instance_not_returned": "request_not_returned"}.get(exc.code, exc.code)
         raise PolicyError(code, exc.message) from None
@@ -279,7 +283,7 @@ def resubmit_request(conn: Connection, ctx: CallContext, args: ResubmitRequestAr
         "process": (definition.name_en or definition.name) if ctx.lang == "en" else definition.name,
         "status": "pending" if again.status == "running" else again.status,
         "changes": changes_words(again.changes, definition, ctx.lang) or UNCHANGED[ctx.lang],
-        **({"note": args.note.strip()} if args.note and args.note.strip() else {}),
+        **({"note": args.note} if args.note else {}),
         "summary": form_summary(form, definition, ctx.lang),
         "step": ((first.step_en or first.step) if ctx.lang == "en" else first.step) if first else None,
         "assigneeName": name_of(people, first.assignee, ctx.lang) if first and first.assignee else None,
