@@ -16,7 +16,7 @@ from tools.request import latest_message
 from tools.workflow import lookup
 from tools.workflow.engine.ids import parse_instance_id
 from tools.workflow.engine.moves import happened
-from tools.workflow.request_lookup import processes_named, require_request
+from tools.workflow.request_lookup import own_pending, processes_named, require_request
 
 
 class TaskTheyNamed:
@@ -171,6 +171,11 @@ class RequestTheyNamed:
             given = call.values.get(ref.param)
             if ref.kind != "request" or not isinstance(given, str):
                 continue
+            held = _held_by_whom_they_named(call) if ref.resolve != "returned" else None
+            if held is not None and held != given.strip():
+                call.notes.append(f"[person_stated] {ref.param}: the one of theirs still with whom they named, {held}")
+                call.values[ref.param] = held
+                continue
             if re.fullmatch(r"\s*(?:req|request)?[_\-\s]?\d{1,12}\s*", given, re.IGNORECASE):
                 if _exists(call, given) or _id_said(call, given):
                     continue  # a request's id: the look-up reads it (and the policy refuses one not theirs)
@@ -184,3 +189,36 @@ class RequestTheyNamed:
             latest = latest_message(call.request)
             call.notes.append(f"[person_stated] {ref.param}: the user named no {given[:40]!r}; read from their words")
             call.values[ref.param] = latest[:200]
+
+
+def _not_yet_by(name: str) -> re.Pattern[str]:
+    """Words that say a request still waits on the one named: 李四还没批的, 还在李四那边, 卡在李四手上, "Li Si hasn't
+    approved yet", "still with Li Si", "not yet signed off by Li Si"."""
+    who = re.escape(name)
+    return compiled(
+        rf"{who}(?:那边|那儿|那里|手上|手里|这边)?(?:还|仍然?|一直|都)?(?:没有?|未)(?:批|审|签|同意|通过|处理|看|动)|"
+        rf"(?:还|仍然?|一直)?(?:在|压在|卡在|停在|躺在|放在){who}(?:那边|那儿|那里|手上|手里|这边|那)|"
+        rf"\b{who}\s+(?:still\s+)?(?:hasn['’]?t|has\s+not|didn['’]?t|did\s+not|is\s+yet\s+to|has\s+yet\s+to|"
+        rf"never)\s+(?:yet\s+)?(?:approved?|signed?|decided?|looked|reviewed?|got(?:ten)?\s+to|touched|okayed|ok['’]?d)|"
+        rf"\b(?:still|sitting|stuck|waiting|pending|held\s+up)\s+(?:with|at|on|for)\s+{who}\b|"
+        rf"\b(?:not\s+(?:yet\s+)?|un)(?:approved|signed|decided|reviewed)\s+(?:yet\s+)?by\s+{who}\b",
+        re.IGNORECASE)
+
+
+def _held_by_whom_they_named(call: Call) -> str | None:
+    """The one request of the person's still waiting on someone their latest message says it waits on ("withdraw
+    whichever of my claims Li Si hasn't approved yet", 撤回还在李四那边的那个报销), among those of the process it
+    names if it names one; None when the message says no such thing, or it fits none or several (the look-up then
+    reads the words, or asks)."""
+    assert call.request is not None
+    latest = latest_message(call.request)
+    waited_on = {person_id for person_id, person in call.request["names"].items() if person_id != call.ctx.actor_id
+                 and any(_not_yet_by(n).search(latest) for n in (person.get("name"), person.get("alias")) if n)}
+    if len(waited_on) != 1:
+        return None
+    [person_id] = waited_on
+    own = own_pending(call.handle, call.ctx.actor_id, ("running",))
+    named = processes_named(call.handle, latest)
+    held = [r for r in own if (not named or r["process_key"] in named)
+            and any(person_id in lookup.offered_to(call.handle, task) for task in r["view"].tasks)]
+    return str(held[0]["id"]) if len(held) == 1 else None
