@@ -102,6 +102,21 @@ def en_next_week(today: date, rng: random.Random) -> tuple[Range, Halves, str]:
     ))
 
 
+def en_half_then_week(today: date, rng: random.Random) -> tuple[Range, Halves, str]:
+    """Thursday afternoon next week to Tuesday morning the week after next, Mon PM next week through Wed a.m. next
+    week: the half said between the day and its week."""
+    monday, first = _monday(today) + timedelta(weeks=1), rng.randint(0, 4)
+    start = monday + timedelta(days=first)
+    later = rng.random() < 0.5
+    end = monday + (timedelta(weeks=1, days=rng.randint(0, 4)) if later else timedelta(days=rng.randint(first + 1, 6)))
+    halves, letters = _halves(rng), rng.random() < 0.4
+    first_half, last_half = ("" if not h else f" {h.upper()}" if letters else f" {HALF_EN[h]}" for h in halves)
+    begin, finish = EN_WEEKDAYS[start.weekday()], EN_WEEKDAYS[end.weekday()]
+    week = "the week after next" if later else "next week"
+    return (start, end), halves, (f"{begin}{first_half} next week {rng.choice(('to', 'through', 'until'))} "
+                                  f"{finish}{last_half} {week}")
+
+
 def en_month_days(today: date, rng: random.Random) -> tuple[Range, Halves, str]:
     """Dec 22 afternoon to Dec 24 morning, from the afternoon of December 22 to the 24th."""
     (start, end), halves = _ahead(today, rng), _halves(rng)
@@ -120,6 +135,7 @@ WRITERS: tuple[tuple[Lang, str, Callable[[date, random.Random], tuple[Range, Hal
     ("zh", "M月D日下午到M月D日上午", zh_month_days),
     ("en", "next X afternoon to Y", en_next_week),
     ("en", "Dec 8 afternoon to Dec 10 morning", en_month_days),
+    ("en", "X PM next week to Y AM week after next", en_half_then_week),
 )
 
 

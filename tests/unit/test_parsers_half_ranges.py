@@ -51,6 +51,12 @@ def ranges(text: str, today: date = TUESDAY) -> list[tuple[date, date, str | Non
         # 起/开始 before 到, 一直 before it: still the range's own words (2026-12-06; it was asked before)
         ("从下周二下午一直到周四", (D(8), D(10), "pm", None, 2.5)),
         ("下周二下午起到周四上午", (D(8), D(10), "pm", "am", 2)),
+        # the half said between the day and its week (the fifty-fifth round's writer; none of its words): it had read
+        # the coming Thursday, and the week after next whole
+        ("Wednesday afternoon next week to Friday next week", (D(9), D(11), "pm", None, 2.5)),
+        ("off from Thu PM next week till Mon AM the week after next", (D(10), D(14), "pm", "am", 2)),
+        ("Monday morning of next week through Tuesday afternoon", (D(7), D(8), "am", "pm", 2)),
+        ("Friday a.m. next week to Monday the week after next", (D(11), D(14), "am", None, 2)),
     ],
 )
 def test_a_range_with_half_days_at_its_ends_is_read_with_them(text, expected):
@@ -175,3 +181,15 @@ def test_dates_apart_in_two_clauses_keep_their_own_weeks():
 
 def test_a_dotted_range_with_a_half_day_is_read():
     assert ranges("12.8下午-12.10出差") == [(D(8), D(10), "pm", None, 2.5)]
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("I'd like Wednesday morning next week off for the dentist", D(9)),
+    ("Friday afternoon next week I have to pick up my kid", D(11)),
+    ("Thursday PM of next week, please", D(10)),
+    ("Monday morning the week after next", D(14)),
+])
+def test_a_day_with_its_half_before_its_week_is_that_weeks_day(text, day):
+    # the fifty-fifth round's writer, none of its words: "Tuesday morning next week" had been the coming Tuesday
+    [span] = read_text(text, today=TUESDAY).dates
+    assert (span.start, span.end) == (day, day)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from tools.parsers.day_names import EN_DAYS as _EN_DAYS
-from tools.parsers.day_names import ends_a_range, is_day
+from tools.parsers.day_names import HALF_BETWEEN, ends_a_range, half_said, is_day
 from tools.parsers.numerals import EN_NUMBER_WORDS, chinese_value, english_value
 
 _CN = "〇零一二两三四五六七八九十"
@@ -49,7 +49,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "week_en",
         re.compile(
             rf"\b(?:(?P<nwb>next\s+week)\s*,?\s*(?:on\s+|from\s+)?|(?P<pre>next|this\s+coming|this|coming|last)\s+)?"
-            rf"(?P<wd>{_EN_DAYS})\b\.?(?:(?P<nw>\s+next\s+week\b)|(?P<lw>,?\s+(?:of\s+)?last\s+week\b))?",
+            rf"(?P<wd>{_EN_DAYS})\b\.?(?:{HALF_BETWEEN}?(?:(?P<nw>\s+next\s+week\b)|(?P<lw>,?\s+(?:of\s+)?last\s+week\b)))?",
             re.I,
         ),
     ),
@@ -75,7 +75,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "shifted_en",
         re.compile(
-            rf"\b(?P<wd>{_EN_DAYS})\b\.?,?\s+(?:(?:of\s+)?the\s+week\s+after\s+next|(?P<of>of\s+(?:the\s+)?(?P<w>next|this)\s+week))\b"
+            rf"\b(?P<wd>{_EN_DAYS})\b\.?{HALF_BETWEEN}?,?\s+(?:(?:of\s+)?the\s+week\s+after\s+next|(?P<of>of\s+(?:the\s+)?(?P<w>next|this)\s+week))\b"
             rf"|\bnext\s+next\s+(?P<wd2>{_EN_DAYS})\b"
             rf"|\b(?P<wd4>{_EN_DAYS})\s+week\b(?!\s+(?:of|after)\b)"
             r"|\bthe\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m>next|this)\s+month\b"
@@ -171,6 +171,7 @@ class Phrase:
     until: date | None = None  # a phrase that is a range by itself (a whole week): its last day
     scopes_range: bool = False  # "… to Thursday next week": the week it names is the range start's week too
     after_start: bool = False  # "the following Monday": only after a range's start (`weekday` after it); `day` None
+    half: str | None = None  # "am" or "pm" said between the day and its week ("Tuesday morning next week")
 
 
 def number(text: str) -> int:
@@ -242,7 +243,7 @@ def _shifted(m: re.Match[str], today: date) -> Phrase | None:
     weeks = (0 if m["w"].lower() == "this" else 1) if m["of"] else 2
     # "Monday to Wednesday the week after next": the week it names is the range start's too
     return Phrase("week_en", start, end, _week_day(today, _WEEKDAY_EN[wd_text[:3].lower()], weeks),
-                  scopes_range=bool(m["wd"]))
+                  scopes_range=bool(m["wd"]), half=half_said(m))
 
 
 def _last_en(today: date, weekday: int) -> date:
@@ -303,7 +304,7 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> Phrase | None:
         bare = not m["pre"] and not (english and (m["nw"] or m["nwb"] or m["lw"]))
         day = _last_en(today, weekday) if english and pre == "last" else _week_day(today, weekday, ahead)
         return Phrase(kind, start, end, day, weekday=weekday if bare else None,
-                      scopes_range=english and bool(m["nw"] or m["lw"]))
+                      scopes_range=english and bool(m["nw"] or m["lw"]), half=half_said(m) if english else None)
     if kind == "iso":
         return Phrase(kind, start, end, safe_date(int(m["y"]), int(m["m"]), int(m["d"])))
     if kind == "ymd_zh":

@@ -233,6 +233,7 @@ def find_dates(text: str, today: date, original: str | None = None,
             spans.append(_span(original, first.day, first.until, (begin, first.end)))
             i += 1
             continue
+        start_half = start_half or first.half  # "Thursday afternoon next week to …"
         start_half, first_end = _half_after(text, first.end) if start_half is None else (start_half, first.end)
         if i + 1 < len(singles):
             second = singles[i + 1]
@@ -248,6 +249,7 @@ def find_dates(text: str, today: date, original: str | None = None,
                     # "Tuesday to Thursday next week": both ends are in next week
                     begin_day = second.day - timedelta(days=second.day.weekday() - first.weekday)
                 end = _end_after(begin_day, second)
+                end_half = end_half or second.half  # "… to Tuesday morning the week after next"
                 end_half, last = _half_after(text, second.end) if end_half is None else (end_half, second.end)
                 if end is None and second.after_start:
                     if unread is not None:

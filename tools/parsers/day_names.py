@@ -28,3 +28,16 @@ def is_day(word: str, *, cued: bool = False) -> bool:
     """Whether `word` (a day name or its short form, as written) names a day: a full name or a capitalised short one
     always; a short one in lower case unless it is a word too ("mon", "tues", "thu", "fri"), and then after a cue."""
     return word.lower() in _FULL_EN_DAYS or word[0].isupper() or cued or word.lower() not in _WORDS_TOO
+
+
+HALF_BETWEEN = r"(?P<half>\s+(?:in\s+the\s+)?(?:morning|afternoon)|\s*(?-i:[AaPp])\.?[Mm]\.?)"
+"""A half of the day said between a day and the week it is in ("Tuesday morning next week", "Fri PM the week after
+next"): that day's half, in a group `half` that `half_said` reads."""
+
+
+def half_said(match: re.Match[str]) -> str | None:
+    """The half ("am" or "pm") a match's `half` group (`HALF_BETWEEN`) says, or None when it says none."""
+    said = (match.groupdict().get("half") or "").strip().lower()
+    if not said:
+        return None
+    return "am" if said.endswith("morning") or said.startswith(("am", "a.")) else "pm"
