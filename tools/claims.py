@@ -112,7 +112,7 @@ _DAYS_OF_A_RANGE = 62
 """A range longer than this adds its two ends only to what is known (no day of a year-long range is "stated")."""
 _ISO_MOMENT = re.compile(r"\b(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?\b")
 _HAS_VALUE = re.compile(
-    r"[\d〇零一二两三四五六七八九十百千万亿今明昨后前周月日号]|星期|礼拜|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|"
+    r"[\d〇零一二两三四五六七八九十百千万亿今明昨后前周月日号半]|星期|礼拜|\b(?:half|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|"
     r"mon|tue|wed|thu|fri|sat|sun|today|tomorrow|yesterday|one|two|three|four|five|six|seven|eight|nine|ten|"
     r"twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|a\s+(?:day|week|month))",
     re.IGNORECASE,

@@ -51,6 +51,10 @@ def test_a_balance_nobody_gave_is_invented_in_digits_and_in_chinese_numerals():
         ("I need ten days off", "Filed: 10 days."),
         ("take two and a half days", "Filed 2.5 days."),
         ("下周一到周三请假", "已提交 3 天的请假。"),  # the range's working days
+        # a half day with no other figure in the message (the fifty-fifth round's writer; none of its words): it was
+        # read as no value at all, and the answer's "half-day" as one nobody gave
+        ("My half day off is still pending, could you poke Li Si?", "Reminded Li Si about your half-day leave."),
+        ("我的半天假还没批下来，帮我催催", "已催办你的半天假。"),
     ],
 )
 def test_a_figure_the_person_gave_is_known_in_any_numeral_system(said, answer):
