@@ -16,7 +16,7 @@ from tools.request import latest_message
 from tools.workflow import lookup
 from tools.workflow.engine.ids import parse_instance_id
 from tools.workflow.engine.moves import happened
-from tools.workflow.request_lookup import own_pending, processes_named, require_request
+from tools.workflow.request_lookup import PENDING, own_pending, processes_named, require_request, value_named
 
 
 class TaskTheyNamed:
@@ -176,6 +176,11 @@ class RequestTheyNamed:
                 call.notes.append(f"[person_stated] {ref.param}: the one of theirs still with whom they named, {held}")
                 call.values[ref.param] = held
                 continue
+            valued = _of_the_value_they_named(call, ref.resolve) if not _exists(call, given) else None
+            if valued is not None:  # "my Beijing trip", 广州那趟出差: the one of theirs with that value
+                call.notes.append(f"[person_stated] {ref.param}: the one of theirs whose value they named, {valued}")
+                call.values[ref.param] = valued
+                continue
             if re.fullmatch(r"\s*(?:req|request)?[_\-\s]?\d{1,12}\s*", given, re.IGNORECASE):
                 if _exists(call, given) or _id_said(call, given):
                     continue  # a request's id: the look-up reads it (and the policy refuses one not theirs)
@@ -222,3 +227,16 @@ def _held_by_whom_they_named(call: Call) -> str | None:
     held = [r for r in own if (not named or r["process_key"] in named)
             and any(person_id in lookup.offered_to(call.handle, task) for task in r["view"].tasks)]
     return str(held[0]["id"]) if len(held) == 1 else None
+
+
+def _of_the_value_they_named(call: Call, resolve: str | None) -> str | None:
+    """The one request of the person's, among several that could be meant, whose written value their latest message
+    names ("nudge whoever has my Beijing trip" beside a pending leave; 广州那趟出差 beside one to 上海), among those of
+    the process it names if it names one; None when one or none could be meant, or the value fits several."""
+    assert call.request is not None
+    latest = latest_message(call.request)
+    own = own_pending(call.handle, call.ctx.actor_id, ("returned",) if resolve == "returned" else PENDING)
+    named = processes_named(call.handle, latest)
+    meant = [r for r in own if not named or r["process_key"] in named]
+    valued = [r for r in meant if value_named(r, latest)]
+    return str(valued[0]["id"]) if len(meant) > 1 and len(valued) == 1 else None

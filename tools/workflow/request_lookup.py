@@ -72,6 +72,13 @@ def _named(definition: Definition, text: str) -> bool:
     return any(words.names_term(w, text) for w in naming_words(definition) if w)
 
 
+def value_named(request: dict[str, Any], text: str) -> bool:
+    """Whether the words name one of the request's written values (its destination "Beijing", its type 事假), not a
+    number (a day count or an amount is no name)."""
+    return any(isinstance(value, str) and len(value.strip()) >= 2 and not re.fullmatch(r"[\d\s.,:-]+", value)
+               and words.names(value.strip(), text) for value in request["form"].values())
+
+
 def processes_named(conn: Connection, text: str) -> set[str]:
     """The keys of the processes the text names (请假, "expense claim")."""
     return processes_named_in(engine_of(conn).definitions(conn), text)
@@ -119,6 +126,8 @@ def resolve_request(
     named = [r for r in own if _named(r["definition"], text)]
     names_a_process = any(_named(d, text) for d in engine_of(conn).definitions(conn))
     found = named if names_a_process else own  # "my expense claim" is never the leave that happens to be pending
+    if len(found) > 1:  # "my Beijing trip", 我那个事假: the one whose values the words name, when one is
+        found = [r for r in found if value_named(r, text)] or found
     if len(found) == 1:
         return found[0]
     if len(found) > 1:

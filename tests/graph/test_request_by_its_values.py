@@ -1,0 +1,48 @@
+"""A request of the person's named by one of its values ("my Beijing trip", 广州那趟出差, 我那个事假) is the one with that
+value, when several of theirs could be meant: before, the look-up asked which of all their pending requests, the leave
+among them (the fifty-sixth round's writer; none of its words). Through the real graph with a scripted model;
+phrasings written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from evals.doubles.scripted import tool_call
+from tools import execute_call
+from tools.workflow import TOOLSET
+
+
+def _trip(make_ctx, destination: str, approver: str) -> None:
+    execute_call(TOOLSET, "runWorkFlow", {
+        "processKey": "process_chuchai", "userId": "user_1", "reason": "客户拜访", "nextUserId": approver,
+        "fields": {"destination": destination, "startDate": "next Wednesday", "endDate": "next Friday"}},
+        make_ctx("user_1"))
+
+
+@pytest.mark.parametrize(("said", "model_said", "there", "elsewhere"), [
+    ("The Shanghai trip is still sitting there, can you nudge whoever has it?", "business trip", "Shanghai", "Guangzhou"),
+    ("Please chase the approver of my shanghai one", "trip", "Shanghai", "Guangzhou"),
+    ("上海那趟出差还没批，帮我催一下", "出差", "上海", "广州"),
+])
+def test_the_request_whose_value_they_named_is_the_one_urged(graph_driver, store, make_ctx, start_request, said,
+                                                             model_said, there, elsewhere):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看牙")
+    _trip(make_ctx, elsewhere, "user_2")
+    _trip(make_ctx, there, "user_3")
+    agent = graph_driver(tool_call("urgeTask", {"requestId": model_said}), "done", fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "urgeTask" and action["args"]["requestId"] == "req_3"
+    agent.approve()
+    [urge] = store.snapshot()["urges"]
+    assert urge["task_id"] == 3  # the Shanghai trip's step, with user_3
+
+
+def test_a_value_two_of_them_share_still_asks_which(graph_driver, store, make_ctx, start_request):
+    _trip(make_ctx, "上海", "user_2")
+    _trip(make_ctx, "上海", "user_3")
+    agent = graph_driver(tool_call("urgeTask", {"requestId": "出差"}), "done", fixed_answers=True)
+    agent.say("上海那趟出差还没批，帮我催一下")
+    assert agent.actions == []
+    answer = str(agent.messages[-1].content)
+    assert "req_1" in answer and "req_2" in answer
