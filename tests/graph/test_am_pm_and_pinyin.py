@@ -29,6 +29,23 @@ def test_am_or_pm_after_a_day_is_its_half(graph_driver, store, said, reason, hal
     assert card["args"]["fields"]["startHalf"] == half and card["args"]["days"] == 0.5
 
 
+@pytest.mark.parametrize(("said", "reason", "half"), [
+    # a half said after the day, beside other halves said of something else (the fifty-fifth round's oracle, its
+    # writer's words not used): neither half had been taken, and the person asked which
+    ("I'm on the early shift, mornings only this month, so I need Wednesday afternoon next week off for the bank. Li Si "
+     "approves", "the bank", "下午"),
+    ("我这个月都上午班，下周三下午想请半天去银行，李四批", "去银行", "下午"),
+    ("afternoons are my busy time but I need next Wednesday morning off for a scan, Li Si signs", "a scan", "上午"),
+])
+def test_the_half_said_after_the_day_is_its_half_whatever_else_is_said(graph_driver, said, reason, half):
+    agent = graph_driver(tool_call("runWorkFlow", {
+        "processKey": "process_qingjia", "reason": reason, "days": 0.5, "nextUserId": "李四",
+        "fields": {"leaveType": "事假", "startDate": "下周三", "endDate": "下周三"}}), "好的", user_id="user_1")
+    agent.say(said)
+    [card] = agent.actions
+    assert card["args"]["fields"]["startHalf"] == half
+
+
 def test_am_said_as_a_word_is_no_half():
     [span] = find_dates("Friday am I right that the office is closed?", date(2026, 12, 1))
     assert span.start == span.end and span.start_half is None

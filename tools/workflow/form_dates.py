@@ -11,6 +11,7 @@ from tools.choices import read_choice
 from tools.parsers import read_date
 from tools.parsers.calendar import is_working_day
 from tools.parsers.dates import AM_PM, am_or_pm
+from tools.parsers.day_names import EN_DAYS
 from tools.parsers.facts import FROM_AFTER, FROM_BEFORE
 from tools.parsers.text import MASK
 from tools.request import Request, Said
@@ -200,8 +201,8 @@ def range_half(which: str, form_field: FormField) -> Any:
         if request["days"] and all(d == int(d) for d in request["days"]):
             return None  # "帮我请一天病假，早上烧到38度5": a whole day's count, and no half said with a date
         texts = [_HAPPENED.sub(lambda m: MASK * len(m.group()), t) for t in request["texts"]]
-        for text in reversed(texts):  # "下周五 PM", "Fri AM": the half said after the day
-            halves = {am_or_pm(m) for m in _AM_PM_AFTER_A_DAY.finditer(text)}
+        for text in reversed(texts):  # "下周五 PM", "Fri AM", "Friday afternoon": the half said after the day
+            halves = {_half_of(m) for m in _HALF_AFTER_A_DAY.finditer(text)}
             if halves:
                 return HALF_NAMES[halves.pop()] if len(halves) == 1 else None
         found = read_choice(choices, hints, texts)
@@ -220,8 +221,15 @@ _HAPPENED = re.compile(
 "woke up this morning with a fever, need today off"): no half said."""
 
 
-_AM_PM_AFTER_A_DAY = re.compile(
+_HALF_AFTER_A_DAY = re.compile(
     r"(?:(?:周|星期|礼拜)[一二三四五六日天1-7]|[0-9一二三四五六七八九十]{1,3}\s*[号日]|明天|后天|\d{1,2}[/.]\d{1,2}|"
-    r"\b(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?\.?|\b\d{1,2}(?:st|nd|rd|th)|\btomorrow)"
-    rf"\s*{AM_PM}", re.IGNORECASE)
-"""AM or PM said after a day ("下周五 PM", "next Fri AM", "the 9th a.m."): which half of that day."""
+    rf"\b(?:{EN_DAYS}|weds)\b\.?|\b\d{{1,2}}(?:st|nd|rd|th)|\btomorrow)"
+    rf"(?:\s*{AM_PM}|\s*的?(?P<zh>上午|下午)|\s+(?:in\s+the\s+)?(?P<en>morning|afternoon)\b)", re.IGNORECASE)
+"""A half said after a day ("下周五 PM", "next Fri AM", "the 9th a.m.", 周五下午, "Friday afternoon"): which half of that
+day, whatever halves the message names elsewhere ("I only work mornings. Can I have Friday afternoon off?")."""
+
+
+def _half_of(found: re.Match[str]) -> str:
+    if found["ap"]:
+        return am_or_pm(found)
+    return "am" if (found["zh"] or found["en"]).lower() in ("上午", "morning") else "pm"
