@@ -42,3 +42,20 @@ def test_ones_own_request_with_a_colleague_named_is_withdrawn(graph_driver, stor
     agent.say(said)
     [action] = agent.actions
     assert action["name"] == "withdrawRequest"
+
+
+@pytest.mark.parametrize(("said", "told"), [
+    # the fifty-sixth round's writer, none of its words: the refusal sent the model to the approver's tools, and its
+    # plain answer was sent back for one of them, again and again
+    ("Wang Wu's trip request has been stuck with Li Si all week. Chase Li Si about it for me, would you?",
+     "only Wang Wu can send its approver a reminder"),
+    ("王五的请假在李四那卡好几天了，你帮我催催李四", "只有王五本人能催办"),
+])
+def test_urging_another_persons_request_one_holds_no_step_of_is_told_plainly(graph_driver, store, start_request, said,
+                                                                           told):
+    start_request(requester="user_3", approver="user_2", days=1, reason="搬家")
+    agent = graph_driver(tool_call("urgeTask", {"requestId": "leave"}), "OK.", "OK.", fixed_answers=True)
+    agent.say(said, user_id="user_4")
+    assert agent.actions == []
+    assert told in str(agent.values["messages"][-1].content)
+    assert store.snapshot()["urges"] == []

@@ -22,6 +22,7 @@ from tools.workflow.engine import TaskView
 from tools.workflow.request_lookup import PENDING, own_pending, processes_named
 from tools.workflow.resubmit import RESEND
 from tools.workflow.todo_guards import decided_apart, said_return_or_reject
+from tools.workflow.withdraw import only_its_requester
 from tools.workflow.words import (
     ASKED,
     BEFORE_DECIDING,
@@ -67,6 +68,8 @@ class AnothersRequest:
                 todos = lookup.todos_from(call.handle, call.ctx.actor_id, person_id)
                 if call.spec.name in (COPIES, TODOS) and not todos:
                     continue  # it may well be a copy, or their own to-dos asked about: the look-up says
+                if not todos and call.spec.name == "urgeTask":  # no step of it theirs: no other tool to send them to
+                    raise only_its_requester(call.spec.name, person_id, person, said)
                 text, instead = _on_the_todo(call, person_id, said, todos, latest)
                 raise PolicyError("anothers_request", text, instead=instead)
 

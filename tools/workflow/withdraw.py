@@ -168,10 +168,25 @@ class NotTheirsToWithdraw:
                                 rf"{who}[^。？！?!]{{0,30}}?[他她](?:的|那个|那条|那笔){REQUEST_NOUN}",
                                 re.IGNORECASE).search(latest) or _theirs_in_quote(latest, quoted, name)
                 if said:  # said by the code, with whose it is: the model had failed to, step after step
-                    zh, en = person.get("name") or name, person.get("alias") or person.get("name") or name
-                    raise CannotError("not_requester", f"The user speaks of {person_id}'s request ({said.group()!r}): "
-                                      "only its requester withdraws or resends it", say={
-                                          "zh": f"这是{zh}的申请，只有{zh}本人能撤回或重新提交，我不能替别人操作；"
-                                                f"可以请{zh}自己撤回。",
-                                          "en": f"That is {en}'s request: only {en} can withdraw or resubmit it, and I "
-                                                f"can't do it for someone else. {en} can withdraw it themselves."})
+                    raise only_its_requester(call.spec.name, person_id, person, said.group())
+
+
+ONLY_ITS_REQUESTER = {
+    "withdrawRequest": ("撤回或重新提交", "withdraw or resubmit it", "撤回", "withdraw it"),
+    "resubmitRequest": ("撤回或重新提交", "withdraw or resubmit it", "撤回", "withdraw it"),
+    "urgeTask": ("催办", "send its approver a reminder", "催办", "remind the approver"),
+}
+"""What only a request's requester does, by tool: as the person is told it, and what that requester can do."""
+
+
+def only_its_requester(tool: str, person_id: str, person: Mapping[str, Any], said: str) -> CannotError:
+    """The refusal, told to the person, of withdrawing, resending or urging the request of `person` (its requester,
+    named in the person's words `said`): only they do that, and can."""
+    zh_act, en_act, zh_can, en_can = ONLY_ITS_REQUESTER[tool]
+    zh = person.get("name") or person_id
+    en = person.get("alias") or zh
+    return CannotError("not_requester", f"The user speaks of {person_id}'s request ({said!r}): only its requester "
+                       f"can {en_act}", say={
+                           "zh": f"这是{zh}的申请，只有{zh}本人能{zh_act}，我不能替别人操作；可以请{zh}自己{zh_can}。",
+                           "en": f"That is {en}'s request: only {en} can {en_act}, and I can't do it for someone "
+                                 f"else. {en} can {en_can} themselves."})
