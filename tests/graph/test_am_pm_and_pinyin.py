@@ -30,14 +30,14 @@ def test_am_or_pm_after_a_day_is_its_half(graph_driver, store, said, reason, hal
 
 
 @pytest.mark.parametrize(("said", "reason", "half"), [
-    # a half said after the day, beside other halves said of something else (the fifty-fifth round's oracle, its
-    # writer's words not used): neither half had been taken, and the person asked which
+    # the leave's half beside halves said of a habit (the fifty-fifth round's oracle, its writer's words not used):
+    # both halves were named, and the person asked which
     ("I'm on the early shift, mornings only this month, so I need Wednesday afternoon next week off for the bank. Li Si "
      "approves", "the bank", "下午"),
     ("我这个月都上午班，下周三下午想请半天去银行，李四批", "去银行", "下午"),
     ("afternoons are my busy time but I need next Wednesday morning off for a scan, Li Si signs", "a scan", "上午"),
 ])
-def test_the_half_said_after_the_day_is_its_half_whatever_else_is_said(graph_driver, said, reason, half):
+def test_halves_said_of_a_habit_are_no_half_of_the_leave(graph_driver, said, reason, half):
     agent = graph_driver(tool_call("runWorkFlow", {
         "processKey": "process_qingjia", "reason": reason, "days": 0.5, "nextUserId": "李四",
         "fields": {"leaveType": "事假", "startDate": "下周三", "endDate": "下周三"}}), "好的", user_id="user_1")

@@ -200,9 +200,10 @@ def range_half(which: str, form_field: FormField) -> Any:
             return HALF_NAMES.get(half) if half else None
         if request["days"] and all(d == int(d) for d in request["days"]):
             return None  # "帮我请一天病假，早上烧到38度5": a whole day's count, and no half said with a date
-        texts = [_HAPPENED.sub(lambda m: MASK * len(m.group()), t) for t in request["texts"]]
-        for text in reversed(texts):  # "下周五 PM", "Fri AM", "Friday afternoon": the half said after the day
-            halves = {_half_of(m) for m in _HALF_AFTER_A_DAY.finditer(text)}
+        texts = [_HABIT.sub(lambda m: MASK * len(m.group()), _HAPPENED.sub(lambda m: MASK * len(m.group()), t))
+                 for t in request["texts"]]
+        for text in reversed(texts):  # "下周五 PM", "Fri AM": the half said after the day
+            halves = {am_or_pm(m) for m in _AM_PM_AFTER_A_DAY.finditer(text)}
             if halves:
                 return HALF_NAMES[halves.pop()] if len(halves) == 1 else None
         found = read_choice(choices, hints, texts)
@@ -221,15 +222,14 @@ _HAPPENED = re.compile(
 "woke up this morning with a fever, need today off"): no half said."""
 
 
-_HALF_AFTER_A_DAY = re.compile(
+_HABIT = re.compile(r"\b(?:mornings|afternoons)\b|每(?:天|日|个|周[一二三四五六日天]?)的?(?:上午|下午)|(?:上午|下午)班",
+                    re.IGNORECASE)
+"""Halves of the day said of a habit ("I only work mornings", "afternoons are my busy time", 每天上午, 我上午班): no half
+of the leave, whichever half it is said beside."""
+
+
+_AM_PM_AFTER_A_DAY = re.compile(
     r"(?:(?:周|星期|礼拜)[一二三四五六日天1-7]|[0-9一二三四五六七八九十]{1,3}\s*[号日]|明天|后天|\d{1,2}[/.]\d{1,2}|"
     rf"\b(?:{EN_DAYS}|weds)\b\.?|\b\d{{1,2}}(?:st|nd|rd|th)|\btomorrow)"
-    rf"(?:\s*{AM_PM}|\s*的?(?P<zh>上午|下午)|\s+(?:in\s+the\s+)?(?P<en>morning|afternoon)\b)", re.IGNORECASE)
-"""A half said after a day ("下周五 PM", "next Fri AM", "the 9th a.m.", 周五下午, "Friday afternoon"): which half of that
-day, whatever halves the message names elsewhere ("I only work mornings. Can I have Friday afternoon off?")."""
-
-
-def _half_of(found: re.Match[str]) -> str:
-    if found["ap"]:
-        return am_or_pm(found)
-    return "am" if (found["zh"] or found["en"]).lower() in ("上午", "morning") else "pm"
+    rf"\s*{AM_PM}", re.IGNORECASE)
+"""AM or PM said after a day ("下周五 PM", "next Fri AM", "Wednesday p.m.", "the 9th a.m."): which half of that day."""
