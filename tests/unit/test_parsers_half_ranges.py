@@ -193,3 +193,14 @@ def test_a_day_with_its_half_before_its_week_is_that_weeks_day(text, day):
     # the fifty-fifth round's writer, none of its words: "Tuesday morning next week" had been the coming Tuesday
     [span] = read_text(text, today=TUESDAY).dates
     assert (span.start, span.end) == (day, day)
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("comp time Thursday afternoon and all of Friday next week", (D(10), D(11))),
+    ("Mon morning and the whole day of Tue next week", (D(7), D(8))),
+    ("下周三下午和周五全天", (D(9), D(11))),
+])
+def test_weekdays_listed_with_halves_and_their_week_said_once_are_that_weeks(text, days):
+    # the fifty-fifth round's run, none of its words: "Thursday afternoon and all of Friday next week" had read this
+    # week's Thursday
+    assert tuple(span.start for span in read_text(text, today=TUESDAY).dates) == days

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import Literal
 
 from tools.parsers.day_names import EN_DAYS as _EN_DAYS
 from tools.parsers.day_names import HALF_BETWEEN, ends_a_range, half_said, is_day
@@ -171,7 +172,7 @@ class Phrase:
     until: date | None = None  # a phrase that is a range by itself (a whole week): its last day
     scopes_range: bool = False  # "… to Thursday next week": the week it names is the range start's week too
     after_start: bool = False  # "the following Monday": only after a range's start (`weekday` after it); `day` None
-    half: str | None = None  # "am" or "pm" said between the day and its week ("Tuesday morning next week")
+    half: Literal["am", "pm"] | None = None  # "am" or "pm" said between the day and its week ("Tuesday morning next week")
 
 
 def number(text: str) -> int:

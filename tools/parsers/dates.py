@@ -183,7 +183,7 @@ def _weeks_of_lists(text: str, singles: list[Phrase]) -> list[Phrase]:
     for i in range(len(out) + 1):
         joined = (
             i < len(out) and run and out[i].kind.startswith("week_") and out[run[-1]].kind.startswith("week_")
-            and _LIST_JOIN_RE.fullmatch(text[out[run[-1]].end : out[i].start]) is not None
+            and _WEEK_LIST_JOIN_RE.fullmatch(text[out[run[-1]].end : out[i].start]) is not None
         )
         if joined:
             run.append(i)
@@ -299,6 +299,13 @@ def _ends_said_apart(text: str, singles: list[Phrase]) -> list[Phrase]:
 
 
 _LIST_JOIN_RE = re.compile(r"\s*(?:,|，|、|/|&)?\s*(?:\band\b|\bplus\b|和|及|与|跟|还有)?\s*(?:on\s+)?", re.I)
+_WEEK_LIST_JOIN_RE = re.compile(
+    r"(?:\s*的?(?:上午|下午)|\s+(?:in\s+the\s+)?(?:morning|afternoon)|\s*(?:[AaPp]\.?[Mm]\.?))?"
+    + _LIST_JOIN_RE.pattern
+    + r"(?:(?:all|the\s+whole|the\s+full)\s+(?:day\s+)?(?:of\s+)?|(?:the\s+)?(?:morning|afternoon)\s+of\s+)?",
+    re.I)
+"""What joins the weekdays of a list whose week is said once, halves and whole days said with them ("Thursday
+afternoon and all of Friday next week", 下周四下午和周五): a list's join (`_LIST_JOIN_RE`) with them."""
 
 
 def listed_days(text: str, spans: list[DateSpan]) -> list[tuple[int, tuple[int, int]]]:

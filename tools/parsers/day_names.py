@@ -4,6 +4,7 @@ capitalised, after a cue, or ending a range from a day)."""
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 EN_DAYS = (
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun"
@@ -35,7 +36,7 @@ HALF_BETWEEN = r"(?P<half>\s+(?:in\s+the\s+)?(?:morning|afternoon)|\s*(?-i:[AaPp
 next"): that day's half, in a group `half` that `half_said` reads."""
 
 
-def half_said(match: re.Match[str]) -> str | None:
+def half_said(match: re.Match[str]) -> Literal["am", "pm"] | None:
     """The half ("am" or "pm") a match's `half` group (`HALF_BETWEEN`) says, or None when it says none."""
     said = (match.groupdict().get("half") or "").strip().lower()
     if not said:
