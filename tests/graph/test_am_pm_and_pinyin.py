@@ -78,3 +78,21 @@ def test_a_leave_type_said_in_pinyin_is_that_type(graph_driver, said, reason, da
 def test_a_balance_asked_in_pinyin_is_looked_up(said):
     assert TOOLSET.registry.get("getLeaveBalance").answers_question(said)
     assert not TOOLSET.registry.get("queryMyRequests").answers_question(said)  # no list of requests: CI caught it
+
+
+@pytest.mark.parametrize("said", [
+    # the fifty-fifth round's run, none of its words: the Wednesday was the coming one, not next week's
+    "Put in comp time for me for Wednesday afternoon and all of Thursday next week, I covered the weekend release. "
+    "Li Si approves",
+    "comp time: Wednesday PM and the whole of Thursday next week please, Li Si signs",
+])
+def test_a_half_day_and_a_whole_one_listed_with_their_week_said_once_are_that_weeks(graph_driver, said):
+    # the graph's clock reads Friday 2027-01-15: next week's Wednesday and Thursday are the 20th and 21st
+    agent = graph_driver(tool_call("runWorkFlow", {
+        "processKey": "process_qingjia", "reason": "weekend release", "days": 2, "nextUserId": "李四",
+        "fields": {"leaveType": "调休", "startDate": "2027-01-13", "endDate": "2027-01-14"}}), "OK", user_id="user_1")
+    agent.say(said)
+    [card] = agent.actions
+    fields = card["args"]["fields"]
+    assert (fields["startDate"], fields["endDate"], fields.get("startHalf")) == ("2027-01-20", "2027-01-21", "下午")
+    assert card["args"]["days"] == 1.5

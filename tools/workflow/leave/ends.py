@@ -14,7 +14,7 @@ from tools.guards.call import Call
 from tools.hooks import Source
 from tools.person_values import get_param, set_param
 from tools.workflow.leave.calendar import CountError, Half, count_leave
-from tools.workflow.leave.rules import END, HALVES, START, is_leave, iso_date
+from tools.workflow.leave.rules import END, HALVES, START, form_halves, is_leave, iso_date
 
 _FIRST, _LAST, _LAST_HALF = f"fields.{START}", f"fields.{END}", "fields.endHalf"
 _LONGEST = 60
@@ -70,3 +70,35 @@ class LeaveEndCounted:
             call.sources[_LAST_HALF] = Source(how="inferred", said="")
         call.notes.append(f"[leave] the last day is counted from the first and {days:g} working days: {last.isoformat()}"
                           f"{' morning' if half else ''}")
+
+
+class LeaveDaysFromDates:
+    """The days of a leave whose first and last days are both the person's and who said no length ("comp time for
+    Wednesday afternoon and all of Thursday next week") are the working days those dates count (1.5), in place of the
+    model's own count (two days named: 2), which was refused as not matching the dates and the person asked which was
+    right. Shown on the card as inferred. A length they said is theirs, and a mismatch with it is asked as before."""
+
+    name = "leave_days_from_dates"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        found = call.found.get("processKey") or {}
+        if call.spec.name != "runWorkFlow" or not found or not is_leave(found["definition"]) or call.request["days"]:
+            return
+        start, end = iso_date(get_param(call.values, _FIRST)), iso_date(get_param(call.values, _LAST))
+        said = set(call.request["dates"])
+        if start is None or end is None or start.isoformat() not in said or end.isoformat() not in said:
+            return
+        halves = form_halves(start, end, get_param(call.values, "fields.startHalf"), get_param(call.values, _LAST_HALF))
+        try:
+            days = count_leave(start, end, start_half=halves[0], end_half=halves[1]).days
+        except CountError:
+            return  # no span: the rules say why
+        if days <= 0 or call.values.get("days") == days:
+            return
+        call.values = {**call.values, "days": days}
+        call.kept["days"] = days  # counted from their dates, not asked again
+        call.sources["days"] = Source(how="inferred", said="")
+        call.notes.append(f"[leave] the days are counted from the dates they said: {days:g} working days")

@@ -71,7 +71,7 @@ def needs_document(leave_type: LeaveType, days: float) -> bool:
     return leave_type.document_over is not None and days > leave_type.document_over
 
 
-def _halves(start: date, end: date, start_half: Any, end_half: Any) -> tuple[Half | None, Half | None]:
+def form_halves(start: date, end: date, start_half: Any, end_half: Any) -> tuple[Half | None, Half | None]:
     """The form's markers as the calendar's: a leave from the afternoon, to the morning; one day's morning or
     afternoon alone is that half (上午 at both ends, or at either)."""
     first: Half | None = "pm" if HALVES.get(str(start_half)) == "pm" else None
@@ -105,7 +105,7 @@ def read_leave(form: Mapping[str, Any], today: date) -> Leave:
         assert first is not None and last is not None
         try:
             count = count_leave(first, last, **dict(zip(("start_half", "end_half"),
-                                                         _halves(first, last, form.get("startHalf"), form.get("endHalf")),
+                                                         form_halves(first, last, form.get("startHalf"), form.get("endHalf")),
                                                          strict=True)))
         except CountError as exc:
             raise CannotError(exc.code, exc.say["en"], say=exc.say) from None
