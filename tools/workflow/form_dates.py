@@ -39,6 +39,7 @@ def range_end(which: str, *, ranges_only: bool = False) -> Any:
     None when they stated different ranges, or no date, or more than two."""
 
     def stated(request: Request) -> str | None:
+        request = dated_anew(request)
         ranges = {(r["start"], r["end"]) for r in request["ranges"]}
         if ranges_only and len(ranges) > 1:
             ranges = _one_leave(request)
@@ -69,6 +70,24 @@ def range_end(which: str, *, ranges_only: bool = False) -> Any:
         return dates[0] if which == "start" else dates[-1]
 
     return stated
+
+
+def dated_anew(request: Request) -> Request:
+    """The request as its own messages date it (those after a card the person declined), where they state its dates
+    whole (a range, two dates or more, or a date and a length): the dates, ranges and lengths of earlier messages (a
+    request declined or refused, then said again: "那就先请2天病假，下周一和下周二" after Monday to Wednesday; "a full
+    day next Tuesday" after its afternoon) are no longer the person's. Unchanged where they state no date ("file it
+    again", "the afternoon") or one end alone ("结束改成周四"): the earlier ones say the rest."""
+    first = max(0, len(request["recent"]) - len(request["texts"]) + request.get("declined", 0))
+    own = [s for s in request.get("said", []) if s["message"] >= first]
+    dates = {str(s["value"]) for s in own if s["kind"] == "date"}
+    kinds = {s["kind"] for s in own}
+    if not ("range" in kinds or len(dates) > 1 or (dates and "days" in kinds)):
+        return request
+    spans = {str(s["value"]) for s in own if s["kind"] == "range"}
+    return {**request, "dates": [str(s["value"]) for s in own if s["kind"] == "date"],
+            "ranges": [r for r in request["ranges"] if f"{r['start']}/{r['end']}" in spans],
+            "days": [float(s["value"]) for s in own if s["kind"] == "days"], "said": own}
 
 
 def _lengths(request: Request) -> set[float]:
@@ -192,6 +211,7 @@ def range_half(which: str, form_field: FormField) -> Any:
     hints = tuple((c.id, *c.words) for c in form_field.choices if c.words)
 
     def stated(request: Request) -> str | None:
+        request = dated_anew(request)
         ranges = {(r["start"], r["end"], r.get("start_half"), r.get("end_half")) for r in request["ranges"]}
         if len(ranges) > 1:
             return None
