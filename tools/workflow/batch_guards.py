@@ -159,13 +159,17 @@ def _the_one_named(call: Call) -> tuple[str | None, str | None]:
     """The one to-do, among those offered to the person, of the one requester their latest message names (or, where it
     names several, the one of them the model's filter names, or the one of them whose requests wait on the person: "帮李四
     看的那个张三的病假" names the approver a deputy stands in for beside the requester); None when that is not exactly
-    one."""
+    one. A message that names nobody means the one to-do waiting on the person, when one is ("没问题，批了吧")."""
     assert call.request is not None
     named = named_in_latest(call.request)
     given = str(call.values.get("requester") or "").strip().casefold()
     if len(named) > 1 and given:
         names = call.request["names"]
         named = [p for p in named if given in {p.casefold(), *(str(n).casefold() for n in names.get(p, {}).values() if n)}]
+    if not named:  # "没问题，批了吧" naming nobody: the one to-do waiting on them, if one is
+        waiting = lookup.engine_of(call.handle).tasks_for(
+            call.handle, call.ctx.actor_id, lookup.groups_of(call.handle, call.ctx.actor_id))
+        return (waiting[0].id, None) if len(waiting) == 1 else (None, None)
     todos = {p: lookup.todos_from(call.handle, call.ctx.actor_id, p) for p in named}
     if len(named) > 1:
         named = [p for p in named if todos[p]]

@@ -115,7 +115,7 @@ def no_length_said(request: Request) -> bool:
 
 
 SEVERAL = re.compile(
-    r"所有|全部|全都|统统|通通|一律|批量|一起|一并|一次性|这些|那些|这几|那几|几个都|都(?:给|帮我|替我|一起)?(?:批|同意|通过|准|驳|拒|退|否|处理|审|过|办|毙|放行|签)|"
+    r"所有|全部|全都|统统|通通|一律|批量|一起|一并|一次性|这些|那些|(?:这|那)几(?!天|日|年|个?月|周|个?星期|次|回|分钟|小时)|几个都|都(?:给|帮我|替我|一起)?(?:批|同意|通过|准|驳|拒|退|否|处理|审|过|办|毙|放行|签)|"
     r"全(?:批|准|过|驳|拒)|都.{0,4}(?:了|掉|吧)$|"
     r"\ball\b(?!\s+(?:good|right|set|done|fine|ok)\b)|\bevery\b|\beverything\b|\beach\b|\bboth\b|"
     r"\bin (?:one|a single) go\b|\bat once\b|\bin (?:a )?(?:batch|bulk)\b|\bbatch\b|"
