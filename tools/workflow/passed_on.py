@@ -67,3 +67,37 @@ class PassedNotDecided:
             "the colleague they name, or none: they are asked who).",
             instead={"name": "transferTask", "args": {k: v for k, v in args.items() if v}} if args["taskId"] else None,
         )
+
+
+class TransferNotSaid:
+    """Refuses a transfer where the person says they deal with the to-do themselves and passes nothing on ("李四这几天
+    休假，我替他处理一下张三的出差申请", "I'm covering for Li Si, I'll handle Zhang San's trip"): it is theirs to decide,
+    and they are asked to approve or reject it."""
+
+    name = "transfer_not_said"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name != "transferTask":
+            return
+        texts = call.request["texts"]
+        if not any(_THEMSELVES.search(text) for text in texts) or any(PASS_ON.search(text) for text in texts) or any(
+                named_as_taker(text, persons_in_latest(call.request)) for text in texts):
+            return  # "转给赵六", "pass it to Zhao Liu", or nothing said of dealing with it themselves
+        task = call.values.get("taskId")
+        raise PolicyError(
+            "transfer_not_said", "The user deals with the to-do themselves and passes nothing on: call handleTodoTask "
+            "(they are asked to approve or reject).",
+            instead={"name": "handleTodoTask", "args": {"taskId": task}} if task else None,
+        )
+
+
+_THEMSELVES = re.compile(
+    r"我(?:来|先|自己)?(?:替|帮|代)[^，。,.！!？?\s]{1,4}?(?:处理|审批|审|批|看|办)|我(?:自己)?来(?:处理|审批|审|批|看|办)|"
+    r"\bI(?:['’]ll|\s+will|\s+can)?\s+(?:handle|deal\s+with|take\s+care\s+of|decide|sign\s+off\s+on)\b|"
+    r"\bI['’]?m\s+covering\b|\bcovering\s+for\b|\bstanding\s+in\s+for\b",
+    re.IGNORECASE,
+)
+"""Words that say the person deals with the to-do themselves: 我替他处理, 我来批, "I'll handle it", "covering for Li Si"."""

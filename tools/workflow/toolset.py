@@ -50,7 +50,7 @@ from tools.workflow.leave.others_illness import OthersIllness
 from tools.workflow.mailer import Mailer
 from tools.workflow.named import RequestTheyNamed, TaskTheyNamed, TodosOfWhom
 from tools.workflow.panels import diagrams_of, outbox_of, tasks_of
-from tools.workflow.passed_on import PassedNotDecided
+from tools.workflow.passed_on import PassedNotDecided, TransferNotSaid
 from tools.workflow.people_asked import PeopleAsked
 from tools.workflow.policy import DEFAULT_MAIL_RATE_LIMIT
 from tools.workflow.prompts import INTRO, QUESTIONS, REFUSALS, UNKNOWNS, WORKFLOW_PROMPT
@@ -173,6 +173,7 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(ReturnOrReject(), after="start_not_email", guards=guards)  # "退回" is no rejection, "驳回" no return
     guards = added(DecidedNotPassed(), after="return_or_reject", guards=guards)  # "我同意了，…交接给赵六" decides
     guards = added(PassedNotDecided(), after="decided_not_passed", guards=guards)  # "over to someone else" passes on
+    guards = added(TransferNotSaid(), after="passed_not_decided", guards=guards)  # 我替他处理一下: no transfer
     guards = added(ReturnNotEmail(), after="passed_not_decided", guards=guards)  # "bounce it back to him": no e-mail
     guards = added(SelfApproverSaid(), after="people", guards=guards)  # "put me down as the approver": why not
     guards = added(TaskTheyNamed(), before="references", guards=guards)  # the to-do is the one whose requester they named
