@@ -18,11 +18,14 @@ _FOR_ME_TO_DECIDE = re.compile(
     r"\bfor\s+me\s+to\s+(?:approve|sign|decide|review|look\s+at|check|handle|deal\s+with)\b|"
     r"\b(?:waiting|pending|sitting)\s+(?:on|for)\s+me\b|\bmy\s+(?:approval|sign-?off|decision)\b|"
     r"\b(?:sent|send|passed|forwarded|submitted)\s+me\s+(?:anything|something|a\s+request|any\s+\w+)|"
-    r"(?:发|交|提|转)(?:给|到)我(?:这里|这儿)?(?:了)?(?:什么|啥|东西|单子|申请)",
+    r"(?:发|交|提|转)(?:给|到)我(?:这里|这儿)?(?:了)?(?:什么|啥|东西|单子|申请)|"
+    r"(?:转|交|推|丢|甩)(?:了|过来)?(?:个|一个|一份|一笔|几个)?[^，,。？?！!\s]{0,6}?(?:给|到)我(?!们|老板|领导|同事|家|的)|"
+    r"\b(?:passed|handed|transferred|forwarded)\s+(?:(?:it|one|something|a\s+[\w-]+(?:\s+request)?)\s+)?(?:over\s+|on\s+)?to\s+me\b|"
+    r"\blanded\s+on\s+my\s+(?:desk|plate)\b",
     re.IGNORECASE,
 )
 """Words of what waits on the person to decide: 要我过的单子, 等我批的, 待办, "for me to approve", "waiting on me", "did
-the new guy send me anything?", 交给我什么了."""
+the new guy send me anything?", 交给我什么了, 转了个请假给我, "passed a leave over to me", "landed on my desk"."""
 _OF_MINE = re.compile(r"我(?:自己)?(?:的|报|提|交|申请|请)|\bmy\s+own\b|\bmine\b|\bmy\s+(?:requests?|claims?|leave|trips?|"
                       r"expenses?|applications?)\b", re.IGNORECASE)
 """Words of the person's own requests (我自己报的, 我的申请, "my claim", "mine")."""
