@@ -38,3 +38,25 @@ def test_a_whole_day_said_after_its_afternoon_is_a_whole_day(graph_driver):
     fields = card["args"]["fields"]
     assert (fields["startDate"], fields["endDate"], card["args"]["days"]) == ("2027-01-19", "2027-01-19", 1)
     assert not fields.get("startHalf") and not fields.get("endHalf")
+
+
+def test_dates_of_a_new_request_are_not_those_of_the_one_asked_about_before(graph_driver, make_ctx):
+    # the fifty-sixth round's run, none of its words: Monday and Tuesday asked about, then Wednesday and Thursday
+    # filed; all four dates were read as the new leave's, and it was filed with none
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_qingjia", "userId": "user_1", "reason": "a wedding",
+                                          "days": 2, "nextUserId": "user_2", "fields": {"leaveType": "年假",
+                                          "startDate": "2027-01-18", "endDate": "2027-01-19"}}, make_ctx("user_1"))
+    execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_1", "isOK": False, "result": "release week"},
+                 make_ctx("user_2"))
+    agent = graph_driver(tool_call("queryMyRequests", {}), user_id="user_1", fixed_answers=True)
+    agent.say("Did my leave for next Monday and Tuesday get turned down?")
+    agent.script(tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "a wedding", "days": 2,
+                                           "fields": {"leaveType": "年假"}}), "OK")
+    agent.say("Then file next Wednesday and Thursday instead, 2 days of annual leave for a wedding.")
+    agent.say("Li Si")
+    [card] = agent.actions
+    fields = card["args"]["fields"]
+    assert (fields["startDate"], fields["endDate"], card["args"]["nextUserId"]) == ("2027-01-20", "2027-01-21", "user_2")

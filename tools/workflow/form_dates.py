@@ -73,16 +73,22 @@ def range_end(which: str, *, ranges_only: bool = False) -> Any:
 
 
 def dated_anew(request: Request) -> Request:
-    """The request as its own messages date it (those after a card the person declined), where they state its dates
-    whole (a range, two dates or more, or a date and a length): the dates, ranges and lengths of earlier messages (a
-    request declined or refused, then said again: "那就先请2天病假，下周一和下周二" after Monday to Wednesday; "a full
-    day next Tuesday" after its afternoon) are no longer the person's. Unchanged where they state no date ("file it
-    again", "the afternoon") or one end alone ("结束改成周四"): the earlier ones say the rest."""
-    first = max(0, len(request["recent"]) - len(request["texts"]) + request.get("declined", 0))
-    own = [s for s in request.get("said", []) if s["message"] >= first]
-    dates = {str(s["value"]) for s in own if s["kind"] == "date"}
-    kinds = {s["kind"] for s in own}
-    if not ("range" in kinds or len(dates) > 1 or (dates and "days" in kinds)):
+    """The request as dated by the latest of the person's messages that states its dates whole (a range, two dates or
+    more, or a date and a length) and those after it: the dates, ranges and lengths said before it are no longer the
+    person's (a leave declined or refused, then said again: "那就先请2天病假，下周一和下周二" after Monday to Wednesday;
+    "a full day next Tuesday" after its afternoon; "then file Wednesday and Thursday instead" after asking about
+    Monday and Tuesday). Unchanged where no message states them whole ("从下周一开始" then "到周三": both are read)."""
+    said = request.get("said", [])
+    for message in sorted({s["message"] for s in said}, reverse=True):
+        mine = [s for s in said if s["message"] == message]
+        dates = {str(s["value"]) for s in mine if s["kind"] == "date"}
+        kinds = {s["kind"] for s in mine}
+        if "range" in kinds or len(dates) > 1 or (dates and "days" in kinds):
+            break
+    else:
+        return request
+    own = [s for s in said if s["message"] >= message]
+    if len(own) == len(said):
         return request
     spans = {str(s["value"]) for s in own if s["kind"] == "range"}
     return {**request, "dates": [str(s["value"]) for s in own if s["kind"] == "date"],
