@@ -37,10 +37,13 @@ RESEND = re.compile(
     r"再提(?:交|一次|一下|一遍)?|重新(?:提交|提|交|申请|发起|发|递交|送审)|再交|再发起|再申请|重提|重交|重发|"
     r"\b(?:re-?submit|re-?send|re-?file|submit\s+(?:it|this|that|them)?\s*again|send\s+(?:it|this|that)?\s*(?:back\s+|in\s+)?again|"
     r"file\s+(?:it|this|that)?\s*again|put\s+(?:it|this|that)\s+(?:back\s+)?in\s+again|"
-    r"(?:send|put)\s+(?:it|this|that)\s+back\s+(?:in|to\s+(?:him|her|them)))\b",
+    r"(?:send|put)\s+(?:it|this|that)\s+back\s+(?:in|to\s+(?:him|her|them|(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?))|"
+    r"(?:update|change|fix|correct|amend)\b[^.?!]{0,80}?\band\s+(?:re-?)?send\s+(?:it|this|that)\b)|"
+    r"改[^。？！?!]{0,20}?再(?:发|交|提|送)",
     re.IGNORECASE,
 )
-"""Words that send a request again: 再提一次, 重新提交, 再交, "resend", "submit it again", "send it back in"."""
+"""Words that send a request again: 再提一次, 重新提交, 再交, 改好了再发给他, "resend", "submit it again", "send it back in",
+"send it back to Li Si", "update the dates and send it"."""
 _AS_IT_WAS = re.compile(r"原样|照原来|不用改|不改了?|没(?:有)?改|不变|\bas\s+(?:it\s+)?(?:is|was)\b|\bunchanged\b|"
                         r"\bno\s+changes?\b|\bnothing\s+(?:to\s+)?change|\bsame\s+as\s+before\b", re.IGNORECASE)
 """Words that send a request again as it was: 原样, 不用改, "as it is", "unchanged", "no changes"."""
