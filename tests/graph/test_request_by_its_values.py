@@ -46,3 +46,19 @@ def test_a_value_two_of_them_share_still_asks_which(graph_driver, store, make_ct
     assert agent.actions == []
     answer = str(agent.messages[-1].content)
     assert "req_1" in answer and "req_2" in answer
+
+
+@pytest.mark.parametrize("said", [
+    "下周那个假不用请了，帮我把请假撤回，报销别动",  # the fifty-sixth round's run, none of its words
+    "Withdraw my leave request please, leave the expense claim alone",
+])
+def test_the_one_of_the_process_they_name_less_what_they_leave_alone_is_withdrawn(graph_driver, store, make_ctx,
+                                                                                   start_request, said):
+    start_request(requester="user_1", approver="user_2", days=1, reason="家里装修要盯着")
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "打印纸",
+                                          "nextUserId": "user_2", "fields": {"amount": 450, "category": "办公"}},
+                 make_ctx("user_1"))
+    agent = graph_driver(tool_call("withdrawRequest", {"requestId": "装修"}), "done", fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "withdrawRequest" and action["args"]["requestId"] == "req_1"

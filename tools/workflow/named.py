@@ -14,6 +14,7 @@ from tools.guards.identity import names_actor
 from tools.patterns import compiled
 from tools.request import latest_message
 from tools.workflow import lookup
+from tools.workflow.batch_words import batch_words
 from tools.workflow.engine.ids import parse_instance_id
 from tools.workflow.engine.moves import happened
 from tools.workflow.request_lookup import PENDING, own_pending, processes_named, require_request, value_named
@@ -231,12 +232,16 @@ def _held_by_whom_they_named(call: Call) -> str | None:
 
 def _of_the_value_they_named(call: Call, resolve: str | None) -> str | None:
     """The one request of the person's, among several that could be meant, whose written value their latest message
-    names ("nudge whoever has my Beijing trip" beside a pending leave; 广州那趟出差 beside one to 上海), among those of
-    the process it names if it names one; None when one or none could be meant, or the value fits several."""
+    names ("nudge whoever has my Beijing trip" beside a pending leave; 广州那趟出差 beside one to 上海), or the one of
+    the process it names, less what it leaves alone ("帮我把请假撤回，报销别动"); None when one or none could be meant,
+    or the words fit several."""
     assert call.request is not None
-    latest = latest_message(call.request)
+    kept = batch_words(latest_message(call.request))  # "报销别动", "leave the claim alone": not the one meant
     own = own_pending(call.handle, call.ctx.actor_id, ("returned",) if resolve == "returned" else PENDING)
-    named = processes_named(call.handle, latest)
+    if len(own) < 2:
+        return None
+    named = processes_named(call.handle, kept)
     meant = [r for r in own if not named or r["process_key"] in named]
-    valued = [r for r in meant if value_named(r, latest)]
-    return str(valued[0]["id"]) if len(meant) > 1 and len(valued) == 1 else None
+    valued = [r for r in meant if value_named(r, kept)]
+    one = valued if len(valued) == 1 else meant if named and len(meant) == 1 else []
+    return str(one[0]["id"]) if one else None
