@@ -26,3 +26,22 @@ def test_a_todo_passed_on_to_the_person_is_looked_up_among_their_todos(graph_dri
     assert looked == ["queryTodoTask"]
     answer = str(agent.messages[-1].content)
     assert ("张三" in answer or "Zhang San" in answer) and "家长会" in answer
+
+
+@pytest.mark.parametrize("said", [
+    "I'm covering Li Si's approvals while he's off. Is anything waiting for me?",  # the fifty-sixth round's run
+    "李四休假这几天我帮他顶着，现在有啥要我批的？",
+])
+def test_what_waits_on_a_deputy_is_their_todos_not_their_deputies(graph_driver, make_ctx, start_request, said):
+    start_request(requester="user_1", approver="user_3", days=1, reason="孩子开家长会")
+    agent = graph_driver(tool_call("queryMyDeputies", {}), "好的", user_id="user_3", fixed_answers=True)
+    agent.say(said)
+    looked = [m.name for m in agent.messages if getattr(m, "type", "") == "tool" and m.status != "error"]
+    assert looked == ["queryTodoTask"]
+
+
+def test_a_question_of_ones_own_deputies_is_still_theirs(graph_driver):
+    agent = graph_driver(tool_call("queryMyDeputies", {}), "好的", user_id="user_2", fixed_answers=True)
+    agent.say("Did I set anyone to cover for me while I'm away? Anything waiting for me?")
+    looked = [m.name for m in agent.messages if getattr(m, "type", "") == "tool" and m.status != "error"]
+    assert looked[0] == "queryMyDeputies"

@@ -32,10 +32,18 @@ _OF_MINE = re.compile(r"我(?:自己)?(?:的|报|提|交|申请|请)|\bmy\s+own\
 _COPIED = re.compile(r"抄送|抄给|知会|\bcc'?d?\b|\bcop(?:y|ied)\b", re.IGNORECASE)
 
 
+DEPUTIES = "queryMyDeputies"
+_OF_DEPUTIES = re.compile(r"代理人|代理审批|代批|替我|帮我(?:审|批)|谁(?:来)?(?:代|替)|\bdeput(?:y|ies)\b|\bfor\s+me\s+while\b|"
+                          r"\b(?:cover(?:s|ing)?|stand(?:s|ing)?\s+in)\s+for\s+me\b|\bon\s+my\s+behalf\b", re.IGNORECASE)
+"""Words that ask about the person's own deputies (代理人, 替我审批, "my deputy", "covering for me"): not what waits on
+them."""
+
+
 class TodosNotCopies:
-    """Refuses the look-up of the requests copied to the person, or of their own requests, where their words ask what
-    waits on them to decide and speak of no copy ("财务这边有啥要我过的单子没"), nor of a request of their own
-    ("我这边现在有啥要我批的？" had been answered with the lead's own claim): their to-dos answer it."""
+    """Refuses the look-up of the requests copied to the person, of their own requests, or of their deputies ("I'm
+    covering Li Si's approvals while he's off. Is anything waiting for me?" had listed whom they cover for), where their
+    words ask what waits on them to decide and speak of no copy ("财务这边有啥要我过的单子没"), nor of a request of
+    their own ("我这边现在有啥要我批的？" had been answered with the lead's own claim): their to-dos answer it."""
 
     name = "todos_not_copies"
     needs_request = True
@@ -43,9 +51,11 @@ class TodosNotCopies:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
-        if call.spec.name not in (COPIES, "queryMyRequests"):
+        if call.spec.name not in (COPIES, "queryMyRequests", DEPUTIES):
             return
         latest = latest_message(call.request)
+        if call.spec.name == DEPUTIES and _OF_DEPUTIES.search(latest):
+            return  # "did I set someone to approve for me?": their deputies
         if call.spec.name == "queryMyRequests" and _OF_MINE.search(latest):
             return  # "那我自己报的那笔高铁票呢": their own request
         if call.spec.name == COPIES and _OF_MINE.search(latest) and not _COPIED.search(latest) and \
