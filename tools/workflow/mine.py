@@ -200,11 +200,14 @@ def request_text(item: dict[str, Any], lang: str) -> str:
 def not_yours(conn: Connection, name: str, lang: str) -> CannotError | None:
     """The refusal told to someone nothing waits on who would decide the pending request of the person of that name,
     saying who holds it ("Zhang San's request waits on Li Si's decision"); None when not one person holds them."""
-    ids = conn.execute(select(users.c.id).where((users.c.name == name) | (users.c.alias == name))).scalars().all()
-    holders = {item["heldBy"] for pid in ids for item in my_requests(conn, pid, lang) if item.get("heldBy")}
+    rows = conn.execute(select(users.c.id, users.c.name, users.c.alias).where(
+        (users.c.name == name) | (users.c.alias == name))).all()
+    holders = {item["heldBy"] for row in rows for item in my_requests(conn, row.id, lang) if item.get("heldBy")}
     if len(holders) != 1:
         return None
     holder = holders.pop()
+    if len(rows) == 1:  # the name in the reader's language: 张三 in Chinese, Zhang San in English
+        name = (rows[0].alias or rows[0].name) if lang == "en" else rows[0].name
     return CannotError("not_theirs_to_decide", f"{name}'s request waits on {holder}, not on the user.", say={
         "zh": f"{name}的申请在{holder}那里等审批，不是你的待办，你不能审批；只有{holder}本人或{holder}设置的代理人可以审批。",
         "en": f"{name}'s request waits on {holder}'s decision; it is not yours, so you can't decide it. Only {holder}, "

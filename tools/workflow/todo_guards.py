@@ -15,7 +15,7 @@ from tools.people import named_in
 from tools.request import latest_message, named_in_latest, persons_in_latest
 from tools.taken_back import last_said
 from tools.workflow import form_fit, lookup
-from tools.workflow.approver_words import named_as_approver_of, named_as_taker
+from tools.workflow.approver_words import named_as_approver_of, named_as_owner, named_as_taker
 from tools.workflow.batch_words import BATCH_TOOL
 from tools.workflow.conditions import as_its_condition_says
 from tools.workflow.engine import Definition
@@ -262,7 +262,8 @@ class NothingToDo:
             return
         others = [dict(u) for u in call.handle.execute(lookup.ALL_USERS).mappings() if u["id"] != actor]
         requesters = named_in(task, others)
-        if requesters and not all(named_as_approver_of(latest, person) for person in requesters):
+        if requesters and not all(named_as_approver_of(latest, person) and not named_as_owner(latest, person)
+                                  for person in requesters):  # "Approve Zhang San's claim": his, not approving it
             if len(requesters) == 1 and (refusal := not_yours(call.handle, requesters[0]["name"], call.ctx.lang)):
                 raise refusal  # "just approve it as Li Si": who holds it, told again
             return  # a requester named: the guards on their request say why it is not theirs (the person's own name

@@ -32,10 +32,11 @@ WITHDRAW = re.compile(
 """Words that take a request back: 撤回, 取消, 不请了, "withdraw", "cancel", "scrap", "take it back"."""
 OF_OWNER = (r"(?:(?:去|到|回)[^\s，。,.!?！？的]{1,6}?)?\s*"
             r"(?:的|那个|这个|那张|这张|那笔|这笔|那份|这份|那趟|这趟|那次|这次|又|也|'s|’s)\s*"
-            r"(?:(?:[\w¥$-][\w.,¥$-]*\s+){1,2}|[^\s，。,.!?！？的]{1,8}的|[^\s，。,.!?！？的]{1,4}?)?")
+            r"(?:[\d¥$][\d.,]*\s*(?:yuan|rmb|cny|bucks|kuai)\s+(?:[\w-]+\s+)?|(?:[\w¥$-][\w.,¥$-]*\s+){1,2}|"
+            r"[^\s，。,.!?！？的]{1,8}的|[^\s，。,.!?！？的]{1,4}?)?")
 """What joins a person to their request: 的, 那个, "'s", with a few words between ("那个5天的年假", "的差旅报销", "Li Si's big
-claim", "Zhao Liu's 4-day leave", "Li Si's team dinner claim", "Zhang San's 7,800 claim"), and where they go before it
-("去深圳那个出差", "回老家那趟"); or 又 / 也 before it (赵六又请假了)."""
+claim", "Zhao Liu's 4-day leave", "Li Si's team dinner claim", "Zhang San's 7,800 claim", "Zhang San's 6200 yuan
+travel claim"), and where they go before it ("去深圳那个出差", "回老家那趟"); or 又 / 也 before it (赵六又请假了)."""
 
 
 TURNED_DOWN = (r"\bturn(?:ed|ing)?\s+(?:(?:it|that|this|them|those|these)(?:\s+ones?)?\s+|\w+'s\s+\w+\s+)?down\b|"
