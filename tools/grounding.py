@@ -23,7 +23,7 @@ from tools.provenance import words_for
 from tools.readers import read_after
 from tools.request import Request, stated_numbers
 from tools.spec import CallContext, Found, PersonValue, ToolSpec, get_param, set_param
-from tools.taken_back import taken_instead, unchosen_hidden
+from tools.taken_back import names_someone_else, taken_instead, unchosen_hidden
 from tools.toolset import Toolset
 
 TEXT_SHARE = 0.6
@@ -64,6 +64,8 @@ def people_named_for(toolset: Toolset, value: PersonValue, request: Request) -> 
     """The people the request names for this value: those its latest message naming anybody names, narrowed by
     the toolset's own cues when it names several ("Li Si rejected it; Wang Wu approves")."""
     for text, ids in zip(reversed(request["recent"]), request["people"], strict=False):
+        if not ids and names_someone_else(text):  # "pass it to someone else then": not whom they named before
+            return []
         if not ids:
             continue
         ids = not_taken_back(text, ids, request) if len(ids) > 1 else ids
@@ -176,8 +178,7 @@ def check_clear(
     spec: ToolSpec, values: dict[str, Any], person_values: Sequence[PersonValue] | None = None, lang: str = "zh"
 ) -> None:
     """A value only the person can give that its tool refuses as written (a placeholder e-mail, "十" days), or a choice
-    that is none of its options and implies none ("娱乐"): the person is asked for it (with the options), instead of the
-    model guessing again."""
+    that is none of its options and implies none ("娱乐"): the person is asked for it (with the options)."""
     bad = set(spec.failing_params(values))
     for value in spec.person_values if person_values is None else person_values:
         given = get_param(values, value.param)

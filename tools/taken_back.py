@@ -84,3 +84,14 @@ def last_said(text: str, acts: re.Pattern[str]) -> str:
     if cues and acts.search(text, cues[-1].end()):
         return text[cues[-1].end():]
     return text
+
+
+_SOMEONE_ELSE = re.compile(r"(?:换|找)(?:个|一个)?(?:别)?人|别人|其他人|其他同事|另(?:一|外)(?:个|位)(?:人|同事)?|"
+                           r"\b(?:someone|somebody|anyone|anybody)\s+else\b|\b(?:an)?other\s+(?:person|colleague)\b",
+                           re.IGNORECASE)
+
+
+def names_someone_else(text: str) -> bool:
+    """Whether a message asks for someone other than the one named before, naming nobody ("pass it to someone else
+    then", 那换个人吧): the person named earlier is not the one meant."""
+    return bool(_SOMEONE_ELSE.search(text))
