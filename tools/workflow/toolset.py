@@ -27,6 +27,7 @@ from tools.workflow import (
     request_lookup,
     request_words,
 )
+from tools.workflow.approver_edits import ApproverEdits
 from tools.workflow.batch import DEFAULT_BATCH_LIMIT
 from tools.workflow.cc import CcNamed, pick_person
 from tools.workflow.commands import CLI, COMMANDS
@@ -190,6 +191,7 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(PeopleAsked(), after="steps_not_people", guards=guards)  # the users answer questions of people
     guards = added(TodosNotCopies(), after="return_not_email", guards=guards)  # "有啥要我过的单子": their to-dos
     guards = added(TodoAskedAbout(), after="todos_not_copies", guards=guards)  # "how much is that claim in my queue"
+    guards = added(ApproverEdits(), before="anothers_request", guards=guards)  # "金额改成3000再给他批了": not theirs
     guards = added(EachOwnDecision(), before=guards[0].name, guards=guards)  # "张三的批了，王五的驳回": each its own
     guards = added(EachOwnRequest(), after="each_own_decision", guards=guards)  # "a sick day. Also claim the taxi"
     guards = added(batch_guards.BatchAsked(), after="identity", guards=guards)  # a batch only when the person asks one
