@@ -62,6 +62,9 @@ def test_an_urge_waits_for_its_card_and_a_second_the_same_day_is_refused(graph_d
     assert again.interrupts == []  # refused before any card
     assert any("[urge_too_soon]" in text and "next is possible on" in text for text in _refusals(again))
     assert len(store.snapshot()["urges"]) == 1
+    # told by the code, when the next one can go (the fifty-seventh round's run: a model had answered "I found
+    # nothing and changed nothing", the refusal's reason never said)
+    assert "明天" in str(again.messages[-1].content) and "今天已经催办过 req_1" in str(again.messages[-1].content)
 
 
 def test_a_copied_person_reads_the_request_and_cannot_decide_it(graph_driver, store, make_ctx):

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from tools.errors import PolicyError
+from tools.errors import CannotError, PolicyError
 from tools.spec import CallContext, Found, Verdict
 from tools.workflow.engine import Happened, TaskView, parse_task_id
 from tools.workflow.languages import Letter, languages_of
@@ -126,9 +126,14 @@ def check_urge(conn: Connection, ctx: CallContext, args: UrgeTaskArgs, found: Fo
                           "tell the user where it stands (queryMyRequests)")
     day = company_day(_now(conn))
     due = tuple(t for t in view.tasks if t.id not in _urged_today(conn, view.tasks, day))
-    if not due:
-        raise PolicyError("urge_too_soon", f"{rid} was already urged today ({day}); one urge per task a day: the next "
-                          f"is possible on {_day_after(day)}. Tell the user so; do not send an e-mail instead")
+    if not due:  # told to the person as the code says it: a model had answered "I found nothing and changed nothing"
+        after = date.fromisoformat(_day_after(day))
+        raise CannotError("urge_too_soon", f"{rid} was already urged today ({day}); one urge per task a day: the next "
+                          f"is possible on {after.isoformat()}", say={
+                              "zh": f"今天已经催办过 {rid} 了：每个待办每天只能催办一次，"
+                                    f"明天（{after.month}月{after.day}日）可以再催。",
+                              "en": f"You already sent a reminder about {rid} today: one reminder per task a day, so the "
+                                    f"next one can go tomorrow ({after.day} {after:%b})."})
     return Verdict(found={"urged": {"day": day, "tasks": [t.id for t in due]}})
 
 
