@@ -53,11 +53,21 @@ _OF_ANOTHER = re.compile(
 no request of the person's own (a trip had been taken for a leave: the forty-ninth round's writer)."""
 
 
+_BEEN_AWAY = re.compile(
+    r"出差(?:了|过|回来|刚回来|结束|完)|出(?:完|了[^，。,.!?！？]{0,4})差|(?:连着|一直|刚|才)出差|"
+    r"\b(?:back\s+from|after|since|returned\s+from|(?:was|been|were)\s+on)\s+(?:a|my|the|our|that|this)\s+"
+    r"(?:\w+\s+)?(?:business\s+)?trip\b",
+    re.IGNORECASE,
+)
+"""A trip that already happened ("连着出差了两周", 出差回来, "back from the Shanghai trip"): no trip to request, beside the
+leave or claim the message asks for (a comp day after two weeks away had been filed as a trip)."""
+
+
 def processes_they_named(definitions: Sequence[Definition], text: str) -> list[Definition]:
     """The processes a text names as a request of its own: named, not only to compare with (`_COMPARED`) or as someone
     else's time away (`_OF_ANOTHER`), and not only by words another named process's form uses for what it is about
     (出差 beside 差旅报销)."""
-    text = _OF_ANOTHER.sub(" ", _COMPARED.sub(" ", text))
+    text = _BEEN_AWAY.sub(" ", _OF_ANOTHER.sub(" ", _COMPARED.sub(" ", text)))
     named = [(d, by) for d in definitions if (by := _named_by(d, text))]
     return [d for d, by in named if not any(other is not d and by <= _about(other) for other, _ in named)]
 
