@@ -62,3 +62,17 @@ def test_the_one_of_the_process_they_name_less_what_they_leave_alone_is_withdraw
     agent.say(said)
     [action] = agent.actions
     assert action["name"] == "withdrawRequest" and action["args"]["requestId"] == "req_1"
+
+
+@pytest.mark.parametrize("said", [
+    "我西安出差那笔报销在财务那边卡了两天了，帮我催一下",  # the fifty-eighth round's run, none of its words
+    "my claim from the Xi'an business trip is stuck, can you nudge whoever has it?",
+])
+def test_a_claim_named_by_the_trip_it_is_about_is_the_claim(graph_driver, store, make_ctx, said):
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "西安机票",
+                                          "nextUserId": "user_2", "fields": {"amount": 1800, "category": "差旅"}},
+                 make_ctx("user_1"))
+    agent = graph_driver(tool_call("urgeTask", {"requestId": "出差"}), "done", fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "urgeTask" and action["args"]["requestId"] == "req_1"

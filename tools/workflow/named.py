@@ -13,7 +13,7 @@ from tools.guards.call import Call
 from tools.guards.identity import names_actor
 from tools.patterns import compiled
 from tools.request import latest_message
-from tools.workflow import lookup
+from tools.workflow import form_fit, lookup
 from tools.workflow.batch_words import batch_words
 from tools.workflow.engine.ids import parse_instance_id
 from tools.workflow.engine.moves import happened
@@ -189,8 +189,9 @@ class RequestTheyNamed:
                 continue  # another record's id (a task's, for a reminder): its look-up reads it
             else:
                 named = processes_named(call.handle, given)
-                said = " ".join(call.request["recent"])
-                if not named or named & processes_named(call.handle, said):
+                definitions = list(lookup.engine_of(call.handle).definitions(call.handle))
+                said = {d.key for t in call.request["recent"] for d in form_fit.processes_they_named(definitions, t)}
+                if not named or named & said:  # "西安出差那笔报销" names a claim, its trip only what it is about
                     continue
             latest = latest_message(call.request)
             call.notes.append(f"[person_stated] {ref.param}: the user named no {given[:40]!r}; read from their words")
