@@ -19,6 +19,12 @@ def _trip(make_ctx, destination: str, approver: str) -> None:
         make_ctx("user_1"))
 
 
+def _claim(make_ctx, reason: str, amount: int, category: str) -> None:
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": reason,
+                                          "nextUserId": "user_2", "fields": {"amount": amount, "category": category}},
+                 make_ctx("user_1"))
+
+
 @pytest.mark.parametrize(("said", "model_said", "there", "elsewhere"), [
     ("The Shanghai trip is still sitting there, can you nudge whoever has it?", "business trip", "Shanghai", "Guangzhou"),
     ("Please chase the approver of my shanghai one", "trip", "Shanghai", "Guangzhou"),
@@ -55,9 +61,7 @@ def test_a_value_two_of_them_share_still_asks_which(graph_driver, store, make_ct
 def test_the_one_of_the_process_they_name_less_what_they_leave_alone_is_withdrawn(graph_driver, store, make_ctx,
                                                                                    start_request, said):
     start_request(requester="user_1", approver="user_2", days=1, reason="家里装修要盯着")
-    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "打印纸",
-                                          "nextUserId": "user_2", "fields": {"amount": 450, "category": "办公"}},
-                 make_ctx("user_1"))
+    _claim(make_ctx, "打印纸", 450, "办公")
     agent = graph_driver(tool_call("withdrawRequest", {"requestId": "装修"}), "done", fixed_answers=True)
     agent.say(said)
     [action] = agent.actions
@@ -69,9 +73,7 @@ def test_the_one_of_the_process_they_name_less_what_they_leave_alone_is_withdraw
     "my claim from the Xi'an business trip is stuck, can you nudge whoever has it?",
 ])
 def test_a_claim_named_by_the_trip_it_is_about_is_the_claim(graph_driver, store, make_ctx, said):
-    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "西安机票",
-                                          "nextUserId": "user_2", "fields": {"amount": 1800, "category": "差旅"}},
-                 make_ctx("user_1"))
+    _claim(make_ctx, "西安机票", 1800, "差旅")
     agent = graph_driver(tool_call("urgeTask", {"requestId": "出差"}), "done", fixed_answers=True)
     agent.say(said)
     [action] = agent.actions

@@ -14,7 +14,7 @@ from tools.guards.call import Call
 from tools.hooks import Source
 from tools.person_values import get_param, set_param
 from tools.workflow.leave.calendar import CountError, Half, count_leave
-from tools.workflow.leave.rules import END, HALVES, START, form_halves, is_leave, iso_date
+from tools.workflow.leave.rules import END, HALVES, START, form_halves, iso_date, starts_a_leave
 
 _FIRST, _LAST, _LAST_HALF = f"fields.{START}", f"fields.{END}", "fields.endHalf"
 _LONGEST = 60
@@ -46,8 +46,7 @@ class LeaveEndCounted:
     asks_together = False
 
     def __call__(self, call: Call) -> None:
-        found = call.found.get("processKey") or {}
-        if call.spec.name != "runWorkFlow" or not found or not is_leave(found["definition"]):
+        if not starts_a_leave(call):
             return
         start, end = iso_date(get_param(call.values, _FIRST)), get_param(call.values, _LAST)
         days = call.values.get("days")
@@ -84,8 +83,7 @@ class LeaveDaysFromDates:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
-        found = call.found.get("processKey") or {}
-        if call.spec.name != "runWorkFlow" or not found or not is_leave(found["definition"]) or call.request["days"]:
+        if not starts_a_leave(call) or call.request["days"]:
             return
         start, end = iso_date(get_param(call.values, _FIRST)), iso_date(get_param(call.values, _LAST))
         said = set(call.request["dates"])

@@ -15,7 +15,7 @@ from tools.patterns import compiled
 from tools.person_values import set_param
 from tools.request import latest_message
 from tools.workflow.leave.balances import balance
-from tools.workflow.leave.rules import is_leave
+from tools.workflow.leave.rules import starts_a_leave
 
 _PARAM = "fields.leaveType"
 _IF_ANY = (r"(?:(?:如果|要是)?还?有[^，,。；;？?]{0,6}?的话|够的话|如果有|要是有|有就|"
@@ -33,8 +33,7 @@ class LeaveTypeIfAny:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
-        found = call.found.get("processKey") or {}
-        if call.spec.name != "runWorkFlow" or not found or not is_leave(found["definition"]):
+        if not starts_a_leave(call):
             return
         value = next((v for v in call.person_values if v.param == _PARAM), None)
         days = call.values.get("days")

@@ -81,6 +81,12 @@ def form_halves(start: date, end: date, start_half: Any, end_half: Any) -> tuple
     return first, last
 
 
+def starts_a_leave(call: Any) -> bool:
+    """Whether a call (`tools.guards.call.Call`) starts a leave: runWorkFlow of a process whose form is a leave's."""
+    found = call.found.get("processKey") or {}
+    return bool(call.spec.name == "runWorkFlow" and found and is_leave(found["definition"]))
+
+
 def iso_date(value: Any) -> date | None:
     """The date an ISO value (a form's) states, or None for none or another value."""
     try:
