@@ -168,11 +168,14 @@ SPECS: tuple[ToolSpec, ...] = (
         answers=(r"(待办|待审批|待批|没批|压着|积压)[^，。,;；]{0,6}((?<![那这])几|多少|哪些)|"
                  r"((?<![那这])几|多少|哪些)(个|条|件|份|单)?[^，。,;；]{0,6}(待办|待审批|待批|没批|要审批)|"
                  # what came in for them to decide ("财务这边是不是又进来一单？", "有没有新的单子要我审")
-                 r"(?:又|新)?(?:进来|来了|收到|到了)(?:一|几|个|新的)?(?:单|笔|份)|有没有(?:新的?)?(?:单子|待办|要审|要批)",
+                 r"(?:又|新)?(?:进来|来了|收到|到了)(?:一|几|个|新的)?(?:单|笔|份)|有没有(?:新的?)?(?:单子|待办|要审|要批)|"
+                 # whether anything waits on them ("我现在有待办吗？", "张三的报销是不是在等我批？")
+                 r"有(?:什么|啥)?待办|待办[^，。,;；]{0,4}[吗么没]|(?:是不是|是否|有没有)[^，。？?]{0,16}(?:等|要)我(?:审|批|处理)",
                  r"\bhow many\b[^.;]{0,40}\b(to-?dos?|tasks?|to approve|approvals?|sitting)\b|"
                  r"\bwhat(?:'s| is| has)?\b[^.;]{0,30}\b(to-?dos?|waiting for (?:me|him|her|them|approval))\b|"
                  r"\b(?:anything|something)\b[^.;?]{0,20}\b(?:come in|came in|landed|for me to (?:approve|sign|review|look at)|"
-                 r"waiting on me)\b|"
+                 r"waiting on me)\b|\b(?:waiting|pending|sitting)\s+(?:for|on|with)\s+me\b|"
+                 r"\bdo\s+i\s+have\s+(?:any(?:thing)?\s+)?(?:tasks?|to-?dos?|approvals?|to\s+approve)\b|"
                  # which wait on a group or a person ("Which claims are waiting on finance?", "what's sitting with HR")
                  r"\b(?:which|what)\b(?![^.;?]*\b(?:my|mine)\b)[^.;?]{0,30}\b(?:waiting|sitting)\s+(?:on|with)\s+\w+|"
                  # a queue ("What's in the HR queue?", "anything in my inbox to approve")
