@@ -76,3 +76,30 @@ def test_a_change_with_its_resend_words_makes_no_note(graph_driver, make_ctx):
 ])
 def test_a_resend_that_only_changes_and_sends_has_no_note(said):
     assert resend_note(read_request([said], index=0, today=date(2027, 1, 15))) is None
+
+
+@pytest.mark.parametrize(("said", "note"), [
+    # the fifty-ninth and sixtieth rounds' writers, none of their words: the cue words were filed with the note
+    ("Resend it as it was, with a note: paper receipt given to Wang Wu in person", "paper receipt given to Wang Wu in person"),
+    ("原样重新提交，备注：纸质发票已经当面交给王五了", "纸质发票已经当面交给王五了"),
+])
+def test_a_notes_cue_words_are_not_the_note(graph_driver, make_ctx, said, note):
+    lang = "en" if said.isascii() else "zh"
+    agent = _returned_claim(graph_driver, make_ctx, tool_call("resubmitRequest", {"requestId": "req_1"}), "OK",
+                            lang=lang)
+    agent.say(said)
+    [action] = agent.actions
+    assert action["args"]["note"] == note
+
+
+def test_a_time_of_day_in_the_note_of_a_leave_sent_as_it_was_changes_nothing(graph_driver, make_ctx, start_request):
+    # the fifty-ninth round's writer: "… handed to HR this morning" had been read as a half day, and the resend
+    # refused as half a day of a leave taken in whole days
+    start_request(requester="user_1", approver="user_2", days=3, reason="家里有事")
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "need the paperwork"}, make_ctx("user_2"))
+    agent = graph_driver(tool_call("resubmitRequest", {"requestId": "req_1", "days": 0.5}), "OK", user_id="user_1",
+                         fixed_answers=True)
+    agent.say("Send it again as it is, with the note: paperwork handed to HR this morning")
+    [action] = agent.actions
+    assert action["name"] == "resubmitRequest" and "days" not in action["args"]
+    assert action["args"]["note"] == "paperwork handed to HR this morning"

@@ -105,6 +105,10 @@ _NOTE_CLAUSE = re.compile(r"[^，,。；;！!？?\n]+[？?]?")
 _NOTE_JOINS = re.compile(r"\s+(?:and|so|then|please|pls)\s+|(?<=\S)(?:所以|然后|那就|麻烦(?:你|您)?|帮我)", re.IGNORECASE)
 _A_CHANGE = re.compile(r"改成|改为|改一下|改下|修改|更正|\b(?:change[sd]?|fix(?:ed)?|correct(?:ed)?|update[sd]?|make\s+it)\b",
                        re.IGNORECASE)
+_NOTE_CUE = re.compile(r"^(?:(?:and\s+)?(?:with|add|adding|plus)\s+(?:a|the|this)\s+(?:note|message|comment)|(?:a\s+)?note|"
+                       r"(?:附上?|加上?|带上?)?(?:备注|附言|留言|说明|一句话?))\s*(?:[:：]|saying\b|说)\s*",
+                       re.IGNORECASE)
+"""The words that introduce a resend's note ("with a note: …", 备注：…): not the note."""
 _ONLY_THANKS = re.compile(r"^\W*(?:谢谢|多谢|谢了|辛苦了?|麻烦了|\b(?:many\s+)?(?:thanks|thank\s+you|thx|cheers)\b)\W*$",
                           re.IGNORECASE)
 
@@ -127,7 +131,7 @@ def resend_note(request: Request) -> str | None:
     kept = [without_consent(c).strip() for c in clauses if not (  # "send it again" is no "ok, send it" and "again"
         RESEND.search(c) or _AS_IT_WAS.search(c) or c.endswith(("?", "？")) or CONDITION.match(c) or
         _ONLY_THANKS.match(c))]
-    kept = [c for c in kept if len(c) >= 2]
+    kept = [c for c in (_NOTE_CUE.sub("", c).strip() for c in kept) if len(c) >= 2]  # "with a note: …": its words
     if not kept:
         return None
     return ("，" if re.search(r"[\u4e00-\u9fff]", text) else ", ").join(kept)
@@ -194,11 +198,24 @@ RESEND_NOTE = PersonValue("note", "text", "resend_note", optional=True, stated=r
 """The requester's note on a resend: read from their words, never the model's (a note they did not write is left out)."""
 
 
+def as_it_was(texts: list[str]) -> bool:
+    """Whether the messages of a resend send it as it was and change nothing ("原样再提交", "resend it as is")."""
+    return any(_AS_IT_WAS.search(t) for t in texts) and not any(_A_CHANGE.search(t) for t in texts)
+
+
 def _now(stated: Callable[[Request], Any] | None) -> Callable[[Request], Any] | None:
-    """A value's reader over the request's own messages only (`of_its_own_messages`)."""
+    """A value's reader over the request's own messages only (`of_its_own_messages`); none where they send it again as
+    it was and change nothing (its note's "this morning" is no half day)."""
     if stated is None:
         return None
-    return lambda request: stated(of_its_own_messages(request))
+
+    def read(request: Request) -> Any:
+        own = of_its_own_messages(request)
+        if as_it_was(own["recent"]):
+            return None  # "send it again as it is, with the note: … handed to HR this morning": nothing changes
+        return stated(own)
+
+    return read
 
 
 def _changes(request: dict[str, Any], args: ResubmitRequestArgs) -> dict[str, Any]:
@@ -334,9 +351,14 @@ class UnchangedLeftOut:
             call.values = _without(call.values, "reason")
         values = person_values(request["definition"])
         pairs = _pairs(values)
+        unchanged = as_it_was(own)
         for value in values:
             given = get_param(call.values, value.param)
             if given is None:
+                continue
+            if unchanged:  # "send it again as it is": the model's own changes (0.5 days of "this morning") are none
+                call.values = _without(call.values, value.param)
+                call.notes.append(f"[unchanged] {value.param}: the user sends it as it was; {given!r} left out")
                 continue
             if value.param in pairs and _the_other_end(pairs[value.param], of_its_own_messages(call.request)):
                 call.values = _without(call.values, value.param)
