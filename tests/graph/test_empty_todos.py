@@ -13,6 +13,7 @@ from evals.doubles.scripted import tool_call
 @pytest.mark.parametrize(("said", "unknown"), [
     ("我这边现在有待办吗？", "不知道"),
     ("王五那个报销是不是在等我批？", "不知道"),
+    ("王五那笔打车的报销，在我这儿吗？", "不知道"),
     ("Is Wang Wu's expense claim waiting on me?", "don't know"),
     ("do I have any tasks right now?", "don't know"),
 ])

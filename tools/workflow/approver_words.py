@@ -109,12 +109,14 @@ def named_as_owner(text: str, person: dict[str, Any]) -> bool:
 @functools.cache
 def taker_first(base: Picker) -> Picker:
     """A toolset's `pick_person` that takes the one person named as taking a task over when a message names exactly
-    one so ("张三的请假转给王五": 王五), and asks `base` otherwise, never of a person named as the request's owner
+    one so ("张三的请假转给王五": 王五) and nobody else as approving ("the wreath sent to Wang Wu's father's funeral,
+    Zhao Liu approves": Zhao Liu, by `base`), and asks `base` otherwise, never of a person named as the request's owner
     ("王五这个待办帮我转出去" names nobody to take it: the person is asked) (the same wrapper for the same `base`)."""
 
     def pick(param: str, text: str, named: list[dict[str, Any]]) -> list[dict[str, Any]]:
         taker = named_as_taker(text, named)
-        if len(taker) == 1:
+        approver = [p for p in named if p not in taker and named_as_approver_of(text, p)]
+        if len(taker) == 1 and not approver:  # "the wreath sent to Wang Wu's father…, Zhao Liu approves": Zhao Liu
             return taker
         others = [p for p in named if not named_as_owner(text, p)]
         return base(param, text, others) if others else []
