@@ -22,3 +22,13 @@ def test_an_empty_todo_list_answers_whether_anything_waits(graph_driver, said, u
     agent.say(said)
     answer = str(agent.messages[-1].content)
     assert unknown not in answer and ("没有待办" in answer or "no pending tasks" in answer)
+
+
+def test_who_decides_after_the_person_is_answered_by_the_todo_they_opened(graph_driver, start_request):
+    # the sixtieth round's writer, none of its words: the answer from the to-do's view had been sent back for the
+    # list of workflows, and the person never got it
+    start_request(requester="user_3", approver="user_2", days=4, reason="visiting my parents")
+    agent = graph_driver(tool_call("viewTask", {"taskId": "task_1"}), "After you it goes to HR.", "(asked again)",
+                         user_id="user_2")
+    agent.say("Show me that one. If I sign off, does anyone else need to approve it after me?")
+    assert str(agent.messages[-1].content) == "After you it goes to HR."

@@ -84,6 +84,9 @@ SPECS: tuple[ToolSpec, ...] = (
                  r"^(?=.*\?)(?:.*\b(?:else|besides|as\s+well|also|other\s+than|apart\s+from|in\s+addition)\b.*\b"
                  r"(?:approv\w*|sign\w*\s+off|look\w*\s+at|review\w*)\b|.*\b(?:approv\w*|sign\w*\s+off|"
                  r"look\w*\s+at|review\w*)\b.*\b(?:else|as\s+well|too)\b|.*\bhow\s+(?:big|much|large)\b.*\bbefore\b)"),
+        # the steps after this one of a request looked up ("If I approve, does it go to someone else after me?"): its
+        # view, the to-dos and the requests lists show them as well
+        answered_by=("viewTask", "queryTodoTask", "queryMyRequests", "queryCcRequests"),
         observation=ObservationShape(drop=frozenset({"startable", "version"}), list_limits={"workflows": 20}),
         describe=readable.workflows,
         model_description="List the workflows: processKey, name, the form fields a request needs, and who approves when.",
