@@ -30,3 +30,14 @@ def test_a_transfer_still_goes_to_whom_it_is_passed(graph_driver, start_request)
     agent.say("张三的请假转给王五，他来批")
     [action] = agent.actions
     assert action["args"]["nextUserId"] == "user_3"
+
+
+def test_a_decision_beside_a_transfer_names_no_approver_of_it(graph_driver, start_request):
+    # the thirty-seventh round's scenario, caught by the oracle when the approver's cue was read on either side of
+    # a name: "approve Zhao Liu's day off" made Zhao Liu the taker of the trip passed on to Li Si
+    start_request(requester="user_4", approver="user_3", days=1, reason="搬家")
+    agent = graph_driver(tool_call("transferTask", {"taskId": "赵六", "nextUserId": "李四"}), "OK", user_id="user_3",
+                         fixed_answers=True)
+    agent.say("hand Zhao Liu's leave over to Li Si, I'd approve Zhao Liu's day off myself but I'm out sick")
+    [action] = agent.actions
+    assert action["args"]["nextUserId"] == "user_2"

@@ -106,6 +106,16 @@ def named_as_owner(text: str, person: dict[str, Any]) -> bool:
     return any(_OWNED.match(text[end:]) for _, end in mention_spans(text, person))
 
 
+_APPROVES = re.compile(r"\s*(?:来|负责|会)?(?:审批|审核|批准|批|签字)|\s+(?:will\s+|can\s+|to\s+)?(?:approves?|signs?\s+off)\b",
+                       re.IGNORECASE)
+
+
+def _approves(text: str, person: dict[str, Any]) -> bool:
+    """Whether the text names the person as the one approving, the word after the name ("Zhao Liu approves", 赵六审批;
+    not "approve Zhao Liu's day off", whose words make him its requester)."""
+    return any(_APPROVES.match(text, end) for _, end in mention_spans(text, person))
+
+
 @functools.cache
 def taker_first(base: Picker) -> Picker:
     """A toolset's `pick_person` that takes the one person named as taking a task over when a message names exactly
@@ -115,7 +125,7 @@ def taker_first(base: Picker) -> Picker:
 
     def pick(param: str, text: str, named: list[dict[str, Any]]) -> list[dict[str, Any]]:
         taker = named_as_taker(text, named)
-        approver = [p for p in named if p not in taker and named_as_approver_of(text, p)]
+        approver = [p for p in named if p not in taker and _approves(text, p)]
         if len(taker) == 1 and not approver:  # "the wreath sent to Wang Wu's father…, Zhao Liu approves": Zhao Liu
             return taker
         others = [p for p in named if not named_as_owner(text, p)]

@@ -198,9 +198,14 @@ RESEND_NOTE = PersonValue("note", "text", "resend_note", optional=True, stated=r
 """The requester's note on a resend: read from their words, never the model's (a note they did not write is left out)."""
 
 
-def as_it_was(texts: list[str]) -> bool:
-    """Whether the messages of a resend send it as it was and change nothing ("原样再提交", "resend it as is")."""
-    return any(_AS_IT_WAS.search(t) for t in texts) and not any(_A_CHANGE.search(t) for t in texts)
+def as_it_was(own: Request) -> bool:
+    """Whether the messages of a resend (`of_its_own_messages`) send it as it was and change nothing ("原样再提交",
+    "resend it as is"): no word of a change, and no length, amount or number said ("cut it to 2 days … if he hasn't,
+    leave it as it is" changes the days; a note's "this morning" is no value of the request)."""
+    texts = own["recent"]
+    dates = {s["text"] for s in own["said"] if s["kind"] in ("date", "range")}  # a day's own count is no value
+    return any(_AS_IT_WAS.search(t) for t in texts) and not any(_A_CHANGE.search(t) for t in texts) and not any(
+        s["kind"] in ("days", "amount", "number") and s["text"] not in dates for s in own["said"])
 
 
 def _now(stated: Callable[[Request], Any] | None) -> Callable[[Request], Any] | None:
@@ -211,7 +216,7 @@ def _now(stated: Callable[[Request], Any] | None) -> Callable[[Request], Any] | 
 
     def read(request: Request) -> Any:
         own = of_its_own_messages(request)
-        if as_it_was(own["recent"]):
+        if as_it_was(own):
             return None  # "send it again as it is, with the note: … handed to HR this morning": nothing changes
         return stated(own)
 
@@ -351,7 +356,7 @@ class UnchangedLeftOut:
             call.values = _without(call.values, "reason")
         values = person_values(request["definition"])
         pairs = _pairs(values)
-        unchanged = as_it_was(own)
+        unchanged = as_it_was(of_its_own_messages(call.request))
         for value in values:
             given = get_param(call.values, value.param)
             if given is None:

@@ -174,7 +174,7 @@ SPECS: tuple[ToolSpec, ...] = (
                  r"(?:又|新)?(?:进来|来了|收到|到了)(?:一|几|个|新的)?(?:单|笔|份)|有没有(?:新的?)?(?:单子|待办|要审|要批)|"
                  # whether anything waits on them ("我现在有待办吗？", "张三的报销是不是在等我批？")
                  r"有(?:什么|啥)?待办|待办[^，。,;；]{0,4}[吗么没]|(?:是不是|是否|有没有)[^，。？?]{0,16}(?:等|要)我(?:审|批|处理)|"
-                 r"(?:在|到)我(?:这儿|这里|这边|手上|手里|这)[^，。,;；]{0,3}[吗么没]",
+                 r"(?<!抄送)(?<!抄)(?<!发)(?:在|到)我(?:这儿|这里|这边|手上|手里|这)[^，。,;；]{0,3}[吗么没]",
                  r"\bhow many\b[^.;]{0,40}\b(to-?dos?|tasks?|to approve|approvals?|sitting)\b|"
                  r"\bwhat(?:'s| is| has)?\b[^.;]{0,30}\b(to-?dos?|waiting for (?:me|him|her|them|approval))\b|"
                  r"\b(?:anything|something)\b[^.;?]{0,20}\b(?:come in|came in|landed|for me to (?:approve|sign|review|look at)|"
