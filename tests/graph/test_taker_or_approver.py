@@ -32,12 +32,14 @@ def test_a_transfer_still_goes_to_whom_it_is_passed(graph_driver, start_request)
     assert action["args"]["nextUserId"] == "user_3"
 
 
-def test_a_decision_beside_a_transfer_names_no_approver_of_it(graph_driver, start_request):
+def test_a_decision_beside_a_transfer_names_no_approver_of_it():
     # the thirty-seventh round's scenario, caught by the oracle when the approver's cue was read on either side of
     # a name: "approve Zhao Liu's day off" made Zhao Liu the taker of the trip passed on to Li Si
-    start_request(requester="user_4", approver="user_3", days=1, reason="搬家")
-    agent = graph_driver(tool_call("transferTask", {"taskId": "赵六", "nextUserId": "李四"}), "OK", user_id="user_3",
-                         fixed_answers=True)
-    agent.say("hand Zhao Liu's leave over to Li Si, I'd approve Zhao Liu's day off myself but I'm out sick")
-    [action] = agent.actions
-    assert action["args"]["nextUserId"] == "user_2"
+    from tools.workflow.approver_words import taker_first
+    from tools.workflow.cc import pick_person
+
+    named = [{"id": "user_4", "name": "赵六", "alias": "Zhao Liu"}, {"id": "user_2", "name": "李四", "alias": "Li Si"}]
+    text = "approve zhao liu's day off, and hand the guangzhou trip over to Li Si"
+    assert [p["id"] for p in taker_first(pick_person)("nextUserId", text, named)] == ["user_2"]
+    text = "Claim 300 yuan for flowers sent to Li Si's mother, Zhao Liu approves"
+    assert [p["id"] for p in taker_first(pick_person)("nextUserId", text, named)] == ["user_4"]
