@@ -126,8 +126,10 @@ def taker_first(base: Picker) -> Picker:
     def pick(param: str, text: str, named: list[dict[str, Any]]) -> list[dict[str, Any]]:
         taker = named_as_taker(text, named)
         approver = [p for p in named if p not in taker and _approves(text, p)]
-        if len(taker) == 1 and not approver:  # "the wreath sent to Wang Wu's father…, Zhao Liu approves": Zhao Liu
+        if len(taker) == 1 and not approver:
             return taker
+        if taker and len(approver) == 1:  # "the wreath sent to Wang Wu's father…, Zhao Liu approves": Zhao Liu;
+            return approver  # "李四审批，这几天我的审批让赵六代我": 李四 approves the leave, 赵六 is the deputy
         others = [p for p in named if not named_as_owner(text, p)]
         return base(param, text, others) if others else []
 

@@ -200,12 +200,12 @@ RESEND_NOTE = PersonValue("note", "text", "resend_note", optional=True, stated=r
 
 def as_it_was(own: Request) -> bool:
     """Whether the messages of a resend (`of_its_own_messages`) send it as it was and change nothing ("原样再提交",
-    "resend it as is"): no word of a change, and no length, amount or number said ("cut it to 2 days … if he hasn't,
-    leave it as it is" changes the days; a note's "this morning" is no value of the request)."""
+    "resend it as is"): no word of a change, and no value said but in its note ("cut it to 2 days … if he hasn't,
+    leave it as it is" changes the days, "出发日期提前到24号，其他不变" the first day; a note's "this morning" is the note's)."""
     texts = own["recent"]
-    dates = {s["text"] for s in own["said"] if s["kind"] in ("date", "range")}  # a day's own count is no value
+    note = resend_note(own) or ""  # "… with the note: handed to HR this morning": its day is the note's
     return any(_AS_IT_WAS.search(t) for t in texts) and not any(_A_CHANGE.search(t) for t in texts) and not any(
-        s["kind"] in ("days", "amount", "number") and s["text"] not in dates for s in own["said"])
+        s["text"] not in note for s in own["said"])
 
 
 def _now(stated: Callable[[Request], Any] | None) -> Callable[[Request], Any] | None:
