@@ -172,6 +172,8 @@ class RequestTheyNamed:
             given = call.values.get(ref.param)
             if ref.kind != "request" or not isinstance(given, str):
                 continue
+            if lookup.ID_RE.match(given.strip()) and not given.strip().lower().startswith("req"):
+                continue  # another record's id (a task's, for a reminder): its look-up reads it, whatever the words
             held = _held_by_whom_they_named(call) if ref.resolve != "returned" else None
             if held is not None and held != given.strip():
                 call.notes.append(f"[person_stated] {ref.param}: the one of theirs still with whom they named, {held}")
@@ -185,8 +187,6 @@ class RequestTheyNamed:
             if re.fullmatch(r"\s*(?:req|request)?[_\-\s]?\d{1,12}\s*", given, re.IGNORECASE):
                 if _exists(call, given) or _id_said(call, given):
                     continue  # a request's id: the look-up reads it (and the policy refuses one not theirs)
-            elif lookup.ID_RE.match(given):
-                continue  # another record's id (a task's, for a reminder): its look-up reads it
             else:
                 named = processes_named(call.handle, given)
                 definitions = list(lookup.engine_of(call.handle).definitions(call.handle))
