@@ -172,8 +172,8 @@ class RequestTheyNamed:
             given = call.values.get(ref.param)
             if ref.kind != "request" or not isinstance(given, str):
                 continue
-            if lookup.ID_RE.match(given.strip()) and not given.strip().lower().startswith("req"):
-                continue  # another record's id (a task's, for a reminder): its look-up reads it, whatever the words
+            if (found := lookup.ID_RE.match(given)) and (found["prefix"] or "").lower() == "task":
+                continue  # a task's id, for a reminder: its look-up reads it, whatever the words
             held = _held_by_whom_they_named(call) if ref.resolve != "returned" else None
             if held is not None and held != given.strip():
                 call.notes.append(f"[person_stated] {ref.param}: the one of theirs still with whom they named, {held}")
