@@ -74,6 +74,9 @@ class TurnRecord:
     refusals, rejections, failed calls."""
     outcomes: list[list[dict[str, Any]]] = field(default_factory=list)
     """What actually happened after each answer (the graph's outcome lines: executed, refused, rejected)."""
+    calls: list[str] = field(default_factory=list)
+    """Each tool call the model proposed in the turn, as it proposed it (`name({args})`), reads too: a failed trial is
+    read from what the model did, not only from what was refused."""
 
 
 @dataclass
@@ -313,7 +316,10 @@ def play_turns(
             record.said.append(follow_up)
             answer = send(graph, thread, context, follow_up, reviewer, record)
             record.answers.append(answer)
-        record.refusals = _refusals(thread_messages(graph, thread)[seen:])
+        turn_messages = thread_messages(graph, thread)[seen:]
+        record.refusals = _refusals(turn_messages)
+        record.calls = [f"{call['name']}({json.dumps(call['args'], ensure_ascii=False)[:300]})"
+                        for m in turn_messages if isinstance(m, AIMessage) for call in m.tool_calls]
         label = f"turn {index + 1} ({turn.actor})"
         if turn.expect is not None:
             problems += [f"{label}: {p}" for p in check_reply(record.answers[0], turn.expect)]
