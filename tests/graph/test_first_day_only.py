@@ -67,3 +67,22 @@ def test_the_length_an_answer_gives_is_the_one_its_dates_are_read_with(graph_dri
     agent.say(answer)
     [card] = agent.actions
     assert card["args"]["days"] == 1 and card["args"]["fields"]["startDate"] == day == card["args"]["fields"]["endDate"]
+
+
+@pytest.mark.parametrize(("said", "first", "last"), [  # the fifty-ninth round's run: no first day was filed for either
+    ("我妹妹下周五出嫁，我从下周二起请3天事假回去帮忙，李四批", "2027-01-19", "2027-01-21"),
+    ("My cousin graduates next Friday, so I'd like 2 days of personal leave starting next Thursday, Li Si approves",
+     "2027-01-21", "2027-01-22"),
+    ("The movers come next Tuesday, so please book 2 days of personal leave starting next Tuesday, Li Si approves",
+     "2027-01-19", "2027-01-20"),
+])
+def test_the_date_said_as_its_first_day_starts_it_beside_another(graph_driver, said, first, last):
+    """Its first day is the date said as where it starts, beside the date of its occasion (a wedding, a graduation)
+    or the same day said again; its last is counted from its length."""
+    call = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "x", "nextUserId": "李四",
+                                     "days": 3 if "3天" in said else 2})
+    agent = graph_driver(call, "好", user_id="user_1")
+    agent.say(said)
+    [card] = agent.actions
+    fields = card["args"]["fields"]
+    assert (fields["startDate"], fields["endDate"]) == (first, last)

@@ -103,24 +103,28 @@ def _lengths(request: Request) -> set[float]:
 
 
 def said_as_first_day(request: Request) -> str | None:
-    """The one date a leave's words say it starts on ("下周二起请俩天假", 从周三开始休, "starting next Monday, 3 days"),
-    when they state one date only; None otherwise."""
-    if len({str(s["value"]) for s in request.get("said", []) if s["kind"] == "date"}) != 1:
-        return None
-    for said, text, at in _dates_where_said(request):
-        if FROM_BEFORE.search(text[:at]) or FROM_AFTER.search(text[at + len(said["text"]):]):
-            return str(said["value"])
-    return None
+    """The one date to come a leave's words say it starts on ("下周二起请俩天假", 从周三开始休, "starting next Monday, 3
+    days"), beside any other date they give as its occasion ("我下周六办婚礼，想从下周一开始请5天婚假": Monday); None when
+    none is said as its start, or several are."""
+    today = request.get("today", "")
+    starts = {str(said["value"]) for said, text, at in _dates_where_said(request)
+              if str(said["value"]) >= today and (
+                  FROM_BEFORE.search(text[:at]) or FROM_AFTER.search(text[at + len(said["text"]):]))}
+    return starts.pop() if len(starts) == 1 else None
 
 
 def _dates_where_said(request: Request) -> list[tuple[Said, str, int]]:
-    """Each date the request states, with the message it was said in and where in it."""
+    """Each date the request states, with the message it was said in and where in it (a date said twice, "next
+    Wednesday … starting next Wednesday", at each of its places in turn)."""
     found = []
+    after: dict[tuple[int, str], int] = {}
     for said in request.get("said", []):
         if said["kind"] == "date" and 0 <= said["message"] < len(request["recent"]):
             text = request["recent"][said["message"]]
-            if (at := text.find(said["text"])) >= 0:
+            key = (said["message"], said["text"])
+            if (at := text.find(said["text"], after.get(key, 0))) >= 0:
                 found.append((said, text, at))
+                after[key] = at + len(said["text"])
     return found
 
 
