@@ -47,6 +47,7 @@ from tools.workflow.leave.asked import BalanceAsked
 from tools.workflow.leave.cli import LEAVE_CLI
 from tools.workflow.leave.ends import LeaveDaysFromDates, LeaveEndCounted
 from tools.workflow.leave.if_any import LeaveTypeIfAny
+from tools.workflow.leave.offered import TypeOffered
 from tools.workflow.leave.others_illness import OthersIllness
 from tools.workflow.mailer import Mailer
 from tools.workflow.named import RequestTheyNamed, TaskTheyNamed, TodosOfWhom
@@ -200,7 +201,8 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(batch_guards.BatchOfWhat(), after="references", guards=guards)  # no process they put off filters
     guards = added(LeaveEndCounted(), after="dates", guards=guards)  # "下周一开始连休5天": the fifth working day ends it
     guards = added(LeaveDaysFromDates(), after="leave_end_counted", guards=guards)  # 周三下午和周四: 1.5 days, not 2
-    guards = added(LeaveTypeIfAny(), after="fields_of_the_form", guards=guards)  # "有调休就调休，没有就年假"
+    guards = added(TypeOffered(), after="fields_of_the_form", guards=guards)  # 陪产假: no such type here
+    guards = added(LeaveTypeIfAny(), after="type_offered", guards=guards)  # "有调休就调休，没有就年假"
     guards = added(OthersIllness(), after="filled", guards=guards)  # "孩子发烧，我下午请半天": no sick leave of theirs
     return added(batch_guards.BatchPinned(), after="policy", guards=guards)  # a batch decides the tasks its card lists
 

@@ -47,7 +47,8 @@ def described(result: dict[str, Any], lang: str) -> str:
         parts = [f"{b['type']}剩余 {b['left']:g} 天（共 {b['allocated']:g} 天，审批中 {b['pending']:g} 天，"
                  f"已用 {b['used']:g} 天）" for b in items]
         return f"你 {year} 年的假期余额：" + "；".join(parts) + "。"
-    parts = [f"{b['type']}: {b['left']:g} days left ({b['allocated']:g} allocated, {b['pending']:g} pending, "
+    parts = [f"{b['type']}: {b['left']:g} day{'' if b['left'] == 1 else 's'} left ({b['allocated']:g} allocated, "
+             f"{b['pending']:g} pending, "
              f"{b['used']:g} used)" for b in items]
     return f"Your leave balance for {year}: " + "; ".join(parts) + "."
 
