@@ -42,6 +42,7 @@ from tools.workflow.guards import (
     StartNotEmail,
     StepsNotPeople,
 )
+from tools.workflow.held import DecisionHeld
 from tools.workflow.leave import words as leave_words
 from tools.workflow.leave.asked import BalanceAsked
 from tools.workflow.leave.cli import LEAVE_CLI
@@ -173,7 +174,8 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(StartNotDeputy(), after="deputy_not_started", guards=guards)  # "休一天年假，让李四批": no deputy
     guards = added(StartNotEmail(), after="start_not_deputy", guards=guards)  # "claim 1,150 RMB, copy Wang Wu"
     guards = added(ReturnOrReject(), after="start_not_email", guards=guards)  # "退回" is no rejection, "驳回" no return
-    guards = added(DecidedNotPassed(), after="return_or_reject", guards=guards)  # "我同意了，…交接给赵六" decides
+    guards = added(DecisionHeld(), after="return_or_reject", guards=guards)  # "leave it for now": nothing decided
+    guards = added(DecidedNotPassed(), after="decision_held", guards=guards)  # "我同意了，…交接给赵六" decides
     guards = added(PassedNotDecided(), after="decided_not_passed", guards=guards)  # "over to someone else" passes on
     guards = added(TransferNotSaid(), after="passed_not_decided", guards=guards)  # 我替他处理一下: no transfer
     guards = added(ReturnNotEmail(), after="passed_not_decided", guards=guards)  # "bounce it back to him": no e-mail

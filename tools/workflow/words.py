@@ -52,10 +52,21 @@ _REJECT = re.compile(
     r"(approve|accept|allow|ok|sign|support|agree|endorse|back)",
     re.IGNORECASE,
 )
-_HELD = re.compile(r"(?:先|暂时|暂且|还)(?:别|不要|先别)(?:批|通过|审批|同意|驳回|拒绝)|"
-                   r"\b(?:don'?t|do\s+not)\s+(?:approve|sign|decide|reject|ok)(?:\s+[\w'’-]+){0,4}?"
-                   r"\s+yet\b", re.IGNORECASE)
-"""Words that hold a decision for now (先别批, "don't approve it yet"): neither approve nor reject."""
+HELD = re.compile(
+    r"(?:先|暂时|暂且|还)(?:别|不要|先别|不)(?:批|通过|审批|同意|驳回|拒绝|处理|动|管)|先(?:放|搁|压|留)(?:着|一放|一搁|一下)|"
+    r"放一放|搁一搁|先等等?|等(?:他|她|对方)?[^，。,.;；？?]{0,12}?(?:再说|再批|再定|再决定|再处理|再审)|回头再(?:说|批|看|定)|"
+    r"\b(?:don'?t|do\s+not)\s+(?:approve|sign|decide|reject|ok)(?:\s+[\w'’-]+){0,4}?\s+yet\b|"
+    r"\b(?:leave|keep)\s+(?:it|that|this|them)(?:\s+one)?\s+(?:for\s+now|as\s+it\s+is|pending|waiting|open|on\s+hold|"
+    r"alone|be)\b|\bhold\s+off\b|\b(?:put|keep)\s+(?:it|that|this|them)(?:\s+one)?\s+on\s+hold\b|"
+    r"\bpark\s+(?:it|that|this)\b|\bnot\s+(?:just\s+)?yet\b|\bsit\s+on\s+(?:it|that|this)\b|\bwait\s+(?:until|till)\b",
+    re.IGNORECASE,
+)
+"""Words that hold a decision for now (先别批, 先不批, 先放着, 等他把预算发过来再说, "don't approve it yet", "leave it for
+now", "hold off"): neither approve nor reject."""
+_ACKNOWLEDGED = re.compile(r"^\s*(?:ok(?:ay)?|alright|all\s+right|fine|sure|right|好的?|行|嗯)(?:[\s,，.。!！]+|$)",
+                           re.IGNORECASE)
+"""An acknowledgement that opens a message ("OK, leave it for now"; 好的，先放着; "okay, reject it"): no approval where
+the decision is held or another follows."""
 _NOT_MINE = re.compile(
     r"(?:不归我|不该我|不是我|轮不到我|不由我|不在我|不再由我)(?:来|的)?(?:批|审批|审|管|签|决定|负责)|"
     r"\b(?:not|isn'?t|aren'?t|no\s+longer)\b[^.?!,;]{0,12}?\b(?:mine|my\s+(?:job|call|place|area|remit|department|budget))\b"
@@ -99,7 +110,12 @@ def decision_in(text: str) -> bool | None:
     """Approve (True) or reject (False) as the words say it, the last said where one is taken back for another
     ("approve it... actually no, reject"); None when they say neither, or both. What they quote someone else as saying
     is not theirs ('张三跟我说：“你直接通过就行”', `others_words_masked`)."""
-    text = last_said(_HELD.sub(" ", _NOT_MINE.sub(" ", others_words_masked(text))), _DECIDES)
+    text = _NOT_MINE.sub(" ", others_words_masked(text))
+    if HELD.search(text):
+        text = _ACKNOWLEDGED.sub(" ", HELD.sub(" ", text))
+    elif (rest := _ACKNOWLEDGED.sub(" ", text)) != text and (_REJECT.search(rest) or _APPROVE.search(rest)):
+        text = rest  # "okay, reject it": the decision is what follows the acknowledgement
+    text = last_said(text, _DECIDES)
     rejects = bool(_REJECT.search(text))
     approves = bool(_APPROVE.search(_REJECT.sub(" ", text)))
     if rejects == approves:
