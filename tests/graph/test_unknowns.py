@@ -42,6 +42,13 @@ from tools.workflow import TOOLSET
     ("is there a max per night for rooms in Beijing?", True), ("what's the meal limit on a trip", True),
     ("Can I cap my leave at 3 days per request?", False),
     ("I'm taking the train to Suzhou next Monday, please file the trip", False),
+    # what a trip will cost, and documents handed to an approver (the sixtieth round's run, read after it; written
+    # after the rule, none of its words)
+    ("王五去成都那趟，往返机票大概多少钱？", True), ("what would the flights for Zhao Liu's Chengdu trip cost us?", True),
+    ("How much is Zhang San's travel claim?", False), ("张三的差旅报销一共多少钱？", False),
+    ("How much did the hotel on Zhang San's expense claim cost?", False),
+    ("张三的结婚证交上来了没有？", True), ("did she ever send in the sick note?", True),
+    ("what did the doctor's note say about his back?", True), ("Zhao Liu handed in his receipts, approve it", True),
 ])
 def test_questions_of_payments_and_pay_are_of_what_no_tool_knows(text, unknown):
     assert (TOOLSET.language.unknown(text, "en") is not None) is unknown

@@ -209,6 +209,35 @@ UNKNOWNS = (
             "airline or the booking app can tell you.",
         },
     ),
+    Unknown(  # a claim's amount is known: a question of one is no question of a trip's costs
+        asked=(
+            r"^(?![\s\S]*(?:报销|发票))[\s\S]*(?:(?:机票|酒店|住宿|路费|车费|高铁票|火车票|差旅费)[^，。？?]{0,10}(?:多少钱|花多少|要多少|"
+            r"贵不贵|费用)|(?:出差|这趟|那趟)[^，。？?]{0,10}(?:花多少|要花|多少钱|费用多少))",
+            r"^(?![\s\S]*\b(?:claims?|expenses?|reimburs\w*|receipts?)\b)[\s\S]*(?:\bhow\s+much\b[^.?!]{0,60}\b(?:cost|spend)\b"
+            r"(?=[^.?!]*\b(?:hotels?|flights?|trips?|travel|trains?|tickets?)\b)|\b(?:hotels?|flights?|trips?|travel|tickets?)"
+            r"\b[^.?!]{0,40}\bcost\b)",
+        ),
+        say={
+            "zh": "出差申请里不记费用：机票、酒店要花多少钱，我这里查不到，所以不知道；可以请出差的人给个预估。",
+            "en": "A trip request holds no costs: I can't see what its flights or hotel will cost. The traveller can "
+            "give you an estimate.",
+        },
+    ),
+    Unknown(
+        asked=(
+            r"(?:病假条|假条|证明|结婚证|诊断|病历|发票|收据)[^，。？?]{0,8}(?:(?:交|给|补|送)(?:上来|过来|上去|过去|来)?(?:了|没)|"
+            r"交没交|写的?(?:啥|什么)|什么内容)|(?:交|给|补)(?:了|没)[^，。？?]{0,4}(?:病假条|假条|证明|结婚证|发票)",
+            r"\b(?:hand(?:ed)?\s+in|submit(?:ted)?|provided?|sen[dt](?:\s+in)?|given?|turn(?:ed)?\s+in|br(?:ing|ought))\b[^.?!]{0,30}\b(?:doctor'?s\s+note|"
+            r"sick\s+note|certificate|medical\s+(?:note|report)|receipts?|invoices?)\b|\b(?:doctor'?s\s+note|sick\s+note|"
+            r"certificate|diagnosis)\b[^.?!]{0,30}\b(?:say|said|says|handed|submitted|in\s+yet)\b",
+        ),
+        say={
+            "zh": "病假条、证明、发票这些材料是直接交给审批人的，系统里没有记录，所以我看不到交没交、写了什么；可以直接问本人。",
+            "en": "Documents such as a doctor's note, a certificate or receipts are handed to the approver directly, and "
+            "the system keeps no record of them: I can't see whether one was handed in or what it says. You can ask "
+            "the person directly.",
+        },
+    ),
     Unknown(
         asked=(r"预算|经费", r"\bbudgets?\b"),
         say={
@@ -220,4 +249,6 @@ UNKNOWNS = (
 """What no workflow tool knows: payments, salaries and bonuses (the processes end at a decision; paying out is
 finance's own system); when an approver will decide (only what has happened is recorded); allowances and spending
 limits (the company's expense policy, not a process's rule); whether leave carries over, lapses or is paid out (the
-company's leave policy: a balance is what is left, not what becomes of it); budgets (finance's own books)."""
+company's leave policy: a balance is what is left, not what becomes of it); what a trip will cost (a trip request
+holds none); documents handed to an approver (a doctor's note, a certificate: given in person, recorded nowhere);
+budgets (finance's own books)."""
