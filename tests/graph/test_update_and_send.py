@@ -34,3 +34,19 @@ def test_update_and_send_it_back_is_a_resend(graph_driver, store, make_ctx, said
 def test_an_approvers_send_back_to_the_requester_is_no_resend():
     assert not RESEND.search("Return it, send it back to the requester for the receipts")
     assert not RESEND.search("退回给张三，让他补发票")
+
+
+@pytest.mark.parametrize("said", [  # the sixtieth round's run: the blank reason was refused as "must not be empty"
+    "I dropped the hotel invoice off with Li Si just now. Resend it unchanged, note: invoice delivered by hand",
+    "发票已经当面交给李四了，原样再提交一次，备注：发票已当面交",
+])
+def test_a_blank_reason_and_no_days_beside_a_resend_change_nothing(graph_driver, make_ctx, said):
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "hotel in Hangzhou",
+                                          "nextUserId": "user_2", "fields": {"amount": 880, "category": "差旅"}},
+                 make_ctx("user_1"))
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "invoice please"}, make_ctx("user_2"))
+    call = tool_call("resubmitRequest", {"requestId": "req_1", "days": 0, "reason": " ", "fields": {}, "note": "by hand"})
+    agent = graph_driver(call, "Done.", user_id="user_1")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "resubmitRequest" and "reason" not in action["args"] and "days" not in action["args"]

@@ -22,7 +22,7 @@ class NoArgs(_Args):
 FormValue = str | int | float | bool
 
 
-def _is_zero(value: Any) -> bool:
+def is_zero(value: Any) -> bool:
     """0, "0" or blank: no count (a true/false value or a list is no number and is refused as such)."""
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         return False
@@ -66,7 +66,7 @@ class RunWorkFlowArgs(FormArgs):
     @field_validator("days", mode="before")
     @classmethod
     def _days(cls, value: Any) -> float | None:
-        if value is None or _is_zero(value):
+        if value is None or is_zero(value):
             return None  # "days": 0 is no count (a model fills it in for an expense claim, whose form has none)
         return parse_days(value, bounded=False)  # the process's form bounds it: a claim's form takes no days at all
 

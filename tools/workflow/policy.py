@@ -81,7 +81,7 @@ def parse_days(value: Any, *, bounded: bool = True) -> float:
 def check_reason(reason: str) -> str:
     text = reason.strip()
     if not text:
-        raise ValueError("reason must not be empty; ask the user why they need the leave")
+        raise ValueError("reason must not be empty; ask the user for the reason")
     if len(text) > MAX_REASON_CHARS:
         raise ValueError(f"reason must be at most {MAX_REASON_CHARS} characters")
     return text

@@ -18,7 +18,7 @@ from tools.guards.call import Call
 from tools.request import Request, of_its_own_messages
 from tools.spec import CallContext, Found, PersonValue, Verdict, get_param
 from tools.words import without_consent
-from tools.workflow.args import FormArgs, FormValue
+from tools.workflow.args import FormArgs, FormValue, is_zero
 from tools.workflow.cards import after_start
 from tools.workflow.conditions import CONDITION
 from tools.workflow.engine import Definition, EngineError, FormError
@@ -62,7 +62,14 @@ class ResubmitRequestArgs(FormArgs):
     @field_validator("days", mode="before")
     @classmethod
     def _days(cls, value: Any) -> float | None:
-        return None if value is None else parse_days(value, bounded=False)  # the form bounds them, if it has days
+        if value is None or is_zero(value):
+            return None  # "days": 0 beside a resend as it was changes no days (no leave is of none)
+        return parse_days(value, bounded=False)  # the form bounds them, if it has days
+
+    @field_validator("reason", mode="before")
+    @classmethod
+    def _blank_reason(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value  # "reason": "" changes no reason
 
     @field_validator("note")
     @classmethod
