@@ -52,6 +52,7 @@ from tools.workflow.leave.offered import TypeOffered
 from tools.workflow.leave.others_illness import OthersIllness
 from tools.workflow.mailer import Mailer
 from tools.workflow.named import RequestTheyNamed, TaskTheyNamed, TodosOfWhom
+from tools.workflow.nothing_to_do import NothingToDo
 from tools.workflow.panels import diagrams_of, outbox_of, tasks_of
 from tools.workflow.passed_on import PassedNotDecided, TransferNotSaid
 from tools.workflow.people_asked import PeopleAsked
@@ -69,7 +70,6 @@ from tools.workflow.todo_guards import (
     DecidedNotPassed,
     DecidedNotStarted,
     DeputyNotStarted,
-    NothingToDo,
     ReturnNotEmail,
     ReturnOrReject,
 )
