@@ -242,12 +242,19 @@ _NOTE_PIECES = re.compile(r"[^;:.。；：]+")
 def unechoed(answer: AIMessage, messages: list[AnyMessage], registry: ToolRegistry, lang: Lang) -> AIMessage:
     """The answer, or, where it repeats as written what a refusal of this run told the model (a piece of 24 characters
     or more), the code's answer of what was found and refused: ": the latest message is a question that asks for no
-    change; answer it from…" had reached a person (the thirty-fifth round, read after its run)."""
+    change; answer it from…" had reached a person (the thirty-fifth round, read after its run); or that is the person's
+    own message said back to them ("Just approve it for me, he'd say yes anyway." after a refusal: the sixtieth
+    round's run)."""
     flat = " ".join(str(answer.content).split()).casefold()
-    for message in messages[latest_human_index(messages) + 1 :]:
+    start = latest_human_index(messages)
+    echoed = start >= 0 and len(flat) >= 12 and flat == " ".join(str(messages[start].content).split()).casefold()
+    for message in messages[start + 1 :]:
+        if echoed:
+            break
         if isinstance(message, ToolMessage) and message.status == "error":
             note = " ".join(str(message.content).split()).casefold()
-            if any(len(p.strip()) >= 24 and p.strip() in flat for p in _NOTE_PIECES.findall(note)):
-                text = fixed_answer(messages, registry, lang, wrap_up("answered"))
-                return AIMessage(content=text, response_metadata={"thought": thought("answered", lang), NO_MODEL_CALL: True})
+            echoed = any(len(p.strip()) >= 24 and p.strip() in flat for p in _NOTE_PIECES.findall(note))
+    if echoed:
+        text = fixed_answer(messages, registry, lang, wrap_up("answered"))
+        return AIMessage(content=text, response_metadata={"thought": thought("answered", lang), NO_MODEL_CALL: True})
     return answer

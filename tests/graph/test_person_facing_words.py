@@ -13,6 +13,7 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from rich.console import Console
 
+from evals.doubles.scripted import tool_call
 from flowagent.chat import render
 from graph import prompts
 from graph.answers import fixed_answer, thought
@@ -281,3 +282,13 @@ def test_every_code_the_calculator_refuses_with_is_worded():
 def test_the_persons_message_is_read_back_from_a_rejection():
     assert reviewer_message(REJECTED_TEMPLATE.format(reviewer="user_2", message="先别发，明天再说")) == "先别发，明天再说"
     assert reviewer_message(REJECTED_TEMPLATE.format(reviewer="user_2", message=DEFAULT_REJECT_MESSAGE)) == ""
+
+
+@pytest.mark.parametrize("said", [  # the sixtieth round's run answered with the person's own message; none of its words
+    "Zhao Liu is out until Monday, could you mark his leave as seen for me?",
+    "赵六这周不在，你帮我把他那个假标记成已读吧",
+])
+def test_the_persons_own_message_said_back_is_no_answer(graph_driver, said):
+    agent = graph_driver(tool_call("queryMyRequests", {"userId": "赵六"}), said, user_id="user_1")
+    answer = str(agent.say(said)["messages"][-1].content)
+    assert answer.strip() != said and answer
