@@ -112,6 +112,23 @@ class SendEmailArgs(_Args):
         return check_email_content(value)
 
 
+COMMENT_NAMES = ("note", "remark", "remarks", "message", "result", "reason")
+"""What a model calls a to-do's comment in its own words ("note": "your account, please decide")."""
+
+
+def arrange_comment(values: dict[str, Any]) -> dict[str, Any]:
+    """A return's or a transfer's arguments with the one value the model named otherwise (`COMMENT_NAMES`) as its
+    `comment`: "note" beside a transfer had been refused as no parameter, and the person's note lost with it."""
+    blank = [k for k in COMMENT_NAMES if k in values and not str(values[k] or "").strip()]
+    values = {k: v for k, v in values.items() if k not in blank}  # "note": "" beside it says nothing
+    if values.get("comment") not in (None, ""):
+        return values
+    named = [k for k in COMMENT_NAMES if isinstance(values.get(k), str)]
+    if len(named) != 1:
+        return values
+    return {**{k: v for k, v in values.items() if k not in (*COMMENT_NAMES, "comment")}, "comment": values[named[0]]}
+
+
 def arrange_start(values: dict[str, Any]) -> dict[str, Any]:
     """runWorkFlow's arguments with every key that is no parameter of its own moved into `fields` ("amount": 6800 at
     the top becomes fields.amount): the form's check then takes it, or refuses it naming the form's fields. A value
