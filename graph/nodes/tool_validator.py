@@ -47,6 +47,8 @@ SECOND_WRITE_TEMPLATE = (
     "Error: only one write action per step. {first} was proposed first; propose {name} again after its result."
 )
 REFUSAL_TEMPLATE = "Error [{code}]: {message}"
+TASK_VIEW = "viewTask"
+"""The look-up of one to-do, proposed in place of a write on it asked of in a question (when the toolset has it)."""
 QUESTION_ONLY_TEMPLATE = (
     "Error [question_only]: the latest message is a question that asks for no change; answer it from what the "
     "look-ups found, and propose {name} only when a message asks for it."
@@ -227,7 +229,7 @@ class ToolValidator:
         if name in self._registry:
             spec = self._registry.get(name)
             if request is not None and request["kind"] == "information" and spec.effect is Effect.WRITE:
-                return QUESTION_ONLY_TEMPLATE.format(name=name)
+                return self._question_only(name, args)
             filled = spec.with_actor(args, ctx.actor_id) if isinstance(args, dict) else args
             asked = {v.param for v in spec.person_values}
             missing = [p for p in spec.missing_required(filled) if p not in asked] if isinstance(filled, dict) else []
@@ -248,6 +250,17 @@ class ToolValidator:
         if checked.spec.effect is Effect.WRITE and first_write is not None:
             return SECOND_WRITE_TEMPLATE.format(first=first_write, name=name)
         return checked, normalised, digest
+
+    def _question_only(self, name: str, args: Any) -> Refused | str:
+        """The refusal of a write proposed for a question; on a to-do the person named ("Open it. If I approve, does it
+        go to someone after me?" carded a decision twice, then ended with nothing: the sixtieth round's run), with the
+        to-do's view in its place, which shows its steps and who decides next."""
+        text = QUESTION_ONLY_TEMPLATE.format(name=name)
+        task = args.get("taskId") if isinstance(args, dict) else None
+        if not isinstance(task, str) or not task.strip() or TASK_VIEW not in self._registry:
+            return text
+        return Refused(f"{text} To show the task and its steps, call {TASK_VIEW} with taskId {task}.",
+                       {"name": TASK_VIEW, "args": {"taskId": task}})
 
     def _ask(self, call: ToolCallRecord, error: CannotError | NeedsPersonError, lang: Lang,
              kept: dict[str, Any] | None = None) -> Ask:

@@ -8,6 +8,7 @@ from typing import Any
 
 from tools.errors import DomainError, PolicyError
 from tools.guards.call import Call
+from tools.message_kind import kind_of, sentences
 from tools.request import latest_message, persons_in_latest
 from tools.taken_back import last_said
 from tools.workflow import lookup
@@ -54,6 +55,8 @@ class PassedNotDecided:
         assert call.request is not None
         if call.spec.name not in ("handleTodoTask", "returnTask"):
             return
+        if all(kind_of(s) == "information" for s in sentences(latest_message(call.request)) if PASS_ON.search(s)):
+            return  # "Once I sign it, does anybody else have to look at it?" asks, and passes nothing on
         latest = last_said(latest_message(call.request), PASS_ON)  # "approve it... actually no, pass it on"
         taker = _taker(call, latest)
         if not (PASS_ON.search(latest) or taker) or any(decision_in(PASS_ON.sub(" ", last_said(text, PASS_ON))) is not None
