@@ -33,3 +33,21 @@ def test_a_question_about_ones_own_request_is_no_todos(graph_driver, store, make
     result = agent.say("How much was my own taxi claim, and who has approved it?")
     tools = [m.name for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "success"]
     assert tools == ["queryMyRequests"]
+
+
+@pytest.mark.parametrize("said", [  # asked to be shown (the sixtieth round's run; none of its words)
+    "Pull up the expense claim that's with finance, and who okayed it first and what they wrote",
+    "Show me the claim finance has to decide. Who signed it off before me?",
+    "把财务那边待审的报销给我看看，前面是谁批的，写了什么意见？",
+])
+def test_a_todo_asked_to_be_shown_with_who_decided_it_before_is_its_view(graph_driver, make_ctx, said):
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "客户拜访机票酒店",
+                                          "fields": {"amount": 7300, "category": "差旅"}, "nextUserId": "user_2"},
+                 make_ctx("user_1"))
+    execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "项目预算内"}, make_ctx("user_2"))
+    agent = graph_driver(tool_call("queryCcRequests", {}), "x", "y", user_id="user_4", fixed_answers=True)
+    result = agent.say(said)
+    tools = [m.name for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "success"]
+    assert tools == ["viewTask"], tools
+    answer = str(result["messages"][-1].content)
+    assert "项目预算内" in answer and ("李四" in answer or "Li Si" in answer)

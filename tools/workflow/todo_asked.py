@@ -14,10 +14,12 @@ import re
 
 from tools.errors import PolicyError
 from tools.guards.call import Call
+from tools.message_kind import kind_of, sentences
 from tools.request import latest_message, persons_in_latest
 from tools.workflow import lookup
 from tools.workflow.engine import groups_of
 from tools.workflow.request_lookup import processes_named
+from tools.workflow.words import decision_in
 
 LISTS = frozenset({"queryMyRequests", "queryTodoTask", "queryCcRequests", "getAllWorkFlow"})
 """The look-ups a question about one to-do's contents is not answered by."""
@@ -28,8 +30,8 @@ _ABOUT_EN = re.compile(
     r"\bwho(?:'s|\s+has|\s+have|\s+had)?\s+(?:already\s+)?(?:ok(?:'?d|ayed|'ed)|approved|signed)|"
     r"\b(?:has|did)\s+(?:his|her|their|the)\s+(?:manager|boss|lead|approver)\b|"
     r"\b(?:his|her|their)\s+first\b|\b(?:claimed|filed|asked|requested)\b[^?.!]{0,20}\bbefore\b|"
-    r"\bwhat\s+did\s+(?:\w+\s+){1,2}(?:say|write|comment)\b|\bwho\s+(?:approved|signed\s+off\s+on|signed)\s+(?:it\s+)?"
-    r"(?:before|first|earlier)\b",
+    r"\bwhat\s+did\s+(?:\w+\s+){1,2}(?:say|write|comment)\b|\bwho\s+(?:approved|signed\s+off\s+on|signed|ok(?:'?d|ayed))\s+"
+    r"(?:it\s+|this\s+|that\s+)?(?:off\s+)?(?:before|first|earlier)\b|\bwhat\s+(?:they|he|she)\s+(?:wrote|said)\b",
     re.IGNORECASE,
 )
 _ABOUT_ZH = re.compile(
@@ -44,6 +46,19 @@ _MINE = re.compile(r"\bmy\s+(?:own\s+)?(?:requests?|claims?|leave|trips?|expense
                    re.IGNORECASE)
 
 
+_SHOW = re.compile(r"^\s*(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:show|pull\s+up|bring\s+up|open)\b|"
+                   r"给我看看|调出来|打开看看|看一下|拿出来看看", re.IGNORECASE)
+_ASKS_WHAT = re.compile(r"^\s*(?:and\s+)?(?:who|what|which|how|when|why)\b|谁|什么|多少|哪", re.IGNORECASE)
+
+
+def _shown_only(text: str) -> bool:
+    """Whether a message asks only to be shown something ("Show me the claim waiting on finance, and who signed it off
+    before me"): its parts are questions, or ask to be shown or what or who, and none decides."""
+    said = [s for s in sentences(text) if s.strip()]
+    return bool(said) and decision_in(text) is None and all(
+        kind_of(s) == "information" or _SHOW.search(s) or _ASKS_WHAT.search(s) for s in said)
+
+
 class TodoAskedAbout:
     """Refuses a list look-up for a question about one to-do's contents, with that to-do's view instead."""
 
@@ -53,9 +68,11 @@ class TodoAskedAbout:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
-        if call.spec.name not in LISTS or call.request["kind"] != "information":
+        if call.spec.name not in LISTS:
             return
         latest = latest_message(call.request)
+        if call.request["kind"] != "information" and not _shown_only(latest):
+            return
         if not (_ABOUT_EN.search(latest) or _ABOUT_ZH.search(latest)) or _MINE.search(latest):
             return
         actor = call.ctx.actor_id
