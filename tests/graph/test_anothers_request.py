@@ -93,6 +93,12 @@ def test_a_request_not_waiting_on_the_person_gets_the_tools_on_others_requests(g
     ("我去深圳那个出差，李四审批", "李四", None),
     ("张三批的那个假", "张三", None),
     ("请李四的客户吃饭，报销300", "李四", None),
+    # said as filed by them, or as their wanting it (the sixtieth round's run; none of its words)
+    ("Wang Wu just put in another expense claim, what's it for?", "Wang Wu", "Wang Wu just put in another expense claim"),
+    ("Zhao Liu has sent us a leave request for March", "Zhao Liu", "Zhao Liu has sent us a leave request"),
+    ("I sent Zhao Liu a trip request yesterday", "Zhao Liu", None),
+    ("赵六为啥又要出差？", "赵六", "赵六为啥又要出差"), ("王五想去成都出差", "王五", "王五想去成都出差"),
+    ("我和王五一起去出差", "王五", None),
 ])
 def test_a_request_is_also_named_by_where_its_requester_goes(text, name, said):
     assert anothers_request(text, name) == said

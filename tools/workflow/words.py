@@ -148,10 +148,14 @@ def stated_days(request: Request) -> float | None:
     return request["days"][0] if len(request["days"]) == 1 else None
 
 
-_ASKS_FOR = (r"(?:那边|那儿|这边)?(?:好像|似乎|刚刚?|今天|昨天)?(?:要|想|又|也)?(?:(?:请|申请|提交?|交|报|发)了?"
-             r"[^\s，。,.!?！？]{0,6}?" + REQUEST_NOUN + r"|报销|请假)")
-"""What follows a name that asks for a request of their own: 王五请两天假, 赵六申请了出差, 李四报销, 张三那边好像又交了个请假
-(the requester)."""
+_ASKS_FOR = (r"(?:那边|那儿|这边)?(?:怎么|咋|为什么|为啥)?(?:好像|似乎|刚刚?|今天|昨天)?(?:又|也)?(?:要|想)?"
+             r"(?:(?:请|申请|提交?|交|报|发)了?[^\s，。,.!?！？]{0,6}?" + REQUEST_NOUN +
+             r"|报销|请假|(?:去[^\s，。,.!?！？]{1,6}?)?出差)")
+"""What follows a name that asks for a request of their own: 王五请两天假, 赵六申请了出差, 李四报销, 张三那边好像又交了个请假,
+李四怎么又要出差 (the requester)."""
+_SENT_EN = (r"\s+(?:has\s+|have\s+|just\s+|also\s+|again\s+)*(?:sent|submitted|filed|put\s+in|raised|lodged|requested)"
+            r"\s+(?:me\s+|in\s+|us\s+)?(?:a|an|another|his|her|their|the)\s+(?:[\w-]+\s+){0,2}?" + REQUEST_NOUN)
+"""What follows a name that filed a request ("Zhao Liu sent me a trip request", "Wang Wu has submitted another claim")."""
 
 
 def anothers_request(text: str, name: str) -> str | None:
@@ -159,7 +163,8 @@ def anothers_request(text: str, name: str) -> str | None:
     "王五请两天假搬家那个"; not "交给李四的那个报销", sent to them), or None."""
     who = re.escape(name)  # 帮王五请假 asks to file one for 王五, which no one does but 王五 (the identity guard says so)
     # 提交给李四的那个申请 is one sent to 李四, not 李四's
-    found = compiled(rf"(?<!给){who}{OF_OWNER}{REQUEST_NOUN}|(?<![帮替给为代]){who}{_ASKS_FOR}", re.IGNORECASE).search(text)
+    found = compiled(rf"(?<!给){who}{OF_OWNER}{REQUEST_NOUN}|(?<![帮替给为代]){who}{_ASKS_FOR}|\b{who}{_SENT_EN}",
+                     re.IGNORECASE).search(text)
     return found.group() if found else None
 
 
