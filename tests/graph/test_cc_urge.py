@@ -215,3 +215,21 @@ def test_what_came_in_for_them_asks_for_their_to_dos(said):
 
     request = read_request([said], index=0, today=date(2026, 12, 7))
     assert "queryTodoTask" in open_lookups([HumanMessage(said)], TOOLSET.registry, request)
+
+
+@pytest.mark.parametrize("said", [  # the sixtieth round's run had req_1 refused as no task id; none of its words
+    "Drop Li Si a mail: Zhang San's leave clashes with the audit, please call me before you approve it.",
+    "给李四发个邮件：张三这个假和审计撞了，批之前先给我打个电话。",
+])
+def test_a_copied_person_mails_the_approver_of_the_request_by_its_id(graph_driver, make_ctx, said):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_qingjia", "userId": "user_1", "days": 2,
+                                          "reason": "朋友婚礼", "nextUserId": "user_2", "cc": ["user_3"]},
+                 make_ctx("user_1"))
+    mail = {"userId": "李四", "taskId": "req_1", "emailContent": said.partition("：" if "：" in said else ": ")[2]}
+    agent = graph_driver(tool_call("sendEmail", mail), "OK", user_id="user_3")
+    agent.say(said)
+    [card] = agent.actions
+    assert card["name"] == "sendEmail" and card["args"]["taskId"] == "task_1" and card["args"]["userId"] == "user_2"

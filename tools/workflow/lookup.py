@@ -23,6 +23,7 @@ from tools.workflow.engine import EngineError, ProcessEngine, TaskView, format_t
 from tools.workflow.engine import format_instance_id as format_request_id
 from tools.workflow.engine import tables as engine_tables
 from tools.workflow.store import PROCESS_ENGINE_KEY, users
+from tools.workflow.tables import request_cc
 
 ID_RE = re.compile(r"^\s*(?:(?P<prefix>task|req|request)[_\-\s]?)?(?P<num>\d{1,12})\s*$", re.IGNORECASE)
 
@@ -258,12 +259,17 @@ def resolve_task(conn: Connection, value: Any, actor_id: str, *, param: str = "t
 _REQ_RE = re.compile(r"^\s*(?:req|request)[_\-\s]?(?P<num>\d{1,12})\s*$", re.IGNORECASE)
 
 
-def _own_ready(conn: Connection, actor_id: str) -> list[TaskView]:
-    """The ready tasks of the actor's own running requests, oldest first."""
+def _own_ready(conn: Connection, actor_id: str, copied: int | None = None) -> list[TaskView]:
+    """The ready tasks of the actor's own running requests, oldest first; with `copied` (a request's number), those of
+    that request where it is copied to the actor (a copied person reminding its approver by the request's id)."""
     i, t = engine_tables.instances, engine_tables.tasks
+    mine = i.c.requester == actor_id
+    if copied is not None:
+        mine = (i.c.id == copied) & select(request_cc.c.user_id).where(
+            request_cc.c.instance_id == format_request_id(copied), request_cc.c.user_id == actor_id).exists()
     ids = conn.execute(
         select(t.c.id).join(i, i.c.id == t.c.instance_id)
-        .where(i.c.requester == actor_id, t.c.status == "ready").order_by(t.c.id)
+        .where(mine, t.c.status == "ready").order_by(t.c.id)
     ).scalars().all()
     engine = engine_of(conn)
     return [engine.task(conn, format_task_id(number)) for number in ids]
@@ -271,8 +277,9 @@ def _own_ready(conn: Connection, actor_id: str) -> list[TaskView]:
 
 def resolve_own_task(conn: Connection, value: Any, actor_id: str, *, param: str = "taskId") -> dict[str, Any] | None:
     """A task by id; or the waiting task of the actor's own pending request, named by its request id (req_1) or by
-    anything else that is no task id ("my leave", the actor's id) when the actor has exactly one; None when such a
-    value names no task because the actor has no pending request (a plain message, not a reminder)."""
+    anything else that is no task id ("my leave", the actor's id) when the actor has exactly one, or of a request
+    copied to them, named by its id; None when such a value names no task because the actor has no pending request (a
+    plain message, not a reminder)."""
     text = str(value).strip()
     match = ID_RE.match(text)
     if match and (match.group("prefix") or "task").lower() == "task":
@@ -282,7 +289,8 @@ def resolve_own_task(conn: Connection, value: Any, actor_id: str, *, param: str 
     name = str(me["name"]) if me is not None else actor_id
     by_request = _REQ_RE.match(text)
     if by_request:
-        own = [t for t in own if t.instance_id == format_request_id(int(by_request.group("num")))]
+        number = int(by_request.group("num"))
+        own = [t for t in own if t.instance_id == format_request_id(number)] or _own_ready(conn, actor_id, copied=number)
     if len(own) == 1:
         return task_record(conn, own[0])
     if len(own) > 1:
