@@ -45,7 +45,7 @@ def test_an_expense_waits_for_its_card_and_nothing_is_filed_before_approve(graph
     card = action["card"]
     assert card["title"] == "发起申请"
     assert card["process"] == "报销流程"
-    assert card["values"][0] == "报销金额：6,800 元 ← 6800元"
+    assert card["values"][0] == "报销金额：6800 元 ← 6800元"
     assert card["approver"] == "李四 (user_2)"
     assert card["next"] == "提交后先送审批人审批（李四），审批人会收到通知；批准后转到财务审批（财务：赵六）"
     assert list(card["labels"]) == ["process", "requester", "values", "approver", "next"]
