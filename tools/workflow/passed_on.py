@@ -55,7 +55,8 @@ class PassedNotDecided:
         assert call.request is not None
         if call.spec.name not in ("handleTodoTask", "returnTask"):
             return
-        if all(kind_of(s) == "information" for s in sentences(latest_message(call.request)) if PASS_ON.search(s)):
+        passing = [s for s in sentences(latest_message(call.request)) if PASS_ON.search(s)]
+        if passing and all(kind_of(s) == "information" for s in passing):
             return  # "Once I sign it, does anybody else have to look at it?" asks, and passes nothing on
         latest = last_said(latest_message(call.request), PASS_ON)  # "approve it... actually no, pass it on"
         taker = _taker(call, latest)

@@ -150,7 +150,7 @@ def stated_days(request: Request) -> float | None:
 
 _ASKS_FOR = (r"(?:那边|那儿|这边)?(?:怎么|咋|为什么|为啥)?(?:好像|似乎|刚刚?|今天|昨天)?(?:又|也)?(?:要|想)?"
              r"(?:(?:请|申请|提交?|交|报|发)了?[^\s，。,.!?！？]{0,6}?" + REQUEST_NOUN +
-             r"|报销|请假|(?:去[^\s，。,.!?！？]{1,6}?)?出差)")
+             r"|报销|请假|(?<=[要想])(?:去[^\s，。,.!?！？]{1,6}?)?出差)")
 """What follows a name that asks for a request of their own: 王五请两天假, 赵六申请了出差, 李四报销, 张三那边好像又交了个请假,
 李四怎么又要出差 (the requester)."""
 _SENT_EN = (r"\s+(?:has\s+|have\s+|just\s+|also\s+|again\s+)*(?:sent|submitted|filed|put\s+in|raised|lodged|requested)"
