@@ -86,3 +86,17 @@ def test_the_date_said_as_its_first_day_starts_it_beside_another(graph_driver, s
     [card] = agent.actions
     fields = card["args"]["fields"]
     assert (fields["startDate"], fields["endDate"]) == (first, last)
+
+
+@pytest.mark.parametrize(("said", "start", "end"), [  # the fifty-ninth round's run asked for a last day never said
+    ("I need 2 days of personal leave from next Tuesday to look after my dad, Li Si approves", "下周一", "下周三"),
+    ("下周二起请两天事假，陪我爸做检查，李四批", "下周二", "下周四"),
+])
+def test_a_last_day_the_model_made_up_is_counted_from_the_first_and_the_days(graph_driver, said, start, end):
+    call = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "dad", "days": 2, "nextUserId": "李四",
+                                     "fields": {"leaveType": "事假", "startDate": start, "endDate": end}})
+    agent = graph_driver(call, "好", user_id="user_1")
+    agent.say(said)
+    [card] = agent.actions
+    fields = card["args"]["fields"]
+    assert (fields["startDate"], fields["endDate"]) == ("2027-01-19", "2027-01-20")

@@ -4,12 +4,13 @@ the first day as the last too; counted as written, that is one day, and the requ
 matching the dates. The last day is counted instead (holidays left out, make-up workdays counted, as the card says)
 and shown on the card as inferred, for the person to check before anything is filed. Nothing is counted where the
 person's words state a last day of their own, or where the days cannot be made of whole working days from that
-start (the mismatch is then said as before)."""
+start (the mismatch is then said as before); a last day the model gave that the person never said is counted anew."""
 
 from __future__ import annotations
 
 from datetime import date, timedelta
 
+from tools.grounding import stated_as_given
 from tools.guards.call import Call
 from tools.hooks import Source
 from tools.person_values import get_param, set_param
@@ -38,6 +39,15 @@ def last_day(start: date, days: float, start_half: Half | None) -> tuple[date, H
     return None
 
 
+def _stated(call: Call) -> bool:
+    """Whether the last day the model gave is one the person stated (a last day of the model's own, "下周三" for "2 days
+    from next Tuesday", is counted anew: it had been asked for as never said)."""
+    assert call.request is not None
+    value = next((v for v in call.person_values if v.param == _LAST), None)
+    return value is None or stated_as_given(call.toolset, value, call.values, call.found, call.handle, call.ctx,
+                                            call.request)
+
+
 class LeaveEndCounted:
     """Counts a leave's last day from its first and its days, where the person said no last day."""
 
@@ -53,8 +63,9 @@ class LeaveEndCounted:
         if start is None or not isinstance(days, int | float) or days <= 1:
             return
         source = call.sources.get(_LAST)
-        if end not in (None, "") and (iso_date(end) != start or (source is not None and source["how"] == "filled")):
-            return  # a last day of their own (filled in from their words when the model left it out)
+        if end not in (None, "") and ((source is not None and source["how"] in ("filled", "stated")) or (
+                iso_date(end) != start and _stated(call))):
+            return  # a last day of their own (read from their words, or the model's as they said it)
         start_half: Half | None = "pm" if HALVES.get(str(get_param(call.values, "fields.startHalf"))) == "pm" else None
         counted = last_day(start, float(days), start_half)
         if counted is None:
