@@ -9,14 +9,14 @@ from __future__ import annotations
 from tools.errors import CannotError, PolicyError
 from tools.guards.call import Call
 from tools.people import named_in
-from tools.request import latest_message
+from tools.request import latest_message, persons_in_latest
 from tools.workflow import lookup
 from tools.workflow.approver_words import named_as_approver_of, named_as_owner
 from tools.workflow.batch_words import BATCH_TOOL
 from tools.workflow.mine import not_yours
 from tools.workflow.request_lookup import own_pending, requester_name
 from tools.workflow.todo_guards import processes_named
-from tools.workflow.words import SELF_DECIDE_SAY, WITHDRAW, anothers_request, asks_own_approval, decision_in
+from tools.workflow.words import MINE, SELF_DECIDE_SAY, WITHDRAW, anothers_request, asks_own_approval, decision_in
 
 ON_A_TODO = frozenset({"handleTodoTask", "returnTask", "transferTask"})
 """The tools that act on one of the person's to-dos: a decision, a return, a transfer."""
@@ -49,7 +49,8 @@ class NothingToDo:
         if lookup.engine_of(call.handle).tasks_for(call.handle, actor, lookup.groups_of(call.handle, actor)):
             return  # something waits on them (the common case: one read)
         latest = latest_message(call.request)
-        whose = _anothers(call, latest) or (requester_name(call.handle, task, but=actor) if of_a_task else None)
+        whose = _anothers(call, latest) or (requester_name(call.handle, task, but=actor) if of_a_task else None) or (
+            _spoken_of_before(call, latest))
         if whose and (refusal := not_yours(call.handle, whose, call.ctx.lang)) is not None:  # "I'm covering for him"
             raise refusal
         if whose:  # "那王五这个出差我顺手给批了", "can I approve req_1 myself?": not theirs to decide, and no start
@@ -115,3 +116,14 @@ def _anothers(call: Call, latest: str) -> str | None:
     found = {name for pid, person in call.request["names"].items() if pid != call.ctx.actor_id
              for name in (person.get("name"), person.get("alias")) if name and anothers_request(latest, name)}
     return found.pop() if len(found) == 1 else None
+
+
+def _spoken_of_before(call: Call, latest: str) -> str | None:
+    """The one other person whose request the message before spoke of, where the latest decides "it" and names no one
+    and nothing of the person's own ("张三那笔报销在我这儿吗？" then "我是他领导，直接帮我批了吧"); None otherwise."""
+    assert call.request is not None
+    texts = call.request["recent"]  # the message before, answered or not
+    if len(texts) < 2 or decision_in(latest) is None or persons_in_latest(call.request, but=call.ctx.actor_id) or \
+            MINE.search(latest):
+        return None
+    return _anothers(call, texts[-2])

@@ -176,7 +176,7 @@ SELF_DECIDE = re.compile(
 )
 """Words that ask the assistant to approve the person's own request ("just approve my toner claim yourself",
 "把我的报销直接批了", "我那笔报销…你直接帮我通过得了")."""
-_MINE = re.compile(r"我(?:自己)?(?:提|交|发|申请|报|请)了?的|我(?:自己)?的|我(?:自己)?(?:那|这)(?:个|条|笔|份|张)?|\bmy\b",
+MINE = re.compile(r"我(?:自己)?(?:提|交|发|申请|报|请)了?的|我(?:自己)?的|我(?:自己)?(?:那|这)(?:个|条|笔|份|张)?|\bmy\b",
                    re.IGNORECASE)
 _MYSELF = re.compile(r"我自己(?:来)?(?:点|批|审|通过)|自己点个?(?:同意|通过)|\b(?:approve|sign\s+off\s+on)\s+(?:it|my\s+\w+)\s+"
                      r"myself\b", re.IGNORECASE)
@@ -191,7 +191,7 @@ def asks_own_approval(text: str, kind: str) -> bool:
     text = others_words_masked(text)  # what a requester said to their approver, passed on by the approver
     if SELF_DECIDE.search(text) or _MYSELF.search(text):
         return True
-    return kind == "action" and bool(_MINE.search(text)) and decision_in(text) is True
+    return kind == "action" and bool(MINE.search(text)) and decision_in(text) is True
 
 
 SELF_DECIDE_SAY = {
