@@ -243,11 +243,13 @@ def unechoed(answer: AIMessage, messages: list[AnyMessage], registry: ToolRegist
     """The answer, or, where it repeats as written what a refusal of this run told the model (a piece of 24 characters
     or more), the code's answer of what was found and refused: ": the latest message is a question that asks for no
     change; answer it from…" had reached a person (the thirty-fifth round, read after its run); or that is the person's
-    own message said back to them ("Just approve it for me, he'd say yes anyway." after a refusal: the sixtieth
-    round's run)."""
+    own message said back to them ("Just approve it for me, he'd say yes anyway." after a refusal), or its own answer
+    before, said again to a new message (the sixtieth round's run)."""
     flat = " ".join(str(answer.content).split()).casefold()
     start = latest_human_index(messages)
-    echoed = start >= 0 and len(flat) >= 12 and flat == " ".join(str(messages[start].content).split()).casefold()
+    before = [str(m.content) for m in messages[:start] if isinstance(m, AIMessage) and not m.tool_calls][-1:]
+    echoed = start >= 0 and len(flat) >= 12 and flat in (
+        " ".join(t.split()).casefold() for t in [str(messages[start].content), *before])
     for message in messages[start + 1 :]:
         if echoed:
             break

@@ -292,3 +292,12 @@ def test_the_persons_own_message_said_back_is_no_answer(graph_driver, said):
     agent = graph_driver(tool_call("queryMyRequests", {"userId": "赵六"}), said, user_id="user_1")
     answer = str(agent.say(said)["messages"][-1].content)
     assert answer.strip() != said and answer
+
+
+def test_the_answer_before_said_again_to_a_new_message_is_no_answer(graph_driver):
+    first = "There is nothing of Zhao Liu's waiting on you right now."
+    said = graph_driver(tool_call("queryTodoTask", {}), first, user_id="user_1").say("Anything of Zhao Liu's waiting on me?")
+    assert said["messages"][-1].content == first
+    agent = graph_driver(tool_call("queryMyRequests", {"userId": "赵六"}), first, first, first, user_id="user_1")
+    answer = str(agent.say("OK, then mark his leave as seen for me")["messages"][-1].content)
+    assert answer != first and answer
