@@ -1,4 +1,4 @@
-"""A form's values as a person reads them, in their language: 6800 元, 12,000 yuan, 3 天, 2026年12月8日, a choice by its
+"""A form's values as a person reads them, in their language: 6800 元, 6,800 yuan, 3 天, 2026年12月8日, a choice by its
 name."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from tools.workflow.engine import Definition, FormField
 
 def shown_value(value: Any, form_field: FormField, lang: str) -> str:
     """A form value as the person reads it: 6800 元, 3 天, 2026年12月8日, a choice by its name. A number is grouped in
-    thousands from five digits on (12,000 yuan), as people write it: 6800 is written as they typed it."""
+    thousands as each language writes it: in English from four digits (6,800 yuan), in Chinese from five (12,000 元;
+    6800 元 as people type it)."""
     if form_field.choices:
         choice = next((c for c in form_field.choices if c.id == value), None)
         if choice is not None:
@@ -20,7 +21,8 @@ def shown_value(value: Any, form_field: FormField, lang: str) -> str:
     if isinstance(value, bool):
         return ("yes" if value else "no") if lang == "en" else ("是" if value else "否")
     if isinstance(value, int | float):
-        number = f"{value:{',' if abs(value) >= 10_000 else ''}.2f}".rstrip("0").rstrip(".")
+        grouped = abs(value) >= (1_000 if lang == "en" else 10_000)
+        number = f"{value:{',' if grouped else ''}.2f}".rstrip("0").rstrip(".")
         if form_field.unit == "yuan":
             return f"{number} yuan" if lang == "en" else f"{number} 元"
         if form_field.unit == "day":
