@@ -50,3 +50,22 @@ def test_a_decision_said_beside_the_word_okay_is_carded(graph_driver, make_ctx):
     agent.say("OK, approve it, comment: fine")
     [card] = agent.actions
     assert card["args"]["isOK"] is True
+
+
+@pytest.mark.parametrize(("said", "decision"), [  # the oracle's own scenarios caught both; written after
+    ("李四的请假先不批了，月底太忙，让他下个月再请", False),  # 先不批了: decided, a rejection
+    ("这个先不批，等他把发票补齐再定", None),
+])
+def test_not_approving_it_for_now_with_le_has_decided(said, decision):
+    assert decision_in(said) is decision
+
+
+def test_a_reason_that_puts_it_off_answers_the_comment_of_a_decision_stated_before(graph_driver, make_ctx):
+    _trip_waiting_on_wang_wu(make_ctx)
+    graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": False}), user_id="user_3").say(
+        "李四这个出差驳回吧")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": False, "result": "预算紧张，等下季度再说"}),
+                         "OK", user_id="user_3")
+    agent.say("预算紧张，等下季度再说")
+    [card] = agent.actions
+    assert card["args"]["isOK"] is False and "下季度" in card["args"]["result"]

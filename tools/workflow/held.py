@@ -8,7 +8,7 @@ from __future__ import annotations
 from tools.errors import CannotError
 from tools.guards.call import Call
 from tools.request import latest_message
-from tools.workflow.words import HELD, decision_in
+from tools.workflow.words import HELD, stated_decision
 
 _DECIDING = frozenset({"handleTodoTask", "decideTasks"})
 LEFT = {"zh": "好的，先不处理：它还在你的待办里，等你决定。",
@@ -27,6 +27,6 @@ class DecisionHeld:
         if call.spec.name not in _DECIDING:
             return
         latest = latest_message(call.request)
-        if HELD.search(latest) and decision_in(latest) is None:
+        if HELD.search(latest) and stated_decision(call.request) is None:  # "拒了吧" then its reason "等下个月再说"
             raise CannotError("decision_held", "The user holds this decision for now and states none: decide nothing; "
                               "it stays in their to-dos.", say=LEFT)

@@ -53,7 +53,7 @@ _REJECT = re.compile(
     re.IGNORECASE,
 )
 HELD = re.compile(
-    r"(?:先|暂时|暂且|还)(?:别|不要|先别|不)(?:批|通过|审批|同意|驳回|拒绝|处理|动|管)|先(?:放|搁|压|留)(?:着|一放|一搁|一下)|"
+    r"(?:先|暂时|暂且|还)(?:别|不要|先别|不)(?:批|通过|审批|同意|驳回|拒绝|处理|动|管)(?!了)|先(?:放|搁|压|留)(?:着|一放|一搁|一下)|"
     r"放一放|搁一搁|先等等?|等(?:他|她|对方)?[^，。,.;；？?]{0,12}?(?:再说|再批|再定|再决定|再处理|再审)|回头再(?:说|批|看|定)|"
     r"\b(?:don'?t|do\s+not)\s+(?:approve|sign|decide|reject|ok)(?:\s+[\w'’-]+){0,4}?\s+yet\b|"
     r"\b(?:leave|keep)\s+(?:it|that|this|them)(?:\s+one)?\s+(?:for\s+now|as\s+it\s+is|pending|waiting|open|on\s+hold|"
@@ -62,7 +62,7 @@ HELD = re.compile(
     re.IGNORECASE,
 )
 """Words that hold a decision for now (先别批, 先不批, 先放着, 等他把预算发过来再说, "don't approve it yet", "leave it for
-now", "hold off"): neither approve nor reject."""
+now", "hold off"): neither approve nor reject. 先不批了 has decided (了): a rejection ("先不批了，让他下周再请")."""
 _ACKNOWLEDGED = re.compile(r"^\s*(?:ok(?:ay)?|alright|all\s+right|fine|sure|right|好的?|行|嗯)(?:[\s,，.。!！]+|$)",
                            re.IGNORECASE)
 """An acknowledgement that opens a message ("OK, leave it for now"; 好的，先放着; "okay, reject it"): no approval where
