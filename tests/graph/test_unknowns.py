@@ -49,9 +49,23 @@ from tools.workflow import TOOLSET
     ("How much did the hotel on Zhang San's expense claim cost?", False),
     ("张三的结婚证交上来了没有？", True), ("did she ever send in the sick note?", True),
     ("what did the doctor's note say about his back?", True), ("Zhao Liu handed in his receipts, approve it", True),
+    # the hour of a decision, and an allowance asked beside a trip (the sixty-second and sixty-first rounds' runs, read
+    # after them; written after the rule, none of their words)
+    ("王五下午几点能把我的请假批了？", True), ("what time will Zhao Liu get to my leave request?", True),
+    ("When will I get to Shanghai if I take the 8am train?", False), ("what time did he approve it?", False),
 ])
+
 def test_questions_of_payments_and_pay_are_of_what_no_tool_knows(text, unknown):
     assert (TOOLSET.language.unknown(text, "en") is not None) is unknown
+
+
+@pytest.mark.parametrize(("text", "told"), [
+    ("出差去成都一天补助多少钱？", "补贴"), ("去深圳出差，一晚上住宿标准多少？", "补贴"),
+    ("What's the daily allowance when I travel for work, and how much can the hotel cost?", "allowances"),
+])
+def test_an_allowance_asked_of_a_trip_is_told_as_the_expense_policy_alone(text, told):
+    said = TOOLSET.language.unknown(text, "zh" if text[0] > "~" else "en")
+    assert said is not None and told in said and "trip request holds no costs" not in said and "出差申请里不记费用" not in said
 
 
 @pytest.mark.parametrize(("said", "told"), [

@@ -172,9 +172,10 @@ UNKNOWNS = (
     ),
     Unknown(
         asked=(
-            r"(?:什么时候|啥时候|哪天|多久|几天)(?:才)?(?:能|会|可以)?(?:批|审批|审核|处理|通过|签)(?![^，。？?]{0,3}的)",
-            r"\bwhen\b[^.?!]{0,30}\b(?:will|would|might|likely|going\s+to|expect\w*)\b[^.?!]{0,30}\b(?:approv\w*|"
-            r"sign\w*|decid\w*|get\s+(?:round|around)\s+to|look\s+at|deal\s+with)|"
+            r"(?:什么时候|啥时候|哪天|多久|几天|几点|什么时间|啥时间)(?:才)?(?:能|会|可以)?(?:把[^，。？?]{0,8})?(?:批|审批|审核|处理|通过|签)"
+            r"(?![^，。？?]{0,3}的)",
+            r"\b(?:when|what\s+time)\b[^.?!]{0,30}\b(?:will|would|might|likely|going\s+to|expect\w*)\b[^.?!]{0,30}\b(?:approv\w*|"
+            r"sign\w*|decid\w*|get\s+(?:(?:round|around)\s+)?to\s+(?:it|my|this|that|them)\b|look\s+at|deal\s+with)|"
             r"\bhow\s+long\b[^.?!]{0,40}\b(?:approv\w*|sign\w*\s+off|decid\w*)",
         ),
         say={
@@ -211,9 +212,10 @@ UNKNOWNS = (
     ),
     Unknown(  # a claim's amount is known: a question of one is no question of a trip's costs
         asked=(
-            r"^(?![\s\S]*(?:报销|发票))[\s\S]*(?:(?:机票|酒店|住宿|路费|车费|高铁票|火车票|差旅费)[^，。？?]{0,10}(?:多少钱|花多少|要多少|"
+            r"^(?![\s\S]*(?:报销|发票|补贴|补助|标准|上限))[\s\S]*(?:(?:机票|酒店|住宿|路费|车费|高铁票|火车票|差旅费)[^，。？?]{0,10}(?:多少钱|花多少|要多少|"
             r"贵不贵|费用)|(?:出差|这趟|那趟)[^，。？?]{0,10}(?:花多少|要花|多少钱|费用多少))",
-            r"^(?![\s\S]*\b(?:claims?|expenses?|reimburs\w*|receipts?)\b)[\s\S]*(?:\bhow\s+much\b[^.?!]{0,60}\b(?:cost|spend)\b"
+            r"^(?![\s\S]*\b(?:claims?|expenses?|reimburs\w*|receipts?|allowances?|per[- ]diems?|limits?|caps?|policy)\b)"
+            r"[\s\S]*(?:\bhow\s+much\b[^.?!]{0,60}\b(?:cost|spend)\b"
             r"(?=[^.?!]*\b(?:hotels?|flights?|trips?|travel|trains?|tickets?)\b)|\b(?:hotels?|flights?|trips?|travel|tickets?)"
             r"\b[^.?!]{0,40}\bcost\b)",
         ),
