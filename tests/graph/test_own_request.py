@@ -8,6 +8,8 @@ The phrasings were written for this test, after the rule; none is taken from a s
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from langchain_core.messages import ToolMessage
 
@@ -443,3 +445,19 @@ def test_a_decision_of_anothers_request_spoken_of_before_is_not_theirs(graph_dri
     answer = str(agent.say(decided)["messages"][-1].content)
     assert told in answer and ("李四" in answer or "Li Si" in answer) and agent.interrupts == []
     assert store.snapshot()["tasks"][0]["status"] == "pending"
+
+
+def test_the_line_of_ones_requests_says_since_which_day_not_which_minute(make_ctx):
+    """The minute a step began, beside "what time will he get to it?", was read as the answer (the sixty-second
+    round's run); the one line of a person's requests says the day, the request's history the minute."""
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+    from tools.workflow.mine import described
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "taxi",
+                                          "nextUserId": "user_2", "fields": {"amount": 80, "category": "差旅"}},
+                 make_ctx("user_1"))
+    for lang in ("zh", "en"):
+        result = execute_call(TOOLSET, "queryMyRequests", {}, make_ctx("user_1"))
+        line = described(result, lang)
+        assert ("held by" in line or "由" in line) and not re.search(r"\d{1,2}:\d{2}", line), line

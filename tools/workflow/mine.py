@@ -5,6 +5,7 @@ chat's `/requests` and the page's list of requests."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from sqlalchemy import Connection, func, select
@@ -148,6 +149,15 @@ def waiting_for(conn: Connection, user_id: str, lang: str, *, limit: int = 5) ->
     return words
 
 
+_CLOCK = re.compile(r"\s+\d{1,2}:\d{2}$")
+
+
+def _day(since: str) -> str:
+    """Since which day a step waits, as the one line of a person's requests says it ("since 7 Dec"): a clock time there
+    was read as when it would be decided ("what time will he get to my claim?"); the minute is in its history."""
+    return _CLOCK.sub("", since)
+
+
 def described(result: dict[str, Any], lang: str) -> str:
     """`queryMyRequests`'s result in one short line: each request, where it stands, who holds it and since when."""
     items, total = result.get("requests", []), int(result.get("total", 0))
@@ -162,7 +172,7 @@ def described(result: dict[str, Any], lang: str) -> str:
         if lang == "zh":
             text = f"{r['requestId']} {r['process']}（{r['summary']}）{r['status']}"
             if r.get("step"):
-                text += f"，当前步骤：{r['step']}，由{r['heldBy']}处理，自{r['since']}起，之后：{r['later']}"
+                text += f"，当前步骤：{r['step']}，由{r['heldBy']}处理，自{_day(r['since'])}起，之后：{r['later']}"
             if r.get("comment"):
                 text += f"，{r['returnedBy']}的意见：{r['comment']}"
             if r.get("decidedBy"):
@@ -170,7 +180,7 @@ def described(result: dict[str, Any], lang: str) -> str:
         else:
             text = f"{r['requestId']} {r['process']} ({r['summary']}): {r['status']}"
             if r.get("step"):
-                text += f"; now at {r['step']}, held by {r['heldBy']} since {r['since']}; after it: {r['later']}"
+                text += f"; now at {r['step']}, held by {r['heldBy']} since {_day(r['since'])}; after it: {r['later']}"
             if r.get("comment"):
                 text += f"; {r['returnedBy']} said: {r['comment']}"
             if r.get("decidedBy"):
