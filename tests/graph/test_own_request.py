@@ -461,3 +461,24 @@ def test_the_line_of_ones_requests_says_since_which_day_not_which_minute(make_ct
         result = execute_call(TOOLSET, "queryMyRequests", {}, make_ctx("user_1"))
         line = described(result, lang)
         assert ("held by" in line or "由" in line) and not re.search(r"\d{1,2}:\d{2}", line), line
+
+
+@pytest.mark.parametrize(("said", "told"), [  # the sixty-second round's run claimed it done; none of its words
+    ("Li Si never gets round to anything. Take my Xiamen trip off his list and hand it to Wang Wu instead.",
+     "You can't move your own request"),
+    ("李四太忙了，把我那个去厦门的出差转给王五审批吧", "不能把自己的申请转给别人审批"),
+])
+def test_a_requester_passing_their_own_request_on_is_told_they_cannot(graph_driver, make_ctx, store, said, told):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_chuchai", "userId": "user_1", "reason": "客户培训",
+                                          "nextUserId": "user_2", "fields": {"destination": "厦门",
+                                                                             "startDate": "2027-01-20",
+                                                                             "endDate": "2027-01-21"}},
+                 make_ctx("user_1"))
+    agent = graph_driver(tool_call("transferTask", {"taskId": "trip", "nextUserId": "王五"}), "Done, moved.",
+                         user_id="user_1")
+    answer = str(agent.say(said)["messages"][-1].content)
+    assert told in answer and agent.interrupts == []
+    assert [t["assignee_id"] for t in store.snapshot()["tasks"]] == ["user_2"]

@@ -30,6 +30,7 @@ from tools.workflow.words import (
     HANDLE,
     OF_EMAIL,
     OF_OWNER,
+    OWN_TRANSFER_SAY,
     REQUEST_NOUN,
     SELF_DECIDE,
     SELF_DECIDE_SAY,
@@ -239,6 +240,9 @@ class OwnRequest:
                               "its approver does.", say=SELF_DECIDE_SAY)
         if call.spec.name == START and not (_acts_on_one(latest) and own_pending(call.handle, call.ctx.actor_id)):
             return  # "my leave for next week": a start; "pull my day-off request" acts on the one they have
+        if call.spec.name == "transferTask" and own_pending(call.handle, call.ctx.actor_id):  # "give my trip to Zhao Liu"
+            raise CannotError("own_transfer", "The user asks to pass their own request on to another approver: only its "
+                              "approver can; they may withdraw it and file it again.", say=OWN_TRANSFER_SAY)
         for person_id, person in call.request["names"].items():
             if person_id != call.ctx.actor_id and any(
                     anothers_request(latest, n) for n in (person.get("name"), person.get("alias")) if n):

@@ -198,6 +198,13 @@ SELF_DECIDE_SAY = {
     "zh": "不能审批自己的申请：它要由审批人来审批。如果着急，可以催办提醒审批人。",
     "en": "You cannot approve your own request: its approver decides it. If it is urgent, you can send them a reminder.",
 }
+OWN_TRANSFER_SAY = {
+    "zh": "不能把自己的申请转给别人审批：只有手上有这个待办的审批人才能转交。要换审批人，可以先撤回，再重新提交给新的审批人；"
+          "如果只是着急，可以催办。",
+    "en": "You can't move your own request to another approver: only the approver who holds it can pass it on. To change "
+          "the approver, withdraw it and file it again with the new one; if it is only urgent, you can send a reminder.",
+}
+"""What a requester is told who asks to pass their own request on to someone else to decide."""
 
 
 EMAIL_WORDS = re.compile(
