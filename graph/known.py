@@ -105,7 +105,8 @@ _ZH_DONE = ("提交|发起|发送|发出|批准|审批|通过|同意|驳回|拒�
             "预订|取消|创建|保存|删除|设为|设置为|设成|设好|指定为|指定|安排好|委托|批")
 _EN_DONE = ("submitted|sent back|sent|approved|rejected|declined|returned|withdrawn|withdrew|transferred|forwarded|passed on|"
             "filed|created|booked|cancell?ed|completed|processed|handled|started|reminded|urged|saved|deleted|set up|"
-            "assigned|appointed|delegated|added|arranged|e-?mailed|mailed|messaged|notified")
+            "assigned|reassigned|moved|handed over|handed on|appointed|delegated|added|arranged|e-?mailed|mailed|messaged|"
+            "notified")
 _EN_SET = r"|set(?=\s+(?:[\w'-]+\s+){0,3}as\b)"
 """'set' says it was done only after has, have or was ("I've set Wang Wu as your deputy"; not "Shall I set …?")."""
 _FOR_YOU = "为你|为您|帮你|帮您|给你|给您"

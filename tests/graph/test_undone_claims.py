@@ -133,6 +133,9 @@ def _claims(text: str) -> list[str]:
     "Done! Zhao Liu covers your approvals next week.", "All done.", "Emailed Wang Wu about the claim.",
     "Sure. E-mailed Li Si with your note.", "I've notified Zhao Liu.", "已经给李四发了邮件，提醒他尽快审批。",
     "搞定了，王五下周替你审批。",
+    # a request said moved to another approver after a refused transfer (the sixty-second round's run; none of its words)
+    "Your Xiamen trip has been moved to Wang Wu's list.", "It's been handed over to Zhao Liu for approval.",
+    "The leave has been reassigned to Wang Wu.",
 ])
 def test_words_that_say_something_was_done_are_read_as_such(text):
     assert _claims(text), text
