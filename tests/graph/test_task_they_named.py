@@ -143,3 +143,21 @@ def test_a_todo_named_by_words_that_name_no_one_is_the_one_that_waits(graph_driv
                          user_id="user_2")
     agent.say("The new hire sent me something, just approve it, comment: fine")
     assert agent.card["task"] == "task_1"  # the card shows which, before anything is decided
+
+
+@pytest.mark.parametrize(("tool", "said"), [  # the sixty-second round's run showed, then carded, Wang Wu's leave
+    ("viewTask", "Pull up Wang Wu's one. Why does he need three days?"),
+    ("viewTask", "王五那个打开看看，为什么要请三天？"),
+    ("handleTodoTask", "Approve Wang Wu's leave, comment: fine"),
+])
+def test_an_id_the_person_never_said_of_another_requesters_todo_is_the_one_they_named(graph_driver, start_request,
+                                                                                      tool, said):
+    _two_requests(start_request)  # the model's req_1 is 张三's; the person names 王五's, task_2
+    args = {"taskId": "req_1"} if tool == "viewTask" else {"taskId": "req_1", "isOK": True, "result": "fine"}
+    agent = graph_driver(tool_call(tool, args), "OK", user_id="user_2", fixed_answers=True)
+    result = agent.say(said)
+    if tool == "viewTask":
+        shown = [str(m.content) for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "success"]
+        assert shown and "回老家" in shown[0] and "看牙医" not in shown[0]
+    else:
+        assert agent.card["task"] == "task_2"

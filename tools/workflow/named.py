@@ -12,7 +12,7 @@ from tools.errors import DomainError, NotFoundError
 from tools.guards.call import Call
 from tools.guards.identity import names_actor
 from tools.patterns import compiled
-from tools.request import latest_message
+from tools.request import latest_message, persons_in_latest
 from tools.workflow import form_fit, lookup
 from tools.workflow.batch_words import batch_words
 from tools.workflow.engine.ids import parse_instance_id
@@ -42,6 +42,7 @@ class TaskTheyNamed:
             if ref.kind != "task" or ref.resolve != "requester" or not isinstance(given, str) or not given.strip():
                 continue
             if lookup.ID_RE.match(given):
+                self._id_of_another(call, given, ref.param)
                 continue  # an id: the look-up reads it
             if any(name in given.lower() for name in names) and self._names_a_todo(call, given, ref.param):
                 continue  # a name of one whose to-do they hold: the look-up reads it
@@ -73,6 +74,25 @@ class TaskTheyNamed:
                 return
             call.notes.append(f"[person_stated] {ref.param}: the user named {task['id']}, not {given[:64]!r}")
             call.values[ref.param] = task["id"]
+
+    @staticmethod
+    def _id_of_another(call: Call, given: str, param: str) -> None:
+        """An id the model gave that the person never said, of a to-do other than the one of the requester their
+        latest message names ("Open Zhang San's claim": req_1, Wang Wu's leave, had been shown): that person's to-do,
+        where it is the one of theirs waiting on the person."""
+        assert call.request is not None
+        latest = latest_message(call.request)
+        if given.lower() in " ".join(call.request["recent"]).lower() or not persons_in_latest(
+                call.request, but=call.ctx.actor_id):
+            return
+        try:
+            task = lookup.resolve_task(call.handle, latest, call.ctx.actor_id, param=param)
+        except DomainError:
+            return  # several, or none: the model's id goes to its look-up
+        if task is not None and given.lower() not in (str(task["id"]).lower(), str(task["request_id"]).lower()):
+            call.notes.append(f"[person_stated] {param}: the to-do of the requester they named, {task['id']}, not "
+                              f"{given[:64]!r}")
+            call.values[param] = task["id"]
 
     @staticmethod
     def _names_a_todo(call: Call, given: str, param: str) -> bool:
