@@ -64,15 +64,17 @@ def test_the_page_lists_my_requests_with_who_holds_them_and_their_timeline(store
 
 def test_with_no_requests_of_their_own_an_approver_is_told_which_tasks_wait_for_them(store, make_ctx, start_request):
     # "我手上有啥" / "what's on my plate" may be read as the person's own requests: an approver with none still
-    # learns what waits for their decision, in their language, by requester and process; nobody else's tasks.
+    # learns what waits for their decision, in their language, by requester, process and what it is (its days, an
+    # amount: "Do I have anything waiting?" had been answered without them, the sixty-first round's run); nobody
+    # else's tasks.
     start_request(requester="user_1", approver="user_2", days=2, reason="搬家")
     start_request(requester="user_3", approver="user_4", days=1, reason="看病")
     describe = TOOLSET.registry.get("queryMyRequests").describe  # type: ignore[union-attr]
     zh = execute_call(TOOLSET, "queryMyRequests", {}, make_ctx("user_2"))
-    assert describe(zh, "zh") == "你还没有发起过申请。等你审批的：张三的请假（task_1）。"  # type: ignore[misc]
+    assert describe(zh, "zh") == "你还没有发起过申请。等你审批的：张三的请假（2 天，task_1）。"  # type: ignore[misc]
     en = execute_call(TOOLSET, "queryMyRequests", {}, make_ctx("user_2", lang="en"))
     assert describe(en, "en") == (  # type: ignore[misc]
-        "You have not started any request yet. Waiting for your decision: Zhang San's leave request (task_1).")
+        "You have not started any request yet. Waiting for your decision: Zhang San's leave request (2 days; task_1).")
     nobody = execute_call(TOOLSET, "queryMyRequests", {}, make_ctx("user_admin"))
     assert describe(nobody, "zh") == "你还没有发起过申请。"  # type: ignore[misc]
 

@@ -15,6 +15,7 @@ from tools.spec import CallContext, Verdict
 from tools.workflow.engine import Definition, InstanceView, TaskView, format_instance_id, groups_of, members_of
 from tools.workflow.engine import tables as t
 from tools.workflow.lookup import ALL_USERS, display_name, engine_of, group_label
+from tools.workflow.notify import form_summary
 from tools.workflow.shown import form_words
 from tools.workflow.store import users
 from tools.workflow.timeline import name_of, timeline_lines, when
@@ -135,17 +136,21 @@ def own_waiting(conn: Connection, user_id: str, lang: str, *, limit: int = 5) ->
 
 
 def waiting_for(conn: Connection, user_id: str, lang: str, *, limit: int = 5) -> list[str]:
-    """The tasks waiting for the user's decision, a few words each: 张三的请假（task_1）/ Zhang San's leave (task_1)."""
+    """The tasks waiting for the user's decision, a few words each: 张三的请假（2 天，task_1）/ Zhang San's expense claim
+    (5600 yuan; task_2): "Do I have anything waiting?" answered from their own requests named the to-do without what it
+    is for (the sixty-first round's run)."""
     engine = engine_of(conn)
     people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
     tasks = [task for task in engine.tasks_for(conn, user_id, groups_of(conn, user_id)) if task.requester != user_id]
     words = []
     for task in tasks[:limit]:
         who = display_name(people.get(task.requester or "", {"name": task.requester or "?"}), lang)
+        brief = form_summary(task.form, engine.definition(conn, task.process_key, task.process_version), lang)
         if lang == "zh":
-            words.append(f"{who}的{task.process_name.removesuffix('流程')}（{task.id}）")
+            words.append(f"{who}的{task.process_name.removesuffix('流程')}（{brief + '，' if brief else ''}{task.id}）")
         else:
-            words.append(f"{who}'s {(task.process_name_en or task.process_name).lower()} ({task.id})")
+            words.append(f"{who}'s {(task.process_name_en or task.process_name).lower()} "
+                          f"({brief + '; ' if brief else ''}{task.id})")
     return words
 
 
