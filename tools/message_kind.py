@@ -33,7 +33,13 @@ _REQUEST_CUE = re.compile(
     r"^\s*(?:how about|what about|why don'?t (?:you|we))\s+(?!my\b|the\b|his\b|her\b|it\b)\w+ing\b|^\s*why don'?t (?:you|we)\b|"
     r"(?:[,，;；—–]|\.\s)\s*(can|could|would|will)\s+(?!i\b|we\b)\w|"
     r"\bhow\s+(?:do|can|should|would)\s+(?:i|we)\s+(?:get\b.*\bback|claim|apply|file|submit|request|take|book|start|put\s+in|"
-    r"expense|get\s+(?:it\s+)?reimbursed)\b|(?:怎么|怎样|如何|咋)(?:才能)?(?:报|请假|请|申请|提交|提|发起|走流程|把钱要回来|拿回来)",
+    r"expense|get\s+(?:it\s+)?reimbursed)\b|(?:怎么|怎样|如何|咋)(?:才能)?(?:报|请假|请|申请|提交|提|发起|走流程|把钱要回来|拿回来)|"
+    # a request wanted, then how to go about it ("想请3天丧假回去奔丧，这个怎么弄？"); something to get back ("I paid for
+    # toner myself. Is that something I can get back?")
+    r"(?:想|要|打算|准备)(?:请|报|申请|提)[^？?]{0,30}(?:怎么|怎样|如何|咋)(?:弄|办|操作|搞|走|处理)|"
+    r"\b(?:can|could)\s+i\s+(?:get\s+(?:it|that|this|them|the\s+money)\s+back|claim\s+(?:it|that|this|them)|"
+    r"expense\s+(?:it|that|this)|be\s+reimbursed|get\s+(?:it\s+|that\s+)?reimbursed)\b|"
+    r"\bsomething\s+i\s+can\s+(?:claim|get\s+back|expense)\b|\b(?:claimable|reimbursable)\b",
     re.IGNORECASE,
 )
 _CAPABILITY = re.compile(

@@ -193,3 +193,15 @@ def test_a_request_beside_a_clause_of_when_is_still_a_request(said):
 def test_a_sigh_or_a_groan_tells_no_why(said, why):
     account = read_account([said], names=[], form_words=["请假"], choice_words=[], today=date(2026, 12, 1))
     assert account == why
+
+
+@pytest.mark.parametrize(("said", "kind"), [  # the sixty-first round's run, read after it; none of its words
+    ("外婆走了，我想请两天丧假回去一趟，具体要怎么操作？", "action"),
+    ("下周想报一下上个月的差旅费，这个怎么弄啊？", "action"),
+    ("I bought a headset for the client calls with my own card. Can I get that back?", "action"),
+    ("Is a taxi home after a late shift something I can claim?", "action"),
+    ("请假流程是怎么走的？", "information"),
+    ("How does the finance step work?", "information"),
+])
+def test_a_request_wanted_then_how_to_go_about_it_asks_for_it(said, kind):
+    assert kind_of(said) == kind
