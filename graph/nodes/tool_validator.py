@@ -48,6 +48,7 @@ SECOND_WRITE_TEMPLATE = (
 )
 REFUSAL_TEMPLATE = "Error [{code}]: {message}"
 TASK_VIEW = "viewTask"
+_RECORD_ID = re.compile(r"^\s*[A-Za-z]+_\d+\s*$")
 """The look-up of one to-do, proposed in place of a write on it asked of in a question (when the toolset has it)."""
 QUESTION_ONLY_TEMPLATE = (
     "Error [question_only]: the latest message is a question that asks for no change; answer it from what the "
@@ -257,8 +258,8 @@ class ToolValidator:
         to-do's view in its place, which shows its steps and who decides next."""
         text = QUESTION_ONLY_TEMPLATE.format(name=name)
         task = args.get("taskId") if isinstance(args, dict) else None
-        if not isinstance(task, str) or not task.strip() or TASK_VIEW not in self._registry:
-            return text
+        if not isinstance(task, str) or not _RECORD_ID.match(task) or TASK_VIEW not in self._registry:
+            return text  # a model's own words ("printer") name no to-do to show
         return Refused(f"{text} To show the task and its steps, call {TASK_VIEW} with taskId {task}.",
                        {"name": TASK_VIEW, "args": {"taskId": task}})
 

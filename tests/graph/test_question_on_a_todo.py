@@ -6,6 +6,7 @@ from a scenario."""
 from __future__ import annotations
 
 import pytest
+from langchain_core.messages import ToolMessage
 
 from evals.doubles.scripted import tool_call
 
@@ -31,3 +32,13 @@ def test_asking_whether_someone_else_decides_next_passes_nothing_on(graph_driver
                          user_id="user_2", fixed_answers=True)
     answer = str(agent.say(said)["messages"][-1].content)
     assert "take the task over" not in answer and "转交给谁" not in answer and agent.actions == []
+
+
+def test_a_write_on_words_that_name_no_todo_proposes_no_view(graph_driver, start_request):
+    """The model's own words ("printer") name no to-do: nothing is shown in place of its write (the sixty-first
+    round's run looked up "printer" twice, refused each time)."""
+    start_request(requester="user_3", approver="user_2", days=4, reason="visiting my parents")
+    agent = graph_driver(tool_call("returnTask", {"taskId": "printer", "comment": "toner"}), "Hard to say.",
+                         user_id="user_2", fixed_answers=True)
+    result = agent.say("If I approve a leave, is it finished or does it go on after me?")
+    assert not [m for m in result["messages"] if isinstance(m, ToolMessage) and m.name == "viewTask"]
