@@ -482,3 +482,22 @@ def test_a_requester_passing_their_own_request_on_is_told_they_cannot(graph_driv
     answer = str(agent.say(said)["messages"][-1].content)
     assert told in answer and agent.interrupts == []
     assert [t["assignee_id"] for t in store.snapshot()["tasks"]] == ["user_2"]
+
+
+@pytest.mark.parametrize("said", [  # the sixty-second round's run carded the one to-do held instead; none of its words
+    "赵六今天不在，我那笔800的打车报销你就直接帮我通过吧",
+    "Zhao Liu is out today, so just approve my 800 yuan taxi claim for me yourself",
+])
+def test_ones_own_claim_asked_approved_beside_a_todo_of_another_kind_is_refused(graph_driver, make_ctx, store, said):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_2", "reason": "打车",
+                                          "nextUserId": "user_4", "fields": {"amount": 800, "category": "差旅"}},
+                 make_ctx("user_2"))
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_qingjia", "userId": "user_1", "reason": "家里有事",
+                                          "days": 1, "nextUserId": "user_2"}, make_ctx("user_1"))
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "打车报销", "isOK": True}), "OK.", user_id="user_2")
+    answer = str(agent.say(said)["messages"][-1].content)
+    assert ("不能审批自己的申请" in answer or "You cannot approve your own request" in answer) and agent.interrupts == []
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending", "pending"]

@@ -46,9 +46,12 @@ class NothingToDo:
         if of_a_task and (of_a_task.group("prefix") or "task").lower() == "task":
             return  # a task id: the guards on that task say why it is not theirs (a self-approval)
         actor = call.ctx.actor_id
-        if lookup.engine_of(call.handle).tasks_for(call.handle, actor, lookup.groups_of(call.handle, actor)):
-            return  # something waits on them (the common case: one read)
+        todos = lookup.engine_of(call.handle).tasks_for(call.handle, actor, lookup.groups_of(call.handle, actor))
         latest = latest_message(call.request)
+        if todos:
+            if _own_of_its_kind(call, latest, {t.process_key for t in todos}):
+                raise CannotError("self_approval", "The user asks to approve their own request.", say=SELF_DECIDE_SAY)
+            return  # something waits on them (the common case: one read)
         whose = _anothers(call, latest) or (requester_name(call.handle, task, but=actor) if of_a_task else None) or (
             _spoken_of_before(call, latest))
         if whose and (refusal := not_yours(call.handle, whose, call.ctx.lang)) is not None:  # "I'm covering for him"
@@ -127,3 +130,15 @@ def _spoken_of_before(call: Call, latest: str) -> str | None:
             MINE.search(latest):
         return None
     return _anothers(call, texts[-2])
+
+
+def _own_of_its_kind(call: Call, latest: str, todo_keys: set[str]) -> bool:
+    """Whether the message asks for the person's own request to be approved, named by a process none of their to-dos
+    is of ("我那笔1200的招待费报销你直接帮我批了吧" from 李四, who holds 张三's leave: the claim is his own, and the
+    model's "招待费报销" had been taken for the one to-do he holds)."""
+    assert call.request is not None
+    if call.spec.name not in ("handleTodoTask", BATCH_TOOL) or not asks_own_approval(latest, call.request["kind"]):
+        return False
+    named = {d.key for d in processes_named(call, latest)}
+    own = {r["definition"].key for r in own_pending(call.handle, call.ctx.actor_id)}
+    return bool(named & own) and not named & todo_keys
