@@ -86,6 +86,8 @@ class TaskTheyNamed:
                 call.request, but=call.ctx.actor_id):
             return
         try:
+            if not _record_there(call, given):
+                return  # no such record: its look-up says so
             task = lookup.resolve_task(call.handle, latest, call.ctx.actor_id, param=param)
         except DomainError:
             return  # several, or none: the model's id goes to its look-up
@@ -266,3 +268,15 @@ def _of_the_value_they_named(call: Call, resolve: str | None) -> str | None:
     valued = [r for r in meant if value_named(r, kept)]
     one = valued if len(valued) == 1 else meant if named and len(meant) == 1 else []
     return str(one[0]["id"]) if one else None
+
+
+def _record_there(call: Call, given: str) -> bool:
+    """Whether an id names a task or a request there is (the model's own "task_9" is refused by its look-up)."""
+    match = lookup.ID_RE.match(given)
+    if match is None:
+        return False
+    if (match.group("prefix") or "task").lower() == "task":
+        lookup.require_task(call.handle, given)
+    else:
+        require_request(call.handle, given)
+    return True
