@@ -187,6 +187,13 @@ _ACTION_CUE = re.compile(r"帮|替我|给我|麻烦|请你|\b(?:please|pls|plz|(
                          r"(?:if|for))\b", re.IGNORECASE)
 
 
+def tells_only(sentence: str) -> bool:
+    """Whether a sentence only tells (no question, nothing asked done, nothing wanted): "我第一次当审批人，有点懵。",
+    "I'm new here." A question after it is asked in its light."""
+    return not (_asks_information(sentence) or _REQUEST_CUE.search(sentence) or _WANTS_ZH.search(sentence)
+                or _WANTS_EN.search(sentence))
+
+
 def asks_to_be_told(clause: str) -> bool:
     """A clause of a question that asks to be told something and nobody to do anything ("想问下报销是谁批", "要不要财务也看一下",
     "Has anyone looked at it yet", "Is Li Si the approver", "do I need to hand in anything"): it tells no why. Not one

@@ -51,3 +51,19 @@ def test_a_todo_asked_to_be_shown_with_who_decided_it_before_is_its_view(graph_d
     assert tools == ["viewTask"], tools
     answer = str(result["messages"][-1].content)
     assert "项目预算内" in answer and ("李四" in answer or "Li Si" in answer)
+
+
+@pytest.mark.parametrize("said", [  # told first, then asked (the sixty-first round's run; none of its words)
+    "我刚开始帮部门审单子，还不太熟。待办里那笔报销是怎么回事？我同意以后还要谁审？",
+    "I only started approving things this week. What's that claim in my list about, and who looks at it after me?",
+])
+def test_a_question_about_a_todo_after_a_word_about_oneself_is_its_view(graph_driver, make_ctx, said):
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "展会搭建材料",
+                                          "fields": {"amount": 6400, "category": "办公"}, "nextUserId": "user_3"},
+                 make_ctx("user_1"))
+    agent = graph_driver(tool_call("queryTodoTask", {}), "x", "y", user_id="user_3", fixed_answers=True)
+    result = agent.say(said)
+    tools = [m.name for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "success"]
+    assert tools == ["viewTask"], tools
+    answer = str(result["messages"][-1].content)
+    assert "财务" in answer or "Finance" in answer

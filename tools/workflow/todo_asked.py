@@ -14,7 +14,7 @@ import re
 
 from tools.errors import PolicyError
 from tools.guards.call import Call
-from tools.message_kind import kind_of, sentences
+from tools.message_kind import kind_of, sentences, tells_only
 from tools.request import latest_message, persons_in_latest
 from tools.workflow import lookup
 from tools.workflow.engine import groups_of
@@ -53,10 +53,13 @@ _ASKS_WHAT = re.compile(r"^\s*(?:and\s+)?(?:who|what|which|how|when|why)\b|谁|�
 
 def _shown_only(text: str) -> bool:
     """Whether a message asks only to be shown something ("Show me the claim waiting on finance, and who signed it off
-    before me"): its parts are questions, or ask to be shown or what or who, and none decides."""
+    before me"; "我第一次当审批人，有点懵。我待办里这条是什么意思？"): its parts are questions, ask to be shown or what or
+    who, or only tell, and none decides."""
     said = [s for s in sentences(text) if s.strip()]
-    return bool(said) and decision_in(text) is None and all(
-        kind_of(s) == "information" or _SHOW.search(s) or _ASKS_WHAT.search(s) for s in said)
+    decides = any(decision_in(s) is not None for s in said if kind_of(s) != "information")  # "我批了之后…吗？" asks
+    return bool(said) and not decides and all(
+        kind_of(s) == "information" or _SHOW.search(s) or _ASKS_WHAT.search(s) or tells_only(s) for s in said) and any(
+        kind_of(s) == "information" or _SHOW.search(s) for s in said)
 
 
 class TodoAskedAbout:

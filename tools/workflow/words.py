@@ -77,7 +77,8 @@ person to approve this"): neither approve nor reject (what they want done with i
 _APPROVE = re.compile(
     r"放行|放(?:他|她|它)过|(?:让|放)(?:他|她|它)过(?:去)?(?:吧|了)|签了(?:吧)?|签字|"
     r"批准|同意|批了|(?<!审)批(一下|下|掉|个|吧|了|准)|(?<![标水精基])准了|准假|准许|通过|核准|可以批|没问题|"
-    r"\bapprov(?!als?\b)|\b(?:my|our|full)\s+approval\b|\baccept|\bsign(ed|ing)?(?: (?:it|this|that|them))? off\b|"
+    r"\bapprov(?!als?\b|ing\s+(?:things|requests|claims|stuff|leave)\b)|\b(?:my|our|full)\s+approval\b|\baccept|"
+    r"\bsign(ed|ing)?(?: (?:it|this|that|them))? off\b|"
     r"\bok(ay)?\b|\bgo ahead\b|\bfine (?:by|with) me\b|\blooks? good\b|\blgtm\b|"
     r"\bgreen[- ]?light|\bgrant|\ballow|"
     r"\blet (him|her|them) go\b|\b(?:let|wave|push) (?:it|that|this|them|(?:\w+ )?\w+'s \w+)(?: one)? through\b|\bthumbs[- ]up\b|"
