@@ -129,3 +129,16 @@ def test_the_card_says_who_covers_which_days_and_what_it_replaces(store, make_ct
     assert list(card["labels"].values()) == ["代理人", "期间", "替换", "接下来"]
     assert card["next"].endswith("赵六自己的申请改由王五审批")  # 李四's manager (the reporting lines)
     assert en["summary"] == "Zhao Liu decides your tasks from 10 Dec to 14 Dec"
+
+
+@pytest.mark.parametrize(("said", "asked"), [  # the sixty-second round's run: the model's self-deputy was refused to it
+    ("下下周我全周出差，找个人替我审批吧", "谁"),
+    ("I'm off all of the week after next - get someone to approve for me while I'm away", "Who"),
+])
+def test_a_deputy_left_to_be_found_is_asked_for(graph_driver, said, asked):
+    from evals.doubles.scripted import tool_call
+
+    call = tool_call("setDeputy", {"deputyUserId": "李四", "startDate": "2027-01-25", "endDate": "2027-01-29"})
+    agent = graph_driver(call, "OK", user_id="user_2")
+    answer = str(agent.say(said)["messages"][-1].content)
+    assert asked in answer and agent.actions == [] and "ask the user" not in answer

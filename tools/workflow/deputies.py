@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection, and_, insert, select, update
 
-from tools.errors import PolicyError
+from tools.errors import NeedsPersonError, PolicyError
 from tools.spec import CallContext, Found, Verdict
 from tools.workflow.engine import AnyEvent, TaskReady, members_of, parse_task_id
 from tools.workflow.engine.moves import on_behalf_of
@@ -63,8 +63,9 @@ def _day(value: str, what: str) -> date:
 
 def check_deputy(actor_id: str, deputy_id: str, start: date, end: date, today: date) -> None:
     """A deputy is someone else, for a range that has not ended, its end on or after its start, at most a year."""
-    if deputy_id == actor_id:
-        raise PolicyError("deputy_self", "a person cannot be their own deputy; ask the user who covers for them")
+    if deputy_id == actor_id:  # "帮我找个人代我审批": the model put the person themselves in; who covers is asked
+        raise NeedsPersonError("deputy_self", "a person cannot be their own deputy; the user is asked who covers for "
+                               "them", ask="deputy", param="deputyUserId")
     if end < start:
         raise PolicyError("bad_range", f"the last day {end} is before the first {start}; ask the user for the dates")
     if end < today:
