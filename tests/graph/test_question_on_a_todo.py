@@ -42,3 +42,12 @@ def test_a_write_on_words_that_name_no_todo_proposes_no_view(graph_driver, start
                          user_id="user_2", fixed_answers=True)
     result = agent.say("If I approve a leave, is it finished or does it go on after me?")
     assert not [m for m in result["messages"] if isinstance(m, ToolMessage) and m.name == "viewTask"]
+
+
+def test_a_todos_steps_say_when_a_request_comes_to_the_next(graph_driver, start_request):
+    """"Why does a leave even come to HR?" is answered by the step's condition beside it (the sixty-first round's
+    run showed the steps without it)."""
+    start_request(requester="user_3", approver="user_2", days=4, reason="visiting my parents")
+    agent = graph_driver(tool_call("viewTask", {"taskId": "task_1"}), "x", user_id="user_2", fixed_answers=True)
+    answer = str(agent.say("What's Wang Wu's leave, and why would HR see it after me?")["messages"][-1].content)
+    assert "HR's decision (approved and over 3 days)" in answer

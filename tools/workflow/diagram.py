@@ -48,8 +48,10 @@ def _elements(xml: str) -> tuple[tuple[str, str, str, str], ...]:
     return tuple(sorted(found, key=lambda e: order[e[1]]))
 
 
-def process_lines(view: InstanceView, people: dict[str, dict[str, Any]], lang: str) -> list[str]:
-    """The request's steps, one a line: ✓ done, ▶ waiting now (and for whom), ○ may come next, · not reached."""
+def process_lines(view: InstanceView, people: dict[str, dict[str, Any]], lang: str,
+                  conditions: dict[str, str] | None = None) -> list[str]:
+    """The request's steps, one a line: ✓ done, ▶ waiting now (and for whom), ○ may come next (with when a request
+    comes to it, from `conditions` by element id: "HR's decision (approved and over 3 days)"), · not reached."""
     decided = {d.element_id: d for d in view.history}
     waiting = {t.element_id: t for t in view.tasks}
     lines = []
@@ -71,6 +73,8 @@ def process_lines(view: InstanceView, people: dict[str, dict[str, Any]], lang: s
             verdict = VERDICTS["en" if lang == "en" else "zh"][kind]
             comment = (f"（{d.comment}）" if lang == "zh" else f" ({d.comment})") if d.comment else ""
             line += f" — {who} {verdict}{comment}"
+        elif element_id in view.diagram.next and (cond := (conditions or {}).get(element_id)):
+            line += f"（{cond}）" if lang == "zh" else f" ({cond})"
         elif element_id in waiting:
             task = waiting[element_id]
             offered = [_name(people, u, lang) for u in ([task.assignee] if task.assignee else []) + list(task.candidate_users)]

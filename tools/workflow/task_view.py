@@ -85,7 +85,9 @@ def task_words(conn: Connection, task: dict[str, Any], people: dict[str, dict[st
         "process": (definition.name_en or definition.name) if lang == "en" else definition.name,
         "requester": name_of(people, view.requester, lang),
         "summary": form_words(view.data, definition, lang), "status": _status(view, lang),
-        "steps": process_lines(view, people, lang),
+        "steps": process_lines(view, people, lang, {
+            step.element_id: (step.when_en or step.when) if lang == "en" else step.when
+            for step in definition.steps if step.when}),
         "timeline": timeline_lines(engine.timeline(conn, view.id), people, definition, lang),
         "earlierTotal": total, "earlier": earlier,
     }
