@@ -261,7 +261,8 @@ class Reasoner:
             request["kind"] == "information" or any(mark in request["texts"][-1] for mark in "?？"))  # "…? need it b4"
         if a_question and not told and request:  # the look-ups chosen found nothing, and the words asked for none
             told = known.nothing_found(list(state["messages"]), self._registry, request["texts"][-1], lang)
-        if told and a_question and not outcome \
+        done = [line for line in outcome if "[question_only]" not in str(line.get("detail") or "")]  # asked nothing
+        if told and a_question and not done \
                 and "ungrounded" not in meta and told not in str(answer.content):
             # what no tool knows is said first, what was found after it (an answer already replaced by "I do not
             # know" says so)

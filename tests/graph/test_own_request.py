@@ -501,3 +501,21 @@ def test_ones_own_claim_asked_approved_beside_a_todo_of_another_kind_is_refused(
     answer = str(agent.say(said)["messages"][-1].content)
     assert ("不能审批自己的申请" in answer or "You cannot approve your own request" in answer) and agent.interrupts == []
     assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending", "pending"]
+
+
+@pytest.mark.parametrize("said", [  # the sixty-first round's run asked for a new claim's category; none of its words
+    "我刚来不太懂，王五这周请假了，我那笔打车费能不能我自己直接批了？",
+    "New here - Wang Wu is away, can I just approve my taxi claim myself?",
+])
+def test_a_start_proposed_for_approving_ones_own_request_is_refused_to_them(graph_driver, make_ctx, store, said):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "打车",
+                                          "nextUserId": "user_3", "fields": {"amount": 86, "category": "差旅"}},
+                 make_ctx("user_1"))
+    agent = graph_driver(tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "打车", "nextUserId": "user_1"}),
+                         "OK.", user_id="user_1")
+    answer = str(agent.say(said)["messages"][-1].content)
+    assert ("不能审批自己的申请" in answer or "You cannot approve your own request" in answer) and agent.interrupts == []
+    assert len(store.snapshot()["requests"]) == 1

@@ -32,12 +32,12 @@ from tools.workflow.words import (
     OF_OWNER,
     OWN_TRANSFER_SAY,
     REQUEST_NOUN,
-    SELF_DECIDE,
     SELF_DECIDE_SAY,
     URGE_WORDS,
     WITHDRAW,
     anothers_request,
     decision_in,
+    self_decide_said,
     stated_decision,
 )
 
@@ -232,12 +232,12 @@ class OwnRequest:
             not call.request.get("quoted")
         if call.spec.name not in NOT_OWN_REQUEST and call.spec.name != START and not urged:
             return
+        if call.spec.name == START and self_decide_said(latest) and own_pending(call.handle, call.ctx.actor_id):
+            raise CannotError("self_approval", "The user asks to approve their own request: nobody decides their own; "
+                              "its approver does.", say=SELF_DECIDE_SAY)  # "我那笔打车费能不能我自己直接批了？"
         own = _OWN.search(others_words_masked(latest))  # "张三跟我说：“我那笔报销…”": 张三's, not theirs
         if own is None:
             return
-        if call.spec.name == START and SELF_DECIDE.search(latest) and own_pending(call.handle, call.ctx.actor_id):
-            raise CannotError("self_approval", "The user asks to approve their own request: nobody decides their own; "
-                              "its approver does.", say=SELF_DECIDE_SAY)
         if call.spec.name == START and not (_acts_on_one(latest) and own_pending(call.handle, call.ctx.actor_id)):
             return  # "my leave for next week": a start; "pull my day-off request" acts on the one they have
         if call.spec.name == "transferTask" and own_pending(call.handle, call.ctx.actor_id):  # "give my trip to Zhao Liu"

@@ -179,8 +179,16 @@ SELF_DECIDE = re.compile(
 "把我的报销直接批了", "我那笔报销…你直接帮我通过得了")."""
 MINE = re.compile(r"我(?:自己)?(?:提|交|发|申请|报|请)了?的|我(?:自己)?的|我(?:自己)?(?:那|这)(?:个|条|笔|份|张)?|\bmy\b",
                    re.IGNORECASE)
-_MYSELF = re.compile(r"我自己(?:来)?(?:点|批|审|通过)|自己点个?(?:同意|通过)|\b(?:approve|sign\s+off\s+on)\s+(?:it|my\s+\w+)\s+"
+_MYSELF = re.compile(r"我自己(?:来|先|就|直接)*(?:点|批|审|通过)|自己点个?(?:同意|通过)|"
+                     r"\b(?:approve|sign\s+off\s+on)\s+(?:it|my\s+\w+)\s+"
                      r"myself\b", re.IGNORECASE)
+
+
+def self_decide_said(text: str) -> bool:
+    """Whether the words ask for the person's own request to be approved, by the assistant or by themselves, asked or
+    said ("我自己那个报销能不能我自己先批了？", "can I approve it myself?"): nobody decides their own."""
+    text = others_words_masked(text)
+    return bool(SELF_DECIDE.search(text) or _MYSELF.search(text))
 
 
 def asks_own_approval(text: str, kind: str) -> bool:
