@@ -264,9 +264,7 @@ class Reasoner:
         done = [line for line in outcome if "[question_only]" not in str(line.get("detail") or "")]  # asked nothing
         if told and a_question and not done \
                 and "ungrounded" not in meta and told not in str(answer.content):
-            # what no tool knows is said first, what was found after it (an answer already replaced by "I do not
-            # know" says so)
-            update["content"] = told_first(told, str(answer.content))
+            update["content"] = told_first(told, str(answer.content))  # what no tool knows first, what was found after
         return {"messages": [answer.model_copy(update=update)], "outcome": outcome}
 
     def _invented(self, state: AgentState, context: Context, answer: AIMessage) -> list[str]:
