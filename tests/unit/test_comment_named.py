@@ -1,5 +1,6 @@
-"""A to-do's comment the model named in its own words ("note", "remark") is the comment of a transfer or a return: the
-sixtieth round's run had "note" beside a transfer refused as no parameter, and the person's note lost with it."""
+"""A to-do's comment the model named in its own words ("note", "remark") is the comment of a transfer, a return or a
+decision, and a key that only says again which to-do it is ("requester") is left out: the sixtieth round's run had
+"note" beside a transfer refused as no parameter, the sixty-second's "requester" beside a decision."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 from tools.errors import InvalidArgumentsError
 from tools.workflow.approver_specs import TRANSFER
 from tools.workflow.request_specs import RETURN
+from tools.workflow.specs import REGISTRY
 
 
 @pytest.mark.parametrize("key", ["note", "remark", "message"])
@@ -20,3 +22,9 @@ def test_the_comment_given_wins_and_two_other_names_are_not_guessed_between():
     assert TRANSFER.parse({"taskId": "task_1", "nextUserId": "user_3", "comment": "mine", "note": ""}).comment == "mine"
     with pytest.raises(InvalidArgumentsError):
         TRANSFER.parse({"taskId": "task_1", "nextUserId": "user_3", "note": "a", "remark": "b"})
+
+
+def test_a_decisions_comment_named_otherwise_and_a_key_that_only_describes_it():
+    decide = REGISTRY.get("handleTodoTask")
+    args = decide.parse({"taskId": "Zhao Liu", "isOK": False, "comment": "over budget", "requester": "Zhao Liu"})
+    assert (args.taskId, args.result, args.isOK) == ("Zhao Liu", "over budget", False)

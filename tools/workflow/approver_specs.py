@@ -4,7 +4,7 @@ decides one's tasks while away, 代理审批) and `queryMyDeputies` (the deputie
 from __future__ import annotations
 
 from tools.spec import Effect, ObservationShape, PersonValue, Reference, ToolExample, ToolSpec
-from tools.workflow.args import arrange_comment
+from tools.workflow.args import comment_arranged
 from tools.workflow.comment_words import stated_comment
 from tools.workflow.deputies import (
     QueryMyDeputiesArgs,
@@ -27,7 +27,7 @@ TRANSFER = ToolSpec(
     "told. taskId: the requester's name or a taskId from queryTodoTask. nextUserId: who takes it. comment: the "
     "user's note, if any.",
     args_model=TransferTaskArgs,
-    arrange=arrange_comment,
+    arrange=comment_arranged("comment"),
     effect=Effect.WRITE,
     handler=transfer_task,
     requires_approval=True,

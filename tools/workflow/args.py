@@ -112,21 +112,30 @@ class SendEmailArgs(_Args):
         return check_email_content(value)
 
 
-COMMENT_NAMES = ("note", "remark", "remarks", "message", "result", "reason")
+COMMENT_NAMES = ("comment", "note", "remark", "remarks", "message", "result", "reason")
 """What a model calls a to-do's comment in its own words ("note": "your account, please decide")."""
+DESCRIBING = ("requester", "requesterName", "requesterId", "process", "processKey", "processName", "step", "stepName")
+"""Keys a model adds to a call on a to-do that only say again which it is ("requester": "Zhang San"): its taskId says."""
 
 
-def arrange_comment(values: dict[str, Any]) -> dict[str, Any]:
-    """A return's or a transfer's arguments with the one value the model named otherwise (`COMMENT_NAMES`) as its
-    `comment`: "note" beside a transfer had been refused as no parameter, and the person's note lost with it."""
-    blank = [k for k in COMMENT_NAMES if k in values and not str(values[k] or "").strip()]
-    values = {k: v for k, v in values.items() if k not in blank}  # "note": "" beside it says nothing
-    if values.get("comment") not in (None, ""):
-        return values
-    named = [k for k in COMMENT_NAMES if isinstance(values.get(k), str)]
-    if len(named) != 1:
-        return values
-    return {**{k: v for k, v in values.items() if k not in (*COMMENT_NAMES, "comment")}, "comment": values[named[0]]}
+def comment_arranged(param: str) -> Any:
+    """The `arrange` of a call on a to-do whose comment is `param`: keys that only describe the to-do (`DESCRIBING`)
+    left out, and the one value the model named otherwise (`COMMENT_NAMES`) as its comment. "note" beside a transfer
+    and "requester" beside a decision had been refused as no parameter, and the person's words lost with them."""
+
+    def arrange(values: dict[str, Any]) -> dict[str, Any]:
+        values = {k: v for k, v in values.items() if k not in DESCRIBING or k == param}
+        others = [k for k in COMMENT_NAMES if k != param]
+        blank = [k for k in others if k in values and not str(values[k] or "").strip()]
+        values = {k: v for k, v in values.items() if k not in blank}  # "note": "" beside it says nothing
+        if values.get(param) not in (None, ""):
+            return values
+        named = [k for k in others if isinstance(values.get(k), str)]
+        if len(named) != 1:
+            return values
+        return {**{k: v for k, v in values.items() if k not in (*others, param)}, param: values[named[0]]}
+
+    return arrange
 
 
 def arrange_start(values: dict[str, Any]) -> dict[str, Any]:

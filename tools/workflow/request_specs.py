@@ -7,7 +7,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from tools.spec import Effect, ObservationShape, PersonValue, Reference, ToolExample, ToolSpec
-from tools.workflow.args import arrange_comment
+from tools.workflow.args import comment_arranged
 from tools.workflow.comment_words import stated_comment
 from tools.workflow.mine import described, query_my_requests
 from tools.workflow.notify import deliver_all
@@ -127,7 +127,7 @@ RETURN = ToolSpec(
     "instead of approving or rejecting it: they change it and send it again, or withdraw it. taskId: the requester's "
     "name or a taskId from queryTodoTask. comment: the user's words.",
     args_model=ReturnTaskArgs,
-    arrange=arrange_comment,
+    arrange=comment_arranged("comment"),
     effect=Effect.WRITE,
     handler=return_task,
     requires_approval=True,

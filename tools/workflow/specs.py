@@ -15,6 +15,7 @@ from tools.workflow.args import (
     RunWorkFlowArgs,
     SendEmailArgs,
     arrange_start,
+    comment_arranged,
 )
 from tools.workflow.batch_specs import SPECS as BATCH_SPECS
 from tools.workflow.cards import decision_card, email_card, start_card
@@ -215,6 +216,7 @@ SPECS: tuple[ToolSpec, ...] = (
             "obtained from queryTodoTask (可以通过queryTodoTask工具获取). result is the approver's comment."
         ),
         args_model=HandleTodoTaskArgs,
+        arrange=comment_arranged("result"),
         effect=Effect.WRITE,
         handler=handle_todo_task,
         requires_approval=True,
