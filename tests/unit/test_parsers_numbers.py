@@ -117,6 +117,15 @@ def test_amounts_in_any_spelling(text, amount):
     assert facts(text).amounts_stated() == {amount}
 
 
+@pytest.mark.parametrize(("text", "number"), [  # a held-out writer's "seven and a half grand" was read as 7
+    ("it came to seven and a half grand", 7500), ("4 grand for the hotel", 4000),
+    ("two and a half thousand in total", 2500), ("nine grand, give or take", 9000),
+    ("one and a half k", 1500), ("thirty-two grand", 32000),
+])
+def test_grands_and_a_half_of_a_scale_are_read_whole(text, number):
+    assert facts(text).numbers_stated() == {number}
+
+
 def test_amounts_bare_number_is_no_amount():
     assert facts("预算两万").amounts_stated() == frozenset()
     assert facts("预算两万").numbers_stated() == {20000}

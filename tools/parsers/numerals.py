@@ -38,7 +38,7 @@ EN_NUMBER_WORDS = (
     "zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
     "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million"
 )
-_EN_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "k": 1000}
+_EN_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "k": 1000, "grand": 1000}
 _EN_DIGIT_WORDS = "zero|oh|one|two|three|four|five|six|seven|eight|nine"
 _EN_RUN = (
     rf"\b(?:an?\s+(?=(?:hundred|thousand|million)\b))?(?:{EN_NUMBER_WORDS})"
@@ -48,9 +48,18 @@ _EN_RUN = (
 """English number words: "twenty-one", "a thousand", "one thousand, two hundred and fifty" (a comma after a scale word
 goes on with the same number), "forty-two point six" (the digits after "point" one by one)."""
 
+_EN_UNITS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+             "seventeen|eighteen|nineteen|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|"
+             "four|five|six|seven|eight|nine))?")
+_HALF_SCALED = (rf"(?:{_OPENS}(?>{_ARABIC})|\b(?:{_EN_UNITS}))\s+and\s+a\s+half\s+(?:hundred|thousand|million|grand|k)\b|"
+                rf"\b(?:{_EN_UNITS})\s+grand\b")
+"""A whole and a half of a scale ("seven and a half grand", "2 and a half thousand": 7500, 2500), and number words of
+grands ("seven grand": 7000); `text2num` reads neither."""
+
 NUMERAL_RE = re.compile(
     rf"(?P<mixed>{_OPENS}(?>{_ARABIC})[十百千万亿][\d{CN_DIGITS}十百千万亿]*+{_RUNS_ON})"
-    rf"|(?P<scaled>{_OPENS}(?>{_ARABIC})(?:[kK](?![A-Za-z])|\s+(?:hundred|thousand|million)\b))"
+    rf"|(?P<halved>{_HALF_SCALED})"
+    rf"|(?P<scaled>{_OPENS}(?>{_ARABIC})(?:[kK](?![A-Za-z])|\s+(?:hundred|thousand|million|grand)\b))"
     rf"|(?P<arabic>{_OPENS}(?>{_ARABIC}){_RUNS_ON}(?![十百千万亿]))"
     rf"|(?P<cn>{_CN_RUN})"
     rf"|(?P<en>{_EN_RUN})",
@@ -281,6 +290,17 @@ def _scaled_value(run: str) -> tuple[float, ...]:
     return (float(Decimal(match[1].replace(",", "")) * _EN_SCALES[match[2].lower()]),)
 
 
+def _halved_value(run: str) -> tuple[float, ...]:
+    """"seven and a half grand" (7500), "2 and a half thousand" (2500), "seven grand" (7000)."""
+    match = re.match(r"(.+?)\s+(?:and\s+a\s+(half)\s+)?([a-z]+)$", run.strip(), re.IGNORECASE)
+    assert match is not None
+    head = match[1].replace(",", "")
+    whole = float(head) if head[0].isdigit() else (english_value(head) or (0.0,))[0]
+    if not whole:
+        return ()
+    return ((whole + (0.5 if match[2] else 0.0)) * _EN_SCALES[match[3].lower()],)
+
+
 def negative_from(text: str, start: int) -> int | None:
     """Where a minus sign (-, 负, "minus", "negative") right before `start` begins, or None. A dash glued to a word
     (COVID-19) or after another number ("3-5", "3 - 5") is no sign."""
@@ -301,6 +321,8 @@ def _value_of(kind: str, run: str) -> tuple[float, ...]:
         return (_arabic_value(run),)
     if kind == "scaled":
         return _scaled_value(run)
+    if kind == "halved":
+        return _halved_value(run)
     if kind == "cn":
         return chinese_value(run)
     if kind == "en":
