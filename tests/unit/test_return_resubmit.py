@@ -146,6 +146,22 @@ def test_a_resubmitted_leave_holds_its_new_days_and_a_withdrawn_one_none(store, 
     assert left() == before
 
 
+def test_a_resend_over_the_balance_is_refused_before_its_card_counting_what_it_holds(store, make_ctx):
+    """Checked before the card as on the way in: its days must fit what is left with its own hold given back (the
+    sixty-third round's writer: 4 days of 调休 with 3 allocated were carded as if they could be filed)."""
+    from tools import check_call
+    from tools.errors import CannotError
+
+    comp = {"processKey": "process_qingjia", "userId": "user_4", "reason": "搬家", "days": 2, "nextUserId": "user_2",
+            "fields": {"leaveType": "调休"}}  # the seed gives 赵六 3 days of 调休
+    _call(make_ctx, "user_4", "runWorkFlow", comp)
+    _call(make_ctx, "user_2", "returnTask", {"taskId": "task_1", "comment": "可以连着休"})
+    with pytest.raises(CannotError) as refused:
+        check_call(TOOLSET, "resubmitRequest", {"requestId": "req_1", "days": 4}, make_ctx("user_4"))
+    assert refused.value.code == "leave_balance_short" and "3" in refused.value.say["zh"]
+    check_call(TOOLSET, "resubmitRequest", {"requestId": "req_1", "days": 3}, make_ctx("user_4"))  # its 2 held count
+
+
 @pytest.mark.parametrize(("process", "args", "lang", "later"), [
     ("process_baoxiao", {"reason": "summit fee", "fields": {"amount": 6200, "category": "其他"}}, "en",
      "Finance's decision (approved and over 5000 yuan)"),

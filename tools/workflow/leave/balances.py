@@ -128,6 +128,12 @@ def _open_holds(conn: Connection, instance_id: str) -> list[tuple[str, str, int,
     return [(*key, days) for key, days in totals.items() if days > 0]
 
 
+def held_by(conn: Connection, instance_id: str, type_id: str, year: int) -> float:
+    """The days of one balance a request holds now (a returned leave keeps its hold until it is sent again)."""
+    return sum(days for _user, held_type, held_year, days in _open_holds(conn, instance_id)
+               if held_type == type_id and held_year == year)
+
+
 def _take(conn: Connection, user_id: str, leave_type: LeaveType, year: int, days: float, column: str) -> None:
     """Move `days` of what is left into held or used, in one conditional update; `CannotError` naming the balance when
     less is left."""
