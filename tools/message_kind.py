@@ -68,9 +68,10 @@ _NO_QUESTION_ZH = re.compile(rf"(?:不管|无论|不论)[^，,。；;]*|{_TOLD_Z
 没啥 / 没多少 ("nothing much"), any of them in 不管…, 无论… ("whoever it is"), and in what someone else is told to
 state ("退回去，让他写清楚见的是什么客户", "注明为什么要坐飞机"): the instruction asks the assistant nothing; nor in a clause
 saying what is not settled yet (哪天走还没最后定)."""
-_WANTS_ZH = re.compile(r"想|要|(?<!申)请(?!问)|看看|查|找|得(?=去|出差|请|报|跑)|需要|打算|准备")
+_WANTS_ZH = re.compile(r"想|要|(?<!申)请(?!问)|看看|查|找|得(?=去|出差|请|报|跑)|需要|打算|准备|"
+                       r"(?<![是对好])吧(?=[，,。；;！!\s]|$)")
 """A Chinese question often has no question mark: a question word makes one, unless the sentence also says what the
-person wants done ("我想请假，先看看有哪些流程")."""
+person wants done ("我想请假，先看看有哪些流程"; "…延了几天，张三那条待办直接转给赵六吧": a 吧 that asks it done)."""
 
 
 _BY_THE_WAY = re.compile(

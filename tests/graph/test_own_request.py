@@ -519,3 +519,16 @@ def test_a_start_proposed_for_approving_ones_own_request_is_refused_to_them(grap
     answer = str(agent.say(said)["messages"][-1].content)
     assert ("不能审批自己的申请" in answer or "You cannot approve your own request" in answer) and agent.interrupts == []
     assert len(store.snapshot()["requests"]) == 1
+
+
+@pytest.mark.parametrize("said", [  # the sixty-third round's writer; none of its words
+    "我的出差又延了几天，张三那条待办直接转给赵六吧，备注：我在外地",
+    "My own trip got extended, so pass the to-do from Zhang San on to Zhao Liu, note: I'm on the road",
+])
+def test_a_todo_of_someone_named_is_passed_on_beside_words_of_ones_own_trip(graph_driver, start_request, said):
+    start_request(requester="user_1", approver="user_2", days=2, reason="搬家")
+    agent = graph_driver(tool_call("transferTask", {"taskId": "task_1", "nextUserId": "赵六", "comment": "在外地"}), "OK.",
+                         user_id="user_2")
+    agent.say(said)
+    [card] = agent.actions
+    assert card["name"] == "transferTask" and card["args"]["nextUserId"] == "user_4"

@@ -205,3 +205,12 @@ def test_a_sigh_or_a_groan_tells_no_why(said, why):
 ])
 def test_a_request_wanted_then_how_to_go_about_it_asks_for_it(said, kind):
     assert kind_of(said) == kind
+
+
+@pytest.mark.parametrize(("said", "kind"), [  # the sixty-third round's writer; none of its words
+    ("项目又拖了几天，王五那条待办你直接转给赵六吧", "action"),
+    ("是王五吧？", "information"),
+    ("还剩几天年假", "information"),
+])
+def test_a_few_days_said_beside_a_request_with_ba_asks_it_done(said, kind):
+    assert kind_of(said) == kind

@@ -247,11 +247,15 @@ class OwnRequest:
             if person_id != call.ctx.actor_id and any(
                     anothers_request(latest, n) for n in (person.get("name"), person.get("alias")) if n):
                 return
+        if call.spec.name in _ON_A_TODO and lookup.holds_todo_of(call.handle, call.ctx.actor_id, {
+                p["id"] for p in persons_in_latest(call.request, but=call.ctx.actor_id)}):
+            return  # "我的出差延长了…张三那个待办直接转给王五": the to-do of 张三's they hold is what they act on
         text, instead = _own_request_refusal(call, own.group(), latest)
         raise PolicyError("own_request", text, instead=instead)
 
 
 START = "runWorkFlow"
+_ON_A_TODO = frozenset({"handleTodoTask", "returnTask", "transferTask"})
 
 
 def _acts_on_one(text: str) -> bool:

@@ -259,6 +259,12 @@ def resolve_task(conn: Connection, value: Any, actor_id: str, *, param: str = "t
 _REQ_RE = re.compile(r"^\s*(?:req|request)[_\-\s]?(?P<num>\d{1,12})\s*$", re.IGNORECASE)
 
 
+def holds_todo_of(conn: Connection, actor_id: str, requesters: set[str]) -> bool:
+    """Whether a to-do the actor may decide is of one of `requesters` (False for none)."""
+    return bool(requesters) and any(task.requester in requesters for task in engine_of(conn).tasks_for(
+        conn, actor_id, groups_of(conn, actor_id)))
+
+
 def _own_ready(conn: Connection, actor_id: str, copied: int | None = None) -> list[TaskView]:
     """The ready tasks of the actor's own running requests, oldest first; with `copied` (a request's number), those of
     that request where it is copied to the actor (a copied person reminding its approver by the request's id)."""
