@@ -164,3 +164,19 @@ def _clause_around(text: str, start: int, end: int) -> str:
 def named_as_approver_of(text: str, person: dict[str, Any]) -> bool:
     """Whether the text names this person as the approver ("Li Si approves", 王五批) wherever it mentions them."""
     return any(_APPROVER_CUE.search(_clause_around(text, start, end)) for start, end in mention_spans(text, person))
+
+
+_AWAY_AFTER = re.compile(
+    r"\s*(?:这两周|这几天|这周|本周|最近|下周|今天|明天)?(?:都|也|一直)?(?:在外地|不在|出差了?|休假|请假了|外出|出去了|联系不上)|"
+    r"\s+(?:is|'s|will\s+be|has\s+been)\s+(?:\w+\s+)?(?:away|out|off|on\s+(?:leave|holiday|vacation|a\s+trip)|travelling|"
+    r"traveling|unreachable)\b",
+    re.IGNORECASE,
+)
+"""Words after a name that say the person is away ("李四这两周都在外地", "Li Si is away"): a reason, no approver."""
+
+
+def named_as_away(text: str, person: dict[str, Any]) -> bool:
+    """Whether the text names this person only as away ("李四这两周都在外地，…现在重新报：1500元" names no approver),
+    and nowhere as approving."""
+    return any(_AWAY_AFTER.match(text, end) for _, end in mention_spans(text, person)) and not named_as_approver_of(
+        text, person)
