@@ -35,6 +35,8 @@ def test_days_article_is_no_number():
         ("twenty-one days", 21),
         ("I need 1.5 days", 1.5),
         ("one hundred and five days", 105),
+        # an extension's own length (the sixty-third round's writer; none of its words)
+        ("three more days, please", 3), ("I'll need 2 extra sick days", 2), ("four additional days", 4),
     ],
 )
 def test_days_english_durations(text, days):

@@ -41,15 +41,16 @@ class Quantity:
 
 _ZH_UNITS = r"个?工作日|个?工作天|天|个?星期|个?礼拜|周(?![一二三四五六日天末])|个月|月|个?小时|个?钟头|个钟"
 _EN_UNITS = (
-    r"(?:(?:working|business|calendar|full|whole|sick|personal|vacation|holiday|annual|leave|comp|compensatory|pto|"
-    r"paid|unpaid|off)[\s-]+){0,2}(?:days?|weeks?|months?)|hours?|hrs?"
+    r"(?:(?:more|extra|additional|further|working|business|calendar|full|whole|sick|personal|vacation|holiday|annual|"
+    r"leave|comp|compensatory|pto|paid|unpaid|off)[\s-]+){0,2}(?:days?|weeks?|months?)|hours?|hrs?"
 )
 _ZH_AFTER_RE = re.compile(rf"\s*(?P<ge>个)?(?:整个?)?(?P<half1>半)?(?P<unit>{_ZH_UNITS})(?P<half2>半(?![夜路价]))?")
 _EN_AFTER_RE = re.compile(
     rf"(?P<half1>\s+and\s+a\s+half)?[\s-]*(?P<halves>half[\s-]+)?(?P<unit>{_EN_UNITS})\b(?P<half2>\s+and\s+a\s+half\b)?",
     re.IGNORECASE,
 )
-"""A unit of time after an English numeral: "3 days", "two comp days", "2 PTO days", "three half days" (1.5)."""
+"""A unit of time after an English numeral: "3 days", "two comp days", "2 PTO days", "three half days" (1.5), "two
+more days" (an extension's own length)."""
 _ZH_HALF_RE = re.compile(r"半个?(?P<unit>天|日|个?星期|个?礼拜|周|月|小时|钟头|工作日)")
 _EN_KINDS = (r"(?:(?:full|whole|single|extra|working|business|sick|personal|vacation|holiday|annual|leave|comp|compensatory|pto|"
              r"paid|unpaid|lieu|rest)[\s-]+)?")
