@@ -30,3 +30,16 @@ def test_a_trip_to_come_is_still_a_trip(graph_driver, said):
     proposed = actions[0]["args"]["processKey"] if actions else None
     asked = str(agent.messages[-1].content)
     assert proposed == "process_chuchai" or "出发日期" in asked or "start date" in asked.lower()  # the trip's dates asked
+
+
+@pytest.mark.parametrize("said", [  # the sixty-third round's writer: a refund fee's claim was asked a trip's dates
+    "广州出差取消了，改签手续费80元那就报了吧，差旅类，李四审批",
+    "The Xi'an trip was called off, so put the 80 yuan change fee through under travel, Li Si approves",
+])
+def test_a_trip_called_off_is_no_trip_to_request_beside_its_claim(graph_driver, said):
+    call = tool_call("runWorkFlow", {"processKey": "process_baoxiao", "reason": "change fee", "nextUserId": "李四",
+                                     "fields": {"amount": 80, "category": "差旅"}})
+    agent = graph_driver(call, "OK", user_id="user_1")
+    agent.say(said)
+    [card] = agent.actions
+    assert card["args"]["processKey"] == "process_baoxiao" and card["args"]["fields"]["amount"] == 80

@@ -55,12 +55,15 @@ no request of the person's own (a trip had been taken for a leave: the forty-nin
 
 _BEEN_AWAY = re.compile(
     r"出差(?:了|过|回来|刚回来|结束|完)|出(?:完|了[^，。,.!?！？]{0,4})差|(?:连着|一直|刚|才)出差|"
+    r"出差(?:又|也)?(?:取消|黄|不去|泡汤)|(?:取消|黄)了?(?:的|那(?:个|趟))?出差|"
     r"\b(?:back\s+from|after|since|returned\s+from|(?:was|been|were)\s+on)\s+(?:a|my|the|our|that|this)\s+"
-    r"(?:\w+\s+)?(?:business\s+)?trip\b",
+    r"(?:\w+\s+)?(?:business\s+)?trip\b|\bcancell?ed\s+(?:\w+\s+)?trip\b|"
+    r"\btrip\s+(?:was|got|has\s+been|is)\s+(?:cancell?ed|called\s+off|scrapped)\b",
     re.IGNORECASE,
 )
-"""A trip that already happened ("连着出差了两周", 出差回来, "back from the Shanghai trip"): no trip to request, beside the
-leave or claim the message asks for (a comp day after two weeks away had been filed as a trip)."""
+"""A trip that already happened ("连着出差了两周", 出差回来, "back from the Shanghai trip") or was called off (出差取消退机票,
+"the cancelled Xi'an trip"): no trip to request, beside the leave or claim the message asks for (a comp day after two
+weeks away had been filed as a trip; a refund fee's claim had been asked a trip's dates)."""
 
 
 def processes_they_named(definitions: Sequence[Definition], text: str) -> list[Definition]:
