@@ -101,7 +101,7 @@ def test_extra_fields_refused():
     # (tests/graph/test_hostile_args.py::test_a_start_with_a_key_the_form_does_not_have_is_refused_naming_the_form).
     cases = {
         "getAllUser": {"userId": "user_1"},
-        "handleTodoTask": {"taskId": "task_1", "isOK": True, "comment": "ok"},
+        "handleTodoTask": {"taskId": "task_1", "isOK": True, "priority": "high"},  # "comment" is its result (args.py)
         "sendEmail": {"userId": "user_2", "emailContent": "你好，明天开会。", "cc": "user_3"},
     }
     for name, args in cases.items():
