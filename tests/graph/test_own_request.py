@@ -532,3 +532,18 @@ def test_a_todo_of_someone_named_is_passed_on_beside_words_of_ones_own_trip(grap
     agent.say(said)
     [card] = agent.actions
     assert card["name"] == "transferTask" and card["args"]["nextUserId"] == "user_4"
+
+
+def test_the_line_of_a_request_at_a_later_step_says_who_approved_it_before(make_ctx):
+    """"李四批了没有？" of a claim now at finance's step: the line says he approved it (the sixty-fourth round's run
+    showed only the step it waits at)."""
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+    from tools.workflow.mine import described
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "展会",
+                                          "nextUserId": "user_2", "fields": {"amount": 8800, "category": "差旅"}},
+                 make_ctx("user_1"))
+    execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "ok"}, make_ctx("user_2"))
+    result = execute_call(TOOLSET, "queryMyRequests", {}, make_ctx("user_1"))
+    assert "李四已批准" in described(result, "zh")

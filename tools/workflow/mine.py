@@ -68,6 +68,10 @@ def request_item(
         item["since"] = when(min(x.created_at for x in view.tasks), lang)
         item["later"] = later_steps(definition, {x.element_id for x in view.tasks}, lang)
     back = next((d for d in reversed(view.history) if d.returned), None)
+    since = view.history[view.history.index(back) + 1:] if back is not None else view.history
+    approved = [name_of(people, d.user, lang) for d in since if d.approved and not d.returned]
+    if view.tasks and approved:  # "李四批了没有？" of a claim now at finance's step: he has
+        item["approvedBy"] = ("、" if lang == "zh" else ", ").join(dict.fromkeys(approved))
     if status == "returned" and back is not None:
         item["returnedBy"] = name_of(people, back.user, lang)
         item["comment"] = back.comment
@@ -176,6 +180,8 @@ def described(result: dict[str, Any], lang: str) -> str:
     for r in items[:10]:
         if lang == "zh":
             text = f"{r['requestId']} {r['process']}（{r['summary']}）{r['status']}"
+            if r.get("approvedBy"):
+                text += f"，{r['approvedBy']}已批准"
             if r.get("step"):
                 text += f"，当前步骤：{r['step']}，由{r['heldBy']}处理，自{_day(r['since'])}起，之后：{r['later']}"
             if r.get("comment"):
@@ -184,6 +190,8 @@ def described(result: dict[str, Any], lang: str) -> str:
                 text += f"（{r['decidedBy']}" + (f"：{r['decisionComment']}）" if r.get("decisionComment") else "）")
         else:
             text = f"{r['requestId']} {r['process']} ({r['summary']}): {r['status']}"
+            if r.get("approvedBy"):
+                text += f"; approved by {r['approvedBy']}"
             if r.get("step"):
                 text += f"; now at {r['step']}, held by {r['heldBy']} since {_day(r['since'])}; after it: {r['later']}"
             if r.get("comment"):
