@@ -206,6 +206,8 @@ def test_copies_that_found_nothing_do_not_answer_where_a_request_stands(found, s
 
 @pytest.mark.parametrize("said", [  # what came in for them to decide (the twenty-second round, read; after the rule)
     "我这边是不是又进来一单报销？", "有没有新的单子要我审？", "Has anything come in for me to approve today?",
+    # what waits for a group they are in (the sixty-third round's run; none of its words)
+    "Is there anything from Wang Wu waiting for finance?", "anything of Zhao Liu's waiting for HR right now?",
 ])
 def test_what_came_in_for_them_asks_for_their_to_dos(said):
     from langchain_core.messages import HumanMessage
