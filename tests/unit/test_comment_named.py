@@ -28,3 +28,10 @@ def test_a_decisions_comment_named_otherwise_and_a_key_that_only_describes_it():
     decide = REGISTRY.get("handleTodoTask")
     args = decide.parse({"taskId": "Zhao Liu", "isOK": False, "comment": "over budget", "requester": "Zhao Liu"})
     assert (args.taskId, args.result, args.isOK) == ("Zhao Liu", "over budget", False)
+
+
+def test_a_resends_note_put_among_its_fields_is_its_note():
+    """The sixty-fourth round's run: "fields": {"note": …} was refused as no field of the form."""
+    resend = REGISTRY.get("resubmitRequest")
+    args = resend.parse({"requestId": "req_1", "fields": {"note": "doctor's note attached"}})
+    assert args.note == "doctor's note attached" and not args.fields

@@ -78,7 +78,11 @@ class ResubmitRequestArgs(FormArgs):
 
 
 def arrange_resubmit(values: dict[str, Any]) -> dict[str, Any]:
-    """Keys that are no parameter of their own ("amount": 4800 at the top) go into `fields`, as for a start."""
+    """Keys that are no parameter of their own ("amount": 4800 at the top) go into `fields`, as for a start; a note put
+    into `fields` ("fields": {"note": "doctor's note attached"}) is the resend's note, no field of any form."""
+    inner = values.get("fields")
+    if isinstance(inner, dict) and isinstance(inner.get("note"), str) and not values.get("note"):
+        values = {**values, "note": inner["note"], "fields": {k: v for k, v in inner.items() if k != "note"}}
     own = set(ResubmitRequestArgs.model_fields)
     extra = {k: v for k, v in values.items() if k not in own and (v is None or isinstance(v, str | int | float | bool))}
     if not extra:
