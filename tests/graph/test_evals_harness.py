@@ -460,3 +460,16 @@ def test_a_golden_ranges_end_named_by_its_weekday_is_read_after_its_start() -> N
     action = {"args": {"processKey": "process_chuchai", "fields": {"startDate": "2027-01-26", "endDate": "2027-01-28"}},
               "card": {}}
     assert start_card_differences(golden, action, date(2027, 1, 15)) == []
+
+
+def test_every_held_out_scenario_is_tagged_and_listed_as_such():
+    """The held-out set is read by its tag (the chain claims no held-out scenario; `--benign` leaves them out) and by
+    its subset: a round written without the tag (the sixty-first to sixty-fourth, caught by CI's chain oracle) would be
+    counted among the scenarios the rules were written against."""
+    from evals.cli import SUBSET_DIR
+    from evals.scenario import SCENARIO_DIR, load_scenarios
+
+    held = load_scenarios(SCENARIO_DIR / "heldout")
+    listed = set((SUBSET_DIR / "heldout.txt").read_text(encoding="utf-8").split())
+    assert [s.id for s in held if "heldout" not in s.tags] == []
+    assert sorted(s.id for s in held if s.id not in listed) == []
