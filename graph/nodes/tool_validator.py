@@ -48,8 +48,9 @@ SECOND_WRITE_TEMPLATE = (
 )
 REFUSAL_TEMPLATE = "Error [{code}]: {message}"
 TASK_VIEW = "viewTask"
-_RECORD_ID = re.compile(r"^\s*[A-Za-z]+_\d+\s*$")
 """The look-up of one to-do, proposed in place of a write on it asked of in a question (when the toolset has it)."""
+_RECORD_ID = re.compile(r"^\s*[A-Za-z]+_\d+\s*$")
+"""A record's id ("task_2"): the model's own words ("printer") name no to-do to show."""
 QUESTION_ONLY_TEMPLATE = (
     "Error [question_only]: the latest message is a question that asks for no change; answer it from what the "
     "look-ups found, and propose {name} only when a message asks for it."

@@ -19,6 +19,7 @@ from tools.request import latest_message, named_in_latest, persons_in_latest
 from tools.workflow import form_fit, lookup
 from tools.workflow.approver_words import named_as_taker
 from tools.workflow.engine import TaskView
+from tools.workflow.nothing_to_do import ON_A_TODO
 from tools.workflow.request_lookup import PENDING, own_pending, processes_named
 from tools.workflow.resubmit import RESEND
 from tools.workflow.todo_guards import decided_apart, said_return_or_reject
@@ -247,7 +248,7 @@ class OwnRequest:
             if person_id != call.ctx.actor_id and any(
                     anothers_request(latest, n) for n in (person.get("name"), person.get("alias")) if n):
                 return
-        if call.spec.name in _ON_A_TODO and lookup.holds_todo_of(call.handle, call.ctx.actor_id, {
+        if call.spec.name in ON_A_TODO and lookup.holds_todo_of(call.handle, call.ctx.actor_id, {
                 p["id"] for p in persons_in_latest(call.request, but=call.ctx.actor_id)}):
             return  # "我的出差延长了…张三那个待办直接转给王五": the to-do of 张三's they hold is what they act on
         text, instead = _own_request_refusal(call, own.group(), latest)
@@ -255,7 +256,6 @@ class OwnRequest:
 
 
 START = "runWorkFlow"
-_ON_A_TODO = frozenset({"handleTodoTask", "returnTask", "transferTask"})
 
 
 def _acts_on_one(text: str) -> bool:

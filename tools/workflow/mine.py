@@ -146,10 +146,13 @@ def waiting_for(conn: Connection, user_id: str, lang: str, *, limit: int = 5) ->
     engine = engine_of(conn)
     people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
     tasks = [task for task in engine.tasks_for(conn, user_id, groups_of(conn, user_id)) if task.requester != user_id]
-    words = []
+    words: list[str] = []
+    definitions: dict[tuple[str, int], Definition] = {}
     for task in tasks[:limit]:
         who = display_name(people.get(task.requester or "", {"name": task.requester or "?"}), lang)
-        brief = form_summary(task.form, engine.definition(conn, task.process_key, task.process_version), lang)
+        key = (task.process_key, task.process_version)
+        definitions[key] = definitions.get(key) or engine.definition(conn, *key)
+        brief = form_summary(task.form, definitions[key], lang)
         if lang == "zh":
             words.append(f"{who}的{task.process_name.removesuffix('流程')}（{brief + '，' if brief else ''}{task.id}）")
         else:

@@ -23,8 +23,8 @@ from tools.workflow.cards import after_start
 from tools.workflow.conditions import CONDITION
 from tools.workflow.engine import Definition, EngineError, FormError
 from tools.workflow.forms import check_form, form_data, person_values
-from tools.workflow.leave.requests import check_again, hold_again
-from tools.workflow.leave.rules import is_leave
+from tools.workflow.leave.requests import hold_again
+from tools.workflow.leave.rules import check_leave, is_leave
 from tools.workflow.lookup import ALL_USERS, engine_of
 from tools.workflow.notify import form_summary, notify, process_noun
 from tools.workflow.policy import check_resubmit, parse_days
@@ -257,7 +257,7 @@ def check_resubmit_request(conn: Connection, ctx: CallContext, args: ResubmitReq
     form = check_form(definition, {"fields": merged}, ctx.today)
     changes = {k: (request["form"].get(k), v) for k, v in form.items() if request["form"].get(k) != v}
     if is_leave(definition):  # a leave's type, dates and balance by its rules (held again on the way in)
-        check_again(conn, request["id"], ctx.actor_id, definition, form, ctx.today or date.today())
+        check_leave(conn, ctx.actor_id, definition, form, ctx.today or date.today(), sent_again=request["id"])
     if not changes and not note:  # with a note it goes as it was ("发票补交了，原样再提交")
         back = _returned_with(request)
         raise PolicyError("no_changes", "these are the values the request already has; ask the user what to change"

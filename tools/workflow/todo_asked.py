@@ -55,11 +55,11 @@ def _shown_only(text: str) -> bool:
     """Whether a message asks only to be shown something ("Show me the claim waiting on finance, and who signed it off
     before me"; "我第一次当审批人，有点懵。我待办里这条是什么意思？"): its parts are questions, ask to be shown or what or
     who, or only tell, and none decides."""
-    said = [s for s in sentences(text) if s.strip()]
-    decides = any(decision_in(s) is not None for s in said if kind_of(s) != "information")  # "我批了之后…吗？" asks
+    said = [(s, kind_of(s) == "information") for s in sentences(text) if s.strip()]
+    decides = any(decision_in(s) is not None for s, asked in said if not asked)  # "我批了之后…吗？" asks
     return bool(said) and not decides and all(
-        kind_of(s) == "information" or _SHOW.search(s) or _ASKS_WHAT.search(s) or tells_only(s) for s in said) and any(
-        kind_of(s) == "information" or _SHOW.search(s) for s in said)
+        asked or _SHOW.search(s) or _ASKS_WHAT.search(s) or tells_only(s) for s, asked in said) and any(
+        asked or _SHOW.search(s) for s, asked in said)
 
 
 class TodoAskedAbout:

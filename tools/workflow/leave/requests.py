@@ -9,18 +9,11 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from tools.errors import CannotError, DomainError
+from tools.errors import DomainError
 from tools.workflow.engine import Definition
-from tools.workflow.leave.balances import (
-    balance,
-    held_by,
-    hold_for_instance,
-    release_for_instance,
-    use_for_instance,
-)
+from tools.workflow.leave.balances import hold_for_instance, release_for_instance, use_for_instance
 from tools.workflow.leave.rules import Leave, check_leave, is_leave, read_leave
 from tools.workflow.leave.types import LEAVE_TYPE_FIELD, leave_types
-from tools.workflow.leave.words import short_words
 from tools.workflow.lookup import engine_of
 
 TYPE_PARAM = f"fields.{LEAVE_TYPE_FIELD}"
@@ -50,23 +43,6 @@ def hold_again(conn: Connection, instance_id: str, requester: str, definition: D
     if leave is not None and leave.balance is not None:
         hold_for_instance(conn, instance_id, requester, leave.type, leave.year, leave.days)
     return leave
-
-
-def check_again(conn: Connection, instance_id: str, requester: str, definition: Definition,
-                form: Mapping[str, Any], today: date) -> None:
-    """A returned leave's changed form, checked before its card as `hold_again` checks it on the way in: its days must
-    fit what is left with what it holds now given back ("把调休改成4天重新提交" with 3 days of 调休: refused, naming the
-    balance, before a card offered what could not be filed)."""
-    if not is_leave(definition):
-        return
-    leave = read_leave(form, today)
-    if not leave.type.balance:
-        return
-    now = balance(conn, requester, leave.type.id, leave.year)
-    left = now.left + held_by(conn, instance_id, leave.type.id, leave.year)
-    if leave.days > left:
-        say = short_words(leave.type, leave.year, left, leave.days)
-        raise CannotError("leave_balance_short", say["en"], say=say)
 
 
 def settle(conn: Connection, instance_id: str, outcome: str) -> None:

@@ -14,7 +14,7 @@ from sqlalchemy import Connection
 from tools.errors import CannotError, PolicyError
 from tools.workflow.engine import Definition
 from tools.workflow.leave import words
-from tools.workflow.leave.balances import Balance, balance
+from tools.workflow.leave.balances import Balance, balance, held_by
 from tools.workflow.leave.calendar import Count, CountError, Half, count_leave
 from tools.workflow.leave.types import LEAVE_TYPE_FIELD, LeaveType, leave_types
 
@@ -131,17 +131,19 @@ def read_leave(form: Mapping[str, Any], today: date) -> Leave:
 
 
 def check_leave(conn: Connection, requester: str, definition: Definition, form: Mapping[str, Any],
-                today: date) -> Leave | None:
+                today: date, *, sent_again: str | None = None) -> Leave | None:
     """The leave rules of a request to start (None for a process that is no leave): its type's, its dates', and its
-    balance, which must hold its days (`CannotError` naming the balance)."""
+    balance, which must hold its days (`CannotError` naming the balance); for a returned request `sent_again` (its id),
+    with what it holds now counted as given back ("把调休改成4天重新提交" with 3 days of 调休 is refused before its card)."""
     if not is_leave(definition):
         return None
     leave = read_leave(form, today)
     if not leave.type.balance:
         return leave
     now = balance(conn, requester, leave.type.id, leave.year)
-    if leave.days > now.left:
-        say = words.short_words(leave.type, leave.year, now.left, leave.days)
+    left = now.left + (held_by(conn, sent_again, leave.type.id, leave.year) if sent_again else 0.0)
+    if leave.days > left:
+        say = words.short_words(leave.type, leave.year, left, leave.days)
         raise CannotError("leave_balance_short", say["en"], say=say)
     return Leave(type=leave.type, days=leave.days, year=leave.year, count=leave.count, balance=now)
 
