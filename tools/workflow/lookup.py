@@ -22,6 +22,7 @@ from tools.words import content_tokens, names_term, squash
 from tools.workflow.engine import EngineError, ProcessEngine, TaskView, format_task_id, groups_of, members_of
 from tools.workflow.engine import format_instance_id as format_request_id
 from tools.workflow.engine import tables as engine_tables
+from tools.workflow.shown import form_values
 from tools.workflow.store import PROCESS_ENGINE_KEY, users
 from tools.workflow.tables import request_cc
 
@@ -165,15 +166,14 @@ def resolve_user(conn: Connection, value: Any, *, param: str = "userId") -> dict
     raise NotFoundError("unknown_user", f"{param} {text[:64]} does not exist; call getAllUser")
 
 
-def _summary(task: TaskView, requester: str) -> str:
-    """A task in a few words, for choosing among several: task_3（张三，请假，10 天，回老家）."""
-    parts = [requester, task.process_name.removesuffix("流程")]
-    for key, value in task.form.items():
-        if value in (None, ""):
-            continue
-        parts.append(f"{value:g} 天" if key == "days" and isinstance(value, float) else
-                     f"{value:g}" if isinstance(value, float) else str(value)[:30])
-    return f"{task.id}（{'，'.join(parts)}）"
+def _summary(conn: Connection, task: TaskView, requester: Any, lang: str) -> str:
+    """A task in a few words, for choosing among several, in the reader's language: task_3（张三，请假，10 天，回老家）,
+    task_3 (Zhang San, Leave, 10 days, 回老家): the requester's own words stay as written."""
+    definition = engine_of(conn).definition(conn, task.process_key, task.process_version)
+    process = (task.process_name_en or task.process_name) if lang == "en" else task.process_name.removesuffix("流程")
+    parts = [display_name(requester, lang), process, *(shown[:30] for _, _, shown in form_values(task.form, definition,
+                                                                                                  lang))]
+    return f"{task.id} ({', '.join(parts)})" if lang == "en" else f"{task.id}（{'，'.join(parts)}）"
 
 
 def _numbers(text: str) -> set[str]:
@@ -223,7 +223,9 @@ def todos_from(conn: Connection, actor_id: str, requester_id: str) -> list[TaskV
     return [t for t in offered if t.requester == requester_id]
 
 
-def resolve_task(conn: Connection, value: Any, actor_id: str, *, param: str = "taskId") -> dict[str, Any]:
+def resolve_task(
+    conn: Connection, value: Any, actor_id: str, *, param: str = "taskId", lang: str = "zh"
+) -> dict[str, Any]:
     """A task by id, by its request's id when one step of it is offered to the actor (req_3 → task_3), or by its
     requester's name among the tasks offered to the actor ("张三" → task_1).
 
@@ -246,7 +248,7 @@ def resolve_task(conn: Connection, value: Any, actor_id: str, *, param: str = "t
     if len(found) == 1:
         return task_record(conn, found[0])
     if len(found) > 1:
-        choices = tuple(_summary(t, requesters[t.requester]["name"]) for t in found)
+        choices = tuple(_summary(conn, t, requesters[t.requester], lang) for t in found)
         raise NeedsPersonError(
             "ambiguous_task", f"{param} {text[:40]} fits {len(found)} of your tasks; ask the user which one",
             ask="which_task", param=param, choices=choices, name=text[:40],
@@ -281,7 +283,9 @@ def _own_ready(conn: Connection, actor_id: str, copied: int | None = None) -> li
     return [engine.task(conn, format_task_id(number)) for number in ids]
 
 
-def resolve_own_task(conn: Connection, value: Any, actor_id: str, *, param: str = "taskId") -> dict[str, Any] | None:
+def resolve_own_task(
+    conn: Connection, value: Any, actor_id: str, *, param: str = "taskId", lang: str = "zh"
+) -> dict[str, Any] | None:
     """A task by id; or the waiting task of the actor's own pending request, named by its request id (req_1) or by
     anything else that is no task id ("my leave", the actor's id) when the actor has exactly one, or of a request
     copied to them, named by its id; None when such a value names no task because the actor has no pending request (a
@@ -292,7 +296,7 @@ def resolve_own_task(conn: Connection, value: Any, actor_id: str, *, param: str 
         return require_task(conn, text)
     own = _own_ready(conn, actor_id)
     me = conn.execute(USER_BY_ID, {"key": actor_id}).mappings().first()
-    name = str(me["name"]) if me is not None else actor_id
+    named_as = dict(me) if me is not None else {"name": actor_id}
     by_request = _REQ_RE.match(text)
     if by_request:
         number = int(by_request.group("num"))
@@ -300,7 +304,7 @@ def resolve_own_task(conn: Connection, value: Any, actor_id: str, *, param: str 
     if len(own) == 1:
         return task_record(conn, own[0])
     if len(own) > 1:
-        choices = tuple(_summary(t, name) for t in own)
+        choices = tuple(_summary(conn, t, named_as, lang) for t in own)
         raise NeedsPersonError(
             "ambiguous_task", f"{param} {text[:40]} fits {len(own)} of your pending requests; ask the user which one",
             ask="which_task", param=param, choices=choices, name=text[:40],

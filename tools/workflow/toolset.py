@@ -97,9 +97,9 @@ def resolve_task(
     conn: Connection, value: Any, ctx: CallContext, ref: Reference, *, asking: bool
 ) -> tuple[dict[str, Any] | None, Any]:
     if ref.resolve == "requester":
-        task: dict[str, Any] | None = lookup.resolve_task(conn, value, ctx.actor_id, param=ref.param)
+        task: dict[str, Any] | None = lookup.resolve_task(conn, value, ctx.actor_id, param=ref.param, lang=ctx.lang)
     elif ref.resolve == "own":
-        task = lookup.resolve_own_task(conn, value, ctx.actor_id, param=ref.param)
+        task = lookup.resolve_own_task(conn, value, ctx.actor_id, param=ref.param, lang=ctx.lang)
     else:
         task = lookup.require_task(conn, value)
     return task, (task["id"] if task is not None else None)
