@@ -42,6 +42,10 @@ def run(sizes: Sizes, out_dir: Path, *, offline_model: bool = False) -> Section:
         return _not_run(section, f"flowagent.models.local is not importable ({exc})")
     load_before = os.getloadavg()
     began = time.perf_counter()
+    # The report reads llama.cpp's counters of tokens read and generated, and projects them to the slower machine's
+    # rates: guessed tokens are checked as prompt reads, which would blur the two. Unless told otherwise, the
+    # benchmark measures the server as it runs without them (the chat's own times with them: evals.seed_chat).
+    os.environ.setdefault(local_model.LOOKUP_DRAFT_ENV, "0")
     try:
         settings = chat_models.start_local_model(protocol="react")
     except local_model.LocalModelError as exc:

@@ -148,6 +148,26 @@ def test_the_chat_settings_work_against_the_local_server(smollm2_server: LocalSe
     assert reply.response_metadata["finish_reason"] == "length"
 
 
+def test_guessing_tokens_ahead_changes_no_greedy_reply(smollm2_server: LocalServer, smollm2_path: Path,
+                                                       tmp_path: Path) -> None:
+    """The default server guesses tokens ahead from the conversation (prompt-lookup decoding); each token is still
+    the model's own choice, so a greedy reply is the one a server without guesses writes."""
+    assert smollm2_server.lookup_draft == local_model.lookup_draft_tokens() > 0
+    assert "--draft_model prompt-lookup-decoding" in smollm2_server.log_path.read_text().splitlines()[0]
+    asked = "Repeat this list exactly: apple, banana, cherry, apple, banana, cherry, apple, banana."
+
+    def greedy(server: LocalServer) -> str:
+        chat = ChatOpenAI(base_url=server.base_url, api_key="sk-local", model=server.model,  # type: ignore[arg-type]
+                          temperature=0, extra_body={"max_tokens": 40})
+        return str(chat.invoke(asked).content)
+
+    with start_local_server(smollm2_path, n_ctx=8192, log_dir=tmp_path, progress=quiet, lookup_draft=0) as plain:
+        assert plain.lookup_draft == 0
+        assert " --logits_all false" in plain.log_path.read_text().splitlines()[0]
+        unguessed = greedy(plain)
+    assert unguessed.strip() and greedy(smollm2_server) == unguessed
+
+
 def test_a_server_that_dies_reports_the_end_of_its_log(tmp_path: Path) -> None:
     ensure_llama_server()
     bogus = tmp_path / "bogus.gguf"

