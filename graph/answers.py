@@ -42,7 +42,7 @@ def question_for(error: NeedsPersonError, toolset: Toolset, lang: Lang, value: P
     value's label; with the choices where they help, and first what was not understood ("没有找到「小明」。"). The
     call's other values the person must still give (`NeedsPersonError.also`) are asked in the same turn."""
     text = _question(error.ask, error.choices, error.name, toolset, lang, value, error.param)
-    if error.name and error.ask not in ("which_user", "which_task"):
+    if error.name and error.ask not in ("which_user", "which_task", "transfer_to_requester"):
         text = prompts.GENERAL_QUESTIONS[lang]["unknown"].format(name=error.name) + ("" if lang == "zh" else " ") + text
     for other, offered in error.also:
         text += ("" if lang == "zh" else " ") + _question(other.ask, offered, "", toolset, lang, other, other.param)

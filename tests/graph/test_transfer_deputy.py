@@ -30,17 +30,30 @@ def test_a_transfer_runs_only_after_its_card_is_approved(graph_driver, store, st
     assert "review" in " ".join(events) and events, events  # the audit shows the card's decision and the call
 
 
-def test_a_transfer_to_the_requester_is_refused_before_any_card(graph_driver, store, start_request):
+def test_a_transfer_to_the_requester_says_why_not_and_asks_who_before_any_card(graph_driver, store, start_request):
     start_request(requester="user_1", approver="user_2", days=1, reason="看牙医")
-    agent = graph_driver(
-        tool_call("transferTask", {"taskId": "task_1", "nextUserId": "张三"}, id="c1"),
-        "不能转给申请人本人。", user_id="user_2",
-    )
-    agent.say("把 task_1 转给张三")
-    assert agent.interrupts == []
-    refusals = [str(m.content) for m in agent.messages if isinstance(m, ToolMessage) and m.status == "error"]
-    assert any("[transfer_to_requester]" in text for text in refusals), refusals
-    assert store.snapshot()["process_task_moves"] == []
+    agent = graph_driver(tool_call("transferTask", {"taskId": "task_1", "nextUserId": "张三"}, id="c1"), user_id="user_2")
+    result = agent.say("把 task_1 转给张三")
+    assert str(result["messages"][-1].content) == "张三是这个申请的申请人，不能审批自己的申请。请问转交给谁？可选：王五、赵六、管理员。"
+    assert agent.interrupts == [] and store.snapshot()["process_task_moves"] == []
+    agent.say("王五")
+    assert (agent.card["from"], agent.card["to"]) == ("李四", "王五")
+
+
+def test_the_requester_the_model_picked_for_someone_else_is_not_offered(graph_driver, store, make_ctx):
+    # Written after the sixty-sixth round's run (the model put the requester its message named as the taker, and the
+    # refusal went back to it, which answered that the claim was the approver's own); these words are not the round's.
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "reason": "team lunch", "nextUserId": "user_3",
+                                          "fields": {"amount": 380, "category": "餐饮"}}, make_ctx("user_4"))
+    agent = graph_driver(tool_call("transferTask", {"taskId": "claim", "nextUserId": "Zhao Liu"}, id="c1"),
+                         user_id="user_3")
+    result = agent.say("I'm swamped this week, can someone else look at Zhao Liu's lunch claim?")
+    answer = str(result["messages"][-1].content)
+    assert answer.endswith("Who should take it over? You can choose: Zhang San, Li Si, Administrator."), answer
+    assert agent.interrupts == [] and store.snapshot()["process_task_moves"] == []
 
 
 def test_a_transfer_to_nobody_named_asks_who_and_the_answer_passes_it_on_without_the_model(graph_driver, store,

@@ -15,10 +15,13 @@ Picker = Callable[[str, str, list[dict[str, Any]]], list[dict[str, Any]]]
 
 QUESTIONS = {
     "zh": {"transfer_to": "请问转交给谁？可选：{choices}。",
+           "transfer_to_requester": "{name}是这个申请的申请人，不能审批自己的申请。请问转交给谁？可选：{choices}。",
            "deputy": "请问由谁代你审批？可选：{choices}。",
            "deputy_start": "请问代理从哪天开始？",
            "deputy_end": "请问代理到哪天结束？"},
     "en": {"transfer_to": "Who should take the task over? You can choose: {choices}.",
+           "transfer_to_requester": "{name} filed this request and cannot decide it. Who should take it over? You can "
+                                    "choose: {choices}.",
            "deputy": "Who should decide your tasks while you are away? You can choose: {choices}.",
            "deputy_start": "From which day should they cover for you?",
            "deputy_end": "Until which day should they cover for you?"},

@@ -54,9 +54,13 @@ def check_transfer(conn: Connection, ctx: CallContext, task: dict[str, Any], tar
     outside_allowed = bool(groups) and task["status"] == "ready" and outside_group_allowed(conn, task["id"])
     check_task_holder(ctx.actor_id, task, conn)
     tid, to = task["id"], target["id"]
-    if to == task["requester"]:
-        raise PolicyError("transfer_to_requester", f"{tid} belongs to {to}'s own request; a requester never decides "
-                          "any step of it, so it cannot be passed to them; ask the user for someone else")
+    if to == task["requester"]:  # said so, or the model's pick where the person said "someone else": asked who
+        raise NeedsPersonError(
+            "transfer_to_requester", f"{tid} belongs to {to}'s own request; a requester never decides any step of it, "
+            "so it cannot be passed to them; the user is asked who should take it instead",
+            ask="transfer_to_requester", param="nextUserId", name=display_name(target, ctx.lang),
+            choices=_takers(conn, ctx, task, groups, outside_allowed),
+        )
     if to == ctx.actor_id:
         raise NeedsPersonError(
             "transfer_to_self", f"{tid} is already the user's; ask them which colleague should take it over",
