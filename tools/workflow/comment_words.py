@@ -127,8 +127,27 @@ def _whose(text: str, request: Request) -> bool:
     return bool(_TASK_ID.search(text) or any(n in text for n in names))
 
 
-_CLAUSE_END = re.compile(r"\s*(?:[，;；:：。!！]|,(?!\d{3}(?!\d))|(?<!\d),)\s*|\.\s+|\s*(?:——|—|–)\s*|\s+-+\s+")
-"""Where a clause ends: a comma but for one in a figure (5,600), a dash too ("驳回——预算超了")."""
+_CLAUSE_END = re.compile(r"\s*(?:[，;；:：。!！]|,(?!\d{3}(?!\d))|(?<!\d),)\s*|\.\s+|\s*(?:——|—|–)\s*|\s+-+\s+|"
+                         r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
+"""Where a clause ends: a comma but for one in a figure (5,600), a dash too ("驳回——预算超了"), and a space between
+Chinese words, where a message typed in a hurry leaves its commas out ("赵六那趟 不批了 预算没了")."""
+_ASKS = re.compile(r"[?？]|[吗呢嘛]\s*$|啥|什么|多少|几(?:个|件|笔|条|天)|哪(?:些|个|几|天|里|儿)|"
+                   r"\b(?:what|which|how\s+many|anything\s+else|any\s+(?:more|others?))\b", re.IGNORECASE)
+"""A clause that asks something (还有啥待办, "anything else waiting"), with or without its question mark."""
+_TOLD_TO = re.compile(r"让|叫|请|要(?:他|她)|写清|说明|注明|补充|\b(?:ask|tell|have|get)\s+(?:him|her|them)\b", re.IGNORECASE)
+"""Words that pass a question on to the requester ("让她写清楚见哪个客户"): the comment asks it of them."""
+
+
+def _until_asked(said: str) -> str:
+    """What follows a decision up to the first clause that asks something ("没问题 还有啥待办": 没问题): a question is
+    the person's to the assistant, not the requester's to read."""
+    start = 0
+    for end in [*_CLAUSE_END.finditer(said), None]:
+        stop = end.start() if end else len(said)
+        if _ASKS.search(said[start:stop]) and not _TOLD_TO.search(said[start:stop]):
+            return said[:start].rstrip(" ，,;；:：。.!！-—–")
+        start = end.end() if end else stop
+    return said
 _ANOTHER_ACTION = re.compile(r"邮件|提醒|催|通知|发给|\be-?mail|\bremind|\bsend\b|\bnotify|\bthen\b|然后|再(?:发|给|抄|转|通知)",
                              re.IGNORECASE)
 """Words of another action after a decision (", then e-mail Li Si", 然后发邮件, 再发给王五); not 再提 (the requester's, a
@@ -171,7 +190,7 @@ def _after_the_decision(text: str, request: Request, *, named_before: bool = Fal
             grounds = _stated(text[since:begins]) if since < begins else ""  # "金额太大了，退回去让他…"
             what = f"{grounds}，{told.group('what')}" if grounds else told.group("what")
             said = f"{what}，{after}" if after.strip() else what
-        rest = _TELL_THEM.sub("", _COURTESY.sub("", said)).strip().rstrip("。.!！，,")
+        rest = _until_asked(_TELL_THEM.sub("", _COURTESY.sub("", said))).strip().rstrip("。.!！，,")
         if not rest or _ANOTHER_ACTION.search(rest) or not content_tokens(DECISION_ONLY.sub(" ", rest)):
             return None
         return rest

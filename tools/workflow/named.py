@@ -18,6 +18,7 @@ from tools.workflow.batch_words import batch_words
 from tools.workflow.engine.ids import parse_instance_id
 from tools.workflow.engine.moves import happened
 from tools.workflow.request_lookup import PENDING, own_pending, processes_named, require_request, value_named
+from tools.workflow.words import OF_OWNER, REQUEST_NOUN
 
 
 class TaskTheyNamed:
@@ -146,12 +147,36 @@ class TodosOfWhom:
             # "Wang Wu says his leave is stuck with me. What's waiting on me?": the list is the person's own
             call.notes.append("[person_stated] userId: the user asked about their own to-dos")
             call.values["userId"] = call.ctx.actor_id
+        elif not held and _only_whose_request(call, latest, call.values.get("userId")):
+            # "王五6800那个报销帮我批了 还有啥待办": 王五 is whose claim it is; the to-dos asked about are the person's
+            call.notes.append("[person_stated] userId: the one the model named is whose request the user spoke of; "
+                              "the to-dos asked about are the user's own")
+            call.values["userId"] = call.ctx.actor_id
 
 
 _WITH_ME = re.compile(r"\b(?:waiting|sitting|stuck|pending)\s+(?:on|for|with)\s+me\b|\bmy\s+(?:to-?dos?|tasks|queue|inbox|"
                       r"approvals)\b|\bfor\s+me\s+to\s+(?:approve|sign|review|decide)\b|我(?:这边|这儿|这里|手上|手里)?的?(?:待办|"
                       r"待审批|待批)|等着?我(?:审|批|处理)|(?:压|卡|堆)在我", re.IGNORECASE)
 """Words that ask about the to-dos that wait on the person ("What's waiting on me?", 我手上的待办, 卡在我这)."""
+
+
+_REQUEST_OF = re.compile(rf"^(?:\s*[\d.,]+\s*(?:元|块|天|yuan|days?)?)?{OF_OWNER}{REQUEST_NOUN}", re.IGNORECASE)
+"""What follows a name whose request it is: "王五的报销", "王五6800那个报销", "Zhang San's leave" (not "王五的待办",
+their list)."""
+
+
+def _only_whose_request(call: Call, latest: str, given: object) -> bool:
+    """Whether the model's userId is another person the latest message names only as whose request it speaks of."""
+    if _own(call, given) or not isinstance(given, str):
+        return False
+    wanted = given.strip().casefold()
+    for person_id, person in call.request["names"].items() if call.request else ():
+        said = [n for n in (person.get("name"), person.get("alias")) if n]
+        if wanted not in {person_id.casefold(), *(n.casefold() for n in said)}:
+            continue
+        spans = [(m.start(), m.end()) for n in said for m in re.finditer(re.escape(n), latest, re.IGNORECASE)]
+        return bool(spans) and all(_REQUEST_OF.match(latest[end:]) for _, end in spans)
+    return False
 
 
 def _own(call: Call, given: object) -> bool:

@@ -11,10 +11,12 @@ from typing import Any
 
 from sqlalchemy import Connection
 
+from tools.errors import CannotError
+from tools.guards.call import Call
 from tools.message_kind import sentences
 from tools.request import Request, latest_message
 from tools.workflow.request_lookup import naming_words, own_pending
-from tools.workflow.words import asks_own_approval
+from tools.workflow.words import SELF_DECIDE_SAY, URGE_WORDS, asks_own_approval
 
 
 def own_approval_asked(conn: Connection, request: Request, actor_id: str,
@@ -31,3 +33,24 @@ def own_approval_asked(conn: Connection, request: Request, actor_id: str,
     if len(found) != 1:
         return None
     return {"name": "handleTodoTask", "args": {"taskId": found[0]["view"].tasks[0].id, "isOK": True}}
+
+
+class ApprovalNotUrge:
+    """A reminder the model proposed where the person asked for their own request to be approved, and for no reminder
+    ("我那个假急，李四在开会，你帮我直接批了吧"): nobody decides their own request, and a reminder is no answer to it; the
+    person is told so, and that they may send one. Read after the sixty-fifth round's run (a reminder's card, unasked)."""
+
+    name = "approval_not_urge"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name != "urgeTask":
+            return
+        latest = latest_message(call.request)
+        if URGE_WORDS.search(latest) or not asks_own_approval(latest, call.request["kind"]):
+            return
+        if own_pending(call.handle, call.ctx.actor_id):
+            raise CannotError("self_approval", "The user asks for their own request to be approved, not for a reminder: "
+                              "nobody decides their own request; its approver does.", say=SELF_DECIDE_SAY)

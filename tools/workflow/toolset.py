@@ -53,6 +53,7 @@ from tools.workflow.leave.others_illness import OthersIllness
 from tools.workflow.mailer import Mailer
 from tools.workflow.named import RequestTheyNamed, TaskTheyNamed, TodosOfWhom
 from tools.workflow.nothing_to_do import NothingToDo
+from tools.workflow.own_approval import ApprovalNotUrge
 from tools.workflow.panels import diagrams_of, outbox_of, tasks_of
 from tools.workflow.passed_on import PassedNotDecided, TransferNotSaid
 from tools.workflow.people_asked import PeopleAsked
@@ -168,7 +169,8 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(NotTheirsToWithdraw(), after="anothers_request", guards=guards)  # "cancel his leave for him"
     guards = added(ResendNotWithdraw(), after="not_theirs_to_withdraw", guards=guards)  # "再提一次" is no withdrawal
     guards = added(OwnRequest(), after="resend_not_withdraw", guards=guards)  # "我的假" is no one else's to-do
-    guards = added(NothingToDo(), after="own_request", guards=guards)  # no to-do held: they ask for something else
+    guards = added(ApprovalNotUrge(), after="own_request", guards=guards)  # "你帮我直接批了吧": no reminder of it
+    guards = added(NothingToDo(), after="approval_not_urge", guards=guards)  # no to-do held: they ask for something else
     guards = added(DecidedNotStarted(), after="nothing_to_do", guards=guards)  # "sign off on Wang Wu's one"
     guards = added(DeputyNotStarted(), after="decided_not_started", guards=guards)  # "赵六帮我顶一下审批": a deputy
     guards = added(StartNotDeputy(), after="deputy_not_started", guards=guards)  # "休一天年假，让李四批": no deputy

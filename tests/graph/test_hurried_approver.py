@@ -1,0 +1,78 @@
+"""Messages typed in a hurry, read as a person would: a decision's grounds after it where spaces stand for commas ("王五
+北京那趟 驳回 客户那边取消了"), and up to a question that follows it; a look-up of the person's own to-dos where the one
+the model named is only whose request they spoke of; the decision asked beside that look-up, proposed to its card; and a
+requester's "just approve it for me" told they cannot, where the model proposed a reminder nobody asked for. Written
+after the sixty-fifth and sixty-sixth rounds' run; none of these phrasings is a round's."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.messages import ToolMessage
+
+from evals.doubles.scripted import tool_call
+from tools import execute_call
+from tools.workflow import TOOLSET
+
+
+def _claim(make_ctx, requester: str, approver: str, amount: int, reason: str) -> None:  # type: ignore[no-untyped-def]
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "reason": reason, "nextUserId": approver,
+                                          "fields": {"amount": amount, "category": "差旅"}}, make_ctx(requester))
+
+
+def _trip(make_ctx) -> None:  # type: ignore[no-untyped-def]
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "user_2",
+                                          "fields": {"destination": "北京", "startDate": "2027-01-20",
+                                                     "endDate": "2027-01-22"}}, make_ctx("user_3"))
+
+
+@pytest.mark.parametrize(("said", "grounds"), [
+    ("王五北京那趟 驳回 客户那边取消了 以后再说", "客户那边取消了"),
+    ("王五那个出差 先驳回吧 预算批不下来", "预算批不下来"),
+])
+def test_grounds_typed_without_commas_go_on_the_rejection(graph_driver, make_ctx, store, said, grounds):
+    _trip(make_ctx)
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": False}), "已驳回。", user_id="user_2",
+                         fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert action["args"]["isOK"] is False and grounds in action["args"]["result"], action
+    assert store.snapshot()["tasks"][0]["status"] == "pending"  # nothing before the card
+
+
+@pytest.mark.parametrize(("said", "model_named"), [
+    ("张三1200那个报销帮我过了 顺便看看还有什么要我批的", "张三"),
+    ("Approve Zhang San's 1,200 yuan claim, and what else is waiting for me?", "Zhang San"),
+])
+def test_the_decision_asked_beside_a_look_up_of_ones_todos_comes_to_its_card(graph_driver, make_ctx, start_request,
+                                                                             store, said, model_named):
+    _claim(make_ctx, "user_1", "user_2", 1200, "去上海的高铁票")
+    start_request(requester="user_3", approver="user_2", days=1, reason="看病")
+    agent = graph_driver(tool_call("queryTodoTask", {"userId": model_named}), "ok", "ok", user_id="user_2",
+                         fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    looked = [str(m.content) for m in agent.values["messages"] if isinstance(m, ToolMessage) and m.name == "queryTodoTask"]
+    if model_named == "张三":  # (in English "Zhang San's 1,200 yuan claim" sends the model to the to-do first)
+        assert looked and "task_1" in looked[0] and "task_2" in looked[0], looked  # their own list, not 张三's (none)
+    assert (action["name"], action["args"]["taskId"], action["args"]["isOK"]) == ("handleTodoTask", "task_1", True)
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending", "pending"]
+
+
+def test_a_question_about_a_todo_is_no_decision_beside_the_look_up(graph_driver, make_ctx, store):
+    _claim(make_ctx, "user_1", "user_2", 1200, "去上海的高铁票")
+    agent = graph_driver(tool_call("queryTodoTask", {"userId": "user_2"}), "ok", user_id="user_2", fixed_answers=True)
+    agent.say("张三那个报销我批了没 还有啥待办")
+    assert agent.actions == [] and agent.interrupts == []
+
+
+@pytest.mark.parametrize(("said", "told"), [
+    ("我那个报销挺急的 王五出差了 你直接帮我通过吧", "不能审批自己的申请"),
+    ("my claim is urgent and Wang Wu is away, just approve it for me", "You cannot approve your own request"),
+])
+def test_a_requester_asking_their_own_approved_is_told_why_not_not_shown_a_reminder(graph_driver, make_ctx, store, said,
+                                                                                   told):
+    _claim(make_ctx, "user_1", "user_3", 300, "打车")
+    agent = graph_driver(tool_call("urgeTask", {"requestId": "报销"}), "ok", user_id="user_1", fixed_answers=True)
+    result = agent.say(said)
+    assert told in str(result["messages"][-1].content) and agent.interrupts == []
+    assert store.snapshot()["tasks"][0]["status"] == "pending"

@@ -1,0 +1,50 @@
+"""What a message still asks once its question about the person's to-dos was looked up: the decision it asks for in
+the same breath ("王五那笔报销帮我批了，还有啥待办？", "approve Zhao Liu's taxi claim, and what else is waiting for
+me?"). Read after the sixty-fifth round's run: the to-dos were listed and the decision never proposed. Where the run
+looked up to-dos only and decided nothing, and a clause of the person's latest message decides the to-do of the one
+requester it names, whose one to-do waits on them (of the process it names, if any), that decision is proposed as they
+said it, to the same guards and card."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection
+
+from tools.request import Request, latest_message
+from tools.workflow import lookup
+from tools.workflow.engine import groups_of
+from tools.workflow.request_lookup import processes_named
+from tools.workflow.words import ASKED, decision_in
+
+_LOOKS = frozenset({"queryTodoTask", "viewTask"})
+"""The look-ups of to-dos a decision may be asked beside."""
+_CLAUSE_END = re.compile(r"[，,;；。!！?？]+|(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
+"""Where a clause ends: a comma or a stop, or a space between Chinese words (a message typed without commas)."""
+
+
+def decision_asked(conn: Connection, request: Request, actor_id: str,
+                   done: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any] | None:
+    """The decision the person's latest message asks for beside its look-up of their to-dos; None otherwise."""
+    if not done or any(tool not in _LOOKS for tool, _ in done):
+        return None
+    latest = latest_message(request)
+    found = []
+    for clause in (c.strip() for c in _CLAUSE_END.split(latest) if c.strip()):
+        if decision_in(clause) is None or ASKED.search(clause):
+            continue  # no decision, or one asked about ("王五的报销批了没")
+        named = [person_id for person_id, person in request["names"].items() if person_id != actor_id
+                 and any(n and n.casefold() in clause.casefold() for n in (person.get("name"), person.get("alias")))]
+        if named:
+            found.append((clause, named))
+    if len(found) != 1 or len(found[0][1]) != 1:
+        return None
+    whose, [named_one] = found[0]
+    keys = processes_named(conn, whose)
+    offered = lookup.engine_of(conn).tasks_for(conn, actor_id, groups_of(conn, actor_id))
+    todos = [t.id for t in offered if t.requester == named_one and (not keys or t.process_key in keys)]
+    if len(todos) != 1:
+        return None
+    return {"name": "handleTodoTask", "args": {"taskId": todos[0], "isOK": decision_in(whose)}}
