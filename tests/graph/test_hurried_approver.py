@@ -28,6 +28,7 @@ def _trip(make_ctx) -> None:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(("said", "grounds"), [
     ("王五北京那趟 驳回 客户那边取消了 以后再说", "客户那边取消了"),
     ("王五那个出差 先驳回吧 预算批不下来", "预算批不下来"),
+    ("王五北京那趟 驳回 啥材料也没交", "啥材料也没交"),  # 啥 for "any": it tells, it does not ask
 ])
 def test_grounds_typed_without_commas_go_on_the_rejection(graph_driver, make_ctx, store, said, grounds):
     _trip(make_ctx)
@@ -76,3 +77,14 @@ def test_a_requester_asking_their_own_approved_is_told_why_not_not_shown_a_remin
     result = agent.say(said)
     assert told in str(result["messages"][-1].content) and agent.interrupts == []
     assert store.snapshot()["tasks"][0]["status"] == "pending"
+
+
+@pytest.mark.parametrize("said", [
+    "赵六还没批我的打车报销，你帮我跟他说一声", "Wang Wu still hasn't approved my taxi claim, can you give him a shout?",
+    "王五还没 approve 我的报销，帮我 push 他一下",
+])
+def test_an_approval_said_not_done_yet_is_reminded(graph_driver, make_ctx, store, said):
+    _claim(make_ctx, "user_1", "user_3", 300, "打车")
+    agent = graph_driver(tool_call("urgeTask", {"requestId": "req_1"}), "ok", user_id="user_1", fixed_answers=True)
+    agent.say(said)
+    assert [a["name"] for a in agent.actions] == ["urgeTask"]

@@ -34,7 +34,8 @@ def test_a_transfer_to_the_requester_says_why_not_and_asks_who_before_any_card(g
     start_request(requester="user_1", approver="user_2", days=1, reason="看牙医")
     agent = graph_driver(tool_call("transferTask", {"taskId": "task_1", "nextUserId": "张三"}, id="c1"), user_id="user_2")
     result = agent.say("把 task_1 转给张三")
-    assert str(result["messages"][-1].content) == "张三是这个申请的申请人，不能审批自己的申请。请问转交给谁？可选：王五、赵六、管理员。"
+    assert str(result["messages"][-1].content) == ("张三是这个申请的申请人，不能审批自己的申请。"
+                                                   "请问转交给谁？可选：王五、赵六、管理员。")
     assert agent.interrupts == [] and store.snapshot()["process_task_moves"] == []
     agent.say("王五")
     assert (agent.card["from"], agent.card["to"]) == ("李四", "王五")

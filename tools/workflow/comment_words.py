@@ -134,6 +134,8 @@ Chinese words, where a message typed in a hurry leaves its commas out ("赵六�
 _ASKS = re.compile(r"[?？]|[吗呢嘛]\s*$|啥|什么|多少|几(?:个|件|笔|条|天)|哪(?:些|个|几|天|里|儿)|"
                    r"\b(?:what|which|how\s+many|anything\s+else|any\s+(?:more|others?))\b", re.IGNORECASE)
 """A clause that asks something (还有啥待办, "anything else waiting"), with or without its question mark."""
+_ANY_AT_ALL = re.compile(r"(?:啥|什么|哪)\S*?(?:都|也)")
+"""A question word that means "any" ("啥事也不说", "什么票据都没附"): the clause tells, it does not ask."""
 _TOLD_TO = re.compile(r"让|叫|请|要(?:他|她)|写清|说明|注明|补充|\b(?:ask|tell|have|get)\s+(?:him|her|them)\b", re.IGNORECASE)
 """Words that pass a question on to the requester ("让她写清楚见哪个客户"): the comment asks it of them."""
 
@@ -144,7 +146,8 @@ def _until_asked(said: str) -> str:
     start = 0
     for end in [*_CLAUSE_END.finditer(said), None]:
         stop = end.start() if end else len(said)
-        if _ASKS.search(said[start:stop]) and not _TOLD_TO.search(said[start:stop]):
+        clause = said[start:stop]
+        if _ASKS.search(clause) and not _TOLD_TO.search(clause) and not _ANY_AT_ALL.search(clause):
             return said[:start].rstrip(" ，,;；:：。.!！-—–")
         start = end.end() if end else stop
     return said

@@ -6,6 +6,7 @@ person (who holds it, and that they can send a reminder), so the answer says so 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,6 +36,11 @@ def own_approval_asked(conn: Connection, request: Request, actor_id: str,
     return {"name": "handleTodoTask", "args": {"taskId": found[0]["view"].tasks[0].id, "isOK": True}}
 
 
+_NOT_YET = re.compile(r"还没|没有?(?:批|审|通过|approve)|尚未|\b(?:not\s+yet|hasn'?t|has\s+not|haven'?t|still\s+hasn'?t)\b",
+                     re.IGNORECASE)
+"""Words that say the approval has not happened yet: the person says so to have them reminded, not to approve it."""
+
+
 class ApprovalNotUrge:
     """A reminder the model proposed where the person asked for their own request to be approved, and for no reminder
     ("我那个假急，李四在开会，你帮我直接批了吧"): nobody decides their own request, and a reminder is no answer to it; the
@@ -49,8 +55,8 @@ class ApprovalNotUrge:
         if call.spec.name != "urgeTask":
             return
         latest = latest_message(call.request)
-        if URGE_WORDS.search(latest) or not asks_own_approval(latest, call.request["kind"]):
-            return
+        if URGE_WORDS.search(latest) or _NOT_YET.search(latest) or not asks_own_approval(latest, call.request["kind"]):
+            return  # "李四还没批我的报销": said not done yet, which a reminder answers
         if own_pending(call.handle, call.ctx.actor_id):
             raise CannotError("self_approval", "The user asks for their own request to be approved, not for a reminder: "
                               "nobody decides their own request; its approver does.", say=SELF_DECIDE_SAY)

@@ -21,9 +21,10 @@ REQUEST_NOUN = (
 """Words that name a request (报销, 请假, "claim", "trip")."""
 ASKED = re.compile(r"[吗嘛么没][？?]?\s*$|[？?]\s*$|批没批|有没有|是不是|\b(?:has|have|did|was|is)\b.*\?", re.IGNORECASE)
 """A message put as a question ("张三的报销批了吗", "was it approved?"): a decision it seems to state is asked about."""
-URGE_WORDS = re.compile(r"催|\b(?:nudge|chase|hurry|remind|poke)\w*|推(?:一下|一推|动一下)|\bpush\s*(?:一下|him\b|her\b|them\b)|"
+URGE_WORDS = re.compile(r"催|\b(?:nudge|chase|hurry|remind|poke)\w*|推(?:一下|一推|动一下)|"
+                        r"\bpush\s*(?:一下|him\b|her\b|them\b|他|她)|"
                         r"\bgive\s+(?:him|her|them|it)\s+a\s+(?:push|nudge|poke)\b", re.IGNORECASE)
-"""Words that remind an approver: 催, "nudge", "chase", push 一下, "give him a push"."""
+"""Words that remind an approver: 催, "nudge", "chase", push 一下, "push 他一下", "give him a push"."""
 WITHDRAW = re.compile(
     r"撤回|撤销|撤掉|撤了|取消|不请了|不要了|不报了|不去了|作废|算了|\b(?:withdraw\w*|cancel\w*|scrap|drop|call\s+off|"
     r"pull|retract|take\s+(?:[\w'’-]+\s+){0,3}?back|never\s*mind|forget)\b",
