@@ -13,13 +13,14 @@ from collections.abc import Sequence
 
 _QUOTE = re.compile(
     r"(?:(?:说|表示|回复|答复|写道|写了|留言|批注|的意见|意见)\s*[:：]\s*[「『“\"']?|(?:说|表示|写道|回复)\s*[「『“\"']|"
-    r"意见(?:是|为)\s*[:：]?\s*[「『“\"']?)(?P<zh>[^。！!？?\n」』”\"']{2,80})"
+    r"意见(?:是|为)\s*[:：]?\s*[「『“\"']?)(?P<zh>[^。！!？?\n」』”\"'；;]{2,80})"
     r"|\b(?:said|says|wrote|commented|replied|noted|(?:his|her|their|the)\s+comment\s+(?:is|was|reads))"
-    r"(?:\s*:\s*[\"“']?|\s+that\s+|\s*,?\s*[\"“'])(?P<en>[^.!?\n\"”']{3,160})",
+    r"(?:\s*:\s*[\"“']?|\s+that\s+|\s*,?\s*[\"“'])(?P<en>[^.!?\n\"”';]{3,160})",
     re.IGNORECASE,
 )
 """A quotation: after a verb of saying with a colon or a quotation mark (说：…, 写道「…」, "said: …", said "…"), or
-after 意见是 ("the comment is"), or "said that …". Reported speech without those marks is not read as a quote."""
+after 意见是 ("the comment is"), or "said that …", up to the end of its sentence or a semicolon (what follows "意见：好好
+休息；" is the answer's own). Reported speech without those marks is not read as a quote."""
 _STOP = frozenset(
     "the and that this with for you your are was were not but have has had his her their they them she its from will "
     "would can could should been into out about just what when which who".split()

@@ -18,10 +18,11 @@ from tools.patterns import compiled
 _TAKEN_BACK = re.compile(
     r"不对|算了|改成|改为|换成|改用|还是用|(?:哦|噢|啊|呃)不|不不|"
     r"\b(?:actually(?:,?\s+no)?|no,?\s+wait|make\s+(?:it|that)|change\s+(?:it|that)\s+to|switch\s+(?:it|that)\s+to|"
-    r"I\s+mean|or\s+rather|scratch\s+that|on\s+second\s+thought)\b",
+    r"I\s+mean|or\s+rather|scratch\s+that|on\s+second\s+thought|sorry,?\s+no|no,?\s+sorry)\b",
     re.IGNORECASE,
 )
 """Words after which what is named takes the place of what was named before them."""
+TAKEN_BACK = _TAKEN_BACK
 _NOT = (r"不是|不用|别用|不要|(?:别|不要|不)(?:按|算|走|报|记)(?:成)?|"
         r"\b(?:not|instead\s+of|rather\s+than)\s+(?:as\s+|an?\s+|the\s+|my\s+)?|"
         r"\bdon'?t\s+(?:put|file|book|log|count)\s+(?:it|this|that)?\s*(?:as|under)\s+(?:an?\s+)?")

@@ -264,6 +264,11 @@ SENT_BACK = {"requests": [{"requestId": "req_1", "returnedBy": "Li Si", "comment
     ("Li Si said that the dates clash with the audit.", "Why was it sent back?", (SENT_BACK,),
      ["the dates clash with the audit"]),
     ("You said: \"three days for the move\".", "three days for the move, Li Si approves", (), []),
+    # a comment quoted up to a semicolon; what follows is the answer's own account (the sixty-seventh and sixty-eighth
+    # rounds' writers: a correct answer was replaced where the quote was read to the end of the sentence)
+    ("已同意王五的报销，意见：发票齐了；下一步是财务审批。", "王五的报销同意，意见：发票齐了", (), []),
+    ("Approved; your comment was: see me first; it goes to HR next.", "approve it, comment: see me first", (), []),
+    ("已驳回，管理员说：预算不够；请下月再提。", "为什么驳回", (RETURNED,), ["预算不够"]),
 ])
 def test_what_someone_said_is_quoted_only_from_what_the_conversation_showed(answer, said, results, made_up):
     assert invented(answer, said, results=results) == made_up

@@ -7,28 +7,45 @@ from __future__ import annotations
 import re
 
 from tools.request import Request
+from tools.taken_back import TAKEN_BACK
 from tools.words import content_tokens
-from tools.workflow.words import ASKED, DECISION_ONLY, SENT_BACK, decision_in
+from tools.workflow.words import ASKED, DECISION_ONLY, HELD, SENT_BACK, decision_in
 
 _COMMENT = re.compile(
     r"(?<!把)(?:意见|理由|原因|备注|评语|批注|留言|附言|comment|reason|note|remark|message)\s*(?:就|要|请|麻烦|帮我)?\s*"
-    r"(?:写成|写上|写(?!清|明)|填|是|为|就是|:|：|(?=\s*[“「『\"'‘]))\s*[:：]?\s*"  # 并备注“…”, "add the comment '…'"
+    # 并备注“…”, "add the comment '…'", 理由改成“…”
+    r"(?:写成|写上|写(?!清|明)|填|是|为|就是|改成|改为|换成|:|：|(?=\s*[“「『\"'‘]))\s*[:：]?\s*"
     r"(?P<text>.+?)\s*[。.!！]?\s*$",
     re.IGNORECASE | re.DOTALL,
 )
 
 
+_LABEL = re.compile(r"(?<!把)(?:意见|理由|原因|备注|评语|批注|留言|附言|comment|reason|note|remark|message)", re.IGNORECASE)
 _WITH_COMMENT = re.compile(
     r"\bwith\s+(?:the\s+|a\s+)?(?:comment|note|remark|message)\s+(?P<text>.+?)\s*[。.!！]?\s*$",
     re.IGNORECASE | re.DOTALL,
 )
 
 
+def _dictated(text: str) -> re.Match[str] | None:
+    """The comment a text dictates (`_COMMENT`, `_WITH_COMMENT`); where the person takes it back and dictates another
+    ("理由写“预算超了”，哦不，理由改成“…”", "comment: fine - no wait, comment: see me first"), the last one."""
+    found = _COMMENT.search(text) or _WITH_COMMENT.search(text)
+    if found is None:
+        return None
+    for cue in TAKEN_BACK.finditer(text, found.start("text")):
+        for label in _LABEL.finditer(text, cue.end()):
+            again = _COMMENT.match(text, label.start())
+            if again and again.group("text").strip():
+                return _dictated(text[label.start():]) or again
+    return found
+
+
 def stated_comment(request: Request) -> str | None:
     """A decision comment the person spelled out ("意见写同意", "理由：…", "comment: …", "with the comment ok"), or
     the words after the decision and whose request it is ("拒绝王五的15天假，时间太长，请拆分申请"), or None."""
     for text in reversed(request["texts"]):
-        match = _COMMENT.search(text) or _WITH_COMMENT.search(text)
+        match = _dictated(text)
         if match and match.group("text").strip():
             quoted = _QUOTED_SENTENCE.match(match.group("text"))
             if quoted:  # "…备注“按标准报销”？多谢", "add the comment 'X'? Many thanks, Zhao Liu": the quote is it
@@ -184,6 +201,8 @@ def _after_the_decision(text: str, request: Request, *, named_before: bool = Fal
             whose, since = True, start
         if (decision_in(clause) is None and not SENT_BACK.search(clause)) or not whose:
             continue
+        if _decided_again(after, decision_in(clause)):
+            continue  # "approve一下……等下，先别批，退回给他吧，让他…": what they decide last is the one
         told = _BACK_TO_DO.search(clause)  # "先打回去让他把原因写清楚": what they are to do is in the clause itself
         if told is None and end is None:
             return None
@@ -200,11 +219,19 @@ def _after_the_decision(text: str, request: Request, *, named_before: bool = Fal
     return None
 
 
+def _decided_again(after: str, decided: bool | None) -> bool:
+    """Whether a clause of `after` sends the request back or decides otherwise than `decided` (the person changing their
+    mind: "approve it… wait, don't, send it back"); "批了，没问题" decides the same twice."""
+    clauses = [c for c in _CLAUSE_END.split(after) if c and c.strip()]
+    return any(SENT_BACK.search(c) or decision_in(c) not in (None, decided) for c in clauses)
+
+
 _SAID_CLAUSE = re.compile(r"[^，,;；。!！?？]+[，,;；。!！?？]*")
 
 
 def _stated(grounds: str) -> str:
-    """The grounds given before a send-back, less what is exclaimed or asked ("每次都这样！", "到底是哪天？"): the
-    approver's feelings and questions are not the requester's to read."""
-    kept = [c.group().strip(" ，,;；。") for c in _SAID_CLAUSE.finditer(grounds) if not re.search(r"[!！?？]", c.group())]
+    """The grounds given before a send-back, less what is exclaimed or asked ("每次都这样！", "到底是哪天？") and what
+    decides ("先别批"): the approver's feelings, questions and second thoughts are not the requester's to read."""
+    kept = [c.group().strip(" ，,;；。") for c in _SAID_CLAUSE.finditer(grounds)
+            if not re.search(r"[!！?？]", c.group()) and decision_in(c.group()) is None and not HELD.search(c.group())]
     return "，".join(c for c in kept if c)

@@ -44,6 +44,16 @@ TURNED_DOWN = (r"\bturn(?:ed|ing)?\s+(?:(?:it|that|this|them|those|these)(?:\s+o
                r"\bshoot\s+(?:it|that|this)(?:\s+one)?\s+down\b|\bnix\b")
 """English words that turn a request down ("turn that one down", "shoot it down", "nix it"): read by the decision
 reader and by the return-or-reject reader alike."""
+_LATIN_EDGE = r"(?:(?<![A-Za-z])(?=[A-Za-z])|(?<=[A-Za-z])(?![A-Za-z]))"
+"""Where an English word begins or ends, Chinese counting as no letter: "reject" in "帮我reject掉" is a word (Python's
+\\b takes Chinese characters for word characters, so it finds no boundary there)."""
+
+
+def latin_bounded(pattern: str) -> str:
+    """`pattern` with each \\b an English word's edge (`_LATIN_EDGE`): English decision words read inside Chinese too."""
+    return pattern.replace(r"\b", _LATIN_EDGE)
+
+
 _REJECT = re.compile(
     r"驳回|拒绝|拒了|回绝|不同意|不批|别批|(?<![拿说])不准|不通过|不行|不予|打回|退回|否决|否掉|毙(?:了|掉|吧)|枪毙|"
     r"(?:不能|不可以|不好|不太能|没办法|没法|无法|难以)(?:给(?:你|他|她|它)?)?(?:通过|同意|批准|批|放行)|"
@@ -75,6 +85,7 @@ _NOT_MINE = re.compile(
     r"\bnot\s+the\s+(?:right\s+)?(?:person|one)\s+to\s+(?:approve|sign(?:\s+off)?|decide)\b", re.IGNORECASE)
 """Words that say a decision is not the person's to make (不归我批, "aren't mine to sign off any more", "not the right
 person to approve this"): neither approve nor reject (what they want done with it, passing it on, says the rest)."""
+_REJECT = re.compile(latin_bounded(_REJECT.pattern), _REJECT.flags)
 _APPROVE = re.compile(
     r"放行|放(?:他|她|它)过|(?:让|放)(?:他|她|它)过(?:去)?(?:吧|了)|签了(?:吧)?|签字|"
     r"批准|同意|批了|(?<!审)批(一下|下|掉|个|吧|了|准)|(?<![标水精基])准了|准假|准许|通过|核准|可以批|没问题|"
@@ -87,6 +98,9 @@ _APPROVE = re.compile(
     r"(?:^|[，,。；;\s])过(?:吧|了吧)(?=$|[，,。！!；;\s])",
     re.IGNORECASE,
 )
+
+
+_APPROVE = re.compile(latin_bounded(_APPROVE.pattern), _APPROVE.flags)
 
 
 REQUEST_NOUNS = (
