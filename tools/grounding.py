@@ -64,8 +64,8 @@ def people_named_for(toolset: Toolset, value: PersonValue, request: Request) -> 
     """The people the request names for this value: those its latest message naming anybody names, narrowed by
     the toolset's own cues when it names several ("Li Si rejected it; Wang Wu approves")."""
     for text, ids in zip(reversed(request["recent"]), request["people"], strict=False):
-        if not ids and names_someone_else(text):  # "pass it to someone else then": not whom they named before
-            return []
+        if names_someone_else(text, [n for i in ids for n in request["names"].get(i, {}).values() if isinstance(n, str)]):
+            return []  # "pass it to someone else then", "让李四批……哦不行，换个人吧": not whom they named
         if not ids:
             continue
         ids = not_taken_back(text, ids, request) if len(ids) > 1 else ids

@@ -17,6 +17,7 @@ from typing import Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
+from tools.corrections import corrected_facts
 from tools.message_kind import kind_of
 from tools.parsers import TextFacts, language_of, read_text
 from tools.parsers.facts import CALENDAR_DAYS_PER_WEEK, WORKING_DAYS_PER_WEEK, due_by
@@ -164,7 +165,8 @@ def read_request(
     recent = [*earlier, *texts][-max(RECENT_MESSAGES, len(texts)):]
     one_date: float | None = None  # the latest length a request message's only date gives (`TextFacts.one_date`)
     for position, text in enumerate(recent):
-        facts = read_text(text, today=today, ignore=names, default_lang=default_lang)
+        facts = corrected_facts(text, read_text(text, today=today, ignore=names, default_lang=default_lang), lambda part: (
+            read_text(part, today=today, ignore=names, default_lang=default_lang)))  # "4天…啊不对，要6天": 6
         facts = replace(facts, dates=tuple(d for d in facts.dates if not due_by(text, d)))  # "周五前发给他": when due
         if position >= len(recent) - len(texts) and facts.one_date is not None:
             one_date = facts.one_date  # the request's own messages only, never one before it

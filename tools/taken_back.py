@@ -92,7 +92,9 @@ _SOMEONE_ELSE = re.compile(r"(?:换|找)(?:个|一个)?(?:别)?人|别人|其他
                            re.IGNORECASE)
 
 
-def names_someone_else(text: str) -> bool:
-    """Whether a message asks for someone other than the one named before, naming nobody ("pass it to someone else
-    then", 那换个人吧): the person named earlier is not the one meant."""
-    return bool(_SOMEONE_ELSE.search(text))
+def names_someone_else(text: str, named: Sequence[str] = ()) -> bool:
+    """Whether a message asks for someone other than the one named before, naming nobody after it ("pass it to someone
+    else then", 那换个人吧; "让李四批……哦不行，李四明天也请假了，换个人吧", `named` the names the message says): the person
+    named earlier is not the one meant."""
+    last = max((text.rfind(n) + len(n) for n in named if n and n in text), default=0)
+    return bool(_SOMEONE_ELSE.search(text, last))

@@ -93,3 +93,19 @@ def test_with_no_to_dos_a_requester_is_told_which_of_their_own_requests_wait_on_
         "Wang Wu has no pending tasks. Your own requests still waiting: your leave request (req_1), with Li Si.")
     nothing = execute_call(TOOLSET, "queryTodoTask", {"userId": "user_admin"}, make_ctx("user_admin"))
     assert describe(nothing, "zh") == "管理员没有待办任务。"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "approved; approved by Li Si, then by Zhao Liu (receipts match)"),
+    ("zh", "已批准，李四已批准，再由赵六批准（赵六：票据相符）"),
+])
+def test_a_two_step_request_says_who_approved_each_step(store, make_ctx, lang, said):
+    # "Who signed it off?" of a claim past its finance step named only finance (the sixty-eighth round's run)
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "reason": "client visit", "nextUserId": "user_2",
+                                          "fields": {"amount": 6200, "category": "差旅"}}, make_ctx("user_1"))
+    execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "ok"}, make_ctx("user_2"))
+    comment = "receipts match" if lang == "en" else "票据相符"
+    execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_2", "isOK": True, "result": comment}, make_ctx("user_4"))
+    result = execute_call(TOOLSET, "queryMyRequests", {}, make_ctx("user_1", lang=lang))
+    line = TOOLSET.registry.get("queryMyRequests").describe(result, lang)  # type: ignore[misc]
+    assert said in line, line

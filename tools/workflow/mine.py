@@ -80,6 +80,9 @@ def request_item(
         item["decidedBy"] = name_of(people, last.user, lang)  # "was my leave approved?": by whom, and what they said
         if last.comment:
             item["decisionComment"] = last.comment
+        earlier = [a for a in dict.fromkeys(approved[:-1]) if a != item["decidedBy"]]
+        if view.status == "approved" and earlier:  # "who signed it off?" of a claim past its finance step: both
+            item["approvedBy"] = ("、" if lang == "zh" else ", ").join(earlier)
     timeline = sorted([*engine_of(conn).timeline(conn, view.id), *urge_entries(conn, view.id)], key=lambda e: e.at)
     item["timeline"] = timeline_lines(timeline, people, definition, lang)
     return item
@@ -183,18 +186,20 @@ def described(result: dict[str, Any], lang: str) -> str:
     for r in items[:10]:
         if lang == "zh":
             text = f"{r['requestId']} {r['process']}（{r['summary']}）{r['status']}"
-            if r.get("approvedBy"):
-                text += f"，{r['approvedBy']}已批准"
+            if r.get("approvedBy"):  # before its last step's decision, or before the one pending now
+                text += f"，{r['approvedBy']}已批准" + (f"，再由{r['decidedBy']}批准" if r.get("decidedBy") else "")
             if r.get("step"):
                 text += f"，当前步骤：{r['step']}，由{r['heldBy']}处理，自{_day(r['since'])}起，之后：{r['later']}"
             if r.get("comment"):
                 text += f"，{r['returnedBy']}的意见：{r['comment']}"
-            if r.get("decidedBy"):
+            if r.get("decidedBy") and not r.get("approvedBy"):
                 text += f"（{r['decidedBy']}" + (f"：{r['decisionComment']}）" if r.get("decisionComment") else "）")
+            elif r.get("decisionComment"):
+                text += f"（{r['decidedBy']}：{r['decisionComment']}）"
         else:
             text = f"{r['requestId']} {r['process']} ({r['summary']}): {r['status']}"
             if r.get("approvedBy"):
-                text += f"; approved by {r['approvedBy']}"
+                text += f"; approved by {r['approvedBy']}" + (", then" if r.get("decidedBy") else "")
             if r.get("step"):
                 text += f"; now at {r['step']}, held by {r['heldBy']} since {_day(r['since'])}; after it: {r['later']}"
             if r.get("comment"):
