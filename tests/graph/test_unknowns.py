@@ -33,6 +33,9 @@ from tools.workflow import TOOLSET
     ("any idea when Wang Wu will sign off on it?", True), ("how long does it usually take to get approved?", True),
     ("When did Li Si approve my leave?", False), ("钱什么时候能转到我银行卡上", True),
     ("when will the refund reach my account?", True),
+    # how long until money is paid back (the sixty-seventh round, read after its run; written after the rule)
+    ("after Li Si signs off, how long before finance pays me back?", True),
+    ("how many days does it take them to pay it out once it's approved?", True),
     # what becomes of unused leave (the thirty-eighth round, read after its run; written after the rule)
     ("Do leftover vacation days carry over to next year?", True), ("调休没用完会清零吗？", True),
     ("will they pay out the days I don't take?", True), ("How many days of annual leave have I got left?", False),

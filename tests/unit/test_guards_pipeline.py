@@ -75,11 +75,11 @@ def test_the_wrong_tool_is_refused_as_such_before_its_arguments_are_judged(make_
     with pytest.raises(PolicyError) as refused:
         check_call(TOOLSET, "queryCcRequests", {"userId": "user_1"}, make_ctx("user_3"), request=request)
     assert refused.value.code == "own_request" and "queryMyRequests" in str(refused.value)
-    assert [g.name for g in TOOLSET.guards or ()][:18] == [
+    assert [g.name for g in TOOLSET.guards or ()][:19] == [
         "each_own_decision", "each_own_request", "approver_edits", "anothers_request", "not_theirs_to_withdraw",
-        "resend_not_withdraw", "own_request", "approval_not_urge", "nothing_to_do", "decided_not_started",
-        "deputy_not_started", "start_not_deputy", "start_not_email", "return_or_reject", "decision_held",
-        "decided_not_passed", "passed_not_decided", "return_not_email"]
+        "resend_not_withdraw", "withdraw_kept", "own_request", "approval_not_urge", "nothing_to_do",
+        "decided_not_started", "deputy_not_started", "start_not_deputy", "start_not_email", "return_or_reject",
+        "decision_held", "decided_not_passed", "passed_not_decided", "return_not_email"]
 
 
 def test_the_guards_that_need_the_persons_request_run_only_on_the_validators_path(make_ctx, person_request):

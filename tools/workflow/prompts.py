@@ -140,6 +140,7 @@ UNKNOWNS = (
             r"\b(?:money|payment|payout|reimbursement|refund)\b[^.?!]{0,40}\b(?:land|arrive|hit|come|paid|deposit\w*|"
             r"transfer\w*|show up|reach\w*)\b|"
             r"\bwhen\b[^.?!]{0,40}\b(?:pay(?:s|ing)? (?:me|out)|reimbursed|land in|hit my|in my (?:bank|account))\b|"
+            r"\b(?:when|how\s+long|how\s+many\s+days|how\s+soon)\b[^.?!]{0,60}\bpa(?:y|ys|id)\s+(?:it|me|them)\s+(?:out|back)\b|"
             r"\bwhen\b(?![^.?!]{0,40}\b(?:salary|bonus|payroll)\b)[^.?!]{0,40}\bpaid\b",
         ),
         say={

@@ -75,6 +75,7 @@ from tools.workflow.todo_guards import (
     ReturnOrReject,
 )
 from tools.workflow.withdraw import NotTheirsToWithdraw
+from tools.workflow.withdraw_kept import WithdrawKept
 
 RECORD_IDS = r"\b(?:user|task|req)_[0-9a-z]+\b"
 """The workflow's record ids, as its tools show them: users (user_2, user_admin), tasks (task_1), requests (req_3)."""
@@ -168,7 +169,8 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(AnothersRequest(), before="identity")  # another person's request is not the person's to act on
     guards = added(NotTheirsToWithdraw(), after="anothers_request", guards=guards)  # "cancel his leave for him"
     guards = added(ResendNotWithdraw(), after="not_theirs_to_withdraw", guards=guards)  # "再提一次" is no withdrawal
-    guards = added(OwnRequest(), after="resend_not_withdraw", guards=guards)  # "我的假" is no one else's to-do
+    guards = added(WithdrawKept(), after="resend_not_withdraw", guards=guards)  # "撤回吧——算了，先不撤了": kept
+    guards = added(OwnRequest(), after="withdraw_kept", guards=guards)  # "我的假" is no one else's to-do
     guards = added(ApprovalNotUrge(), after="own_request", guards=guards)  # "你帮我直接批了吧": no reminder of it
     guards = added(NothingToDo(), after="approval_not_urge", guards=guards)  # no to-do held: they ask for something else
     guards = added(DecidedNotStarted(), after="nothing_to_do", guards=guards)  # "sign off on Wang Wu's one"
