@@ -113,8 +113,10 @@ def smollm2_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def smollm2_server(smollm2_path: Path) -> Iterator[LocalServer]:
     ensure_llama_server()
     # the chat's whole fixed prompt (eleven workflow tools, in SmolLM2's tokens) must fit, as it does in Qwen's 4096
+    # without guessed tokens: the tests below read llama.cpp's counters of tokens read and generated, which guesses
+    # checked in a batch would fold together (the chat's default guesses; see the test of it below)
     server = start_local_server(
-        smollm2_path, n_ctx=8192, model_alias=SMOLLM2.alias, log_dir=smollm2_path.parent / "logs"
+        smollm2_path, n_ctx=8192, model_alias=SMOLLM2.alias, log_dir=smollm2_path.parent / "logs", lookup_draft=0
     )
     try:
         yield server
@@ -150,10 +152,10 @@ def test_the_chat_settings_work_against_the_local_server(smollm2_server: LocalSe
 
 def test_guessing_tokens_ahead_changes_no_greedy_reply(smollm2_server: LocalServer, smollm2_path: Path,
                                                        tmp_path: Path) -> None:
-    """The default server guesses tokens ahead from the conversation (prompt-lookup decoding); each token is still
-    the model's own choice, so a greedy reply is the one a server without guesses writes."""
-    assert smollm2_server.lookup_draft == local_model.lookup_draft_tokens() > 0
-    assert "--draft_model prompt-lookup-decoding" in smollm2_server.log_path.read_text().splitlines()[0]
+    """A server started as the chat starts it guesses tokens ahead from the conversation (prompt-lookup decoding); each
+    token is still the model's own choice, so a greedy reply is the one a server without guesses writes."""
+    assert smollm2_server.lookup_draft == 0
+    assert " --logits_all false" in smollm2_server.log_path.read_text().splitlines()[0]
     asked = "Repeat this list exactly: apple, banana, cherry, apple, banana, cherry, apple, banana."
 
     def greedy(server: LocalServer) -> str:
@@ -161,11 +163,11 @@ def test_guessing_tokens_ahead_changes_no_greedy_reply(smollm2_server: LocalServ
                           temperature=0, extra_body={"max_tokens": 40})
         return str(chat.invoke(asked).content)
 
-    with start_local_server(smollm2_path, n_ctx=8192, log_dir=tmp_path, progress=quiet, lookup_draft=0) as plain:
-        assert plain.lookup_draft == 0
-        assert " --logits_all false" in plain.log_path.read_text().splitlines()[0]
-        unguessed = greedy(plain)
-    assert unguessed.strip() and greedy(smollm2_server) == unguessed
+    unguessed = greedy(smollm2_server)
+    with start_local_server(smollm2_path, n_ctx=8192, log_dir=tmp_path, progress=quiet) as guessing:
+        assert guessing.lookup_draft == local_model.lookup_draft_tokens() > 0  # the default
+        assert "--draft_model prompt-lookup-decoding" in guessing.log_path.read_text().splitlines()[0]
+        assert unguessed.strip() and greedy(guessing) == unguessed
 
 
 def test_a_server_that_dies_reports_the_end_of_its_log(tmp_path: Path) -> None:
