@@ -28,6 +28,7 @@ from evals.scenario import Scenario, SetupStep
 from evals.stores import fresh_store, open_saver
 from evals.timeflow import TrialClock, advance
 from graph import build_graph
+from graph.run import locale_lang
 from graph.strategies import Strategy
 from state.context import Context, Protocol
 from tools import CallContext, WorkflowStore, execute_call
@@ -110,9 +111,11 @@ class TrialResult:
 
 
 def apply_setup(store: WorkflowStore, steps: list[SetupStep], thread_id: str, toolset: Toolset | None = None,
-                clock: TrialClock | None = None) -> None:
+                clock: TrialClock | None = None, lang: str = "zh") -> None:
     """Bring the store to the scenario's starting state through the real tools of `toolset` (default: the
-    workflow's), SQL, or time passing on the trial's `clock` (`evals.timeflow`)."""
+    workflow's), SQL, or time passing on the trial's `clock` (`evals.timeflow`). The tools run in the scenario's
+    language (`lang`), as its people would have used them: a request filed in an English conversation keeps its
+    requester's language as English, and the system's e-mails to them follow it."""
     toolset = toolset if toolset is not None else get_toolset("workflow")
     for index, step in enumerate(steps):
         if step.advance is not None:
@@ -132,6 +135,7 @@ def apply_setup(store: WorkflowStore, steps: list[SetupStep], thread_id: str, to
             thread_id=thread_id if step.same_thread else f"{thread_id}-setup",
             call_id=f"setup-{index}",
             today=now.astimezone(ZoneInfo(Context().timezone)).date(),
+            lang=lang,
         )
         execute_call(toolset, step.tool, dict(step.args), ctx)
 
@@ -238,7 +242,7 @@ def run_trial(
         store = fresh_store(directory, clock := TrialClock())
         started = time.perf_counter()
         try:
-            apply_setup(store, scenario.setup, thread_id, toolset, clock)
+            apply_setup(store, scenario.setup, thread_id, toolset, clock, lang=locale_lang(scenario.locale))
             model = make_model(scenario, protocol)
             with open_saver(checkpointer, directory) as saver:
                 # e-mails stay in the outbox

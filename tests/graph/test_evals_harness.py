@@ -473,3 +473,18 @@ def test_every_held_out_scenario_is_tagged_and_listed_as_such():
     listed = set((SUBSET_DIR / "heldout.txt").read_text(encoding="utf-8").split())
     assert [s.id for s in held if "heldout" not in s.tags] == []
     assert sorted(s.id for s in held if s.id not in listed) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_scenarios_setup_runs_in_its_language(store, lang):
+    # A request filed in an English scenario's setup is its requester's in English: the system's e-mails to them
+    # follow it (the sixty-ninth round's writer: a rejection notice in Chinese only, to a requester of an English one)
+    from evals.runner import apply_setup
+    from evals.scenario import SetupStep
+    from tools.workflow.languages import languages_of
+
+    step = SetupStep(actor="user_1", tool="runWorkFlow", args={"processKey": "process_qingjia", "reason": "move",
+                                                               "days": 1, "nextUserId": "user_2"})
+    apply_setup(store, [step], "t-setup", lang=lang)
+    with store.read() as conn:
+        assert languages_of(conn, ["user_1"]) == {"user_1": lang}
