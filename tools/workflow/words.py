@@ -82,9 +82,13 @@ _NOT_MINE = re.compile(
     r"(?:不归我|不该我|不是我|轮不到我|不由我|不在我|不再由我)(?:来|的)?(?:批|审批|审|管|签|决定|负责)|"
     r"\b(?:not|isn'?t|aren'?t|no\s+longer)\b[^.?!,;]{0,12}?\b(?:mine|my\s+(?:job|call|place|area|remit|department|budget))\b"
     r"(?:\s+to\s+(?:approve|sign(?:\s+off)?|okay|ok|decide|review)(?:\s+(?:on|off))?)?|"
-    r"\bnot\s+the\s+(?:right\s+)?(?:person|one)\s+to\s+(?:approve|sign(?:\s+off)?|decide)\b", re.IGNORECASE)
+    r"\bnot\s+the\s+(?:right\s+)?(?:person|one)\s+to\s+(?:approve|sign(?:\s+off)?|decide)\b|"
+    r"(?:顾不上|顾不过来|没空|没时间|抽不出空|腾不出手|来不及)(?:看|处理|弄|管|做)?(?:审批|批)(?:了|的事)?|"
+    r"\b(?:won'?t|can'?t|cannot|not\s+going\s+to|no\s+time\s+to)\s+(?:get\s+to|look\s+at|deal\s+with|do)\s+"
+    r"(?:my\s+|any\s+|the\s+)?(?:approvals|approving(?:\s+anything)?)\b", re.IGNORECASE)
 """Words that say a decision is not the person's to make (不归我批, "aren't mine to sign off any more", "not the right
-person to approve this"): neither approve nor reject (what they want done with it, passing it on, says the rest)."""
+person to approve this"), or not now (顾不上看审批了, "I won't get to my approvals"): neither approve nor reject (what
+they want done with it, passing it on, says the rest)."""
 _REJECT = re.compile(latin_bounded(_REJECT.pattern), _REJECT.flags)
 _APPROVE = re.compile(
     r"放行|放(?:他|她|它)过|(?:让|放)(?:他|她|它)过(?:去)?(?:吧|了)|签了(?:吧)?|签字|"
