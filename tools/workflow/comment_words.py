@@ -9,7 +9,7 @@ import re
 from tools.request import Request
 from tools.taken_back import TAKEN_BACK
 from tools.words import content_tokens
-from tools.workflow.words import ASKED, DECISION_ONLY, HELD, SENT_BACK, decision_in
+from tools.workflow.words import ASKED, CHINESE_SPACE, DECISION_ONLY, HELD, SENT_BACK, decision_in
 
 _COMMENT = re.compile(
     r"(?<!把)(?:意见|理由|原因|备注|评语|批注|留言|附言|comment|reason|note|remark|message)\s*(?:就|要|请|麻烦|帮我)?\s*"
@@ -145,7 +145,7 @@ def _whose(text: str, request: Request) -> bool:
 
 
 _CLAUSE_END = re.compile(r"\s*(?:[，;；:：。!！]|,(?!\d{3}(?!\d))|(?<!\d),)\s*|\.\s+|\s*(?:——|—|–)\s*|\s+-+\s+|"
-                         r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
+                         + CHINESE_SPACE)
 """Where a clause ends: a comma but for one in a figure (5,600), a dash too ("驳回——预算超了"), and a space between
 Chinese words, where a message typed in a hurry leaves its commas out ("赵六那趟 不批了 预算没了")."""
 _ASKS = re.compile(r"[?？]|[吗呢嘛]\s*$|啥|什么|多少|几(?:个|件|笔|条|天)|哪(?:些|个|几|天|里|儿)|"

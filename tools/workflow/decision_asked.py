@@ -15,13 +15,12 @@ from sqlalchemy import Connection
 
 from tools.request import Request, latest_message
 from tools.workflow import lookup
-from tools.workflow.engine import groups_of
 from tools.workflow.request_lookup import processes_named
-from tools.workflow.words import ASKED, decision_in
+from tools.workflow.words import ASKED, CHINESE_SPACE, decision_in
 
 _LOOKS = frozenset({"queryTodoTask", "viewTask"})
 """The look-ups of to-dos a decision may be asked beside."""
-_CLAUSE_END = re.compile(r"[，,;；。!！?？]+|(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
+_CLAUSE_END = re.compile(rf"[，,;；。!！?？]+|{CHINESE_SPACE}")
 """Where a clause ends: a comma or a stop, or a space between Chinese words (a message typed without commas)."""
 
 
@@ -43,8 +42,7 @@ def decision_asked(conn: Connection, request: Request, actor_id: str,
         return None
     whose, [named_one] = found[0]
     keys = processes_named(conn, whose)
-    offered = lookup.engine_of(conn).tasks_for(conn, actor_id, groups_of(conn, actor_id))
-    todos = [t.id for t in offered if t.requester == named_one and (not keys or t.process_key in keys)]
+    todos = [t.id for t in lookup.todos_from(conn, actor_id, named_one) if not keys or t.process_key in keys]
     if len(todos) != 1:
         return None
     return {"name": "handleTodoTask", "args": {"taskId": todos[0], "isOK": decision_in(whose)}}

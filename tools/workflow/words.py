@@ -44,6 +44,8 @@ TURNED_DOWN = (r"\bturn(?:ed|ing)?\s+(?:(?:it|that|this|them|those|these)(?:\s+o
                r"\bshoot\s+(?:it|that|this)(?:\s+one)?\s+down\b|\bnix\b")
 """English words that turn a request down ("turn that one down", "shoot it down", "nix it"): read by the decision
 reader and by the return-or-reject reader alike."""
+CHINESE_SPACE = r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])"
+"""A space between Chinese words, which ends a clause where a message typed in a hurry leaves its commas out."""
 _LATIN_EDGE = r"(?:(?<![A-Za-z])(?=[A-Za-z])|(?<=[A-Za-z])(?![A-Za-z]))"
 """Where an English word begins or ends, Chinese counting as no letter: "reject" in "帮我reject掉" is a word (Python's
 \\b takes Chinese characters for word characters, so it finds no boundary there)."""
