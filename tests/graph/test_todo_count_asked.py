@@ -23,6 +23,10 @@ from tools.workflow import TOOLSET
     ("which leave requests are waiting on HR?", True),  # the forty-sixth round's run asked it of finance
     ("what is sitting with Li Si right now", True),
     ("which of my claims are waiting on finance?", False),  # the person's own: where their requests are
+    # what the person filed is theirs too, and "someone" is no group (the seventy-first round's writer; written for this)
+    ("is there anything I submitted last week still sitting with someone?", False),
+    ("anything I've sent in that's still waiting on anybody", False),
+    ("anything I put in still waiting for somebody?", False),
     ("anything in the finance queue this morning?", True), ("what's on my approvals tray", True),  # the 50th round's run
     ("帮我把待批的那几个都批了", False),
     ("我这几个待办都批了吧", False),

@@ -182,8 +182,10 @@ SPECS: tuple[ToolSpec, ...] = (
                  r"waiting on me)\b|\b(?:waiting|pending|sitting)\s+(?:for|on|with)\s+me\b|"
                  r"\bdo\s+i\s+have\s+(?:any(?:thing)?\s+)?(?:tasks?|to-?dos?|approvals?|to\s+approve)\b|"
                  # which wait on a group or a person ("Which claims are waiting on finance?", "what's sitting with HR")
-                 r"\b(?:which|what|anything|something)\b(?![^.;?]*\b(?:my|mine)\b)[^.;?]{0,30}\b(?:waiting|sitting)\s+"
-                 r"(?:on|with|for)\s+(?!a\b|an\b|the\b|my\b)\w+|"
+                 # (not what the person filed: "Is anything I filed still waiting on someone?" asks after their own)
+                 r"\b(?:which|what|anything|something)\b(?![^.;?]*\b(?:my|mine|i\s+(?:filed|submitted|sent|put\s+in|"
+                 r"raised|requested|claimed|applied\s+for|asked\s+for)|i've\s+(?:filed|submitted|sent))\b)[^.;?]{0,30}"
+                 r"\b(?:waiting|sitting)\s+(?:on|with|for)\s+(?!a\b|an\b|the\b|my\b|some(?:one|body)\b|any(?:one|body)\b)\w+|"
                  # a queue ("What's in the HR queue?", "anything in my inbox to approve")
                  r"\b(?:what(?:'s|\s+is)?|anything)\b[^.;?]{0,20}\b(?:in|on)\s+(?:the\s+|my\s+|our\s+)?(?:hr\s+|finance\s+|"
                  r"approvals?\s+)?(?:queue|inbox|tray)\b"),
