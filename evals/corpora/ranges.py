@@ -3,9 +3,10 @@ English, each against a fixed today (one for each day of a week, so every weekda
 
 The days a phrase means follow the project's rules as docs/parsers.md states them, computed here on their own: weeks
 start on Monday; 下周五 and "next Friday" are next week's Friday; 周五, "Friday" and "this Friday" the coming one (today
-if it is one); 这周五/本周五 this calendar week's; a month-day without a year is the coming one; a day alone (8号, "the
-8th") is this month's, or next month's once past; a range's end naming only a weekday, a day or a month-day is in the
-start's week, month or year, and one later when it would fall before the start.
+if it is one); 这周五/本周五 this calendar week's; a month-day without a year is the one nearest today (this corpus
+writes ranges ahead); a day alone (8号, "the 8th") is this month's, or next month's once past; a range's end naming
+only a weekday, a day or a month-day is in the start's week, month or year, and one later when it would fall before
+the start.
 """
 
 from __future__ import annotations

@@ -214,13 +214,13 @@ def test_past_trip_refused_before_asking(graph_driver, store):
                                      "fields": {"startDate": "上周一", "endDate": "上周三"}})
     agent = graph_driver(trip)
     answer = final(agent.say("上周一到周三出差见客户，王五审批"))
-    assert answer == "出发日期2027-01-04已经过去了（今天是2027-01-15），这个申请没法发起。"
+    assert answer == "出发日期2027年1月4日已经过去了（今天是2027年1月15日），这个申请没法发起。"
     assert agent.interrupts == [] and store.snapshot()["requests"] == []
     english = graph_driver(tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "client visit",
                                                      "nextUserId": "Wang Wu", "fields": {}}), thread_id="en")
     answer = final(english.say("Business trip from last Monday to last Wednesday for a client visit, Wang Wu approves"))
     # "last Monday" said on a Friday is the Monday four days back (`date_phrases._last_en`); 上周一 is the week before
-    assert answer == "The start date 2027-01-11 is in the past (today is 2027-01-15), so this request cannot be filed."
+    assert answer == "The start date 11 Jan 2027 is in the past (today is 15 Jan 2027), so this request cannot be filed."
 
 
 def test_a_date_range_answering_the_question_fills_both_dates_without_the_model(graph_driver, store):

@@ -90,6 +90,19 @@ def test_dates_month_day_without_year_past_means_next_year():
     assert dates("12月28日到1月5日")[0][:2] == (date(2026, 12, 28), date(2027, 1, 5))
 
 
+def test_a_month_day_just_gone_is_this_years():
+    """A month-day written without a year is the one nearest today: one just gone is this year's, in the past, not
+    next year's (the seventy-first round's writer found a trip "done last month" filed eleven months ahead)."""
+    seventh = date(2026, 12, 7)
+    assert read_date("11月23号", seventh) == date(2026, 11, 23)
+    assert read_date("Nov 23", seventh) == date(2026, 11, 23)
+    assert dates("11月23号到25号", seventh)[0][:2] == (date(2026, 11, 23), date(2026, 11, 25))
+    assert read_date("十月八日", seventh) == date(2026, 10, 8)  # two months back
+    assert read_date("3月5日", seventh) == date(2027, 3, 5)  # three months on, nine back: the coming March
+    assert read_date("Dec 30", date(2027, 1, 4)) == date(2026, 12, 30)  # said in January of the days just gone
+    assert read_date("2月29日", seventh) == date(2028, 2, 29)
+
+
 def test_dates_next_weekday_is_next_weeks():
     """dateparser reads "next Wednesday", said on a Tuesday, as tomorrow; here it is next week's, as 下周三."""
     assert read_date("next Wednesday", TUESDAY) == date(2026, 12, 9)

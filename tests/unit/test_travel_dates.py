@@ -36,7 +36,7 @@ FRIDAY = date(2025, 6, 13)
         ("2025/6/20", WEDNESDAY, date(2025, 6, 20)),
         ("2025年6月20日", WEDNESDAY, date(2025, 6, 20)),
         ("6月20日", WEDNESDAY, date(2025, 6, 20)),
-        ("1月3号", WEDNESDAY, date(2026, 1, 3)),  # a month-day already past this year means next year's
+        ("1月3号", date(2025, 12, 20), date(2026, 1, 3)),  # a month-day without a year is the nearest: next January's
     ],
 )
 def test_travel_date_resolves_the_persons_phrase(said, today, expected):

@@ -193,13 +193,15 @@ def safe_date(year: int, month: int, day: int) -> date | None:
         return None
 
 
-def _future_month_day(today: date, month: int, day: int) -> date | None:
-    found = safe_date(today.year, month, day)
-    if found is None and month == 2 and day == 29:
-        return safe_date(today.year + 1, month, day)
-    if found is not None and found < today:
-        return safe_date(today.year + 1, month, day)
-    return found
+def _nearest_month_day(today: date, month: int, day: int) -> date | None:
+    """A month-day written without a year: the one nearest today, last year's, this year's or next year's (the later
+    of two as near). "1月3号" in December is the coming January's; "11月23号" said on 7 December is the past November's,
+    not one almost a year ahead, so a form that allows no past date refuses it, and a claim is dated when it was spent.
+    February 29 is the nearest year's that has one (up to four years on)."""
+    found = [d for year in range(today.year - 1, today.year + 4) if (d := safe_date(year, month, day)) is not None]
+    if not found:
+        return None
+    return min(found, key=lambda d: (abs((d - today).days), d < today))
 
 
 def _week_day(today: date, weekday: int, weeks_ahead: int | None) -> date:
@@ -217,7 +219,7 @@ def add_months(day: date, months: int, day_of_month: int) -> date | None:
 
 
 def _read_english(phrase: str, today: date, has_year: bool) -> tuple[date | None, tuple[int, int] | None]:
-    """An English or numeric month-day read by dateutil; without a year, the coming one."""
+    """An English or numeric month-day read by dateutil; without a year, the nearest one."""
     from dateutil import parser  # 20 ms to import: loaded on the first English date
 
     phrase = re.sub(r"^\s*the\s+", "", phrase, flags=re.I)  # "the 8th of December": dateutil reads no article
@@ -227,7 +229,7 @@ def _read_english(phrase: str, today: date, has_year: bool) -> tuple[date | None
         return None, None
     if has_year:
         return read, None
-    return _future_month_day(today, read.month, read.day), (read.month, read.day)
+    return _nearest_month_day(today, read.month, read.day), (read.month, read.day)
 
 
 def _shifted(m: re.Match[str], today: date) -> Phrase | None:
@@ -314,10 +316,10 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> Phrase | None:
         month, day_of_month = number(m["m"]), number(m["d"])
         if m["y"]:
             return Phrase(kind, start, end, safe_date(number(m["y"]), month, day_of_month))
-        return Phrase(kind, start, end, _future_month_day(today, month, day_of_month), month_day=(month, day_of_month))
+        return Phrase(kind, start, end, _nearest_month_day(today, month, day_of_month), month_day=(month, day_of_month))
     if kind == "dotted":
         month, day_of_month = int(m["m"]), int(m["d"])
-        return Phrase(kind, start, end, _future_month_day(today, month, day_of_month), month_day=(month, day_of_month))
+        return Phrase(kind, start, end, _nearest_month_day(today, month, day_of_month), month_day=(month, day_of_month))
     if kind == "month_rel":
         word = m["mr"]
         months = 2 if word.startswith("下下") else 1 if word.startswith("下") else -1 if word.startswith("上") else 0

@@ -8,8 +8,9 @@ working days. Relative phrases follow this project's rules, which no library tri
 - Weeks start on Monday. "下周五" and "next Friday" are the Friday of next week; "周五", "Friday" and "this
   Friday" the coming Friday (today if it is one); "这周五"/"本周五" the Friday of this calendar week.
   (`dateparser` reads "next Wednesday", said on a Tuesday, as tomorrow.)
-- A month and day without a year already past this year means next year's ("1月3号" in December).
-  (`jionlp` reads it as this year's, in the past.)
+- A month and day without a year is the one nearest today: "1月3号" in December is next year's, "11月23号" said on
+  7 December this year's, in the past. (`jionlp` reads the first as this year's, in the past; this project read the
+  second as next year's until the seventy-first held-out round's writer found a past trip filed for 2027.)
 - A range's end that names only a weekday, a day or a month-day belongs to the start's week, month or year, and
   moves on by one week, month or year when it would fall before the start: "下周三到周五" is next week's
   Wednesday to Friday, three days. (`dateparser`-like readers, `jionlp` and Microsoft's recognizers all read the

@@ -25,6 +25,7 @@ from tools.workflow.form_dates import longer_than_its_date, range_end, range_hal
 from tools.workflow.leave import rules as leave_rules
 from tools.workflow.leave.rules import is_leave
 from tools.workflow.prompts import FIELD_QUESTIONS
+from tools.workflow.shown import readable_date
 from tools.workflow.words import stated_days
 
 TOP_LEVEL = ("days", "reason")
@@ -304,10 +305,10 @@ def _refusal(definition: Definition, form_field: FormField) -> Refuse:
         other = fields.get(form_field.not_before)
         rule = "range" if form_field.type != "date" else "past" if form_field.not_past and str(
             engine_forms.normalize(form_field, value)) < today.isoformat() else "before"
-        shown = f"{value:g}" if isinstance(value, float) else value
         say = {
-            lang: CANNOT[rule][lang].format(
-                label=_label(form_field)[lang], value=shown, today=today.isoformat(),
+            lang: CANNOT[rule][lang].format(  # dates as a person writes them: 2026年11月23日, 23 Nov 2026
+                label=_label(form_field)[lang], value=_shown(form_field, value, lang),
+                today=readable_date(today.isoformat(), lang),
                 other=_label(other)[lang] if other is not None else "",
                 bound=_bound(form_field, value, lang) if rule == "range" else "",
             )
@@ -316,6 +317,14 @@ def _refusal(definition: Definition, form_field: FormField) -> Refuse:
         raise CannotError(error.code, error.message, say=say)
 
     return refuse
+
+
+def _shown(form_field: FormField, value: Any, lang: str) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    if form_field.type == "date":
+        return readable_date(str(engine_forms.normalize(form_field, value)), lang)
+    return str(value)
 
 
 def form_person_values(handle: Any, ctx: CallContext, values: dict[str, Any], found: Found) -> tuple[PersonValue, ...]:
