@@ -88,3 +88,25 @@ def test_an_approval_said_not_done_yet_is_reminded(graph_driver, make_ctx, store
     agent = graph_driver(tool_call("urgeTask", {"requestId": "req_1"}), "ok", user_id="user_1", fixed_answers=True)
     agent.say(said)
     assert [a["name"] for a in agent.actions] == ["urgeTask"]
+
+
+@pytest.mark.parametrize(("said", "told"), [  # the seventieth round's run proposed a withdrawal; written for this test
+    ("王五最近都在外地，能不能我自己先把这笔报销批掉？等他回来我再说", "不能审批自己的申请"),
+    ("Wang Wu is off-site all week. Could I just sign off my own taxi claim for now?",
+     "You cannot approve your own request"),
+])
+def test_a_requester_asking_their_own_approved_is_not_shown_a_withdrawal(graph_driver, make_ctx, store, said, told):
+    _claim(make_ctx, "user_1", "user_3", 300, "打车")
+    agent = graph_driver(tool_call("withdrawRequest", {"requestId": "报销"}), "ok", user_id="user_1",
+                         fixed_answers=True)
+    result = agent.say(said)
+    assert told in str(result["messages"][-1].content) and agent.interrupts == []
+    assert store.snapshot()["requests"][0]["status"] == "pending"
+
+
+def test_a_withdrawal_asked_beside_ones_own_approval_is_carded(graph_driver, make_ctx):
+    _claim(make_ctx, "user_1", "user_3", 300, "打车")
+    agent = graph_driver(tool_call("withdrawRequest", {"requestId": "req_1"}), "ok", user_id="user_1",
+                         fixed_answers=True)
+    agent.say("算了，那笔打车报销撤回吧，我自己批不了")
+    assert [a["name"] for a in agent.actions] == ["withdrawRequest"]

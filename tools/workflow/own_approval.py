@@ -17,7 +17,7 @@ from tools.guards.call import Call
 from tools.message_kind import sentences
 from tools.request import Request, latest_message
 from tools.workflow.request_lookup import naming_words, own_pending
-from tools.workflow.words import SELF_DECIDE_SAY, URGE_WORDS, asks_own_approval
+from tools.workflow.words import SELF_DECIDE_SAY, URGE_WORDS, WITHDRAW, asks_own_approval
 
 
 def own_approval_asked(conn: Connection, request: Request, actor_id: str,
@@ -42,9 +42,10 @@ _NOT_YET = re.compile(r"还没|没有?(?:批|审|通过|approve)|尚未|\b(?:not
 
 
 class ApprovalNotUrge:
-    """A reminder the model proposed where the person asked for their own request to be approved, and for no reminder
-    ("我那个假急，李四在开会，你帮我直接批了吧"): nobody decides their own request, and a reminder is no answer to it; the
-    person is told so, and that they may send one. Read after the sixty-fifth round's run (a reminder's card, unasked)."""
+    """A reminder or a withdrawal the model proposed where the person asked for their own request to be approved, and
+    for neither ("我那个假急，李四在开会，你帮我直接批了吧", "我先自己把我那个请假批了？"): nobody decides their own
+    request, and neither is an answer to it; the person is told so, and that they may send a reminder. Read after the
+    sixty-fifth round's run (a reminder's card, unasked) and the seventieth's (a withdrawal's card, unasked)."""
 
     name = "approval_not_urge"
     needs_request = True
@@ -52,9 +53,11 @@ class ApprovalNotUrge:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
-        if call.spec.name != "urgeTask":
+        if call.spec.name not in ("urgeTask", "withdrawRequest"):
             return
         latest = latest_message(call.request)
+        if call.spec.name == "withdrawRequest" and WITHDRAW.search(latest):
+            return  # "撤回那个，我自己批一个新的": a withdrawal asked for
         if URGE_WORDS.search(latest) or _NOT_YET.search(latest) or not asks_own_approval(latest, call.request["kind"]):
             return  # "李四还没批我的报销": said not done yet, which a reminder answers
         if own_pending(call.handle, call.ctx.actor_id):
