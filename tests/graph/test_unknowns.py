@@ -36,6 +36,9 @@ from tools.workflow import TOOLSET
     # how long until money is paid back (the sixty-seventh round, read after its run; written after the rule)
     ("after Li Si signs off, how long before finance pays me back?", True),
     ("how many days does it take them to pay it out once it's approved?", True),
+    # money paid into one's account (the sixty-ninth round's run; written after the rule, none of its words)
+    ("roughly when does the payment go into my bank account after sign-off?", True),
+    ("how soon will they transfer the cash to my card?", True), ("Add Wang Wu to my account's approvers", False),
     # what becomes of unused leave (the thirty-eighth round, read after its run; written after the rule)
     ("Do leftover vacation days carry over to next year?", True), ("调休没用完会清零吗？", True),
     ("will they pay out the days I don't take?", True), ("How many days of annual leave have I got left?", False),

@@ -141,6 +141,9 @@ UNKNOWNS = (
             r"transfer\w*|show up|reach\w*)\b|"
             r"\bwhen\b[^.?!]{0,40}\b(?:pay(?:s|ing)? (?:me|out)|reimbursed|land in|hit my|in my (?:bank|account))\b|"
             r"\b(?:when|how\s+long|how\s+many\s+days|how\s+soon)\b[^.?!]{0,60}\bpa(?:y|ys|id)\s+(?:it|me|them)\s+(?:out|back)\b|"
+            # money paid into one's account ("until finance puts the money into my account")
+            r"\b(?:money|reimbursement|refund|pa(?:y|ys|id|yment)|puts?|transfer\w*|deposit\w*|wire[sd]?)\b[^.?!]{0,40}"
+            r"\b(?:into|in|to)\s+my\s+(?:bank\s+)?(?:account|card)\b|"
             r"\bwhen\b(?![^.?!]{0,40}\b(?:salary|bonus|payroll)\b)[^.?!]{0,40}\bpaid\b",
         ),
         say={
