@@ -260,6 +260,23 @@ def told_first(told: str, answer: str) -> str:
 
 
 
+def unknown_told(told: str, answer: str, messages: list[AnyMessage], registry: ToolRegistry, text: str, *,
+                 ungrounded: bool) -> str:
+    """The answer to a question of what no tool knows (`told`, the toolset's words for it): said alone where the
+    question asks nothing a tool looks up and the run's look-ups only listed what is everyone's (the processes, the
+    people: look-ups that take no parameter), or where the model's answer was replaced and nothing was found: such
+    lists answer nothing asked ("how much can a hotel cost a night?" had the processes listed with their 5000 yuan, the
+    seventieth round's run). Else said first, with the answer's other sentences after it (`told_first`): what a look-up
+    of the person's own found stays ("my claim is approved, when is the money in my account?": where the claim is)."""
+    run = [m for m in messages[latest_human_index(messages) + 1:] if isinstance(m, ToolMessage) and m.status != "error"]
+    lists_only = bool(run) and all(m.name in registry and not registry.get(m.name).args_model.model_fields for m in run)
+    if lists_only and not any(spec.answers_question(text) for spec in registry):
+        return told
+    if ungrounded and not run_results(messages):
+        return told  # the plain "I don't know" it replaced says less than what no tool knows
+    return told_first(told, answer)
+
+
 def nothing_found(messages: list[AnyMessage], registry: ToolRegistry, text: str, lang: Lang) -> str | None:
     """What the person is told first where their question asks for nothing the tools look up (no tool's `answers`
     fits its words) and every look-up the model chose found nothing: that it is not known here. "What's the daily meal

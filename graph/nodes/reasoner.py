@@ -17,7 +17,7 @@ from graph.calls import ACTOR_TTL_S, ModelSource, model_of, new_call_id, propose
 from graph.deps import NodeDeps
 from graph.generation import generate
 from graph.history import CallIds, call_id_index, open_lookups, redirected_to, run_outcome, run_results, titled, tools_named
-from graph.known import AnswerCheck, not_known_answer, redo_note, told_first, undone_answer, undone_claims, undone_note
+from graph.known import AnswerCheck, not_known_answer, redo_note, undone_answer, undone_claims, undone_note
 from graph.protocols import NO_MODEL_CALL, parse_reply, render_for_text_protocol
 from graph.run import lang_of
 from state.agent import AgentState
@@ -262,9 +262,10 @@ class Reasoner:
         if a_question and not told and request:  # the look-ups chosen found nothing, and the words asked for none
             told = known.nothing_found(list(state["messages"]), self._registry, request["texts"][-1], lang)
         done = [line for line in outcome if "[question_only]" not in str(line.get("detail") or "")]  # asked nothing
-        if told and a_question and not done \
-                and "ungrounded" not in meta and told not in str(answer.content):
-            update["content"] = told_first(told, str(answer.content))  # what no tool knows first, what was found after
+        if told and a_question and not done and request and told not in str(answer.content):
+            update["content"] = known.unknown_told(  # what no tool knows first, what was found after (if asked for)
+                told, str(answer.content), list(state["messages"]), self._registry, request["texts"][-1],
+                ungrounded="ungrounded" in meta)
         return {"messages": [answer.model_copy(update=update)], "outcome": outcome}
 
     def _invented(self, state: AgentState, context: Context, answer: AIMessage) -> list[str]:

@@ -56,7 +56,7 @@ def test_a_redone_answer_that_says_it_does_not_know_is_the_answer(graph_driver):
 def test_a_colleagues_salary_is_not_made_up_in_any_numeral_system(graph_driver):
     agent = graph_driver("李四的月薪是一万二千元。", "李四每月拿 12,000 元。")
     answer = final(agent.say("李四的工资是多少？"))
-    assert answer.content == NOT_KNOWN_ZH
+    assert answer.content == TOOLSET.language.unknown("李四的工资是多少？", "zh")  # what no tool knows, said as such
     assert answer.response_metadata["ungrounded"] == ["一万二千元"]  # 李四 is the person's own word: known
 
 
@@ -172,7 +172,8 @@ def test_the_leave_balance_answers_no_question_about_something_else(graph_driver
     answer = final(agent.say("部门今年的差旅预算还剩多少？"))
     refused = [m for m in agent.messages if getattr(m, "status", "") == "error"]
     assert len(refused) == 1 and "[balance_not_asked]" in str(refused[0].content)
-    assert answer.content == NOT_KNOWN_ZH and "年假" not in answer.content
+    # asked only what no tool knows: that is said, and nothing of the balance the model looked up
+    assert answer.content == TOOLSET.language.unknown("部门今年的差旅预算还剩多少？", "zh") and "年假" not in answer.content
 
 
 def test_a_question_of_days_off_still_gets_the_balance(graph_driver, store):
@@ -192,3 +193,21 @@ def test_another_persons_leave_balance_is_not_answered_with_the_persons_own(grap
     refused = [m for m in agent.messages if getattr(m, "status", "") == "error"]
     assert len(refused) == 1 and "[balance_of_another]" in str(refused[0].content)
     assert "10" not in answer.content
+
+
+@pytest.mark.parametrize(("said", "look_up"), [  # the seventieth round's run listed the processes, with their 5000 yuan
+    ("Quick one: what's the most I can spend on a hotel room a night in Beijing?", "getAllWorkFlow"),
+    ("出差去深圳，住宿一晚上限是多少？", "getAllUser"),
+])
+def test_a_question_only_of_what_no_tool_knows_is_told_so_without_an_unasked_list(graph_driver, said, look_up):
+    agent = graph_driver(tool_call(look_up, {}), "The cap is 500 yuan a night.", "上限是五百元。", fixed_answers=True)
+    answer = final(agent.say(said))
+    assert answer.content == TOOLSET.language.unknown(said, "zh" if "出差" in said else "en")
+
+
+def test_what_no_tool_knows_is_said_before_what_a_look_up_asked_for_found(graph_driver, store, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看病")
+    agent = graph_driver(tool_call("queryMyRequests", {}), "你的请假在李四那里等审批。", fixed_answers=True)
+    answer = final(agent.say("我的请假到哪一步了？报销款一般几天到账？"))
+    told = TOOLSET.language.unknown("报销款一般几天到账？", "zh")
+    assert answer.content.startswith(told) and "李四" in answer.content

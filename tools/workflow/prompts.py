@@ -167,6 +167,7 @@ UNKNOWNS = (
             r"\b(?:allowances?|per[- ]diems?|stipends?|spending\s+(?:limits?|caps?)|daily\s+(?:limits?|caps?|rates?)|"
             r"(?:expense|reimbursement)\s+(?:limits?|caps?|policy))\b|\bhow\s+much\b[^.?!]{0,30}\b(?:per|a)\s+(?:day|night)\b|"
             r"\b(?:caps?|limits?|max(?:imum)?|ceiling)\b[^.?!]{0,20}\b(?:per|a)\s+(?:day|night)\b|"
+            r"\b(?:the\s+)?most\b[^.?!]{0,20}\b(?:spend|claim|expense|pay)\b[^.?!]{0,40}\b(?:per|a|each)\s+(?:day|night)\b|"
             r"\b(?:hotel|room|meal|taxi|lodging)\s+(?:caps?|limits?|allowances?|ceilings?)\b",
         ),
         say={
