@@ -266,6 +266,11 @@ _ACCOUNT_FILLER = re.compile(
     r"\b(?:this\s+)?(?:morning|afternoon|evening)\b|\b(?:time\s+|days?\s+|all[- ]day\s+)?off\b|"
     r"谢谢|多谢|感谢|辛苦了?|劳驾|有劳|拜托了?|我是新来的|新来的|刚入职|请问一下|打扰一下|"
     r"开始(?:请|休|算)|起(?:请|休)|唉+|哎呀|哎哟|哎|烦死了?|真烦|气死我?了|无语|\b(?:ugh+|argh+|sigh|geez|jeez|phew|meh|grr+|oh\s+(?:man|boy|well))\b|"
+    # words that take back what was just said ("两天，不对，是三天", "2 days, sorry no, 3"): how the value changed, no why
+    r"(?:哦|噢|啊|呃)?(?:不对|不不)(?:[，,]?\s*(?:应该)?(?:是|改成|改为))?|"
+    r"\b(?:sorry,?\s+no|no,?\s+sorry|no,?\s+wait|I\s+mean|or\s+rather|scratch\s+that|actually,?\s+no)\b|"
+    rf"\b(?:make|change)\s+(?:it|that)(?:\s+to)?(?=\s*{MASK})|"  # "make it [3]": no why ("can't make it in" is one)
+    r"\b(?:yuan|rmb|cny|bucks)\b|"  # a unit left of an amount taken back ("80 yuan, sorry no, 85")
     r"\b(?:quick|one|a)\s+question\b|\bI'?m\s+new(?:\s+here)?\b|\bsorry\s+to\s+bother(?:\s+you)?\b|\b(?:many\s+)?(?:thanks|thank\s+you|thx|cheers|ta)(?:\s+(?:a\s+lot|so\s+much|a\s+million))?\b",
     re.IGNORECASE,
 )

@@ -195,6 +195,17 @@ def test_a_sigh_or_a_groan_tells_no_why(said, why):
     assert account == why
 
 
+@pytest.mark.parametrize(("said", "form", "why"), [  # words that take a value back tell no why (written for this test)
+    ("下周请两天年假，不对，三天吧，陪爸妈去体检", "请假", "陪爸妈去体检"),
+    ("报销餐费300，哦不对应该是360，请客户吃饭", "报销", "餐费，请客户吃饭"),
+    ("2 days of leave, no wait, make it 3, my cousin's wedding out of town", "leave", "my cousin's wedding out of town"),
+    ("claim 80 yuan, sorry no, 85, taxi to the airport for the client visit", "claim",
+     "taxi to the airport for the client visit"),
+])
+def test_words_that_take_a_value_back_tell_no_why(said, form, why):
+    assert read_account([said], names=[], form_words=[form], choice_words=[], today=date(2026, 12, 7)) == why
+
+
 @pytest.mark.parametrize(("said", "kind"), [  # the sixty-first round's run, read after it; none of its words
     ("外婆走了，我想请两天丧假回去一趟，具体要怎么操作？", "action"),
     ("下周想报一下上个月的差旅费，这个怎么弄啊？", "action"),
