@@ -142,3 +142,25 @@ def test_a_change_of_kind_after_a_refused_leave_taken_for_another_write_is_the_s
     [action] = agent.actions
     assert action["name"] == "runWorkFlow" and action["args"]["fields"]["leaveType"] == "年假"
     assert action["args"]["fields"]["startHalf"] == "下午" and action["args"]["nextUserId"] == "user_4"
+
+
+@pytest.mark.parametrize(("first", "correction", "day"), [  # written for this test; none from the evaluation sets
+    ("下周二请一天事假去办护照，李四审批", "啊不对，改到下周四吧", "2027-01-21"),
+    ("A day of personal leave next Tuesday to renew my passport, Li Si approves", "scratch that, next Thursday",
+     "2027-01-21"),
+    ("Personal leave next Tuesday to renew my passport, Li Si approves", "actually no, make it Thursday next week",
+     "2027-01-21"),
+])
+def test_a_day_taken_back_after_a_declined_card_is_the_one_filed(graph_driver, store, first, correction, day):
+    # the model's second call leaves the dates out; the day the correction gives is the leave's, its length kept
+    leave = {"processKey": "process_qingjia", "reason": "办护照" if "护照" in first else "renew my passport",
+             "days": 1, "nextUserId": "李四", "fields": {"leaveType": "事假"}}
+    first_call = tool_call("runWorkFlow", {**leave, "fields": {"leaveType": "事假", "startDate": "2027-01-19",
+                                                                 "endDate": "2027-01-19"}})
+    agent = graph_driver(first_call, "好的，没有提交。", tool_call("runWorkFlow", leave), "已提交。")
+    agent.say(first)
+    agent.resume({"decisions": [{"type": "reject", "message": "日期不对"}]})
+    agent.say(correction)
+    [action] = agent.actions
+    assert (action["args"]["fields"].get("startDate"), action["args"]["fields"].get("endDate")) == (day, day)
+    assert action["args"]["days"] == 1

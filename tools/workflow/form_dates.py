@@ -15,6 +15,7 @@ from tools.parsers.day_names import EN_DAYS
 from tools.parsers.facts import FROM_AFTER, FROM_BEFORE
 from tools.parsers.text import MASK
 from tools.request import Request, Said
+from tools.taken_back import TAKEN_BACK
 from tools.workflow.engine import FormField
 
 
@@ -77,7 +78,9 @@ def dated_anew(request: Request) -> Request:
     more, or a date and a length) and those after it: the dates, ranges and lengths said before it are no longer the
     person's (a leave declined or refused, then said again: "那就先请2天病假，下周一和下周二" after Monday to Wednesday;
     "a full day next Tuesday" after its afternoon; "then file Wednesday and Thursday instead" after asking about
-    Monday and Tuesday). Unchanged where no message states them whole ("从下周一开始" then "到周三": both are read)."""
+    Monday and Tuesday). A message whose one date follows words that take back what was said ("Actually, make it next
+    Wednesday", "不对，改到下周四") moves the day, and the length said before stays. Unchanged where no message states
+    them whole ("从下周一开始" then "到周三": both are read)."""
     said = request.get("said", [])
     for message in sorted({s["message"] for s in said}, reverse=True):
         mine = [s for s in said if s["message"] == message]
@@ -85,6 +88,11 @@ def dated_anew(request: Request) -> Request:
         kinds = {s["kind"] for s in mine}
         if "range" in kinds or len(dates) > 1 or (dates and "days" in kinds):
             break
+        if _takes_back_to_a_date(request, mine):  # "Actually, make it next Wednesday": the day moves, the length stays
+            kept = [s for s in said if s["message"] < message and s["kind"] == "days"]
+            own = kept + [s for s in said if s["message"] >= message]
+            return {**request, "dates": [str(s["value"]) for s in own if s["kind"] == "date"],
+                    "ranges": [], "said": own}
     else:
         return request
     own = [s for s in said if s["message"] >= message]
@@ -94,6 +102,15 @@ def dated_anew(request: Request) -> Request:
     return {**request, "dates": [str(s["value"]) for s in own if s["kind"] == "date"],
             "ranges": [r for r in request["ranges"] if f"{r['start']}/{r['end']}" in spans],
             "days": [float(s["value"]) for s in own if s["kind"] == "days"], "said": own}
+
+
+def _takes_back_to_a_date(request: Request, said: list[Said]) -> bool:
+    """Whether a message's one date comes after words that take back what was said ("Actually, make it next
+    Wednesday", "不对，改成下周三", after a card of next Tuesday): the date said instead, not one more."""
+    texts = request.get("recent", [])
+    at_dates = [(s["message"], s["text"]) for s in said if s["kind"] == "date" and 0 <= s["message"] < len(texts)]
+    return any((cue := TAKEN_BACK.search(texts[m])) is not None and texts[m].find(words, cue.start()) >= 0
+               for m, words in at_dates)
 
 
 def _lengths(request: Request) -> set[float]:
