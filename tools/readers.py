@@ -206,6 +206,8 @@ def read_account(
     for text in texts:
         masked = mask_words(_masked(text, names, today), form_words)
         masked = _ACCOUNT_FILLER.sub(lambda m: MASK * len(m.group()), masked)
+        for word in choice_words:  # "请[一天]事假看牙": the choice named right after a length is the asking's, no why
+            masked = re.sub(rf"(?<={MASK}){re.escape(word)}", MASK * len(word), masked)
         masked = mask_spans(masked, questions_of_mine_spans(text))  # "…还有，我之前请的体检假批了吗？": no why
         for clause in _ACCOUNT_CLAUSES.finditer(masked):
             asked = masked[clause.end():clause.end() + 1] in ("?", "？", "")
@@ -265,7 +267,7 @@ _ACCOUNT_FILLER = re.compile(
     f"{COURTESY.pattern}|{ASKING.pattern}|(?:上午|下午|早上|中午|晚上)(?!\\s*(?:一?起来|醒来|起床|睡醒|突然|发现))|整天|全天|(?:(?<![太很好更最那这])[多少])?(?:花费|花了|花)|一共|共计|合计|总共|\\b(?:spent|cost|costs)\\b|"
     r"\b(?:this\s+)?(?:morning|afternoon|evening)\b|\b(?:time\s+|days?\s+|all[- ]day\s+)?off\b|"
     r"谢谢|多谢|感谢|辛苦了?|劳驾|有劳|拜托了?|我是新来的|新来的|刚入职|请问一下|打扰一下|"
-    r"开始(?:请|休|算)|起(?:请|休)|唉+|哎呀|哎哟|哎|烦死了?|真烦|气死我?了|无语|\b(?:ugh+|argh+|sigh|geez|jeez|phew|meh|grr+|oh\s+(?:man|boy|well))\b|"
+    rf"开始(?:请|休|算)|起(?:请|休)|请(?=\s*{MASK})|唉+|哎呀|哎哟|哎|烦死了?|真烦|气死我?了|无语|\b(?:ugh+|argh+|sigh|geez|jeez|phew|meh|grr+|oh\s+(?:man|boy|well))\b|"
     # words that take back what was just said ("两天，不对，是三天", "2 days, sorry no, 3"): how the value changed, no why
     r"(?:哦|噢|啊|呃)?(?:不对|不不)(?:[，,]?\s*(?:应该)?(?:是|改成|改为))?|"
     r"\b(?:sorry,?\s+no|no,?\s+sorry|no,?\s+wait|I\s+mean|or\s+rather|scratch\s+that|actually,?\s+no)\b|"

@@ -206,6 +206,15 @@ def test_words_that_take_a_value_back_tell_no_why(said, form, why):
     assert read_account([said], names=[], form_words=[form], choice_words=[], today=date(2026, 12, 7)) == why
 
 
+@pytest.mark.parametrize(("said", "why"), [  # written for this test: the asking frame 请 + length + type is no why
+    ("下周一请两天年假陪孩子参加夏令营", "陪孩子参加夏令营"), ("周四请半天病假去拔牙", "去拔牙"),
+    ("这周五请一天事假，请师傅上门修热水器", "请师傅上门修热水器"),
+])
+def test_a_leave_asked_for_with_its_length_and_type_tells_only_what_follows(said, why):
+    assert read_account([said], names=[], form_words=["请假"], choice_words=["年假", "病假", "事假"],
+                        today=date(2026, 12, 7)) == why
+
+
 @pytest.mark.parametrize(("said", "kind"), [  # the sixty-first round's run, read after it; none of its words
     ("外婆走了，我想请两天丧假回去一趟，具体要怎么操作？", "action"),
     ("下周想报一下上个月的差旅费，这个怎么弄啊？", "action"),
