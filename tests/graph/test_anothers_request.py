@@ -99,6 +99,9 @@ def test_a_request_not_waiting_on_the_person_gets_the_tools_on_others_requests(g
     ("I sent Zhao Liu a trip request yesterday", "Zhao Liu", None),
     ("赵六为啥又要出差？", "赵六", "赵六为啥又要出差"), ("王五想去成都出差", "王五", "王五想去成都出差"),
     ("我和王五一起去出差", "王五", None),
+    # a trip named by its requester and that one (the seventy-second round's run; written for this test)
+    ("王五出差那个审了没", "王五", "王五出差"), ("李四去西安出差的申请给我看看", "李四", "李四去西安出差的申请"),
+    ("王五出差了，找谁批", "王五", None), ("李四出差回来了吗", "李四", None),
 ])
 def test_a_request_is_also_named_by_where_its_requester_goes(text, name, said):
     assert anothers_request(text, name) == said
@@ -230,3 +233,16 @@ def test_a_decision_said_as_what_comes_after_a_look_shows_the_task(graph_driver,
     result = agent.say(said)
     assert [(m.name, m.status) for m in result["messages"] if isinstance(m, ToolMessage)][-1] == ("viewTask", "success")
     assert agent.interrupts == [] and store.snapshot()["tasks"][0]["status"] == "pending"
+
+
+def test_a_look_up_of_anothers_copies_for_a_trip_waiting_on_the_person_shows_that_to_do(graph_driver, store, make_ctx):
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_chuchai", "userId": "user_3", "reason": "见供应商",
+                                          "nextUserId": "user_2", "fields": {"destination": "西安", "startDate": "2027-01-20",
+                                                                              "endDate": "2027-01-21"}}, make_ctx("user_3"))
+    agent = graph_driver(tool_call("queryCcRequests", {"userId": "王五"}), "好的。", user_id="user_2", fixed_answers=True)
+    result = agent.say("王五出差那个怎么回事")
+    assert [m.name for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "success"] == ["viewTask"]
+    assert "西安" in str(result["messages"][-1].content)
