@@ -201,7 +201,8 @@ FIXED_ANSWER = {
     "en": {"found": "Here is what I found:", "nothing": "I found nothing and changed nothing this time.",
            "stopped": "(Stopped: {reason})", "help": "Several steps in a row failed. Could you give the missing "
            "details, or say it another way?",
-           "declined": "OK, you declined: {tool}, so it was not done. Tell me if you want it done another way."},
+           "declined": "OK, you declined “{tool}”, so it was not carried out. Tell me what to change, or what to do "
+                       "instead."},
 }
 """A fixed answer built from the run's real results, for a model that cannot be trusted to write one (`{tool}`: the
 action's title in the person's language)."""

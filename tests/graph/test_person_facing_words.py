@@ -216,7 +216,8 @@ def test_the_stopped_line_names_the_action_by_its_title(lang, expected):
 @pytest.mark.parametrize(
     ("lang", "expected"),
     [("zh", "好的，你在确认时拒绝了：发送邮件，所以没有执行。如果要换个做法，请告诉我。"),
-     ("en", "OK, you declined: send an e-mail, so it was not done. Tell me if you want it done another way.")],
+     ("en", "OK, you declined “send an e-mail”, so it was not carried out. Tell me what to change, or what to do "
+            "instead.")],
 )
 def test_the_fixed_answer_to_a_declined_action_names_it_by_its_title(lang, expected):
     messages = [HumanMessage(content="提醒李四")]

@@ -149,7 +149,7 @@ def clipped(text: str, limit: int) -> str:
 
 
 def _who(item: dict[str, Any], lang: str) -> str:
-    groups = item.get("groups") or []
+    groups = item.get("groupNames") or item.get("groups") or []  # 人事, HR: a group by its name, not its id
     if item.get("assignee"):
         return str(item["assignee"])
     return ("、" if lang == "zh" else ", ").join(groups)

@@ -24,7 +24,7 @@ from tools.workflow.leave.requests import hold_started, settle
 from tools.workflow.leave.rules import END, START, check_leave, is_leave, leave_notes, needs_document
 from tools.workflow.leave.types import leave_types
 from tools.workflow.leave.words import document_line
-from tools.workflow.lookup import ALL_USERS, USER_BY_ID, display_name, engine_of, offered_to
+from tools.workflow.lookup import ALL_USERS, USER_BY_ID, display_name, engine_of, group_label, offered_to
 from tools.workflow.mailer import Mailer
 from tools.workflow.notify import deliver_all, form_summary, notify, noun_of
 from tools.workflow.policy import check_decide_task, check_send_email, check_start_request, policy_note
@@ -47,7 +47,7 @@ def _waiting(conn: Connection, tasks: tuple[TaskView, ...], lang: str) -> list[d
     """The steps now waiting: each task with its step and who decides it."""
     return [
         {"taskId": t.id, "step": _step(t, lang), "assignee": t.assignee, "groups": list(t.candidate_groups),
-         "offeredTo": offered_to(conn, t)}
+         "groupNames": [group_label(conn, g, lang) for g in t.candidate_groups], "offeredTo": offered_to(conn, t)}
         for t in tasks
     ]
 
