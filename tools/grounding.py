@@ -2,8 +2,7 @@
 
 No word list decides whether the person "asked for" a write. A write is admitted when each of its person values
 (`ToolSpec.person_values`) is stated in the request (`tools.request.Request`), and a card shows what the person
-confirms; a value that is missing or not theirs makes the graph ask them (`NeedsPersonError`), in their language.
-"""
+confirms; a value that is missing or not theirs makes the graph ask them (`NeedsPersonError`), in their language."""
 
 from __future__ import annotations
 
@@ -20,7 +19,7 @@ from tools.errors import DomainError, NeedsPersonError
 from tools.parsers import language_of, read_date, read_text
 from tools.parsers.text import mask_spans, mask_words
 from tools.provenance import words_for
-from tools.readers import read_after
+from tools.readers import only_an_amount, read_after
 from tools.request import Request, stated_numbers
 from tools.spec import CallContext, Found, PersonValue, ToolSpec, get_param, set_param
 from tools.taken_back import names_someone_else, taken_instead, unchosen_hidden
@@ -201,11 +200,10 @@ def check_clear(
 
 def _text_is_theirs(text: str, request: Request, share: float, *, meaningful: bool, today: date,
                     filler: re.Pattern[str] | None = None) -> bool:
-    """The person's own words: found verbatim in what they wrote, whatever its script ("2026-12-05" in
-    "日期2026-12-05"), or in their language (a translation is not theirs) and found, without the names of the people
-    the request names, in what they wrote or in a draft they were shown and answered; a `meaningful` text must also
-    say something of its own, beyond the dates and the people it names ("this Friday", "approver Zhao Liu" is no
-    reason) and the value's `filler` words."""
+    """The person's own words: verbatim in what they wrote, whatever its script ("2026-12-05" in "日期2026-12-05"), or
+    in their language (a translation is not theirs) and found, without the names of the people the request names, in
+    what they wrote or in a draft they were shown and answered; a `meaningful` text also says something of its own,
+    beyond its dates and people ("this Friday", "approver Zhao Liu" is no reason) and the value's `filler` words."""
     if meaningful and not says_something(text, request, today, filler):
         return False  # "take 2 days off next week" is no reason; "批了" is no comment
     said = "\n".join([*request["recent"], *request["shown"]])
@@ -340,6 +338,8 @@ def _check_value(
             raise _not_given(value, f"{given} is the first day; the user named the last in words not read", request)
         return words_for(str(given), request)
     if value.kind == "text":
+        if only_an_amount(str(given), ctx.today or date.today()):  # "一共326块5" is no destination
+            raise _not_given(value, "is an amount of money, not this text", request)
         if read is not None and given == read.value:
             return str(given)  # the text the person spelled out ("comment: 同意"), in whatever language they wrote it
         share = REASON_SHARE if len(words.content_tokens(str(given))) <= 4 else TEXT_SHARE

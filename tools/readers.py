@@ -301,3 +301,18 @@ def _tells(token: str) -> bool:
 
 
 MAX_ACCOUNT_CHARS = 200
+
+
+_ABOUT_AN_AMOUNT = re.compile(r"一共|总共|共计|合计|共|花了|大概|大约|约|左右|\b(?:total|about|around|roughly|in\s+all)\b",
+                              re.IGNORECASE)
+
+
+def only_an_amount(text: str, today: date) -> bool:
+    """Whether a text is an amount of money and nothing else ("一共326块5", "¥480", "about 450 yuan"): no place, name
+    or account of anything, whatever field it was put in (an answer to "how much?" taken for a destination)."""
+    facts = read_text(text, today=today)
+    spans = [(q.start, q.end) for q in facts.quantities if q.unit == "yuan"]
+    if not spans:
+        return False
+    return not words.content_tokens(_ABOUT_AN_AMOUNT.sub(" ", mask_spans(text, spans).replace(MASK, " ")))
+
