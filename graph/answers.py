@@ -213,7 +213,7 @@ def fixed_answer(messages: list[AnyMessage], registry: ToolRegistry, lang: Lang,
         declined = texts["declined"].format(tool=action_title(registry, str(values.get("tool", "")), lang))
         return "\n".join([texts["found"], *lines, declined]) if lines else declined
     text = "\n".join([texts["found"], *lines]) if lines else texts["nothing"]
-    if code == "consecutive_failures" or (reason and not lines):
+    if code == "consecutive_failures" or (reason and not lines and code != "answered"):
         text += "\n" + texts["help"]  # the circuit breaker: ask the person for help
     elif reason and code not in ("repeated_action", *PLANNED_ENDS):
         text += "\n" + texts["stopped"].format(reason=stop_reason(reason, registry, lang))
@@ -244,10 +244,12 @@ def unechoed(answer: AIMessage, messages: list[AnyMessage], registry: ToolRegist
     or more), the code's answer of what was found and refused: ": the latest message is a question that asks for no
     change; answer it from…" had reached a person (the thirty-fifth round, read after its run); or that is the person's
     own message said back to them ("Just approve it for me, he'd say yes anyway." after a refusal), or its own answer
-    before, said again to a new message (the sixtieth round's run)."""
+    before, said again to a new message (the sixtieth round's run); not the code's own answer before (why a request
+    could not be filed, said again to "过去的不能补吗？": the seventy-second round's run)."""
     flat = " ".join(str(answer.content).split()).casefold()
     start = latest_human_index(messages)
-    before = [str(m.content) for m in messages[:start] if isinstance(m, AIMessage) and not m.tool_calls][-1:]
+    before = [str(m.content) for m in messages[:start] if isinstance(m, AIMessage) and not m.tool_calls
+              and not m.response_metadata.get(NO_MODEL_CALL)][-1:]  # the code's words, said again, are still true
     echoed = start >= 0 and len(flat) >= 12 and flat in (
         " ".join(t.split()).casefold() for t in [str(messages[start].content), *before])
     for message in messages[start + 1 :]:

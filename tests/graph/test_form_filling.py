@@ -214,7 +214,7 @@ def test_past_trip_refused_before_asking(graph_driver, store):
                                      "fields": {"startDate": "上周一", "endDate": "上周三"}})
     agent = graph_driver(trip)
     answer = final(agent.say("上周一到周三出差见客户，王五审批"))
-    assert answer == "出发日期2027年1月4日已经过去了（今天是2027年1月15日），这个申请没法发起。"
+    assert answer == "出发日期2027年1月4日已经过去了（今天是2027年1月15日），这个申请无法发起。"
     assert agent.interrupts == [] and store.snapshot()["requests"] == []
     english = graph_driver(tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "client visit",
                                                      "nextUserId": "Wang Wu", "fields": {}}), thread_id="en")
@@ -350,3 +350,15 @@ def test_a_trip_on_its_one_date_said_is_that_day(graph_driver):
     agent.say("26号去苏州见客户，当天回，王五审批")
     args, _ = waiting(agent)
     assert (args["fields"]["startDate"], args["fields"]["endDate"]) == ("2027-01-26", "2027-01-26")
+
+
+def test_a_question_after_a_past_trip_was_refused_is_answered_with_why(graph_driver):
+    # the model says the refusal's words again to "can't a past one be filed?": they are still true, and kept (the
+    # seventy-second round's run had them replaced by "nothing found; several steps failed")
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "参加展会", "nextUserId": "李四",
+                                     "fields": {"destination": "广州", "startDate": "上周三", "endDate": "上周五"}})
+    refused = "出发日期2027年1月6日已经过去了（今天是2027年1月15日），这个申请无法发起。"
+    agent = graph_driver(trip, refused, user_id="user_4", fixed_answers=True)
+    agent.say("补个出差单，上周三到上周五去了趟广州参加展会，李四批")
+    answer = str(agent.say("那过去的出差就不能补了？")["messages"][-1].content)
+    assert answer == refused

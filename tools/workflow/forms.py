@@ -260,11 +260,11 @@ def _no_date_said(request: Request) -> bool:
 
 
 CANNOT = {
-    "past": {"zh": "{label}{value}已经过去了（今天是{today}），这个申请没法发起。",
+    "past": {"zh": "{label}{value}已经过去了（今天是{today}），这个申请无法发起。",
              "en": "The {label} {value} is in the past (today is {today}), so this request cannot be filed."},
-    "before": {"zh": "{label}{value}早于{other}，这个申请没法发起。",
+    "before": {"zh": "{label}{value}早于{other}，这个申请无法发起。",
                "en": "The {label} {value} is before the {other}, so this request cannot be filed."},
-    "range": {"zh": "{label}不能是{value}{bound}，这个申请没法发起。",
+    "range": {"zh": "{label}不能是{value}{bound}，这个申请无法发起。",
               "en": "The {label} cannot be {value}{bound}, so this request cannot be filed."},
 }
 BOUNDS = {
