@@ -165,7 +165,12 @@ def test_a_resend_over_the_balance_is_refused_before_its_card_counting_what_it_h
 @pytest.mark.parametrize(("process", "args", "lang", "later"), [
     ("process_baoxiao", {"reason": "summit fee", "fields": {"amount": 6200, "category": "其他"}}, "en",
      "Finance's decision (approved and over 5000 yuan)"),
-    ("process_qingjia", {"reason": "看病", "days": 1}, "zh", "人事审批（同意且超过 3 天）"),
+    ("process_qingjia", {"reason": "看病", "days": 5, "fields": {"leaveType": "病假"}}, "zh", "人事审批（同意且超过 3 天）"),
+    # a step the request's values never come to is none of its own (a 1-day leave, a claim of 1,200 yuan: the
+    # seventy-first round's run told of finance's step for 1,200 yuan)
+    ("process_qingjia", {"reason": "看病", "days": 1}, "zh", "无，这是最后一步"),
+    ("process_baoxiao", {"reason": "taxis", "fields": {"amount": 1200, "category": "差旅"}}, "en",
+     "none: this is the last step"),
     ("process_chuchai", {"reason": "visit", "fields": {"destination": "Xi'an", "startDate": "2027-01-25",
                                                         "endDate": "2027-01-26"}}, "en", "none: this is the last step"),
 ])

@@ -12,8 +12,9 @@ from sqlalchemy import Connection, func, select
 
 from tools.errors import CannotError
 from tools.spec import CallContext, Verdict
-from tools.workflow.engine import Definition, InstanceView, TaskView, format_instance_id, groups_of, members_of
+from tools.workflow.engine import Definition, InstanceView, StepDef, TaskView, format_instance_id, groups_of, members_of
 from tools.workflow.engine import tables as t
+from tools.workflow.engine.expressions import evaluate
 from tools.workflow.lookup import ALL_USERS, display_name, engine_of, group_label
 from tools.workflow.notify import form_summary
 from tools.workflow.shown import form_words
@@ -66,7 +67,7 @@ def request_item(
             dict.fromkeys((x.step_en or x.step) if lang == "en" else x.step for x in view.tasks))
         item["heldBy"] = ("、" if lang == "zh" else ", ").join(holders(conn, x, people, lang) for x in view.tasks)
         item["since"] = when(min(x.created_at for x in view.tasks), lang)
-        item["later"] = later_steps(definition, {x.element_id for x in view.tasks}, lang)
+        item["later"] = later_steps(definition, {x.element_id for x in view.tasks}, lang, view.data)
     back = next((d for d in reversed(view.history) if d.returned), None)
     since = view.history[view.history.index(back) + 1:] if back is not None else view.history
     approved = [name_of(people, d.user, lang) for d in since if d.approved and not d.returned]
@@ -88,11 +89,13 @@ def request_item(
     return item
 
 
-def later_steps(definition: Definition, current: set[str], lang: str) -> str:
+def later_steps(definition: Definition, current: set[str], lang: str, data: dict[str, Any] | None = None) -> str:
     """The steps after the current one, each with when a request comes to it ("Finance's decision (approved and over
-    5000 yuan)"), or that the current one is the last: "once Wang Wu signs it, does anyone else look at it?"."""
+    5000 yuan)"), or that the current one is the last: "once Wang Wu signs it, does anyone else look at it?". A step
+    this request's values never come to, approved as they are (finance's, for a claim of 1,200 yuan), is none of
+    its own (`data`: the request's values)."""
     at = [i for i, step in enumerate(definition.steps) if step.element_id in current]
-    after = definition.steps[max(at) + 1:] if at else ()
+    after = tuple(s for s in (definition.steps[max(at) + 1:] if at else ()) if data is None or _may_come_to(s, data))
     zh = lang != "en"
     if not after:
         return "无，这是最后一步" if zh else "none: this is the last step"
@@ -101,6 +104,21 @@ def later_steps(definition: Definition, current: set[str], lang: str) -> str:
         name, cond = (step.name, step.when) if zh else (step.name_en or step.name, step.when_en or step.when)
         parts.append(f"{name}（{cond}）" if zh and cond else f"{name} ({cond})" if cond else name)
     return " → ".join(parts)
+
+
+def _may_come_to(step: StepDef, data: dict[str, Any]) -> bool:
+    """Whether a request with these values, approved at each step before, may come to `step`: no condition into it
+    holds on them (`approved and amount > 5000` for 1,200 yuan) says it never does; one that cannot be read says
+    nothing."""
+    if not step.conditions:
+        return True
+    for condition in step.conditions:
+        try:
+            if evaluate(condition, {**data, "approved": True}):
+                return True
+        except Exception:  # noqa: BLE001 - a condition on values not known yet (or another engine's): it may
+            return True
+    return False
 
 
 def own_instance_ids(conn: Connection, user_id: str, limit: int = REQUESTS_SHOWN) -> list[int]:

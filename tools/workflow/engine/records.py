@@ -112,6 +112,9 @@ class StepDef(Record):
     where every request does."""
     when_en: str = ""
     """The same in English (the flows' `label_en`), or ""."""
+    conditions: tuple[str, ...] = ()
+    """The conditions of the conditional flows into it, as Python (`approved and amount > 5000`), or () where every
+    request comes to it."""
 
 
 @dataclass(frozen=True)

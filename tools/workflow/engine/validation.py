@@ -129,6 +129,7 @@ def _when(step: StepDef, flows: tuple[Flow, ...]) -> StepDef:
     into = [f for f in flows if f.target == step.element_id and f.condition and f.name]
     return replace(
         step, when="；".join(f.name for f in into), when_en="; ".join(f.name_en or f.name for f in into),
+        conditions=tuple(f.condition for f in into),
     ) if into else step
 
 
