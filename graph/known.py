@@ -269,7 +269,8 @@ def unknown_told(told: str, answer: str, messages: list[AnyMessage], registry: T
     seventieth round's run). Else said first, with the answer's other sentences after it (`told_first`): what a look-up
     of the person's own found stays ("my claim is approved, when is the money in my account?": where the claim is)."""
     run = [m for m in messages[latest_human_index(messages) + 1:] if isinstance(m, ToolMessage) and m.status != "error"]
-    lists_only = bool(run) and all(m.name in registry and not registry.get(m.name).args_model.model_fields for m in run)
+    lists_only = bool(run) and all(m.name and m.name in registry and not registry.get(m.name).args_model.model_fields
+                                   for m in run)
     if lists_only and not any(spec.answers_question(text) for spec in registry):
         return told
     if ungrounded and not run_results(messages):
