@@ -21,7 +21,7 @@ from tools import words
 from tools.errors import NeedsPersonError
 from tools.grounding import named_option, not_taken_back
 from tools.request import Lang, Request, stated_numbers
-from tools.spec import PersonValue, ToolRegistry, set_param
+from tools.spec import Effect, PersonValue, ToolRegistry, set_param
 from tools.toolset import Toolset
 
 
@@ -262,3 +262,29 @@ def unechoed(answer: AIMessage, messages: list[AnyMessage], registry: ToolRegist
         text = fixed_answer(messages, registry, lang, wrap_up("answered"))
         return AIMessage(content=text, response_metadata={"thought": thought("answered", lang), NO_MODEL_CALL: True})
     return answer
+
+
+_FOLLOW_UP = re.compile(
+    r"^\s*(?:(?:那|所以|嗯)?[，,]?\s*(?:然后|接下来|之后|后面|下一步)(?:呢|咋办|怎么办|会怎样|是什么|怎么走)?|"
+    r"(?:and|so|ok(?:ay)?)?[,\s]*(?:then|now|next)(?:\s+what)?|(?:and\s+)?what(?:'s|\s+is|\s+happens)?\s+next|"
+    r"(?:and\s+)?(?:what|now)\s+(?:now|what))\s*[?？。.!！…]*\s*$",
+    re.IGNORECASE,
+)
+"""A follow-up that asks nothing but what comes next: 然后呢, 接下来呢, "and then?", "what's next?", "now what?"."""
+
+
+def follow_up_answer(messages: list[AnyMessage], registry: ToolRegistry, lang: Lang) -> AIMessage | None:
+    """A bare follow-up ("然后呢", "and then?") right after a turn that carried out a write: what that write did and
+    what comes after it, said again from its result, with no model call (an approver's "and then?" after passing a
+    leave on to HR had the person's own requests looked up and answered "you have not started any request": the
+    seventy-second round's run, both languages). None otherwise."""
+    at = latest_human_index(messages)
+    if at < 0 or at != len(messages) - 1 or not _FOLLOW_UP.match(str(messages[at].content)):
+        return None  # the run's first step only
+    writes = [(tool, result) for tool, result in run_results(messages[:at])
+              if tool in registry and registry.get(tool).effect is Effect.WRITE]
+    if not writes:
+        return None
+    text = "\n".join(describe_result(registry, tool, result, lang) for tool, result in writes)
+    return AIMessage(content=text, response_metadata={"thought": thought("answered", lang), NO_MODEL_CALL: True})
+

@@ -10,7 +10,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from langgraph.runtime import Runtime
 
 from graph import known, prompts
-from graph.answers import REFUSED_STEPS_BEFORE_INSTEAD, fixed_answer, instead_call, unechoed
+from graph.answers import REFUSED_STEPS_BEFORE_INSTEAD, fixed_answer, follow_up_answer, instead_call, unechoed
 from graph.asked import AskedNext
 from graph.budget import PLANNED_ENDS, charge_model_call, describe, end_step, open_step, wrap_up
 from graph.calls import ACTOR_TTL_S, ModelSource, model_of, new_call_id, proposed_calls, run_today, thread_id_of_run, tokens_used
@@ -42,9 +42,8 @@ def fixed_prompt(toolset: Toolset, protocol: Protocol) -> str:
 
 
 def example_exchange(registry: ToolRegistry, protocol: Protocol, lang: Lang = "zh") -> list[AnyMessage]:
-    """The registry's worked examples in the person's language as real exchanges in the protocol's own format:
-    question, action, observation (with the same nudge real observations get), final answer. Empty for native
-    calling."""
+    """The registry's worked examples in the person's language as real exchanges in the protocol's own format: question,
+    action, observation (with the same nudge real observations get), final answer. Empty for native calling."""
     if protocol == "native":
         return []
     act, answered = prompts.THOUGHTS[lang]["act"], prompts.THOUGHTS[lang]["answered"]
@@ -84,12 +83,10 @@ NOT_RUN_OBSERVATION = (
 
 
 def close_dangling_calls(messages: list[AnyMessage], ids: CallIds | None = None) -> list[AnyMessage]:
-    """Give every proposed call an observation, so the prompt never holds a call without its result.
-
-    A run cancelled with Ctrl-C, or left at an approval when the person wrote something else, leaves the
-    model's proposal without a tool result; chat APIs refuse such a history. `ids` are the call ids of the whole
-    thread, when known (a thread whose every call has its result has nothing to close in any part of it).
-    """
+    """Give every proposed call an observation, so the prompt never holds a call without its result. A run cancelled
+    with Ctrl-C, or left at an approval when the person wrote something else, leaves the model's proposal without a
+    tool result; chat APIs refuse such a history. `ids` are the call ids of the whole thread, when known (a thread
+    whose every call has its result has nothing to close in any part of it)."""
     if (ids if ids is not None else call_id_index().get(None, messages)).all_answered:
         return messages  # every call has its result: nothing to close (the usual case, without copying)
     out: list[AnyMessage] = []
@@ -188,6 +185,9 @@ class Reasoner:
         if reason:
             return self._wrap_up(state, context, step, reason)
         messages = list(state["messages"])
+        followed = follow_up_answer(messages, self._registry, lang_of(state, context))
+        if followed is not None:  # "然后呢" right after a write: what it did and what comes next, said again
+            return {**self._final(state, context, followed), **end_step(state, step)}
         flailing = instead_call(messages, lang_of(state, context), after_refused_steps=REFUSED_STEPS_BEFORE_INSTEAD)
         if flailing is not None:  # refused step after step while a refusal named the call asked for: it is proposed
             return {"messages": [flailing], "step": open_step(step, proposed_calls(flailing))}
