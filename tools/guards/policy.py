@@ -3,6 +3,8 @@ validator's path read-only, on the executor's inside the write's transaction, ri
 
 from __future__ import annotations
 
+from tools.errors import CannotError
+from tools.grounding import check_grounded
 from tools.guards.call import Call
 from tools.spec import Verdict
 
@@ -21,4 +23,20 @@ class Policy:
         assert call.args is not None, "the schema guard runs first"
         call.found[ACTOR] = call.actor
         check = call.spec.check
-        call.checked = check(call.handle, call.ctx, call.args, call.found) if check is not None else Verdict()
+        try:
+            call.checked = check(call.handle, call.ctx, call.args, call.found) if check is not None else Verdict()
+        except CannotError:
+            _numbers_said(call)  # "this request needs 10 days" of days nobody said: they are asked, not refused
+            raise
+
+
+def _numbers_said(call: Call) -> None:
+    """Before a refusal of the tool's rules reaches the person, the numbers it was judged on are theirs: one the model
+    gave that they never said (10 days of leave for "use up the rest of my vacation") is asked for
+    (`NeedsPersonError`), since a refusal would tell them of a number they never gave (the seventy-first round's
+    run). Nothing on a script's call, which has no person's words."""
+    if call.request is None or call.args is None:
+        return
+    numbers = [v for v in call.to_check() if v.kind == "number"]
+    if numbers:
+        check_grounded(call.toolset, call.spec, call.args, {**call.found}, call.handle, call.ctx, call.request, numbers)
