@@ -34,9 +34,9 @@ def _numbers_said(call: Call) -> None:
     """Before a refusal of the tool's rules reaches the person, the numbers it was judged on are theirs: one the model
     gave that they never said (10 days of leave for "use up the rest of my vacation") is asked for
     (`NeedsPersonError`), since a refusal would tell them of a number they never gave (the seventy-first round's
-    run). Nothing on a script's call, which has no person's words."""
+    run); days where they said dates are counted from them, judged as they are. Nothing on a script's call."""
     if call.request is None or call.args is None:
         return
-    numbers = [v for v in call.to_check() if v.kind == "number"]
+    numbers = [v for v in call.to_check() if v.kind == "number" and not (v.unit == "day" and call.request["dates"])]
     if numbers:
         check_grounded(call.toolset, call.spec, call.args, {**call.found}, call.handle, call.ctx, call.request, numbers)
