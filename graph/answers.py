@@ -266,11 +266,12 @@ def unechoed(answer: AIMessage, messages: list[AnyMessage], registry: ToolRegist
 
 _FOLLOW_UP = re.compile(
     r"^\s*(?:(?:那|所以|嗯)?[，,]?\s*(?:然后|接下来|之后|后面|下一步)(?:呢|咋办|怎么办|会怎样|是什么|怎么走)?|"
-    r"(?:and|so|ok(?:ay)?)?[,\s]*(?:then|now|next)(?:\s+what)?|(?:and\s+)?what(?:'s|\s+is|\s+happens)?\s+next|"
-    r"(?:and\s+)?(?:what|now)\s+(?:now|what))\s*[?？。.!！…]*\s*$",
+    r"(?:ok(?:ay)?,?\s+)?(?:(?:and|so)\s+then|then\s+what|and\s+now|(?:and\s+)?what(?:'s|\s+is|\s+happens)?\s+next|"
+    r"what\s+now|now\s+what))\s*[?？。.!！…]*\s*$",
     re.IGNORECASE,
 )
-"""A follow-up that asks nothing but what comes next: 然后呢, 接下来呢, "and then?", "what's next?", "now what?"."""
+"""A follow-up that asks nothing but what comes next: 然后呢, 接下来呢, "and then?", "what's next?", "now what?" (not
+"next", which an approver going through a queue says of the next to-do)."""
 
 
 def follow_up_answer(messages: list[AnyMessage], registry: ToolRegistry, lang: Lang) -> AIMessage | None:

@@ -15,6 +15,7 @@ from graph.answers import _FOLLOW_UP
     ("然后呢？", True), ("那接下来呢", True), ("下一步呢？", True), ("what's next?", True), ("and now?", True),
     ("ok, then what", True), ("Now what?", True),
     ("然后呢，帮我把王五的也批了", False), ("what's next on my list of to-dos?", False), ("接下来三天我请假", False),
+    ("next", False), ("next one", False), ("下一个", False),
 ])
 def test_a_bare_follow_up_is_read_as_such(text, follows):
     assert bool(_FOLLOW_UP.match(text)) is follows
