@@ -164,3 +164,21 @@ def test_a_day_taken_back_after_a_declined_card_is_the_one_filed(graph_driver, s
     [action] = agent.actions
     assert (action["args"]["fields"].get("startDate"), action["args"]["fields"].get("endDate")) == (day, day)
     assert action["args"]["days"] == 1
+
+
+@pytest.mark.parametrize(("first", "answer"), [  # the seventy-third round's writer; written for this test
+    ("Business trip to Xiamen from the Monday after next, the return isn't booked yet, Li Si approves", "1/28"),
+    ("下下周一去厦门出差见客户，回程还没定，李四审批", "1月28号"),
+])
+def test_the_one_date_answering_the_end_date_keeps_the_start_said_before(graph_driver, store, first, answer):
+    place = "厦门" if "厦门" in first else "Xiamen"
+    asked = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "李四",
+                                      "fields": {"destination": place, "startDate": "2027-01-25"}})
+    both = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "李四",
+                                     "fields": {"destination": place, "startDate": "2027-01-28", "endDate": "2027-01-28"}})
+    agent = graph_driver(asked, both, "ok", fixed_answers=True)
+    agent.say(first)
+    agent.say(answer)
+    [action] = agent.actions
+    fields = action["args"]["fields"]
+    assert (fields["startDate"], fields["endDate"]) == ("2027-01-25", "2027-01-28")

@@ -86,7 +86,9 @@ def dated_anew(request: Request) -> Request:
         mine = [s for s in said if s["message"] == message]
         dates = {str(s["value"]) for s in mine if s["kind"] == "date"}
         kinds = {s["kind"] for s in mine}
-        if "range" in kinds or len(dates) > 1 or (dates and "days" in kinds):
+        said_length = any(s["kind"] == "days" and s["text"] not in {d["text"] for d in mine if d["kind"] == "date"}
+                          for s in mine)  # not the day a lone date implies ("1/28" answering the end date)
+        if "range" in kinds or len(dates) > 1 or (dates and said_length):
             break
         if _takes_back_to_a_date(request, mine):  # "Actually, make it next Wednesday": the day moves, the length stays
             kept = [s for s in said if s["message"] < message and s["kind"] == "days"]
