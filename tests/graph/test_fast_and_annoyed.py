@@ -64,6 +64,14 @@ def test_asking_whether_someone_approves_for_them_asks_for_their_deputies(said):
     assert MY_DEPUTIES.answers_question(said)
 
 
+@pytest.mark.parametrize("said", [  # the seventy-fourth round's writer; written for this test
+    "年假那几天是谁在替我审批？", "出差这周谁在帮我批报销的？",
+])
+def test_who_approved_for_them_while_away_asks_for_their_deputies_not_their_requests(said):
+    assert MY_DEPUTIES.answers_question(said)
+    assert not TOOLSET.registry.get("queryMyRequests").answers_question(said)
+
+
 @pytest.mark.parametrize(("said", "why"), [
     ("嗓子发炎了，下周二开始请3天病假", "嗓子发炎"), ("老家有事，从周四起请两天事假", "老家有事"),
 ])

@@ -47,8 +47,10 @@ MY_REQUESTS = ToolSpec(
     backend_bound=True,
     identity_params=("userId",),
     # where a request stands, asked as a question: "撤回我的申请" or "my request ... send it again" ask for no look-up;
-    # nor where a thing goes (报销的发票交到哪里, 单据放在哪)
-    answers=(r"(申请|请假|报销|出差|假)[^，。,;；？?]{0,8}(?<![交送寄放递拿贴])(到哪|在哪|进度|状态|怎么样|谁在|谁手|卡在|批了吗|审批了吗|批了没|批下来|"
+    # nor where a thing goes (报销的发票交到哪里, 单据放在哪); nor who approves *for* them ("我休假这几天是谁在帮我审批的？":
+    # their deputy)
+    answers=(r"(申请|请假|报销|出差|假)[^，。,;；？?]{0,8}(?<![交送寄放递拿贴])(到哪|在哪|进度|状态|怎么样|谁在(?!帮我|替我|代我)|谁手|卡在|"
+             r"批了吗|审批了吗|批了没|批下来|"
              r"批没批|通过了?(?:吗|没)|有没有批)|到哪一步|在谁手",
              r"\b(where|how) (is|are) my\b|\bwho (has|holds) my\b|\bstatus of my\b|\bmy requests\b|"
              r"\bwhat\s+(?:happened|became)\s+(?:to|with|of)\s+my\b|"
