@@ -17,7 +17,7 @@ from typing import Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
-from tools.corrections import corrected_facts
+from tools.corrections import corrected_facts, without_alternatives
 from tools.message_kind import kind_of
 from tools.parsers import TextFacts, language_of, read_text
 from tools.parsers.facts import CALENDAR_DAYS_PER_WEEK, WORKING_DAYS_PER_WEEK, due_by
@@ -167,6 +167,7 @@ def read_request(
     for position, text in enumerate(recent):
         facts = corrected_facts(text, read_text(text, today=today, ignore=names, default_lang=default_lang), lambda part: (
             read_text(part, today=today, ignore=names, default_lang=default_lang)))  # "4天…啊不对，要6天": 6
+        facts = without_alternatives(text, facts)  # "两三天": no length of theirs, asked
         facts = replace(facts, dates=tuple(d for d in facts.dates if not due_by(text, d)))  # "周五前发给他": when due
         if position >= len(recent) - len(texts) and facts.one_date is not None:
             one_date = facts.one_date  # the request's own messages only, never one before it
