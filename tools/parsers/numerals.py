@@ -76,10 +76,11 @@ _NOT_NUMBERS_RE = re.compile(
 """Not after a numeral: 三十七万一千 and 三千万 are numbers, 万一 and 千万 alone are words; a verb said twice around 一
 does a little of it (理一理账, 看了一看), no number."""
 _PRONOUN_ONE_RE = re.compile(
-    r"\b(?:a|an|the|this|that|which|each|every|no|any|another|other)\s+(?:[a-z]+\s+)?"
+    r"(?:\b(?:a|an|the|this|that|which|each|every|no|any|another|other|his|her|their|my|your|our|its)|['’]s)\s+(?:[a-z]+\s+)?"
     r"(?:[¥$￥]?\d[\d,.]*(?:[- ]?(?:yuan|rmb|kuai|bucks?))?\s+)?$", re.IGNORECASE
 )
-"""What stands before a "one" that stands for a thing: "an urgent one", "which one", "the 3,200 one", "the ¥560 one"."""
+"""What stands before a "one" that stands for a thing: "an urgent one", "which one", "the 3,200 one", "the ¥560 one",
+"his 4,180 one", "Zhang San's 2,350 one"."""
 _COUNTED_ONE_RE = re.compile(r"[\s-]*(?:day|hour|week|month|yuan|rmb|kuai|working|business|full|whole)", re.IGNORECASE)
 _POINT_BEFORE_RE = re.compile(r"\bpoint\s+$", re.IGNORECASE)
 _SIGN_RE = re.compile(r"(?:[-−–—]|负|\b(?:minus|negative)\s+)$", re.IGNORECASE)

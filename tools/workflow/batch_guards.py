@@ -175,7 +175,10 @@ def _the_one_named(call: Call) -> tuple[str | None, str | None]:
         named = [p for p in named if todos[p]]
     if len(named) != 1:
         return None, None
-    return (todos[named[0]][0].id, named[0]) if len(todos[named[0]]) == 1 else (None, None)
+    theirs = todos[named[0]]
+    people = [str(n) for p in call.request["names"].values() for n in (p.get("name"), p.get("alias")) if n]
+    picked = theirs[0] if len(theirs) == 1 else lookup.of_the_amount_decided(latest_message(call.request), theirs, people)
+    return (picked.id, named[0]) if picked is not None else (None, None)  # "Approve the 2,350 one": that one
 
 
 class BatchPinned:

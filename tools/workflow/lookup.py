@@ -217,6 +217,20 @@ def by_amount(text: str, offered: list[TaskView]) -> list[TaskView]:
     return [t for t in offered if numbers & _form_numbers(t)]
 
 
+def of_the_amount_decided(text: str, offered: list[TaskView], names: list[str]) -> TaskView | None:
+    """The one of `offered` that a sentence deciding something names by an amount of its form ("张三那笔一千二的报销驳回
+    吧。¥2,350那笔我再看看": the claim of 1200; "Approve the 2,350 one … Hold off on the other": the one of 2350), where
+    the message may name other amounts too; None unless exactly one is so named. `names`: the people's names, no
+    numbers (the 三 of 张三)."""
+    from tools.message_kind import sentences
+    from tools.parsers.text import mask_words
+    from tools.workflow.words import decision_in
+
+    text = mask_words(text, names)
+    picked = {t.id: t for s in sentences(text) if decision_in(s) is not None for t in by_amount(s, offered)}
+    return next(iter(picked.values())) if len(picked) == 1 else None
+
+
 def todos_from(conn: Connection, actor_id: str, requester_id: str) -> list[TaskView]:
     """The to-dos offered to the actor on requests of `requester_id`, oldest first."""
     offered = engine_of(conn).tasks_for(conn, actor_id, groups_of(conn, actor_id))

@@ -46,6 +46,7 @@ class TaskTheyNamed:
                 self._id_of_another(call, given, ref.param)
                 continue  # an id: the look-up reads it
             if any(name in given.lower() for name in names) and self._names_a_todo(call, given, ref.param):
+                self._of_the_amount(call, given, ref.param)  # of several of theirs, the one of the amount decided
                 continue  # a name of one whose to-do they hold: the look-up reads it
             text, named = next(((t, ids) for t, ids in zip(
                 reversed(call.request["recent"]), call.request["people"], strict=False) if ids), (None, []))
@@ -75,6 +76,23 @@ class TaskTheyNamed:
                 return
             call.notes.append(f"[person_stated] {ref.param}: the user named {task['id']}, not {given[:64]!r}")
             call.values[ref.param] = task["id"]
+
+    @staticmethod
+    def _of_the_amount(call: Call, given: str, param: str) -> None:
+        """Where the requester the model named has several to-dos waiting on the person, the one the sentence deciding
+        it names by its amount ("张三那笔一千二的报销驳回吧，…¥2,350那笔我再看看": the 1200 one; the seventy-third
+        round's run asked which of the two)."""
+        assert call.request is not None
+        ids = {pid for pid, p in call.request["names"].items()
+               if any(n and str(n).lower() in given.lower() for n in (p.get("name"), p.get("alias")))}
+        offered = lookup.engine_of(call.handle).tasks_for(
+            call.handle, call.ctx.actor_id, lookup.groups_of(call.handle, call.ctx.actor_id))
+        theirs = [t for t in offered if t.requester in ids]
+        names = [str(n) for p in call.request["names"].values() for n in (p.get("name"), p.get("alias")) if n]
+        picked = lookup.of_the_amount_decided(latest_message(call.request), theirs, names) if len(theirs) > 1 else None
+        if picked is not None:
+            call.notes.append(f"[person_stated] {param}: the to-do of the amount they decided, {picked.id}")
+            call.values[param] = picked.id
 
     @staticmethod
     def _id_of_another(call: Call, given: str, param: str) -> None:
