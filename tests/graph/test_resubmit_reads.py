@@ -172,3 +172,17 @@ def test_a_resend_with_no_change_asks_what_changes_among_the_requests_own_fields
     question = str(agent.say(said)["messages"][-1].content)
     assert agent.actions == [] and all(label in question for label in asked), question
     assert "天数" not in question and "days" not in question
+
+
+@pytest.mark.parametrize("said", [  # the seventy-fourth round's run; written for this test
+    "收据补好了，报销帮我重新提交，跟李四说一声日期已经改成消费当天了",
+    "please resubmit my claim and tell Li Si the date on the receipt was changed to the day of the lunch",
+])
+def test_what_the_person_asks_to_tell_the_approver_is_the_resends_note(graph_driver, make_ctx, said):
+    made_up = tool_call("resubmitRequest", {"requestId": "报销", "days": 1, "reason": "改了日期",
+                                            "fields": {"amount": 6000, "category": "差旅"}})
+    agent = _returned_claim(graph_driver, make_ctx, made_up, "已重新提交。")
+    agent.say(said)
+    [action] = agent.actions
+    assert "改成消费当天" in action["args"]["note"] or "changed to the day of the lunch" in action["args"]["note"]
+    assert not any((action["args"].get("fields") or {}).values()) and not action["args"].get("reason")

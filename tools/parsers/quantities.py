@@ -81,7 +81,7 @@ guess, not the value (asked)."""
 _COUNTERS = (
     "个位名口只条头匹张本册件套双对副台辆架艘部家间栋座层楼次回趟遍顿场份杯瓶碗盘盒包袋箱桶罐斤克吨米里尺寸公年岁号"
     "月日周点分秒刻倍成折期届批组支把根颗粒片项笔单晚夜站路种样类级人度行页章节题道门科所封首句字两"
-    "沓叠摞堆捆串束扎排幅棵朵滴些阵通轮拨"
+    "沓叠摞堆捆串束扎排幅棵朵滴些阵通轮拨声"
 )
 _COUNTED_AFTER_RE = re.compile(rf"\s*[大小整满]?[{_COUNTERS}%‰℃°]|[A-Za-z]|[:：/]\d|\s*[×*xX]\s*\d")
 """三张, 一大沓, 3km, 2nd, 5%, 3:30, 3/4, 3 x 200: the number counts something, or is part of something else."""

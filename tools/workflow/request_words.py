@@ -3,6 +3,7 @@ action of theirs was refused, in Chinese and English."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 CARD_LABELS = {
@@ -60,3 +61,16 @@ def labels(card: Mapping[str, object], lang: str) -> dict[str, str]:
     """The card's fields a person reads, each with its label in their language, in display order."""
     names = CARD_LABELS["en" if lang == "en" else "zh"]
     return {key: label for key, label in names.items() if card.get(key) not in (None, "", [])}
+
+
+_RELAYED = re.compile(r"(?:跟|和|给|告诉|转告)\s*[^\s，,。]{1,6}?\s*(?:说一?声?|讲一?声?)\s*[：:，,]?\s*(?P<zh>[^。！!?？]+)$|"
+                      r"\b(?:tell|let)\s+(?:him|her|them|[A-Z]\w+(?:\s+[A-Z]\w+)?)\s+(?:know\s+)?(?:that\s+)?"
+                      r"(?P<en>[^.!?]+)[.!]?$")
+
+
+def relayed_note(text: str) -> str:
+    """What the person asks to be told to the approver with a resend ("跟李四说抬头已经改成公司全称了", "tell Li Si the
+    receipt is fixed"): the note, whatever change it tells of; "" when they ask for none."""
+    found = _RELAYED.search(text)
+    return (found.group("zh") or found.group("en") or "").strip(" ，,。.!！") if found else ""
+

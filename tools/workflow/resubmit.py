@@ -29,7 +29,7 @@ from tools.workflow.lookup import ALL_USERS, engine_of
 from tools.workflow.notify import form_summary, notify, process_noun
 from tools.workflow.policy import check_resubmit, parse_days
 from tools.workflow.request_lookup import require_request
-from tools.workflow.request_words import labels
+from tools.workflow.request_words import labels, relayed_note
 from tools.workflow.shown import form_words
 from tools.workflow.timeline import changes_words, name_of
 
@@ -134,6 +134,8 @@ def resend_note(request: Request) -> str | None:
     text = next((t for t in reversed(own) if RESEND.search(t) or _AS_IT_WAS.search(t)), None)
     if text is None:
         return None
+    if len(told := relayed_note(text)) >= 2:
+        return told  # "跟李四说抬头已经改成公司全称了": what they ask to be told, whatever change it tells of
     dates = {s["text"] for s in request["said"] if s["kind"] == "date"}
     values = [s["text"] for s in request["said"] if s["text"] not in dates]  # 三天, 一千二: a change; "this morning" is when
     clauses = [c.strip() for part in _NOTE_JOINS.split(text) for c in _NOTE_CLAUSE.findall(part)]
