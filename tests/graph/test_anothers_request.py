@@ -102,6 +102,9 @@ def test_a_request_not_waiting_on_the_person_gets_the_tools_on_others_requests(g
     # a trip named by its requester and that one (the seventy-second round's run; written for this test)
     ("王五出差那个审了没", "王五", "王五出差"), ("李四去西安出差的申请给我看看", "李四", "李四去西安出差的申请"),
     ("王五出差了，找谁批", "王五", None), ("李四出差回来了吗", "李四", None),
+    # its size between its requester and what it is (the seventy-third round's run; written for this test)
+    ("王五5天婚假那个，人事这边通过", "王五", "王五5天婚假"), ("李四两千三的报销先别批", "李四", "李四两千三的报销"),
+    ("给王五3天假", "王五", None),
 ])
 def test_a_request_is_also_named_by_where_its_requester_goes(text, name, said):
     assert anothers_request(text, name) == said

@@ -181,13 +181,17 @@ _SENT_EN = (r"\s+(?:has\s+|have\s+|just\s+|also\s+|again\s+)*(?:sent|submitted|f
 """What follows a name that filed a request ("Zhao Liu sent me a trip request", "Wang Wu has submitted another claim")."""
 
 
+_ITS_SIZE = r"\s*(?:[\d.,]+|[一二两三四五六七八九十百千万半]+)\s*(?:(?:天|个?工作日|元|块|k)的?|的)"
+"""How long or how much a request is, said between its requester and what it is: 张三4天年假, 王五一千二的报销."""
+
+
 def anothers_request(text: str, name: str) -> str | None:
     """The words in which the text speaks of `name`'s request ("李四的报销", "张三那个5天的年假", "Li Si's claim",
     "王五请两天假搬家那个"; not "交给李四的那个报销", sent to them), or None."""
     who = re.escape(name)  # 帮王五请假 asks to file one for 王五, which no one does but 王五 (the identity guard says so)
     # 提交给李四的那个申请 is one sent to 李四, not 李四's
-    found = compiled(rf"(?<!给){who}{OF_OWNER}{REQUEST_NOUN}|(?<![帮替给为代]){who}{_ASKS_FOR}|\b{who}{_SENT_EN}",
-                     re.IGNORECASE).search(text)
+    found = compiled(rf"(?<!给){who}{OF_OWNER}{REQUEST_NOUN}|(?<![帮替给为代]){who}{_ASKS_FOR}|\b{who}{_SENT_EN}|"
+                     rf"(?<!给){who}{_ITS_SIZE}{REQUEST_NOUN}", re.IGNORECASE).search(text)
     return found.group() if found else None
 
 
