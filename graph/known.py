@@ -170,6 +170,8 @@ def undone_claims(text: str, messages: list[AnyMessage], toolset: Toolset, lang:
     shown = "\n".join([told, *(_shown_text(m) for m in messages)])
     found: list[str] = []
     for words, verb, said in claims:
+        if verb.lower() in _FILED and re.search(r'"requestId"', shown):
+            continue  # a request a look-up showed was filed: "Wang Wu's leave req_1 was filed and is waiting for you"
         states = [rf"已经?{verb}", rf"\b{_ZH_STATES[verb]}"] if verb in _ZH_STATES else [rf"已经?{verb}"]
         state = "|".join(states) if words == "zh" else r"(?!)" if verb.lower() == "done" else rf"\b{verb}\b"
         if re.search(state, shown, re.IGNORECASE) is None and said not in found:
@@ -177,12 +179,17 @@ def undone_claims(text: str, messages: list[AnyMessage], toolset: Toolset, lang:
     return found
 
 
+_FILED = frozenset({"提交", "发起", "创建", "submitted", "filed", "started", "created"})
+"""Words that say a request was filed: told of a request a look-up showed, they tell what is."""
+
+
 def _asked_a_write(messages: list[AnyMessage]) -> bool:
-    """Whether the person's latest message asks for something to be done ("他那个事假就给他批了") and the run found
-    nothing to tell (no look-up succeeded): an answer saying it was done, in a run that proposed nothing to write,
-    says what did not happen. A look-up's own account ("Zhao Liu's request was filed …") is what it found."""
+    """Whether the person's latest message asks for something to be done ("他那个事假就给他批了"): an answer saying it
+    was done, in a run that proposed nothing to write, says what did not happen, unless what it claims is a state the
+    run's look-ups showed (`undone_claims` reads them). A look-up is no write: "给他批了吧" answered "我已经批了" after
+    the to-do list alone, the to-do still waiting, had told the approver it was decided."""
     at = latest_human_index(messages)
-    return at >= 0 and kind_of(str(messages[at].content)) == "action" and not run_results(messages)
+    return at >= 0 and kind_of(str(messages[at].content)) == "action"
 
 
 def _shown_text(message: AnyMessage) -> str:

@@ -215,3 +215,29 @@ def test_done_after_a_refused_call_is_not_shown(graph_driver, store):  # the for
     assert answer.content != said and "Done" not in answer.content
     assert "Done" in answer.response_metadata["ungrounded"]
     assert store.snapshot()["deputies"] == []
+
+
+@pytest.mark.parametrize(("said", "claims", "told"), [
+    ("王五那趟出差你帮我签了吧", ["王五的出差我已经批了。", "已经帮你批准了。"], "这件事没有办成：这次什么都没有改动。"),
+    ("Sign off Wang Wu's trip for me", ["Wang Wu's trip has been approved.", "Done, approved."],
+     "That was not done: nothing was changed."),
+])
+def test_a_decision_claimed_after_a_look_up_alone_is_not_shown(graph_driver, store, make_ctx, said, claims, told):
+    # A look-up is no write: the to-do list it showed, the task still waiting, is no ground for "已经批了".
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "user_2",
+                                          "fields": {"destination": "北京", "startDate": "2027-01-20",
+                                                     "endDate": "2027-01-22"}}, make_ctx("user_3"))
+    agent = graph_driver(tool_call("queryTodoTask", {"userId": "user_2"}), *claims, user_id="user_2")
+    answer = final(agent.say(said))
+    assert answer.content.endswith(told), answer.content
+    assert "task_1" in answer.content  # what the look-up found is told before it
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
+
+
+def test_a_state_a_look_up_showed_may_be_told_after_an_asked_write(graph_driver, store, make_ctx, start_request):
+    start_request(requester="user_1", approver="user_2", days=1, reason="搬家")
+    execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_1", "result": "同意", "isOK": True}, make_ctx("user_2"))
+    agent = graph_driver(tool_call("queryMyRequests", {"userId": "user_1"}), "你的请假已经批准了，不用再催。",
+                         user_id="user_1")
+    answer = final(agent.say("帮我催一下我那个请假"))
+    assert answer.content.startswith("你的请假已经批准了")  # the look-up showed it approved
