@@ -110,3 +110,30 @@ def test_a_withdrawal_asked_beside_ones_own_approval_is_carded(graph_driver, mak
                          fixed_answers=True)
     agent.say("算了，那笔打车报销撤回吧，我自己批不了")
     assert [a["name"] for a in agent.actions] == ["withdrawRequest"]
+
+
+@pytest.mark.parametrize(("said", "approves", "comment"), [
+    ("王五的出差申请我看过了，路线没问题，帮他过了吧", True, "路线没问题"),
+    ("Went through Wang Wu's trip request, the plan looks sensible. Please approve it.", True, "the plan looks sensible"),
+    ("王五那个出差我看了，预算太高，给他驳回去", False, "预算太高"),
+])
+def test_a_decision_on_the_one_person_the_message_names_comes_to_its_card(graph_driver, make_ctx, start_request,
+                                                                          said, approves, comment):
+    # A decision said of "him" or "it" in a clause that names nobody ("…，给他批了吧") is on the one person the message
+    # names: the model had listed the to-dos and answered "我已经批了" with nothing decided.
+    start_request(requester="user_3", approver="user_2", days=1, reason="看病")  # a leave of Wang Wu's too
+    _trip(make_ctx)
+    agent = graph_driver(tool_call("queryTodoTask", {"userId": "user_2"}), "ok", "ok", user_id="user_2",
+                         fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert (action["name"], action["args"]["taskId"], action["args"]["isOK"]) == ("handleTodoTask", "task_2", approves)
+    assert comment in action["args"]["result"]
+
+
+@pytest.mark.parametrize("said", ["王五的出差申请我看过了，先别批，等我问问他", "Looked at Wang Wu's trip, don't approve it yet"])
+def test_a_decision_held_back_is_none(graph_driver, make_ctx, said):
+    _trip(make_ctx)
+    agent = graph_driver(tool_call("queryTodoTask", {"userId": "user_2"}), "ok", user_id="user_2", fixed_answers=True)
+    agent.say(said)
+    assert agent.actions == [] and agent.interrupts == []

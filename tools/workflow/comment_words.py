@@ -213,6 +213,9 @@ def _after_the_decision(text: str, request: Request, *, named_before: bool = Fal
             what = f"{grounds}，{told.group('what')}" if grounds else told.group("what")
             said = f"{what}，{after}" if after.strip() else what
         rest = _until_asked(_TELL_THEM.sub("", _COURTESY.sub("", said))).strip().rstrip("。.!！，,")
+        if rest and not _ANOTHER_ACTION.search(rest) and not content_tokens(DECISION_ONLY.sub(" ", rest)) and (
+                not _whose(clause, request) and content_tokens(DECISION_ONLY.sub(" ", clause))):
+            return clause.strip()  # "…，路线没问题，帮他过了吧": the clause that said more than the decision said after it
         if not rest or _ANOTHER_ACTION.search(rest) or not content_tokens(DECISION_ONLY.sub(" ", rest)):
             return None
         return rest

@@ -30,19 +30,23 @@ def decision_asked(conn: Connection, request: Request, actor_id: str,
     if not done or any(tool not in _LOOKS for tool, _ in done):
         return None
     latest = latest_message(request)
-    found = []
-    for clause in (c.strip() for c in _CLAUSE_END.split(latest) if c.strip()):
-        if decision_in(clause) is None or ASKED.search(clause):
-            continue  # no decision, or one asked about ("王五的报销批了没")
-        named = [person_id for person_id, person in request["names"].items() if person_id != actor_id
-                 and any(n and n.casefold() in clause.casefold() for n in (person.get("name"), person.get("alias")))]
-        if named:
-            found.append((clause, named))
+    decided = [c for c in (c.strip() for c in _CLAUSE_END.split(latest)) if c and decision_in(c) is not None
+               and not ASKED.search(c)]  # no decision, or one asked about ("王五的报销批了没")
+    found = [(clause, named) for clause in decided if (named := _named(request, actor_id, clause))]
+    if not found and len({decision_in(c) for c in decided}) == 1 and len(everyone := _named(request, actor_id, latest)) == 1:
+        found = [(decided[-1], everyone)]  # "张三的事假我看了，没问题，给他批了吧": one decision, on the one person named
     if len(found) != 1 or len(found[0][1]) != 1:
         return None
-    whose, [named_one] = found[0]
+    clause, [named_one] = found[0]
+    whose = clause if _named(request, actor_id, clause) else latest  # the processes it names, where it names them
     keys = processes_named(conn, whose)
     todos = [t.id for t in lookup.todos_from(conn, actor_id, named_one) if not keys or t.process_key in keys]
     if len(todos) != 1:
         return None
-    return {"name": "handleTodoTask", "args": {"taskId": todos[0], "isOK": decision_in(whose)}}
+    return {"name": "handleTodoTask", "args": {"taskId": todos[0], "isOK": decision_in(clause)}}
+
+
+def _named(request: Request, actor_id: str, text: str) -> list[str]:
+    """The people other than the one asking whom the text names (by name or alias)."""
+    return [person_id for person_id, person in request["names"].items() if person_id != actor_id
+            and any(n and n.casefold() in text.casefold() for n in (person.get("name"), person.get("alias")))]

@@ -117,12 +117,13 @@ REQUEST_NOUNS = (
 """Words that name the request being decided (出差, 请假, "the leave", "this claim"): a comment says nothing by naming it."""
 DECISION_ONLY = re.compile(
     rf"(?:{_REJECT.pattern}|{_APPROVE.pattern})[a-z]*|"
-    r"可以|好的|好|行|准|批|\b(fine|good|sure|yes|no|ok(ay)?|agreed?|approved?|rejected?|with|by|me|him|her|them)\b|"
+    r"可以|好的|好|行|准|批|帮(?:他|她|我|忙)?|过(?=了|吧|掉|一下)|\b(fine|good|sure|yes|no|ok(ay)?|agreed?|approved?|rejected?|with|by|me|him|her|them)\b|"
     + REQUEST_NOUNS,
     re.IGNORECASE,
 )
 """Words that only say the decision and the request it is about (同意, 批了, "approved", "fine with me", 出差批了,
-"trip approved"): a comment made of them alone says nothing more than the decision it goes with."""
+"trip approved", 帮他过了吧: words to the assistant): a comment made of them alone says nothing more than the decision
+it goes with."""
 
 
 _DECIDES = re.compile(f"{_REJECT.pattern}|{_APPROVE.pattern}", re.IGNORECASE)
