@@ -253,3 +253,32 @@ def test_a_to_do_call_naming_the_person_themself_from_someone_nothing_waits_on_i
     [action] = agent.actions
     assert action["name"] == "runWorkFlow" and action["args"]["processKey"] == "process_qingjia"
     assert action["args"]["fields"]["leaveType"] == "调休" and action["args"]["fields"]["startDate"] == "2027-01-20"
+
+
+@pytest.mark.parametrize(("said", "process", "amount"), [  # written after the rule; none from a round
+    ("把攒下来的打车票报一下，一共326块，李四审批", "process_chuchai", 326),
+    ("上个月给客户买的茶叶，花了480元，李四审批", "process_qingjia", 480),
+    ("I've got ¥212 of parking receipts from last month, Li Si approves", "process_chuchai", 212),
+])
+def test_a_sum_of_money_with_no_other_process_named_is_a_claim(graph_driver, said, process, amount):
+    # A start of a process that files no money, where the person states a sum and names no such process, is the one
+    # process that files money (a taxi claim had been filed as a trip to "打车").
+    wrong = tool_call("runWorkFlow", {"processKey": process, "reason": "x", "nextUserId": "李四"})
+    agent = graph_driver(wrong, "OK.", "OK.", fixed_answers=True)
+    result = agent.say(said)
+    if agent.actions:
+        [action] = agent.actions
+        assert action["args"]["processKey"] == "process_baoxiao"
+        assert action["args"]["fields"]["amount"] == amount
+    else:  # the tea names no category: the claim asks for it, and only for it
+        assert "报销类别" in str(result["messages"][-1].content), result["messages"][-1].content
+
+
+@pytest.mark.parametrize("said", ["下周去成都出差三天，住宿预算大概两千块，李四审批",
+                                  "Business trip to Xi'an next week, about 3,000 yuan all in, Li Si approves"])
+def test_a_trip_named_with_its_budget_stays_a_trip(graph_driver, said):
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "出差", "nextUserId": "李四"})
+    agent = graph_driver(trip, "OK.", fixed_answers=True)
+    result = agent.say(said)
+    assert "amount_is_a_claim" not in " ".join(str(m.content) for m in result["messages"])
+    assert all(a["args"]["processKey"] == "process_chuchai" for a in agent.actions)

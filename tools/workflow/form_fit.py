@@ -95,6 +95,11 @@ class FieldsOfTheForm:
             call.notes.append(f"[form] left out {', '.join(left)}: not on the form of {definition.key}")
 
 
+def _files_money(definition: Definition) -> bool:
+    """Whether the process's form files a sum of money the person states (a claim's amount)."""
+    return any(v.kind == "number" and v.unit == "yuan" and not v.optional for v in person_values(definition))
+
+
 class NoMoneyNoClaim:
     """Refuses a start of a process that files an amount of money where the request's messages name no process, state
     no amount or number with no unit (a count of things, 一个大会, "two client meetings", is no money), and say
@@ -113,7 +118,7 @@ class NoMoneyNoClaim:
         assert call.request is not None
         request = call.request
         chosen: Definition = process["definition"]
-        if not any(v.kind == "number" and v.unit == "yuan" and not v.optional for v in person_values(chosen)):
+        if not _files_money(chosen):
             return
         text = "\n".join(request["texts"])
         definitions = list(lookup.engine_of(call.handle).definitions(call.handle))
@@ -129,4 +134,34 @@ class NoMoneyNoClaim:
             + (f"; their words give {others[0].key} its values: call runWorkFlow with processKey {others[0].key}."
                if len(others) == 1 else "; ask them what they want to file."),
             instead={"name": "runWorkFlow", "args": {"processKey": others[0].key}} if len(others) == 1 else None,
+        )
+
+
+class AmountIsAClaim:
+    """Refuses a start of a process whose form files no money where the request's messages state a sum of money and
+    name no process of their own but the one process whose form files it: "把攒下来的打车票报一下，一共326块" asks for
+    money back, not a trip (it had been filed as one, its destination "打车"). That process is carried, as
+    `NoMoneyNoClaim` carries a trip."""
+
+    name = "amount_is_a_claim"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        process = call.found.get("processKey")
+        if call.spec.name != "runWorkFlow" or not isinstance(process, dict) or "definition" not in process:
+            return
+        assert call.request is not None
+        chosen: Definition = process["definition"]
+        if _files_money(chosen) or not call.request["amounts"]:
+            return
+        definitions = list(lookup.engine_of(call.handle).definitions(call.handle))
+        claims = [d for d in definitions if _files_money(d)]
+        named = processes_they_named(definitions, "\n".join(call.request["texts"]))
+        if len(claims) != 1 or any(d.key != claims[0].key for d in named):
+            return
+        raise PolicyError(
+            "amount_is_a_claim", f"The user states an amount of money and names no {chosen.key}: they ask for "
+            f"{claims[0].key}; call runWorkFlow with processKey {claims[0].key}.",
+            instead={"name": "runWorkFlow", "args": {"processKey": claims[0].key}},
         )

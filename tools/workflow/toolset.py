@@ -189,7 +189,8 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(RequestTheyNamed(), before="references", guards=guards)  # "resend it" is no "leave" they never said
     guards = added(form_fit.FieldsOfTheForm(), after="references", guards=guards)  # a leave files no "amount"
     guards = added(form_fit.NoMoneyNoClaim(), after="fields_of_the_form", guards=guards)  # "head to Chengdu": no claim
-    guards = added(CcNamed(), after="no_money_no_claim", guards=guards)  # CC only the people the person named
+    guards = added(form_fit.AmountIsAClaim(), after="no_money_no_claim", guards=guards)  # "打车票报一下，326块": a claim
+    guards = added(CcNamed(), after="amount_is_a_claim", guards=guards)  # CC only the people the person named
     guards = added(UnchangedLeftOut(), after="cc_named", guards=guards)  # a resend changes what the person says
     guards = added(BalanceAsked(), after="identity", guards=guards)  # the leave balance answers questions of leave
     guards = added(ForAnother(), after="identity", guards=guards)  # "帮他请两天假": only for oneself (a userId not the
