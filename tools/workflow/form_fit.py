@@ -153,8 +153,8 @@ class AmountIsAClaim:
             return
         assert call.request is not None
         chosen: Definition = process["definition"]
-        if _files_money(chosen) or not call.request["amounts"]:
-            return
+        if not call.request["amounts"] or any(v.kind == "number" and v.unit != "day" for v in person_values(chosen)):
+            return  # its own form files a sum (a claim's amount, a purchase's unit price)
         definitions = list(lookup.engine_of(call.handle).definitions(call.handle))
         claims = [d for d in definitions if _files_money(d)]
         named = processes_they_named(definitions, "\n".join(call.request["texts"]))
