@@ -276,6 +276,7 @@ def of_its_own_messages(request: Request) -> Request:
     said = [s for s in request["said"] if s["message"] >= first]
     if first <= 0 or len(said) == len(request["said"]):
         return request
+    said = [{**s, "message": s["message"] - first} for s in said]  # type: ignore[misc]  # of the messages kept
 
     def of(*kinds: str) -> list[float | str]:
         return [s["value"] for s in said if s["kind"] in kinds]

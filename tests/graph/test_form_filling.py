@@ -323,6 +323,8 @@ def test_the_total_said_among_several_amounts_is_the_one_filed(graph_driver, sai
     ("下周一出发去武汉参加培训，王五审批", "返回日期"), ("26号动身去厦门，王五批", "返回日期"),
     ("Flying out to Chengdu next Monday for the audit, Wang Wu approves", "end date"),
     ("heading off to xiamen on the 26th for the fair, wang wu signs off", "end date"),
+    # its one date alone, with no word of coming back that day (ho43's writer asked for it; phrasings written later)
+    ("26号去苏州见客户，王五审批", "返回日期"), ("I need to visit the Suzhou plant on the 26th, Wang Wu approves", "end date"),
 ])
 def test_a_trip_longer_than_its_one_date_said_has_its_return_asked(graph_driver, store, said, asked):
     trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "x", "nextUserId": "王五",
@@ -338,6 +340,31 @@ def test_a_trip_longer_than_its_one_date_said_has_its_return_asked(graph_driver,
 ])
 def test_a_trip_said_to_end_the_day_it_starts_is_that_day(graph_driver, said):
     trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "x", "nextUserId": "王五", "fields": {}})
+    agent = graph_driver(trip, "OK.")
+    agent.say(said)
+    args, _ = waiting(agent)
+    assert (args["fields"]["startDate"], args["fields"]["endDate"]) == ("2027-01-26", "2027-01-26")
+
+
+@pytest.mark.parametrize(("said", "asked"), [
+    ("去苏州见客户，26号回来，王五审批", "出发日期"),
+    ("Suzhou for the supplier audit, back on the 26th, Wang Wu approves", "start date"),
+])
+def test_a_trip_whose_one_date_is_the_day_back_has_its_start_asked(graph_driver, store, said, asked):
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "x", "nextUserId": "王五",
+                                     "fields": {"destination": "苏州", "startDate": "2027-01-26", "endDate": "2027-01-26"}})
+    agent = graph_driver(trip, "OK.")
+    result = agent.say(said)
+    assert asked in str(result["messages"][-1].content).lower() and agent.actions == []
+    assert store.snapshot()["requests"] == []
+
+
+@pytest.mark.parametrize("said", [
+    "26号去苏州出差一天，见客户，王五审批", "A one-day trip to Suzhou on the 26th to see a supplier, Wang Wu approves",
+])
+def test_a_trip_of_one_day_said_on_its_one_date_is_that_day(graph_driver, said):
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "王五",
+                                     "fields": {}})
     agent = graph_driver(trip, "OK.")
     agent.say(said)
     args, _ = waiting(agent)

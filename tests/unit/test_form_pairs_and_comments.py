@@ -18,8 +18,11 @@ TODAY = date(2026, 12, 3)  # a Thursday
 
 
 @pytest.mark.parametrize(("said", "start", "end"), [
-    ("12月14日去武汉出差见客户", "2026-12-14", "2026-12-14"),  # one date: it starts and ends that day
-    ("Trip to Hefei on December 15 for the audit", "2026-12-15", "2026-12-15"),
+    ("12月14日去武汉出差见客户", "2026-12-14", None),  # one date alone: its first day, the return asked
+    ("Trip to Hefei on December 15 for the audit", "2026-12-15", None),
+    ("12月14日去武汉见客户，当天来回", "2026-12-14", "2026-12-14"),  # said to end that day: both ends
+    ("A day trip to Hefei on December 15 for the audit", "2026-12-15", "2026-12-15"),
+    ("去武汉见客户，12月16日回来", None, "2026-12-16"),  # said as the day back: the first day asked
     ("12月8日出发，12月10日回来，去上海出差", "2026-12-08", "2026-12-10"),  # two dates: from the earlier to the later
     ("Flying to Xi'an on Dec 9, back on Dec 11", "2026-12-09", "2026-12-11"),
     ("下周一到周三去深圳", "2026-12-07", "2026-12-09"),  # a range, as before
@@ -28,7 +31,7 @@ TODAY = date(2026, 12, 3)  # a Thursday
 ])
 def test_a_trips_two_dates_come_from_the_range_the_date_or_the_two_dates_said(said, start, end):
     request = read_request([said], index=0, today=TODAY)
-    assert (range_end("start")(request), range_end("end")(request)) == (start, end)
+    assert (range_end("start", trip=True)(request), range_end("end", trip=True)(request)) == (start, end)
 
 
 @pytest.mark.parametrize("comment", ["出差批了", "请假同意", "报销没问题", "这个申请通过", "trip approved",

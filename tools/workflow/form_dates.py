@@ -29,11 +29,12 @@ def _one_leave(request: Request) -> set[tuple[str, str]]:
     return {(ranges[0]["start"], min(r["end"] for r in ranges))}
 
 
-def range_end(which: str, *, ranges_only: bool = False) -> Any:
+def range_end(which: str, *, ranges_only: bool = False, trip: bool = False) -> Any:
     """The reader of the first or last day of what the person said for a from-to pair of dates: the one date range
-    they stated (the same range said twice is one); without a range, the one date they stated is both ends (a trip on
-    one day), and two dates are from the earlier to the later ("next Thursday and Friday", "12月8日出发，10日回来"), the
-    second said read after the first where alone it fell before it ("下下周二出发，周四回来").
+    they stated (the same range said twice is one); without a range, the one date they stated is both ends (a deputy
+    for a day; a trip's, `trip`, only where the words say it ends that day: `longer_than_its_date`), and two dates
+    are from the earlier to the later ("next Thursday and Friday", "12月8日出发，10日回来"), the second said read after
+    the first where alone it fell before it ("下下周二出发，周四回来").
     A leave (`ranges_only`) reads a range alone: "明天开始请3天" says its first day, not its last, and each weekday of
     "周四周五" is read on its own (said on a Friday: today and next Thursday); but one working day with one day or half
     a day said is that day ("下周五歇一天", 下周二下午休半天), and one leave said twice over is one range (`_one_leave`).
@@ -64,8 +65,11 @@ def range_end(which: str, *, ranges_only: bool = False) -> Any:
             return dates[0] if which == "start" else dates[-1]  # "下周四、周五这两天": one leave, Thursday to Friday
         if ranges or ranges_only or not 1 <= len(dates) <= 2 or (len(dates) == 1 and request.get("dates_unread")):
             return None  # "周一出发，第二天回来": the one date read is not the trip's both ends
-        if len(dates) == 1 and longer_than_its_date(request):
-            return None  # "周一去杭州，待三天", "there for a few days": longer than the one day said, its end asked
+        if len(dates) == 1 and (longer_than_its_date if trip else stays_longer)(request):
+            # "周一去杭州，待三天": its first day (not one said as the day back), and its end asked
+            return dates[0] if which == "start" and not _said_as_coming_back(request) else None
+        if len(dates) == 1 and trip and which == "start" and back_date_only(request):
+            return None  # "周五回来": the day they come back, not the day they set off
         if len(dates) == 2:
             dates = _the_end_after_the_start(request) or dates
         return dates[0] if which == "start" else dates[-1]
@@ -170,21 +174,56 @@ _BACK = re.compile(r"回来|回程|返回|返程|回到|\b(?:back|return(?:s|ing
 """Words that say the date is when the person comes back (回来的日期改成28号, "back on the 28th")."""
 _CLAUSE_BREAK = re.compile(r"[，,。;；!！?？\n]|\.(?:\s|$)")
 _SAME_DAY = re.compile(
-    r"当天|当日|一日游|\b(?:same\s+day|day\s+trip|there\s+and\s+back|back\s+(?:that|the\s+same|by)\s+"
+    r"当天|当日|一日游|\b(?:same\s+day|(?:one[-\s])?day\s+trip|there\s+and\s+back|back\s+(?:that|the\s+same|by)\s+"
     r"(?:night|evening|day)|back\s+(?:tonight|in\s+the\s+evening))\b", re.IGNORECASE)
 """Words that say the trip ends on the day it starts: 当天回, 当日往返, "a day trip", "back the same night"."""
 
 
 def longer_than_its_date(request: Request) -> bool:
-    """Whether the person said one date, no range, and a stay longer than that day ("周一去杭州，待三天", "from the
-    26th for a few days"), or said it as the day they set off with no word of coming back that day ("明儿出发",
-    "leaving tmrw": when they are back is not said): the date is the first day only, and the last is theirs to say
-    (`PersonValue.left_out_unsaid` of a trip's end: a model's end on that same day is not theirs)."""
+    """Whether the person said one date, no range, and not that the trip ends on it: a stay longer than that day
+    ("周一去杭州，待三天", "from the 26th for a few days"), or the date alone, as the day they set off or go ("明儿出发",
+    "下周二去杭州出差"), with no word of coming back that day (当天回, "a day trip", 出差一天): the date is the first day
+    only, and the last is theirs to say (`PersonValue.left_out_unsaid` of a trip's end: a model's end on that same day
+    is not theirs). A date said as the day they come back ("周五回来") is not read here."""
+    if request["ranges"] or len(set(request["dates"])) != 1:
+        return False
+    words = " ".join(request["texts"])
+    if stays_longer(request):
+        return True
+    dated = {said["text"] for said in request["said"] if said["kind"] == "date"}
+    said_days = {float(said["value"]) for said in request["said"] if said["kind"] == "days" and said["text"] not in dated}
+    if said_days & {1.0, 0.5} or _SAME_DAY.search(words):  # "出差一天"; not the day a date alone implies
+        return False
+    return _said_as_setting_off(request) or not _said_as_coming_back(request)
+
+
+def stays_longer(request: Request) -> bool:
+    """Whether the person said one date, no range, and a stay longer than that day ("周一去杭州，待三天", "from the 26th
+    for a few days", "从下周一开始王五替我批几天"), or said it as the day they set off ("明儿出发", "leaving tmrw")."""
     if request["ranges"] or len(set(request["dates"])) != 1:
         return False
     words = " ".join(request["texts"])
     return bool(set(request["days"]) - {1.0, 0.5} or _SEVERAL_DAYS.search(words)
                 or (_said_as_setting_off(request) and not _SAME_DAY.search(words)))
+
+
+def back_date_only(request: Request) -> bool:
+    """Whether the person's one date is said as the day they come back ("下周五回来", "back on the 22nd") and none as
+    the day they set off or of a trip of one day: a trip's first day is theirs to say (`PersonValue.left_out_unsaid` of
+    a trip's start: a model's start on that day is not theirs)."""
+    if request["ranges"] or len(set(request["dates"])) != 1 or _SAME_DAY.search(" ".join(request["texts"])):
+        return False
+    return _said_as_coming_back(request) and not _said_as_setting_off(request)
+
+
+def _said_as_coming_back(request: Request) -> bool:
+    """Whether the clause a date is said in says it is the day the person comes back ("周五回来", "back on the 28th")."""
+    for said, text, at in _dates_where_said(request):
+        starts = [m.end() for m in _CLAUSE_BREAK.finditer(text, 0, at)]
+        end = _CLAUSE_BREAK.search(text, at + len(said["text"]))
+        if _BACK.search(text[starts[-1] if starts else 0: end.start() if end else len(text)]):
+            return True
+    return False
 
 
 def _said_as_setting_off(request: Request) -> bool:

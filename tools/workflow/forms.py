@@ -21,7 +21,7 @@ from tools.request import Request
 from tools.spec import CallContext, Found, PersonValue, Refuse
 from tools.workflow.engine import Definition, FormError, FormField
 from tools.workflow.engine import forms as engine_forms
-from tools.workflow.form_dates import longer_than_its_date, range_end, range_half
+from tools.workflow.form_dates import back_date_only, longer_than_its_date, range_end, range_half
 from tools.workflow.leave import rules as leave_rules
 from tools.workflow.leave.rules import is_leave
 from tools.workflow.prompts import FIELD_QUESTIONS
@@ -218,9 +218,9 @@ def person_values(definition: Definition) -> tuple[PersonValue, ...]:
         elif kind == "number" and unit == "yuan":
             stated = _one_amount
         elif form_field.id in starts:
-            stated = range_end("start", ranges_only=leave)  # the one date range the person stated: its first day
+            stated = range_end("start", ranges_only=leave, trip=not leave)  # the one range they stated: its first day
         elif form_field.id in ends:
-            stated = range_end("end", ranges_only=leave)
+            stated = range_end("end", ranges_only=leave, trip=not leave)
         elif leave and form_field.id in leave_rules.HALF_OF:
             stated = range_half(leave_rules.HALF_OF[form_field.id], form_field)
         choices: tuple[tuple[str, ...], ...] = ()
@@ -241,6 +241,7 @@ def person_values(definition: Definition) -> tuple[PersonValue, ...]:
             after=param_of(follows[form_field.id]) if form_field.id in follows else "",
             left_out_unsaid=_no_date_said if kind == "date" and not form_field.required else
             longer_than_its_date if form_field.id in ends and not leave else
+            back_date_only if form_field.id in starts and not leave else
             _unsaid(stated) if leave and form_field.id in leave_rules.HALF_OF and stated is not None else None,
         ))
     return tuple(values)
