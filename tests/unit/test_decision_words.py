@@ -39,6 +39,13 @@ def test_pass_said_of_a_request_is_an_approval(text, decided):
     ("Could you turn it down and add the note \"over the hotel cap\"? Best regards, Wang Wu", "over the hotel cap"),
     ("同意吧，批注「按差标执行」。顺便问下明天的会几点", "按差标执行"),
     ("approve, remark 'ok this once', and also list my other to-dos", "ok this once"),
+    # a quote and then another matter after a dash or comma (the seventy-fifth round's writer; none of its words)
+    ("Sign off all the claims on my desk, note 'receipts checked' - and then make Zhao Liu my backup next week",
+     "receipts checked"),
+    ("都批了吧，意见写“注意交接”，然后把李四设成我的代理人", "注意交接"),
+    # dictated after a word of saying and a colon (the same writer's "Say: …")
+    ("Reject Wang Wu's taxi claim. Write: the receipt is unreadable.", "the receipt is unreadable"),
+    ("赵六的出差批了，就说：路上注意安全", "路上注意安全"),
 ])
 def test_a_comment_written_between_quotes_is_filed_without_them(said, comment):
     from datetime import date

@@ -27,10 +27,17 @@ _WITH_COMMENT = re.compile(
 )
 
 
+_SAY_COLON = re.compile(
+    r"(?:\b(?:say|write|put|tell\s+(?:him|her|them))|(?<![的了])(?:写|说|回复|回))\s*[:：]\s*(?P<text>.+?)\s*[。.!！]?\s*$",
+    re.IGNORECASE | re.DOTALL,
+)
+"""A comment dictated after a word of saying and a colon ("Say: have a good review", "write: receipts OK", 就说：注意安全)."""
+
+
 def _dictated(text: str) -> re.Match[str] | None:
-    """The comment a text dictates (`_COMMENT`, `_WITH_COMMENT`); where the person takes it back and dictates another
-    ("理由写“预算超了”，哦不，理由改成“…”", "comment: fine - no wait, comment: see me first"), the last one."""
-    found = _COMMENT.search(text) or _WITH_COMMENT.search(text)
+    """The comment a text dictates (`_COMMENT`, `_WITH_COMMENT`, `_SAY_COLON`); where the person takes it back and
+    dictates another ("理由写“预算超了”，哦不，理由改成“…”", "comment: fine - no wait, comment: see me first"), the last one."""
+    found = _COMMENT.search(text) or _WITH_COMMENT.search(text) or _SAY_COLON.search(text)
     if found is None:
         return None
     for cue in TAKEN_BACK.finditer(text, found.start("text")):
@@ -118,9 +125,10 @@ _KEPT_OUT = re.compile(r"^\s*(?:please\s+)?(?:don'?t|do\s+not)\s+(?:touch|approv
 _ALSO = re.compile(r"\s*(?:另外|还有|顺便|对了|\b(?:also|and also|oh and|by the way|btw|plus)\b)", re.IGNORECASE)
 """Words that begin another matter after a comment ("另外…", "Also, …")."""
 _QUOTED_SENTENCE = re.compile(r"^\s*(?:“([^”]+)”|「([^」]+)」|『([^』]+)』|\"([^\"]+)\"|‘([^’]+)’|'([^']+)')"
-                              rf"(?:\s*(?:[。.!！？?]|$)|[\s,，;；]*(?={_ALSO.pattern}))", re.IGNORECASE)
+                              rf"(?:\s*(?:[。.!！？?]|$)|[\s,，;；]*(?={_ALSO.pattern})|"
+                              r"\s*(?:[,，;；]|\s[—–-]+\s|——|—)\s*(?:and\b|then\b|然后|再|并且?|还有))", re.IGNORECASE)
 """A comment between quotes that ends its sentence, or where another matter begins: what follows (thanks, a
-signature, "另外…") is not in it."""
+signature, "另外…", " — and have Wang Wu handle my approvals") is not in it."""
 
 
 def _before_the_decision(text: str, request: Request) -> str | None:
