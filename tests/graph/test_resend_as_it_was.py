@@ -13,6 +13,7 @@ from datetime import date
 import pytest
 
 from evals.doubles.scripted import tool_call
+from graph.history import refusal_text
 from tools import execute_call
 from tools.request import read_request
 from tools.workflow import TOOLSET
@@ -76,6 +77,31 @@ def test_a_change_with_its_resend_words_makes_no_note(graph_driver, make_ctx):
 ])
 def test_a_resend_that_only_changes_and_sends_has_no_note(said):
     assert resend_note(read_request([said], index=0, today=date(2027, 1, 15))) is None
+
+
+@pytest.mark.parametrize("texts", [  # the seventy-sixth round's writer: an instruction to the assistant became the note
+    ["Move my claim to the meals category as Wang Wu said and send it again"],
+    ["王五说类别填错了，帮我换成餐饮再提交"],
+    ["赵六说金额填错了，帮我把金额改了再交一次", "应该是一千零五十"],  # the change said in the answer
+    ["Zhao Liu says the total is off, fix it and resubmit", "it should be 1,050"],
+])
+def test_a_resend_whose_change_is_said_in_other_words_has_no_note(texts):
+    assert resend_note(read_request(texts, index=0, today=date(2027, 1, 15))) is None
+
+
+@pytest.mark.parametrize(("said", "told"), [  # the seventy-sixth round's writer: two refusals pointed at each other
+    ("把我的事假改成半天再提交一次", "撤回"), ("change my leave to one day and resubmit it", "withdraw it"),
+])
+def test_resending_a_request_still_waiting_says_to_withdraw_it_first(graph_driver, store, start_request, said, told):
+    start_request(requester="user_1", approver="user_2", days=2, reason="家里有事")
+    resend = tool_call("resubmitRequest", {"requestId": "my leave", "days": 1})
+    agent = graph_driver(resend, "OK", "OK", fixed_answers=True)
+    result = agent.say(said)
+    [line] = result["messages"][-1].response_metadata["outcome"]  # what the surfaces show beside the answer
+    assert line["status"] == "refused" and "request_still_pending" in line["detail"], line
+    lang = "en" if said.isascii() else "zh"
+    assert told in refusal_text(line["detail"], lang, TOOLSET.language.refusals)
+    assert agent.actions == [] and [r["days"] for r in store.snapshot()["requests"]] == [2]
 
 
 @pytest.mark.parametrize(("said", "note"), [

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from tools import words
-from tools.errors import NeedsPersonError, NotFoundError
+from tools.errors import NeedsPersonError, NotFoundError, PolicyError
 from tools.workflow.engine import Definition, EngineError, InstanceView, format_instance_id
 from tools.workflow.engine import tables as t
 from tools.workflow.lookup import engine_of
@@ -137,6 +137,12 @@ def resolve_request(
             ask="which_request", param=param, choices=choices,
         )
     if not own and statuses == ("returned",):
+        waiting = own_pending(conn, actor_id)
+        meant = [r for r in waiting if _named(r["definition"], text)] if names_a_process else waiting
+        if len(meant) == 1:  # "我那个请假改成1天，重新提交": it still waits on its approver, and was never sent back
+            raise PolicyError("request_still_pending", f"{meant[0]['id']} still waits on its approver: it was not sent "
+                              "back, so it cannot be resubmitted; to change it, the user may withdraw it and file it "
+                              "again: tell the user so")
         keys = sorted(processes_named(conn, text))
         raise NotFoundError("unknown_request", "the user has no request that an approver sent back to them, so there "
                             "is nothing to resend: to file a new request, call runWorkFlow",

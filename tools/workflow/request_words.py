@@ -31,6 +31,7 @@ REFUSALS = {
     "zh": {"not_requester": "这不是你的申请，只有申请人自己可以撤回或重新提交",
            "request_not_pending": "这个申请已经结束，不能再撤回",
            "request_not_returned": "这个申请没有被退回，不能重新提交",
+           "request_still_pending": "这个申请还在等审批，并没有被退回，所以不能重新提交；要修改的话，可以先撤回，再重新发起",
            "task_returned": "这个待办已退回给申请人，要等对方修改后重新提交",
            "unknown_request": "没有找到这个申请", "ambiguous_request": "不确定是哪个申请",
            "instance_not_pending": "这个申请已经结束", "instance_not_returned": "这个申请没有被退回",
@@ -40,6 +41,8 @@ REFUSALS = {
     "en": {"not_requester": "that is not your request: only its requester withdraws or resubmits it",
            "request_not_pending": "that request already ended and cannot be withdrawn",
            "request_not_returned": "that request was not sent back, so it cannot be resubmitted",
+           "request_still_pending": "that request is still waiting for a decision and was not sent back, so it cannot be "
+                                    "resubmitted; to change it, withdraw it and file it again",
            "task_returned": "that task was sent back to its requester; it waits for them to change and resubmit it",
            "unknown_request": "no such request was found", "ambiguous_request": "it is not clear which request",
            "instance_not_pending": "that request already ended", "instance_not_returned": "that request was not sent back",
@@ -66,6 +69,12 @@ def labels(card: Mapping[str, object], lang: str) -> dict[str, str]:
 _RELAYED = re.compile(r"(?:跟|和|给|告诉|转告)\s*[^\s，,。]{1,6}?\s*(?:说一?声?|讲一?声?)\s*[：:，,]?\s*(?P<zh>[^。！!?？]+)$|"
                       r"\b(?:tell|let)\s+(?:him|her|them|[A-Z]\w+(?:\s+[A-Z]\w+)?)\s+(?:know\s+)?(?:that\s+)?"
                       r"(?P<en>[^.!?]+)[.!]?$")
+
+
+CHANGE_WORDS = re.compile(
+    r"改成|改为|改一下|改下|改了|改掉|改好|改过|修改|更正|换成|换一下|调成|调整|\b(?:change[sd]?|fix(?:ed)?|correct(?:ed)?|"
+    r"update[sd]?|make\s+it|switch(?:ed)?|swap(?:ped)?|move[sd]?|amend(?:ed)?|adjust(?:ed)?|edit(?:ed)?)\b", re.IGNORECASE)
+"""Words of a change ("帮我把金额改了", "switch the category to meals"): a resend that changes a value has no note."""
 
 
 def relayed_note(text: str) -> str:

@@ -29,7 +29,7 @@ from tools.workflow.lookup import ALL_USERS, engine_of
 from tools.workflow.notify import form_summary, notify, process_noun
 from tools.workflow.policy import check_resubmit, parse_days
 from tools.workflow.request_lookup import require_request
-from tools.workflow.request_words import labels, relayed_note
+from tools.workflow.request_words import CHANGE_WORDS, labels, relayed_note
 from tools.workflow.shown import form_words
 from tools.workflow.timeline import changes_words, name_of
 
@@ -114,11 +114,8 @@ def changed_person_values(handle: Any, ctx: CallContext, values: dict[str, Any],
 
 _NOTE_CLAUSE = re.compile(r"[^，,。；;！!？?\n]+[？?]?")
 _NOTE_JOINS = re.compile(r"\s+(?:and|so|then|please|pls)\s+|(?<=\S)(?:所以|然后|那就|麻烦(?:你|您)?|帮我)", re.IGNORECASE)
-_A_CHANGE = re.compile(r"改成|改为|改一下|改下|修改|更正|\b(?:change[sd]?|fix(?:ed)?|correct(?:ed)?|update[sd]?|make\s+it)\b",
-                       re.IGNORECASE)
 _NOTE_CUE = re.compile(r"^(?:(?:and\s+)?(?:with|add|adding|plus)\s+(?:a|the|this)\s+(?:note|message|comment)|(?:a\s+)?note|"
-                       r"(?:附上?|加上?|带上?)?(?:备注|附言|留言|说明|一句话?))\s*(?:[:：]|saying\b|说)\s*",
-                       re.IGNORECASE)
+                       r"(?:附上?|加上?|带上?)?(?:备注|附言|留言|说明|一句话?))\s*(?:[:：]|saying\b|说)\s*", re.IGNORECASE)
 """The words that introduce a resend's note ("with a note: …", 备注：…): not the note."""
 _ONLY_THANKS = re.compile(r"^\W*(?:谢谢|多谢|谢了|辛苦了?|麻烦了|\b(?:many\s+)?(?:thanks|thank\s+you|thx|cheers)\b)\W*$",
                           re.IGNORECASE)
@@ -139,7 +136,8 @@ def resend_note(request: Request) -> str | None:
     dates = {s["text"] for s in request["said"] if s["kind"] == "date"}
     values = [s["text"] for s in request["said"] if s["text"] not in dates]  # 三天, 一千二: a change; "this morning" is when
     clauses = [c.strip() for part in _NOTE_JOINS.split(text) for c in _NOTE_CLAUSE.findall(part)]
-    if any(_A_CHANGE.search(c) or re.search(r"\d", c) or any(w in c for w in values) for c in clauses):
+    answers = own[len(own) - own[::-1].index(text):]  # "发票上是八百六十五块五", answering what it is changed to
+    if any(CHANGE_WORDS.search(c) or re.search(r"\d", c) or any(w in c for w in values) for c in [*clauses, *answers]):
         return None  # a resend that changes something: the change says why, and the rest is how they asked for it
     kept = [without_consent(c).strip() for c in clauses if not (  # "send it again" is no "ok, send it" and "again"
         RESEND.search(c) or _AS_IT_WAS.search(c) or c.endswith(("?", "？")) or CONDITION.match(c) or
@@ -217,7 +215,7 @@ def as_it_was(own: Request) -> bool:
     leave it as it is" changes the days, "出发日期提前到24号，其他不变" the first day; a note's "this morning" is the note's)."""
     texts = own["recent"]
     note = resend_note(own) or ""  # "… with the note: handed to HR this morning": its day is the note's
-    return any(_AS_IT_WAS.search(t) for t in texts) and not any(_A_CHANGE.search(t) for t in texts) and not any(
+    return any(_AS_IT_WAS.search(t) for t in texts) and not any(CHANGE_WORDS.search(t) for t in texts) and not any(
         s["text"] not in note for s in own["said"])
 
 
