@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
 from langchain_core.messages import ToolMessage
 
 from evals.doubles.scripted import tool_call
+from tools import execute_call
+from tools.workflow import TOOLSET
 
 
 def test_a_transfer_runs_only_after_its_card_is_approved(graph_driver, store, start_request):
@@ -143,3 +146,23 @@ def test_a_decision_of_the_to_do_passed_on_is_still_that_decision(graph_driver, 
     agent.say("赵六那个假我同意了，走之前让他把手上的活交接给王五")
     refused = [m for m in agent.messages if isinstance(m, ToolMessage) and "decided_not_passed" in str(m.content)]
     assert refused, "the leave is approved, not passed on"
+
+
+@pytest.mark.parametrize(("said", "told"), [
+    ("理由改成陪家人看病，重新提交", "等待赵六代李四审批"),
+    ("change the reason to a family hospital visit and resubmit", "it waits for Zhao Liu's decision on Li Si's behalf"),
+])
+def test_a_resend_while_its_approver_is_away_names_who_holds_it(graph_driver, store, make_ctx, start_request, said,
+                                                                told):
+    # the seventy-fifth round's writer: the resend said it waited for Li Si, the deputy held it
+    start_request(requester="user_1", approver="user_2", days=1, reason="家里有事")
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "理由写具体点"}, make_ctx("user_2"))
+    execute_call(TOOLSET, "setDeputy", {"deputyUserId": "user_4", "startDate": "2027-01-15", "endDate": "2027-01-22"},
+                 make_ctx("user_2"))
+    reason = "陪家人看病" if said.startswith("理由") else "a family hospital visit"
+    resend = tool_call("resubmitRequest", {"requestId": "req_1", "reason": reason})
+    agent = graph_driver(resend, "OK", fixed_answers=True)
+    agent.say(said)
+    agent.approve()
+    assert [(t["id"], t["assignee_id"]) for t in store.snapshot()["tasks"]][-1] == (2, "user_4")
+    assert told in str(agent.messages[-1].content), agent.messages[-1].content

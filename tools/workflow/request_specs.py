@@ -11,6 +11,7 @@ from tools.workflow.args import comment_arranged
 from tools.workflow.comment_words import stated_comment
 from tools.workflow.mine import described, query_my_requests
 from tools.workflow.notify import deliver_all
+from tools.workflow.request_words import resubmitted_line
 from tools.workflow.resubmit import (
     ResubmitRequestArgs,
     arrange_resubmit,
@@ -18,7 +19,6 @@ from tools.workflow.resubmit import (
     check_resubmit_request,
     resubmit_card,
     resubmit_request,
-    resubmitted_line,
 )
 from tools.workflow.send_back import ReturnTaskArgs, check_return_task, return_card, return_task, returned_line
 from tools.workflow.withdraw import (

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
 CARD_LABELS = {
     "zh": {"request": "申请编号", "process": "流程", "form": "申请内容", "status": "状态", "step": "当前步骤",
@@ -83,3 +84,12 @@ def relayed_note(text: str) -> str:
     found = _RELAYED.search(text)
     return (found.group("zh") or found.group("en") or "").strip(" ，,。.!！") if found else ""
 
+
+def resubmitted_line(result: dict[str, Any], lang: str) -> str:
+    who, note, away = result.get("heldBy") or result.get("assigneeName"), result.get("note"), result.get("onBehalfOf")
+    if lang == "en":
+        return f"Sent {result['requestId']} again ({result['changes']}" + (f"; your note: {note}" if note else "") + ")" + (
+            f"; it waits for {who}'s decision" + (f" on {away}'s behalf" if away else "") + f" ({result['taskId']})."
+            if who else ".")
+    waiting = f"，等待{who}" + (f"代{away}" if away else "") + f"审批（{result['taskId']}）。" if who else "。"
+    return f"已重新提交 {result['requestId']}（{result['changes']}" + (f"；说明：{note}" if note else "") + f"）{waiting}"

@@ -21,6 +21,7 @@ from tools.words import without_consent
 from tools.workflow.args import FormArgs, FormValue, is_zero
 from tools.workflow.cards import after_start
 from tools.workflow.conditions import CONDITION
+from tools.workflow.deputies import held_for
 from tools.workflow.engine import Definition, EngineError, FormError
 from tools.workflow.forms import check_form, form_data, person_values
 from tools.workflow.leave.requests import hold_again
@@ -325,20 +326,12 @@ def resubmit_request(conn: Connection, ctx: CallContext, args: ResubmitRequestAr
         "assigneeName": name_of(people, first.assignee, ctx.lang) if first and first.assignee else None,
         "taskId": first.id if first else None,
         "notified": notified,
+        **held_for(conn, first.id if first else None, ctx.lang),  # its approver is away: who holds it instead
     }
 
 
 UNCHANGED = {"zh": "未修改，原样提交", "en": "nothing changed, sent as it was"}
 """A resend with a note and no change, as its card and result say it."""
-
-
-def resubmitted_line(result: dict[str, Any], lang: str) -> str:
-    who, note = result.get("assigneeName"), result.get("note")
-    if lang == "en":
-        return f"Sent {result['requestId']} again ({result['changes']}" + (f"; your note: {note}" if note else "") + ")" + (
-            f"; it waits for {who}'s decision ({result['taskId']})." if who else ".")
-    waiting = f"，等待{who}审批（{result['taskId']}）。" if who else "。"
-    return f"已重新提交 {result['requestId']}（{result['changes']}" + (f"；说明：{note}" if note else "") + f"）{waiting}"
 
 
 _REASON_SAID = re.compile(rf"{_REASON_WORD.pattern}|因为|由于|\bbecause\b|\bsince\b|[“”\"「」]", re.IGNORECASE)
