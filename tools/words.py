@@ -160,11 +160,21 @@ def names_term(word: str, text: str) -> bool:
     how long (a 离合词: 请假 in 请半天假 and 请个假, 出差 in 出三天差). Only an amount may stand between: 请他休假
     names 休假, not 请假. A term with a date slot ("{date} off") is named by any date phrase in its place, one with a
     length slot ("请{length}") by how long in its place."""
+    if word.casefold() == "leave":
+        text = LEAVE_THE_VERB.sub(" ", text)  # "Leave the other one": no leave named
     if DATE_SLOT in word:
         return _names_with_date(word, text)
     if LENGTH_SLOT in word:
         return _names_with_length(word, text)
     return names(word, text) or split_term(word, text) is not None
+
+
+LEAVE_THE_VERB = re.compile(
+    r"(?:^|(?<=[.,;:!?—–-])|\b(?:and|just|please|pls|but|so|then|can|could|I'll|I\s+will|you\s+can|we\s+can)\s)\s*"
+    r"(?i:leave)\s+(?=(?:the|it|that|this|these|those|them|him|her|his|their|my|(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?"
+    r"['’]s)\b)", re.IGNORECASE)
+""""Leave" as the verb, at the head of what is asked and before what is left ("Leave the other one", "just leave it for
+now", "and leave Wang Wu's alone"): no leave named ("take leave this Friday", "my leave the week after" stay so)."""
 
 
 def split_term(word: str, text: str) -> str | None:

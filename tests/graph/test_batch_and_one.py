@@ -102,3 +102,18 @@ def test_several_is_not_the_rest_of_those_named(segment, several):
     from tools.workflow.each_own import _several
 
     assert _several(segment) is several
+
+
+@pytest.mark.parametrize("said", [  # the seventy-seventh round's writer: "Leave the other one" made it a batch of leaves
+    "Sign off everything Zhang San sent me. Leave that one, I'll deal with it on Monday.",
+    "OK approve all of Zhang San's, just leave the last one, I need to check it",
+])
+def test_leave_the_verb_is_no_leave_named(graph_driver, store, make_ctx, start_request, said):
+    _three(start_request, make_ctx)
+    batch = tool_call("decideTasks", {"isOK": True, "requester": "张三"})
+    agent = graph_driver(batch, "OK", user_id="user_2", fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "decideTasks" and not action["args"].get("processKey"), action["args"]
+    assert sorted(action["args"].get("taskIds") or []) in ([], ["task_1", "task_3"]), action["args"]
+    assert "leave" not in str(action["args"].get("comment") or "").lower()  # what they keep for later is no comment

@@ -118,7 +118,9 @@ _MY_OWN_LATER = re.compile(
 我明天再看, 李四那个三天的我再看看, "Li Si's I'll look at myself"), or that keeps something out of what is decided
 ("Don't touch the leave request.", 请假那个先别动): not for the requester."""
 _KEPT_OUT = re.compile(r"^\s*(?:please\s+)?(?:don'?t|do\s+not)\s+(?:touch|approve|reject|decide|do)\b|"
-                       r"^\s*(?:leave|keep)\b.*\b(?:alone|out|aside|for\s+now)\b|^\s*hold\s+off\b|^\s*skip\b|别动|不要动|先不(?:要)?(?:动|批|管)|"
+                       r"^\s*(?:leave|keep)\b.*\b(?:alone|out|aside|for\s+now)\b|^\s*hold\s+off\b|^\s*skip\b|"
+                       r"^\s*(?:just\s+)?leave\s+(?:it|that|this|the\s+(?:\w+\s+)?one|that\s+one|this\s+one)\b|"
+                       r"别动|不要动|先不(?:要)?(?:动|批|管)|"
                        r"先别(?:动|批|管)|先放着|先放一放|\bcan\s+wait\b|\b(?:for|till|until)\s+later\b", re.IGNORECASE)
 
 
@@ -224,8 +226,9 @@ def _after_the_decision(text: str, request: Request, *, named_before: bool = Fal
         if rest and not _ANOTHER_ACTION.search(rest) and not content_tokens(DECISION_ONLY.sub(" ", rest)) and (
                 not _whose(clause, request) and content_tokens(DECISION_ONLY.sub(" ", clause))):
             return clause.strip()  # "…，路线没问题，帮他过了吧": the clause that said more than the decision said after it
-        if not rest or _ANOTHER_ACTION.search(rest) or not content_tokens(DECISION_ONLY.sub(" ", rest)):
-            return None
+        if not rest or _ANOTHER_ACTION.search(rest) or _KEPT_OUT.match(rest) or not content_tokens(
+                DECISION_ONLY.sub(" ", rest)):
+            return None  # "…. Leave that one, I'll deal with it on Monday": what they keep out is no comment
         return rest
     return None
 
