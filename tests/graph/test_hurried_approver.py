@@ -137,3 +137,34 @@ def test_a_decision_held_back_is_none(graph_driver, make_ctx, said):
     agent = graph_driver(tool_call("queryTodoTask", {"userId": "user_2"}), "ok", user_id="user_2", fixed_answers=True)
     agent.say(said)
     assert agent.actions == [] and agent.interrupts == []
+
+
+@pytest.mark.parametrize(("said", "first", "second"), [  # the seventy-seventh round's writer; phrasings written later
+    ("张三那两笔报销，金额少的那个直接批，多的那个退回去让他补个发票", ("handleTodoTask", "task_1"), ("returnTask", "task_2")),
+    ("Of Zhang San's two claims, approve the cheaper one and send the pricier one back, it needs receipts",
+     ("handleTodoTask", "task_1"), ("returnTask", "task_2")),
+])
+def test_two_to_dos_of_one_requester_named_by_size_are_each_decided_their_own_way(graph_driver, make_ctx, store, said,
+                                                                                   first, second):
+    _claim(make_ctx, "user_1", "user_2", 180, "打车")  # task_1, the smaller
+    _claim(make_ctx, "user_1", "user_2", 2600, "办公椅")  # task_2, the larger
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "task_1", "isOK": True}), "OK", "OK", user_id="user_2",
+                         fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert (action["name"], action["args"]["taskId"]) == first and action["args"]["isOK"] is True
+    agent.approve()
+    [action] = agent.actions  # the other part of the message, proposed as said
+    assert (action["name"], action["args"]["taskId"]) == second
+    assert "发票" in action["args"]["comment"] or "receipts" in action["args"]["comment"]
+
+
+@pytest.mark.parametrize("said", ["张三金额大的那笔报销批了吧，没问题", "approve the bigger of Zhang San's claims, it's fine"])
+def test_a_to_do_named_by_its_size_is_the_one_decided(graph_driver, make_ctx, store, said):
+    _claim(make_ctx, "user_1", "user_2", 180, "打车")
+    _claim(make_ctx, "user_1", "user_2", 2600, "办公椅")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "张三", "isOK": True}), "OK", user_id="user_2",
+                         fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert action["args"]["taskId"] == "task_2"

@@ -13,6 +13,7 @@ message is read whole, as before.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
@@ -73,10 +74,29 @@ def _decision(segment: str) -> str | None:
 
 
 def _named(segment: str, people: dict[str, tuple[str, ...]]) -> set[str]:
-    """The people (by id) and task ids a stretch of the message names."""
+    """The people (by id), task ids and sizes ("*amount:larger*" for 大的那笔) a stretch of the message names."""
     folded = segment.casefold()
     named = {pid for pid, names in people.items() if any(n.casefold() in folded for n in names)}
-    return named | set(_TASK_ID.findall(segment))
+    size = lookup.size_said(segment)
+    return named | set(_TASK_ID.findall(segment)) | ({_size_key(size)} if size else set())
+
+
+def _size_key(size: tuple[str, str]) -> str:
+    return f"*{size[0]}:{size[1]}*"
+
+
+def _sizes(text: str) -> set[str]:
+    """The sizes each stretch of a text names a to-do by ("小的那笔批，大的那笔退回": two)."""
+    bounds = [0, *(m.end() for m in _SEGMENT_END.finditer(text)), len(text)]
+    return {_size_key(size) for a, b in pairwise(bounds) if (size := lookup.size_said(text[a:b]))}
+
+
+def _of_size(key: str, offered: list[Any], named: set[str]) -> list[str]:
+    """The to-do a size names, of those from the people the message names (of all offered when it names nobody)."""
+    measure, end = key.strip("*").split(":")
+    mine = [t for t in offered if not named or t.requester in named]
+    found = lookup.of_the_size((measure, end), mine)
+    return [found.id] if found is not None else []
 
 
 def _people(request: Request, actor_id: str) -> dict[str, tuple[str, ...]]:
@@ -129,7 +149,8 @@ def parts(request: Request, actor_id: str) -> list[Part]:
     """The decisions the latest message states (`decided`); [] when fewer than two people are decided different ways
     (the message is then read whole)."""
     latest = latest_message(request)
-    if len(_people(request, actor_id)) + len(set(_TASK_ID.findall(latest))) + asks_for_several(latest) < 2:
+    if len(_people(request, actor_id)) + len(set(_TASK_ID.findall(latest))) + asks_for_several(latest) + len(
+            _sizes(latest)) < 2:
         return []
     found = decided(request, actor_id)
     if len({p.decided for p in found}) < 2 or len(set().union(*(p.who for p in found))) < 2:
@@ -137,7 +158,8 @@ def parts(request: Request, actor_id: str) -> list[Part]:
     return found
 
 
-def next_asked(conn: Connection, request: Request, actor_id: str) -> dict[str, Any] | None:
+def next_asked(conn: Connection, request: Request, actor_id: str,
+               done: Sequence[tuple[str, dict[str, Any]]] = ()) -> dict[str, Any] | None:
     """The next decision the person's latest message asks for that still waits on them, as a call (`name`, `args`),
     where the message decides the to-dos of two or more people (`decided`): of each part in the order written, the
     to-do of each person it names, in the order named, that is the one still offered to the actor from them (a person
@@ -153,6 +175,8 @@ def next_asked(conn: Connection, request: Request, actor_id: str) -> dict[str, A
         return min((i for i in places if i >= 0), default=len(latest))
 
     offered = lookup.engine_of(conn).tasks_for(conn, actor_id, groups_of(conn, actor_id))
+    decided_now = [str(r.get("taskId")) for tool, r in done if tool in TO_DO_TOOLS and r.get("taskId")]
+    sized = [*offered, *(lookup.engine_of(conn).task(conn, t) for t in decided_now)]  # "小的批，大的退回": both, still
     for part in found:
         keys = processes_named(conn, part.words)
         if part.who == {SEVERAL}:  # the batch, while a to-do of its one process still waits
@@ -161,7 +185,8 @@ def next_asked(conn: Connection, request: Request, actor_id: str) -> dict[str, A
             continue
         for who in sorted(part.who, key=first_said):
             # "张三的报销" of 张三's leave and claim: the one of the process named (none once it was decided)
-            todos = [t.id for t in offered if who in (t.id, t.requester) and (not keys or t.process_key in keys)]
+            todos = [t for t in _of_size(who, sized, set(people)) if t not in decided_now] if ":" in who else [
+                t.id for t in offered if who in (t.id, t.requester) and (not keys or t.process_key in keys)]
             if len(todos) != 1:
                 continue
             if part.decided == "return":
@@ -196,7 +221,9 @@ def _whose(call: Call, request: Request) -> tuple[set[str], str]:
         except DomainError:
             pass  # no such to-do: the references guard says so
     people = _people(request, call.ctx.actor_id)
-    return whose | {pid for pid, names in people.items() if any(n.casefold() == given.casefold() for n in names)}, process
+    offered = lookup.engine_of(call.handle).tasks_for(call.handle, call.ctx.actor_id, groups_of(call.handle, call.ctx.actor_id))
+    sizes = {key for key in _sizes(latest_message(request)) if given in _of_size(key, offered, set(people))}
+    return whose | sizes | {pid for pid, names in people.items() if any(n.casefold() == given.casefold() for n in names)}, process
 
 
 def _of_process(call: Call, found: list[Part], mine: list[Part], process: str) -> list[Part]:

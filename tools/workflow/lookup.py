@@ -228,7 +228,37 @@ def of_the_amount_decided(text: str, offered: list[TaskView], names: list[str]) 
 
     text = mask_words(text, names)
     picked = {t.id: t for s in sentences(text) if decision_in(s) is not None for t in by_amount(s, offered)}
+    if not picked:  # "金额大的那笔批了", "approve the longer one": the one at that end
+        picked = {t.id: t for s in sentences(text) if decision_in(s) is not None and (size := size_said(s))
+                  and (t := of_the_size(size, offered)) is not None}
     return next(iter(picked.values())) if len(picked) == 1 else None
+
+
+_SIZES = (
+    ("amount", "larger", re.compile(r"(?:金额|数额)?(?:大|多|贵)的|\b(?:bigger|biggest|larger|largest|higher|pricier)\b", re.I)),
+    ("amount", "smaller", re.compile(r"(?:金额|数额)?(?:小|少|便宜)的|\b(?:smaller|smallest|cheaper|cheapest|lower)\b", re.I)),
+    ("days", "larger", re.compile(r"(?:天数多|长)的|\b(?:longer|longest)\b", re.I)),
+    ("days", "smaller", re.compile(r"(?:天数少|短)的|\b(?:shorter|shortest)\b", re.I)),
+)
+"""Words that name one of several to-dos by its size: 金额大的那笔, "the cheaper one", 天数长的, "the longer one"."""
+
+
+def size_said(text: str) -> tuple[str, str] | None:
+    """The measure and end a text names a to-do by ("amount", "larger" for 大的那笔), or None: none, or more than one."""
+    said = {(measure, end) for measure, end, words in _SIZES if words.search(text)}
+    return next(iter(said)) if len(said) == 1 else None
+
+
+def of_the_size(size: tuple[str, str], offered: list[TaskView]) -> TaskView | None:
+    """Of the to-dos whose form has the measure, the one of the largest or smallest, when two or more have it and one
+    alone is at that end."""
+    measure, end = size
+    sized = [(float(t.form[measure]), t) for t in offered if isinstance(t.form.get(measure), int | float)]
+    if len(sized) < 2:
+        return None
+    best = (max if end == "larger" else min)(v for v, _ in sized)
+    at_end = [t for v, t in sized if v == best]
+    return at_end[0] if len(at_end) == 1 else None
 
 
 def todos_from(conn: Connection, actor_id: str, requester_id: str) -> list[TaskView]:

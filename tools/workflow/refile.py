@@ -89,5 +89,5 @@ def next_asked(conn: Connection, request: Request, actor_id: str,
     `own_approval`), else the start asked beside look-ups (`start_asked`), else the reminder asked beside a look-up of
     their requests (`urge_asked`), else the decision asked beside a look-up of their to-dos (`decision_asked`)."""
     return refile_asked(conn, request, done) or next_start(conn, request, done) or next_decided(
-        conn, request, actor_id) or own_approval_asked(conn, request, actor_id, done) or start_asked(
+        conn, request, actor_id, done) or own_approval_asked(conn, request, actor_id, done) or start_asked(
         conn, request, done) or urge_asked(conn, request, actor_id, done) or decision_asked(conn, request, actor_id, done)

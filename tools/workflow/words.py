@@ -94,7 +94,7 @@ they want done with it, passing it on, says the rest)."""
 _REJECT = re.compile(latin_bounded(_REJECT.pattern), _REJECT.flags)
 _APPROVE = re.compile(
     r"放行|放(?:他|她|它)过|(?:让|放)(?:他|她|它)过(?:去)?(?:吧|了)|签了(?:吧)?|签字|"
-    r"批准|同意|批了|(?<!审)批(一下|下|掉|个|吧|了|准)|(?<![标水精基])准了|准假|准许|通过|核准|可以批|没问题|"
+    r"批准|同意|批了|(?<!审)批(一下|下|掉|个|吧|了|准)|(?<![不别])(?<!不要)(?:直接|就|都|先|全)批(?![评示注复])|(?<![标水精基])准了|准假|准许|通过|核准|可以批|没问题|"
     r"\bapprov(?!als?\b|ing\s+(?:things|requests|claims|stuff|leave)\b)|\b(?:my|our|full)\s+approval\b|\baccept|"
     r"\bsign(ed|ing)?(?: (?:it|this|that|them))? off\b|"
     r"\bok(ay)?\b|\bgo ahead\b|\bfine (?:by|with) me\b|\blooks? good\b|\blgtm\b|"
