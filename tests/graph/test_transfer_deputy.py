@@ -166,3 +166,28 @@ def test_a_resend_while_its_approver_is_away_names_who_holds_it(graph_driver, st
     agent.approve()
     assert [(t["id"], t["assignee_id"]) for t in store.snapshot()["tasks"]][-1] == (2, "user_4")
     assert told in str(agent.messages[-1].content), agent.messages[-1].content
+
+
+@pytest.mark.parametrize(("first", "then"), [  # the seventy-seventh round's writer; phrasings written later
+    ("1月25日到29日去成都出差见客户，李四审批", "我出差期间的审批交给赵六代一下"),
+    ("Business trip to Chengdu from Jan 25 to Jan 29 to see a client, Li Si approves",
+     "While I'm on that trip, have Zhao Liu cover my approvals"),
+])
+def test_a_deputy_for_the_days_of_ones_own_trip_said_before_takes_those_days(graph_driver, store, first, then):
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "李四",
+                                     "fields": {"destination": "成都", "startDate": "2027-01-25", "endDate": "2027-01-29"}})
+    agent = graph_driver(trip, "OK", user_id="user_3")
+    agent.say(first)
+    agent.approve()
+    agent.script(tool_call("setDeputy", {"deputyUserId": "赵六", "startDate": "2027-01-25", "endDate": "2027-01-29"}),
+                 "OK")
+    agent.say(then)
+    [action] = agent.actions
+    assert (action["args"]["startDate"], action["args"]["endDate"]) == ("2027-01-25", "2027-01-29")
+
+
+def test_a_deputy_with_no_days_said_and_none_pointed_at_is_asked_them(graph_driver, store):
+    agent = graph_driver(tool_call("setDeputy", {"deputyUserId": "赵六", "startDate": "2027-01-25",
+                                                 "endDate": "2027-01-29"}), "OK", user_id="user_3")
+    answer = str(agent.say("我的审批交给赵六代一下")["messages"][-1].content)
+    assert "哪天" in answer and agent.actions == []

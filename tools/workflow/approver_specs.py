@@ -16,7 +16,7 @@ from tools.workflow.deputies import (
     query_my_deputies,
     set_deputy,
 )
-from tools.workflow.form_dates import range_end
+from tools.workflow.form_dates import range_or_days_of_mine
 from tools.workflow.notify import deliver_all
 from tools.workflow.transfer import TransferTaskArgs, check_transfer_task, transfer_card, transfer_task, transferred_line
 
@@ -71,8 +71,9 @@ SET_DEPUTY = ToolSpec(
     references=(Reference("deputyUserId", "user"),),
     person_values=(PersonValue("deputyUserId", "person", "deputy"),
                    # the days the person said: the one range ("下周一到下周三"), else the one day or the two days
-                   PersonValue("startDate", "date", "deputy_start", stated=range_end("start")),
-                   PersonValue("endDate", "date", "deputy_end", stated=range_end("end"), after="startDate")),
+                   # or the days of their own time away said before ("出差那几天")
+                   PersonValue("startDate", "date", "deputy_start", stated=range_or_days_of_mine("start")),
+                   PersonValue("endDate", "date", "deputy_end", stated=range_or_days_of_mine("end"), after="startDate")),
     check=check_set_deputy,
     card=deputy_card,
     observation=ObservationShape(drop=frozenset({"notified"})),

@@ -14,7 +14,7 @@ from tools.parsers.dates import AM_PM, am_or_pm
 from tools.parsers.day_names import EN_DAYS
 from tools.parsers.facts import FROM_AFTER, FROM_BEFORE
 from tools.parsers.text import MASK
-from tools.request import Request, Said
+from tools.request import Request, Said, read_request
 from tools.taken_back import TAKEN_BACK
 from tools.workflow.engine import FormField
 
@@ -321,3 +321,33 @@ _AM_PM_AFTER_A_DAY = re.compile(
     rf"\b(?:{EN_DAYS}|weds)\b\.?|\b\d{{1,2}}(?:st|nd|rd|th)|\btomorrow)"
     rf"\s*{AM_PM}", re.IGNORECASE)
 """AM or PM said after a day ("下周五 PM", "next Fri AM", "Wednesday p.m.", "the 9th a.m."): which half of that day."""
+
+
+_DAYS_OF_MINE = re.compile(
+    r"(?:出差|请假|休假|年假|假期|培训|出去)(?:的)?(?:那几天|那些天|那段时间|期间|的时候|那周|这几天)|"
+    r"\b(?:while|when)\s+I['’]?m\s+(?:away|off|out|on\s+(?:leave|holiday|vacation|(?:the|my|that)\s+(?:\w+\s+)?trip))\b|"
+    r"\b(?:during|for)\s+(?:my|the|that)\s+(?:\w+\s+)?(?:trip|leave|time\s+off|holiday|vacation)\b|"
+    r"\b(?:those|the\s+same)\s+days\b", re.IGNORECASE)
+"""Words that give a range as the days of the person's own time away said before ("出差那几天我的审批让赵六代一下",
+"while I'm on that trip", "the same days")."""
+
+
+def range_or_days_of_mine(which: str) -> Any:
+    """`range_end` of what the person said, else, where their latest message speaks of the days of their own time
+    away ("出差那几天"), the one date range an earlier message of theirs stated, even one a write already filed (its
+    values are that write's, but these words point back at them)."""
+    said = range_end(which)
+
+    def stated(request: Request) -> str | None:
+        found = said(request)
+        texts = request.get("recent") or []
+        if found is not None or not texts or not _DAYS_OF_MINE.search(texts[-1]) or not request.get("today"):
+            return found
+        today = date.fromisoformat(str(request["today"]))  # each earlier message read as it was when said
+        ranges = {(r["start"], r["end"]) for text in texts[:-1] for r in read_request([text], index=0, today=today)["ranges"]}
+        if len(ranges) != 1:
+            return None
+        start, end = ranges.pop()
+        return start if which == "start" else end
+
+    return stated
