@@ -42,6 +42,24 @@ def test_short_day_names_in_lower_case_are_days_unless_they_are_words_too(text, 
     assert dates(text) == read
 
 
+D = date  # the days listed below, each a day of its own
+
+
+@pytest.mark.parametrize(("text", "days"), [  # the seventy-eighth round's writer ("12月28、29号"); these written later
+    ("12月21、22号请两天", [D(2026, 12, 21), D(2026, 12, 22)]),  # the month said once, before the first day
+    ("21、22号两天不在", [D(2026, 12, 21), D(2026, 12, 22)]),
+    ("12月21日和22日休息", [D(2026, 12, 21), D(2026, 12, 22)]),  # 22日 after a dated day: the same month's
+    ("12月21日、22日、23日出差", [D(2026, 12, 21), D(2026, 12, 22), D(2026, 12, 23)]),
+    ("off Dec 21 and 22", [D(2026, 12, 21), D(2026, 12, 22)]),
+    ("out on December 21, 22 and 23", [D(2026, 12, 21), D(2026, 12, 22), D(2026, 12, 23)]),
+    ("Dec 21, 2026 off", [D(2026, 12, 21)]),  # a year, not a day listed
+    ("12月21日请2天", [D(2026, 12, 21)]),  # a length, not a day listed
+    ("一共3，21号出发", [D(2026, 12, 21)]),  # a count before a comma is no day
+])
+def test_days_listed_in_one_month_are_each_read(text, days):
+    assert [(s, e) for s, e, _ in dates(text)] == [(d, d) for d in days]
+
+
 def test_dates_end_weekday_before_start_weekday_is_the_next_week():
     assert dates("周五到周一") == [(date(2026, 12, 4), date(2026, 12, 7), 2)]
     assert dates("Friday to Monday") == [(date(2026, 12, 4), date(2026, 12, 7), 2)]

@@ -277,9 +277,44 @@ def find_dates(text: str, today: date, original: str | None = None,
                     spans.append(_span(original, first.day, end, (begin, last), start_half, end_half))
                     i += 1
                     continue
+        head = _MONTH_DAY_HEAD_RE.search(text[:first.start]) if first.kind in ("day_zh", "day_en") else None
+        if head is not None:  # "12月28、29号", "28、29号": the first day listed shares the month of the one after it
+            days = _month_days(today, number(head["m"]), [number(head["d"]), first.day.day]) if head["m"] else [
+                d for d in (safe_date(first.day.year, first.day.month, int(head["bare"])), first.day) if d is not None]
+            if len(days) == 2 and days[0] < days[1]:
+                spans.append(_span(original, days[0], days[0], (head.start(), head.end())))
+                first = replace(first, day=days[1])
         spans.append(_span(original, first.day, first.day, (first.start, first.end)))
+        following = singles[i + 1].start if i + 1 < len(singles) else len(text)
+        last, at = first.day, first.end
+        while first.kind in _DATED_DAYS and (tail := _DAY_LIST_RE.match(text, at)) and tail.end() <= following:
+            listed = add_months(last, 0, number(tail["d"]))  # "12月28日和29日", "Dec 28 and 29": the same month's
+            if listed is None or listed <= last:
+                break
+            spans.append(_span(original, listed, listed, (tail.start("d"), tail.end())))
+            last, at = listed, tail.end()
         i += 1
     return spans
+
+
+_DATED_DAYS = ("iso", "ymd_zh", "md_en", "dm_en", "numeric")
+_DAY_LIST_RE = re.compile(
+    r"\s*(?:、|，|,|/|&|和|及|与|跟|\band\b)\s*(?:the\s+)?(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})\s*(?:st|nd|rd|th|日|号)?"
+    r"(?![\d:/月]|\.\d)(?!\s*(?:days?|hours?|weeks?|months?|天|小时|个|周|星期|元|块|号|日))", re.I)
+"""A day listed after a dated day, in its month: "12月28日和29日", "Dec 28 and 29"."""
+_MONTH_DAY_HEAD_RE = re.compile(
+    r"(?:(?P<m>\d{1,2}|[一二三四五六七八九十]{1,3})\s*月\s*(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})\s*(?:、|，|,|和|及|与|跟)|"
+    r"(?<![\d.月])(?P<bare>\d{1,2})\s*(?:、|和))\s*$")
+"""A month and day before a day listed after it ("12月28、29号", "28、29号"): the two days of that month."""
+
+
+def _month_days(today: date, month: int, days: list[int]) -> list[date]:
+    """Days of one month written without a year, in the year nearest today of the first; [] when one is no date."""
+    from tools.parsers.date_phrases import _nearest_month_day
+
+    first = _nearest_month_day(today, month, days[0])
+    found = [safe_date(first.year, month, d) for d in days] if first is not None else []
+    return [d for d in found if d is not None] if len(found) == len(days) and all(found) else []
 
 
 _APART_RE = re.compile(r"[^，,。.;；!！?？\n]*?(?:到|至|\b(?:to|till|until|through|thru)\b)[^，,。.;；!！?？\n]*", re.I)
