@@ -74,6 +74,12 @@ class BatchOfWhom:
         named = {p for p in said if any(n in kept for n in known[p] - {p.casefold()})}
         given = str(call.values.get("requester") or "").strip().casefold()
         left_out = sorted(said - named)
+        me = {call.ctx.actor_id.casefold(), *(str(n).casefold() for n in (names.get(call.ctx.actor_id) or {}).values() if n)}
+        if given and given in me:  # "approve every leave waiting on me": the person is no requester of their to-dos
+            call.notes.append(f"[person_stated] requester: {given!r} is the user, whose to-dos are others' requests")
+            call.values["requester"] = None
+            call.found.pop("requester", None)
+            given = ""
         if given and any(given in known[p] for p in left_out):  # "都批了，赵六那个先别动": 赵六 is left out
             call.notes.append(f"[person_stated] requester: the user left {given!r} out of the batch")
             call.values["requester"] = None

@@ -165,8 +165,8 @@ def next_asked(conn: Connection, request: Request, actor_id: str,
     to-do of each person it names, in the order named, that is the one still offered to the actor from them (a person
     with several waiting is not guessed at). None when the message asks for no more."""
     found = decided(request, actor_id)
-    if len(set().union(set(), *(p.who for p in found))) < 2:
-        return _batch_asked(conn, request)
+    if len(set().union(set(), *(p.who for p in found))) < 2:  # the batch asked, unless the run made it
+        return None if any(tool == BATCH_TOOL for tool, _ in done) else _batch_asked(conn, request)
     latest = latest_message(request).casefold()
     people = _people(request, actor_id)
 

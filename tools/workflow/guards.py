@@ -19,6 +19,7 @@ from tools.request import latest_message, named_in_latest, persons_in_latest
 from tools.workflow import form_fit, lookup
 from tools.workflow.approver_words import named_as_taker
 from tools.workflow.engine import TaskView
+from tools.workflow.mine import own_waiting
 from tools.workflow.nothing_to_do import ON_A_TODO
 from tools.workflow.request_lookup import PENDING, own_pending, processes_named
 from tools.workflow.resubmit import RESEND
@@ -242,8 +243,12 @@ class OwnRequest:
         if call.spec.name == START and not (_acts_on_one(latest) and own_pending(call.handle, call.ctx.actor_id)):
             return  # "my leave for next week": a start; "pull my day-off request" acts on the one they have
         if call.spec.name == "transferTask" and own_pending(call.handle, call.ctx.actor_id):  # "give my trip to Zhao Liu"
+            where = {lang: ("；" if lang == "zh" else "; ").join(own_waiting(call.handle, call.ctx.actor_id, lang))
+                     for lang in OWN_TRANSFER_SAY}  # who holds it now, said first ("你的请假流程（req_1）在李四那里")
+            say = {lang: (f"{where[lang]}。" if lang == "zh" else f"{where[lang][:1].upper()}{where[lang][1:]}. ")
+                   * bool(where[lang]) + words for lang, words in OWN_TRANSFER_SAY.items()}
             raise CannotError("own_transfer", "The user asks to pass their own request on to another approver: only its "
-                              "approver can; they may withdraw it and file it again.", say=OWN_TRANSFER_SAY)
+                              "approver can; they may withdraw it and file it again.", say=say)
         for person_id, person in call.request["names"].items():
             if person_id != call.ctx.actor_id and any(
                     anothers_request(latest, n) for n in (person.get("name"), person.get("alias")) if n):

@@ -21,6 +21,7 @@ from sqlalchemy import Connection
 from tools.errors import DomainError
 from tools.request import Request, latest_message
 from tools.workflow.decision_asked import decision_asked
+from tools.workflow.deputy_asked import deputy_asked
 from tools.workflow.each_own import next_asked as next_decided
 from tools.workflow.each_own_request import next_start
 from tools.workflow.own_approval import own_approval_asked
@@ -87,7 +88,9 @@ def next_asked(conn: Connection, request: Request, actor_id: str,
     process's request of a message that asks for two (`each_own_request.next_start`), else the next to-do the message
     decides (`tools.workflow.each_own.next_asked`), else their own request's approval asked beside (refused:
     `own_approval`), else the start asked beside look-ups (`start_asked`), else the reminder asked beside a look-up of
-    their requests (`urge_asked`), else the decision asked beside a look-up of their to-dos (`decision_asked`)."""
-    return refile_asked(conn, request, done) or next_start(conn, request, done) or next_decided(
-        conn, request, actor_id, done) or own_approval_asked(conn, request, actor_id, done) or start_asked(
-        conn, request, done) or urge_asked(conn, request, actor_id, done) or decision_asked(conn, request, actor_id, done)
+    their requests (`urge_asked`), else the decision asked beside a look-up of their to-dos (`decision_asked`), else
+    the deputy named beside a write (`deputy_asked`)."""
+    return (refile_asked(conn, request, done) or next_start(conn, request, done)
+            or next_decided(conn, request, actor_id, done) or own_approval_asked(conn, request, actor_id, done)
+            or start_asked(conn, request, done) or urge_asked(conn, request, actor_id, done)
+            or decision_asked(conn, request, actor_id, done) or deputy_asked(conn, request, actor_id, done))

@@ -1,0 +1,56 @@
+"""A deputy named beside another write of the same message ("approve every leave waiting on me … and have Wang Wu
+handle my approvals while I'm away") is proposed once that write is made, its days read from the person's words; and a
+batch of one's own to-dos never has the person as its requester (the model's "requester": the approver left the batch
+empty). The seventy-fifth round's run, read after it; the phrasings below were written for these tests.
+
+The graph's clock says 2027-01-15, a Friday."""
+
+from __future__ import annotations
+
+import pytest
+
+from evals.doubles.scripted import tool_call
+
+
+@pytest.mark.parametrize(("said", "days"), [
+    ("Approve all the leave requests waiting on me, and while I'm away next Monday to Wednesday Zhao Liu covers my "
+     "approvals", ("2027-01-18", "2027-01-20")),
+    ("下周一到周三我出差，待办里的请假都批了吧，这几天的审批让赵六帮我顶一下", ("2027-01-18", "2027-01-20")),
+])
+def test_a_deputy_named_beside_a_batch_is_proposed_after_it(graph_driver, store, start_request, said, days):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看牙")
+    start_request(requester="user_3", approver="user_2", days=1, reason="探亲")
+    batch = tool_call("decideTasks", {"isOK": True, "processKey": "process_qingjia", "requester": "user_2"})
+    agent = graph_driver(batch, "OK", "OK", user_id="user_2", fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "decideTasks" and not action["args"].get("requester")  # the person's own: none
+    agent.approve()
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["approved", "approved"]
+    [action] = agent.actions
+    assert action["name"] == "setDeputy" and action["args"]["deputyUserId"] == "user_4"
+    assert (action["args"]["startDate"], action["args"]["endDate"]) == days
+
+
+def test_a_colleague_named_as_the_approver_of_a_start_is_no_deputy_after_it(graph_driver, store):
+    leave = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "看牙", "nextUserId": "王五",
+                                      "fields": {"days": 1, "leaveType": "事假", "startDate": "2027-01-18",
+                                                 "endDate": "2027-01-18"}})
+    agent = graph_driver(leave, "OK", "OK", user_id="user_1", fixed_answers=True)
+    agent.say("下周一请一天事假去看牙，让王五审批")
+    agent.approve()
+    assert agent.actions == []
+
+
+@pytest.mark.parametrize(("said", "told"), [  # the seventy-fifth round's run: the refusal named nobody
+    ("Wang Wu is off this week, can you hand my leave over to Zhao Liu instead?", "with Wang Wu"),
+    ("王五这周不在，我那个请假能不能转给赵六批？", "在王五那里"),
+])
+def test_asking_to_move_ones_own_request_is_told_who_holds_it_and_why_not(graph_driver, store, start_request, said,
+                                                                           told):
+    start_request(requester="user_1", approver="user_3", days=1, reason="看牙")
+    move = tool_call("transferTask", {"taskId": "my leave", "nextUserId": "Zhao Liu"})
+    agent = graph_driver(move, "OK", user_id="user_1", fixed_answers=True)
+    answer = str(agent.say(said)["messages"][-1].content)
+    assert told in answer and ("withdraw" in answer or "撤回" in answer), answer
+    assert [t["assignee_id"] for t in store.snapshot()["tasks"]] == ["user_3"]
