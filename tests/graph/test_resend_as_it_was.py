@@ -129,3 +129,16 @@ def test_a_time_of_day_in_the_note_of_a_leave_sent_as_it_was_changes_nothing(gra
     [action] = agent.actions
     assert action["name"] == "resubmitRequest" and "days" not in action["args"]
     assert action["args"]["note"] == "paperwork handed to HR this morning"
+
+
+@pytest.mark.parametrize(("said", "asked", "answer", "lang"), [  # the seventy-sixth round's run; phrasings written later
+    ("王五说金额对不上，帮我把金额改了再提交", "请问报销金额要改成多少？", "应该是一千零五十", "zh"),
+    ("the amount was wrong, fix it and send it again", "How much should the amount be?", "it's 1,050", "en"),
+])
+def test_a_resend_naming_what_changes_but_not_to_what_asks_for_that_alone(graph_driver, make_ctx, said, asked, answer,
+                                                                          lang):
+    agent = _returned_claim(graph_driver, make_ctx, tool_call("resubmitRequest", {"requestId": "req_1"}), lang=lang)
+    assert str(agent.say(said)["messages"][-1].content) == asked
+    agent.say(answer)
+    [action] = agent.actions
+    assert action["args"]["fields"] == {"amount": 1050} and not action["args"].get("note")

@@ -20,9 +20,14 @@ CARD_LABELS = {
 QUESTIONS = {
     "zh": {"which_request": "你有 {count} 个申请可以这样处理：{choices}。请问是哪一个？",
            "return_comment": "请问退回的意见写什么？请说明申请人需要修改什么。",
-           "changes": "请问要修改什么？例如{choices}。如果不用修改，请告诉我要向审批人说明什么（例如：发票已补交）。"},
+           "changes": "请问要修改什么？例如{choices}。如果不用修改，请告诉我要向审批人说明什么（例如：发票已补交）。",
+           "changes_named": "请问{choices}要改成什么？", "changes_named_number": "请问{choices}要改成多少？",
+           "changes_named_date": "请问{choices}要改成哪天？"},
     "en": {"which_request": "{count} of your requests could be meant: {choices}. Which one do you mean?",
            "return_comment": "What should the requester change? Sending a request back needs a comment.",
+           "changes_named": "What should the {choices} be changed to?",
+           "changes_named_number": "How much should the {choices} be?",
+           "changes_named_date": "Which day should the {choices} be?",
            "changes": "What do you want to change? For example: {choices}. If nothing changes, tell me what to tell "
                       "the approver (for example: the receipts are handed in now)."},
 }
@@ -93,3 +98,22 @@ def resubmitted_line(result: dict[str, Any], lang: str) -> str:
             if who else ".")
     waiting = f"，等待{who}" + (f"代{away}" if away else "") + f"审批（{result['taskId']}）。" if who else "。"
     return f"已重新提交 {result['requestId']}（{result['changes']}" + (f"；说明：{note}" if note else "") + f"）{waiting}"
+
+
+def changes_asked(fields: list[Any]) -> str:
+    """The question that asks what the fields named are changed to: how much, which day, or what."""
+    kinds = {"number" if f.type in ("long", "double", "decimal") else "date" if f.type == "date" else "" for f in fields}
+    return "changes_named" + (f"_{kinds.pop()}" if len(kinds) == 1 and "" not in kinds else "")
+
+
+def fields_named(definition: Any, texts: list[str]) -> list[Any]:
+    """The form's fields the texts name by their label or its head word ("把金额改了": 报销金额; "改个日期": 出发日期 and
+    返回日期; "fix the amount": Amount (yuan); "the dates": Start date and End date)."""
+    said = " ".join(texts).casefold()
+    found = []
+    for f in definition.fields:
+        english = re.sub(r"\s*\(.*?\)", "", f.label_en or "").casefold().split()
+        head = english[0] if "of" in english else english[-1] if english else ""
+        if f.label in said or f.label[-2:] in said or (head and re.search(rf"\b{re.escape(head)}s?\b", said)):
+            found.append(f)
+    return found
