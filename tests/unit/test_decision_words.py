@@ -65,3 +65,18 @@ def test_a_comment_written_between_quotes_is_filed_without_them(said, comment):
 ])
 def test_saying_a_decision_is_not_theirs_decides_nothing(text):
     assert decision_in(text) is None
+
+
+@pytest.mark.parametrize(("said", "comment"), [  # the seventy-fifth round's run: the return asked for its comment
+    ("Kick Wang Wu's trip back to him and tell him to split it into two trips", "split it into two trips"),
+    ("please send Zhao Liu's claim back and ask her to attach the taxi receipts", "attach the taxi receipts"),
+])
+def test_what_the_requester_is_told_to_do_with_a_send_back_is_its_comment(said, comment):
+    from datetime import date
+
+    from tools.request import read_request
+    from tools.workflow.comment_words import stated_comment
+
+    people = [{"id": "user_3", "name": "王五", "alias": "Wang Wu"}, {"id": "user_4", "name": "赵六", "alias": "Zhao Liu"}]
+    request = read_request([said], index=0, people=people, actor_id="user_2", today=date(2026, 12, 7))
+    assert stated_comment(request) == comment

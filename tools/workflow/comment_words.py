@@ -194,6 +194,9 @@ _TELL_THEM = re.compile(r"^\s*(?:(?:跟|和|同|给)(?:他|她|他们)说(?:一�
 
 _BACK_TO_DO = re.compile(r"(?:打|发|退)回(?:去|来)?(?:给他|给她)?[，,\s]*(?P<what>(?:让|叫|请)(?:他|她|对方).+)$")
 """A send-back and what the requester is to do, in one clause ("打回去让他把原因写清楚")."""
+_BACK_TO_DO_EN = re.compile(r"\bback\b(?:\s+to\s+(?:him|her|them))?[^.;!?]*?\b(?:and|so)\s+(?:tell|ask|have|get)\s+"
+                            r"(?:him|her|them)\s+to\s+(?P<what>[^.;!?]+)", re.IGNORECASE)
+"""The same in English ("Send Zhang San's leave back to him and tell him to add the dates": add the dates)."""
 
 
 def _after_the_decision(text: str, request: Request, *, named_before: bool = False) -> str | None:
@@ -213,7 +216,7 @@ def _after_the_decision(text: str, request: Request, *, named_before: bool = Fal
             continue
         if _decided_again(after, decision_in(clause)):
             continue  # "approve一下……等下，先别批，退回给他吧，让他…": what they decide last is the one
-        told = _BACK_TO_DO.search(clause)  # "先打回去让他把原因写清楚": what they are to do is in the clause itself
+        told = _BACK_TO_DO.search(clause) or _BACK_TO_DO_EN.search(clause)  # "先打回去让他把原因写清楚": in the clause
         if told is None and end is None:
             return None
         if told is None:
