@@ -19,6 +19,8 @@ from evals.doubles.scripted import tool_call
     # his own words quoted (the forty-eighth round's run; none of its words)
     ('Wang Wu pinged me: "my laptop died, please cancel my expense claim for me". Could you?', "only Wang Wu can"),
     ("王五在群里跟我说：“帮我把我那个报销撤了，金额填错了”，你帮他撤一下", "只有王五本人"),
+    # asked for him, "帮他把…撤回" (the seventy-sixth round's run; none of its words)
+    ("王五说那笔报销不用报了，麻烦你替他把报销撤回", "只有王五本人"),
 ])
 def test_another_persons_request_spoken_of_by_pronoun_is_not_withdrawn(graph_driver, store, start_request, said,
                                                                        told):

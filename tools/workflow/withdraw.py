@@ -143,7 +143,8 @@ def _theirs_in_quote(text: str, quoted: list[tuple[str, tuple[int, int]]], name:
 
 class NotTheirsToWithdraw:
     """Refuses withdrawing or resending where the person's words speak of someone else's request by pronoun after
-    naming them ("Li Si texted me to cancel his leave request for him", 王五让我帮他把他的报销撤回): only its
+    naming them ("Li Si texted me to cancel his leave request for him", 王五让我帮他把他的报销撤回, 张三说不请了，你帮他把
+    请假撤回吧): only its
     requester withdraws or resends it (`not_requester`, told to the person). A message that speaks of the person's own
     request too is left to the other checks (the lookup finds only their own)."""
 
@@ -165,7 +166,8 @@ class NotTheirsToWithdraw:
             for name in (n for n in (person.get("name"), person.get("alias")) if n):
                 who = re.escape(name)
                 said = compiled(rf"{who}[^?!]{{0,120}}?\b{_THEIRS}{REQUEST_NOUN}|"
-                                rf"{who}[^。？！?!]{{0,30}}?[他她](?:的|那个|那条|那笔){REQUEST_NOUN}",
+                                rf"{who}[^。？！?!]{{0,30}}?[他她](?:的|那个|那条|那笔){REQUEST_NOUN}|"
+                                rf"{who}[^。？！?!]{{0,30}}?(?:帮|替|给)[他她](?:把|将)?(?:那个|那条|那笔)?{REQUEST_NOUN}",
                                 re.IGNORECASE).search(latest) or _theirs_in_quote(latest, quoted, name)
                 if said:  # said by the code, with whose it is: the model had failed to, step after step
                     raise only_its_requester(call.spec.name, person_id, person, said.group())
