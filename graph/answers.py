@@ -170,7 +170,7 @@ def instead_call(messages: list[AnyMessage], lang: Lang, *, after_refused_steps:
     proposed = {action_hash(c["name"], c["args"]) for m in run if isinstance(m, AIMessage) for c in m.tool_calls}
     if action_hash(named["name"], named["args"]) in proposed:
         return None
-    return as_said(named, lang)
+    return as_said(named, lang, str(named.get("why") or "instead"))  # a look-up in place of a write: "I look it up"
 
 
 def as_said(call: dict[str, Any], lang: Lang, why: str = "instead") -> AIMessage:

@@ -49,6 +49,9 @@ SECOND_WRITE_TEMPLATE = (
 REFUSAL_TEMPLATE = "Error [{code}]: {message}"
 TASK_VIEW = "viewTask"
 """The look-up of one to-do, proposed in place of a write on it asked of in a question (when the toolset has it)."""
+MY_REQUESTS = "queryMyRequests"
+"""The look-up of the person's own requests, in place of a write on one asked of in a question ("我的年假怎么给退回来
+了？" had a withdrawal proposed, and was answered "nothing was changed": the seventy-sixth round's run)."""
 _RECORD_ID = re.compile(r"^\s*[A-Za-z]+_\d+\s*$")
 """A record's id ("task_2"): the model's own words ("printer") name no to-do to show."""
 QUESTION_ONLY_TEMPLATE = (
@@ -258,11 +261,14 @@ class ToolValidator:
         go to someone after me?" carded a decision twice, then ended with nothing: the sixtieth round's run), with the
         to-do's view in its place, which shows its steps and who decides next."""
         text = QUESTION_ONLY_TEMPLATE.format(name=name)
+        if isinstance(args, dict) and "requestId" in args and MY_REQUESTS in self._registry:
+            return Refused(f"{text} To show the user's requests, where each is and why, call {MY_REQUESTS}.",
+                           {"name": MY_REQUESTS, "args": {}, "why": "instead_read"})
         task = args.get("taskId") if isinstance(args, dict) else None
         if not isinstance(task, str) or not _RECORD_ID.match(task) or TASK_VIEW not in self._registry:
             return text  # a model's own words ("printer") name no to-do to show
         return Refused(f"{text} To show the task and its steps, call {TASK_VIEW} with taskId {task}.",
-                       {"name": TASK_VIEW, "args": {"taskId": task}})
+                       {"name": TASK_VIEW, "args": {"taskId": task}, "why": "instead_read"})
 
     def _ask(self, call: ToolCallRecord, error: CannotError | NeedsPersonError, lang: Lang,
              kept: dict[str, Any] | None = None) -> Ask:

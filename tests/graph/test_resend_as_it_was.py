@@ -14,6 +14,7 @@ import pytest
 
 from evals.doubles.scripted import tool_call
 from graph.history import refusal_text
+from graph.prompts import THOUGHTS
 from tools import execute_call
 from tools.request import read_request
 from tools.workflow import TOOLSET
@@ -142,3 +143,19 @@ def test_a_resend_naming_what_changes_but_not_to_what_asks_for_that_alone(graph_
     agent.say(answer)
     [action] = agent.actions
     assert action["args"]["fields"] == {"amount": 1050} and not action["args"].get("note")
+
+
+@pytest.mark.parametrize(("said", "comment"), [  # the seventy-sixth round's run: "nothing was changed" was the answer
+    ("我的报销怎么又被退回来了？", "缺发票"), ("why did my claim come back?", "receipt missing"),
+])
+def test_asking_why_ones_request_came_back_is_answered_from_ones_requests(graph_driver, make_ctx, said, comment):
+    lang = "en" if said.isascii() else "zh"
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "reason": "客户招待", "nextUserId": "user_2",
+                                          "fields": {"amount": 1260, "category": "餐饮"}}, make_ctx("user_1"))
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "缺发票" if lang == "zh" else "receipt missing"},
+                 make_ctx("user_2"))
+    agent = graph_driver(tool_call("withdrawRequest", {"requestId": "claim"}), "OK", "OK", fixed_answers=True)
+    answer = agent.say(said)["messages"]
+    assert agent.actions == [] and comment in str(answer[-1].content), answer[-1].content
+    [looked] = [m for m in answer if getattr(m, "tool_calls", None) and m.tool_calls[0]["name"] == "queryMyRequests"]
+    assert looked.response_metadata["thought"] == THOUGHTS[lang]["instead_read"]  # a look-up: no card to confirm
