@@ -88,3 +88,12 @@ def test_digits_written_as_an_amount_are_no_requests_id(graph_driver, make_ctx):
     agent.say("我那笔2350的报销怎么还没批，帮我催一下李四")
     [action] = agent.actions
     assert action["name"] == "urgeTask" and action["args"]["requestId"] in ("req_1", "1")
+
+
+@pytest.mark.parametrize("said", [  # the seventy-fifth round's run; written for this test
+    "Who's really looking at my leave request now?", "who is handling my expense claim at the moment",
+    "现在是谁在审我的报销？",
+])
+def test_who_holds_their_request_asks_for_their_requests(said):
+    assert TOOLSET.registry.get("queryMyRequests").answers_question(said)
+    assert not MY_DEPUTIES.answers_question(said)
