@@ -235,3 +235,19 @@ def test_a_copied_person_mails_the_approver_of_the_request_by_its_id(graph_drive
     agent.say(said)
     [card] = agent.actions
     assert card["name"] == "sendEmail" and card["args"]["taskId"] == "task_1" and card["args"]["userId"] == "user_2"
+
+
+@pytest.mark.parametrize(("said", "told"), [  # the seventy-fifth round's run: "you may not see it" was the answer
+    ("那现在呢，张三那个请假批下来了吗", "已批准"), ("so is Zhang San's leave approved now?", "approved"),
+])
+def test_a_copied_persons_question_of_that_request_is_answered_from_the_copies(graph_driver, make_ctx, said, told):
+    from tools import execute_call
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_qingjia", "userId": "user_1", "days": 1,
+                                          "reason": "看牙医", "nextUserId": "user_2", "cc": ["user_3"]},
+                 make_ctx("user_1"))
+    execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "同意"}, make_ctx("user_2"))
+    agent = graph_driver(tool_call("queryMyRequests", {}), "OK", "OK", user_id="user_3", fixed_answers=True)
+    answer = str(agent.say(said)["messages"][-1].content)
+    read = [m for m in agent.messages if isinstance(m, ToolMessage) and m.name == "queryCcRequests"]
+    assert read and told in answer.lower(), answer

@@ -13,7 +13,7 @@ from tools.workflow import lookup
 from tools.workflow.batch_words import BATCH_TOOL, ONE_TOOL, SEVERAL, asks_for_several, batch_words
 from tools.workflow.conditions import conditional_rules
 from tools.workflow.engine import groups_of
-from tools.workflow.guards import passed_to
+from tools.workflow.others_todo import passed_to
 from tools.workflow.request_lookup import processes_named
 
 
