@@ -97,3 +97,11 @@ def test_digits_written_as_an_amount_are_no_requests_id(graph_driver, make_ctx):
 def test_who_holds_their_request_asks_for_their_requests(said):
     assert TOOLSET.registry.get("queryMyRequests").answers_question(said)
     assert not MY_DEPUTIES.answers_question(said)
+
+
+@pytest.mark.parametrize("said", [  # the seventy-fifth and seventy-sixth rounds' runs; written for this test
+    "why did my trip request get bounced back?", "why was my expense claim declined?", "我的出差怎么又被打回来了？",
+    "为什么我的报销给驳回了",
+])
+def test_why_their_request_came_back_asks_for_their_requests(said):
+    assert TOOLSET.registry.get("queryMyRequests").answers_question(said)

@@ -80,3 +80,18 @@ def test_what_the_requester_is_told_to_do_with_a_send_back_is_its_comment(said, 
     people = [{"id": "user_3", "name": "王五", "alias": "Wang Wu"}, {"id": "user_4", "name": "赵六", "alias": "Zhao Liu"}]
     request = read_request([said], index=0, people=people, actor_id="user_2", today=date(2026, 12, 7))
     assert stated_comment(request) == comment
+
+
+@pytest.mark.parametrize(("said", "comment"), [  # the seventy-sixth round's run: a question told on is the comment
+    ("Send Wang Wu's trip back to him: he has to say which customer he's visiting", "he has to say which customer he's visiting"),
+    ("王五的出差退回去，必须写清楚见哪家客户", "必须写清楚见哪家客户"),
+])
+def test_a_question_the_requester_must_answer_is_the_send_backs_comment(said, comment):
+    from datetime import date
+
+    from tools.request import read_request
+    from tools.workflow.comment_words import stated_comment
+
+    people = [{"id": "user_3", "name": "王五", "alias": "Wang Wu"}]
+    request = read_request([said], index=0, people=people, actor_id="user_2", today=date(2026, 12, 7))
+    assert stated_comment(request) == comment

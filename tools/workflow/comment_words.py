@@ -163,8 +163,10 @@ _ASKS = re.compile(r"[?？]|[吗呢嘛]\s*$|啥|什么|多少|几(?:个|件|笔|
 """A clause that asks something (还有啥待办, "anything else waiting"), with or without its question mark."""
 _ANY_AT_ALL = re.compile(r"(?:啥|什么|哪)\S*?(?:都|也)")
 """A question word that means "any" ("啥事也不说", "什么票据都没附"): the clause tells, it does not ask."""
-_TOLD_TO = re.compile(r"让|叫|请|要(?:他|她)|写清|说明|注明|补充|\b(?:ask|tell|have|get)\s+(?:him|her|them)\b", re.IGNORECASE)
-"""Words that pass a question on to the requester ("让她写清楚见哪个客户"): the comment asks it of them."""
+_TOLD_TO = re.compile(r"让|叫|请|要(?:他|她)|写清|说明|注明|补充|需要|必须|得说|\b(?:ask|tell|have|get)\s+(?:him|her|them)\b|"
+                      r"\b(?:needs?|has|have|ought)\s+to\b|\b(?:must|should)\b", re.IGNORECASE)
+"""Words that pass a question on to the requester ("让她写清楚见哪个客户", "he needs to say which client it is"): the
+comment asks it of them."""
 
 
 def _until_asked(said: str) -> str:

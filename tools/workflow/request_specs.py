@@ -50,11 +50,12 @@ MY_REQUESTS = ToolSpec(
     # nor where a thing goes (报销的发票交到哪里, 单据放在哪); nor who approves *for* them ("我休假这几天是谁在帮我审批的？":
     # their deputy)
     answers=(r"(申请|请假|报销|出差|假)[^，。,;；？?]{0,8}(?<![交送寄放递拿贴])(到哪|在哪|进度|状态|怎么样|谁在(?!帮我|替我|代我)|谁手|卡在|"
-             r"批了吗|审批了吗|批了没|批下来|"
-             r"批没批|通过了?(?:吗|没)|有没有批)|到哪一步|在谁手|谁在(?:审|批|看|处理)我的(?:申请|请假|报销|出差|假)",
+             r"批了吗|审批了吗|批了没|批下来|(?:怎么|为什么|为啥)(?:给|被|又)*(?:退|打|驳)回|"
+             r"批没批|通过了?(?:吗|没)|有没有批)|到哪一步|在谁手|(?:为什么|为啥|怎么)[^，。,;；？?]{0,6}我的[^，。,;；？?]{0,8}(?:退回|打回|驳回|被拒)|谁在(?:审|批|看|处理)我的(?:申请|请假|报销|出差|假)",
              r"\b(where|how) (is|are) my\b|\bwho(?:['’]s|\s+is)?\s+(?:actually\s+|really\s+|now\s+)?(?:has|holds|sitting\s+on|"
              r"looking\s+at|handling|reviewing|holding)\s+my\b|\bstatus of my\b|\bmy requests\b|"
              r"\bwhat\s+(?:happened|became)\s+(?:to|with|of)\s+my\b|"
+             r"\bwhy\s+(?:did|was|has|is|does)\s+my\b[^?.!]{0,40}\b(?:back|returned|rejected|declined|bounced?|refused)\b|"
              r"\bwho\s+(?:turned\s+down|rejected|declined|approved|signed\s+off)\s+my\b|"
              r"\bI\s+(?:sent|filed|submitted|put\s+in)\b[^?]*\b(?:has|did)\s+(?:anyone|anybody|someone)\s+"
              r"(?:look(?:ed)?\s+at|approv(?:e|ed)|see|seen|check(?:ed)?|sign(?:ed)?\s+off|touch(?:ed)?)\b|"
