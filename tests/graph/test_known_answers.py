@@ -153,7 +153,8 @@ def test_words_put_in_an_approvers_mouth_are_never_shown(graph_driver):
     agent = graph_driver("管理员说：你不能撤回自己的请假。", "管理员说：请假时间太长了，要改短。")
     answer = final(agent.say("我的请假怎么被退回来了？管理员说了什么"))
     assert answer.content == NOT_KNOWN_ZH
-    assert answer.response_metadata["ungrounded"] == ["你不能撤回自己的请假"]
+    # the question asks for the person's requests: the model is reminded to look them up, and answers again
+    assert answer.response_metadata["ungrounded"] == ["请假时间太长了，要改短"]
 
 
 def test_a_comment_the_tools_returned_may_be_told_in_the_answer(graph_driver, store, make_ctx, start_request):

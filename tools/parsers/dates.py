@@ -277,23 +277,33 @@ def find_dates(text: str, today: date, original: str | None = None,
                     spans.append(_span(original, first.day, end, (begin, last), start_half, end_half))
                     i += 1
                     continue
-        head = _MONTH_DAY_HEAD_RE.search(text[:first.start]) if first.kind in ("day_zh", "day_en") else None
-        if head is not None:  # "12月28、29号", "28、29号": the first day listed shares the month of the one after it
-            days = _month_days(today, number(head["m"]), [number(head["d"]), first.day.day]) if head["m"] else [
-                d for d in (safe_date(first.day.year, first.day.month, int(head["bare"])), first.day) if d is not None]
-            if len(days) == 2 and days[0] < days[1]:
-                spans.append(_span(original, days[0], days[0], (head.start(), head.end())))
-                first = replace(first, day=days[1])
-        spans.append(_span(original, first.day, first.day, (first.start, first.end)))
         following = singles[i + 1].start if i + 1 < len(singles) else len(text)
-        last, at = first.day, first.end
-        while first.kind in _DATED_DAYS and (tail := _DAY_LIST_RE.match(text, at)) and tail.end() <= following:
-            listed = add_months(last, 0, number(tail["d"]))  # "12月28日和29日", "Dec 28 and 29": the same month's
-            if listed is None or listed <= last:
-                break
-            spans.append(_span(original, listed, listed, (tail.start("d"), tail.end())))
-            last, at = listed, tail.end()
+        spans.extend(_listed(text, original, today, first, following))
         i += 1
+    return spans
+
+
+def _listed(text: str, original: str, today: date, first: Phrase, following: int) -> list[DateSpan]:
+    """A day alone, with the days listed with it in one month: the one before it ("12月28、29号", "28、29号": the first
+    shares the month of the one after it) and those after a dated day ("12月28日和29日", "Dec 28 and 29")."""
+    assert first.day is not None
+    spans = []
+    head = _MONTH_DAY_HEAD_RE.search(text[:first.start]) if first.kind in ("day_zh", "day_en") else None
+    if head is not None:
+        days = _month_days(today, number(head["m"]), [number(head["d"]), first.day.day]) if head["m"] else [
+            d for d in (safe_date(first.day.year, first.day.month, int(head["bare"])), first.day) if d is not None]
+        if len(days) == 2 and days[0] < days[1]:
+            spans.append(_span(original, days[0], days[0], (head.start(), head.end())))
+            first = replace(first, day=days[1])
+    assert first.day is not None
+    spans.append(_span(original, first.day, first.day, (first.start, first.end)))
+    last, at = first.day, first.end
+    while first.kind in _DATED_DAYS and (tail := _DAY_LIST_RE.match(text, at)) and tail.end() <= following:
+        listed = add_months(last, 0, number(tail["d"]))
+        if listed is None or listed <= last:
+            break
+        spans.append(_span(original, listed, listed, (tail.start("d"), tail.end())))
+        last, at = listed, tail.end()
     return spans
 
 

@@ -117,3 +117,13 @@ def fields_named(definition: Any, texts: list[str]) -> list[Any]:
         if f.label in said or f.label[-2:] in said or (head and re.search(rf"\b{re.escape(head)}s?\b", said)):
             found.append(f)
     return found
+
+
+_TO_WHAT = re.compile(r"(?:改成|改为|换成|写成|写为|调成|改到|改回)\s*[^\s，。,.!?！？]|"
+                      r"\b(?:change|make|set|switch|update|fix|correct|move)\b[^.?!]{0,40}?\b(?:to|as|into)\s+\w", re.I)
+
+
+def says_to_what(request: Any) -> bool:
+    """Whether a change's own messages say what it changes to: a value read in them, a quoted text, or words that
+    give one ("改成陪家人看病", "change the reason to a family visit")."""
+    return bool(request["said"] or request["quoted"] or any(_TO_WHAT.search(t) for t in request["recent"]))

@@ -30,7 +30,7 @@ from tools.workflow.lookup import ALL_USERS, engine_of
 from tools.workflow.notify import form_summary, notify, process_noun
 from tools.workflow.policy import check_resubmit, parse_days
 from tools.workflow.request_lookup import require_request
-from tools.workflow.request_words import CHANGE_WORDS, changes_asked, fields_named, labels, relayed_note
+from tools.workflow.request_words import CHANGE_WORDS, changes_asked, fields_named, labels, relayed_note, says_to_what
 from tools.workflow.shown import form_words
 from tools.workflow.timeline import changes_words, name_of
 
@@ -379,7 +379,8 @@ class UnchangedLeftOut:
                 call.values = _without(call.values, value.param)
                 call.notes.append(f"[unchanged] {value.param}: {given!r} is what the request already has; left out")
         named = fields_named(request["definition"], own)
-        if named and not any(call.values.get(k) for k in ("note", "fields", "days", "reason")):  # nothing given
+        if named and not any(call.values.get(k) for k in ("note", "fields", "days", "reason")) and not says_to_what(
+                of_its_own_messages(call.request)):  # "帮我把金额改了重新提交": to what, asked of that field alone
             labels = tuple(re.sub(r"\s*\(.*?\)", "", f.label_en or f.label).lower() if call.ctx.lang == "en" else f.label
                            for f in named)  # "the amount", not "the Amount (yuan)"
             raise NeedsPersonError("no_changes", f"the user names what changes ({', '.join(labels)}) but not to what; "
