@@ -103,7 +103,7 @@ def _code_wrote(message: AIMessage) -> bool:
 
 _ZH_DONE = ("提交|发起|发送|发出|批准|审批|通过|同意|驳回|拒绝|退回|撤回|撤销|转交|转给|催办|抄送|设置|办理|处理|完成|"
             "预订|取消|创建|保存|删除|设为|设置为|设成|设好|指定为|指定|安排好|委托|批")
-_EN_DONE = ("submitted|sent back|sent|approved|rejected|declined|returned|withdrawn|withdrew|transferred|forwarded|passed on|"
+_EN_DONE = ("re-?submitted|re-?sent|re-?filed|submitted|sent back|sent|approved|rejected|declined|returned|withdrawn|withdrew|transferred|forwarded|passed on|"
             "filed|created|booked|cancell?ed|completed|processed|handled|started|reminded|urged|saved|deleted|set up|"
             "assigned|reassigned|moved|handed over|handed on|appointed|delegated|added|arranged|e-?mailed|mailed|messaged|"
             "notified")
@@ -125,6 +125,8 @@ DONE_CLAIMS: tuple[tuple[Lang, re.Pattern[str]], ...] = (
         rf"(?:\b(?:has|have|had|was|were|is|are)|'s|'ve)\s+(?:(?:now|just|successfully|been)\s+)*({_EN_DONE}{_EN_SET})\b",
         re.IGNORECASE)),
     ("en", re.compile(rf"\bI\s+(?:(?:have|just|successfully)\s+)*({_EN_DONE})\b", re.IGNORECASE)),
+    ("en", re.compile(rf"\b(?:is|are)\s+now\b[^.!?;]{{0,40}}?\band\s+(?:(?:has|have)\s+been\s+)?({_EN_DONE})\b",
+                      re.IGNORECASE)),  # "Your leave is now 2 days and sent back."
     ("en", re.compile(r"\b(?:is|are)\s+now\s+(?:your|the|their|his|her)\s+(deputy|delegate|stand-in|backup)\b", re.IGNORECASE)),
     ("en", re.compile(rf"(?:^|[.!]\s+)\s*(?:(?:all|now|just)\s+)?({_EN_DONE})\s*(?:[.!,]|$)", re.IGNORECASE)),
     ("en", re.compile(r"(?:^|[.!]\s+)\s*(?:all\s+)?(done)(?=\s*(?:[.!,;:—–-]|$))|"

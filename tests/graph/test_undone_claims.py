@@ -136,6 +136,8 @@ def _claims(text: str) -> list[str]:
     # a request said moved to another approver after a refused transfer (the sixty-second round's run; none of its words)
     "Your Xiamen trip has been moved to Wang Wu's list.", "It's been handed over to Zhao Liu for approval.",
     "The leave has been reassigned to Wang Wu.",
+    # a change and its resend said in one breath (the seventy-sixth round's run; none of its words)
+    "Your claim is now 1,050 yuan and submitted again.", "The trip is now three days and resubmitted.",
 ])
 def test_words_that_say_something_was_done_are_read_as_such(text):
     assert _claims(text), text
@@ -159,6 +161,7 @@ def test_words_that_say_something_was_done_are_read_as_such(text):
     "要我把王五设为你的代理人吗？", "The amount is set to 500 on the card.", "Shall I set Wang Wu as your deputy?",
     "Submitted requests are listed below.", "Approved ones drop off your list.",
     "Done with the list? Tell me which to approve.", "Once it is done, Li Si will be e-mailed.", "要我给李四发邮件吗？",
+    "It is now with Li Si and waiting.",
 ])
 def test_words_that_do_not_say_so_are_not(text):
     assert _claims(text) == [], text
