@@ -159,3 +159,16 @@ def test_asking_why_ones_request_came_back_is_answered_from_ones_requests(graph_
     assert agent.actions == [] and comment in str(answer[-1].content), answer[-1].content
     [looked] = [m for m in answer if getattr(m, "tool_calls", None) and m.tool_calls[0]["name"] == "queryMyRequests"]
     assert looked.response_metadata["thought"] in (THOUGHTS[lang]["instead_read"], THOUGHTS[lang]["next_read"])  # no card
+
+
+@pytest.mark.parametrize(("said", "changed"), [  # the seventy-sixth round's run: "sent back" said, nothing proposed
+    ("fine, make it 1,050 and send it in again", {"amount": 1050}), ("那就改成一千零五十，再提交一次", {"amount": 1050}),
+])
+def test_a_resend_the_model_only_talks_about_is_proposed_as_said(graph_driver, make_ctx, said, changed):
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "reason": "客户招待", "nextUserId": "user_2",
+                                          "fields": {"amount": 1260, "category": "餐饮"}}, make_ctx("user_1"))
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "金额不对"}, make_ctx("user_2"))
+    agent = graph_driver("Your claim is now 1,050 yuan and submitted again.", "OK", fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "resubmitRequest" and action["args"]["fields"] == changed

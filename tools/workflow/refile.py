@@ -26,6 +26,7 @@ from tools.workflow.each_own import next_asked as next_decided
 from tools.workflow.each_own_request import next_start
 from tools.workflow.own_approval import own_approval_asked
 from tools.workflow.request_lookup import require_request
+from tools.workflow.resend_asked import resend_asked
 from tools.workflow.start_asked import start_asked
 from tools.workflow.urge_asked import urge_asked
 
@@ -89,8 +90,9 @@ def next_asked(conn: Connection, request: Request, actor_id: str,
     decides (`tools.workflow.each_own.next_asked`), else their own request's approval asked beside (refused:
     `own_approval`), else the start asked beside look-ups (`start_asked`), else the reminder asked beside a look-up of
     their requests (`urge_asked`), else the decision asked beside a look-up of their to-dos (`decision_asked`), else
-    the deputy named beside a write (`deputy_asked`)."""
+    the deputy named beside a write (`deputy_asked`), else the resend of their returned request (`resend_asked`)."""
     return (refile_asked(conn, request, done) or next_start(conn, request, done)
             or next_decided(conn, request, actor_id, done) or own_approval_asked(conn, request, actor_id, done)
             or start_asked(conn, request, done) or urge_asked(conn, request, actor_id, done)
-            or decision_asked(conn, request, actor_id, done) or deputy_asked(conn, request, actor_id, done))
+            or decision_asked(conn, request, actor_id, done) or deputy_asked(conn, request, actor_id, done)
+            or resend_asked(conn, request, actor_id, done))
