@@ -168,3 +168,29 @@ def test_a_to_do_named_by_its_size_is_the_one_decided(graph_driver, make_ctx, st
     agent.say(said)
     [action] = agent.actions
     assert action["args"]["taskId"] == "task_2"
+
+
+def test_a_to_do_named_by_its_size_is_the_only_one_decided(graph_driver, make_ctx, store):
+    # the seventy-seventh round's run: after "张三金额大的那笔…过了", his other claim was proposed too
+    _claim(make_ctx, "user_1", "user_2", 800, "打车")
+    _claim(make_ctx, "user_1", "user_2", 6200, "机票")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "张三", "isOK": True, "result": "同意"}), "OK",
+                         user_id="user_2", fixed_answers=True)
+    agent.say("张三金额多的那笔先批了，意见写同意")
+    [action] = agent.actions
+    assert action["args"]["taskId"] == "task_2"
+    agent.approve()
+    assert agent.actions == [] and [t["status"] for t in store.snapshot()["tasks"]][:2] == ["pending", "approved"]
+
+
+@pytest.mark.parametrize("given", ["报销小", "the bigger claim"])
+def test_a_to_do_the_model_names_in_its_own_words_is_the_one_of_the_size_decided_that_way(graph_driver, make_ctx,
+                                                                                          store, given):
+    # the seventy-seventh round's run: returnTask("报销小") for "小的那笔直接批，大的那笔退回去" asked which of the two
+    _claim(make_ctx, "user_1", "user_2", 180, "打车")
+    _claim(make_ctx, "user_1", "user_2", 2600, "办公椅")
+    agent = graph_driver(tool_call("returnTask", {"taskId": given, "comment": "补发票"}), "OK", user_id="user_2",
+                         fixed_answers=True)
+    agent.say("张三那两笔，金额少的那个直接批，多的那个退回去让他补个发票")
+    [action] = agent.actions
+    assert (action["name"], action["args"]["taskId"]) == ("returnTask", "task_2")

@@ -78,7 +78,9 @@ def _named(segment: str, people: dict[str, tuple[str, ...]]) -> set[str]:
     folded = segment.casefold()
     named = {pid for pid, names in people.items() if any(n.casefold() in folded for n in names)}
     size = lookup.size_said(segment)
-    return named | set(_TASK_ID.findall(segment)) | ({_size_key(size)} if size else set())
+    if size:  # "张三金额大的那笔": the one of 张三's at that end, not every one of his
+        return {_size_key(size)} | set(_TASK_ID.findall(segment))
+    return named | set(_TASK_ID.findall(segment))
 
 
 def _size_key(size: tuple[str, str]) -> str:
@@ -250,6 +252,8 @@ class EachOwnDecision:
         found = parts(call.request, call.ctx.actor_id)
         if not found:
             return
+        if call.spec.name != BATCH_TOOL:
+            _by_size(call, found)
         whose, process = ({SEVERAL}, "") if call.spec.name == BATCH_TOOL else _whose(call, call.request)
         mine = _of_process(call, found, [p for p in found if p.who & whose], process)
         if len(mine) != 1:
@@ -258,3 +262,23 @@ class EachOwnDecision:
         people = [[p for p in call.request["people"][0] if p in mine[0].who], *call.request["people"][1:]] if \
             call.request["people"] else []
         call.request = {**call.request, "texts": texts, "people": people}  # type: ignore[typeddict-item]
+
+
+def _by_size(call: Call, found: list[Part]) -> None:
+    """A to-do the model named in its own words ("报销小") for a message deciding by size ("小的那笔直接批，大的那笔退
+    回去"): the one of the size whose part decides as the call does (a return, an approval, a rejection)."""
+    assert call.request is not None
+    given = str(call.values.get("taskId") or "").strip()
+    if _TASK_ID.fullmatch(given):
+        return
+    ok = call.values.get("isOK")
+    kind = "return" if call.spec.name == "returnTask" else "approve" if ok in (True, "true", "True") else \
+        "reject" if ok in (False, "false", "False") else None
+    sized = [w for p in found if p.decided == kind for w in p.who if ":" in w]
+    if kind is None or len(sized) != 1:
+        return
+    offered = lookup.engine_of(call.handle).tasks_for(call.handle, call.ctx.actor_id, groups_of(call.handle, call.ctx.actor_id))
+    task = _of_size(sized[0], offered, set(_people(call.request, call.ctx.actor_id)))
+    if task:
+        call.notes.append(f"[person_stated] taskId: the to-do of the size they named, {task[0]}, not {given[:40]!r}")
+        call.values["taskId"] = task[0]
