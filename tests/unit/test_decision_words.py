@@ -62,6 +62,8 @@ def test_a_comment_written_between_quotes_is_filed_without_them(said, comment):
     "this isn't my call to approve, pass it on to HR",
     "I'm not the right person to approve this one",
     "行政的报销已经不归我批了，转给王五",
+    # someone else's decision told (the seventy-seventh round's run: a transfer's note had a decision proposed after it)
+    "Hand the bigger one to Zhao Liu, note: she already signed off on the budget", "领导已经同意了，转给赵六处理",
 ])
 def test_saying_a_decision_is_not_theirs_decides_nothing(text):
     assert decision_in(text) is None

@@ -87,10 +87,14 @@ _NOT_MINE = re.compile(
     r"\bnot\s+the\s+(?:right\s+)?(?:person|one)\s+to\s+(?:approve|sign(?:\s+off)?|decide)\b|"
     r"(?:顾不上|顾不过来|没空|没时间|抽不出空|腾不出手|来不及)(?:看|处理|弄|管|做)?(?:审批|批)(?:了|的事)?|"
     r"\b(?:won'?t|can'?t|cannot|not\s+going\s+to|no\s+time\s+to)\s+(?:get\s+to|look\s+at|deal\s+with|do)\s+"
-    r"(?:my\s+|any\s+|the\s+)?(?:approvals|approving(?:\s+anything)?)\b", re.IGNORECASE)
+    r"(?:my\s+|any\s+|the\s+)?(?:approvals|approving(?:\s+anything)?)\b|"
+    r"\b(?:he|she|they|his\s+(?:boss|manager)|her\s+(?:boss|manager)|the\s+(?:boss|manager|client|director))\s+"
+    r"(?:has\s+|had\s+|have\s+)?(?:already\s+)?(?:approved|okayed|signed\s+off|agreed|rejected|declined)\b|"
+    r"(?:经理|领导|老板|总监|客户|财务|人事)(?:那边)?(?:已经|都)(?:同意|批准|批|拒绝|驳回)了?", re.IGNORECASE)
 """Words that say a decision is not the person's to make (不归我批, "aren't mine to sign off any more", "not the right
-person to approve this"), or not now (顾不上看审批了, "I won't get to my approvals"): neither approve nor reject (what
-they want done with it, passing it on, says the rest)."""
+person to approve this"), or not now (顾不上看审批了, "I won't get to my approvals"), or someone else's ("he approved
+the equipment budget", 经理已经同意了): neither approve nor reject (what they want done with it, passing it on, says
+the rest)."""
 _REJECT = re.compile(latin_bounded(_REJECT.pattern), _REJECT.flags)
 _APPROVE = re.compile(
     r"放行|放(?:他|她|它)过|(?:让|放)(?:他|她|它)过(?:去)?(?:吧|了)|签了(?:吧)?|签字|"
