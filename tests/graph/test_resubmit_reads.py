@@ -94,6 +94,9 @@ def _returned_trip(graph_driver, make_ctx, resend, said):
     ("Business trip to Guangzhou Jan 25-27 to meet a supplier, Zhao Liu approves",
      {"startDate": "2027-01-28", "endDate": "2027-01-28"},
      "make the return date Jan 28 instead, same departure day, and send it back in", {"endDate": "2027-01-28"}),
+    # the end named as such (the full oracle run after the one-date rule; written for this test)
+    ("Business trip to Guangzhou Jan 25-27 to meet a supplier, Zhao Liu approves", {"endDate": "2027-01-28"},
+     "change the end date to Jan 28 and resend it", {"endDate": "2027-01-28"}),
     # the first day only: the last stays
     ("1月25日到27日去广州见供应商，帮我提个出差，赵六审批", {"startDate": "2027-01-24", "endDate": "2027-01-24"},
      "出发日期提前到24号吧，其他不变，再提交", {"startDate": "2027-01-24"}),

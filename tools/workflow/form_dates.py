@@ -170,8 +170,10 @@ _LEAVING = re.compile(
     r"出发|动身|启程|起程|(?<![不别])走(?!访|路|一趟)|开始|\b(?:leav(?:e|es|ing)|depart(?:s|ing)?|fly(?:ing)?\s+out|"
     r"set(?:ting)?\s+(?:off|out)|head(?:ing)?\s+(?:out|off)|starting|from)\b", re.IGNORECASE)
 """Words that say the date is when the person sets off: 明天出发, 明儿走, "leaving tmrw", "flying out Monday"."""
-_BACK = re.compile(r"回来|回程|返回|返程|回到|\b(?:back|return(?:s|ing)?)\b", re.IGNORECASE)
-"""Words that say the date is when the person comes back (回来的日期改成28号, "back on the 28th")."""
+_BACK = re.compile(r"回来|回程|返回|返程|回到|结束|最后一天|截止|\b(?:back|return(?:s|ing)?|end(?:s|ing)?(?:\s+date)?|"
+                   r"last\s+day|until|till)\b", re.IGNORECASE)
+"""Words that say the date is when the person comes back, or when it ends (回来的日期改成28号, "back on the 28th",
+"change the end date to next Thursday")."""
 _CLAUSE_BREAK = re.compile(r"[，,。;；!！?？\n]|\.(?:\s|$)")
 _SAME_DAY = re.compile(
     r"当天|当日|一日游|\b(?:same\s+day|(?:one[-\s])?day\s+trip|there\s+and\s+back|back\s+(?:that|the\s+same|by)\s+"
