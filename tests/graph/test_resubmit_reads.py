@@ -94,9 +94,6 @@ def _returned_trip(graph_driver, make_ctx, resend, said):
     ("Business trip to Guangzhou Jan 25-27 to meet a supplier, Zhao Liu approves",
      {"startDate": "2027-01-28", "endDate": "2027-01-28"},
      "make the return date Jan 28 instead, same departure day, and send it back in", {"endDate": "2027-01-28"}),
-    # the end named as such (the full oracle run after the one-date rule; written for this test)
-    ("Business trip to Guangzhou Jan 25-27 to meet a supplier, Zhao Liu approves", {"endDate": "2027-01-28"},
-     "change the end date to Jan 28 and resend it", {"endDate": "2027-01-28"}),
     # the first day only: the last stays
     ("1月25日到27日去广州见供应商，帮我提个出差，赵六审批", {"startDate": "2027-01-24", "endDate": "2027-01-24"},
      "出发日期提前到24号吧，其他不变，再提交", {"startDate": "2027-01-24"}),
@@ -189,3 +186,19 @@ def test_what_the_person_asks_to_tell_the_approver_is_the_resends_note(graph_dri
     [action] = agent.actions
     assert "改成消费当天" in action["args"]["note"] or "changed to the day of the lunch" in action["args"]["note"]
     assert not any((action["args"].get("fields") or {}).values()) and not action["args"].get("reason")
+
+
+@pytest.mark.parametrize(("said", "given"), [  # the full oracle run after the one-date rule (ho58_trip_dates_returned_en)
+    ("Zhao Liu sent my Guangzhou trip back. Make the end date next Thursday and resend it.", "next Thursday"),
+    ("结束日期改成下周四，重新提交", "下周四"),
+])
+def test_a_returned_trips_end_named_as_such_is_its_end(graph_driver, make_ctx, said, given):
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_chuchai", "reason": "见供应商", "nextUserId": "user_4",
+                                          "fields": {"destination": "广州", "startDate": "2027-01-18",
+                                                     "endDate": "2027-01-20"}}, make_ctx("user_1"))
+    execute_call(TOOLSET, "returnTask", {"taskId": "task_1", "comment": "晚一天回来吧"}, make_ctx("user_4"))
+    resend = tool_call("resubmitRequest", {"requestId": "req_1", "fields": {"endDate": given}})
+    agent = graph_driver(resend, "OK")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["args"]["fields"] == {"endDate": "2027-01-21"}
