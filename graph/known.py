@@ -103,7 +103,8 @@ def _code_wrote(message: AIMessage) -> bool:
 
 _ZH_DONE = ("提交|发起|发送|发出|批准|审批|通过|同意|驳回|拒绝|退回|撤回|撤销|转交|转给|催办|抄送|设置|办理|处理|完成|"
             "预订|取消|创建|保存|删除|设为|设置为|设成|设好|指定为|指定|安排好|委托|批")
-_EN_DONE = ("re-?submitted|re-?sent|re-?filed|submitted|sent back|sent|approved|rejected|declined|returned|withdrawn|withdrew|transferred|forwarded|passed on|"
+_EN_DONE = ("re-?submitted|re-?sent|re-?filed|"
+            "submitted|sent back|sent|approved|rejected|declined|returned|withdrawn|withdrew|transferred|forwarded|passed on|"
             "filed|created|booked|cancell?ed|completed|processed|handled|started|reminded|urged|saved|deleted|set up|"
             "assigned|reassigned|moved|handed over|handed on|appointed|delegated|added|arranged|e-?mailed|mailed|messaged|"
             "notified")
@@ -210,6 +211,15 @@ def undone_note(claims: Sequence[str], messages: list[AnyMessage], toolset: Tool
     said = "、".join(f"「{c}」" for c in claims) if lang == "zh" else ", ".join(f'"{c}"' for c in claims)
     happened = outcome_text(run_outcome(messages, toolset.registry, lang), lang, toolset.registry, toolset.language.refusals)
     return prompts.UNDONE_NOTE[lang].format(claims=said, outcome=happened)
+
+
+def refused_for_a_reason(messages: list[AnyMessage], toolset: Toolset, lang: Lang) -> bool:
+    """Whether a write of the run was refused by a rule the person can be told in their words ("这个待办不归你处理"),
+    not only by the general check: a run stopped after refused steps says why, not "help me" ("人事那一步我能不能顺手也
+    批了？": the seventy-eighth round's run)."""
+    general = refusal_text("", lang, toolset.language.refusals)
+    return any(line["status"] == "refused" and refusal_text(str(line["detail"]), lang, toolset.language.refusals) != general
+               for line in run_outcome(messages, toolset.registry, lang))
 
 
 def undone_answer(messages: list[AnyMessage], toolset: Toolset, lang: Lang) -> str:

@@ -17,7 +17,7 @@ from graph.calls import ACTOR_TTL_S, ModelSource, model_of, new_call_id, propose
 from graph.deps import NodeDeps
 from graph.generation import generate
 from graph.history import CallIds, call_id_index, open_lookups, redirected_to, run_outcome, run_results, titled, tools_named
-from graph.known import AnswerCheck, not_known_answer, redo_note, undone_answer, undone_claims, undone_note
+from graph.known import AnswerCheck, not_known_answer, redo_note, refused_for_a_reason, undone_answer, undone_claims, undone_note
 from graph.protocols import NO_MODEL_CALL, parse_reply, render_for_text_protocol
 from graph.run import lang_of
 from state.agent import AgentState
@@ -348,18 +348,18 @@ class Reasoner:
             return None, step
 
     def _wrap_up(self, state: AgentState, context: Context, step: Step, reason: WrapUp) -> dict[str, Any]:
-        """Out of budget: the model's best answer without tools, or (for a model that cannot be trusted to
-        write one, or when it fails) the fixed answer built from the run's real results."""
-        text = ""
+        """Out of budget: the model's best answer without tools, or (for a model that cannot be trusted to write one, or
+        when it fails) the fixed answer built from the run's real results; after refused steps, why (`undone_answer`)."""
+        text, messages, lang = "", list(state["messages"]), lang_of(state, context)
         if not context.fixed_answers:
             ask = prompts.WRAP_UP_ASK_FOR_HELP if reason["code"] == "consecutive_failures" else ""
             instruction = prompts.WRAP_UP_INSTRUCTION.format(reason=describe(reason), ask=ask)
             reply, step = self._plain_reply(state, context, step, instruction)
             text = str(reply.content) if reply is not None else ""
-        lang = lang_of(state, context)
         meta: dict[str, Any] = {"wrap_up": reason}
         if not text:
-            text = fixed_answer(list(state["messages"]), self._registry, lang, reason)
+            text = undone_answer(messages, self._toolset, lang) if reason["code"] == "consecutive_failures" and \
+                refused_for_a_reason(messages, self._toolset, lang) else fixed_answer(messages, self._registry, lang, reason)
             meta[NO_MODEL_CALL] = True
         planned = reason["code"] in PLANNED_ENDS  # not out of budget: the model may answer once more
         answer, step = self._checked(state, context, step, AIMessage(content=text, response_metadata=meta), may_redo=planned)

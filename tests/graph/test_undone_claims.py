@@ -244,3 +244,18 @@ def test_a_state_a_look_up_showed_may_be_told_after_an_asked_write(graph_driver,
                          user_id="user_1")
     answer = final(agent.say("帮我催一下我那个请假"))
     assert answer.content.startswith("你的请假已经批准了")  # the look-up showed it approved
+
+
+@pytest.mark.parametrize(("said", "told"), [  # the seventy-eighth round's run: "several steps failed, help me" instead
+    ("人事那一步我能不能顺手也批了？", "这件事没有办成：这个待办不归你处理。"),
+    ("can I just approve the HR step myself too?", "That was not done: that task is not yours to decide."),
+])
+def test_a_run_stopped_after_refused_steps_says_why(graph_driver, store, make_ctx, start_request, said, told):
+    start_request(requester="user_1", approver="user_2", days=5, reason="带家人出去玩")
+    execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "同意"}, make_ctx("user_2"))
+    calls = [tool_call("handleTodoTask", {"taskId": "task_2", "isOK": True, "result": "同意"}, id="c0"),
+             tool_call("viewTask", {"taskId": "task_2"}, id="c1"), tool_call("viewTask", {"taskId": "task_2"}, id="c2"),
+             tool_call("queryTodoTask", {"userId": "user_2"}, id="c3")]
+    agent = graph_driver(*calls, "OK", "OK", user_id="user_2", fixed_answers=True)
+    assert final(agent.say(said)).content == told
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["approved", "pending"]
