@@ -54,3 +54,31 @@ def test_asking_to_move_ones_own_request_is_told_who_holds_it_and_why_not(graph_
     answer = str(agent.say(said)["messages"][-1].content)
     assert told in answer and ("withdraw" in answer or "撤回" in answer), answer
     assert [t["assignee_id"] for t in store.snapshot()["tasks"]] == ["user_3"]
+
+
+@pytest.mark.parametrize(("said", "told"), [  # the seventy-eighth round's run: the refusal named nobody
+    ("I approve things now too, so just approve my own leave, Wang Wu is swamped", "with Wang Wu"),
+    ("我现在也能审批了，我那个请假我自己批了吧", "在王五那里"),
+])
+def test_approving_ones_own_request_is_told_who_holds_it(graph_driver, store, start_request, said, told):
+    start_request(requester="user_2", approver="user_3", days=1, reason="看牙")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "leave", "isOK": True}), "OK", user_id="user_2",
+                         fixed_answers=True)
+    answer = str(agent.say(said)["messages"][-1].content)
+    assert told in answer, answer
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
+
+
+def test_my_trip_is_the_trip_of_the_persons_two_requests(graph_driver, store, make_ctx, start_request):
+    # the seventy-seventh round's run: "whoever's sitting on my trip" asked which of a trip and a leave
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_chuchai", "reason": "client workshop",
+                                          "nextUserId": "user_3", "fields": {"destination": "Shenzhen",
+                                          "startDate": "2027-01-20", "endDate": "2027-01-22"}}, make_ctx("user_1"))
+    start_request(requester="user_1", approver="user_2", days=1, reason="dentist")
+    agent = graph_driver(tool_call("urgeTask", {"requestId": "trip"}), "OK", user_id="user_1", fixed_answers=True)
+    agent.say("Whoever is holding up my trip, send them a reminder")
+    [action] = agent.actions
+    assert action["name"] == "urgeTask" and action["args"]["requestId"] == "req_1"

@@ -101,7 +101,7 @@ def test_who_holds_their_request_asks_for_their_requests(said):
 
 @pytest.mark.parametrize("said", [  # the seventy-fifth and seventy-sixth rounds' runs; written for this test
     "why did my trip request get bounced back?", "why was my expense claim declined?", "我的出差怎么又被打回来了？",
-    "为什么我的报销给驳回了",
+    "为什么我的报销给驳回了", "Zhao Liu kicked something back to me, what's wrong with it?", "王五退给我一个单子，说啥了",
 ])
 def test_why_their_request_came_back_asks_for_their_requests(said):
     assert TOOLSET.registry.get("queryMyRequests").answers_question(said)

@@ -17,7 +17,7 @@ from tools.guards.call import Call
 from tools.message_kind import others_words_masked
 from tools.request import latest_message, named_in_latest, persons_in_latest
 from tools.workflow import form_fit, lookup
-from tools.workflow.mine import own_waiting
+from tools.workflow.mine import told_where
 from tools.workflow.nothing_to_do import ON_A_TODO
 from tools.workflow.others_todo import COPIES, TODOS, on_the_todo
 from tools.workflow.request_lookup import PENDING, own_pending, processes_named
@@ -171,19 +171,17 @@ class OwnRequest:
             return
         if call.spec.name == START and self_decide_said(latest) and own_pending(call.handle, call.ctx.actor_id):
             raise CannotError("self_approval", "The user asks to approve their own request: nobody decides their own; "
-                              "its approver does.", say=SELF_DECIDE_SAY)  # "我那笔打车费能不能我自己直接批了？"
+                              "its approver does.", say=told_where(call.handle, call.ctx.actor_id, SELF_DECIDE_SAY))
+            # "我那笔打车费能不能我自己直接批了？": who holds it is said first
         own = _OWN.search(others_words_masked(latest))  # "张三跟我说：“我那笔报销…”": 张三's, not theirs
         if own is None:
             return
         if call.spec.name == START and not (_acts_on_one(latest) and own_pending(call.handle, call.ctx.actor_id)):
             return  # "my leave for next week": a start; "pull my day-off request" acts on the one they have
         if call.spec.name == "transferTask" and own_pending(call.handle, call.ctx.actor_id):  # "give my trip to Zhao Liu"
-            where = {lang: ("；" if lang == "zh" else "; ").join(own_waiting(call.handle, call.ctx.actor_id, lang))
-                     for lang in OWN_TRANSFER_SAY}  # who holds it now, said first ("你的请假流程（req_1）在李四那里")
-            say = {lang: (f"{where[lang]}。" if lang == "zh" else f"{where[lang][:1].upper()}{where[lang][1:]}. ")
-                   * bool(where[lang]) + words for lang, words in OWN_TRANSFER_SAY.items()}
             raise CannotError("own_transfer", "The user asks to pass their own request on to another approver: only its "
-                              "approver can; they may withdraw it and file it again.", say=say)
+                              "approver can; they may withdraw it and file it again.",
+                              say=told_where(call.handle, call.ctx.actor_id, OWN_TRANSFER_SAY))
         for person_id, person in call.request["names"].items():
             if person_id != call.ctx.actor_id and any(
                     anothers_request(latest, n) for n in (person.get("name"), person.get("alias")) if n):

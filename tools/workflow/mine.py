@@ -261,3 +261,14 @@ def not_yours(conn: Connection, name: str, lang: str) -> CannotError | None:
         "zh": f"{name}的申请在{holder}那里等审批，不是你的待办，你不能审批；只有{holder}本人或{holder}设置的代理人可以审批。",
         "en": f"{name}'s request waits on {holder}'s decision; it is not yours, so you can't decide it. Only {holder}, "
               f"or a deputy {holder} sets, can."})
+
+
+def told_where(conn: Connection, user_id: str, say: dict[str, str]) -> dict[str, str]:
+    """What a person is told about their own request, after where it is now ("你的请假流程（req_1）在王五那里。You cannot
+    approve your own request…"): a refusal that says who decides says who that is."""
+    out = {}
+    for lang, words in say.items():
+        where = ("；" if lang == "zh" else "; ").join(own_waiting(conn, user_id, lang))
+        head = (f"{where}。" if lang == "zh" else f"{where[:1].upper()}{where[1:]}. ") if where else ""
+        out[lang] = head + words
+    return out

@@ -13,7 +13,7 @@ from tools.request import latest_message, persons_in_latest
 from tools.workflow import lookup
 from tools.workflow.approver_words import named_as_approver_of, named_as_owner
 from tools.workflow.batch_words import BATCH_TOOL
-from tools.workflow.mine import not_yours
+from tools.workflow.mine import not_yours, told_where
 from tools.workflow.request_lookup import own_pending, requester_name
 from tools.workflow.todo_guards import processes_named
 from tools.workflow.words import MINE, SELF_DECIDE_SAY, WITHDRAW, anothers_request, asks_own_approval, decision_in
@@ -50,7 +50,8 @@ class NothingToDo:
         latest = latest_message(call.request)
         if todos:
             if _own_of_its_kind(call, latest, {t.process_key for t in todos}):
-                raise CannotError("self_approval", "The user asks to approve their own request.", say=SELF_DECIDE_SAY)
+                raise CannotError("self_approval", "The user asks to approve their own request.",
+                                  say=told_where(call.handle, actor, SELF_DECIDE_SAY))
             return  # something waits on them (the common case: one read)
         whose = _anothers(call, latest) or (requester_name(call.handle, task, but=actor) if of_a_task else None) or (
             _spoken_of_before(call, latest))
@@ -64,7 +65,8 @@ class NothingToDo:
             )
         if call.spec.name == BATCH_TOOL:  # a batch of nothing: its own guards say why, but for their own request
             if asks_own_approval(latest, call.request["kind"]) and own_pending(call.handle, actor):
-                raise CannotError("self_approval", "The user asks to approve their own request.", say=SELF_DECIDE_SAY)
+                raise CannotError("self_approval", "The user asks to approve their own request.",
+                                  say=told_where(call.handle, actor, SELF_DECIDE_SAY))
             return
         others = [dict(u) for u in call.handle.execute(lookup.ALL_USERS).mappings() if u["id"] != actor]
         requesters = named_in(task, others)
@@ -84,7 +86,8 @@ class NothingToDo:
             )
         if mine and (asks_own_approval(latest, call.request["kind"]) or (  # "我那条请假你直接帮我点个通过得了": their own
                 call.request["kind"] != "information" and decision_in(latest) is True)):  # "just approve it for me"
-            raise CannotError("self_approval", "The user asks to approve their own request.", say=SELF_DECIDE_SAY)
+            raise CannotError("self_approval", "The user asks to approve their own request.",
+                                  say=told_where(call.handle, actor, SELF_DECIDE_SAY))
         named = processes_named(call, latest)
         if not named and call.request.get("declined"):  # a correction of the start they declined: that process
             named = processes_named(call, "\n".join(call.request["texts"]))

@@ -16,6 +16,7 @@ from tools.errors import CannotError
 from tools.guards.call import Call
 from tools.message_kind import sentences
 from tools.request import Request, latest_message
+from tools.workflow.mine import told_where
 from tools.workflow.request_lookup import naming_words, own_pending
 from tools.workflow.words import SELF_DECIDE_SAY, URGE_WORDS, WITHDRAW, asks_own_approval
 
@@ -62,4 +63,5 @@ class ApprovalNotUrge:
             return  # "李四还没批我的报销": said not done yet, which a reminder answers
         if own_pending(call.handle, call.ctx.actor_id):
             raise CannotError("self_approval", "The user asks for their own request to be approved, not for a reminder: "
-                              "nobody decides their own request; its approver does.", say=SELF_DECIDE_SAY)
+                              "nobody decides their own request; its approver does.",
+                              say=told_where(call.handle, call.ctx.actor_id, SELF_DECIDE_SAY))

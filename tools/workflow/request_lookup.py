@@ -72,6 +72,13 @@ def _named(definition: Definition, text: str) -> bool:
     return any(words.names_term(w, text) for w in naming_words(definition) if w)
 
 
+def _head_named(request: dict[str, Any], text: str) -> bool:
+    """Whether the words name the request's process by the last word of its English name ("my trip" of a Business
+    trip, "the claim" of an Expense claim; never "request")."""
+    head = ((request["definition"].name_en or "").split() or [""])[-1].casefold()
+    return head not in ("", "request") and re.search(rf"\b{re.escape(head)}s?\b", text.casefold()) is not None
+
+
 def value_named(request: dict[str, Any], text: str) -> bool:
     """Whether the words name one of the request's written values (its destination "Beijing", its type 事假), not a
     number (a day count or an amount is no name)."""
@@ -127,7 +134,7 @@ def resolve_request(
     names_a_process = any(_named(d, text) for d in engine_of(conn).definitions(conn))
     found = named if names_a_process else own  # "my expense claim" is never the leave that happens to be pending
     if len(found) > 1:  # "my Beijing trip", 我那个事假: the one whose values the words name, when one is
-        found = [r for r in found if value_named(r, text)] or found
+        found = [r for r in found if value_named(r, text)] or [r for r in found if _head_named(r, text)] or found
     if len(found) == 1:
         return found[0]
     if len(found) > 1:

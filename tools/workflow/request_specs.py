@@ -56,6 +56,7 @@ MY_REQUESTS = ToolSpec(
              r"looking\s+at|handling|reviewing|holding)\s+my\b|\bstatus of my\b|\bmy requests\b|"
              r"\bwhat\s+(?:happened|became)\s+(?:to|with|of)\s+my\b|"
              r"\bwhy\s+(?:did|was|has|is|does)\s+my\b[^?.!]{0,40}\b(?:back|returned|rejected|declined|bounced?|refused)\b|"
+             r"\b(?:bounced|sent|kicked|handed|gave|given)\s+(?:\w+\s+){0,3}back\s+to\s+me\b|"
              r"\bwho\s+(?:turned\s+down|rejected|declined|approved|signed\s+off)\s+my\b|"
              r"\bI\s+(?:sent|filed|submitted|put\s+in)\b[^?]*\b(?:has|did)\s+(?:anyone|anybody|someone)\s+"
              r"(?:look(?:ed)?\s+at|approv(?:e|ed)|see|seen|check(?:ed)?|sign(?:ed)?\s+off|touch(?:ed)?)\b|"
@@ -63,7 +64,7 @@ MY_REQUESTS = ToolSpec(
              # which they have filed ("What requests have I filed?", 我提过哪些申请)
              r"\b(?:what|which|how\s+many)\b[^.?!]{0,25}\b(?:requests?|claims?|applications?|trips?)\b[^.?!]{0,20}\b(?:have\s+I|"
              r"did\s+I|I(?:'ve|\s+have))\s+(?:filed|submitted|sent|put\s+in|made|raised)\b|"
-             r"我(?:都|一共|现在|今年)?(?:提|交|发起|申请|报)(?:过|了)(?:哪些|几个|多少|什么)"),
+             r"我(?:都|一共|现在|今年)?(?:提|交|发起|申请|报)(?:过|了)(?:哪些|几个|多少|什么)|(?:退|打)回?给我"),
     # where a colleague's request stands is shown by the copies, the to-dos and a task's view as well
     answered_by=("queryCcRequests", "queryTodoTask", "viewTask"),
     observation=ObservationShape(list_limits={"requests": 10, "timeline": 8}),
