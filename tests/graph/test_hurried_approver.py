@@ -194,3 +194,19 @@ def test_a_to_do_the_model_names_in_its_own_words_is_the_one_of_the_size_decided
     agent.say("张三那两笔，金额少的那个直接批，多的那个退回去让他补个发票")
     [action] = agent.actions
     assert (action["name"], action["args"]["taskId"]) == ("returnTask", "task_2")
+
+
+@pytest.mark.parametrize("said", [  # the seventy-seventh round's run: "Zhang San's Thursday trip" asked which of two
+    "Send Wang Wu's Wednesday trip back to him, he should add the client's name",
+    "王五下周三出发的那个出差退回去，让他写清楚见哪个客户",
+])
+def test_one_of_a_requesters_to_dos_named_by_its_date_is_that_one(graph_driver, make_ctx, said):
+    for start, end, city in (("2027-01-18", "2027-01-19", "北京"), ("2027-01-20", "2027-01-21", "西安")):
+        execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "user_2",
+                                              "fields": {"destination": city, "startDate": start, "endDate": end}},
+                     make_ctx("user_3"))
+    agent = graph_driver(tool_call("returnTask", {"taskId": "Wang Wu" if said.isascii() else "王五"}), "OK",
+                         user_id="user_2", fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert (action["name"], action["args"]["taskId"]) == ("returnTask", "task_2")

@@ -90,8 +90,11 @@ class TaskTheyNamed:
         theirs = [t for t in offered if t.requester in ids]
         names = [str(n) for p in call.request["names"].values() for n in (p.get("name"), p.get("alias")) if n]
         picked = lookup.of_the_amount_decided(latest_message(call.request), theirs, names) if len(theirs) > 1 else None
+        said_dates = set(call.request["last"]["dates"])  # "Zhang San's Thursday trip": the one of that date
+        dated = [t for t in theirs if said_dates & {str(v) for v in t.form.values()}] if len(theirs) > 1 else []
+        picked = picked or (dated[0] if len(dated) == 1 else None)
         if picked is not None:
-            call.notes.append(f"[person_stated] {param}: the to-do of the amount they decided, {picked.id}")
+            call.notes.append(f"[person_stated] {param}: the to-do of the amount or date they said, {picked.id}")
             call.values[param] = picked.id
 
     @staticmethod
