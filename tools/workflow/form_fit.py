@@ -100,6 +100,15 @@ def _files_money(definition: Definition) -> bool:
     return any(v.kind == "number" and v.unit == "yuan" and not v.optional for v in person_values(definition))
 
 
+def _started(call: Call) -> Definition | None:
+    """The process a start names (found by its references), or None for any other call."""
+    process = call.found.get("processKey")
+    if call.spec.name != "runWorkFlow" or not isinstance(process, dict) or "definition" not in process:
+        return None
+    found: Definition = process["definition"]
+    return found
+
+
 class NoMoneyNoClaim:
     """Refuses a start of a process that files an amount of money where the request's messages name no process, state
     no amount or number with no unit (a count of things, 一个大会, "two client meetings", is no money), and say
@@ -112,12 +121,11 @@ class NoMoneyNoClaim:
     asks_together = False
 
     def __call__(self, call: Call) -> None:
-        process = call.found.get("processKey")
-        if call.spec.name != "runWorkFlow" or not isinstance(process, dict) or "definition" not in process:
+        chosen = _started(call)
+        if chosen is None:
             return
         assert call.request is not None
         request = call.request
-        chosen: Definition = process["definition"]
         if not _files_money(chosen):
             return
         text = "\n".join(request["texts"])
@@ -148,11 +156,10 @@ class AmountIsAClaim:
     asks_together = False
 
     def __call__(self, call: Call) -> None:
-        process = call.found.get("processKey")
-        if call.spec.name != "runWorkFlow" or not isinstance(process, dict) or "definition" not in process:
+        chosen = _started(call)
+        if chosen is None:
             return
         assert call.request is not None
-        chosen: Definition = process["definition"]
         if not call.request["amounts"] or any(v.kind == "number" and v.unit != "day" for v in person_values(chosen)):
             return  # its own form files a sum (a claim's amount, a purchase's unit price)
         definitions = list(lookup.engine_of(call.handle).definitions(call.handle))
