@@ -169,6 +169,8 @@ def undone_claims(text: str, messages: list[AnyMessage], toolset: Toolset, lang:
         return []
     if not outcome and not _asked_a_write(messages):
         return []  # a look-up's answer ("你的报销已提交，审批中") says what is, not what this run did
+    if not outcome and run_results(messages) and _asked_to_look(messages):  # "Show me …": "Done." ends it
+        claims = [c for c in claims if c[1].lower() not in _GENERIC_DONE]
     told = outcome_text(outcome, lang, toolset.registry, toolset.language.refusals)  # the refusals as the person reads them
     shown = "\n".join([told, *(_shown_text(m) for m in messages)])
     found: list[str] = []
@@ -182,8 +184,26 @@ def undone_claims(text: str, messages: list[AnyMessage], toolset: Toolset, lang:
     return found
 
 
+_GENERIC_DONE = frozenset({"done", "完成", "处理", "办理", "搞定", "handled", "processed", "completed"})
+"""Words that say something was done without saying what: after look-ups alone, their answer ("Show me the to-do
+lists … Done.")."""
 _FILED = frozenset({"提交", "发起", "创建", "submitted", "filed", "started", "created"})
 """Words that say a request was filed: told of a request a look-up showed, they tell what is."""
+
+
+_ASKS_A_CHANGE = re.compile(
+    r"批|审|同意|驳|拒|退回|打回|撤|转交|转给|催|提交|发起|报销|请假|签|设|"
+    r"\b(?:approve|sign|reject|decline|send|return|bounce|withdraw|cancel|transfer|pass|hand|urge|remind|nudge|submit|"
+    r"file|claim|resend|delegate|set|book|put\s+in)\b", re.IGNORECASE)
+"""Words of a person asking for a change (批, 撤回, "sign off", "withdraw"): after look-ups alone, a bare "Done." says
+it was made."""
+
+
+def _asked_to_look(messages: list[AnyMessage]) -> bool:
+    """Whether the person's latest message asks for nothing to change ("Show me the to-do lists of these colleagues"):
+    a look-up's "Done." is its answer."""
+    at = latest_human_index(messages)
+    return at >= 0 and not _ASKS_A_CHANGE.search(str(messages[at].content))
 
 
 def _asked_a_write(messages: list[AnyMessage]) -> bool:

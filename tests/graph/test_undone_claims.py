@@ -259,3 +259,11 @@ def test_a_run_stopped_after_refused_steps_says_why(graph_driver, store, make_ct
     agent = graph_driver(*calls, "OK", "OK", user_id="user_2", fixed_answers=True)
     assert final(agent.say(said)).content == told
     assert [t["status"] for t in store.snapshot()["tasks"]] == ["approved", "pending"]
+
+
+def test_done_after_look_ups_asked_for_is_their_answer(graph_driver, store, start_request):
+    # the benchmark's workload ("Show me the to-do lists of these colleagues." … "Done."): no write was asked for
+    start_request(requester="user_1", approver="user_2", days=1, reason="搬家")
+    agent = graph_driver(tool_call("queryTodoTask", {"userId": "user_1"}), "Done.", user_id="user_1")
+    answer = final(agent.say("Show me my to-do list."))
+    assert answer.content == "Done." and "ungrounded" not in answer.response_metadata
