@@ -25,7 +25,7 @@ from tools.guards.call import Call
 from tools.request import Request, latest_message, persons_in_latest
 from tools.workflow import lookup
 from tools.workflow.batch_words import BATCH_TOOL, asks_for_several
-from tools.workflow.engine import groups_of
+from tools.workflow.engine import TaskView, groups_of
 from tools.workflow.lookup import require_task
 from tools.workflow.request_lookup import processes_named
 from tools.workflow.words import ASKED, REQUEST_NOUN, SENT_BACK, decision_in
@@ -223,8 +223,8 @@ def _whose(call: Call, request: Request) -> tuple[set[str], str]:
         except DomainError:
             pass  # no such to-do: the references guard says so
     people = _people(request, call.ctx.actor_id)
-    offered = lookup.engine_of(call.handle).tasks_for(call.handle, call.ctx.actor_id, groups_of(call.handle, call.ctx.actor_id))
-    sizes = {key for key in _sizes(latest_message(request)) if given in _of_size(key, offered, set(people))}
+    said = _sizes(latest_message(request))  # the to-dos are read only where a size is said
+    sizes = {key for key in said if given in _of_size(key, _offered(call), set(people))} if said else set()
     return whose | sizes | {pid for pid, names in people.items() if any(n.casefold() == given.casefold() for n in names)}, process
 
 
@@ -277,8 +277,12 @@ def _by_size(call: Call, found: list[Part]) -> None:
     sized = [w for p in found if p.decided == kind for w in p.who if ":" in w]
     if kind is None or len(sized) != 1:
         return
-    offered = lookup.engine_of(call.handle).tasks_for(call.handle, call.ctx.actor_id, groups_of(call.handle, call.ctx.actor_id))
-    task = _of_size(sized[0], offered, set(_people(call.request, call.ctx.actor_id)))
+    task = _of_size(sized[0], _offered(call), set(_people(call.request, call.ctx.actor_id)))
     if task:
         call.notes.append(f"[person_stated] taskId: the to-do of the size they named, {task[0]}, not {given[:40]!r}")
         call.values["taskId"] = task[0]
+
+
+def _offered(call: Call) -> list[TaskView]:
+    """The to-dos offered to the person making the call."""
+    return lookup.engine_of(call.handle).tasks_for(call.handle, call.ctx.actor_id, groups_of(call.handle, call.ctx.actor_id))
