@@ -210,3 +210,31 @@ def test_one_of_a_requesters_to_dos_named_by_its_date_is_that_one(graph_driver, 
     agent.say(said)
     [action] = agent.actions
     assert (action["name"], action["args"]["taskId"]) == ("returnTask", "task_2")
+
+
+@pytest.mark.parametrize("said", [  # the seventy-seventh round's note: the Thursday trip of a later week
+    "Approve Wang Wu's Thursday trip, the route looks fine",
+    "王五星期四出发那个出差批了吧，路线没问题",
+])
+def test_one_of_a_requesters_to_dos_named_by_a_bare_weekday_is_the_one_starting_that_weekday(graph_driver, make_ctx,
+                                                                                            said):
+    for start, end, city in (("2027-01-25", "2027-01-26", "北京"), ("2027-01-28", "2027-01-29", "西安")):
+        execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "user_2",
+                                              "fields": {"destination": city, "startDate": start, "endDate": end}},
+                     make_ctx("user_3"))
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "Wang Wu" if said.isascii() else "王五", "isOK": True}),
+                         "OK", user_id="user_2", fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert (action["name"], action["args"]["taskId"]) == ("handleTodoTask", "task_2")
+
+
+def test_two_to_dos_starting_on_the_weekday_named_are_not_picked_between(graph_driver, make_ctx):
+    for start, end, city in (("2027-01-28", "2027-01-29", "北京"), ("2027-02-04", "2027-02-05", "西安")):
+        execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "user_2",
+                                              "fields": {"destination": city, "startDate": start, "endDate": end}},
+                     make_ctx("user_3"))
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "Wang Wu", "isOK": True}), "OK", user_id="user_2",
+                         fixed_answers=True)
+    agent.say("Approve Wang Wu's Thursday trip")
+    assert not any(a["args"].get("taskId") in ("task_1", "task_2") for a in agent.actions)

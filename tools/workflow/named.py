@@ -6,11 +6,13 @@ process the person never said ("leave" for their returned expense claim) is read
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Any
 
 from tools.errors import DomainError, NotFoundError
 from tools.guards.call import Call
 from tools.guards.identity import names_actor
+from tools.parsers.date_phrases import phrases
 from tools.patterns import compiled
 from tools.request import latest_message, persons_in_latest
 from tools.workflow import form_fit, lookup
@@ -92,6 +94,9 @@ class TaskTheyNamed:
         picked = lookup.of_the_amount_decided(latest_message(call.request), theirs, names) if len(theirs) > 1 else None
         said_dates = set(call.request["last"]["dates"])  # "Zhang San's Thursday trip": the one of that date
         dated = [t for t in theirs if said_dates & {str(v) for v in t.form.values()}] if len(theirs) > 1 else []
+        if len(theirs) > 1 and not dated:  # a bare weekday, the trip a later week's: the one starting on that weekday
+            days = _bare_weekdays(latest_message(call.request), call.request.get("today"))
+            dated = [t for t in theirs if _starts_on(t, days)] if days else []
         picked = picked or (dated[0] if len(dated) == 1 else None)
         if picked is not None:
             call.notes.append(f"[person_stated] {param}: the to-do of the amount or date they said, {picked.id}")
@@ -129,6 +134,21 @@ class TaskTheyNamed:
         except DomainError:
             return True  # several: the person is asked which
         return True
+
+
+def _bare_weekdays(text: str, today: str | None) -> set[int]:
+    """The weekdays the text names bare ("周四那个出差", "Thursday's trip"), not in a week it names (下周四, "this
+    Thursday")."""
+    on = date.fromisoformat(today) if today else date.today()
+    return {p.weekday for p in phrases(text, on) if p.weekday is not None}
+
+
+def _starts_on(task: Any, weekdays: set[int]) -> bool:
+    """Whether the to-do's request starts on one of `weekdays` (its form's start date)."""
+    try:
+        return date.fromisoformat(str(task.form.get("startDate"))).weekday() in weekdays
+    except ValueError:
+        return False
 
 
 def _passed_on_by(call: Call, task: Any, people: list[str]) -> bool:
