@@ -78,3 +78,34 @@ def test_a_claim_named_by_the_trip_it_is_about_is_the_claim(graph_driver, store,
     agent.say(said)
     [action] = agent.actions
     assert action["name"] == "urgeTask" and action["args"]["requestId"] == "req_1"
+
+
+def _leave(make_ctx, start: str, end: str, reason: str, days: int) -> None:
+    execute_call(TOOLSET, "runWorkFlow", {
+        "processKey": "process_qingjia", "userId": "user_1", "reason": reason, "days": days, "nextUserId": "user_2",
+        "fields": {"leaveType": "事假", "startDate": start, "endDate": end}}, make_ctx("user_1"))
+
+
+@pytest.mark.parametrize("said", [  # the seventy-seventh round's note: "下周一那个假" of two leaves asked which
+    "下周一那个假不请了，帮我撤回",
+    "I don't need the leave on the 19th any more, withdraw it",
+    "Cancel my leave for next Tuesday please",
+])
+def test_the_one_of_their_requests_on_the_day_they_named_is_the_one_meant(graph_driver, make_ctx, said):
+    _leave(make_ctx, "2027-01-18", "2027-01-19", "搬家", 2)  # the graph tests' today is Friday 2027-01-15
+    _leave(make_ctx, "2027-01-27", "2027-01-27", "看牙", 1)
+    agent = graph_driver(tool_call("withdrawRequest", {"requestId": "请假" if said[0] > "z" else "leave"}), "done",
+                         fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "withdrawRequest" and action["args"]["requestId"] == "req_1"
+
+
+def test_a_day_neither_request_has_still_asks_which(graph_driver, make_ctx):
+    _leave(make_ctx, "2027-01-18", "2027-01-19", "搬家", 2)
+    _leave(make_ctx, "2027-01-27", "2027-01-27", "看牙", 1)
+    agent = graph_driver(tool_call("withdrawRequest", {"requestId": "leave"}), "done", fixed_answers=True)
+    agent.say("Withdraw my leave on the 22nd")
+    assert agent.actions == []
+    answer = str(agent.messages[-1].content)
+    assert "req_1" in answer and "req_2" in answer

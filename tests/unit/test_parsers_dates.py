@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 
 from tools.parsers import DateReadError, DateSpan, read_date, read_text, working_days
+from tools.parsers.dates import find_dates
 
 TUESDAY = date(2026, 12, 1)
 
@@ -468,3 +469,8 @@ NOV = date(2026, 11, 1).replace
 def test_a_weekday_said_with_last_week_is_that_weeks(text, days):
     spans = read_text(text, today=TUESDAY).dates
     assert [s.start if s.start == s.end else (s.start, s.end) for s in spans] == days
+@pytest.mark.parametrize("text", ["I don't need the leave on the 19th any more", "and the 19th too, please",
+                                  "make it the 19th instead", "the 19th either"])
+def test_dates_a_day_of_the_month_followed_by_an_adverb_is_still_a_date(text):
+    # the graph test of a leave named by its day: "the 19th any more" was read as an ordinal before a noun
+    assert [s.start for s in find_dates(text, date(2027, 1, 15))] == [date(2027, 1, 19)]

@@ -119,7 +119,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\bthe\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b"
             r"(?!\s+(?!(?:to|till|until|through|thru|and|or|for|because|as|since|so|but|off|please|if|when|i|we|my|"
-            r"is|will|would|next|this|at|in|on|from|thanks|thank|thx|cheers|pls|plz)\b)[a-z])",
+            r"is|will|would|next|this|at|in|on|from|thanks|thank|thx|cheers|pls|plz|any|anymore|too|either|again|"
+            r"instead|anyway)\b)[a-z])",
             re.I,
         ),
     ),

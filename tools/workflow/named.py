@@ -321,9 +321,9 @@ def _held_by_whom_they_named(call: Call) -> str | None:
 
 def _of_the_value_they_named(call: Call, resolve: str | None) -> str | None:
     """The one request of the person's, among several that could be meant, whose written value their latest message
-    names ("nudge whoever has my Beijing trip" beside a pending leave; 广州那趟出差 beside one to 上海), or the one of
-    the process it names, less what it leaves alone ("帮我把请假撤回，报销别动"); None when one or none could be meant,
-    or the words fit several."""
+    names ("nudge whoever has my Beijing trip" beside a pending leave; 广州那趟出差 beside one to 上海), or the day it
+    names ("下周一那个假", "my leave on the 21st"), or the one of the process it names, less what it leaves alone
+    ("帮我把请假撤回，报销别动"); None when one or none could be meant, or the words fit several."""
     assert call.request is not None
     kept = batch_words(latest_message(call.request))  # "报销别动", "leave the claim alone": not the one meant
     own = own_pending(call.handle, call.ctx.actor_id, ("returned",) if resolve == "returned" else PENDING)
@@ -332,8 +332,18 @@ def _of_the_value_they_named(call: Call, resolve: str | None) -> str | None:
     named = processes_named(call.handle, kept)
     meant = [r for r in own if not named or r["process_key"] in named]
     valued = [r for r in meant if value_named(r, kept)]
-    one = valued if len(valued) == 1 else meant if named and len(meant) == 1 else []
+    said = set(call.request["last"]["dates"])  # "下周一那个假撤回": the one of theirs on that day
+    dated = [r for r in meant if said and _on_a_day_said(r["form"], said)]
+    one = valued if len(valued) == 1 else dated if len(dated) == 1 else meant if named and len(meant) == 1 else []
     return str(one[0]["id"]) if one else None
+
+
+def _on_a_day_said(form: dict[str, Any], said: set[str]) -> bool:
+    """Whether a request's form has one of the days `said`, or spans it (startDate to endDate)."""
+    if said & {str(v) for v in form.values()}:
+        return True
+    start, end = str(form.get("startDate") or ""), str(form.get("endDate") or form.get("startDate") or "")
+    return bool(start) and any(start <= day <= end for day in said)  # ISO dates compare as text
 
 
 def _record_there(call: Call, given: str) -> bool:
