@@ -2,7 +2,8 @@
 
 Known are the person's messages in the thread, every tool result (its full artifact, not only the compacted content
 the model read), the answers and questions the graph's own code wrote, who and when the run is (the signed-in user,
-today), the figures of the toolset's own rules (its prompt), and its directory's people (the store's). A final answer
+today), the figures of the toolset's own rules (its prompt), the bounds of the rules its store holds when stated as
+bounds ("超过5000元的转财务"), and its directory's people (the store's). A final answer
 the model wrote is read for the figures, dates, times and record ids it states; one the conversation never showed is
 redone once, then
 replaced by a plain "I do not know" (`graph/nodes/reasoner.py`).
@@ -27,6 +28,7 @@ from graph.protocols import NO_MODEL_CALL
 from tools.claims import (
     Claim,
     Known,
+    a_bound_of,
     claims_in,
     known_in_rules,
     known_in_text,
@@ -51,6 +53,7 @@ class AnswerCheck:
         self._names: tuple[str, ...] = ()
         self._zone: ZoneInfo | None = None
         self._rules: Known | None = None
+        self._stored: dict[str, Known] = {}
 
     def _fold(self, known: Known, messages: Sequence[AnyMessage]) -> Known:
         """`known` and what `messages` add: the person's words, tool results, the code's own answers."""
@@ -68,10 +71,11 @@ class AnswerCheck:
 
     def invented(
         self, text: str, messages: Sequence[AnyMessage], *, thread: str | None, today: date, timezone: str,
-        actor: Mapping[str, Any], people: Sequence[Mapping[str, Any]],
+        actor: Mapping[str, Any], people: Sequence[Mapping[str, Any]], rules: str = "",
     ) -> list[Claim]:
         """The values `text` states that the thread (`messages`, `thread` its id for the index) never showed (a copy of
-        a worked example's answer states the example's). Empty for most answers, at no cost beyond reading them."""
+        a worked example's answer states the example's), but for the bounds of `rules` (the store's, as text) it states
+        as bounds. Empty for most answers, at no cost beyond reading them."""
         found = claims_in(text, today=today, people=people, record_ids=self._toolset.record_ids)
         if not found:
             return []
@@ -80,8 +84,11 @@ class AnswerCheck:
         if self._rules is None:
             self._rules = known_in_rules(self._toolset.prompt, today=today)
         known = self._index.get(thread, messages) | known_of_run(today=today, actor=actor) | self._rules
+        if rules not in self._stored:
+            self._stored = {rules: known_in_rules(rules, today=today)}  # the store's rules, read again as they change
+        bounds = self._stored[rules]
         # a person of the directory is the store's: naming a colleague (a choice of approver) invents no one
-        return [c for c in unsupported(found, known, people) if c.kind != "person"]
+        return [c for c in unsupported(found, known, people) if c.kind != "person" and not a_bound_of(bounds, text, c)]
 
 
 def _shown(content: str, read: dict[str, Any]) -> Known:

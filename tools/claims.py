@@ -229,6 +229,28 @@ def known_in_rules(text: str, *, today: date) -> Known:
     return Known(numbers=frozenset(_number(c.value) for c in claims if c.kind == "number"))
 
 
+_BOUND_BEFORE = re.compile(
+    r"(?:超过|超出|高于|大于|多于|不超过|不到|低于|少于|小于|满|over|above|more\s+than|greater\s+than|exceed(?:s|ing)?|"
+    r"beyond|under|below|less\s+than|at\s+most|up\s+to|within)\s*[¥￥$]?\s*$", re.IGNORECASE)
+_BOUND_AFTER = re.compile(
+    r"\s*(?:元|块|天|个?工作日|days?|working\s+days?|yuan|RMB)?\s*(?:以上|以下|以内|之内|及以上|或以上|或更多|"
+    r"or\s+(?:more|less|above|over|under|below)|and\s+(?:above|over|up|under|below))", re.IGNORECASE)
+
+
+def a_bound_of(rules: Known, text: str, claim: Claim) -> bool:
+    """Whether `text` states the claimed number as a bound ("超过5000元", "over 3 days", "5000 元以内") that the
+    stored rules state (`rules`, `known_in_rules` of them): "超过5000元的转财务审批" explains a route; a balance of
+    "3 天" is no bound, and a rule's figure does not make it known."""
+    if claim.kind != "number" or _number(claim.value) not in rules.numbers:
+        return False
+    at = text.find(claim.text)
+    while at >= 0:
+        if _BOUND_BEFORE.search(text[max(0, at - 16):at]) or _BOUND_AFTER.match(text, at + len(claim.text)):
+            return True
+        at = text.find(claim.text, at + 1)
+    return False
+
+
 def known_of_run(*, today: date, actor: Mapping[str, Any]) -> Known:
     """Who and when the run is: today (its year, month and weekday with it) and the signed-in user."""
     names = " ".join(str(actor.get(key) or "") for key in ("id", "name", "alias", "email"))

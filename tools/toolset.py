@@ -96,6 +96,10 @@ class Toolset:
     people: Callable[[Any], Sequence[dict[str, Any]]] | None = None
     """The people a person may name (records with `id`, `name`, and optionally `alias` and `email`), read through a
     backend handle; None for a domain without people."""
+    stored_rules: Callable[[Any], str] | None = None
+    """The rules the store holds, as text (the workflow: its deployed processes' routing, "同意且超过 5000 元", and the
+    leave types' limits), read through a backend handle: a bound an answer states from them ("超过5000元的转财务") is
+    no invented figure. None: the prompt states all the domain's rules."""
     people_kind: str | None = None
     """The reference kind whose records `people` returns, when it returns them whole (the workflow: "user"): the people
     a run reads at its start are then known by id (`tools.kept.KnownRecords`) for its checks and reads."""

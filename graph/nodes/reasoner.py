@@ -125,7 +125,7 @@ class Reasoner:
         self._call_ids = call_id_index()
         self._check = AnswerCheck(toolset)
         self._asked = asked or AskedNext(toolset, deps.backend)  # the graph's, shared with budget_check
-        self._people: KeptMap[str, list[dict[str, Any]]] = KeptMap(1, ACTOR_TTL_S)
+        self._people: KeptMap[str, Any] = KeptMap(2, ACTOR_TTL_S)  # the directory, and the rules the store holds
         self._fixed: dict[tuple[str, Lang], list[AnyMessage]] = {}
         self._today: tuple[date | None, str] = (None, "")
 
@@ -272,23 +272,22 @@ class Reasoner:
         """The values a model's answer states that nothing in the conversation showed (`graph.known`), as written."""
         if answer.response_metadata.get(NO_MODEL_CALL):
             return []  # the code wrote it from the run's results
-        people = self._directory()
+        people = self._stored("all", self._toolset.directory) if self._toolset.people is not None else []
         claims = self._check.invented(
             str(answer.content), list(state["messages"]), thread=_thread_key(), today=run_today(self._clock, context.timezone),
             timezone=context.timezone, actor=self._actors.get(context.user_id) or {"id": context.user_id}, people=people,
-        )
+            rules=self._stored("rules", self._toolset.stored_rules) if self._toolset.stored_rules else "")
         return [c.text for c in claims]
 
-    def _directory(self) -> list[dict[str, Any]]:
-        """The toolset's people (read at most once a minute), whose names an answer may state."""
-        if self._toolset.people is None:
-            return []
-        people = self._people.get("all")
-        if people is None:
+    def _stored(self, key: str, read: Any) -> Any:
+        """What `read` reads through the backend, at most once a minute: the people whose names an answer may state,
+        the rules whose bounds it may."""
+        kept = self._people.get(key)
+        if kept is None:
             with self._backend.read() as handle:
-                people = self._toolset.directory(handle)
-            self._people.put("all", people)
-        return people
+                kept = read(handle)
+            self._people.put(key, kept)
+        return kept
 
     def _checked(
         self, state: AgentState, context: Context, step: Step, answer: AIMessage, *, may_redo: bool = True

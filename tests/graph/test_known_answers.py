@@ -212,3 +212,36 @@ def test_what_no_tool_knows_is_said_before_what_a_look_up_asked_for_found(graph_
     answer = final(agent.say("我的请假到哪一步了？报销款一般几天到账？"))
     told = TOOLSET.language.unknown("报销款一般几天到账？", "zh")
     assert answer.content.startswith(told) and "李四" in answer.content
+
+
+def _big_claim(make_ctx) -> None:  # type: ignore[no-untyped-def]
+    from tools import execute_call
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "reason": "机票", "nextUserId": "user_2",
+                                          "fields": {"amount": 6200, "category": "差旅"}}, make_ctx("user_1"))
+
+
+@pytest.mark.parametrize(("said", "answer"), [  # the eightieth round's writer: a route's bound was cut from answers
+    ("张三的报销批了", "已批准张三的6200元报销，因为超过5000元，已转到财务审批。"),
+    ("Approve Zhang San's claim", "Approved Zhang San's claim of 6200 yuan; claims over 5000 yuan go on to finance."),
+    ("张三那笔报销同意", "已同意。5000 元以上的报销还要财务审批，已经转过去了。"),
+])
+def test_a_bound_of_the_stored_rules_stated_as_a_bound_is_known(graph_driver, make_ctx, said, answer):
+    _big_claim(make_ctx)
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "张三" if said[0] > "z" else "Zhang San", "isOK": True}),
+                         answer, user_id="user_2")
+    agent.say(said)
+    agent.approve()
+    assert final(agent.values).content == answer
+
+
+@pytest.mark.parametrize("answer", [
+    "已批准。超过8000元的报销才需要财务审批。",  # a bound no rule states
+    "已批准，张三这个月已经报销了5000元。",  # a rule's figure, not stated as a bound
+])
+def test_a_figure_of_the_rules_not_stated_as_their_bound_is_still_invented(graph_driver, make_ctx, answer):
+    _big_claim(make_ctx)
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "张三", "isOK": True}), answer, answer,
+                         user_id="user_2")
+    agent.say("张三的报销批了")
+    agent.approve()
+    assert final(agent.values).content != answer

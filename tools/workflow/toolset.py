@@ -50,6 +50,7 @@ from tools.workflow.leave.ends import LeaveDaysFromDates, LeaveEndCounted
 from tools.workflow.leave.if_any import LeaveTypeIfAny
 from tools.workflow.leave.offered import TypeOffered
 from tools.workflow.leave.others_illness import OthersIllness
+from tools.workflow.leave.types import leave_types
 from tools.workflow.mailer import Mailer
 from tools.workflow.named import RequestTheyNamed, TaskTheyNamed, TodosOfWhom
 from tools.workflow.nothing_to_do import NothingToDo
@@ -86,6 +87,16 @@ def directory(conn: Connection) -> list[dict[str, Any]]:
     result = conn.execute(lookup.ALL_USERS)
     keys = list(result.keys())
     return [dict(zip(keys, row, strict=True)) for row in result]  # rows as tuples: a mapping per row costs 3x
+
+
+def stored_rules(conn: Connection) -> str:
+    """The rules the store holds, as text: each deployed process's routing (its steps' conditions, "同意且超过 5000
+    元") and each leave type's limits, whose bounds an answer may state."""
+    routes = [f"{step.when}; {step.when_en}" for d in lookup.engine_of(conn).definitions(conn) for step in d.steps
+              if step.when]
+    limits = [f"{t.id}: at most {t.max_days:g} days; a document over {t.document_over:g} days"
+              if t.document_over is not None else f"{t.id}: at most {t.max_days:g} days" for t in leave_types().types]
+    return "\n".join(routes + limits)
 
 
 def resolve_user(
@@ -251,6 +262,7 @@ TOOLSET = Toolset(
     deps=Mailer.from_env,
     actor=lookup.require_actor,
     people=directory,
+    stored_rules=stored_rules,
     people_kind="user",
     actor_kind="user",
     resolvers={"user": resolve_user, "task": resolve_task, "process": resolve_process, "request": resolve_request},
