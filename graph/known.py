@@ -23,7 +23,15 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMes
 
 from graph import prompts
 from graph.answers import fixed_answer
-from graph.history import ThreadIndex, latest_human_index, outcome_text, refusal_text, run_outcome, run_results
+from graph.history import (
+    ThreadIndex,
+    latest_human_index,
+    note_of,
+    outcome_text,
+    refusal_text,
+    run_outcome,
+    run_results,
+)
 from graph.protocols import NO_MODEL_CALL
 from tools.claims import (
     Claim,
@@ -226,6 +234,8 @@ def _shown_text(message: AnyMessage) -> str:
     """What a message showed as a state of things: a tool's result or refusal (its artifact too), or an answer the
     code wrote; nothing of the person's or the model's own words."""
     if isinstance(message, ToolMessage):
+        if note_of(message).get("rejected"):
+            return ""  # the card declined: "Rejected by the reviewer" shows no request rejected
         artifact = json.dumps(message.artifact, ensure_ascii=False) if message.artifact is not None else ""
         return f"{message.content}\n{artifact}"
     if isinstance(message, AIMessage) and not message.tool_calls and _code_wrote(message):

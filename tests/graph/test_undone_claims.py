@@ -267,3 +267,21 @@ def test_done_after_look_ups_asked_for_is_their_answer(graph_driver, store, star
     agent = graph_driver(tool_call("queryTodoTask", {"userId": "user_1"}), "Done.", user_id="user_1")
     answer = final(agent.say("Show me my to-do list."))
     assert answer.content == "Done." and "ungrounded" not in answer.response_metadata
+
+
+@pytest.mark.parametrize(("said", "call", "claim"), [  # the eightieth round's writer: a declined card, "已驳回…" shown
+    ("张三的请假驳回，理由是项目上线", {"taskId": "张三", "isOK": False, "result": "项目上线"},
+     "已驳回张三的请假，意见：项目上线。"),
+    ("Reject Zhang San's leave, the release is that week", {"taskId": "Zhang San", "isOK": False,
+                                                             "result": "the release is that week"},
+     "Zhang San's leave has been rejected."),
+])
+def test_a_rejection_claimed_after_the_person_declined_its_card_is_not_shown(graph_driver, store, start_request, said,
+                                                                            call, claim):
+    # the card's refusal reads "Rejected by the reviewer …": no state of the request, whatever its words
+    start_request(requester="user_1", approver="user_2", days=2, reason="回老家")
+    agent = graph_driver(tool_call("handleTodoTask", call), claim, claim, user_id="user_2")
+    agent.say(said)
+    answer = final(agent.resume({"decisions": [{"type": "reject", "message": "wait"}]}))
+    assert claim not in answer.content
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending"]
