@@ -96,6 +96,11 @@ def _answer_value(asked: AskedCall, request: Request, registry: ToolRegistry) ->
         spec = registry.get(asked["name"])
         stated = next((v.stated for v in spec.person_values if v.param == asked["param"]), None)
         return stated(request) if stated is not None else None
+    spec = registry.get(asked["name"]) if asked["name"] in registry else None
+    reader = next((v.stated for v in spec.person_values if v.param == asked["param"] and v.stated), None) if spec else None
+    own = reader(request) if reader is not None and request["texts"] else None
+    if isinstance(own, str) and own.strip() and own in request["texts"][-1]:
+        return own  # the value's own reader, on the answer: "就写同意吧" asked for a comment is 同意
     text = words.answered_text(request["texts"][-1]) if request["texts"] else None
     written = [str(n) for person in request["names"].values() for n in (person.get("name"), person.get("alias")) if n]
     if text and words.only_names(text, written):

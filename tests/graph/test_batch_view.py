@@ -287,3 +287,25 @@ def test_an_english_view_names_every_step_in_english(graph_driver, make_ctx, pro
     [observation] = [m for m in agent.messages if isinstance(m, ToolMessage)]
     steps = observation.artifact["steps"]
     assert len(steps) >= 4 and not any(re.search(r"[\u4e00-\u9fff]", line) for line in steps), steps
+
+
+@pytest.mark.parametrize(("answer", "comment", "lang"), [  # the seventy-ninth round's writer; none of its words
+    ("那就写同意", "同意", "zh"),
+    ("批准", "批准", "zh"),
+    ("同意", "同意", "zh"),  # a bare yes, where a comment was asked for, is the comment
+    ("写“注意交接”就好", "注意交接", "zh"),
+    ("just put approved", "approved", "en"),
+])
+def test_the_answer_to_the_question_asking_for_a_batchs_comment_is_its_comment(graph_driver, store, start_request,
+                                                                               answer, comment, lang):
+    # "就写同意" had been refused as not the person's words and asked again; a bare "同意" read as a yes, not done
+    start_request(requester="user_1", approver="user_3", days=1, reason="回老家办户口")
+    start_request(requester="user_2", approver="user_3", days=2, reason="搬家")
+    agent = graph_driver(tool_call("decideTasks", {"isOK": True, "processKey": "process_qingjia"}), "OK",
+                         user_id="user_3", fixed_answers=True, locale="en" if lang == "en" else "zh-CN")
+    agent.say("我这边请假的都批了吧" if lang == "zh" else "Approve all the leave requests waiting on me")
+    agent.say(answer)
+    [action] = agent.actions
+    assert action["name"] == "decideTasks" and action["args"]["comment"] == comment
+    agent.approve()
+    assert [(t["status"], t["comment"]) for t in store.snapshot()["tasks"]] == [("approved", comment)] * 2

@@ -46,6 +46,10 @@ def test_pass_said_of_a_request_is_an_approval(text, decided):
     # dictated after a word of saying and a colon (the same writer's "Say: …")
     ("Reject Wang Wu's taxi claim. Write: the receipt is unreadable.", "the receipt is unreadable"),
     ("赵六的出差批了，就说：路上注意安全", "路上注意安全"),
+    # after a word of writing and a quote (the seventy-ninth round's writer; none of its words)
+    ("李四那个假同意，你写“孩子的事要紧，安心去”", "孩子的事要紧，安心去"),
+    ("Sign off Wang Wu's trip and just write \"safe travels, keep the receipts\"", "safe travels, keep the receipts"),
+    ("赵六的报销批了，写上「按标准报销，下不为例」", "按标准报销，下不为例"),
 ])
 def test_a_comment_written_between_quotes_is_filed_without_them(said, comment):
     from datetime import date
@@ -97,3 +101,36 @@ def test_a_question_the_requester_must_answer_is_the_send_backs_comment(said, co
     people = [{"id": "user_3", "name": "王五", "alias": "Wang Wu"}]
     request = read_request([said], index=0, people=people, actor_id="user_2", today=date(2026, 12, 7))
     assert stated_comment(request) == comment
+
+
+@pytest.mark.parametrize(("question", "answer", "comment"), [  # the seventy-ninth round's writer; none of its words
+    ("请问审批意见写什么？超过 1 天的申请需要填写审批意见。", "那就写同意", "同意"),
+    ("请问审批意见写什么？超过 1 天的申请需要填写审批意见。", "批准", "批准"),
+    ("请问审批意见写什么？超过 1 天的申请需要填写审批意见。", "写“注意交接”就好", "注意交接"),
+    ("请问审批意见写什么？超过 1 天的申请需要填写审批意见。", "假期愉快就行", "假期愉快就行"),  # all it says
+    ("请问审批意见写什么？超过 1 天的申请需要填写审批意见。", "填同意即可。顺便看看王五的报销", "同意"),
+    ("What comment goes with the decision? Requests over one day need one.", "just put approved", "approved"),
+    ("What comment goes with the decision? Requests over one day need one.", "ok", "ok"),
+    ("What comment goes with the decision? Requests over one day need one.", "write 'enjoy the break' is fine",
+     "enjoy the break"),
+])
+def test_an_answer_to_the_question_asking_for_a_comment_is_the_comment(question, answer, comment):
+    from datetime import date
+
+    from tools.request import read_request
+    from tools.workflow.comment_words import stated_comment
+
+    request = read_request(["我这边请假的都批了吧", answer], index=1, people=[], actor_id="user_3",
+                           today=date(2026, 12, 7), shown=[question])
+    assert stated_comment(request) == comment
+
+
+def test_an_answer_after_another_question_is_read_as_any_message():
+    from datetime import date
+
+    from tools.request import read_request
+    from tools.workflow.comment_words import stated_comment
+
+    request = read_request(["张三的请假批了吧", "同意"], index=1, people=[], actor_id="user_3", today=date(2026, 12, 7),
+                           shown=["张三有两个待办，你指的是哪一个？"])
+    assert stated_comment(request) != "同意"

@@ -32,12 +32,17 @@ _SAY_COLON = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 """A comment dictated after a word of saying and a colon ("Say: have a good review", "write: receipts OK", 就说：注意安全)."""
+_WRITE_QUOTE = re.compile(
+    r"(?:\b(?:just\s+)?(?:write|put)|(?<![的了他她])写(?:上|成)?)\s*(?=[“「『\"])(?P<text>.+?)\s*[。.!！]?\s*$",
+    re.IGNORECASE | re.DOTALL,
+)
+"""A comment dictated after a word of writing and a quote (就写“家长会要紧，去吧”, 'just write "fine by me"')."""
 
 
 def _dictated(text: str) -> re.Match[str] | None:
-    """The comment a text dictates (`_COMMENT`, `_WITH_COMMENT`, `_SAY_COLON`); where the person takes it back and
+    """The comment a text dictates (`_COMMENT`, `_WITH_COMMENT`, `_SAY_COLON`, `_WRITE_QUOTE`); where the person takes it back and
     dictates another ("理由写“预算超了”，哦不，理由改成“…”", "comment: fine - no wait, comment: see me first"), the last one."""
-    found = _COMMENT.search(text) or _WITH_COMMENT.search(text) or _SAY_COLON.search(text)
+    found = _COMMENT.search(text) or _WITH_COMMENT.search(text) or _SAY_COLON.search(text) or _WRITE_QUOTE.search(text)
     if found is None:
         return None
     for cue in TAKEN_BACK.finditer(text, found.start("text")):
@@ -48,9 +53,36 @@ def _dictated(text: str) -> re.Match[str] | None:
     return found
 
 
+_COMMENT_ASKED = re.compile(r"(?:意见|理由|备注|留言|comment|reason|note)[^。.!！?？]*[?？]", re.IGNORECASE)
+"""The assistant's question asking for a comment ("请问审批意见写什么？", "What comment goes with the decision?")."""
+_WRITE_LEAD = re.compile(r"^\s*(?:那|那就|就|你)?(?:这么|这样)?(?:写|填)(?:上|成)?\s*[:：]?\s*|"
+                         r"^\s*(?:just\s+)?(?:write|put|say)\s*[:：]?\s*", re.IGNORECASE)
+_WRITE_TAIL = re.compile(r"\s*(?:就行了?|就好了?|就可以了?|即可|吧|\s+(?:is\s+fine|will\s+do|is\s+enough))[。.!！~～]*\s*$",
+                         re.IGNORECASE)
+
+
+def _answering(request: Request) -> str | None:
+    """The comment the latest message gives in answer to the assistant's question asking for one: all it says
+    ("同意", "走之前把工作交接好就行"), or what it says to write ("就写同意吧", "写同意就行", '就写"注意安全"'): "就行" after
+    what to write is about the writing. None where the assistant asked no such thing, or the message asks back."""
+    shown, texts = request.get("shown") or [], request["texts"]
+    if not shown or len(texts) < 2 or not _COMMENT_ASKED.search(shown[-1]) or re.search(r"[?？]", texts[-1]) or \
+            _COMMENT.search(texts[-1]) or _WITH_COMMENT.search(texts[-1]):
+        return None  # "意见写同意": dictated as in any message
+    said = _own_sentences(texts[-1].strip()).strip().rstrip("。.!！")
+    lead = _WRITE_LEAD.match(said)
+    if lead and lead.end():
+        said = _WRITE_TAIL.sub("", said[lead.end():])
+    return unquoted(said.strip()) or None
+
+
 def stated_comment(request: Request) -> str | None:
     """A decision comment the person spelled out ("意见写同意", "理由：…", "comment: …", "with the comment ok"), or
-    the words after the decision and whose request it is ("拒绝王五的15天假，时间太长，请拆分申请"), or None."""
+    gave when asked for one (`_answering`), or the words after the decision and whose request it is
+    ("拒绝王五的15天假，时间太长，请拆分申请"), or None."""
+    answered = _answering(request)
+    if answered:
+        return answered
     for text in reversed(request["texts"]):
         match = _dictated(text)
         if match and match.group("text").strip():
@@ -128,7 +160,8 @@ _ALSO = re.compile(r"\s*(?:另外|还有|顺便|对了|\b(?:also|and also|oh and
 """Words that begin another matter after a comment ("另外…", "Also, …")."""
 _QUOTED_SENTENCE = re.compile(r"^\s*(?:“([^”]+)”|「([^」]+)」|『([^』]+)』|\"([^\"]+)\"|‘([^’]+)’|'([^']+)')"
                               rf"(?:\s*(?:[。.!！？?]|$)|[\s,，;；]*(?={_ALSO.pattern})|"
-                              r"\s*(?:[,，;；]|\s[—–-]+\s|——|—)\s*(?:and\b|then\b|然后|再|并且?|还有))", re.IGNORECASE)
+                              r"\s*(?:[,，;；]|\s[—–-]+\s|——|—)\s*(?:and\b|then\b|然后|再|并且?|还有)|"
+                              r"\s*(?:就行了?|就好了?|即可|就可以了?)\s*(?:[。.!！]|$))", re.IGNORECASE)
 """A comment between quotes that ends its sentence, or where another matter begins: what follows (thanks, a
 signature, "另外…", " — and have Wang Wu handle my approvals") is not in it."""
 
