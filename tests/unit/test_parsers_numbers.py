@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 
 from tools.parsers import Quantity, read_text
+from tools.parsers.numerals import find_numerals
 
 TUESDAY = date(2026, 12, 1)
 
@@ -260,3 +261,17 @@ def test_days_a_kind_of_day_off_is_a_day(text, days):
 def test_a_number_taken_back_in_the_same_breath_is_the_one_after_it(said, amounts, days):
     read = facts(said)
     assert read.amounts_stated() == amounts and read.days_stated() == days
+
+
+@pytest.mark.parametrize(("text", "amount"), [("1 250 元", 1250.0), ("¥1 250", 1250.0), ("RMB 12 500", 12500.0),
+                                              ("共 3 800 块", 3800.0)])
+def test_an_amount_in_groups_of_three_after_spaces_is_one_number(text, amount):
+    assert [v for n in find_numerals(text) for v in n.values] == [amount]
+
+
+@pytest.mark.parametrize("text", [" " * 3000 + "x", "1 " * 3000, "\u00a0" * 3000 + "元x"])
+def test_a_long_run_of_spaces_or_digits_is_read_once(text):
+    # the hostile-arguments test's taskId of 2,000 spaces had the unit's look-ahead try every split of the run at every
+    # position: minutes, where a person waits for an answer (this test did not end before the look-ahead was bounded)
+    found = find_numerals(text)
+    assert all(n.values for n in found)

@@ -27,10 +27,12 @@ _SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
 _BIG_UNITS = {"万": 10**4, "亿": 10**8}
 _CN_RUN = rf"[{CN_DIGITS}十百千万亿]+(?:点[{CN_DIGITS}]+[万亿]?)?"
 _ARABIC = (r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?:(?<=[¥￥])|(?<=RMB )|(?<=CNY )|"
-           r"(?=[\d \u00a0\u202f.]+\s*(?:元|块|(?:yuan|rmb|kuai|bucks?)(?![A-Za-z]))))"
+           r"(?=[\d \u00a0\u202f.]{1,32}+\s{0,3}(?:元|块|(?:yuan|rmb|kuai|bucks?)(?![A-Za-z]))))"
            r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 """Digits, in groups of three after commas ("1,250"), or after spaces in an amount, its unit after or ¥ or RMB before
-it ("1 250 yuan", "¥1 250", "RMB 1 250", as the SI writes thousands; "6 800" alone stays two numbers, nothing reads)."""
+it ("1 250 yuan", "¥1 250", "RMB 1 250", as the SI writes thousands; "6 800" alone stays two numbers, nothing reads).
+The look-ahead for the unit reads at most 32 digits and spaces, each once: a long run of spaces had it try every split
+of the run at every position (a hostile argument of 2,000 spaces took minutes)."""
 _OPENS = r"(?<!\d)(?<!\d[.,])"
 _RUNS_ON = r"(?!\d)(?![.,]\d)"
 """Digits start and end where no digits run on ("1.2.3", "6,80" are no number read here; "，25天" is 25 days)."""
