@@ -25,6 +25,9 @@ from tools.workflow import TOOLSET
     ("What's the per diem for a trip to Shenzhen?", True),
     ("how much can I spend a night on a hotel?", True),
     ("How much annual leave can I take per year?", False),
+    # when or where a company event is (the seventy-ninth round's writer; written after the rule, none of its words)
+    ("年会定在哪天啊？", True), ("下周团建在哪里搞？", True), ("When is the team offsite this year?", True),
+    ("团建聚餐的钱能报吗？", False), ("Can I claim the team dinner from the party?", False),
     # budgets (the nineteenth round, read; written after the rule)
     ("市场部这个季度的预算还有多少？", True), ("is there any budget left for the offsite?", True),
     ("团建经费够不够？", True),

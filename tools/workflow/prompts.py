@@ -255,6 +255,20 @@ UNKNOWNS = (
         ),
         say=SELF_DECIDE_SAY,
     ),
+    Unknown(  # when or where, not a claim for one ("团建聚餐的钱能报吗" is a claim's question)
+        asked=(
+            r"(?:年会|团建|尾牙|聚餐|聚会|派对|晚会|公司活动|部门活动)[^，。？?]{0,10}(?:哪天|几号|哪一天|什么时候|啥时候|几点|在哪|哪里|地点|时间)|"
+            r"(?:哪天|几号|什么时候|啥时候|几点|在哪)[^，。？?]{0,6}(?:开|办|举行|搞)?(?:年会|团建|尾牙|聚餐|派对|晚会)",
+            r"\b(?:party|parties|offsite|off-site|team[- ]building|celebration|gathering|annual\s+dinner|town\s*hall)\b"
+            r"[^.?!]{0,40}\b(?:when|what\s+(?:day|date|time)|where)\b|\b(?:when|what\s+(?:day|date|time)|where)\b[^.?!]{0,40}\b(?:party|"
+            r"offsite|off-site|team[- ]building|celebration|gathering|annual\s+dinner|town\s*hall)\b",
+        ),
+        say={
+            "zh": "年会、团建这些公司活动的时间和地点，我这里没有记录，所以不知道；请看公司的通知，或问人事。",
+            "en": "I don't know when or where company events such as a party or an offsite take place: I have no record "
+            "of them. The company's announcements or HR can tell you.",
+        },
+    ),
     Unknown(
         asked=(r"预算|经费", r"\bbudgets?\b"),
         say={
