@@ -260,7 +260,8 @@ UNKNOWNS = (
             r"(?:年会|团建|尾牙|聚餐|聚会|派对|晚会|公司活动|部门活动)[^，。？?]{0,10}(?:哪天|几号|哪一天|什么时候|啥时候|几点|在哪|哪里|地点|时间)|"
             r"(?:哪天|几号|什么时候|啥时候|几点|在哪)[^，。？?]{0,6}(?:开|办|举行|搞)?(?:年会|团建|尾牙|聚餐|派对|晚会)",
             r"\b(?:party|parties|offsite|off-site|team[- ]building|celebration|gathering|annual\s+dinner|town\s*hall)\b"
-            r"[^.?!]{0,40}\b(?:when|what\s+(?:day|date|time)|where)\b|\b(?:when|what\s+(?:day|date|time)|where)\b[^.?!]{0,40}\b(?:party|"
+            r"[^.?!]{0,40}\b(?:when|what\s+(?:day|date|time)|where)\b(?=[^.!]*\?)|"
+            r"\b(?:(?:when|where)\s+(?:is|are|will|does|do)|when'?s|where'?s|what\s+(?:day|date|time))\b[^.?!]{0,40}\b(?:party|"
             r"offsite|off-site|team[- ]building|celebration|gathering|annual\s+dinner|town\s*hall)\b",
         ),
         say={
