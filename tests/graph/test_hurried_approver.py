@@ -238,3 +238,17 @@ def test_two_to_dos_starting_on_the_weekday_named_are_not_picked_between(graph_d
                          fixed_answers=True)
     agent.say("Approve Wang Wu's Thursday trip")
     assert not any(a["args"].get("taskId") in ("task_1", "task_2") for a in agent.actions)
+
+
+@pytest.mark.parametrize(("said", "given"), [  # the seventy-seventh round's note: sizes were read only where deciding
+    ("张三金额大的那笔转给赵六处理吧，他懂这个", "张三"),
+    ("Hand Zhang San's pricier claim over to Zhao Liu", "Zhang San"),
+])
+def test_a_to_do_passed_on_by_its_size_is_the_one_at_that_end(graph_driver, make_ctx, said, given):
+    _claim(make_ctx, "user_1", "user_2", 800, "打车")
+    _claim(make_ctx, "user_1", "user_2", 6200, "机票")
+    agent = graph_driver(tool_call("transferTask", {"taskId": given, "nextUserId": "user_4"}), "OK", user_id="user_2",
+                         fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert (action["name"], action["args"]["taskId"]) == ("transferTask", "task_2")

@@ -218,22 +218,25 @@ def by_amount(text: str, offered: list[TaskView]) -> list[TaskView]:
 
 
 def of_the_amount_decided(text: str, offered: list[TaskView], names: list[str]) -> TaskView | None:
-    """The one of `offered` that a sentence deciding something names by an amount of its form ("张三那笔一千二的报销驳回
-    吧。¥2,350那笔我再看看": the claim of 1200; "Approve the 2,350 one … Hold off on the other": the one of 2350), where
-    the message may name other amounts too; None unless exactly one is so named. `names`: the people's names, no
-    numbers (the 三 of 张三)."""
+    """The one of `offered` that a sentence deciding, passing on or sending back something names by an amount or a size
+    of its form ("张三那笔一千二的报销驳回吧。¥2,350那笔我再看看": the claim of 1200; "Approve the 2,350 one … Hold off
+    on the other": the one of 2350; 大的那笔转给赵六), where the message may name other amounts too; None unless exactly
+    one is so named. `names`: the people's names, no numbers (the 三 of 张三)."""
     from tools.message_kind import sentences
     from tools.parsers.text import mask_words
     from tools.workflow.words import decision_in
 
     text = mask_words(text, names)
-    picked = {t.id: t for s in sentences(text) if decision_in(s) is not None for t in by_amount(s, offered)}
-    if not picked:  # "金额大的那笔批了", "approve the longer one": the one at that end
-        picked = {t.id: t for s in sentences(text) if decision_in(s) is not None and (size := size_said(s))
-                  and (t := of_the_size(size, offered)) is not None}
+    acting = [s for s in sentences(text) if decision_in(s) is not None or _PASSED_OR_SENT_BACK.search(s)]
+    picked = {t.id: t for s in acting for t in by_amount(s, offered)}
+    if not picked:  # "金额大的那笔批了", "approve the longer one", 大的那笔转给赵六: the one at that end
+        picked = {t.id: t for s in acting if (size := size_said(s)) and (t := of_the_size(size, offered)) is not None}
     return next(iter(picked.values())) if len(picked) == 1 else None
 
 
+_PASSED_OR_SENT_BACK = re.compile(
+    r"转给|转交|交给|移交|退回|打回|\b(?:transfer|reassign|hand|pass|forward|send|sent|bounce|return)\w*\b", re.IGNORECASE)
+"""Words that act on a to-do other than deciding it: passing it on (转给赵六, "hand it to Zhao Liu"), sending it back."""
 _SIZES = (
     ("amount", "larger", re.compile(r"(?:金额|数额)?(?:大|多|贵)的|\b(?:bigger|biggest|larger|largest|higher|pricier)\b", re.I)),
     ("amount", "smaller", re.compile(r"(?:金额|数额)?(?:小|少|便宜)的|\b(?:smaller|smallest|cheaper|cheapest|lower)\b", re.I)),
