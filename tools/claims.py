@@ -243,12 +243,8 @@ def a_bound_of(rules: Known, text: str, claim: Claim) -> bool:
     "3 天" is no bound, and a rule's figure does not make it known."""
     if claim.kind != "number" or _number(claim.value) not in rules.numbers:
         return False
-    at = text.find(claim.text)
-    while at >= 0:
-        if _BOUND_BEFORE.search(text[max(0, at - 16):at]) or _BOUND_AFTER.match(text, at + len(claim.text)):
-            return True
-        at = text.find(claim.text, at + 1)
-    return False
+    return any(_BOUND_BEFORE.search(text[max(0, m.start() - 16):m.start()]) or _BOUND_AFTER.match(text, m.end())
+               for m in re.finditer(re.escape(claim.text), text))
 
 
 def known_of_run(*, today: date, actor: Mapping[str, Any]) -> Known:
