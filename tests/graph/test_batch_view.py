@@ -309,3 +309,32 @@ def test_the_answer_to_the_question_asking_for_a_batchs_comment_is_its_comment(g
     assert action["name"] == "decideTasks" and action["args"]["comment"] == comment
     agent.approve()
     assert [(t["status"], t["comment"]) for t in store.snapshot()["tasks"]] == [("approved", comment)] * 2
+
+
+@pytest.mark.parametrize(("said", "lookup", "decided", "key"), [  # the seventy-ninth round's run; none of its words
+    ("我手上的请假单都批了吧，报销那笔先放着", "queryMyRequests", True, "process_qingjia"),
+    ("Approve every leave request in my queue, I'll get to the claims later", "queryCcRequests", True,
+     "process_qingjia"),
+    ("待我审批的报销全部驳回，都没附发票", "queryMyRequests", False, "process_baoxiao"),
+])
+def test_a_batch_decision_is_proposed_where_the_model_looked_up_something_else(graph_driver, make_ctx, start_request,
+                                                                               said, lookup, decided, key):
+    # "我这边请假的都批了吧，报销的我晚点再看" had been answered with the approver's own requests (none)
+    start_request(requester="user_1", approver="user_3", days=1, reason="回老家办户口")
+    start_request(requester="user_2", approver="user_3", days=1, reason="搬家")
+    for amount in (560, 320):
+        execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "reason": "定金", "nextUserId": "user_3",
+                                              "fields": {"amount": amount, "category": "其他"}}, make_ctx("user_4"))
+    agent = graph_driver(tool_call(lookup, {}), "OK", user_id="user_3", fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "decideTasks"
+    assert (action["args"]["isOK"], action["args"].get("processKey")) == (decided, key)
+
+
+def test_a_question_of_ones_own_requests_is_still_answered_by_them(graph_driver, start_request):
+    start_request(requester="user_3", approver="user_2", days=1, reason="体检")
+    agent = graph_driver(tool_call("queryMyRequests", {}), "OK", user_id="user_3", fixed_answers=True)
+    agent.say("我的请假都批了吗？")
+    assert agent.actions == []
+    assert any(getattr(m, "name", "") == "queryMyRequests" and m.status == "success" for m in agent.messages)

@@ -10,8 +10,10 @@ import re
 from tools.errors import PolicyError
 from tools.guards.call import Call
 from tools.request import latest_message
+from tools.workflow.batch_words import BATCH_TOOL, asks_for_several, batch_words
 from tools.workflow.guards import COPIES, decision_on_the_one_named
-from tools.workflow.words import decision_in
+from tools.workflow.request_lookup import processes_named
+from tools.workflow.words import ASKED, decision_in
 
 _FOR_ME_TO_DECIDE = re.compile(
     r"(?:要|让|等|需要|该|给)我(?:来|去)?(?:过|批|审|处理|签|看|办|决定)|待办|待审|\bto-?dos?\b|"
@@ -64,6 +66,8 @@ class TodosNotCopies:
                 "own_not_copies", "The user asks about a request of their own, not one copied to them: call "
                 "queryMyRequests.", instead={"name": "queryMyRequests", "args": {}},
             )
+        if self._batch_decided(call, latest):
+            return
         if _FOR_ME_TO_DECIDE.search(latest) and not _COPIED.search(latest):
             decided = decision_in(latest)
             decision = decision_on_the_one_named(call, decided) if decided is not None else None
@@ -74,3 +78,19 @@ class TodosNotCopies:
                     f"; they decide {decision['args']['taskId']}: call handleTodoTask." if decision else "."),
                 instead=decision or {"name": "queryTodoTask", "args": {"userId": call.ctx.actor_id}},
             )
+
+    @staticmethod
+    def _batch_decided(call: Call, latest: str) -> bool:
+        """Refuses the look-up where the message decides several of the person's to-dos and asks nothing of their own
+        requests ("我这边请假的都批了吧，报销的我晚点再看" had been answered with their own requests, none): the batch of
+        the one process it names, or of all, is proposed instead. False where the message says no such thing."""
+        decided = decision_in(latest)
+        if decided is None or ASKED.search(latest) or _OF_MINE.search(latest) or _COPIED.search(latest) or \
+                not asks_for_several(latest):
+            return False
+        keys = processes_named(call.handle, batch_words(latest))
+        args = {"isOK": decided, **({"processKey": next(iter(keys))} if len(keys) == 1 else {})}
+        raise PolicyError(
+            "batch_not_lookup", "The user decides several of their to-dos, not asks about their own requests, copies "
+            f"or deputies: call decideTasks with {args}.", instead={"name": BATCH_TOOL, "args": args},
+        )
