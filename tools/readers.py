@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import date
+from typing import Any
 
 from tools import words
 from tools.courtesy import COURTESY
@@ -44,9 +45,11 @@ _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 _SKIP_ZH = re.compile(r"^(一趟|趟|一下)\s*")
 _NOT_A_PLACE_ZH = re.compile(
     r"^(时候|时|期|底|处|点|年|现在|目前|这里|那里|哪|当天|当日|当晚|今天|明天|后天|上午|下午|中午|晚上|早上|一趟|一下|"
-    r"过去|过来|回来|回去|现场|那边|这边)")
+    r"过去|过来|回来|回去|现场|那边|这边|[几一二两三四五六七八九十]+(?:个|家|位|次|处|所|些)|各|每个|这几|那几|好几|很多|"
+    r"好多|不少)")
 """What follows 到 or 去 without being a place: 到时候, 到期, 去年; a time (当天去当天回, 明天去, 上午去); a direction
-(飞过去现场处理: "fly over there")."""
+(飞过去现场处理: "fly over there"); how many of whom ("去几个老客户那边做回访", 去两家供应商, 去各门店: 三亚 and 十堰 are
+places, 三个 and 两家 count)."""
 _NAME_EN = re.compile(r"(?:the\s+)?([A-Z][\w'’-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w'’-]*)*)")
 MAX_TEXT_CHARS = 30
 """A value read after a cue is at most this long (a longer run is a sentence, not a place)."""
@@ -57,12 +60,20 @@ def _masked(text: str, names: Sequence[str], today: date) -> str:
     that counts something else stays, as part of what it tells (烧到38度5, 打了3趟车)."""
     masked = mask_words(text, names)
     facts = read_text(masked, today=today)
-    spans = [*(span.at for span in facts.dates), *((q.start, q.end) for q in facts.quantities if q.unit != "other")]
+    spans = [*(span.at for span in facts.dates),
+             *((q.start, q.end) for q in facts.quantities if q.unit != "other" and not _in_a_word(masked, q))]
     kept = [(q.start, q.end) for q in facts.quantities if q.unit == "other"]  # 烧到38度5, 打了3趟车: part of why
     blanked = re.sub(r"\d+", lambda m: m.group() if any(a <= m.start() < b for a, b in kept) else " " * len(m.group()),
                      mask_spans(masked, spans))
     # a clause's end stays where a date took it in ("this coming Friday." ends its sentence, as "Fri." may abbreviate)
     return "".join(o if o in _CLAUSE_ENDS else c for o, c in zip(masked, blanked, strict=True))
+
+
+def _in_a_word(text: str, quantity: Any) -> bool:
+    """Whether a Chinese numeral of no unit is glued to the word after it, a part of a name (三亚, 九江, 六安, 十堰),
+    not a count."""
+    return quantity.unit == "none" and _CJK_RUN.fullmatch(quantity.text) is not None and \
+        _CJK_RUN.match(text[quantity.end:quantity.end + 1]) is not None
 
 
 _DANGLING_EN = re.compile(r"(?:\s+(?:on|at|in|by|for|from|to|until|till|of|the|a|an|and|or|so|but|with|this|next))+\s*$",

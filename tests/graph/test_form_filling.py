@@ -54,6 +54,20 @@ def test_trip_destination_filled_from_request(graph_driver, store):
     assert request["process_key"] == "process_chuchai"
 
 
+@pytest.mark.parametrize(("said", "place"), [  # the seventy-ninth round's run; none of its words
+    ("下周一到周三去苏州，去两家供应商那边验货，出差申请，王五审批", "苏州"),  # 两家 counts: no second place
+    ("下周一到周三出差，先去三亚，到各门店巡检一遍，王五审批", "三亚"),  # 三亚 is a place, 各门店 none
+    ("下周一到周三去九江见客户，王五审批", "九江"),
+])
+def test_a_destination_beside_whom_they_visit_is_the_place(graph_driver, said, place):
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "王五",
+                                     "fields": {"startDate": "下周一", "endDate": "下周三"}})
+    agent = graph_driver(trip, "已提交。")
+    agent.say(said)
+    args, sources = waiting(agent)
+    assert args["fields"]["destination"] == place and sources["fields.destination"] == {"how": "filled", "said": place}
+
+
 def test_trip_destination_in_english_is_filled_too(graph_driver):
     trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "to meet a client",
                                      "nextUserId": "Wang Wu", "fields": {"startDate": "2027-01-18",
