@@ -96,8 +96,8 @@ def _answer_value(asked: AskedCall, request: Request, registry: ToolRegistry) ->
         spec = registry.get(asked["name"])
         stated = next((v.stated for v in spec.person_values if v.param == asked["param"]), None)
         return stated(request) if stated is not None else None
-    spec = registry.get(asked["name"]) if asked["name"] in registry else None
-    reader = next((v.stated for v in spec.person_values if v.param == asked["param"] and v.stated), None) if spec else None
+    values = registry.get(asked["name"]).person_values if asked["name"] in registry else ()
+    reader = next((v.stated for v in values if v.param == asked["param"] and v.stated), None)
     own = reader(request) if reader is not None and request["texts"] else None
     if isinstance(own, str) and own.strip() and own in request["texts"][-1]:
         return own  # the value's own reader, on the answer: "就写同意吧" asked for a comment is 同意

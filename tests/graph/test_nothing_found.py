@@ -14,7 +14,7 @@ from graph.prompts import NOT_KNOWN
 @pytest.mark.parametrize(("said", "lookup", "lang"), [
     ("is there a dress code when I visit clients?", "queryCcRequests", "en"),
     ("what's the mileage rate if I drive my own car to a client?", "queryMyDeputies", "en"),
-    ("公司年会定在哪天了？", "queryMyRequests", "zh"),
+    ("办公室的无线网密码是多少？", "queryMyRequests", "zh"),  # 年会 is told by its own unknown now
 ])
 def test_a_question_no_look_up_answers_is_told_not_known(graph_driver, said, lookup, lang):
     agent = graph_driver(tool_call(lookup, {"userId": "user_3"}), "There are no requests copied to you.", user_id="user_3",

@@ -67,3 +67,21 @@ def test_a_question_about_a_todo_after_a_word_about_oneself_is_its_view(graph_dr
     assert tools == ["viewTask"], tools
     answer = str(result["messages"][-1].content)
     assert "财务" in answer or "Finance" in answer
+
+
+@pytest.mark.parametrize("said", [  # what follows an approval (the seventy-eighth round's run; none of its words)
+    "张三那笔报销，我批了之后还要谁审批吗？",
+    "这个我同意完就结束了吧？",
+    "If I approve Zhang San's claim, does it go on to finance?",
+    "who signs it off after me?",
+])
+def test_what_follows_approving_a_todo_is_answered_from_its_view(graph_driver, make_ctx, said):
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "userId": "user_1", "reason": "机票",
+                                          "fields": {"amount": 6200, "category": "差旅"}, "nextUserId": "user_2"},
+                 make_ctx("user_1"))
+    agent = graph_driver(tool_call("getAllWorkFlow", {}), "x", user_id="user_2", fixed_answers=True)
+    result = agent.say(said)
+    tools = [m.name for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "success"]
+    assert tools == ["viewTask"], tools
+    answer = str(result["messages"][-1].content)
+    assert ("财务" in answer or "Finance" in answer) and "出差流程" not in answer and "Business trip" not in answer

@@ -68,6 +68,7 @@ def test_a_flat_declaration_with_surfaces_and_card_labels_builds_the_workflow_to
         deps=Mailer.from_env,
         actor=lookup.require_actor,
         people=workflow.directory,
+        stored_rules=workflow.stored_rules,  # the bounds an answer may state (the eightieth round's writer)
         people_kind="user",
         actor_kind="user",
         resolvers={"user": workflow.resolve_user, "task": workflow.resolve_task, "process": workflow.resolve_process,

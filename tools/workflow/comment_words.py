@@ -61,6 +61,14 @@ _WRITE_TAIL = re.compile(r"\s*(?:就行了?|就好了?|就可以了?|即可|吧|
                          re.IGNORECASE)
 
 
+_DECISION_FIRST = re.compile(r"^\s*([^，,;；。.!！]+)[，,;；]\s*(?=\S)")
+_DECISION_ASKED = re.compile(r"还是驳回|\bor\s+reject\b", re.IGNORECASE)
+"""The assistant's question asking for the decision too ("请问是批准还是驳回？", "Approve or reject?"): the answer's
+first clause, if only a decision, is that, and the comment follows ("驳回，那周要交付"); asked for the comment alone,
+"同意，早日康复" is all the comment."""
+_NOTHING_BUT = re.compile(r"吧|了|啊|呀|的|\b(?:it|that|this|one|then)\b|\s", re.IGNORECASE)
+
+
 def _answering(request: Request) -> str | None:
     """The comment the latest message gives in answer to the assistant's question asking for one: all it says
     ("同意", "走之前把工作交接好就行"), or what it says to write ("就写同意吧", "写同意就行", '就写"注意安全"'): "就行" after
@@ -70,6 +78,13 @@ def _answering(request: Request) -> str | None:
             _COMMENT.search(texts[-1]) or _WITH_COMMENT.search(texts[-1]):
         return None  # "意见写同意": dictated as in any message
     said = _own_sentences(texts[-1].strip()).strip().rstrip("。.!！")
+    if _DECISION_ASKED.search(shown[-1]):  # the decision asked too: "驳回" is it, and no comment
+        if not _NOTHING_BUT.sub("", DECISION_ONLY.sub("", said)):
+            return None
+        decided = _DECISION_FIRST.match(said)
+        if decided and decision_in(decided.group(1)) is not None and not _NOTHING_BUT.sub("", DECISION_ONLY.sub(
+                "", decided.group(1))):
+            said = said[decided.end():]
     lead = _WRITE_LEAD.match(said)
     if lead and lead.end():
         said = _WRITE_TAIL.sub("", said[lead.end():])

@@ -38,10 +38,18 @@ _ABOUT_ZH = re.compile(
     r"(?:这|那)(?:个|笔|张|条|份)[^，。？?]{0,12}(?:是什么|是啥|怎么回事|咋回事|多少钱|几天)|"
     r"(?:谁|哪位|哪些人)(?:已经)?(?:批|审|同意|签|看)过|(?:之前|以前|今年)[^，。？?]{0,6}(?:报|请|申请|提)过|"
     r"第一次(?:报|请|申请|提)|(?:批|审)的时候(?:怎么说|说了什么|写了什么|什么意见)|(?:前面|之前|上一步)(?:是)?(?:谁|哪位)(?:批|审)|"
-    r"(?:怎么|咋)(?:说|批)的|(?:审批)?意见(?:是)?(?:什么|啥)"
+    r"(?:怎么|咋)(?:说|批)的|(?:审批)?意见(?:是)?(?:什么|啥)|"
+    r"(?:批|审|同意|通过)了?(?:之后|以后|完)[^，。？?]{0,10}(?:还要|还得|还需要|还用|谁|哪|就|结束|完事|流程)|"
+    r"还(?:要|得|需要)(?:谁|哪个|哪些人|哪一步|别人|财务|人事)(?:再)?(?:审批|审|批|看)"
 )
 """Words that ask what one to-do holds ("how much is it", "who's already okayed it", 这笔报销是怎么回事, 谁已经批过,
-李四批的时候怎么说的, "what did Li Si say")."""
+李四批的时候怎么说的, "what did Li Si say"), or what follows its approval (我批了之后还要谁审批, "if I approve it, does
+it go on to finance?")."""
+_AFTER_EN = re.compile(
+    r"\b(?:if|once|after|when)\s+I\s+(?:approve|sign\s+off|ok|okay|pass)\b[^?.!]{0,50}\b(?:go(?:es)?\s+(?:on|anywhere|to)|"
+    r"next|done|over|finished|end|anyone|else|further|finance|hr|another)\b|"
+    r"\bwho\s+(?:else\s+)?(?:approves|signs(?:\s+off)?|decides|looks\s+at)\s+(?:it\s+|this\s+|that\s+)?(?:off\s+)?(?:after\s+me|next)\b",
+    re.IGNORECASE)
 _MINE = re.compile(r"\bmy\s+(?:own\s+)?(?:requests?|claims?|leave|trips?|expenses?)\b|我(?:自己)?(?:的|报|提|申请|请)的?",
                    re.IGNORECASE)
 
@@ -76,7 +84,7 @@ class TodoAskedAbout:
         latest = latest_message(call.request)
         if call.request["kind"] != "information" and not _shown_only(latest):
             return
-        if not (_ABOUT_EN.search(latest) or _ABOUT_ZH.search(latest)) or _MINE.search(latest):
+        if not (_ABOUT_EN.search(latest) or _ABOUT_ZH.search(latest) or _AFTER_EN.search(latest)) or _MINE.search(latest):
             return
         actor = call.ctx.actor_id
         offered = lookup.engine_of(call.handle).tasks_for(call.handle, actor, groups_of(call.handle, actor))
