@@ -338,3 +338,22 @@ def test_a_question_of_ones_own_requests_is_still_answered_by_them(graph_driver,
     agent.say("我的请假都批了吗？")
     assert agent.actions == []
     assert any(getattr(m, "name", "") == "queryMyRequests" and m.status == "success" for m in agent.messages)
+
+
+@pytest.mark.parametrize(("said", "model_key"), [  # the seventy-ninth round's run; none of its words
+    ("请假的那几个都同意吧，报销的先别动", "process_baoxiao"),
+    ("Approve all the leave requests on my desk; the claims can wait", "process_baoxiao"),
+    ("请假的那几个都同意吧，报销的先别动", None),
+])
+def test_a_batch_of_the_process_named_is_not_of_the_one_put_off(graph_driver, make_ctx, start_request, said,
+                                                                model_key):
+    start_request(requester="user_1", approver="user_3", days=1, reason="回老家办户口")
+    start_request(requester="user_2", approver="user_3", days=1, reason="搬家")
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_baoxiao", "reason": "定金", "nextUserId": "user_3",
+                                          "fields": {"amount": 560, "category": "其他"}}, make_ctx("user_4"))
+    agent = graph_driver(tool_call("decideTasks", {"isOK": True, "processKey": model_key}), "OK", user_id="user_3",
+                         fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert action["args"]["processKey"] == "process_qingjia"
+    assert [d["taskId"] for d in action["args"]["decisions"] if not d.get("skip")] == ["task_1", "task_2"]

@@ -143,7 +143,8 @@ def _decide_one(task_id: str, batch: dict[str, object]) -> dict[str, object]:
 class BatchOfWhat:
     """A batch's process filter is a process the person's words name, not one the model chose nor one named only where
     they put a request off ("approve all of Zhao Liu's; Zhang San's leave I'll look at later" decides Zhao Liu's
-    claims too). After the references, which put in the process the person's words name."""
+    claims too; "我这边请假的都批了吧，报销的我晚点再看" had the claims' filter from the model, the one put off). After the
+    references, which put in the process the person's words name."""
 
     name = "batch_of_what"
     needs_request = True
@@ -151,9 +152,16 @@ class BatchOfWhat:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
-        if call.spec.name != BATCH_TOOL or not call.values.get("processKey"):
+        if call.spec.name != BATCH_TOOL:
             return
-        if processes_named(call.handle, "\n".join(batch_words(t) for t in call.request["texts"])):
+        named = processes_named(call.handle, batch_words(latest_message(call.request)))
+        given = call.values.get("processKey")
+        if len(named) == 1 and given not in named:  # "请假的都批了吧，报销的我晚点再看": the leave, not the claim
+            key = next(iter(named))
+            call.notes.append(f"[person_stated] processKey: the user named {key}, not {given!r}")
+            call.values["processKey"] = key
+            return
+        if not given or processes_named(call.handle, "\n".join(batch_words(t) for t in call.request["texts"])):
             return
         call.notes.append(f"[person_stated] processKey: the user named no process; {call.values['processKey']!r} "
                           "left out")

@@ -68,7 +68,7 @@ _LEFT_OUT = re.compile(
     rf"(?:除了|除去|\bexcept(?:\s+for)?\b|\bapart\s+from\b|\bbut\s+not\b|\bother\s+than\b){_IN_CLAUSE}|"
     rf"{_IN_CLAUSE}(?:回头|以后再|晚点|待会|先不|先放|先别|别动|不动|先留|留着|再考虑|再看|再说|放一放|我自己|我来看|[明后]天再|"
     r"下周再|\blater\b|\bnot\s+yet\b|\bhold\s+off\b|\bhold\b|\bfor\s+now\b|\bleave\b[^，。,.;；\n]*\balone\b|\bskip\b|"
-    r"\bI'?ll\b|\bI\s+will\b|\blet\s+me\b|\bmyself\b|\bpark\b)"
+    r"\bI'?ll\b|\bI\s+will\b|\blet\s+me\b|\bmyself\b|\bpark\b|\bcan\s+wait\b)"
     rf"{_IN_CLAUSE}",
     re.IGNORECASE,
 )
