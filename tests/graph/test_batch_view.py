@@ -357,3 +357,21 @@ def test_a_batch_of_the_process_named_is_not_of_the_one_put_off(graph_driver, ma
     [action] = agent.actions
     assert action["args"]["processKey"] == "process_qingjia"
     assert [d["taskId"] for d in action["args"]["decisions"] if not d.get("skip")] == ["task_1", "task_2"]
+
+
+@pytest.mark.parametrize(("said", "decided"), [  # the eighty-second round's writer; none of its words
+    ("Sign off every leave request waiting on me but not Wang Wu's. Zhao Liu mentioned his days overlap the stocktake.",
+     ["task_1", "task_3"]),
+    ("我这边的请假都批了，王五的除外。赵六跟我说王五那几天要盘点。", ["task_1", "task_3"]),
+    ("Approve all the leave on my desk. Zhao Liu said it's a quiet week anyway.", ["task_1", "task_2", "task_3"]),
+])
+def test_people_named_in_what_someone_said_filter_no_batch(graph_driver, start_request, said, decided):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看牙")
+    start_request(requester="user_3", approver="user_2", days=1, reason="家里有事")
+    start_request(requester="user_4", approver="user_2", days=1, reason="看房")
+    agent = graph_driver(tool_call("decideTasks", {"isOK": True, "processKey": "process_qingjia"}), "OK",
+                         user_id="user_2", fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert [d["taskId"] for d in action["args"]["decisions"] if not d.get("skip")] == decided
+    assert not action["args"].get("requester")

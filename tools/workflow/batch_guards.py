@@ -6,15 +6,18 @@ The words are read in `tools/workflow/batch_words.py`."""
 
 from __future__ import annotations
 
+import re
+
 from tools.errors import PolicyError
 from tools.guards.call import Call
 from tools.request import latest_message, named_in_latest
 from tools.workflow import lookup
-from tools.workflow.batch_words import BATCH_TOOL, ONE_TOOL, SEVERAL, asks_for_several, batch_words
+from tools.workflow.batch_words import BATCH_TOOL, ONE_TOOL, SEVERAL, asks_for_several, batch_words, left_out_words
 from tools.workflow.conditions import conditional_rules
 from tools.workflow.engine import groups_of
 from tools.workflow.others_todo import passed_to
 from tools.workflow.request_lookup import processes_named
+from tools.workflow.words import decision_in
 
 
 class BatchAsked:
@@ -51,6 +54,12 @@ class BatchAsked:
             )
 
 
+_SENTENCE = re.compile(r"(?<=[.!?。！？；;\n])\s*")
+_REPORTED = re.compile(r"\b(?:told|tells|said|says|mentioned|heard)\b|说|告诉|提到|听说", re.IGNORECASE)
+"""A sentence that reports what someone said ("Zhao Liu told me Wang Wu's dates clash", 赵六说…): the people it names
+filter no batch."""
+
+
 class BatchOfWhom:
     """A batch decides what the person's words name, no more: "approve all the stuff Zhao Liu sent me" is Zhao Liu's
     requests, of every process (the model gave leaves of anyone). The one requester the request's own messages name,
@@ -69,11 +78,15 @@ class BatchOfWhom:
             return
         said = {p for ids in call.request["people"][:len(call.request["texts"])] for p in ids}
         kept = "\n".join(batch_words(t) for t in call.request["texts"]).casefold()
+        parts_said = _SENTENCE.split(kept)
+        told = "\n".join(s for s in parts_said if _REPORTED.search(s) and decision_in(s) is None)
+        kept = "\n".join(s for s in parts_said if s not in told)  # "Zhao Liu told me …": no filter of theirs
         names = call.request["names"]
         known = {p: {p.casefold(), *(str(n).casefold() for n in (names.get(p) or {}).values() if n)} for p in said}
         named = {p for p in said if any(n in kept for n in known[p] - {p.casefold()})}
+        parts = "\n".join(left_out_words(t) for t in call.request["texts"]).casefold()
         given = str(call.values.get("requester") or "").strip().casefold()
-        left_out = sorted(said - named)
+        left_out = sorted(p for p in said - named if not told or any(n in parts for n in known[p] - {p.casefold()}))
         me = {call.ctx.actor_id.casefold(), *(str(n).casefold() for n in (names.get(call.ctx.actor_id) or {}).values() if n)}
         if given and given in me:  # "approve every leave waiting on me": the person is no requester of their to-dos
             call.notes.append(f"[person_stated] requester: {given!r} is the user, whose to-dos are others' requests")

@@ -66,15 +66,15 @@ def max_days_in(text: str) -> float | None:
 _IN_CLAUSE = r"(?:(?!\s[-–—]\s)[^，。,.;；\n—])*"
 _LEFT_OUT = re.compile(
     rf"(?:除了|除去|\bexcept(?:\s+for)?\b|\bapart\s+from\b|\bbut\s+not\b|\bother\s+than\b){_IN_CLAUSE}|"
-    rf"{_IN_CLAUSE}(?:回头|以后再|晚点|待会|先不|先放|先别|别动|不动|先留|留着|再考虑|再看|再说|放一放|我自己|我来看|[明后]天再|"
-    r"下周再|\blater\b|\bnot\s+yet\b|\bhold\s+off\b|\bhold\b|\bfor\s+now\b|\bleave\b[^，。,.;；\n]*\balone\b|\bskip\b|"
+    rf"{_IN_CLAUSE}(?:除外|不算在内|不包括在内|回头|以后再|晚点|待会|先不|先放|先别|别动|不动|先留|留着|再考虑|再看|再说|放一放|"
+    r"我自己|我来看|[明后]天再|下周再|\blater\b|\bnot\s+yet\b|\bhold\s+off\b|\bhold\b|\bfor\s+now\b|\bleave\b[^，。,.;；\n]*\balone\b|\bskip\b|"
     r"\bI'?ll\b|\bI\s+will\b|\blet\s+me\b|\bmyself\b|\bpark\b|\bcan\s+wait\b)"
     rf"{_IN_CLAUSE}",
     re.IGNORECASE,
 )
-"""What a batch leaves out: from 除了 or "except" to the clause's end, and a clause that puts something off ("赵六那个
-先别动", "leave the three-day one for now", "hold Zhang San's", "李四那个三天的我再看看", "Li Si's I'll look at
-myself"). Who and what it names filters no batch."""
+"""What a batch leaves out: from 除了 or "except" to the clause's end, a clause ending in 除外 ("王五的除外"), and a clause
+that puts something off ("赵六那个先别动", "leave the three-day one for now", "hold Zhang San's", "李四那个三天的我再看看",
+"Li Si's I'll look at myself"). Who and what it names filters no batch."""
 
 _UNMARKED_PAUSE = re.compile(r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])|(?<=[了吧啦])(?=别的|其他|其它|其余|剩下|剩余)")
 """Where a hurried message ends a clause with no mark: a space between Chinese words ("一天以内的全批了 别的先不动"),
@@ -85,6 +85,11 @@ def batch_words(text: str) -> str:
     """The text without what it leaves out of the batch (`_LEFT_OUT`): the people, bounds and processes of the rest
     are the batch's."""
     return _LEFT_OUT.sub(" ", _UNMARKED_PAUSE.sub("，", text))
+
+
+def left_out_words(text: str) -> str:
+    """The parts of the text that leave something out of the batch (`_LEFT_OUT`): "except Wang Wu's", 赵六那个先别动."""
+    return "\n".join(m.group() for m in _LEFT_OUT.finditer(_UNMARKED_PAUSE.sub("，", text)))
 
 
 def stated_max_days(request: Request) -> float | None:
