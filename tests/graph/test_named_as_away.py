@@ -32,3 +32,29 @@ def test_the_one_named_as_approver_beside_one_away_is_the_approver(graph_driver,
     agent.say(said)
     [card] = agent.actions
     assert card["args"]["nextUserId"] == "user_4"
+
+
+@pytest.mark.parametrize("said", [  # the eighty-second round's writer: the travel companion was filed as approver
+    "下周三到周五和李四一起去杭州见供应商，帮我走个出差",
+    "Flying to Chengdu with Li Si next Wednesday to Friday for the audit, put the trip in for me",
+    "王五说这笔可以报：480元，买会议室白板，办公类",  # who told them, no approver
+    "Li Si covers my desk while I'm out next Monday, one day of annual leave for a family matter please",
+])
+def test_a_person_named_in_passing_is_asked_about_not_filed_as_approver(graph_driver, said):
+    calls = {"下": ("process_chuchai", {}), "F": ("process_chuchai", {}), "王": ("process_baoxiao", {"amount": 480,
+             "category": "办公"}), "L": ("process_qingjia", {"leaveType": "年假"})}
+    key, fields = calls[said[0]]
+    agent = graph_driver(tool_call("runWorkFlow", {"processKey": key, "reason": "x", "fields": fields}), "OK",
+                         user_id="user_1")
+    agent.say(said)
+    assert all(a["args"].get("nextUserId") not in ("user_2", "user_3") for a in agent.actions)
+
+
+@pytest.mark.parametrize("said", ["下周三到周五和李四一起去杭州见供应商，王五审批", "Flying to Chengdu with Li Si next Wednesday, back "
+                                  "Friday, for the audit; Wang Wu approves"])
+def test_the_approver_named_beside_a_companion_is_the_approver(graph_driver, said):
+    agent = graph_driver(tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "x", "fields": {}}), "OK",
+                         user_id="user_1")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["args"]["nextUserId"] == "user_3"

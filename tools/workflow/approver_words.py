@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tools.people import mention_spans
-from tools.workflow.words import OF_OWNER, REQUEST_NOUN
+from tools.workflow.words import APPROVALS, OF_OWNER, REQUEST_NOUN
 
 Picker = Callable[[str, str, list[dict[str, Any]]], list[dict[str, Any]]]
 
@@ -99,6 +99,14 @@ def named_as_taker(text: str, named: list[dict[str, Any]]) -> list[dict[str, Any
     ]
 
 
+def _covers_work_only(text: str, person: dict[str, Any]) -> bool:
+    """Whether the text names the person only as covering the speaker's work, not their approvals ("Li Si covers my
+    desk while I'm out", 李四帮我顶班): no task's taker, and no approver of the leave it asks for."""
+    spans = mention_spans(text, person)
+    return not APPROVALS.search(text) and not any(_TAKER_BEFORE.search(text[max(0, start - CUE_WINDOW):start])
+                                                  for start, _ in spans)
+
+
 _OWNED = re.compile(rf"^{OF_OWNER}(?:{REQUEST_NOUN}|待办|任务|to-?dos?|tasks?)", re.IGNORECASE)
 """What follows a name that owns the request or task spoken of: "王五这个待办", "Zhang San's leave"."""
 
@@ -127,7 +135,7 @@ def taker_first(base: Picker) -> Picker:
     ("王五这个待办帮我转出去" names nobody to take it: the person is asked) (the same wrapper for the same `base`)."""
 
     def pick(param: str, text: str, named: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        taker = named_as_taker(text, named)
+        taker = [p for p in named_as_taker(text, named) if not _covers_work_only(text, p)]
         approver = [p for p in named if p not in taker and _approves(text, p)]
         if len(taker) == 1 and not approver:
             return taker
@@ -183,3 +191,22 @@ def named_as_away(text: str, person: dict[str, Any]) -> bool:
     and nowhere as approving."""
     return any(_AWAY_AFTER.match(text, end) for _, end in mention_spans(text, person)) and not named_as_approver_of(
         text, person)
+
+
+_IN_PASSING_BEFORE = re.compile(
+    r"(?:跟|和|同|与|陪着?|带着?|听)\s*$|\b(?:with|together\s+with|along\s+with|accompanying|joined\s+by)\s+(?:my\s+)?"
+    r"(?:colleague\s+|teammate\s+)?$", re.IGNORECASE)
+_IN_PASSING_AFTER = re.compile(
+    r"\s*(?:一起|一块儿?|一同|同行|说|跟我说|告诉我|提到|讲|帮我顶|替我顶|顶班|顶一下|接手|帮我看着|帮我盯着)|"
+    r"\s+(?:told|tells|said|says|mentioned|covers|will\s+cover|is\s+covering|is\s+standing\s+in|and\s+I\b)",
+    re.IGNORECASE)
+
+
+def named_in_passing(text: str, person: dict[str, Any]) -> bool:
+    """Whether the text names this person only in passing, nowhere as approving: who travels with the requester
+    ("跟李四一起去北京", "flying out with Li Si"), who told them something ("王五说…", "Wang Wu told me"), who covers
+    their work (李四帮我顶班, "Li Si covers"). Such a person is no approver the message names."""
+    spans = mention_spans(text, person)
+    return bool(spans) and all(_IN_PASSING_BEFORE.search(text[max(0, start - 24):start]) or
+                               _IN_PASSING_AFTER.match(text, end) for start, end in spans) and \
+        not named_as_approver_of(text, person)

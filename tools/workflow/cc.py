@@ -23,7 +23,7 @@ from tools.guards.call import Call
 from tools.people import mention_spans
 from tools.request import latest_message
 from tools.spec import CallContext
-from tools.workflow.approver_words import named_as_approver, named_as_away
+from tools.workflow.approver_words import named_as_approver, named_as_away, named_in_passing
 from tools.workflow.conditions import CONDITION, bound_in
 from tools.workflow.engine import Definition, members_of
 from tools.workflow.engine import tables as et
@@ -135,11 +135,12 @@ def stated_cc(texts: Sequence[str], people: Mapping[str, Mapping[str, Any]], act
 
 
 def pick_person(param: str, text: str, named: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """`Toolset.pick_person`: an approver is never one the message names to copy ("李四审批，抄送王五": 李四) or only as
-    away ("李四这两周都在外地": `named_as_away`); of the rest, the one named as approver (`named_as_approver`). Nobody
-    left: the message names no approver."""
+    """`Toolset.pick_person`: an approver is never one the message names to copy ("李四审批，抄送王五": 李四), only as
+    away ("李四这两周都在外地": `named_as_away`) or in passing ("跟李四一起去北京": `named_in_passing`); of the rest, the
+    one named as approver (`named_as_approver`). Nobody left: the message names no approver."""
     if param == "nextUserId":
-        named = [p for p in named if not named_as_cc(text, p) and not named_as_away(text, p)]
+        named = [p for p in named if not named_as_cc(text, p) and not named_as_away(text, p)
+                 and not named_in_passing(text, p)]
         if not named:
             return []
     return named_as_approver(param, text, named)
