@@ -50,11 +50,25 @@ def test_a_person_named_in_passing_is_asked_about_not_filed_as_approver(graph_dr
     assert all(a["args"].get("nextUserId") not in ("user_2", "user_3") for a in agent.actions)
 
 
-@pytest.mark.parametrize("said", ["下周三到周五和李四一起去杭州见供应商，王五审批", "Flying to Chengdu with Li Si next Wednesday, back "
-                                  "Friday, for the audit; Wang Wu approves"])
+@pytest.mark.parametrize("said", ["下周三到周五和李四一起去杭州见供应商，王五审批",
+                                  "Flying to Chengdu with Li Si next Wednesday, back Friday, for the audit; Wang Wu approves"])
 def test_the_approver_named_beside_a_companion_is_the_approver(graph_driver, said):
     agent = graph_driver(tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "x", "fields": {}}), "OK",
                          user_id="user_1")
     agent.say(said)
     [action] = agent.actions
     assert action["args"]["nextUserId"] == "user_3"
+
+
+@pytest.mark.parametrize(("said", "text"), [  # the eighty-second round's writer; none of its words
+    ("赵六说李四这几天在深圳出差，帮我给李四发封邮件，内容是：样品明天到，请安排人签收。", "样品明天到，请安排人签收。"),
+    ("Zhao Liu mentioned Li Si is travelling, so e-mail Li Si for me, content: samples arrive tomorrow.",
+     "samples arrive tomorrow."),
+    ("给李四发邮件，内容：赵六那边的样品明天到", "赵六那边的样品明天到"),
+])
+def test_an_emails_recipient_is_not_one_who_told_them_nor_one_in_its_text(graph_driver, said, text):
+    agent = graph_driver(tool_call("sendEmail", {"userId": "李四" if said[0] > "z" else "Li Si", "emailContent": text}),
+                         "OK", user_id="user_1")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["args"]["userId"] == "user_2"

@@ -143,7 +143,17 @@ def pick_person(param: str, text: str, named: list[dict[str, Any]]) -> list[dict
                  and not named_in_passing(text, p)]
         if not named:
             return []
+    else:  # an e-mail's recipient: not one who told them something, nor one named in the text it dictates
+        content = _CONTENT.search(text)
+        kept = [p for p in named if not named_in_passing(text, p) and not (content and all(
+            start >= content.end() for start, _ in mention_spans(text, p)))]
+        if len(kept) == 1:
+            return kept
     return named_as_approver(param, text, named)
+
+
+_CONTENT = re.compile(r"(?:内容|正文|邮件里写|\b(?:content|body|text|message|saying)\b)\s*(?:是|为)?\s*[:：]", re.IGNORECASE)
+"""Where a message starts dictating an e-mail's text ("内容是：…", "content: …"): people named after it are its words."""
 
 
 class CcNamed:
