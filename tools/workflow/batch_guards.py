@@ -78,9 +78,9 @@ class BatchOfWhom:
             return
         said = {p for ids in call.request["people"][:len(call.request["texts"])] for p in ids}
         kept = "\n".join(batch_words(t) for t in call.request["texts"]).casefold()
-        parts_said = _SENTENCE.split(kept)
-        told = "\n".join(s for s in parts_said if _REPORTED.search(s) and decision_in(s) is None)
-        kept = "\n".join(s for s in parts_said if s not in told)  # "Zhao Liu told me …": no filter of theirs
+        pieces = _SENTENCE.split(kept)
+        told = [s for s in pieces if _REPORTED.search(s) and decision_in(s) is None]
+        kept = "\n".join(s for s in pieces if s not in told)  # "Zhao Liu told me …": no filter of theirs
         names = call.request["names"]
         known = {p: {p.casefold(), *(str(n).casefold() for n in (names.get(p) or {}).values() if n)} for p in said}
         named = {p for p in said if any(n in kept for n in known[p] - {p.casefold()})}
