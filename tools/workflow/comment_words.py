@@ -53,7 +53,7 @@ def _dictated(text: str) -> re.Match[str] | None:
     return found
 
 
-_COMMENT_ASKED = re.compile(r"(?:意见|理由|备注|留言|comment|reason|note)[^。.!！?？]*[?？]", re.IGNORECASE)
+_COMMENT_ASKED = re.compile(r"(?:意见|备注|留言|comment|note)[^。.!！?？]*[?？]", re.IGNORECASE)
 """The assistant's question asking for a comment ("请问审批意见写什么？", "What comment goes with the decision?")."""
 _WRITE_LEAD = re.compile(r"^\s*(?:那|那就|就|你)?(?:这么|这样)?(?:写|填)(?:上|成)?\s*[:：]?\s*|"
                          r"^\s*(?:just\s+)?(?:write|put|say)\s*[:：]?\s*", re.IGNORECASE)
