@@ -82,3 +82,29 @@ def test_my_trip_is_the_trip_of_the_persons_two_requests(graph_driver, store, ma
     agent.say("Whoever is holding up my trip, send them a reminder")
     [action] = agent.actions
     assert action["name"] == "urgeTask" and action["args"]["requestId"] == "req_1"
+
+
+@pytest.mark.parametrize("said", [  # the eighty-second round's run; none of its words
+    "下周一请一天事假去办证，客户电话赵六帮我接着，李四审批",
+    "I need next Monday off, personal leave, to sort out my visa. Zhao Liu will cover my desk. Li Si approves.",
+])
+def test_someone_covering_the_persons_work_is_no_deputy(graph_driver, store, said):
+    start = tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": "办证" if said[0] > "z" else "visa",
+                                      "days": 1, "nextUserId": "李四" if said[0] > "z" else "Li Si",
+                                      "fields": {"leaveType": "事假"}})
+    agent = graph_driver(start, tool_call("setDeputy", {"deputyUserId": "user_4"}), "OK", "OK", user_id="user_1")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "runWorkFlow" and action["args"]["nextUserId"] == "user_2"
+    agent.approve()
+    assert [a["name"] for a in agent.actions] == []  # no deputy card
+    assert store.snapshot()["deputies"] == []
+
+
+def test_the_deputy_beside_the_leaves_approver_is_the_one_covering_approvals(graph_driver):
+    # "李四审批，这几天我的审批让赵六代我": the leave's approver is 李四, the deputy 赵六, whoever the model named
+    agent = graph_driver(tool_call("setDeputy", {"deputyUserId": "user_2", "startDate": "下周一", "endDate": "下周三"}),
+                         "OK", user_id="user_1")
+    agent.say("下周一到周三我请年假，李四审批，这几天我的审批让赵六代我")
+    [action] = agent.actions
+    assert action["name"] == "setDeputy" and action["args"]["deputyUserId"] == "user_4"

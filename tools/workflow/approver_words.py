@@ -45,7 +45,8 @@ REFUSALS = {
            "no_money_no_claim": "你没有说要报销什么钱", "passed_not_decided": "你说的是转交给别人，不是审批决定",
            "return_not_email": "你说的是退回给申请人修改，不是发邮件",
            "not_theirs_to_decide": "这个申请不在你的待办里，你不能审批它",
-           "deputy_not_started": "你说的是找人代你审批，不是发起申请"},
+           "deputy_not_started": "你说的是找人代你审批，不是发起申请",
+           "work_not_approvals": "你说的是有人帮你顶手上的工作，不是代你审批；你的审批还是你自己处理"},
     "en": {"transfer_to_requester": "a task cannot go to its request's requester: nobody decides their own request",
            "transfer_to_self": "that task is yours already; say which colleague should take it",
            "transfer_outside_group": "it is a group's task, and its process passes it only to a member of the group",
@@ -68,7 +69,8 @@ REFUSALS = {
            "return_not_email": "you asked to send it back to be changed, not to send an e-mail",
            "not_theirs_to_decide": "that request does not wait for your decision, so you cannot decide it",
            "deputy_not_started": "you asked for someone to cover your approvals, not to file a request",
-           "decided_not_started": "you decided a request that waits on you, not filed a new one"},
+           "decided_not_started": "you decided a request that waits on you, not filed a new one",
+           "work_not_approvals": "you said who covers your work, not your approvals; those stay with you"},
 }
 """Why a transfer, a deputy, or a rejection or return the person did not ask for was not done, by refusal code."""
 
@@ -138,6 +140,8 @@ def taker_first(base: Picker) -> Picker:
         taker = [p for p in named_as_taker(text, named) if not _covers_work_only(text, p)]
         approver = [p for p in named if p not in taker and _approves(text, p)]
         if len(taker) == 1 and not approver:
+            return taker
+        if len(taker) == 1 and param != "nextUserId":  # "李四审批，这几天我的审批让赵六代我": the deputy is 赵六
             return taker
         if taker and len(approver) == 1:  # "the wreath sent to Wang Wu's father…, Zhao Liu approves": Zhao Liu;
             return approver  # "李四审批，这几天我的审批让赵六代我": 李四 approves the leave, 赵六 is the deputy

@@ -10,7 +10,7 @@ from tools.errors import PolicyError
 from tools.guards.call import Call
 from tools.request import latest_message
 from tools.workflow.request_lookup import processes_named
-from tools.workflow.words import DEPUTY
+from tools.workflow.words import APPROVALS, DEPUTY
 
 _HANDED = re.compile(
     r"(?:审批|待办|\bapprovals\b|\btasks\b|\bqueue\b)[^，。,.;；]{0,8}(?:交给|转给|转交|给|由|让|叫|归|\bto\b|\bgo\b)|"
@@ -41,3 +41,34 @@ class StartNotDeputy:
             "start_not_deputy", f"The user asks for a request of {key} and names its approver; nobody is to cover their "
             f"approvals: call runWorkFlow with processKey {key}.", instead={"name": "runWorkFlow", "args": {"processKey": key}},
         )
+
+
+_CLAUSE = re.compile(r"(?:[^，,。;；!！?？\n.]|\.(?!\s|$))+")
+_COVERS = re.compile(r"接着|盯着|看着|接手|顶着|帮我接|帮我看|帮我盯|\b(?:handles?|take\s+care\s+of|look(?:s|ing)?\s+after|"
+                     r"mind(?:s|ing)?|pick(?:s|ing)?\s+up)\b", re.IGNORECASE)
+"""Words of one looking after the person's work ("客户电话赵六帮我接着", "Zhao Liu handles my calls"), besides `DEPUTY`."""
+_WORK = re.compile(r"活|工作|电话|客户|值班|顶班|手头|手上|工位|项目|\b(?:calls?|phones?|desk|work|shifts?|clients?|"
+                   r"customers?|inbox|e-?mails?|projects?|meetings?|rota)\b", re.IGNORECASE)
+"""Words of the person's work, not their approvals: 手上的活, 电话, "my calls", "my desk"."""
+
+
+class WorkNotApprovals:
+    """Refuses setDeputy where every clause that names someone covering speaks of the person's work and not their
+    approvals ("Wang Wu will cover my calls. Li Si approves", "手上的活王五帮我顶着，李四审批": the leave's approver is
+    李四, and nobody takes over approvals; the eighty-second round's run had a deputy carded beside the leave)."""
+
+    name = "work_not_approvals"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name != "setDeputy":
+            return
+        clauses = [c.group() for c in _CLAUSE.finditer(latest_message(call.request))
+                   if DEPUTY.search(c.group()) or _COVERS.search(c.group())]
+        if clauses and all(_WORK.search(c) and not APPROVALS.search(c) for c in clauses):
+            raise PolicyError(
+                "work_not_approvals", "The user said who covers their work, not who decides their approvals: set no "
+                "deputy; tell the user their approvals stay with them.",
+            )

@@ -64,7 +64,7 @@ from tools.workflow.refile import next_asked
 from tools.workflow.resubmit import UnchangedLeftOut
 from tools.workflow.self_approver import SelfApproverSaid
 from tools.workflow.specs import REGISTRY
-from tools.workflow.start_not_deputy import StartNotDeputy
+from tools.workflow.start_not_deputy import StartNotDeputy, WorkNotApprovals
 from tools.workflow.store import WorkflowStore, users
 from tools.workflow.timer_service import TIMERS_CLI, start_timer_service
 from tools.workflow.todo_asked import TodoAskedAbout
@@ -186,7 +186,8 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(NothingToDo(), after="approval_not_urge", guards=guards)  # no to-do held: they ask for something else
     guards = added(DecidedNotStarted(), after="nothing_to_do", guards=guards)  # "sign off on Wang Wu's one"
     guards = added(DeputyNotStarted(), after="decided_not_started", guards=guards)  # "赵六帮我顶一下审批": a deputy
-    guards = added(StartNotDeputy(), after="deputy_not_started", guards=guards)  # "休一天年假，让李四批": no deputy
+    guards = added(WorkNotApprovals(), after="deputy_not_started", guards=guards)  # "王五帮我顶着手上的活": no deputy
+    guards = added(StartNotDeputy(), after="work_not_approvals", guards=guards)  # "休一天年假，让李四批": no deputy
     guards = added(StartNotEmail(), after="start_not_deputy", guards=guards)  # "claim 1,150 RMB, copy Wang Wu"
     guards = added(ReturnOrReject(), after="start_not_email", guards=guards)  # "退回" is no rejection, "驳回" no return
     guards = added(DecisionHeld(), after="return_or_reject", guards=guards)  # "leave it for now": nothing decided
