@@ -85,3 +85,21 @@ def test_what_follows_approving_a_todo_is_answered_from_its_view(graph_driver, m
     assert tools == ["viewTask"], tools
     answer = str(result["messages"][-1].content)
     assert ("财务" in answer or "Finance" in answer) and "出差流程" not in answer and "Business trip" not in answer
+
+
+@pytest.mark.parametrize(("said", "named"), [  # the eighty-second round's run; none of its words
+    ("我手上有哪些待办？李四说张三那个出差挺急的", "王五"),
+    ("What's waiting for me? Li Si said Zhang San's trip is urgent", "Wang Wu"),
+])
+def test_the_persons_to_dos_asked_for_beside_someones_request_are_all_listed(graph_driver, make_ctx, start_request,
+                                                                             said, named):
+    # the model named the person by name ("王五"): their own list, not another's, however the message speaks of 张三's
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "user_3",
+                                          "fields": {"destination": "上海", "startDate": "2027-01-20",
+                                                     "endDate": "2027-01-21"}}, make_ctx("user_1"))
+    start_request(requester="user_4", approver="user_3", days=1, reason="看病")
+    agent = graph_driver(tool_call("queryTodoTask", {"userId": named}), "OK", user_id="user_3", fixed_answers=True)
+    result = agent.say(said)
+    tools = [m.name for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "success"]
+    assert tools == ["queryTodoTask"], tools
+    assert "task_1" in str(result["messages"][-1].content) and "task_2" in str(result["messages"][-1].content)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tools.errors import CannotError, PolicyError
+from tools.errors import CannotError, DomainError, PolicyError
 from tools.guards.call import Call
 from tools.message_kind import others_words_masked
 from tools.request import latest_message, named_in_latest, persons_in_latest
@@ -53,7 +53,7 @@ class AnothersRequest:
 
     def __call__(self, call: Call) -> None:
         assert call.request is not None
-        others_todos = call.spec.name == TODOS and str(call.values.get("userId") or "") not in ("", call.ctx.actor_id)
+        others_todos = call.spec.name == TODOS and not _the_actor(call, call.values.get("userId"))
         if call.spec.name not in OWN_REQUEST and call.spec.name != COPIES and not others_todos:
             return  # another's to-do list looked up for a request of theirs that waits on the person: it is a to-do
         latest = latest_message(call.request)
@@ -71,6 +71,16 @@ class AnothersRequest:
                     raise only_its_requester(call.spec.name, person_id, person, said)
                 text, instead = on_the_todo(call, person_id, said, todos, latest)
                 raise PolicyError("anothers_request", text, instead=instead)
+
+
+def _the_actor(call: Call, value: object) -> bool:
+    """Whether a user the model named is the signed-in one, by id or by name ("王五" for 王五's own to-dos), or none."""
+    if not str(value or "").strip() or str(value) == call.ctx.actor_id:
+        return True
+    try:
+        return str(lookup.resolve_user(call.handle, value)["id"]) == call.ctx.actor_id
+    except DomainError:
+        return False  # no such user, or several: the reference's look-up says so
 
 
 class ResendNotWithdraw:
