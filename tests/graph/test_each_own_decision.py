@@ -102,3 +102,21 @@ def test_a_to_do_named_by_its_process_alone_among_two_is_asked_about(graph_drive
     question = str(result["messages"][-1].content)
     assert agent.actions == [] and ("张三" in question or "Zhang San" in question)
     assert [t["status"] for t in store.snapshot()["tasks"]] == ["pending", "pending"]
+
+
+@pytest.mark.parametrize("said", [  # the eighty-second round's run; none of its words
+    "张三那个请假批了，王五跟我说他那天可以替张三值班，意见写：同意，由王五值班",
+    "Approve Zhang San's leave. Wang Wu told me he can take Zhang San's shift, comment: fine, Wang Wu covers the shift",
+])
+def test_a_person_named_in_a_dictated_comment_or_in_what_someone_said_decides_no_to_do(graph_driver, start_request,
+                                                                                     store, said):
+    start_request(requester="user_1", approver="user_2", days=1, reason="家里有事")
+    start_request(requester="user_3", approver="user_2", days=1, reason="体检")
+    agent = graph_driver(tool_call("handleTodoTask", {"taskId": "张三" if said[0] > "z" else "Zhang San", "isOK": True}),
+                         "OK", user_id="user_2", fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert action["args"]["taskId"] == "task_1"
+    agent.approve()
+    assert agent.actions == []
+    assert [t["status"] for t in store.snapshot()["tasks"]] == ["approved", "pending"]

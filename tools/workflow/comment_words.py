@@ -39,7 +39,7 @@ _WRITE_QUOTE = re.compile(
 """A comment dictated after a word of writing and a quote (就写“家长会要紧，去吧”, 'just write "fine by me"')."""
 
 
-def _dictated(text: str) -> re.Match[str] | None:
+def dictated(text: str) -> re.Match[str] | None:
     """The comment a text dictates (`_COMMENT`, `_WITH_COMMENT`, `_SAY_COLON`, `_WRITE_QUOTE`); where the person takes it back and
     dictates another ("理由写“预算超了”，哦不，理由改成“…”", "comment: fine - no wait, comment: see me first"), the last one."""
     found = _COMMENT.search(text) or _WITH_COMMENT.search(text) or _SAY_COLON.search(text) or _WRITE_QUOTE.search(text)
@@ -49,7 +49,7 @@ def _dictated(text: str) -> re.Match[str] | None:
         for label in _LABEL.finditer(text, cue.end()):
             again = _COMMENT.match(text, label.start())
             if again and again.group("text").strip():
-                return _dictated(text[label.start():]) or again
+                return dictated(text[label.start():]) or again
     return found
 
 
@@ -99,7 +99,7 @@ def stated_comment(request: Request) -> str | None:
     if answered:
         return answered
     for text in reversed(request["texts"]):
-        match = _dictated(text)
+        match = dictated(text)
         if match and match.group("text").strip():
             quoted = _QUOTED_SENTENCE.match(match.group("text"))
             if quoted:  # "…备注“按标准报销”？多谢", "add the comment 'X'? Many thanks, Zhao Liu": the quote is it

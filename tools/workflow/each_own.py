@@ -25,6 +25,7 @@ from tools.guards.call import Call
 from tools.request import Request, latest_message, persons_in_latest
 from tools.workflow import lookup
 from tools.workflow.batch_words import BATCH_TOOL, asks_for_several
+from tools.workflow.comment_words import dictated
 from tools.workflow.engine import TaskView, groups_of
 from tools.workflow.lookup import require_task
 from tools.workflow.request_lookup import processes_named
@@ -111,8 +112,8 @@ def decided(request: Request, actor_id: str) -> list[Part]:
     decision, however many people it names ("张三和赵六的都给过了" is one part of two people); [] when it decides
     nobody. Names left at the end with nothing of their own belong to the decision before them ("approve Zhang San's
     and Wang Wu's"); names with a word that puts them off belong to none ("王五的明天再看")."""
-    latest = latest_message(request)
     people = _people(request, actor_id)
+    latest = _names_dictated_masked(latest_message(request), people)  # "意见写：同意，王五代班": 王五 decides nothing
     found: list[Part] = []
     pending: set[str] = set()
     listed: set[str] = set()  # of those, the ones only listed, in no sentence of their own
@@ -126,6 +127,8 @@ def decided(request: Request, actor_id: str) -> list[Part]:
                 several_said = segment
             elif named and _HELD.search(segment):
                 pending -= named
+            elif named and _REPORTED.search(segment):
+                continue  # "王五说那天他能帮张三顶班": whom someone's words name, no to-do the person decides
             elif named:
                 pending |= named
                 listed |= set() if _OWN_SENTENCE.search(segment) else named
@@ -145,6 +148,25 @@ def decided(request: Request, actor_id: str) -> list[Part]:
     if pending & listed and found:  # "approve Zhang San's and Wang Wu's": names listed after it are the decision's
         found[-1] = Part(found[-1].who | (pending & listed), found[-1].decided, found[-1].words)
     return [p for p in found if p.who]
+
+
+_REPORTED = re.compile(r"(?:^|[，,\s])(?:[^，,。\s]{1,8})?(?:说|告诉我|跟我说|提到)|\b(?:told|tells|said|says|mentioned)\b",
+                       re.IGNORECASE)
+"""A stretch that reports what someone said ("王五说那天他能帮张三顶班", "Zhao Liu told me …"): the people it names are
+no to-dos decided."""
+
+
+def _names_dictated_masked(text: str, people: dict[str, tuple[str, ...]]) -> str:
+    """The text with the names inside a comment it dictates blanked ("意见写：同意，王五代班"): the comment's words, no
+    person whose to-do is decided."""
+    found = dictated(text)
+    if found is None:
+        return text
+    start, end = found.span("text")
+    inner = text[start:end]
+    for name in sorted({n for names in people.values() for n in names if n}, key=len, reverse=True):
+        inner = re.sub(re.escape(name), lambda m: " " * len(m.group()), inner, flags=re.IGNORECASE)
+    return text[:start] + inner + text[end:]
 
 
 def parts(request: Request, actor_id: str) -> list[Part]:
