@@ -108,3 +108,17 @@ def test_the_deputy_beside_the_leaves_approver_is_the_one_covering_approvals(gra
     agent.say("下周一到周三我请年假，李四审批，这几天我的审批让赵六代我")
     [action] = agent.actions
     assert action["name"] == "setDeputy" and action["args"]["deputyUserId"] == "user_4"
+
+
+@pytest.mark.parametrize("said", [  # the eighty-second round's run; none of its words
+    "Put me down for personal leave next Monday, my sister's graduation. Zhao Liu is filling in for me.",
+    "下周一请一天事假，参加妹妹的毕业典礼，赵六替我顶一下",
+])
+def test_a_cover_beside_a_leave_that_names_no_approvals_files_the_leave(graph_driver, store, said):
+    agent = graph_driver(tool_call("setDeputy", {"deputyUserId": "user_4", "startDate": "下周一", "endDate": "下周一"}),
+                         "OK", user_id="user_1")
+    result = agent.say(said)
+    assert [a["name"] for a in agent.actions] in ([], ["runWorkFlow"])
+    assert store.snapshot()["deputies"] == []
+    answer = str(result["messages"][-1].content)
+    assert agent.actions or "审批" in answer or "approve" in answer  # the leave's approver asked

@@ -55,7 +55,9 @@ _WORK = re.compile(r"活|工作|电话|客户|值班|顶班|手头|手上|工位
 class WorkNotApprovals:
     """Refuses setDeputy where every clause that names someone covering speaks of the person's work and not their
     approvals ("Wang Wu will cover my calls. Li Si approves", "手上的活王五帮我顶着，李四审批": the leave's approver is
-    李四, and nobody takes over approvals; the eighty-second round's run had a deputy carded beside the leave)."""
+    李四, and nobody takes over approvals; the eighty-second round's run had a deputy carded beside the leave), or where
+    a message asking for one request says nothing of approvals ("next Friday off, personal leave … Zhang San is
+    covering for me"): the request is filed instead, its approver asked."""
 
     name = "work_not_approvals"
     needs_request = True
@@ -65,10 +67,14 @@ class WorkNotApprovals:
         assert call.request is not None
         if call.spec.name != "setDeputy":
             return
-        clauses = [c.group() for c in _CLAUSE.finditer(latest_message(call.request))
-                   if DEPUTY.search(c.group()) or _COVERS.search(c.group())]
-        if clauses and all(_WORK.search(c) and not APPROVALS.search(c) for c in clauses):
+        latest = latest_message(call.request)
+        clauses = [c.group() for c in _CLAUSE.finditer(latest) if DEPUTY.search(c.group()) or _COVERS.search(c.group())]
+        keys = processes_named(call.handle, latest)
+        of_a_start = len(keys) == 1 and not APPROVALS.search(latest)  # "next Friday off … Zhang San is covering for me"
+        if clauses and (of_a_start or all(_WORK.search(c) and not APPROVALS.search(c) for c in clauses)):
             raise PolicyError(
                 "work_not_approvals", "The user said who covers their work, not who decides their approvals: set no "
-                "deputy; tell the user their approvals stay with them.",
+                "deputy" + (f"; they ask for a request of {next(iter(keys))}: call runWorkFlow." if of_a_start else
+                            "; tell the user their approvals stay with them."),
+                instead={"name": "runWorkFlow", "args": {"processKey": next(iter(keys))}} if of_a_start else None,
             )
