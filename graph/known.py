@@ -42,6 +42,7 @@ from tools.claims import (
     known_in_text,
     known_in_value,
     known_of_run,
+    rule_bounds,
     unsupported,
 )
 from tools.message_kind import kind_of
@@ -61,7 +62,7 @@ class AnswerCheck:
         self._names: tuple[str, ...] = ()
         self._zone: ZoneInfo | None = None
         self._rules: Known | None = None
-        self._stored: dict[str, Known] = {}
+        self._stored: dict[str, dict[float, frozenset[str]]] = {}
 
     def _fold(self, known: Known, messages: Sequence[AnyMessage]) -> Known:
         """`known` and what `messages` add: the person's words, tool results, the code's own answers."""
@@ -93,7 +94,7 @@ class AnswerCheck:
             self._rules = known_in_rules(self._toolset.prompt, today=today)
         known = self._index.get(thread, messages) | known_of_run(today=today, actor=actor) | self._rules
         if rules not in self._stored:
-            self._stored = {rules: known_in_rules(rules, today=today)}  # the store's rules, read again as they change
+            self._stored = {rules: rule_bounds(rules, today=today)}  # the store's rules, read again as they change
         bounds = self._stored[rules]
         # a person of the directory is the store's: naming a colleague (a choice of approver) invents no one
         return [c for c in unsupported(found, known, people) if c.kind != "person" and not a_bound_of(bounds, text, c)]

@@ -237,14 +237,36 @@ _BOUND_AFTER = re.compile(
     r"or\s+(?:more|less|above|over|under|below)|and\s+(?:above|over|up|under|below))", re.IGNORECASE)
 
 
-def a_bound_of(rules: Known, text: str, claim: Claim) -> bool:
-    """Whether `text` states the claimed number as a bound ("超过5000元", "over 3 days", "5000 元以内") that the
-    stored rules state (`rules`, `known_in_rules` of them): "超过5000元的转财务审批" explains a route; a balance of
-    "3 天" is no bound, and a rule's figure does not make it known."""
-    if claim.kind != "number" or _number(claim.value) not in rules.numbers:
+def a_bound_of(rules: Mapping[float, frozenset[str]], text: str, claim: Claim) -> bool:
+    """Whether `text` states the claimed number as a bound ("超过5000元", "over 3 days", "5000 元以内") of a stored rule,
+    in a sentence that names what the rule is of (`rules`: each bound and its subject's words, `rule_bounds`):
+    "超过5000元的转财务审批" explains a route; a balance of "3 天", or "paid within 3 business days", states none."""
+    subject = rules.get(_number(claim.value)) if claim.kind == "number" else None
+    if not subject:
         return False
-    return any(_BOUND_BEFORE.search(text[max(0, m.start() - 16):m.start()]) or _BOUND_AFTER.match(text, m.end())
-               for m in re.finditer(re.escape(claim.text), text))
+    for m in re.finditer(re.escape(claim.text), text):
+        sentence = _SENTENCE.split(text[:m.start()])[-1] + _SENTENCE.split(text[m.start():])[0]
+        if (_BOUND_BEFORE.search(text[max(0, m.start() - 16):m.start()]) or _BOUND_AFTER.match(text, m.end())) and \
+                any(word in sentence.casefold() for word in subject):
+            return True
+    return False
+
+
+_SENTENCE = re.compile(r"[。！!？?；;\n]|\.(?:\s|$)")
+
+
+def rule_bounds(rules: str, *, today: date) -> dict[float, frozenset[str]]:
+    """Each figure the stored rules state (lines of "subject: rule", "财务审批 Finance's decision: 同意且超过 5000 元"), with
+    the words of what it is of: each Latin word of the subject, and the first two characters of each Chinese one."""
+    bounds: dict[float, set[str]] = {}
+    for line in rules.splitlines():
+        subject, _, rule = line.partition(":")
+        words = {w.casefold().removesuffix("'s") for w in re.findall(r"[A-Za-z']{2,}", subject)} - {"decision", "leave"}
+        words |= {w[:2] for w in re.findall(r"[\u4e00-\u9fff]{2,}", subject)}
+        for claim in claims_in(rule, today=today):
+            if claim.kind == "number":
+                bounds.setdefault(_number(claim.value), set()).update(words)
+    return {n: frozenset(w) for n, w in bounds.items()}
 
 
 def known_of_run(*, today: date, actor: Mapping[str, Any]) -> Known:

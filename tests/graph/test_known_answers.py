@@ -237,6 +237,7 @@ def test_a_bound_of_the_stored_rules_stated_as_a_bound_is_known(graph_driver, ma
 @pytest.mark.parametrize("answer", [
     "已批准。超过8000元的报销才需要财务审批。",  # a bound no rule states
     "已批准，张三这个月已经报销了5000元。",  # a rule's figure, not stated as a bound
+    "已批准，钱会在不超过3天内打到他卡上。",  # a bound of a rule (人事, 丧假), said of no step of theirs
 ])
 def test_a_figure_of_the_rules_not_stated_as_their_bound_is_still_invented(graph_driver, make_ctx, answer):
     _big_claim(make_ctx)

@@ -198,8 +198,11 @@ def named_as_away(text: str, person: dict[str, Any]) -> bool:
 
 
 _IN_PASSING_BEFORE = re.compile(
-    r"(?:跟|和|同|与|陪着?|带着?|听)\s*$|\b(?:with|together\s+with|along\s+with|accompanying|joined\s+by)\s+(?:my\s+)?"
-    r"(?:colleague\s+|teammate\s+)?$", re.IGNORECASE)
+    r"(?:陪着?|带着?|听)\s*$|\b(?:together\s+with|along\s+with|accompanying|joined\s+by)\s+(?:my\s+)?"
+    r"(?:colleague\s+|teammate\s+)?$|\b(?:go(?:ing)?|fly(?:ing)?|travel\w*|driv\w*|head(?:ing)?|trip)\b[^.,;]{0,40}"
+    r"\bwith\s+(?:my\s+)?(?:colleague\s+|teammate\s+)?$", re.IGNORECASE)
+"""Words before a name of one who goes along (陪着, "together with", "flying to Chengdu with"; not "file it with Wang
+Wu", who approves) or whom the person heard (听王五说)."""
 _IN_PASSING_AFTER = re.compile(
     r"\s*(?:一起|一块儿?|一同|同行|说|跟我说|告诉我|提到|讲|帮我顶|替我顶|顶班|顶一下|接手|帮我看着|帮我盯着)|"
     r"\s+(?:told|tells|said|says|mentioned|covers|will\s+cover|is\s+covering|is\s+standing\s+in|and\s+I\b)",

@@ -75,8 +75,8 @@ def _answering(request: Request) -> str | None:
     what to write is about the writing. None where the assistant asked no such thing, or the message asks back."""
     shown, texts = request.get("shown") or [], request["texts"]
     if not shown or len(texts) < 2 or not _COMMENT_ASKED.search(shown[-1]) or re.search(r"[?？]", texts[-1]) or \
-            _COMMENT.search(texts[-1]) or _WITH_COMMENT.search(texts[-1]):
-        return None  # "意见写同意": dictated as in any message
+            dictated(texts[-1]):
+        return None  # "意见写同意", "oh, didn't know that. just put: approved": dictated as in any message
     said = _own_sentences(texts[-1].strip()).strip().rstrip("。.!！")
     if _DECISION_ASKED.search(shown[-1]):  # the decision asked too: "驳回" is it, and no comment
         if not _NOTHING_BUT.sub("", DECISION_ONLY.sub("", said)):
@@ -89,6 +89,22 @@ def _answering(request: Request) -> str | None:
     if lead and lead.end():
         said = _WRITE_TAIL.sub("", said[lead.end():])
     return unquoted(said.strip()) or None
+
+
+_LEADING_QUOTE = re.compile(r"^\s*(?:“([^”]+)”|「([^」]+)」|『([^』]+)』|\"([^\"]+)\"|‘([^’]+)’)")
+
+
+def dictated_span(text: str) -> tuple[int, int] | None:
+    """Where the comment a text dictates stands in it, as `stated_comment` reads it ("意见写“同意，下次提前报备”；王五…":
+    the quote, not what follows); None when it dictates none."""
+    match = dictated(text)
+    if match is None or not match.group("text").strip():
+        return None
+    quoted = _LEADING_QUOTE.match(match.group("text"))  # "意见写“同意，…”；王五那笔…": the quote, whatever follows
+    said = next(g for g in quoted.groups() if g is not None).strip() if quoted else unquoted(
+        _own_sentences(match.group("text").strip()))
+    at = text.find(said, match.start("text"))
+    return (at, at + len(said)) if said and at >= 0 else None
 
 
 def stated_comment(request: Request) -> str | None:

@@ -25,7 +25,7 @@ from tools.guards.call import Call
 from tools.request import Request, latest_message, persons_in_latest
 from tools.workflow import lookup
 from tools.workflow.batch_words import BATCH_TOOL, asks_for_several
-from tools.workflow.comment_words import dictated
+from tools.workflow.comment_words import dictated_span
 from tools.workflow.engine import TaskView, groups_of
 from tools.workflow.lookup import require_task
 from tools.workflow.request_lookup import processes_named
@@ -159,10 +159,10 @@ no to-dos decided."""
 def _names_dictated_masked(text: str, people: dict[str, tuple[str, ...]]) -> str:
     """The text with the names inside a comment it dictates blanked ("意见写：同意，王五代班"): the comment's words, no
     person whose to-do is decided."""
-    found = dictated(text)
+    found = dictated_span(text)
     if found is None:
         return text
-    start, end = found.span("text")
+    start, end = found
     inner = text[start:end]
     for name in sorted({n for names in people.values() for n in names if n}, key=len, reverse=True):
         inner = re.sub(re.escape(name), lambda m: " " * len(m.group()), inner, flags=re.IGNORECASE)

@@ -52,6 +52,10 @@ _WORK = re.compile(r"活|工作|电话|客户|值班|顶班|手头|手上|工位
 """Words of the person's work, not their approvals: 手上的活, 电话, "my calls", "my desk"."""
 
 
+_NAMED_DEPUTY = re.compile(r"代理|代审|代我审|代我批|\bdeput(?:y|ies)\b|\bon\s+my\s+behalf\b", re.IGNORECASE)
+"""Words that name a deputy as such ("make Zhao Liu my deputy", 代理审批): no cover of the person's work."""
+
+
 class WorkNotApprovals:
     """Refuses setDeputy where every clause that names someone covering speaks of the person's work and not their
     approvals ("Wang Wu will cover my calls. Li Si approves", "手上的活王五帮我顶着，李四审批": the leave's approver is
@@ -70,7 +74,7 @@ class WorkNotApprovals:
         latest = latest_message(call.request)
         clauses = [c.group() for c in _CLAUSE.finditer(latest) if DEPUTY.search(c.group()) or _COVERS.search(c.group())]
         keys = processes_named(call.handle, latest)
-        of_a_start = len(keys) == 1 and not APPROVALS.search(latest)  # "next Friday off … Zhang San is covering for me"
+        of_a_start = len(keys) == 1 and not APPROVALS.search(latest) and not _NAMED_DEPUTY.search(latest)
         if clauses and (of_a_start or all(_WORK.search(c) and not APPROVALS.search(c) for c in clauses)):
             raise PolicyError(
                 "work_not_approvals", "The user said who covers their work, not who decides their approvals: set no "

@@ -92,10 +92,11 @@ def directory(conn: Connection) -> list[dict[str, Any]]:
 def stored_rules(conn: Connection) -> str:
     """The rules the store holds, as text: each deployed process's routing (its steps' conditions, "同意且超过 5000
     元") and each leave type's limits, whose bounds an answer may state."""
-    routes = [f"{step.when}; {step.when_en}" for d in lookup.engine_of(conn).definitions(conn) for step in d.steps
-              if step.when]
-    limits = [f"{t.id}: at most {t.max_days:g} days; a document over {t.document_over:g} days"
-              if t.document_over is not None else f"{t.id}: at most {t.max_days:g} days" for t in leave_types().types]
+    routes = [f"{step.name} {step.name_en}: {step.when}; {step.when_en}" for d in lookup.engine_of(conn).definitions(conn)
+              for step in d.steps if step.when]
+    limits = [f"{t.id} {t.name_en}: at most {t.max_days:g} days" + (
+        f"; a document over {t.document_over:g} days" if t.document_over else "") for t in leave_types().types
+        if t.max_days]  # 0: no limit, no bound
     return "\n".join(routes + limits)
 
 
