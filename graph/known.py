@@ -36,18 +36,17 @@ from graph.protocols import NO_MODEL_CALL
 from tools.claims import (
     Claim,
     Known,
-    a_bound_of,
     claims_in,
     known_in_rules,
     known_in_text,
     known_in_value,
     known_of_run,
-    rule_bounds,
     unsupported,
 )
 from tools.message_kind import kind_of
 from tools.people import names_of
 from tools.request import Lang
+from tools.rule_bounds import a_bound_of, rule_bounds
 from tools.spec import Effect, ToolRegistry
 from tools.toolset import Toolset
 
