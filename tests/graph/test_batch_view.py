@@ -375,3 +375,18 @@ def test_people_named_in_what_someone_said_filter_no_batch(graph_driver, start_r
     [action] = agent.actions
     assert [d["taskId"] for d in action["args"]["decisions"] if not d.get("skip")] == decided
     assert not action["args"].get("requester")
+
+
+@pytest.mark.parametrize("said", [  # the eighty-fourth round's run; none of its words
+    "Approve Zhang San's Beijing trip. Comment: OK, file all the taxi receipts afterwards",
+    "张三那个北京出差批了，意见写：可以，所有票据回来一起报",
+])
+def test_a_word_of_several_in_a_dictated_comment_asks_for_no_batch(graph_driver, make_ctx, said):
+    execute_call(TOOLSET, "runWorkFlow", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "user_2",
+                                          "fields": {"destination": "北京", "startDate": "2027-01-20",
+                                                     "endDate": "2027-01-21"}}, make_ctx("user_1"))
+    agent = graph_driver(tool_call("decideTasks", {"isOK": True, "processKey": "process_chuchai"}), "OK",
+                         user_id="user_2", fixed_answers=True)
+    agent.say(said)
+    [action] = agent.actions
+    assert (action["name"], action["args"]["taskId"]) == ("handleTodoTask", "task_1")

@@ -403,3 +403,16 @@ def test_a_question_after_a_past_trip_was_refused_is_answered_with_why(graph_dri
     agent.say("补个出差单，上周三到上周五去了趟广州参加展会，李四批")
     answer = str(agent.say("那过去的出差就不能补了？")["messages"][-1].content)
     assert answer == refused
+
+
+@pytest.mark.parametrize(("said", "copied", "reason"), [  # the eighty-third round's run; none of its words
+    ("下周一想请一天事假，带孩子去打疫苗，王五审批", "带孩子去打疫苗，王五审批", "带孩子去打疫苗"),
+    ("Personal leave next Monday, taking my son for his vaccine, Wang Wu approves", "taking my son for his vaccine, "
+     "Wang Wu approves", "taking my son for his vaccine"),
+])
+def test_a_reason_copied_with_the_clause_naming_the_approver_is_the_why_alone(graph_driver, said, copied, reason):
+    agent = graph_driver(tool_call("runWorkFlow", {"processKey": "process_qingjia", "reason": copied, "days": 1,
+                                                   "nextUserId": "user_3", "fields": {"leaveType": "事假"}}), "OK")
+    agent.say(said)
+    args, _ = waiting(agent)
+    assert args["reason"] == reason

@@ -13,6 +13,7 @@ from tools.guards.call import Call
 from tools.request import latest_message, named_in_latest
 from tools.workflow import lookup
 from tools.workflow.batch_words import BATCH_TOOL, ONE_TOOL, SEVERAL, asks_for_several, batch_words, left_out_words
+from tools.workflow.comment_words import dictated_span
 from tools.workflow.conditions import conditional_rules
 from tools.workflow.engine import groups_of
 from tools.workflow.others_todo import passed_to
@@ -38,7 +39,7 @@ class BatchAsked:
                 "and give the filter (processKey, maxDays, requester, leaveOut), isOK and comment only",
             )
         # the request's own messages: the latest, after those it answers ("都处理一下" → "批准还是驳回？" → "批准")
-        if not any(asks_for_several(text) for text in call.request["texts"]):
+        if not any(asks_for_several(_without_comment(text)) for text in call.request["texts"]):
             task_id, requester = _the_one_named(call)
             which = f" ({task_id})" if task_id else ""
             latest = latest_message(call.request)
@@ -144,6 +145,12 @@ class SeveralNotOne:
             "decideTasks with that filter, isOK and their comment",
             instead={"name": BATCH_TOOL, "args": {k: v for k, v in args.items() if v not in (None, "")}},
         )
+
+
+def _without_comment(text: str) -> str:
+    """The text without the comment it dictates ("Comment: fine, keep all the receipts": "all" there asks for no batch)."""
+    span = dictated_span(text)
+    return text[:span[0]] + text[span[1]:] if span else text
 
 
 def _decide_one(task_id: str, batch: dict[str, object]) -> dict[str, object]:
