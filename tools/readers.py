@@ -293,7 +293,7 @@ _HOW_ASKED = re.compile(r"^\s*(?:how|what|where|who|which)\b|怎么|怎样|如�
                         re.IGNORECASE)
 """A clause that asks how or what to do (with its question mark, or ending the message): no why."""
 _FRAME_HEAD_EN = re.compile(
-    rf"(?:(?:a|an|the|for|me|of|in|please|take|taking|get|have|need|and|from|on|some)\b[ \t]*|{MASK}+[ \t]*)+"
+    rf"(?:(?:a|an|the|for|me|of|in|please|take|taking|get|have|need|and|from|on|some)\b[ \t]*+|{MASK}++[ \t]*+)+"
     r"(?=[^\s'’])", re.IGNORECASE)
 """The head of a clause that only frames the request (a [claim] for …, "an [expense claim] for"): articles and
 prepositions around what was masked, and the verb that takes it ("take [two days of annual leave] to …"); dropped where

@@ -68,14 +68,18 @@ def _account(call: Call, value: PersonValue, given: Any, today: date) -> Reading
     request = call.request
     # what a question about another of their requests says is that request's ("…对了，我上次请的拔牙的假批了没有？")
     said = "\n".join(mask_spans(t, questions_of_mine_spans(t)) for t in request["recent"])
-    text = value.account(request, today)
     if not _blank(given) and verbatim(str(given), said) and says_something(
             str(given), request, today, value.filler):
-        # "回老家办点事，李四审批" copied whole: the account, where what it leaves out says nothing of why
+        if value.filler is None or not value.filler.search(str(given)):
+            return None  # their words as written, asking nothing
+        # "回老家办点事，李四审批" copied whole: the account, where what it leaves out only asks (审批, "approves")
+        text = value.account(request, today)
         rest = str(given).replace(text, " ") if text and text != given and text in str(given) else None
-        asks = rest is not None and value.filler is not None and value.filler.search(rest)  # 审批, "approves"
-        if not asks or says_something(str(rest), request, today, value.filler):
+        if not text or rest is None or not value.filler.search(rest) or says_something(rest, request, today,
+                                                                                       value.filler):
             return None  # "明天肚子疼": the day it left out is the person's too
+        return Reading(value=text, how="stated", said=text)
+    text = value.account(request, today)
     return Reading(value=text, how="stated", said=text) if text and text != given else None
 
 
