@@ -22,12 +22,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import date
-from typing import Any
 
 from tools import words
 from tools.courtesy import COURTESY
 from tools.message_kind import asks_to_be_told, questions_of_mine_spans
-from tools.parsers import read_text
+from tools.parsers import Quantity, read_text
 from tools.parsers.text import MASK, mask_spans, mask_words
 from tools.patterns import compiled
 
@@ -69,7 +68,7 @@ def _masked(text: str, names: Sequence[str], today: date) -> str:
     return "".join(o if o in _CLAUSE_ENDS else c for o, c in zip(masked, blanked, strict=True))
 
 
-def _in_a_word(text: str, quantity: Any) -> bool:
+def _in_a_word(text: str, quantity: Quantity) -> bool:
     """Whether a Chinese numeral of no unit is glued to the word after it, a part of a name (三亚, 九江, 六安, 十堰),
     not a count."""
     return quantity.unit == "none" and _CJK_RUN.fullmatch(quantity.text) is not None and \

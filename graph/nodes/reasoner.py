@@ -125,7 +125,7 @@ class Reasoner:
         self._call_ids = call_id_index()
         self._check = AnswerCheck(toolset)
         self._asked = asked or AskedNext(toolset, deps.backend)  # the graph's, shared with budget_check
-        self._people: KeptMap[str, Any] = KeptMap(2, ACTOR_TTL_S)  # the directory, and the rules the store holds
+        self._from_store: KeptMap[str, Any] = KeptMap(2, ACTOR_TTL_S)  # the directory, the rules the store holds
         self._fixed: dict[tuple[str, Lang], list[AnyMessage]] = {}
         self._today: tuple[date | None, str] = (None, "")
 
@@ -282,11 +282,11 @@ class Reasoner:
     def _stored(self, key: str, read: Any) -> Any:
         """What `read` reads through the backend, at most once a minute: the people whose names an answer may state,
         the rules whose bounds it may."""
-        kept = self._people.get(key)
+        kept = self._from_store.get(key)
         if kept is None:
             with self._backend.read() as handle:
                 kept = read(handle)
-            self._people.put(key, kept)
+            self._from_store.put(key, kept)
         return kept
 
     def _checked(

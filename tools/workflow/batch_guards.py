@@ -18,7 +18,7 @@ from tools.workflow.conditions import conditional_rules
 from tools.workflow.engine import groups_of
 from tools.workflow.others_todo import passed_to
 from tools.workflow.request_lookup import processes_named
-from tools.workflow.words import decision_in
+from tools.workflow.words import REPORTED, decision_in
 
 
 class BatchAsked:
@@ -56,9 +56,6 @@ class BatchAsked:
 
 
 _SENTENCE = re.compile(r"(?<=[.!?。！？；;\n])\s*")
-_REPORTED = re.compile(r"\b(?:told|tells|said|says|mentioned|heard)\b|说|告诉|提到|听说", re.IGNORECASE)
-"""A sentence that reports what someone said ("Zhao Liu told me Wang Wu's dates clash", 赵六说…): the people it names
-filter no batch."""
 
 
 class BatchOfWhom:
@@ -80,7 +77,7 @@ class BatchOfWhom:
         said = {p for ids in call.request["people"][:len(call.request["texts"])] for p in ids}
         kept = "\n".join(batch_words(t) for t in call.request["texts"]).casefold()
         pieces = _SENTENCE.split(kept)
-        told = [s for s in pieces if _REPORTED.search(s) and decision_in(s) is None]
+        told = [s for s in pieces if REPORTED.search(s) and decision_in(s) is None]
         kept = "\n".join(s for s in pieces if s not in told)  # "Zhao Liu told me …": no filter of theirs
         names = call.request["names"]
         known = {p: {p.casefold(), *(str(n).casefold() for n in (names.get(p) or {}).values() if n)} for p in said}

@@ -29,7 +29,7 @@ from tools.workflow.comment_words import dictated_span
 from tools.workflow.engine import TaskView, groups_of
 from tools.workflow.lookup import require_task
 from tools.workflow.request_lookup import processes_named
-from tools.workflow.words import ASKED, REQUEST_NOUN, SENT_BACK, decision_in
+from tools.workflow.words import ASKED, REPORTED, REQUEST_NOUN, SENT_BACK, decision_in
 
 TO_DO_TOOLS = frozenset({"handleTodoTask", "returnTask", "transferTask"})
 _SEGMENT_END = re.compile(r"\s*[，,;；。!！?？\n]\s*|\.\s+|\s+(?:and|but|then|while)\s+|然后|但是|不过|另外", re.IGNORECASE)
@@ -127,7 +127,7 @@ def decided(request: Request, actor_id: str) -> list[Part]:
                 several_said = segment
             elif named and _HELD.search(segment):
                 pending -= named
-            elif named and _REPORTED.search(segment):
+            elif named and REPORTED.search(segment):
                 continue  # "王五说那天他能帮张三顶班": whom someone's words name, no to-do the person decides
             elif named:
                 pending |= named
@@ -148,12 +148,6 @@ def decided(request: Request, actor_id: str) -> list[Part]:
     if pending & listed and found:  # "approve Zhang San's and Wang Wu's": names listed after it are the decision's
         found[-1] = Part(found[-1].who | (pending & listed), found[-1].decided, found[-1].words)
     return [p for p in found if p.who]
-
-
-_REPORTED = re.compile(r"(?:^|[，,\s])(?:[^，,。\s]{1,8})?(?:说|告诉我|跟我说|提到)|\b(?:told|tells|said|says|mentioned)\b",
-                       re.IGNORECASE)
-"""A stretch that reports what someone said ("王五说那天他能帮张三顶班", "Zhao Liu told me …"): the people it names are
-no to-dos decided."""
 
 
 def _names_dictated_masked(text: str, people: dict[str, tuple[str, ...]]) -> str:

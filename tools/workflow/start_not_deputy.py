@@ -73,9 +73,11 @@ class WorkNotApprovals:
             return
         latest = latest_message(call.request)
         clauses = [c.group() for c in _CLAUSE.finditer(latest) if DEPUTY.search(c.group()) or _COVERS.search(c.group())]
+        if not clauses:
+            return
         keys = processes_named(call.handle, latest)
         of_a_start = len(keys) == 1 and not APPROVALS.search(latest) and not _NAMED_DEPUTY.search(latest)
-        if clauses and (of_a_start or all(_WORK.search(c) and not APPROVALS.search(c) for c in clauses)):
+        if of_a_start or all(_WORK.search(c) and not APPROVALS.search(c) for c in clauses):
             raise PolicyError(
                 "work_not_approvals", "The user said who covers their work, not who decides their approvals: set no "
                 "deputy" + (f"; they ask for a request of {next(iter(keys))}: call runWorkFlow." if of_a_start else

@@ -294,3 +294,8 @@ DEPUTY = re.compile(
 """Words of one who covers the person's approvals while they are away: 代我审批, 帮我顶一下, "covers my approvals"."""
 APPROVALS = re.compile(r"审批|审核|批|待办|\b(?:approv\w*|sign(?:-?offs?|\s+off)|to-?dos?|tasks?|queue)\b", re.IGNORECASE)
 """Words of the person's approvals: what a deputy takes over."""
+
+
+REPORTED = re.compile(r"\b(?:told|tells|said|says|mentioned|heard)\b|说|告诉|提到", re.IGNORECASE)
+"""Words that report what someone said ("Zhao Liu told me Wang Wu's dates clash", 王五说那天他能帮张三顶班): the people
+a stretch of them names are no filter of a batch and no to-do decided."""
