@@ -62,6 +62,12 @@ from tools.workflow import TOOLSET
     # after them; written after the rule, none of their words)
     ("王五下午几点能把我的请假批了？", True), ("what time will Zhao Liu get to my leave request?", True),
     ("When will I get to Shanghai if I take the 8am train?", False), ("what time did he approve it?", False),
+    # what the person paid is spent, not money coming (the last session's note; written after the rule, from no round)
+    ("When I was at the party I paid 300 for drinks, can I claim it?", False),
+    ("Can I claim the money we paid for the client's lunch?", False),
+    ("when she'd already paid for the room they moved the meeting, claim 640 for her", False),
+    ("I paid 300 for the hotel; when will that be paid back to me?", True),
+    ("has the money for my taxi claim been paid yet?", True),
 ])
 
 def test_questions_of_payments_and_pay_are_of_what_no_tool_knows(text, unknown):

@@ -122,6 +122,12 @@ CARD_SHOWN = ("process", "requester", "request", "step", "task_state", "values",
 the audit."""
 
 
+_SPENDERS = [f"{who}{then}" for who in ("i", "we", "you", "he", "she", "they")
+             for then in ("", "'ve", " have", "'d", " had", " already", "'d already", "'ve already", " had already",
+             " have already", " just", " also", " then", " all")]
+_PAID = "".join(fr"(?<!\b{spender} )" for spender in _SPENDERS) + r"paid\b"
+"""'paid' as money coming: not after a person who paid ("the money I paid for the hotel", "when we went to Shenzhen we
+paid 800": what was spent, the claim itself), as "when will it be paid" and "has my claim been paid" are."""
 UNKNOWNS = (
     Unknown(
         asked=(
@@ -137,14 +143,14 @@ UNKNOWNS = (
     Unknown(  # a payout and pay are two questions: one asked of alone is told alone (报销款 without 工资)
         asked=(
             r"(?<!工资)(?<!奖金)(?:到账|打款|打钱)|报销款|(?:打|转|汇)到(?:我的?)?(?:工资卡|卡|银行卡|账户|账上)|到(?:我的?)?(?:卡|银行卡|账户)上",
-            r"\b(?:money|payment|payout|reimbursement|refund)\b[^.?!]{0,40}\b(?:land|arrive|hit|come|paid|deposit\w*|"
+            r"\b(?:money|payment|payout|reimbursement|refund)\b[^.?!]{0,40}\b(?:land|arrive|hit|come|" + _PAID + r"|deposit\w*|"
             r"transfer\w*|show up|reach\w*)\b|"
             r"\bwhen\b[^.?!]{0,40}\b(?:pay(?:s|ing)? (?:me|out)|reimbursed|land in|hit my|in my (?:bank|account))\b|"
             r"\b(?:when|how\s+long|how\s+many\s+days|how\s+soon)\b[^.?!]{0,60}\bpa(?:y|ys|id)\s+(?:it|me|them)\s+(?:out|back)\b|"
             # money paid into one's account ("until finance puts the money into my account")
             r"\b(?:money|reimbursement|refund|pa(?:y|ys|id|yment)|puts?|transfer\w*|deposit\w*|wire[sd]?)\b[^.?!]{0,40}"
             r"\b(?:into|in|to)\s+my\s+(?:bank\s+)?(?:account|card)\b|"
-            r"\bwhen\b(?![^.?!]{0,40}\b(?:salary|bonus|payroll)\b)[^.?!]{0,40}\bpaid\b",
+            r"\bwhen\b(?![^.?!]{0,40}\b(?:salary|bonus|payroll)\b)[^.?!]{0,40}\b" + _PAID,
         ),
         say={
             "zh": "报销款什么时候到账，我这里看不到，所以不知道；这要问财务。",
