@@ -68,6 +68,8 @@ from tools.workflow import TOOLSET
     ("when she'd already paid for the room they moved the meeting, claim 640 for her", False),
     ("I paid 300 for the hotel; when will that be paid back to me?", True),
     ("has the money for my taxi claim been paid yet?", True),
+    # pay day (the eighty-sixth round's writer; written after the rule, none of its words)
+    ("which day of the month is pay day?", True), ("do paychecks go out before the holiday?", True),
 ])
 
 def test_questions_of_payments_and_pay_are_of_what_no_tool_knows(text, unknown):
@@ -142,6 +144,7 @@ def test_a_question_of_what_no_tool_knows_that_reads_like_a_request_is_told_too(
     ("年终奖一般几月份发？", "zh", "奖金", "报销款"),
     ("is the bonus paid with the December salary?", "en", "bonuses", "paid out"),
     ("报销的钱会打到工资卡里吗，大概几号？", "zh", "报销款", "工资和奖金"),  # 工资卡: a bank card (the 49th round's writer)
+    ("what's the payday here, and is there a meal allowance?", "en", "salaries", "paid out"),  # the 86th's writer
 ])
 def test_a_payout_and_pay_are_each_told_alone(text, lang, told, not_told):
     said = TOOLSET.language.unknown(text, lang)

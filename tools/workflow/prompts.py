@@ -160,7 +160,7 @@ UNKNOWNS = (
     Unknown(
         asked=(
             r"发工资|发薪|工资(?!卡)|薪水|薪资|奖金|年终奖",  # 工资卡 is the bank card a payout goes to
-            r"\b(?:salary|salaries|payroll|paycheck|pay ?slip|bonus(?:es)?)\b",
+            r"\b(?:salary|salaries|payroll|paychecks?|pay ?slips?|pay[ -]?days?|bonus(?:es)?)\b",
         ),
         say={
             "zh": "工资和奖金这些，我这里看不到，所以不知道；这要问人事或财务。",
@@ -279,8 +279,8 @@ UNKNOWNS = (
     Unknown(
         asked=(r"预算|经费", r"\bbudgets?\b"),
         say={
-            "zh": "预算和经费还剩多少，我这里看不到，所以不知道；请问财务。",
-            "en": "I don't know what is left of a budget: I can't see budgets. Finance can tell you.",
+            "zh": "预算和经费定了多少、还剩多少，我这里都看不到，所以不知道；请问财务。",
+            "en": "I don't know what a budget is set at or what is left of it: I can't see budgets. Finance can tell you.",
         },
     ),
 )
