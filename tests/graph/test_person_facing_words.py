@@ -302,3 +302,21 @@ def test_the_answer_before_said_again_to_a_new_message_is_no_answer(graph_driver
     agent = graph_driver(tool_call("queryMyRequests", {"userId": "赵六"}), first, first, first, user_id="user_1")
     answer = str(agent.say("OK, then mark his leave as seen for me")["messages"][-1].content)
     assert answer != first and answer
+
+
+@pytest.mark.parametrize(("said", "call", "lang", "words", "not_words"), [  # the eighty-fifth round's writer
+    ("下周三到周五去深圳出差见客户，李四审批", {"processKey": "process_chuchai", "reason": "见客户", "nextUserId": "李四",
+     "fields": {"destination": "深圳", "startDate": "2027-01-20", "endDate": "2027-01-22"}}, "zh",
+     ["出差", "出差事由"], ["请假"]),
+    ("Trip to Shenzhen next Wednesday to Friday to see a client, Li Si approves",
+     {"processKey": "process_chuchai", "reason": "see a client", "nextUserId": "Li Si",
+      "fields": {"destination": "Shenzhen", "startDate": "2027-01-20", "endDate": "2027-01-22"}}, "en",
+     ["Business trip"], ["leave", "Leave"]),
+    ("请3天事假回老家，李四审批", {"processKey": "process_qingjia", "reason": "回老家", "days": 3, "nextUserId": "李四"}, "zh",
+     ["请假", "请假原因"], ["出差"]),
+])
+def test_a_long_request_s_note_is_in_its_process_s_words(graph_driver, said, call, lang, words, not_words):
+    agent = graph_driver(tool_call("runWorkFlow", call), "OK", fixed_answers=True, locale="en" if lang == "en" else "zh-CN")
+    agent.say(said)
+    [note] = agent.card["policy_notes"]
+    assert all(w in note for w in words) and not any(w in note for w in not_words), note

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, func, select
 
 from tools.errors import CannotError, NeedsPersonError, PolicyError
+from tools.workflow.engine.records import Definition
 from tools.workflow.lookup import approver_choices, display_name, engine_of, group_label, require_user
 from tools.workflow.store import SYSTEM_SENDER, outbox
 from tools.workflow.views import COMMENT_REQUIRED_OVER_DAYS, duration_days
@@ -110,13 +111,13 @@ def check_email_content(text: str) -> str:
 
 NOTES = {
     "zh": {
-        "long_start": "{days:g} 天超过 {limit:g} 天：审批人需要判断理由是否充分",
+        "long_start": "{what} {days:g} 天，超过 {limit:g} 天：审批人需要判断{reason}是否充分",
         "long_decide": "{days:g} 天：请判断理由是否足以支持这个时长",
         "group_task": "这一步交给 {group}：组内第一个决定的人处理它",
         "email_to": "发给 {name} <{email}>",
     },
     "en": {
-        "long_start": "{days:g} days is over {limit:g} day: the approver must judge the reason",
+        "long_start": "{what} of {days:g} days, over {limit:g} day: the approver must judge whether its reason is enough",
         "long_decide": "{days:g} days: judge whether the reason justifies the length",
         "group_task": "this step is offered to {group}: the first member to decide takes it",
         "email_to": "to {name} <{email}>",
@@ -142,8 +143,18 @@ def check_start_request(
         )
     notes = []
     if days is not None and days > COMMENT_REQUIRED_OVER_DAYS:
-        notes.append(policy_note("long_start", lang, days=days, limit=COMMENT_REQUIRED_OVER_DAYS))
+        notes.append(policy_note("long_start", lang, days=days, limit=COMMENT_REQUIRED_OVER_DAYS,
+                                 **_long_words(process["definition"], lang)))
     return notes
+
+
+def _long_words(definition: Definition, lang: str) -> dict[str, str]:
+    """What is long and what the approver judges, in the process's own words: a trip's card says 出差 and 出差事由, not
+    the leave's words (the eighty-fifth round's writer read a trip's note as a rule of leave)."""
+    reason = next((f for f in definition.fields if f.id == "reason"), None)
+    if lang == "en":
+        return {"what": definition.name_en or definition.name}
+    return {"what": definition.name.removesuffix("流程"), "reason": reason.label if reason else "理由"}
 
 
 def decided(task: dict[str, Any]) -> str:
