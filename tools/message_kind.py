@@ -58,8 +58,10 @@ _TOLD_ZH = re.compile(
 )
 """What someone else is told to state ("让他写清楚见的是什么客户", "注明为什么要坐飞机"): no question of the person's."""
 _NOT_YET_ZH = re.compile(
-    r"[^，,。；;？?]*(?:还没|尚未|没有?|未|不)(?:最后|最终|完全)?(?:定|确定|决定|想好|敲定|知道|清楚)[^，,。；;？?]*")
-"""A clause saying what is not settled yet ("哪天走还没最后定", "几号回来还不知道"): it tells, it asks nothing."""
+    r"[^，,。；;？?]*(?:(?:还没|尚未|没有?|未|不)(?:最后|最终|完全)?(?:定|确定|决定|想好|敲定|知道|清楚)|"
+    r"(?:看|搞|弄|说|听|想)不(?:出来?|清楚?|懂|明白|通)|不明白)[^，,。；;？?]*")
+"""A clause saying what is not settled yet ("哪天走还没最后定", "几号回来还不知道") or what one cannot make out ("看不出买的啥":
+the eighty-sixth round's writer, "搞不清是哪个项目的"): it tells, it asks nothing."""
 _NOTHING_ZH = re.compile(r"(?:什么|啥|谁|哪(?:个|里|儿)?)[\u4e00-\u9fff]{0,3}?(?:也|都)(?:不|没)")
 """A question word before 也不/都没 says "nothing", "nobody" ("啥事也不说", "什么票据都没附"): it asks nothing."""
 _NO_QUESTION_ZH = re.compile(rf"(?:不管|无论|不论)[^，,。；;]*|{_TOLD_ZH.pattern}|{_NOT_YET_ZH.pattern}|{_NOTHING_ZH.pattern}")

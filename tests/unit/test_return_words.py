@@ -44,3 +44,16 @@ def test_a_send_back_keeps_the_grounds_said_before_it(person_request, said, comm
 ])
 def test_a_send_back_keeps_no_grounds_that_are_exclaimed_or_asked(person_request, said, comment):
     assert stated_comment(person_request(said, actor="user_2")) == comment
+
+
+@pytest.mark.parametrize("said", [  # the eighty-sixth round's writer; written after the rule, none of its words
+    "王五那单看不出是啥费用，退回去", "看不清是什么发票，打回去让他重新传", "搞不清是哪个项目的，先退给他",
+    "这张发票弄不明白是哪天开的，退回去让她说明",
+])
+def test_a_send_back_beside_what_one_cannot_make_out_is_an_instruction(said):
+    assert kind_of(said) == "action"
+
+
+@pytest.mark.parametrize("said", ["我看不出这单是谁批的？", "李四的报销看不出是什么？"])
+def test_what_one_cannot_make_out_asked_with_a_question_mark_is_still_a_question(said):
+    assert kind_of(said) == "information"
