@@ -202,3 +202,21 @@ def test_a_returned_trips_end_named_as_such_is_its_end(graph_driver, make_ctx, s
     agent.say(said)
     [action] = agent.actions
     assert action["args"]["fields"] == {"endDate": "2027-01-21"}
+
+
+@pytest.mark.parametrize(("said", "misnamed", "reason"), [  # the eighty-sixth round's run; written after the rule
+    ("事由改成：给新同事买的键盘和鼠标，再交一次", {"description": "给新同事买的键盘和鼠标"}, "给新同事买的键盘和鼠标"),
+    ("把事由写成“部门周会的茶点”，重新提交", {"purpose": "部门周会的茶点"}, "部门周会的茶点"),
+    ("change the reason to snacks for the sprint review, then send it again", {"details": "snacks for the sprint review"},
+     "snacks for the sprint review"),
+])
+def test_a_change_the_model_files_under_a_name_the_form_lacks_is_read_from_the_person(graph_driver, store, make_ctx,
+                                                                                       said, misnamed, reason):
+    fixed = tool_call("resubmitRequest", {"requestId": "req_1", "fields": {"amount": 980, "category": "餐饮", **misnamed}})
+    agent = _returned_claim(graph_driver, make_ctx, fixed, "已重新提交。")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "resubmitRequest" and action["args"].get("reason") == reason, action["args"]
+    agent.approve()
+    [request] = store.snapshot()["requests"]
+    assert request["status"] == "pending" and request["reason"] == reason

@@ -6,6 +6,7 @@ import pytest
 
 from tools.message_kind import asks_to_be_told, kind_of
 from tools.workflow.comment_words import stated_comment
+from tools.workflow.request_words import new_reason
 from tools.workflow.todo_guards import said_return_or_reject
 
 
@@ -57,3 +58,13 @@ def test_a_send_back_beside_what_one_cannot_make_out_is_an_instruction(said):
 @pytest.mark.parametrize("said", ["我看不出这单是谁批的？", "李四的报销看不出是什么？"])
 def test_what_one_cannot_make_out_asked_with_a_question_mark_is_still_a_question(said):
     assert kind_of(said) == "information"
+
+
+@pytest.mark.parametrize(("said", "reason"), [  # written after the rule, none from a round
+    ("原因写成：孩子学校开家长会，麻烦重新提交", "孩子学校开家长会"), ("事由改为去苏州见客户。", "去苏州见客户"),
+    ("update the reason to: visa appointment at the consulate, and resubmit", "visa appointment at the consulate"),
+    # more than one clause left: not cut short, not read
+    ("事由改成：部门团建的场地费，金额不变，重新提交", None), ("理由改一下再提交", None), ("理由改好了，重新提交", None),
+])
+def test_a_new_reason_is_the_rest_of_the_change_or_nothing(said, reason):
+    assert new_reason(said) == reason

@@ -76,18 +76,20 @@ def processes_they_named(definitions: Sequence[Definition], text: str) -> list[D
 
 
 class FieldsOfTheForm:
-    """Leaves out the `fields` the process's form does not have: the model's, from another process's form."""
+    """Leaves out the `fields` the process's form does not have: the model's, from another process's form, or its own
+    name for one ("description" for 事由: a resend was refused, the change the person gave lost: the eighty-sixth
+    round's run). What the person changes is then read from their words, as for any value the model left out."""
 
     name = "fields_of_the_form"
     needs_request = True
     asks_together = False
 
     def __call__(self, call: Call) -> None:
-        process = call.found.get("processKey")
+        record = call.found.get("processKey") or call.found.get("requestId")  # a start's process, a resend's request
         fields: Any = call.values.get("fields")
-        if not isinstance(process, dict) or not isinstance(fields, dict) or "definition" not in process:
+        if not isinstance(record, dict) or not isinstance(fields, dict) or "definition" not in record:
             return
-        definition: Definition = process["definition"]
+        definition: Definition = record["definition"]
         own = {f.id for f in definition.fields}
         left = sorted(k for k in fields if k not in own)
         if left:

@@ -7,6 +7,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from tools.request import Request, of_its_own_messages
+
 CARD_LABELS = {
     "zh": {"request": "申请编号", "process": "流程", "form": "申请内容", "status": "状态", "step": "当前步骤",
            "held_by": "处理人", "history": "经过", "changes": "修改", "note": "说明", "values": "修改后的内容",
@@ -127,3 +129,41 @@ def says_to_what(request: Any) -> bool:
     """Whether a change's own messages say what it changes to: a value read in them, a quoted text, or words that
     give one ("改成陪家人看病", "change the reason to a family visit")."""
     return bool(request["said"] or request["quoted"] or any(_TO_WHAT.search(t) for t in request["recent"]))
+
+
+_NEW_REASON = re.compile(
+    r"(?:理由|原因|事由)\s*(?:改成|改为|写成|写为|换成|(?:改|写)(?=\s*[:：]))\s*[:：]?\s*(?P<zh>[^\n]+)|"
+    r"\b(?:change|make|set|update)\s+the\s+reason\s+to\s*:?\s*(?P<to>[^\n]+)|\breason\s*:\s*(?P<colon>[^\n]+)",
+    re.IGNORECASE,
+)
+_RESEND_TAIL = re.compile(
+    r"[，,。；;.!！\s]*(?:(?:然后|再|就|帮我|麻烦)*(?:重新提交|重新提|重提|重新交|再交一次|再提一次|再提交|再交|提交)(?:一下|一次)?"
+    r"(?:吧|了|哈|啊|呀)?|(?:and\s+|then\s+)*(?:please\s+)?(?:resubmit|re-?send|send\s+it\s+(?:again|back(?:\s+in)?))"
+    r"(?:\s+it)?(?:\s+(?:please|pls))?)[。.!！\s]*$",
+    re.IGNORECASE,
+)
+
+
+def new_reason(text: str) -> str | None:
+    """The new reason a change gives after the reason's name and a word of change, unquoted ("事由改成：给部门买的打印纸，
+    重新提交吧", "change the reason to team lunch with the client, then resend"): the rest of the message, less a
+    closing word of sending it again; None where more than one clause would be left (no reason is cut short or guessed)."""
+    found = _NEW_REASON.search(text)
+    if found is None:
+        return None
+    said = _RESEND_TAIL.sub("", next(g for g in found.groups() if g is not None)).strip(" 　“”\"'。.")
+    return said if said and not re.search(r"[，,；;。]", said) else None
+
+
+REASON_WORD = re.compile(r"理由|原因|事由|说明|\breason\b|\bwhy\b", re.IGNORECASE)
+
+
+def reason_now(request: Request) -> str | None:
+    """The new reason, where the messages that change the request speak of the reason and quote one text
+    ('change the reason to "toner for project Atlas"', 理由改成“…”) or give one after its name (事由改成：…, `new_reason`)."""
+    own = of_its_own_messages(request)
+    quoted = [q for text in own["recent"] for q in request["quoted"] if q in text]
+    if len(set(quoted)) == 1 and any(REASON_WORD.search(text) for text in own["recent"]):
+        return quoted[0]
+    given = {reason for text in own["recent"] if (reason := new_reason(text))}
+    return given.pop() if len(given) == 1 else None

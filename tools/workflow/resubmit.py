@@ -30,7 +30,16 @@ from tools.workflow.lookup import ALL_USERS, engine_of
 from tools.workflow.notify import form_summary, notify, process_noun
 from tools.workflow.policy import check_resubmit, parse_days
 from tools.workflow.request_lookup import require_request
-from tools.workflow.request_words import CHANGE_WORDS, changes_asked, fields_named, labels, relayed_note, says_to_what
+from tools.workflow.request_words import (
+    CHANGE_WORDS,
+    REASON_WORD,
+    changes_asked,
+    fields_named,
+    labels,
+    reason_now,
+    relayed_note,
+    says_to_what,
+)
 from tools.workflow.shown import form_words
 from tools.workflow.timeline import changes_words, name_of
 
@@ -107,7 +116,7 @@ def changed_person_values(handle: Any, ctx: CallContext, values: dict[str, Any],
     pairs = _pairs(form)
     return tuple(
         PersonValue(param=v.param, kind=v.kind, ask=v.ask, unit=v.unit, optional=True,
-                    stated=_quoted_reason if v.param == "reason" else _now(_its_end(pairs.get(v.param), v.stated)),
+                    stated=reason_now if v.param == "reason" else _now(_its_end(pairs.get(v.param), v.stated)),
                     label=v.label, meaningful=v.meaningful, choices=v.choices, refuse=v.refuse, left_out_unsaid=_always)
         for v in form
     ) + (RESEND_NOTE,)
@@ -186,19 +195,6 @@ def _the_other_end(which: str, request: Request) -> bool:
     clause = next((c for text in request["recent"] for c in _CLAUSE.findall(text) if words in c), "")
     named = {end for end, pattern in _ENDS.items() if pattern.search(clause.replace(words, " "))}
     return named == {"end", "start"} - {which}
-
-
-_REASON_WORD = re.compile(r"理由|原因|事由|说明|\breason\b|\bwhy\b", re.IGNORECASE)
-
-
-def _quoted_reason(request: Request) -> str | None:
-    """The new reason, where the messages that change the request speak of the reason and quote one text
-    ('change the reason to "toner for project Atlas"', 理由改成“…”)."""
-    own = of_its_own_messages(request)
-    quoted = [q for text in own["recent"] for q in request["quoted"] if q in text]
-    if len(set(quoted)) == 1 and any(_REASON_WORD.search(text) for text in own["recent"]):
-        return quoted[0]
-    return None
 
 
 def _always(request: Request) -> bool:
@@ -334,7 +330,7 @@ UNCHANGED = {"zh": "未修改，原样提交", "en": "nothing changed, sent as i
 """A resend with a note and no change, as its card and result say it."""
 
 
-_REASON_SAID = re.compile(rf"{_REASON_WORD.pattern}|因为|由于|\bbecause\b|\bsince\b|[“”\"「」]", re.IGNORECASE)
+_REASON_SAID = re.compile(rf"{REASON_WORD.pattern}|因为|由于|\bbecause\b|\bsince\b|[“”\"「」]", re.IGNORECASE)
 """Words that speak of a request's reason, or quote a new text: a resend changes the reason only after one."""
 
 
@@ -385,7 +381,6 @@ class UnchangedLeftOut:
                            for f in named)  # "the amount", not "the Amount (yuan)"
             raise NeedsPersonError("no_changes", f"the user names what changes ({', '.join(labels)}) but not to what; "
                                    "ask the user", ask=changes_asked(named), param="fields", choices=labels)
-
 
 
 def _without(values: dict[str, Any], path: str) -> dict[str, Any]:
