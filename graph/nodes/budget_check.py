@@ -11,6 +11,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.runtime import Runtime
 
+from graph.answers import REFUSED_STEPS_BEFORE_INSTEAD, instead_call
 from graph.asked import AskedNext, after_asked_write
 from graph.budget import SYSTEM_CLOCK, Clock, close_step, limit_reached, plan_ended, wrap_up
 from graph.calls import action_hash
@@ -114,6 +115,9 @@ class BudgetCheck:
         budget = close_step(state["budget"], state.get("step"), last_step_failed(state))
         more = self._asked is not None and self._asked.call(state, runtime.context) is not None
         reason = exhausted(state, budget, runtime.context, self._clock, more_asked=more)
+        if reason is not None and reason["code"] == "repeated_action" and instead_call(
+                list(state["messages"]), "en", after_refused_steps=REFUSED_STEPS_BEFORE_INSTEAD) is not None:
+            reason = None  # a refused call made again, where a refusal named the call asked for: the reasoner proposes it
         answered = self._lookup_answers and looked_up_for_a_question(state, self._registry)
         if reason is None and runtime.context.fixed_answers and answered:
             reason = wrap_up("answered")
