@@ -285,6 +285,9 @@ def test_a_transfer_with_only_consent_beside_it_stays_a_transfer(graph_driver, s
     ("给你过目一下", None), ("已经过了三天", None),
     # 准了 inside 标准了 is no approval (the nineteenth round's writer found it; written after the rule)
     ("驳回吧，住宿费超出公司标准了", False), ("这个水准了解一下", None), ("准了，下不为例", True),
+    # 过 as the to-do's verb (the eighty-eighth round's writer; written after the rule, none of its words)
+    ("把赵六的请假过了", True), ("帮我把那笔餐费过一下", True), ("张三的出差过一下吧", True),
+    ("把他那笔过了没？", None), ("把单子过一遍再说", None), ("把假期过完再说", None), ("张三那个假过了没有？", None),
 ])
 def test_unsure_is_no_rejection(text, decided):
     from tools.workflow.words import decision_in

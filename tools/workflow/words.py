@@ -105,7 +105,10 @@ _APPROVE = re.compile(
     r"\bgreen[- ]?light|\bgrant|\ballow|"
     r"\blet (him|her|them) go\b|\b(?:let|wave|push) (?:it|that|this|them|(?:\w+ )?\w+'s \w+)(?: one)? through\b|\bthumbs[- ]up\b|"
     r"给(?:他|她|它)?过(?:了|吧|一下)?(?![去来])|(?:都|就|直接|可以|能|帮我|帮忙|给我)过(?:了|吧|掉|一下)?(?![去来年节期头日程])|"
-    r"(?:^|[，,。；;\s])过(?:吧|了吧)(?=$|[，,。！!；;\s])",
+    r"(?:^|[，,。；;\s])过(?:吧|了吧)(?=$|[，,。！!；;\s])|"
+    # 过 as a verb of the to-do: after 把 ("把王五那笔报销过了吧"), or after the to-do's noun as an order ("出差过一下")
+    r"把[^，,。！!？?；;]{1,12}?过(?:了|掉|一下)?+吧?+(?![去来年节期头日程完一遍没吗么嘛呢]|\s*[?？])|"
+    r"(?:报销|请假|假|出差|申请|单子?|笔)过(?:掉|一下|吧)(?![?？])",
     re.IGNORECASE,
 )
 
