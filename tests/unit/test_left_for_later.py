@@ -234,3 +234,22 @@ def test_a_request_wanted_then_how_to_go_about_it_asks_for_it(said, kind):
 ])
 def test_a_few_days_said_beside_a_request_with_ba_asks_it_done(said, kind):
     assert kind_of(said) == kind
+
+
+@pytest.mark.parametrize("said", [  # the eighty-eighth round's writer; written after the rule, none of its words
+    "下周二到周四我休假，那几天让赵六帮我审一下", "下周我休假，不在的时候叫赵六帮我批",
+])
+def test_someone_approving_for_the_person_in_the_days_away_is_a_deputy(said, person_request, make_ctx):
+    with pytest.raises(PolicyError) as refused:
+        check_call(TOOLSET, "runWorkFlow", {"processKey": "process_qingjia", "reason": "休假", "days": 3,
+                                            "nextUserId": "赵六"}, make_ctx("user_2"), request=person_request(said))
+    assert refused.value.code == "deputy_not_started"
+    check_call(TOOLSET, "setDeputy", {"deputyUserId": "赵六", "startDate": "下周二", "endDate": "下周四"},
+               make_ctx("user_2"), request=person_request("下周二到周四我休假，那几天让赵六帮我审一下"))
+
+
+def test_a_leave_whose_approver_is_asked_a_favour_is_still_the_leave(person_request, make_ctx):
+    with pytest.raises(PolicyError) as refused:
+        check_call(TOOLSET, "setDeputy", {"deputyUserId": "王五", "startDate": "下周四", "endDate": "下周四"},
+                   make_ctx("user_1"), request=person_request("下周四请一天年假回家，让王五帮我批一下"))
+    assert refused.value.code == "start_not_deputy"

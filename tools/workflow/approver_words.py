@@ -75,14 +75,14 @@ REFUSALS = {
 """Why a transfer, a deputy, or a rejection or return the person did not ask for was not done, by refusal code."""
 
 _TAKER_BEFORE = re.compile(
-    r"(转给|转交给|转交|交给|改给|改由|让|由|交由|派给|分给|移交给?|转到)\s*$|\b(on|over) to\s*$|"
+    r"(转给|转交给|转交|交给|改给|改由|让|叫|由|交由|派给|分给|移交给?|转到)\s*$|\b(on|over) to\s*$|"
     r"\b(transfer|reassign|assign|hand|give|gave|pass|forward|move|send|sent|route|shift)\w*\b[^.;!?。；！？]{0,50}"
     r"\bto\s*$|"
     r"\b(deputy( is)?|let|have)\s*$",
     re.IGNORECASE,
 )
 _TAKER_AFTER = re.compile(
-    r"^\s*(代我|代为|替我|代理|帮我审|帮我顶|替我顶|顶一下|顶上|帮我盯|帮忙顶|帮我代|帮忙代|代一下|代管)|"
+    r"^\s*(代我|代为|替我|代理|帮我审|帮我批|帮我顶|替我顶|顶一下|顶上|帮我盯|帮忙顶|帮我代|帮忙代|代一下|代管)|"
     r"^\s*(covers?|will cover|to cover|stands? in|fills? in|(as|is|be) (my )?deputy|my deputy)\b",
     re.IGNORECASE,
 )

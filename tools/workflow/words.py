@@ -291,11 +291,15 @@ BEFORE_DECIDING = re.compile(
 
 DEPUTY = re.compile(
     r"代我|替我|帮我顶|替我顶|顶一下|顶上|帮忙顶|代理|代审|帮我代|帮忙代|代一下|代管|\bcover(?:s|ing)?\b|\bstand(?:s|ing)?\s+in\b|"
-    r"\bfill(?:s|ing)?\s+in\b|\bdeputy\b|\bwhile\s+I'?m\s+(?:away|out|off|gone)\b|\bwhile\s+I\s+am\s+(?:away|out|off|gone)\b",
+    r"\bfill(?:s|ing)?\s+in\b|\bdeputy\b|\bwhile\s+I'?m\s+(?:away|out|off|gone)\b|\bwhile\s+I\s+am\s+(?:away|out|off|gone)\b|"
+    r"(?:这几天|这段时间|那几天|那段时间|这期间|期间|不在的(?:时候|日子|这几天))[^，。,.;；]{0,4}(?:让|叫|由|请)[^，。,.;；]{1,6}?"
+    r"(?:帮我|帮忙)(?:批|审批|审|签)",
     re.IGNORECASE,
 )
-"""Words of one who covers the person's approvals while they are away: 代我审批, 帮我顶一下, "covers my approvals"."""
-APPROVALS = re.compile(r"审批|审核|批|待办|\b(?:approv\w*|sign(?:-?offs?|\s+off)|to-?dos?|tasks?|queue)\b", re.IGNORECASE)
+"""Words of one who covers the person's approvals while they are away: 代我审批, 帮我顶一下, "covers my approvals"; someone
+approving for them in the days they are away ("下周一到周五我休假，这几天让王五帮我批": the eighty-eighth round's writer)."""
+APPROVALS = re.compile(r"审批|审核|批|待办|(?:帮|替|代)(?:我|忙)审|"
+                       r"\b(?:approv\w*|sign(?:-?offs?|\s+off)|to-?dos?|tasks?|queue)\b", re.IGNORECASE)
 """Words of the person's approvals: what a deputy takes over."""
 
 
