@@ -98,13 +98,23 @@ def answered_text(message: str) -> str | None:
     rest = without_consent(message)
     lead = _LEAD_RE.match(rest)
     spelled_out = bool(lead and lead.end() and re.search(r"[:：]", rest[: lead.end()]))  # "就写：…", "the text is: …"
-    if ("?" in message or "？" in message) and not spelled_out:
+    if ("?" in message or "？" in message or _ASKS_DONE.search(message)) and not spelled_out:
         return None  # a question of theirs, not the text ("就写：今天能批吗？" is a text, after its lead)
     text = rest[lead.end():].strip() if lead and lead.end() else message.strip()  # "好，就写：…" → what follows 就写
     if not spelled_out:  # "Chengdu. And it's Wang Wu approving now": the answer ends where another matter begins
         other = _OTHER_MATTER.search(text)
         text = text[:other.start()].strip().rstrip("。.") if other and other.start() else text
     return text if len(text) >= 2 else None
+
+
+_ASKS_DONE = re.compile(
+    r"(?:弄|设|办|搞|做|处理|提交|改|交|批)?(?:好|完|成功|上)了(?:吧|吗|么|没有?|嘛)(?:[\s，,。]*(?:确认|查|看)(?:一?下|一下))?(?=$|[\s，,。？?])|"
+    r"(?:确认|查|看)(?:一?下|一下)(?:是不是|有没有)?(?:弄|设|办)?好了|了(?:吗|么|没有?)(?=$|[\s，,。？?])|"
+    r"\b(?:is|was)\s+(?:it|that)\s+(?:all\s+)?(?:done|set(?:\s+up)?|through|sorted)\b|\bdid\s+(?:it|that)\s+(?:go\s+through|work)\b",
+    re.IGNORECASE,
+)
+"""A message that asks whether something is done ("弄好了吧 确认下", "设好了没", "is it all set") asks; it gives no text
+(it had been filed as a leave's reason: the eighty-eighth round's writer)."""
 
 
 _OTHER_MATTER = re.compile(r"(?:[。！!]|\.(?=\s))\s*(?:另外|还有|顺便|对了|\b(?:and|also|oh\s+and|by\s+the\s+way|btw|plus|"

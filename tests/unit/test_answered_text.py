@@ -49,3 +49,15 @@ def test_a_cancel_a_question_or_nothing_gives_no_text(message: str) -> None:
 def test_a_message_that_asks_something_is_no_text(message: str) -> None:
     # written after the rule (the fourteenth round: a question was filed as a trip's destination); none from it
     assert answered_text(message) is None
+
+
+@pytest.mark.parametrize("message", [  # the eighty-eighth round's writer; written after the rule, none of its words
+    "设置好了没", "都办完了吧，帮我看一下", "is it all set now", "did that go through?", "代理生效了吗",
+])
+def test_a_message_asking_whether_something_is_done_gives_no_text(message: str) -> None:
+    assert answered_text(message) is None
+
+
+@pytest.mark.parametrize("message", ["孩子病了没人带", "搬家，东西弄好了就回来", "家里装修完了要验收"])
+def test_a_done_thing_told_as_the_why_is_still_the_text(message: str) -> None:
+    assert answered_text(message) == message
