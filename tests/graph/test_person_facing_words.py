@@ -320,3 +320,24 @@ def test_a_long_request_s_note_is_in_its_process_s_words(graph_driver, said, cal
     agent.say(said)
     [note] = agent.card["policy_notes"]
     assert all(w in note for w in words) and not any(w in note for w in not_words), note
+
+
+@pytest.mark.parametrize(("lang", "group"), [("zh", "财务"), ("en", "Finance")])
+def test_a_step_offered_to_a_group_names_the_group_in_the_persons_language(graph_driver, make_ctx, lang, group):
+    # the eighty-seventh round's writer: "等待 finance（task_2）" and "这一步交给 finance" reached the person
+    from tools import execute_call
+
+    claim = {"processKey": "process_baoxiao", "userId": "user_1", "reason": "client dinner", "nextUserId": "user_2",
+             "fields": {"amount": 6800, "category": "餐饮"}}
+    execute_call(TOOLSET, "runWorkFlow", claim, make_ctx("user_1"))
+    execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "ok"}, make_ctx("user_2"))
+    locale = "en" if lang == "en" else "zh-CN"
+    agent = graph_driver(tool_call("viewTask", {"taskId": "task_2"}), "OK", tool_call("handleTodoTask", {
+        "taskId": "task_2", "isOK": True, "result": "ok"}), "OK", user_id="user_4", locale=locale)
+    agent.say("show me task_2" if lang == "en" else "看看 task_2")
+    steps = json.loads(str([m for m in agent.messages if isinstance(m, ToolMessage)][-1].content))["steps"]
+    waiting = next(s for s in steps if s.startswith("▶"))
+    assert group in waiting and "finance" not in waiting, waiting
+    agent.say("approve task_2, comment: ok" if lang == "en" else "批准 task_2，意见：ok")
+    [note] = [n for n in agent.card["policy_notes"] if not n.startswith("[")]
+    assert group in note and "finance" not in note, note

@@ -16,7 +16,7 @@ from tools.surfaces import ChatCommand, CliCommand, HelpSection
 from tools.workflow.diagram import describe
 from tools.workflow.engine import DeployError, EngineError, format_instance_id, groups_of
 from tools.workflow.engine import tables as t
-from tools.workflow.lookup import ALL_USERS
+from tools.workflow.lookup import ALL_USERS, groups_as_people
 from tools.workflow.mailer import Mailer
 from tools.workflow.mine import my_requests, request_text
 from tools.workflow.store import WorkflowStore
@@ -83,7 +83,7 @@ def process(store: Any, actor_id: str, arg: str, lang: str) -> list[HelpSection]
     latest requests. Only the requester and the people its steps are offered to see a request."""
     engine = store.process_engine
     with store.read() as conn:
-        people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+        people = groups_as_people(conn) | {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
         if arg.strip():
             try:
                 view = engine.instance(conn, arg.strip())

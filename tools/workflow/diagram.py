@@ -78,7 +78,7 @@ def process_lines(view: InstanceView, people: dict[str, dict[str, Any]], lang: s
         elif element_id in waiting:
             task = waiting[element_id]
             offered = [_name(people, u, lang) for u in ([task.assignee] if task.assignee else []) + list(task.candidate_users)]
-            offered += list(task.candidate_groups)
+            offered += [_name(people, group, lang) for group in task.candidate_groups]  # `groups_as_people`
             line += (f" — 等待 {'、'.join(offered)}（{task.id}）" if lang == "zh"
                      else f" — waiting for {', '.join(offered)} ({task.id})")
         lines.append(line)

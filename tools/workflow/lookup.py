@@ -90,6 +90,14 @@ def group_label(conn: Connection, group_id: str, lang: str) -> str:
     return str(row.name_en or row.name) if lang == "en" else str(row.name)
 
 
+def groups_as_people(conn: Connection) -> dict[str, dict[str, Any]]:
+    """Every group by id as a person's record is named ({"name": 人事, "alias": "HR"}): where a step waits on a group,
+    its name is shown in the person's language, never its id ("等待 财务", not "等待 finance")."""
+    g = engine_tables.groups
+    return {row.id: {"id": row.id, "name": row.name, "alias": row.name_en or row.name}
+            for row in conn.execute(select(g.c.id, g.c.name, g.c.name_en))}
+
+
 def offered_to(conn: Connection, task: TaskView) -> list[str]:
     """The users a task is offered to: its assignee, its candidate users, and the members of its candidate groups."""
     people = [*([task.assignee] if task.assignee else []), *task.candidate_users]

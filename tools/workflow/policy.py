@@ -248,7 +248,8 @@ def check_decide_task(
     tid = task["id"]
     notes = []
     if task["candidate_groups"] and not task["assignee"]:
-        notes.append(policy_note("group_task", lang, group=", ".join(task["candidate_groups"])))
+        groups = ("、" if lang == "zh" else ", ").join(group_label(conn, g, lang) for g in task["candidate_groups"])
+        notes.append(policy_note("group_task", lang, group=groups))
     days = task_days(conn, task)
     if days is not None and days > COMMENT_REQUIRED_OVER_DAYS:
         if not comment.strip():

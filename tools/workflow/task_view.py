@@ -15,7 +15,7 @@ from tools.spec import CallContext, Found, Verdict
 from tools.workflow.diagram import process_lines
 from tools.workflow.engine import Definition, InstanceView, format_instance_id
 from tools.workflow.engine import tables as t
-from tools.workflow.lookup import ALL_USERS, engine_of
+from tools.workflow.lookup import ALL_USERS, engine_of, groups_as_people
 from tools.workflow.mine import STATUS_WORDS
 from tools.workflow.shown import form_words
 from tools.workflow.timeline import SHOWN_TIMEZONE, name_of, timeline_lines, when
@@ -95,7 +95,7 @@ def task_words(conn: Connection, task: dict[str, Any], people: dict[str, dict[st
 
 def view_task(conn: Connection, ctx: CallContext, args: ViewTaskArgs, verdict: Verdict) -> dict[str, Any]:
     """`viewTask`: the task's request, its diagram as steps, its timeline and the requester's earlier requests."""
-    people = {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
+    people = groups_as_people(conn) | {u["id"]: dict(u) for u in conn.execute(ALL_USERS).mappings()}
     return task_words(conn, verdict.found["taskId"], people, ctx.lang)
 
 
