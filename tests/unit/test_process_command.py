@@ -14,13 +14,13 @@ def test_a_request_waiting_for_hr_reads_as_text_in_both_languages(store, make_ct
         "req_1 请假流程 v1 — 进行中",
         "  ✓ 发起请假",
         "  ✓ 审批人审批 — 李四 批准（同意）",
-        "  ▶ 人事审批 — 等待 hr（task_2）",
+        "  ▶ 人事审批 — 等待 人事（task_2）",
         "  ○ 已批准",
         "  ○ 已驳回",
     ])
     english = process(store, "user_admin", "req_1", "en")  # 管理员 is offered its HR step
     assert english.splitlines()[0] == "req_1 Leave request v1 — in progress"
     assert "  ✓ Approver's decision — Li Si approved (同意)" in english
-    assert "  ▶ HR's decision — waiting for hr (task_2)" in english
+    assert "  ▶ HR's decision — waiting for HR (task_2)" in english
     assert process(store, "user_3", "req_1", "zh") == "申请 req_1 与你无关。"  # 王五 sees nothing of it
     assert process(store, "user_3", "", "zh") == "你还没有发起过申请。"
