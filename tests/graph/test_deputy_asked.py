@@ -122,3 +122,15 @@ def test_a_cover_beside_a_leave_that_names_no_approvals_files_the_leave(graph_dr
     assert store.snapshot()["deputies"] == []
     answer = str(result["messages"][-1].content)
     assert agent.actions or "审批" in answer or "approve" in answer  # the leave's approver asked
+
+
+@pytest.mark.parametrize(("user", "said", "kept", "not_said"), [  # the eighty-seventh round's writer
+    ("user_4", "下周一到周三我去培训，这几天的审批让王五代我处理", "仍在你这里", None),  # 赵六, alone in finance
+    ("user_2", "下周一到周三我去培训，这几天的审批让王五代我处理", None, "组"),  # 李四, in no group
+])
+def test_a_deputy_card_says_a_groups_steps_are_not_passed_on(graph_driver, user, said, kept, not_said):
+    agent = graph_driver(tool_call("setDeputy", {"deputyUserId": "王五", "startDate": "下周一", "endDate": "下周三"}),
+                         "OK", user_id=user)
+    agent.say(said)
+    told = agent.card["next"]
+    assert (kept is None or kept in told) and (not_said is None or not_said not in told), told

@@ -22,7 +22,7 @@ from sqlalchemy import Connection, and_, insert, select, update
 
 from tools.errors import NeedsPersonError, PolicyError
 from tools.spec import CallContext, Found, Verdict
-from tools.workflow.engine import AnyEvent, TaskReady, members_of, parse_task_id
+from tools.workflow.engine import AnyEvent, TaskReady, groups_of, members_of, parse_task_id
 from tools.workflow.engine.moves import on_behalf_of
 from tools.workflow.languages import Letter, languages_of
 from tools.workflow.lookup import ALL_USERS, engine_of, group_label
@@ -118,8 +118,27 @@ def deputy_card(
         card.update(summary=f"{when}由{deputy}代你审批",
                     next=f"这段时间里到你名下的待办会转给{deputy}，标明「代你审批」，{deputy}会收到通知"
                     + (f"；{deputy}自己的申请改由{other}审批" if other else ""))
+    card["next"] += _groups_kept(conn, actor, lang)
     names = LABELS["en" if lang == "en" else "zh"]
     return card | {"labels": {k: v for k, v in names.items() if card.get(k)}}
+
+
+def _groups_kept(conn: Connection, actor: str, lang: str) -> str:
+    """What a deputy does not take: steps offered to a group of the person's stay with the group, and with the person
+    where no one else is in it (the eighty-seventh round's writer read the card as covering finance's step too)."""
+    shared = [g for g in groups_of(conn, actor) if set(members_of(conn, g)) - {actor}] if actor else []
+    alone = [g for g in groups_of(conn, actor) if g not in shared] if actor else []
+    sep = "、" if lang == "zh" else ", "
+    said = ""
+    if shared:
+        named = sep.join(group_label(conn, g, lang) for g in shared)
+        said += (f"；交给{named}组的待办不转，由组里其他人处理" if lang == "zh" else
+                 f"; steps offered to {named} as a group are not passed on: its other members decide them")
+    if alone:
+        named = sep.join(group_label(conn, g, lang) for g in alone)
+        said += (f"；交给{named}组的待办不转，仍在你这里（组里没有别人）" if lang == "zh" else
+                 f"; steps offered to {named} as a group are not passed on, and stay with you: no one else is in it")
+    return said
 
 
 def set_deputy(conn: Connection, ctx: CallContext, args: SetDeputyArgs, verdict: Verdict) -> dict[str, Any]:
