@@ -142,3 +142,26 @@ def test_a_deputy_left_to_be_found_is_asked_for(graph_driver, said, asked):
     agent = graph_driver(call, "OK", user_id="user_2")
     answer = str(agent.say(said)["messages"][-1].content)
     assert asked in answer and agent.actions == [] and "ask the user" not in answer
+
+
+def test_a_step_whose_group_holds_only_its_requester_goes_to_the_requesters_approver(store, make_ctx):
+    # the eighty-seventh round's writer: 赵六, alone in finance, filed a claim over 5000 yuan; its finance step waited
+    # on him, and nobody could ever decide it
+    claim = {"processKey": "process_baoxiao", "userId": "user_4", "reason": "设备采购", "nextUserId": "user_2",
+             "fields": {"amount": 6800, "category": "办公"}}
+    execute_call(TOOLSET, "runWorkFlow", claim, make_ctx("user_4"))
+    execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "ok"}, make_ctx("user_2"))
+    [todo] = execute_call(TOOLSET, "queryTodoTask", {"userId": "user_3"}, make_ctx("user_3"))["tasks"]
+    assert todo["taskId"] == "task_2"  # 王五, 赵六's manager
+    result = execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_2", "isOK": True, "result": "ok"}, make_ctx("user_3"))
+    assert result["request"] == "approved"
+    timeline = execute_call(TOOLSET, "queryMyRequests", {}, make_ctx("user_4"))["requests"][0]["timeline"]
+    assert any("只有申请人赵六本人，改由王五审批" in line for line in timeline), timeline
+
+
+def test_a_step_whose_group_holds_others_too_stays_with_the_group(store, make_ctx):
+    leave = {"processKey": "process_qingjia", "userId": "user_1", "reason": "回老家", "days": 5, "nextUserId": "user_2"}
+    execute_call(TOOLSET, "runWorkFlow", leave, make_ctx("user_1"))
+    execute_call(TOOLSET, "handleTodoTask", {"taskId": "task_1", "isOK": True, "result": "ok"}, make_ctx("user_2"))
+    [task] = [t for t in store.snapshot()["tasks"] if t["id"] == 2]
+    assert task["candidate_groups"] == "hr" and task["assignee_id"] is None

@@ -33,9 +33,11 @@ TIMERS = {
 """A step's timer that fired, as the timeline reads it (who was reminded, whom the step moved to)."""
 MOVES = {
     "zh": {"transferred": "{who} 转交给{to}", "deputy": "转给{to}代{who}审批",
-           "deputy_own": "{who}的代理人是申请人本人，改由{to}代{who}审批"},
+           "deputy_own": "{who}的代理人是申请人本人，改由{to}代{who}审批",
+           "group_own": "这一步的组里只有申请人{who}本人，改由{to}审批"},
     "en": {"transferred": "{who} passed it on to {to}", "deputy": "went to {to}, on behalf of {who}",
-           "deputy_own": "went to {to} on behalf of {who}, as {who}'s deputy filed it"},
+           "deputy_own": "went to {to} on behalf of {who}, as {who}'s deputy filed it",
+           "group_own": "went to {to}, as no one but {who}, who filed it, is in the step's group"},
 }
 """A step passed on, as the timeline reads it (`tools.workflow.engine.moves`): who passed it to whom; on whose behalf."""
 URGED = {"zh": "{who} 催办", "en": "{who} sent a reminder"}

@@ -13,7 +13,7 @@ from tools.workflow.engine.records import Event, InstanceStatus, Record, TaskVie
 
 HappenedKind = Literal[
     "started", "approved", "rejected", "returned", "resubmitted", "withdrawn", "reminded", "escalated", "overdue",
-    "transferred", "deputy", "deputy_own", "urged",
+    "transferred", "deputy", "deputy_own", "group_own", "urged",
 ]
 """reminded, escalated, overdue: a step's timer fired (`tools.workflow.engine.timers`); transferred, deputy,
 deputy_own: a waiting step passed on (`tools.workflow.engine.moves`); urged: its requester reminded the step's holders

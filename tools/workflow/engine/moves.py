@@ -31,9 +31,10 @@ from tools.workflow.engine.records import Record
 from tools.workflow.engine.tasks import pending_row
 from tools.workflow.engine.timer_specs import property_of
 
-MoveKind = Literal["transferred", "deputy", "deputy_own"]
+MoveKind = Literal["transferred", "deputy", "deputy_own", "group_own"]
 """transferred: a holder passed it on; deputy: it went to an away person's deputy; deputy_own: the deputy is its
-requester, so it went to the away person's own approver instead."""
+requester, so it went to the away person's own approver instead; group_own: its groups hold nobody but its requester
+(`from_user`), so it went to the requester's own approver."""
 OUTSIDE_GROUP_PROPERTY = "transferOutsideGroup"
 
 

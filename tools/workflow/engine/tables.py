@@ -141,7 +141,7 @@ task_moves = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("instance_id", Integer, ForeignKey("process_instances.id"), nullable=False),
     Column("task_id", Integer, ForeignKey("process_tasks.id"), nullable=False),
-    Column("kind", String(16), nullable=False),  # transferred | deputy | deputy_own
+    Column("kind", String(16), nullable=False),  # transferred | deputy | deputy_own | group_own
     Column("from_user", String(64), nullable=False),  # who passed it on; for a deputy: on whose behalf
     Column("to_users", Text, nullable=False, default="[]"),  # JSON list of user ids
     Column("to_groups", Text, nullable=False, default="[]"),  # JSON list of group ids
