@@ -288,6 +288,7 @@ def test_a_transfer_with_only_consent_beside_it_stays_a_transfer(graph_driver, s
     # 过 as the to-do's verb (the eighty-eighth round's writer; written after the rule, none of its words)
     ("把赵六的请假过了", True), ("帮我把那笔餐费过一下", True), ("张三的出差过一下吧", True),
     ("把他那笔过了没？", None), ("把单子过一遍再说", None), ("把假期过完再说", None), ("张三那个假过了没有？", None),
+    ("把经过调出来我看看", None), ("把它改过了", None),
 ])
 def test_unsure_is_no_rejection(text, decided):
     from tools.workflow.words import decision_in
