@@ -68,3 +68,22 @@ def test_what_one_cannot_make_out_asked_with_a_question_mark_is_still_a_question
 ])
 def test_a_new_reason_is_the_rest_of_the_change_or_nothing(said, reason):
     assert new_reason(said) == reason
+
+
+@pytest.mark.parametrize(("said", "comment"), [  # the eighty-eighth round's run; written after the rule, none of its words
+    ("这笔先驳回 发票对不上 下周再说", "发票对不上 下周再说"),
+    ("this one's rejected, the hotel is over budget", "the hotel is over budget"),
+    ("approve zhao liu's trip, client confirmed the dates", "client confirmed the dates"),
+])
+def test_grounds_after_a_decision_of_the_to_do_pointed_at_or_named_in_lower_case_are_its_comment(person_request, said,
+                                                                                                comment):
+    assert stated_comment(person_request(said, actor="user_3")) == comment
+
+
+@pytest.mark.parametrize(("said", "note"), [
+    ("收据补好了 再提一下", "收据补好了"), ("材料交到财务了 重新提交吧", "材料交到财务了"),
+])
+def test_a_resends_note_typed_with_spaces_for_commas_is_read(person_request, said, note):
+    from tools.workflow.resubmit import resend_note
+
+    assert resend_note(person_request(said)) == note

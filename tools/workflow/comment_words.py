@@ -213,9 +213,17 @@ def _before_the_decision(text: str, request: Request) -> str | None:
 
 
 def _whose(text: str, request: Request) -> bool:
-    """Whether `text` names whose request it is: a person of the request's or a task id."""
+    """Whether `text` names whose request it is: a person of the request's, in any case ("wang wu's leave", typed in a
+    hurry: the eighty-eighth round's run), a task id, or the one to-do by a word that points at it (这趟, 这笔, "this
+    one": "这趟先不批了 年底预算紧 明年再说" decides the trip just spoken of)."""
     names = [n for person in request["names"].values() for n in (person.get("name"), person.get("alias")) if n]
-    return bool(_TASK_ID.search(text) or any(n in text for n in names))
+    folded = text.casefold()
+    return bool(_TASK_ID.search(text) or _THIS_ONE.search(text) or any(n.casefold() in folded for n in names))
+
+
+_THIS_ONE = re.compile(r"^\s*(?:这|那)(?:趟|笔|单|张|份|次)(?:出差|报销|假|申请)?|"
+                       r"^\s*(?:this|that)\s+(?:one|trip|claim|leave|request)\b", re.IGNORECASE)
+"""A clause that opens on a word pointing at the one to-do (这趟, 这笔报销, "this one", "that claim")."""
 
 
 _CLAUSE_END = re.compile(r"\s*(?:[，;；:：。!！]|,(?!\d{3}(?!\d))|(?<!\d),)\s*|\.\s+|\s*(?:——|—|–)\s*|\s+-+\s+|"

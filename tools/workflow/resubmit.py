@@ -42,6 +42,7 @@ from tools.workflow.request_words import (
 )
 from tools.workflow.shown import form_words
 from tools.workflow.timeline import changes_words, name_of
+from tools.workflow.words import CHINESE_SPACE
 
 RESEND = re.compile(
     r"再提(?:交|一次|一下|一遍)?|重新(?:提交|提|交|申请|发起|发|递交|送审)|再交|再发起|再申请|重提|重交|重发|"
@@ -145,7 +146,8 @@ def resend_note(request: Request) -> str | None:
         return told  # "跟李四说抬头已经改成公司全称了": what they ask to be told, whatever change it tells of
     dates = {s["text"] for s in request["said"] if s["kind"] == "date"}
     values = [s["text"] for s in request["said"] if s["text"] not in dates]  # 三天, 一千二: a change; "this morning" is when
-    clauses = [c.strip() for part in _NOTE_JOINS.split(text) for c in _NOTE_CLAUSE.findall(part)]
+    clauses = [c.strip() for part in _NOTE_JOINS.split(text) for spaced in re.split(CHINESE_SPACE, part)
+               for c in _NOTE_CLAUSE.findall(spaced)]  # "发票重开好了 再提交一下": a space between Chinese words ends one
     answers = own[len(own) - own[::-1].index(text):]  # "发票上是八百六十五块五", answering what it is changed to
     if any(CHANGE_WORDS.search(c) or re.search(r"\d", c) or any(w in c for w in values) for c in [*clauses, *answers]):
         return None  # a resend that changes something: the change says why, and the rest is how they asked for it
