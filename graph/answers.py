@@ -130,13 +130,31 @@ def which_one(options: tuple[tuple[str, ...], ...], request: Request) -> str | N
     return options[told[0]][0] if len(told) == 1 else None
 
 
+_JOINS_DATES = re.compile(r"\b(?:from|till|until|to|through|thru|and|on)\b|[从到至和\-–~～，,。.!！\s]", re.IGNORECASE)
+
+
+def _only_dates(request: Request) -> bool:
+    """Whether the person's latest message gives dates and nothing else ("next tuesday till next thursday" answering
+    "What is the destination? What is the start date? What is the end date?": no destination, the eighty-eighth
+    round's run filed it as one)."""
+    text = request["texts"][-1] if request["texts"] else ""
+    spans = [s["text"] for s in request["said"] if s["kind"] in ("date", "range") and s["text"] in text]
+    for span in sorted(spans, key=len, reverse=True):
+        text = text.replace(span, " ")
+    return bool(spans) and not _JOINS_DATES.sub("", text)
+
+
 def filled_call(asked: AskedCall, request: Request, registry: ToolRegistry) -> AIMessage | None:
     """The write the graph asked about, proposed again with the person's answer filled in (no model call); None when
     the message does not answer the question, and the model then reads it as usual."""
-    value = _answer_value(asked, request, registry)
-    if value is None:
-        return None
-    args = set_param(asked["args"], asked["param"], value)
+    if asked["kind"] == "text" and _only_dates(request):
+        value: Any = None  # the dates of a question that asked them too: the guards read them, then ask what is left
+        args = dict(asked["args"])
+    else:
+        value = _answer_value(asked, request, registry)
+        if value is None:
+            return None
+        args = set_param(asked["args"], asked["param"], value)
     text, call_id = thought("filled", request["lang"], tool=asked["name"], param=asked["param"], value=value), new_call_id()
     kept = {"kept": {call_id: asked["kept"]}} if asked.get("kept") else {}
     return AIMessage(

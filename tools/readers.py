@@ -27,6 +27,7 @@ from tools import words
 from tools.courtesy import COURTESY
 from tools.message_kind import asks_to_be_told, questions_of_mine_spans
 from tools.parsers import Quantity, read_text
+from tools.parsers.pinyin import lower_case_place
 from tools.parsers.text import MASK, mask_spans, mask_words
 from tools.patterns import compiled
 
@@ -37,7 +38,8 @@ _STOP_ZH = (
     "评审|走访|实施|部署|安装|维护|调试|对接|沟通|讨论|会见|接待|陪同|演讲|讲课|授课|出差|玩|待|住|呆|一趟|趟|跑|"
     "一下|看望|看|找|送|取|拿|的|和|与|及|跟|同|并|再|然后|回来|返回|回|出发|请|麻烦|帮|审批|申请|报销"
 )
-_SITE_ZH = "分公司|子公司|总公司|公司|总部|办事处|分部|工厂|厂区|园区|基地|仓库|门店|分店|分行|支行|现场|办公室|客户"
+_SITE_ZH = ("分公司|子公司|总公司|公司|总部|办事处|分部|工厂|厂区|园区|基地|仓库|门店|分店|分行|支行|现场|办公室|客户|"
+            "供应商|厂家|合作方")
 """Words of a site at a place (the branch, the plant, the client): where in the city, not the city ("西安分公司" →
 西安), as "the Shanghai office" is Shanghai."""
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
@@ -97,9 +99,10 @@ _END_PARTICLES_ZH = re.compile(r"(?:吧|啊|呀|了|哈|嘛|呢)+$")
 
 
 def _after_en(rest: str) -> str:
-    """The capitalised name right after a cue ("New York", "the Shanghai office" → Shanghai)."""
+    """The capitalised name right after a cue ("New York", "the Shanghai office" → Shanghai), or a Chinese place typed
+    in lower case in a hurry ("to chengdu for the workshop": `lower_case_place`)."""
     name = _NAME_EN.match(rest)
-    return name.group(1) if name else ""
+    return name.group(1) if name else lower_case_place(rest)
 
 
 _LEAD_ZH = r"(?:(?:应该|其实|就)?是|去|到|改成|改为|换成|改去)?"

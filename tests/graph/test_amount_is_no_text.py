@@ -29,3 +29,16 @@ def test_an_amount_put_as_a_destination_is_asked_again(graph_driver, store, answ
     assert agent.actions == [] and store.snapshot()["requests"] == []
     asked = str(result["messages"][-1].content)
     assert "?" in asked or "？" in asked
+
+
+@pytest.mark.parametrize(("first", "dates"), [  # the eighty-eighth round's run; written after the rule
+    ("file a business trip for the client workshop, zhao liu signs off", "next tuesday till next thursday"),
+    ("帮我提个出差，去见客户，赵六审批", "下周二到下周四"),
+])
+def test_dates_given_where_a_destination_was_asked_first_are_the_dates(graph_driver, store, first, dates):
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "client workshop", "nextUserId": "赵六"})
+    agent = graph_driver(trip, "ok", user_id="user_3")
+    agent.say(first)
+    asked = str(agent.say(dates)["messages"][-1].content)
+    assert agent.actions == [] and store.snapshot()["requests"] == []
+    assert ("destination" in asked.lower() or "地点" in asked) and "date" not in asked.lower() and "日期" not in asked
