@@ -134,3 +134,16 @@ def test_a_deputy_card_says_a_groups_steps_are_not_passed_on(graph_driver, user,
     agent.say(said)
     told = agent.card["next"]
     assert (kept is None or kept in told) and (not_said is None or not_said not in told), told
+
+
+@pytest.mark.parametrize("said", [  # the eighty-seventh round's run; written after the rule, none of its words
+    "下周二到下周四我在外地开会，这几天我的审批让赵六替我处理",
+    "I'm out next Tuesday to Thursday, Zhao Liu handles my approvals for me those days",
+])
+def test_a_colleague_taking_over_approvals_for_days_is_a_deputy_not_a_transfer(graph_driver, store, start_request, said):
+    start_request(requester="user_1", approver="user_2", days=1, reason="看牙")
+    agent = graph_driver(tool_call("transferTask", {"taskId": "培训", "nextUserId": "赵六"}), "OK", user_id="user_2")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "setDeputy" and action["args"]["deputyUserId"] == "user_4", action
+    assert store.snapshot()["tasks"][0]["assignee_id"] == "user_2"  # nothing passed on

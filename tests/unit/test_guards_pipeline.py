@@ -77,9 +77,9 @@ def test_the_wrong_tool_is_refused_as_such_before_its_arguments_are_judged(make_
     assert refused.value.code == "own_request" and "queryMyRequests" in str(refused.value)
     assert [g.name for g in TOOLSET.guards or ()][:19] == [
         "each_own_decision", "each_own_request", "approver_edits", "anothers_request", "not_theirs_to_withdraw",
-        "resend_not_withdraw", "withdraw_kept", "own_request", "approval_not_urge", "nothing_to_do",
+        "resend_not_withdraw", "withdraw_kept", "deputy_not_transfer", "own_request", "approval_not_urge", "nothing_to_do",
         "decided_not_started", "deputy_not_started", "work_not_approvals", "start_not_deputy", "start_not_email",
-        "return_or_reject", "decision_held", "decided_not_passed", "passed_not_decided"]
+        "return_or_reject", "decision_held", "decided_not_passed"]
 
 
 def test_the_guards_that_need_the_persons_request_run_only_on_the_validators_path(make_ctx, person_request):

@@ -46,6 +46,7 @@ REFUSALS = {
            "return_not_email": "你说的是退回给申请人修改，不是发邮件",
            "not_theirs_to_decide": "这个申请不在你的待办里，你不能审批它",
            "deputy_not_started": "你说的是找人代你审批，不是发起申请",
+           "deputy_not_transfer": "你说的是这几天找人代你审批，不是转交某一个待办",
            "work_not_approvals": "你说的是有人帮你顶手上的工作，不是代你审批；你的审批还是你自己处理"},
     "en": {"transfer_to_requester": "a task cannot go to its request's requester: nobody decides their own request",
            "transfer_to_self": "that task is yours already; say which colleague should take it",
@@ -69,6 +70,7 @@ REFUSALS = {
            "return_not_email": "you asked to send it back to be changed, not to send an e-mail",
            "not_theirs_to_decide": "that request does not wait for your decision, so you cannot decide it",
            "deputy_not_started": "you asked for someone to cover your approvals, not to file a request",
+           "deputy_not_transfer": "you asked for someone to cover your approvals on those days, not to pass one task on",
            "decided_not_started": "you decided a request that waits on you, not filed a new one",
            "work_not_approvals": "you said who covers your work, not your approvals; those stay with you"},
 }
@@ -83,7 +85,8 @@ _TAKER_BEFORE = re.compile(
 )
 _TAKER_AFTER = re.compile(
     r"^\s*(代我|代为|替我|代理|帮我审|帮我批|帮我顶|替我顶|顶一下|顶上|帮我盯|帮忙顶|帮我代|帮忙代|代一下|代管)|"
-    r"^\s*(covers?|will cover|to cover|stands? in|fills? in|(as|is|be) (my )?deputy|my deputy)\b",
+    r"^\s*(covers?|will cover|to cover|stands? in|fills? in|(as|is|be) (my )?deputy|my deputy|"
+    r"(?:handles?|takes? over|looks? after|deals? with) my (?:approvals|queue|to-?dos))\b",
     re.IGNORECASE,
 )
 CUE_WINDOW = 60

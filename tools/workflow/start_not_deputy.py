@@ -8,7 +8,8 @@ import re
 
 from tools.errors import PolicyError
 from tools.guards.call import Call
-from tools.request import latest_message
+from tools.request import latest_message, persons_in_latest
+from tools.workflow.approver_words import named_as_taker
 from tools.workflow.request_lookup import processes_named
 from tools.workflow.words import APPROVALS, DEPUTY
 
@@ -84,3 +85,32 @@ class WorkNotApprovals:
                             "; tell the user their approvals stay with them."),
                 instead={"name": "runWorkFlow", "args": {"processKey": next(iter(keys))}} if of_a_start else None,
             )
+
+
+class DeputyNotTransfer:
+    """Refuses transferTask where the latest message names one colleague, and no one else, to take over the person's
+    approvals on days it gives ("下周一到下周三我去外地参加培训，这几天我的审批让王五替我处理一下": the eighty-seventh round's
+    run passed a to-do named "培训" on, then read 我的审批 as a request of the person's own): a deputy, not one to-do
+    passed on; that deputy is proposed instead, its days read from the words."""
+
+    name = "deputy_not_transfer"
+    needs_request = True
+    asks_together = False
+
+    def __call__(self, call: Call) -> None:
+        assert call.request is not None
+        if call.spec.name != "transferTask":
+            return
+        latest = latest_message(call.request)
+        if not DEPUTY.search(latest) or not APPROVALS.search(latest) or not call.request["ranges"]:
+            return
+        named = persons_in_latest(call.request, but=call.ctx.actor_id)
+        takers = named_as_taker(latest, named)
+        if len(named) != 1 or len(takers) != 1:
+            return  # a to-do of someone's named beside the taker: passing that one on may be what is asked
+        taker = takers[0]["id"]
+        raise PolicyError(
+            "deputy_not_transfer", f"The user names {taker} to take over their approvals on the days they give, not "
+            f"one task to pass on: call setDeputy with deputyUserId {taker} and those days.",
+            instead={"name": "setDeputy", "args": {"deputyUserId": taker}},
+        )

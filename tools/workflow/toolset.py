@@ -64,7 +64,7 @@ from tools.workflow.refile import next_asked
 from tools.workflow.resubmit import UnchangedLeftOut
 from tools.workflow.self_approver import SelfApproverSaid
 from tools.workflow.specs import REGISTRY
-from tools.workflow.start_not_deputy import StartNotDeputy, WorkNotApprovals
+from tools.workflow.start_not_deputy import DeputyNotTransfer, StartNotDeputy, WorkNotApprovals
 from tools.workflow.store import WorkflowStore, users
 from tools.workflow.timer_service import TIMERS_CLI, start_timer_service
 from tools.workflow.todo_asked import TodoAskedAbout
@@ -182,7 +182,8 @@ def _guards() -> tuple[Guard, ...]:
     guards = added(NotTheirsToWithdraw(), after="anothers_request", guards=guards)  # "cancel his leave for him"
     guards = added(ResendNotWithdraw(), after="not_theirs_to_withdraw", guards=guards)  # "再提一次" is no withdrawal
     guards = added(WithdrawKept(), after="resend_not_withdraw", guards=guards)  # "撤回吧——算了，先不撤了": kept
-    guards = added(OwnRequest(), after="withdraw_kept", guards=guards)  # "我的假" is no one else's to-do
+    guards = added(DeputyNotTransfer(), after="withdraw_kept", guards=guards)  # "这几天我的审批让王五替我处理": a deputy
+    guards = added(OwnRequest(), after="deputy_not_transfer", guards=guards)  # "我的假" is no one else's to-do
     guards = added(ApprovalNotUrge(), after="own_request", guards=guards)  # "你帮我直接批了吧": no reminder of it
     guards = added(NothingToDo(), after="approval_not_urge", guards=guards)  # no to-do held: they ask for something else
     guards = added(DecidedNotStarted(), after="nothing_to_do", guards=guards)  # "sign off on Wang Wu's one"
