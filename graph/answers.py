@@ -290,11 +290,16 @@ def unechoed(answer: AIMessage, messages: list[AnyMessage], registry: ToolRegist
 _FOLLOW_UP = re.compile(
     r"^\s*(?:(?:那|所以|嗯)?[，,]?\s*(?:然后|接下来|之后|后面|下一步)(?:呢|咋办|怎么办|会怎样|是什么|怎么走)?|"
     r"(?:ok(?:ay)?,?\s+)?(?:(?:and|so)\s+then|then\s+what|and\s+now|(?:and\s+)?what(?:'s|\s+is|\s+happens)?\s+next|"
-    r"what\s+now|now\s+what))\s*[?？。.!！…]*\s*$",
+    r"what\s+now|now\s+what)|"
+    r"(?:都|是不是|是否)?(?:设置|安排|弄|设|办|搞|做|处理|提交|改|交|批)?(?:好|完|成功|上)了(?:吧|吗|么|没有?|嘛)?"
+    r"(?:[\s，,。]*(?:帮我)?(?:确认|查|看)(?:一?下))?|"
+    r"(?:ok(?:ay)?,?\s+)?(?:is\s+(?:it|that)\s+(?:all\s+)?(?:done|set(?:\s+up)?|through|sorted)(?:\s+now)?|"
+    r"did\s+(?:it|that)\s+(?:go\s+through|work)|all\s+set|(?:all\s+)?done))\s*[?？。.!！…]*\s*$",
     re.IGNORECASE,
 )
 """A follow-up that asks nothing but what comes next: 然后呢, 接下来呢, "and then?", "what's next?", "now what?" (not
-"next", which an approver going through a queue says of the next to-do)."""
+"next", which an approver going through a queue says of the next to-do); or whether it was done: "弄好了吧 确认下",
+"is it all set?" (the eighty-eighth round's run decided a to-do for it)."""
 
 
 def follow_up_answer(messages: list[AnyMessage], registry: ToolRegistry, lang: Lang) -> AIMessage | None:

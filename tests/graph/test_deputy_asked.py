@@ -147,3 +147,14 @@ def test_a_colleague_taking_over_approvals_for_days_is_a_deputy_not_a_transfer(g
     [action] = agent.actions
     assert action["name"] == "setDeputy" and action["args"]["deputyUserId"] == "user_4", action
     assert store.snapshot()["tasks"][0]["assignee_id"] == "user_2"  # nothing passed on
+
+
+def test_someone_approving_things_for_the_person_while_away_is_a_deputy(graph_driver, store):
+    # the eighty-eighth round's run filed "I'm away … let zhao liu approve things for me" as a trip; written after
+    said = "I'm off next Tuesday to Thursday, let li si sign off everything for me"
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "I'm off next Tuesday to Thursday",
+                                     "nextUserId": "Li Si"})
+    agent = graph_driver(trip, "OK", user_id="user_3", locale="en")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "setDeputy" and action["args"]["deputyUserId"] == "user_2", action

@@ -253,3 +253,4 @@ def test_a_leave_whose_approver_is_asked_a_favour_is_still_the_leave(person_requ
         check_call(TOOLSET, "setDeputy", {"deputyUserId": "王五", "startDate": "下周四", "endDate": "下周四"},
                    make_ctx("user_1"), request=person_request("下周四请一天年假回家，让王五帮我批一下"))
     assert refused.value.code == "start_not_deputy"
+

@@ -87,3 +87,10 @@ def test_a_resends_note_typed_with_spaces_for_commas_is_read(person_request, sai
     from tools.workflow.resubmit import resend_note
 
     assert resend_note(person_request(said)) == note
+
+
+@pytest.mark.parametrize(("said", "comment"), [  # the eighty-eighth round's run; written after the rule
+    ("decline it, the fair was cancelled", "the fair was cancelled"), ("approve it", None), ("reject that one", None),
+])
+def test_grounds_after_deciding_it_are_its_comment(person_request, said, comment):
+    assert stated_comment(person_request(said, actor="user_3")) == comment

@@ -222,8 +222,11 @@ def _whose(text: str, request: Request) -> bool:
 
 
 _THIS_ONE = re.compile(r"^\s*(?:这|那)(?:趟|笔|单|张|份|次)(?:出差|报销|假|申请)?|"
-                       r"^\s*(?:this|that)\s+(?:one|trip|claim|leave|request)\b", re.IGNORECASE)
-"""A clause that opens on a word pointing at the one to-do (这趟, 这笔报销, "this one", "that claim")."""
+                       r"^\s*(?:this|that)\s+(?:one|trip|claim|leave|request)\b|"
+                       r"^\s*(?:please\s+)?(?:reject|decline|deny|approve|ok|okay)\s+(?:it|this|that)(?:\s+one)?\s*$",
+                       re.IGNORECASE)
+"""A clause that opens on a word pointing at the one to-do (这趟, 这笔报销, "this one", "that claim"), or decides it by a
+pronoun ("reject it, no offsite budget left this year": the eighty-eighth round's run asked its comment)."""
 
 
 _CLAUSE_END = re.compile(r"\s*(?:[，;；:：。!！]|,(?!\d{3}(?!\d))|(?<!\d),)\s*|\.\s+|\s*(?:——|—|–)\s*|\s+-+\s+|"

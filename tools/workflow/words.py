@@ -295,7 +295,8 @@ DEPUTY = re.compile(
     r"\bfill(?:s|ing)?\s+in\b|\bdeputy\b|\bwhile\s+I'?m\s+(?:away|out|off|gone)\b|\bwhile\s+I\s+am\s+(?:away|out|off|gone)\b|"
     r"(?:这几天|这段时间|那几天|那段时间|这期间|期间|不在的(?:时候|日子|这几天))[^，。,.;；]{0,4}(?:让|叫|由|请)[^，。,.;；]{1,6}?"
     r"(?:帮我|帮忙)(?:批|审批|审|签)|"
-    r"\b(?:handles?|handling|takes?\s+over|taking\s+over|looks?\s+after|deals?\s+with)\s+my\s+(?:approvals|queue|to-?dos)\b",
+    r"\b(?:handles?|handling|takes?\s+over|taking\s+over|looks?\s+after|deals?\s+with)\s+my\s+(?:approvals|queue|to-?dos)\b|"
+    r"\b(?:approve|sign\s+off|decide)\s+(?:things|stuff|everything|anything)\s+(?:for|on\s+behalf\s+of)\s+me\b",
     re.IGNORECASE,
 )
 """Words of one who covers the person's approvals while they are away: 代我审批, 帮我顶一下, "covers my approvals"; someone
