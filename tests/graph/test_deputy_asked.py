@@ -158,3 +158,21 @@ def test_someone_approving_things_for_the_person_while_away_is_a_deputy(graph_dr
     agent.say(said)
     [action] = agent.actions
     assert action["name"] == "setDeputy" and action["args"]["deputyUserId"] == "user_2", action
+
+
+@pytest.mark.parametrize("said", ["赵六要去杭州？去干嘛", "王五想去三亚？为啥"])  # the eighty-eighth round's run; written after
+def test_where_a_colleague_is_going_asked_shows_the_trip_that_waits_on_the_approver(graph_driver, make_ctx, said):
+    from langchain_core.messages import ToolMessage
+
+    from tools import execute_call
+    from tools.workflow import TOOLSET
+
+    who = "user_4" if said.startswith("赵六") else "user_3"
+    place = said[3:5]
+    trip = {"processKey": "process_chuchai", "userId": who, "reason": "见客户", "nextUserId": "user_2",
+            "fields": {"destination": place, "startDate": "2027-01-20", "endDate": "2027-01-21"}}
+    execute_call(TOOLSET, "runWorkFlow", trip, make_ctx(who))
+    agent = graph_driver(tool_call("queryCcRequests", {"userId": said[:2]}), "OK", user_id="user_2")
+    result = agent.say(said)
+    ran = [m.name for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "success"]
+    assert ran == ["viewTask"], ran

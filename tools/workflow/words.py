@@ -182,9 +182,11 @@ def stated_days(request: Request) -> float | None:
 _ASKS_FOR = (r"(?:那边|那儿|这边)?(?:怎么|咋|为什么|为啥)?(?:好像|似乎|刚刚?|今天|昨天)?(?:又|也)?(?:要|想)?"
              r"(?:(?:请|申请|提交?|交|报|发)了?[^\s，。,.!?！？]{0,6}?" + REQUEST_NOUN +
              r"|报销|请假|(?<=[要想])(?:去[^\s，。,.!?！？]{1,6}?)?出差|"
-             r"(?:去[^\s，。,.!?！？]{1,6}?)?出差(?=(?:那|这)(?:个|趟|次|份|张|笔)|的(?:那个|申请|单子|事)))")
+             r"(?:去[^\s，。,.!?！？]{1,6}?)?出差(?=(?:那|这)(?:个|趟|次|份|张|笔)|的(?:那个|申请|单子|事))|"
+             r"(?<=[要想])去[^\s，。,.!?！？]{1,6}?(?=\s*[？?]|\s*(?:干嘛|干什么|做什么|干啥|啥事|什么事|为啥|为什么)))")
 """What follows a name that asks for a request of their own: 王五请两天假, 赵六申请了出差, 李四报销, 张三那边好像又交了个请假,
-李四怎么又要出差, 赵六出差那个 / 去成都出差的申请 (the requester; "赵六出差了" says where he is)."""
+李四怎么又要出差, 赵六出差那个 / 去成都出差的申请 (the requester; "赵六出差了" says where he is); where they are going,
+asked ("赵六要去乌鲁木齐？啥事啊": the trip that waits on the approver, the eighty-eighth round's run)."""
 _SENT_EN = (r"\s+(?:has\s+|have\s+|just\s+|also\s+|again\s+)*(?:sent|submitted|filed|put\s+in|raised|lodged|requested)"
             r"\s+(?:me\s+|in\s+|us\s+)?(?:a|an|another|his|her|their|the)\s+(?:[\w-]+\s+){0,2}?" + REQUEST_NOUN)
 """What follows a name that filed a request ("Zhao Liu sent me a trip request", "Wang Wu has submitted another claim")."""
