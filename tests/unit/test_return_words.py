@@ -91,6 +91,7 @@ def test_a_resends_note_typed_with_spaces_for_commas_is_read(person_request, sai
 
 @pytest.mark.parametrize(("said", "comment"), [  # the eighty-eighth round's run; written after the rule
     ("decline it, the fair was cancelled", "the fair was cancelled"), ("approve it", None), ("reject that one", None),
+    ("approve it, commnet: have a good trip", "have a good trip"), ("这趟驳回，理有：预算没了", "预算没了"),  # typed labels
 ])
 def test_grounds_after_deciding_it_are_its_comment(person_request, said, comment):
     assert stated_comment(person_request(said, actor="user_3")) == comment

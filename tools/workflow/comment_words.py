@@ -127,8 +127,12 @@ def stated_comment(request: Request) -> str | None:
         named_before = any(_whose(t, request) for t in before) and all(decision_in(t) is None for t in before)
         after = _after_the_decision(texts[index], request, named_before=named_before)
         if after:  # "…, receipts check out. Leave Wang Wu's for now.": the sentence keeping one out is not in it
-            return _own_sentences(after)
+            return _own_sentences(_LABEL_TYPED.sub("", after, count=1))
     return _before_the_decision(texts[-1], request) if texts else None
+
+
+_LABEL_TYPED = re.compile(r"^\s*(?:[A-Za-z]{2,12}|[\u4e00-\u9fff]{1,4})\s*[:：]\s*(?=\S)")
+"""A label however typed before a comment after the decision ("approve it, coment: safe travels"): not the comment."""
 
 
 _SENTENCE_END = re.compile(r"[。！!？?]+\s*|\.\s+")
