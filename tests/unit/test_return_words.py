@@ -82,6 +82,8 @@ def test_grounds_after_a_decision_of_the_to_do_pointed_at_or_named_in_lower_case
 
 @pytest.mark.parametrize(("said", "note"), [
     ("收据补好了 再提一下", "收据补好了"), ("材料交到财务了 重新提交吧", "材料交到财务了"),
+    # a clause that only names the request is no note (the ninetieth round's writer; written after the rule)
+    ("行程单补上了，之前被打回的那份申请再提交一次", "行程单补上了"), ("抬头重开了，刚刚退回来的报销帮我重提", "抬头重开了"),
 ])
 def test_a_resends_note_typed_with_spaces_for_commas_is_read(person_request, said, note):
     from tools.workflow.resubmit import resend_note

@@ -167,3 +167,9 @@ def reason_now(request: Request) -> str | None:
         return quoted[0]
     given = {reason for text in own["recent"] if (reason := new_reason(text))}
     return given.pop() if len(given) == 1 else None
+
+
+NAMES_THE_REQUEST = re.compile(r"^(?:刚才|刚刚|之前|上次)?被?(?:[\u4e00-\u9fff]{2,3})?(?:退回来?|打回来?|返回来?)的?"
+                               r"(?:那个|这个|那张|那笔|那份)?(?:报销|申请|请假|出差|单子?)$")
+"""A clause that only names the request being sent again (刚才退回来的那个报销帮我重新提交: the ninetieth round's writer
+found it in the resend's note): no note to the approver."""

@@ -32,6 +32,7 @@ from tools.workflow.policy import check_resubmit, parse_days
 from tools.workflow.request_lookup import require_request
 from tools.workflow.request_words import (
     CHANGE_WORDS,
+    NAMES_THE_REQUEST,
     REASON_WORD,
     changes_asked,
     fields_named,
@@ -153,7 +154,7 @@ def resend_note(request: Request) -> str | None:
         return None  # a resend that changes something: the change says why, and the rest is how they asked for it
     kept = [without_consent(c).strip() for c in clauses if not (  # "send it again" is no "ok, send it" and "again"
         RESEND.search(c) or _AS_IT_WAS.search(c) or c.endswith(("?", "？")) or CONDITION.match(c) or
-        _ONLY_THANKS.match(c))]
+        _ONLY_THANKS.match(c) or NAMES_THE_REQUEST.match(c))]
     kept = [c for c in (_NOTE_CUE.sub("", c).strip() for c in kept) if len(c) >= 2]  # "with a note: …": its words
     if not kept:
         return None
