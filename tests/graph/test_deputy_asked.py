@@ -176,3 +176,13 @@ def test_where_a_colleague_is_going_asked_shows_the_trip_that_waits_on_the_appro
     result = agent.say(said)
     ran = [m.name for m in result["messages"] if isinstance(m, ToolMessage) and m.status == "success"]
     assert ran == ["viewTask"], ran
+
+
+def test_my_approvals_handled_for_me_on_days_away_is_a_deputy_not_a_trip(graph_driver):
+    # the ninetieth round's run filed a trip for "…这几天我的审批让王五帮我处理一下"; written after the rule
+    said = "下周二到周四我去总部开会，这段时间我的审批让赵六帮我管一下"
+    trip = tool_call("runWorkFlow", {"processKey": "process_chuchai", "reason": "去总部开会", "nextUserId": "赵六"})
+    agent = graph_driver(trip, "OK", user_id="user_2")
+    agent.say(said)
+    [action] = agent.actions
+    assert action["name"] == "setDeputy" and action["args"]["deputyUserId"] == "user_4", action

@@ -295,8 +295,8 @@ BEFORE_DECIDING = re.compile(
 DEPUTY = re.compile(
     r"代我|替我|帮我顶|替我顶|顶一下|顶上|帮忙顶|代理|代审|帮我代|帮忙代|代一下|代管|\bcover(?:s|ing)?\b|\bstand(?:s|ing)?\s+in\b|"
     r"\bfill(?:s|ing)?\s+in\b|\bdeputy\b|\bwhile\s+I'?m\s+(?:away|out|off|gone)\b|\bwhile\s+I\s+am\s+(?:away|out|off|gone)\b|"
-    r"(?:这几天|这段时间|那几天|那段时间|这期间|期间|不在的(?:时候|日子|这几天))[^，。,.;；]{0,4}(?:让|叫|由|请)[^，。,.;；]{1,6}?"
-    r"(?:帮我|帮忙)(?:批|审批|审|签)|"
+    r"(?:这几天|这段时间|那几天|那段时间|这期间|期间|不在的(?:时候|日子|这几天))[^，。,.;；]{0,6}(?:让|叫|由|请)[^，。,.;；]{1,6}?"
+    r"(?:帮我|帮忙)(?:批|审批|审|签|处理|管)|"
     r"\b(?:handles?|handling|takes?\s+over|taking\s+over|looks?\s+after|deals?\s+with)\s+my\s+(?:approvals|queue|to-?dos)\b|"
     r"\b(?:approve|sign\s+off|decide)\s+(?:things|stuff|everything|anything)\s+(?:for|on\s+behalf\s+of)\s+me\b",
     re.IGNORECASE,
