@@ -126,8 +126,9 @@ def deputy_card(
 def _groups_kept(conn: Connection, actor: str, lang: str) -> str:
     """What a deputy does not take: steps offered to a group of the person's stay with the group, and with the person
     where no one else is in it (the eighty-seventh round's writer read the card as covering finance's step too)."""
-    shared = [g for g in groups_of(conn, actor) if set(members_of(conn, g)) - {actor}] if actor else []
-    alone = [g for g in groups_of(conn, actor) if g not in shared] if actor else []
+    groups = groups_of(conn, actor) if actor else []
+    shared = [g for g in groups if set(members_of(conn, g)) - {actor}]
+    alone = [g for g in groups if g not in shared]
     sep = "、" if lang == "zh" else ", "
     said = ""
     if shared:

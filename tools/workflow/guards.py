@@ -21,7 +21,7 @@ from tools.workflow.mine import told_where
 from tools.workflow.nothing_to_do import ON_A_TODO
 from tools.workflow.others_todo import COPIES, TODOS, on_the_todo
 from tools.workflow.request_lookup import PENDING, own_pending, processes_named
-from tools.workflow.resubmit import RESEND
+from tools.workflow.request_words import RESEND
 from tools.workflow.todo_guards import said_return_or_reject
 from tools.workflow.withdraw import only_its_requester
 from tools.workflow.words import (

@@ -136,12 +136,23 @@ _NEW_REASON = re.compile(
     r"\b(?:change|make|set|update)\s+the\s+reason\s+to\s*:?\s*(?P<to>[^\n]+)|\breason\s*:\s*(?P<colon>[^\n]+)",
     re.IGNORECASE,
 )
-_RESEND_TAIL = re.compile(
-    r"[，,。；;.!！\s]*(?:(?:然后|再|就|帮我|麻烦)*(?:重新提交|重新提|重提|重新交|再交一次|再提一次|再提交|再交|提交)(?:一下|一次)?"
-    r"(?:吧|了|哈|啊|呀)?|(?:and\s+|then\s+)*(?:please\s+)?(?:resubmit|re-?send|send\s+it\s+(?:again|back(?:\s+in)?))"
-    r"(?:\s+it)?(?:\s+(?:please|pls))?)[。.!！\s]*$",
+RESEND = re.compile(
+    r"再提(?:交|一次|一下|一遍)?|重新(?:提交|提|交|申请|发起|发|递交|送审)|再交|再发起|再申请|重提|重交|重发|"
+    r"\b(?:re-?submit|re-?send|re-?file|submit\s+(?:it|this|that|them)?\s*again|send\s+(?:it|this|that)?\s*(?:back\s+|in\s+)?again|"
+    r"file\s+(?:it|this|that)?\s*again|put\s+(?:it|this|that)\s+(?:back\s+)?in\s+again|"
+    r"(?:send|put)\s+(?:it|this|that)\s+back\s+(?:in|to\s+(?:him|her|them|(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?))|"
+    r"(?:update|change|fix|correct|amend)\b[^.?!]{0,80}?\band\s+(?:re-?)?send\s+(?:it|this|that)\b)|"
+    r"改[^。？！?!]{0,20}?再(?:发|交|提|送)",
     re.IGNORECASE,
 )
+"""Words that send a request again: 再提一次, 重新提交, 再交, 改好了再发给他, "resend", "submit it again", "send it back in",
+"send it back to Li Si", "update the dates and send it"."""
+_RESEND_TAIL = re.compile(
+    rf"[，,。；;.!！\s]*(?:(?:然后|就|帮我|麻烦|and|then|please)\s*)*(?:{RESEND.pattern})(?:\s*(?:一下|一次|吧|了|哈|啊|呀|it|please|pls))*"
+    r"[。.!！\s]*$",
+    re.IGNORECASE,
+)
+"""A closing word of sending it again after a new reason (…，重新提交吧; "…, then resend"): no part of the reason."""
 
 
 def new_reason(text: str) -> str | None:

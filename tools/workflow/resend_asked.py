@@ -12,7 +12,7 @@ from sqlalchemy import Connection
 
 from tools.request import Request, latest_message
 from tools.workflow.request_lookup import own_pending
-from tools.workflow.resubmit import RESEND
+from tools.workflow.request_words import RESEND
 
 
 def resend_asked(conn: Connection, request: Request, actor_id: str,

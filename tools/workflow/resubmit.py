@@ -34,6 +34,7 @@ from tools.workflow.request_words import (
     CHANGE_WORDS,
     NAMES_THE_REQUEST,
     REASON_WORD,
+    RESEND,
     changes_asked,
     fields_named,
     labels,
@@ -45,17 +46,6 @@ from tools.workflow.shown import form_words
 from tools.workflow.timeline import changes_words, name_of
 from tools.workflow.words import CHINESE_SPACE
 
-RESEND = re.compile(
-    r"再提(?:交|一次|一下|一遍)?|重新(?:提交|提|交|申请|发起|发|递交|送审)|再交|再发起|再申请|重提|重交|重发|"
-    r"\b(?:re-?submit|re-?send|re-?file|submit\s+(?:it|this|that|them)?\s*again|send\s+(?:it|this|that)?\s*(?:back\s+|in\s+)?again|"
-    r"file\s+(?:it|this|that)?\s*again|put\s+(?:it|this|that)\s+(?:back\s+)?in\s+again|"
-    r"(?:send|put)\s+(?:it|this|that)\s+back\s+(?:in|to\s+(?:him|her|them|(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?))|"
-    r"(?:update|change|fix|correct|amend)\b[^.?!]{0,80}?\band\s+(?:re-?)?send\s+(?:it|this|that)\b)|"
-    r"改[^。？！?!]{0,20}?再(?:发|交|提|送)",
-    re.IGNORECASE,
-)
-"""Words that send a request again: 再提一次, 重新提交, 再交, 改好了再发给他, "resend", "submit it again", "send it back in",
-"send it back to Li Si", "update the dates and send it"."""
 _AS_IT_WAS = re.compile(r"原样|照原来|不用改|不改了?|没(?:有)?改|不变|\bas\s+(?:it\s+)?(?:is|was)\b|\bunchanged\b|"
                         r"\bno\s+changes?\b|\bnothing\s+(?:to\s+)?change|\bsame\s+as\s+before\b", re.IGNORECASE)
 """Words that send a request again as it was: 原样, 不用改, "as it is", "unchanged", "no changes"."""
